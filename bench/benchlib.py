@@ -1,0 +1,27 @@
+"""Helpers for bench scripts (MicroPython and CPython): timing and the BENCH line."""
+import json
+import time
+
+RP2040_FACTOR = 200
+
+try:
+    _ticks_us = time.ticks_us
+    _ticks_diff = time.ticks_diff
+
+    def now_us():
+        return _ticks_us()
+
+    def elapsed_us(t0):
+        return _ticks_diff(_ticks_us(), t0)
+except AttributeError:  # CPython
+    def now_us():
+        return time.perf_counter_ns() // 1000
+
+    def elapsed_us(t0):
+        return now_us() - t0
+
+
+def report(name, value, unit, target=None, met=None, rp2040=None):
+    """Print one figure for `make bench` (see playboard_host.bench)."""
+    print("BENCH " + json.dumps({"name": name, "value": value, "unit": unit,
+                                 "target": target, "met": met, "rp2040": rp2040}))

@@ -1,0 +1,45 @@
+"""What MicroPython has and CPython lacks, in one place.
+
+Import as ``from playboard.compat import micropython, const, ptr8``.
+
+On MicroPython this is the real ``micropython`` module and ``const``: the
+compiler recognises ``@micropython.viper`` / ``@micropython.native`` and
+``_X = const(1)`` by name, whatever module the names came from.
+
+On CPython ``const`` is the identity and the decorators return the function
+unchanged, so a function written in the viper subset (plain indexing of
+``bytearray``s and small ints) runs there as ordinary Python and gives the same
+answers. ``ptr8``/``ptr16``/``ptr32``/``uint`` exist only so that CPython can
+evaluate viper annotations; the viper compiler reads them as names.
+"""
+try:
+    import micropython
+    from micropython import const
+
+    MICROPYTHON = True
+except ImportError:  # CPython
+    MICROPYTHON = False
+
+    class micropython:  # noqa: N801 - stands in for the module of that name
+        """CPython stand-in for the ``micropython`` module's decorators."""
+
+        @staticmethod
+        def viper(f):
+            return f
+
+        native = viper
+
+        @staticmethod
+        def heap_lock():
+            return 0
+
+        @staticmethod
+        def heap_unlock():
+            return 0
+
+    def const(x):
+        """Identity stand-in for ``micropython.const``."""
+        return x
+
+
+ptr8 = ptr16 = ptr32 = uint = None

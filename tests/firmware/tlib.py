@@ -1,0 +1,78 @@
+"""The little the firmware tests need, for both CPython (pytest) and MicroPython.
+
+Firmware tests are plain ``test_*`` functions using ``assert``; pytest collects
+them under CPython and ``tests/mp_runner.py`` runs the same files under the
+MicroPython unix port. No pytest fixtures, no CPython-only modules.
+"""
+import os
+
+try:
+    from unittest import SkipTest  # pytest reports this as a skip
+except ImportError:  # MicroPython
+
+    class SkipTest(Exception):
+        """Raised by a test to be reported as skipped (MicroPython runner)."""
+
+
+def _dirname(path):
+    i = path.rfind("/")
+    return path[:i] if i > 0 else "."
+
+
+FIRMWARE_TESTS = _dirname(__file__)
+TESTS_DIR = _dirname(FIRMWARE_TESTS) if FIRMWARE_TESTS != "." else ".."
+ROOT = _dirname(TESTS_DIR) if TESTS_DIR not in (".", "..") else "."
+DATA = TESTS_DIR + "/data"
+
+
+def _exists(path):
+    try:
+        os.stat(path)
+        return True
+    except OSError:
+        return False
+
+
+def cases_dir():
+    """Path of ``../shared/cases`` (or $PLAYBOARD_CASES); raises SkipTest where absent."""
+    path = os.getenv("PLAYBOARD_CASES") if hasattr(os, "getenv") else None
+    if not path:
+        path = ROOT + "/../shared/cases"
+    if not _exists(path):
+        raise SkipTest("shared cases not found at %s (set PLAYBOARD_CASES)" % path)
+    return path
+
+
+def raises(exc, fn, *args, **kw):
+    """Call fn(*args); assert it raises ``exc``; return the exception."""
+    try:
+        fn(*args, **kw)
+    except exc as e:
+        return e
+    raise AssertionError("%s not raised by %r%r" % (exc.__name__, fn, args))
+
+
+def heap_lock_check(fn, *args):
+    """Run fn(*args) with the heap locked (MicroPython); return True if it allocated.
+
+    Under CPython there is no heap lock: returns False without running fn.
+    """
+    try:
+        import micropython
+    except ImportError:
+        return False
+    micropython.heap_lock()
+    try:
+        fn(*args)
+        allocated = False
+    except MemoryError:
+        allocated = True
+    finally:
+        micropython.heap_unlock()
+    return allocated
+
+
+def is_micropython():
+    import sys
+
+    return sys.implementation.name == "micropython"
