@@ -1,0 +1,79 @@
+"""What every rules core shares: the move stack, results, text helpers, perft.
+
+A game class sets ``name`` and implements ``legal_moves``, ``push``, ``pop``,
+``fen``, ``set_fen``, ``move_text``, ``parse_move``, ``key`` and the
+``termination``/``winner`` state; this base adds the rest of the common interface
+(see ``playboard.games``).
+"""
+from playboard.games import GameError, RESULT_WHITE, RESULT_BLACK, RESULT_DRAW, RESULT_NONE
+
+
+class Game:
+    """Base of the rules cores (see the ``playboard.games`` docstring for the interface)."""
+
+    name = "?"
+
+    def push_text(self, text):
+        """Parse ``text`` in the game's notation, push the move and return it (GameError if not legal)."""
+        m = self.parse_move(text)
+        self.push(m)
+        return m
+
+    def is_game_over(self):
+        """True once the rules have ended the game (``termination`` is set)."""
+        return self.termination is not None
+
+    def result(self):
+        """``"1-0"``, ``"0-1"``, ``"1/2-1/2"`` once the rules ended the game, else ``"*"``."""
+        if self.termination is None:
+            return RESULT_NONE
+        w = self.winner()
+        if w == 0:
+            return RESULT_WHITE
+        if w == 1:
+            return RESULT_BLACK
+        return RESULT_DRAW
+
+    def copy(self):
+        """A new game at the same position and with the same move stack."""
+        g = type(self)()
+        g.set_fen(self.root_fen)
+        for m in self.move_stack():
+            g.push(m)
+        return g
+
+    def perft(self, depth):
+        """Number of legal move sequences of exactly ``depth`` plies (RULES.md common terms)."""
+        if depth <= 0:
+            return 1
+        n = 0
+        push = self.push
+        pop = self.pop
+        if depth == 1:
+            for m in self.legal_moves():
+                push(m)
+                n += 1
+                pop()
+            return n
+        for m in self.legal_moves():
+            push(m)
+            n += self.perft(depth - 1)
+            pop()
+        return n
+
+    def __str__(self):
+        return self.fen()
+
+    def __repr__(self):
+        return "<%s %s>" % (self.name, self.fen())
+
+
+def parse_int(text, what, lo, hi):
+    """``int(text)`` checked to lie in lo..hi; GameError naming ``what`` otherwise."""
+    try:
+        v = int(text)
+    except ValueError:
+        raise GameError("%s: expected a number, got %r" % (what, text))
+    if v < lo or v > hi:
+        raise GameError("%s: %d is out of range %d..%d" % (what, v, lo, hi))
+    return v
