@@ -1,0 +1,527 @@
+"""Tobit: Khakas draughts on the lines of an L x T grid (RULES.md section 2).
+
+``Tobit`` is the standard board (L=5, T=4, 38 points), ``Tobit4`` the 4 x 4
+variant (32 points). The board is a ``bytearray`` indexed by point number
+(RULES.md 2.2; index 0 unused) holding EMPTY, WHITE_MAN, BLACK_MAN,
+WHITE_TOBIT, BLACK_TOBIT. ``push`` saves the board into a preallocated undo
+stack; ``pop`` copies it back.
+
+Moves are ``bytes`` in the shape of their notation (2.12): ``bytes((0, a, b))``
+for the quiet move ``a-b``, ``bytes((1, p0, p1, ..., pn))`` for the capture
+``p0:p1:...:pn`` (start, every point where the direction changes, end). Two
+capture paths with the same notation are one move (2.12), and the pieces a move
+takes are found by walking its notation path (2.8).
+
+Repetition (2.11): each ply's 30-bit Zobrist key goes into a preallocated
+``array``; a push compares the keys of the positions since the last
+irreversible move (a capture or a man's forward step) with the same side to
+move, and confirms a match on the saved boards, so a hash collision can never
+end a game. Size: 256 plies (1 KB of keys, about 11 KB of undo); a longer game
+doubles the buffers once (one allocation, outside any search).
+"""
+from array import array
+
+from playboard.compat import micropython, const, ptr8
+from playboard.games import GameError, TERM_NO_MOVE, TERM_REPETITION
+from playboard.games.base import Game
+
+EMPTY = const(0)
+WHITE_MAN = const(1)
+BLACK_MAN = const(2)
+WHITE_TOBIT = const(5)
+BLACK_TOBIT = const(6)
+COLOUR = const(3)
+TOBIT = const(4)
+
+# Directions: North (towards Black, y+1), East (x+1), South, West. OPPOSITE = (d + 2) & 3.
+NORTH = const(0)
+EAST = const(1)
+SOUTH = const(2)
+WEST = const(3)
+_DX = (0, 1, 0, -1)
+_DY = (1, 0, -1, 0)
+
+QUIET = const(0)
+CAPTURE = const(1)
+
+# Extra bytes after the board in each undo snapshot.
+_X_TERM = const(0)  # 1 after a threefold repetition
+_X_CLOCK = const(1)  # plies since the last irreversible move (capped at 255)
+_X_TURN = const(2)
+_EXTRA = const(3)
+
+
+def _xorshift_keys(n, seed):
+    """n pseudo-random ints below 2**30 (fixed seed: keys are the same on every run)."""
+    out = array("i", bytes(4 * n))
+    x = seed
+    for i in range(n):
+        x ^= (x << 13) & 0x3FFFFFFF
+        x ^= x >> 17
+        x ^= (x << 5) & 0x3FFFFFFF
+        out[i] = x & 0x3FFFFFFF
+    return out
+
+
+@micropython.viper
+def _copy(dst: ptr8, doff: int, src: ptr8, soff: int, n: int):
+    i = 0
+    while i < n:
+        dst[doff + i] = src[soff + i]
+        i += 1
+
+
+@micropython.viper
+def _same(a: ptr8, aoff: int, b: ptr8, boff: int, n: int) -> bool:
+    i = 0
+    while i < n:
+        if a[aoff + i] != b[boff + i]:
+            return False
+        i += 1
+    return True
+
+
+class Tobit(Game):
+    """A game of Tobit on the standard 5 x 4 board (RULES.md 2). See
+    ``playboard.games`` for the interface; ``Tobit4`` is the 4 x 4 variant.
+
+    ``board`` (read only) holds the pieces by point number; ``turn`` is 0 for
+    White, 1 for Black."""
+
+    name = "tobit"
+    L = 5
+    T = 4
+
+    def __init__(self, fen=None, capacity=256):
+        L, T = self.L, self.T
+        n = L * T + 2 * L + 2 * T
+        self.n_points = n
+        self._xy = bytearray(2 * (n + 1))
+        self._pt = {}
+        self._build_points()
+        # nb[p*4 + d]: the neighbour of p in direction d, or 0
+        self.nb = bytearray(4 * (n + 1))
+        for p in range(1, n + 1):
+            x, y = self.xy(p)
+            for d in range(4):
+                if (d & 1) == 0 and not (1 <= x <= L):
+                    continue  # not on a longitudinal line
+                if (d & 1) == 1 and not (1 <= y <= T):
+                    continue  # not on a transverse line
+                self.nb[p * 4 + d] = self.point(x + _DX[d], y + _DY[d])
+        self.board = bytearray(n + 1)
+        self._snap = n + 1 + _EXTRA
+        self._cap = capacity
+        self._undo = bytearray(self._snap * capacity)
+        self._moves = [None] * capacity
+        self._keys = array("i", bytes(4 * (capacity + 1)))
+        self._z = _xorshift_keys(4 * (n + 1) + 1, 0x2545F491)
+        self.turn = 0
+        self.ply = 0
+        self._term = 0
+        self._clock = 0
+        self._key = 0
+        self._cache_ply = -1
+        self._cache = None
+        self.set_fen(self.start_fen() if fen is None else fen)
+
+    # --- geometry (2.1, 2.2) ---------------------------------------------------
+    def _build_points(self):
+        L, T = self.L, self.T
+        p = 0
+        for y in range(T + 2):
+            xs = range(1, L + 1) if y in (0, T + 1) else range(0, L + 2)
+            for x in xs:
+                p += 1
+                self._xy[2 * p] = x
+                self._xy[2 * p + 1] = y
+                self._pt[(x, y)] = p
+
+    def xy(self, p):
+        """(x, y) of point ``p`` (RULES.md 2.1-2.2)."""
+        return self._xy[2 * p], self._xy[2 * p + 1]
+
+    def point(self, x, y):
+        """The point at (x, y), or 0 if there is none."""
+        return self._pt.get((x, y), 0)
+
+    def neighbour(self, p, d):
+        """The point next to ``p`` in direction ``d`` (NORTH, EAST, SOUTH, WEST), or 0."""
+        return self.nb[p * 4 + d]
+
+    def start_fen(self):
+        """The start position's text (2.3)."""
+        L, T = self.L, self.T
+        w = [p for p in range(1, self.n_points + 1) if self._xy[2 * p + 1] <= 1]
+        b = [p for p in range(1, self.n_points + 1) if self._xy[2 * p + 1] >= T]
+        return "W:W%s:B%s" % (",".join(map(str, w)), ",".join(map(str, b)))
+
+    # --- position text (2.13) --------------------------------------------------
+    def set_fen(self, text):
+        """Set up the position of ``text`` (RULES.md 2.13); clears the move stack and
+        the repetition history. GameError for a malformed text, a point off the
+        board or a point named twice; the game is unchanged then."""
+        if not isinstance(text, str):
+            raise GameError("position text must be a string")
+        fields = text.strip().split(":")
+        if len(fields) != 3 or fields[0] not in ("W", "B"):
+            raise GameError("position text: expected 'W|B:W<points>:B<points>', got %r" % text)
+        board = bytearray(self.n_points + 1)
+        seen = {}
+        for field, colour in ((fields[1], "W"), (fields[2], "B")):
+            if not field.startswith(colour):
+                raise GameError("position text: field %r should start with %s (White first, then Black)" % (field, colour))
+            body = field[1:]
+            if not body:
+                continue
+            for item in body.split(","):
+                item = item.strip()
+                king = item[:1] in ("K", "k")
+                num = item[1:] if king else item
+                try:
+                    p = int(num)
+                except ValueError:
+                    raise GameError("position text: bad point %r in %r" % (item, text))
+                if not 1 <= p <= self.n_points:
+                    raise GameError("position text: point %d is off the %s board (1..%d)" % (p, self.name, self.n_points))
+                if p in seen:
+                    raise GameError("position text: point %d is named twice" % p)
+                seen[p] = 1
+                board[p] = (WHITE_MAN if colour == "W" else BLACK_MAN) | (TOBIT if king else 0)
+        self.board[:] = board
+        self.turn = 0 if fields[0] == "W" else 1
+        self.ply = 0
+        self._term = 0
+        self._clock = 0
+        self._key = self._full_key()
+        self._keys[0] = self._key
+        self._cache_ply = -1
+        self.root_fen = self.fen()
+
+    def fen(self):
+        """The position text of RULES.md 2.13."""
+        out = ["WB"[self.turn]]
+        for colour, letter in ((WHITE_MAN, "W"), (BLACK_MAN, "B")):
+            items = []
+            for p in range(1, self.n_points + 1):
+                c = self.board[p]
+                if c and (c & COLOUR) == colour:
+                    items.append(("K%d" if c & TOBIT else "%d") % p)
+            out.append(letter + ",".join(items))
+        return ":".join(out)
+
+    def _full_key(self):
+        z = self._z
+        k = z[0] if self.turn else 0
+        for p in range(1, self.n_points + 1):
+            c = self.board[p]
+            if c:
+                k ^= z[4 * p + (c & COLOUR) - 1 + (2 if c & TOBIT else 0)]
+        return k
+
+    def key(self):
+        """The position's 30-bit Zobrist key (pieces and side to move)."""
+        return self._key
+
+    # --- move generation (2.4-2.9) ---------------------------------------------
+    def legal_moves(self):
+        """The legal moves (captures only, when any exists: 2.7); [] once the game is over."""
+        if self._term:
+            return []
+        if self._cache_ply == self.ply:
+            return list(self._cache)
+        moves = self._generate()
+        self._cache = moves
+        self._cache_ply = self.ply
+        return list(moves)
+
+    def _generate(self):
+        b = self.board
+        nb = self.nb
+        me = self.turn + 1
+        caps = []
+        seen = {}
+        for s in range(1, self.n_points + 1):
+            c = b[s]
+            if c and (c & COLOUR) == me:
+                b[s] = EMPTY  # the starting point counts as free once left (2.8)
+                self._jumps(s, -1, c & TOBIT, [s], caps, seen)
+                b[s] = c
+        if caps:
+            return caps
+        quiet = []
+        back = SOUTH if me == 1 else NORTH
+        for s in range(1, self.n_points + 1):
+            c = b[s]
+            if not c or (c & COLOUR) != me:
+                continue
+            for d in range(4):
+                if c & TOBIT:
+                    t = nb[s * 4 + d]
+                    while t and b[t] == EMPTY:
+                        quiet.append(bytes((QUIET, s, t)))
+                        t = nb[t * 4 + d]
+                elif d != back:
+                    t = nb[s * 4 + d]
+                    if t and b[t] == EMPTY:
+                        quiet.append(bytes((QUIET, s, t)))
+        return quiet
+
+    def _jump_targets(self, p, d, tobit):
+        """For a jump from ``p`` in direction ``d``: (the enemy point jumped, the list of
+        free landing points beyond it), or (0, None) if no jump exists there."""
+        b = self.board
+        nb = self.nb
+        enemy = 2 - self.turn  # colour code of the opponent
+        a = nb[p * 4 + d]
+        if tobit:
+            while a and b[a] == EMPTY:
+                a = nb[a * 4 + d]
+        if not a or (b[a] & COLOUR) != enemy:
+            return 0, None
+        t = nb[a * 4 + d]
+        if not t or b[t] != EMPTY:
+            return 0, None
+        if not tobit:
+            return a, [t]
+        lands = []
+        while t and b[t] == EMPTY:
+            lands.append(t)
+            t = nb[t * 4 + d]
+        return a, lands
+
+    def _can_jump(self, p, last_dir, tobit):
+        back = (last_dir + 2) & 3
+        for d in range(4):
+            if d != back and self._jump_targets(p, d, tobit)[0]:
+                return True
+        return False
+
+    def _jumps(self, p, last_dir, tobit, path, out, seen):
+        """Extend the capture sequence at ``p`` (arrived going ``last_dir``); append
+        each complete sequence's move to ``out``. Returns True if a jump exists.
+        Depth is bounded by the number of enemy pieces (at most 2L + 2)."""
+        b = self.board
+        found = False
+        back = (last_dir + 2) & 3 if last_dir >= 0 else -1
+        for d in range(4):
+            if d == back:
+                continue
+            a, lands = self._jump_targets(p, d, tobit)
+            if not a:
+                continue
+            found = True
+            piece = b[a]
+            b[a] = EMPTY  # a jumped piece leaves the board at once (2.8)
+            if tobit:
+                cont = [t for t in lands if self._can_jump(t, d, True)]
+                if cont:
+                    lands = cont
+            for t in lands:
+                if d == last_dir:
+                    npath = path[:-1] + [t]
+                else:
+                    npath = path + [t]
+                if not self._jumps(t, d, tobit, npath, out, seen):
+                    m = bytes([CAPTURE] + npath)
+                    if m not in seen:
+                        seen[m] = 1
+                        out.append(m)
+            b[a] = piece
+        return found
+
+    def captured_points(self, m):
+        """The points whose pieces move ``m`` takes (in jump order); [] for a quiet move."""
+        if m[0] != CAPTURE:
+            return []
+        b = self.board
+        nb = self.nb
+        enemy = 2 - self.turn
+        out = []
+        for i in range(1, len(m) - 1):
+            s, e = m[i], m[i + 1]
+            d = self._direction(s, e)
+            p = s
+            while p != e:
+                p = nb[p * 4 + d]
+                if b[p] and (b[p] & COLOUR) == enemy and p not in out:
+                    out.append(p)
+        return out
+
+    def _direction(self, s, e):
+        sx, sy = self.xy(s)
+        ex, ey = self.xy(e)
+        if sx == ex:
+            return NORTH if ey > sy else SOUTH
+        return EAST if ex > sx else WEST
+
+    # --- make / unmake ---------------------------------------------------------
+    def push(self, m):
+        """Play move ``m`` (one of ``legal_moves()``) in place. No legality check:
+        use ``parse_move`` for untrusted input."""
+        ply = self.ply
+        if ply >= self._cap:
+            self._grow()
+        b = self.board
+        nb = self.nb
+        z = self._z
+        n1 = self.n_points + 1
+        o = ply * self._snap
+        u = self._undo
+        u[o:o + n1] = b
+        u[o + n1 + _X_TERM] = self._term
+        u[o + n1 + _X_CLOCK] = self._clock if self._clock < 255 else 255
+        u[o + n1 + _X_TURN] = self.turn
+        self._moves[ply] = m
+        self._cache_ply = -1
+        key = self._key
+        s = m[1]
+        e = m[len(m) - 1]
+        piece = b[s]
+        b[s] = EMPTY
+        key ^= z[4 * s + (piece & COLOUR) - 1 + (2 if piece & TOBIT else 0)]
+        irreversible = False
+        if m[0] == CAPTURE:
+            irreversible = True
+            for i in range(1, len(m) - 1):
+                p = m[i]
+                t = m[i + 1]
+                d = self._direction(p, t)
+                while p != t:
+                    p = nb[p * 4 + d]
+                    c = b[p]
+                    if c:
+                        key ^= z[4 * p + (c & COLOUR) - 1 + (2 if c & TOBIT else 0)]
+                        b[p] = EMPTY
+        elif not piece & TOBIT:
+            # a man's forward step can never be undone; a sideways one can
+            irreversible = (self._xy[2 * e + 1] != self._xy[2 * s + 1])
+        if not piece & TOBIT:
+            ey = self._xy[2 * e + 1]
+            if (piece == WHITE_MAN and ey == self.T + 1) or (piece == BLACK_MAN and ey == 0):
+                piece |= TOBIT  # promotion (2.5)
+        b[e] = piece
+        key ^= z[4 * e + (piece & COLOUR) - 1 + (2 if piece & TOBIT else 0)]
+        key ^= z[0]
+        self.turn ^= 1
+        ply += 1
+        self.ply = ply
+        self._key = key
+        self._keys[ply] = key
+        self._clock = 0 if irreversible else self._clock + 1
+        # threefold repetition (2.11): the same position, same side to move
+        seen = 0
+        i = ply - 2
+        stop = ply - self._clock
+        while i >= stop and i >= 0:
+            if self._keys[i] == key and _same(u, i * self._snap, b, 0, n1):
+                seen += 1
+                if seen == 2:
+                    self._term = 1
+                    break
+            i -= 2
+
+    def pop(self):
+        """Take back the last move and return it (IndexError if there is none)."""
+        ply = self.ply - 1
+        if ply < 0:
+            raise IndexError("pop from an empty move stack")
+        n1 = self.n_points + 1
+        o = ply * self._snap
+        u = self._undo
+        _copy(self.board, 0, u, o, n1)
+        self._term = u[o + n1 + _X_TERM]
+        self._clock = u[o + n1 + _X_CLOCK]
+        self.turn = u[o + n1 + _X_TURN]
+        self.ply = ply
+        self._key = self._keys[ply]
+        self._cache_ply = -1
+        return self._moves[ply]
+
+    def peek(self):
+        """The last move played (IndexError if none)."""
+        if self.ply == 0:
+            raise IndexError("no move played")
+        return self._moves[self.ply - 1]
+
+    def move_stack(self):
+        """A new list of the moves played since the set-up position."""
+        return self._moves[0:self.ply]
+
+    def _grow(self):
+        cap = self._cap * 2
+        undo = bytearray(self._snap * cap)
+        undo[0:len(self._undo)] = self._undo
+        keys = array("i", bytes(4 * (cap + 1)))
+        for i in range(self.ply + 1):
+            keys[i] = self._keys[i]
+        self._moves = self._moves + [None] * (cap - self._cap)
+        self._undo, self._keys, self._cap = undo, keys, cap
+
+    # --- result (2.11) -----------------------------------------------------------
+    @property
+    def termination(self):
+        """None while the game runs; TERM_REPETITION after a threefold repetition;
+        TERM_NO_MOVE when the side to move has no piece or no legal move (2.11)."""
+        if self._term:
+            return TERM_REPETITION
+        if not self.legal_moves():
+            return TERM_NO_MOVE
+        return None
+
+    def winner(self):
+        """0 White, 1 Black, -1 a draw (repetition), None while the game runs."""
+        t = self.termination
+        if t is None:
+            return None
+        if t == TERM_REPETITION:
+            return -1
+        return 1 - self.turn  # the side to move has lost
+
+    # --- notation (2.12) -------------------------------------------------------
+    def move_text(self, m):
+        """``m`` in the notation of 2.12: ``7-14``, ``8:22``, ``7:21:23:36``."""
+        if m[0] == QUIET:
+            return "%d-%d" % (m[1], m[2])
+        return ":".join(str(p) for p in m[1:])
+
+    def parse_move(self, text):
+        """The legal move that ``text`` names (2.12; an en or em dash is accepted for
+        ``-``). Raises GameError saying why it is not legal here."""
+        if not isinstance(text, str):
+            raise GameError("a Tobit move must be text, got %r" % (text,))
+        t = text.strip().replace("\u2013", "-").replace("\u2014", "-")
+        kind = QUIET if "-" in t else CAPTURE
+        parts = t.split("-" if kind == QUIET else ":")
+        try:
+            pts = [int(x) for x in parts]
+        except ValueError:
+            raise GameError("%r is not a Tobit move (like 7-14, 8:22 or 7:21:23:36)" % (text,))
+        if len(pts) < 2 or (kind == QUIET and len(pts) != 2):
+            raise GameError("%r is not a Tobit move (like 7-14, 8:22 or 7:21:23:36)" % (text,))
+        for p in pts:
+            if not 1 <= p <= self.n_points:
+                raise GameError("move %r: point %d is off the %s board (1..%d)" % (text, p, self.name, self.n_points))
+        if self._term:
+            raise GameError("move %r: the game is over (%s)" % (text, TERM_REPETITION))
+        m = bytes([kind] + pts)
+        legal = self.legal_moves()
+        if m in legal:
+            return m
+        c = self.board[pts[0]]
+        side = "White" if self.turn == 0 else "Black"
+        if not c or (c & COLOUR) != self.turn + 1:
+            raise GameError("move %r: no %s piece on point %d" % (text, side, pts[0]))
+        if not legal:
+            raise GameError("move %r: %s has no legal move (the game is over)" % (text, side))
+        if kind == QUIET and legal[0][0] == CAPTURE:
+            raise GameError("move %r: a capture is compulsory (2.7), e.g. %s" % (text, self.move_text(legal[0])))
+        raise GameError("move %r is not legal here" % (text,))
+
+
+class Tobit4(Tobit):
+    """Tobit on the 4 x 4 variant board (RULES.md 2.1, 2.3): 32 points, 10 men a side."""
+
+    name = "tobit4"
+    L = 4
+    T = 4
