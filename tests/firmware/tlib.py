@@ -63,7 +63,15 @@ def heap_lock_check(fn, *args):
         return False
     micropython.heap_lock()
     try:
-        fn(*args)
+        # a star-call allocates the argument tuple on MicroPython: call plainly
+        if len(args) == 0:
+            fn()
+        elif len(args) == 1:
+            fn(args[0])
+        elif len(args) == 2:
+            fn(args[0], args[1])
+        else:
+            fn(args[0], args[1], args[2])
         allocated = False
     except MemoryError:
         allocated = True
