@@ -1,0 +1,742 @@
+"""Power-safe game records on the board's flash: an append-only log per game.
+
+Every committed move is appended to the current game's file as it is committed,
+as one checked record; a power cut at any byte loses at most the record being
+written. Anything that is rewritten (a repaired file, the settings, the id
+counter, a new game's header) is written to a ``.tmp`` file first and put in
+place with ``os.rename``. Games are stored game-agnostically: the game's name,
+its tags (str -> str), an optional set-up position text and the move texts in
+the game's own notation (``g.move_text(m)`` / ``g.parse_move(text)``).
+
+Record layout (all files)::
+
+    type   1 byte   b"G" header, b"T" tag, b"M" move, b"U" undo (takeback),
+                    b"E" end, b"N" id counter, b"K" setting, b"Z" close
+    len    1 byte   payload length, 0..255
+    payload         ``len`` bytes (UTF-8 text; fields split by a 0 byte)
+    crc    4 bytes  CRC-32 (zlib) of type, len and payload, little-endian
+
+A game file ``g<id>.rec`` starts with one ``G`` record (payload: game name, 0,
+uid, 0, set-up position text or nothing), then ``T`` records (key, 0, value),
+``M`` records (one move text), ``U`` records (take back the last move) and at
+most one ``E`` record (result, 0, termination) that finishes the game. The
+small files rewritten whole (``settings``: ``K`` records key, 0, JSON value;
+``next``: one ``N`` record) end with a ``Z`` record holding their record count,
+so a copy cut short at a record boundary is never taken for a whole one. Reading
+stops at the first record that fails its check (length, type or CRC): that
+record and everything after it are reported and ignored, and before the board
+appends to such a file again it is rewritten to its valid prefix.
+
+Use (the app)::
+
+    st = Store("/games")              # scans the folder; st.report lists problems
+    r = st.resume()                   # GameRecord of the unfinished game, or None
+    if r:                             # replay it into the rules core
+        g = new_game(r.name, r.fen)
+        for t in r.moves:
+            g.push_text(t)
+    else:
+        st.new_game("toguz", {"White": "Player", "Black": "Playboard L3"})
+    st.add_move(g.move_text(m)); g.push(m)   # each committed move
+    st.finish(g.result(), g.termination)     # game over
+    s = st.load_settings(DEFAULTS); st.save_settings(s)
+
+The same parser runs on the host (``parse_game``), which checks every record of a
+game it fetched over the link.
+"""
+import os
+
+try:
+    from binascii import crc32 as _crc32
+except ImportError:  # a MicroPython build without binascii.crc32
+    _crc32 = None
+
+from playboard.compat import const
+
+_T_HEADER = const(0x47)  # "G"
+_T_TAG = const(0x54)  # "T"
+_T_MOVE = const(0x4D)  # "M"
+_T_UNDO = const(0x55)  # "U"
+_T_END = const(0x45)  # "E"
+_T_COUNTER = const(0x4E)  # "N"
+_T_SETTING = const(0x4B)  # "K"
+_T_CLOSE = const(0x5A)  # "Z": last record of a small file, payload = record count
+_MAXPAY = const(255)
+_OVERHEAD = const(6)
+
+GAME_TYPES = b"GTMUE"
+RESULT_UNFINISHED = "*"
+TERM_ABANDONED = "abandoned"
+
+_table = None
+
+
+def _crc32_table():
+    global _table
+    if _table is None:
+        from array import array
+
+        t = array("I", range(256))
+        for i in range(256):
+            c = i
+            for _ in range(8):
+                c = (c >> 1) ^ 0xEDB88320 if c & 1 else c >> 1
+            t[i] = c
+        _table = t
+    return _table
+
+
+def crc32_py(data, crc=0):
+    """CRC-32 (zlib, IEEE 802.3) of ``data`` (a bytes-like), continuing from ``crc``.
+
+    Pure-Python table version; gives the same value as ``binascii.crc32``.
+    Returns an int in 0..2**32-1.
+    """
+    t = _crc32_table()
+    c = crc ^ 0xFFFFFFFF
+    for b in data:
+        c = t[(c ^ b) & 0xFF] ^ (c >> 8)
+    return c ^ 0xFFFFFFFF
+
+
+def crc32(data, crc=0):
+    """CRC-32 (zlib) of ``data``, continuing from ``crc``; ``binascii.crc32`` where it exists."""
+    if _crc32 is not None:
+        return _crc32(data, crc) & 0xFFFFFFFF
+    return crc32_py(data, crc)
+
+
+class RecordError(ValueError):
+    """Bad input to the store: an unknown game id, a text too long for one record, no open game."""
+
+
+def encode_record(rtype, payload, buf=None):
+    """One record: ``rtype`` (int, a type byte), ``payload`` (bytes/str, <= 255 bytes).
+
+    Writes into ``buf`` (a bytearray of at least 261 bytes) when given and returns
+    the record's length; else returns a new ``bytes``. RecordError if too long.
+    """
+    if isinstance(payload, str):
+        payload = payload.encode()
+    n = len(payload)
+    if n > _MAXPAY:
+        raise RecordError("record payload of %d bytes (at most %d)" % (n, _MAXPAY))
+    out = buf if buf is not None else bytearray(n + _OVERHEAD)
+    out[0] = rtype
+    out[1] = n
+    out[2:2 + n] = payload
+    c = crc32(memoryview(out)[0:2 + n])
+    out[2 + n] = c & 0xFF
+    out[3 + n] = (c >> 8) & 0xFF
+    out[4 + n] = (c >> 16) & 0xFF
+    out[5 + n] = (c >> 24) & 0xFF
+    if buf is not None:
+        return n + _OVERHEAD
+    return bytes(out)
+
+
+def decode_records(data, types=GAME_TYPES):
+    """Split ``data`` (bytes) into checked records.
+
+    Returns ``(records, good, problem)``: a list of ``(type, payload bytes)``, the
+    number of bytes of ``data`` that form valid records, and ``None`` or a text
+    naming the first bad record (its index, byte offset and what failed). Never
+    raises on bad data.
+    """
+    recs = []
+    pos = 0
+    n = len(data)
+    mv = memoryview(data)
+    while pos < n:
+        problem = _check_at(mv, pos, n, types)
+        if problem:
+            return recs, pos, "record %d at byte %d: %s; %d bytes ignored" % (
+                len(recs), pos, problem, n - pos)
+        ln = data[pos + 1]
+        recs.append((data[pos], bytes(mv[pos + 2:pos + 2 + ln])))
+        pos += ln + _OVERHEAD
+    return recs, pos, None
+
+
+def _check_at(mv, pos, n, types):
+    if n - pos < _OVERHEAD:
+        return "truncated (%d bytes)" % (n - pos)
+    t = mv[pos]
+    if t not in types:
+        return "unknown type 0x%02x" % t
+    ln = mv[pos + 1]
+    if pos + ln + _OVERHEAD > n:
+        return "truncated (length %d, %d bytes left)" % (ln, n - pos - 2)
+    end = pos + 2 + ln
+    c = crc32(mv[pos:end])
+    got = mv[end] | (mv[end + 1] << 8) | (mv[end + 2] << 16) | (mv[end + 3] << 24)
+    if c != got:
+        return "CRC mismatch"
+    return None
+
+
+def _split0(payload):
+    """Payload bytes -> list of str fields split by a 0 byte."""
+    return [s.decode() for s in payload.split(b"\x00")]
+
+
+class GameRecord:
+    """One game as read from its records.
+
+    Attributes: ``id`` (int), ``name`` (game name str), ``uid`` (str, unique per
+    game and board), ``fen`` (set-up position text or None), ``tags`` (dict
+    str -> str), ``moves`` (list of move texts, takebacks applied), ``result``
+    (``"*"`` until finished), ``termination`` (str or None), ``finished`` (bool),
+    ``size`` (bytes of valid records), ``problem`` (None or text: a bad tail).
+    """
+
+    def __init__(self, gid=0):
+        self.id = gid
+        self.name = None
+        self.uid = ""
+        self.fen = None
+        self.tags = {}
+        self.moves = []
+        self.result = RESULT_UNFINISHED
+        self.termination = None
+        self.finished = False
+        self.size = 0
+        self.problem = None
+
+    def __repr__(self):
+        return "<GameRecord %d %s %d moves %s>" % (self.id, self.name, len(self.moves), self.result)
+
+
+def parse_game(data, gid=0):
+    """A GameRecord from a game file's bytes ``data``; never raises on bad data.
+
+    ``rec.name`` is None when ``data`` holds no valid header (nothing usable);
+    ``rec.problem`` names a bad tail, which is ignored.
+    """
+    recs, good, problem = decode_records(data)
+    g = GameRecord(gid)
+    g.problem = problem
+    pos = 0
+    for i in range(len(recs)):
+        t, p = recs[i]
+        ln = len(p) + _OVERHEAD
+        try:
+            if i == 0:
+                if t != _T_HEADER:
+                    g.problem = "record 0 is not a header"
+                    break
+                f = _split0(p)
+                g.name = f[0]
+                g.uid = f[1] if len(f) > 1 else ""
+                g.fen = f[2] if len(f) > 2 and f[2] else None
+            elif t == _T_TAG:
+                f = _split0(p)
+                g.tags[f[0]] = f[1] if len(f) > 1 else ""
+            elif t == _T_MOVE:
+                g.moves.append(p.decode())
+            elif t == _T_UNDO:
+                if g.moves:
+                    g.moves.pop()
+            elif t == _T_END:
+                f = _split0(p)
+                g.result = f[0]
+                g.termination = f[1] if len(f) > 1 and f[1] else None
+                g.finished = True
+                pos += ln
+                if i + 1 < len(recs):
+                    g.problem = "%d records after the end ignored" % (len(recs) - i - 1)
+                break
+            else:
+                g.problem = "record %d has type 0x%02x in a game" % (i, t)
+                break
+        except (UnicodeError, ValueError, IndexError):
+            g.problem = "record %d at byte %d is not valid text" % (i, pos)
+            break
+        pos += ln
+    g.size = pos if g.name is not None else 0
+    return g
+
+
+class OsFs:
+    """The file-system calls the store uses, over the real ``os`` and ``open``.
+
+    A test replaces it with a fake of the same shape (open, remove, rename,
+    listdir, size, mkdir, free).
+    """
+
+    def open(self, path, mode):
+        return open(path, mode)
+
+    def remove(self, path):
+        os.remove(path)
+
+    def rename(self, a, b):
+        os.rename(a, b)
+
+    def listdir(self, path):
+        return os.listdir(path)
+
+    def size(self, path):
+        """Size of file ``path`` in bytes; OSError if absent."""
+        return os.stat(path)[6]
+
+    def mkdir(self, path):
+        os.mkdir(path)
+
+    def free(self, path):
+        """Free bytes on the file system holding ``path`` (os.statvfs), or None if unknown."""
+        try:
+            s = os.statvfs(path)
+            return s[0] * s[4]
+        except (AttributeError, OSError):
+            return None
+
+
+def _read_file(fs, path):
+    try:
+        f = fs.open(path, "rb")
+    except OSError:
+        return None
+    try:
+        return f.read()
+    finally:
+        f.close()
+
+
+def _game_id(name):
+    """File name ``g<id>.rec`` -> id (int), or None."""
+    if len(name) > 5 and name[0] == "g" and name[-4:] == ".rec":
+        d = name[1:-4]
+        if d.isdigit():
+            return int(d)
+    return None
+
+
+class Store:
+    """The games and settings kept in folder ``root`` of the board's flash.
+
+    ``budget``: most bytes that game files may take together (None: no cap);
+    ``reserve``: bytes to keep free on the file system (checked with
+    ``os.statvfs`` when a game starts and every 16 moves). When either is short,
+    the oldest finished games are dropped, their ids appended to ``dropped`` and
+    a line to ``report``. ``fs`` is the file-system object (``OsFs()`` by
+    default); ``uid`` a function returning a short unique text for a new game
+    (random by default).
+
+    Opening scans every game file: ``report`` (list of str) then says what was
+    wrong (bad tails skipped, left-over temporary files, empty games removed).
+    No method raises on a full or failing flash: it returns False and sets
+    ``error``; bad arguments raise RecordError.
+    """
+
+    def __init__(self, root="/games", budget=None, reserve=8192, fs=None, uid=None):
+        self.root = root
+        self.fs = fs if fs is not None else OsFs()
+        self.budget = budget
+        self.reserve = reserve
+        self._uid = uid
+        self.report = []
+        self.dropped = []
+        self.error = None
+        self.index = []  # [id, size, finished, name, result], oldest first
+        self.current = None  # id of the unfinished game being recorded
+        self._f = None
+        self._cur_size = 0
+        self._moves = 0  # moves on record in the current game (takebacks applied)
+        self._dirty = False
+        self._since_check = 0
+        self._buf = bytearray(_MAXPAY + _OVERHEAD)
+        self._next_id = 1
+        self._scan()
+
+    # ---- paths and small files -------------------------------------------------
+
+    def _path(self, name):
+        return self.root + "/" + name
+
+    def _gpath(self, gid):
+        return self._path("g%d.rec" % gid)
+
+    def _write_small(self, name, recs):
+        """Write the records ``recs`` (list of bytes) and a closing record to ``name``."""
+        recs.append(encode_record(_T_CLOSE, str(len(recs))))
+        return self._write_atomic(name, b"".join(recs))
+
+    def _write_atomic(self, name, data):
+        """Write ``data`` (bytes) to file ``name`` via ``name.tmp`` and rename; False on OSError."""
+        tmp = self._path(name + ".tmp")
+        path = self._path(name)
+        try:
+            f = self.fs.open(tmp, "wb")
+            try:
+                f.write(data)
+                f.flush()
+            finally:
+                f.close()
+            try:
+                self.fs.rename(tmp, path)
+            except OSError:  # a file system whose rename will not replace (FAT)
+                self.fs.remove(path)
+                self.fs.rename(tmp, path)
+            return True
+        except OSError as e:
+            self.error = "writing %s: %r" % (name, e)
+            return False
+
+    def _read_small(self, name, rtype):
+        """Records of type ``rtype`` from file ``name`` (or its .tmp if the file is bad)."""
+        for n in (name, name + ".tmp"):
+            data = _read_file(self.fs, self._path(n))
+            if data is None:
+                continue
+            recs, good, problem = decode_records(data, bytes((rtype, _T_CLOSE)))
+            if problem is None and recs and recs[-1] == (_T_CLOSE, str(len(recs) - 1).encode()):
+                recs.pop()
+                return [p for t, p in recs]
+            self.report.append("%s: %s" % (n, problem or "incomplete"))
+        return None
+
+    # ---- start-up --------------------------------------------------------------
+
+    def _scan(self):
+        try:
+            names = self.fs.listdir(self.root)
+        except OSError:
+            try:
+                self.fs.mkdir(self.root)
+            except OSError as e:
+                self.error = "cannot make %s: %r" % (self.root, e)
+            names = []
+        ids = []
+        for n in names:
+            gid = _game_id(n)
+            if gid is not None:
+                ids.append(gid)
+            elif n.endswith(".rec.tmp"):
+                # a header or repair that was cut short; the .rec (if any) is intact
+                try:
+                    self.fs.remove(self._path(n))
+                except OSError:
+                    pass
+                self.report.append("%s: left-over temporary file removed" % n)
+        ids.sort()
+        unfinished = None
+        for gid in ids:
+            data = _read_file(self.fs, self._gpath(gid))
+            rec = parse_game(data or b"", gid)
+            del data
+            if rec.name is None:
+                self.report.append("g%d.rec: no valid header (%s); removed" % (gid, rec.problem))
+                try:
+                    self.fs.remove(self._gpath(gid))
+                except OSError:
+                    pass
+                continue
+            if rec.problem:
+                self.report.append("g%d.rec: %s" % (gid, rec.problem))
+            self.index.append([gid, rec.size, rec.finished, rec.name, rec.result])
+            if not rec.finished:
+                if unfinished is not None:  # keep the newest unfinished game only
+                    self._close_abandoned(unfinished)
+                unfinished = rec
+        counter = self._read_small("next", _T_COUNTER)
+        n = 1
+        if counter:
+            try:
+                n = int(counter[0].decode())
+            except ValueError:
+                n = 1
+        if ids and ids[-1] + 1 > n:
+            n = ids[-1] + 1
+        self._next_id = n
+        self._resume = unfinished
+        if unfinished is not None:
+            self.current = unfinished.id
+            self._cur_size = unfinished.size
+            self._moves = len(unfinished.moves)
+            self._dirty = unfinished.problem is not None
+
+    def _close_abandoned(self, rec):
+        """An older unfinished game (a cut during new_game): give it an end record."""
+        self.current = rec.id
+        self._cur_size = rec.size
+        self._dirty = rec.problem is not None
+        self.finish(RESULT_UNFINISHED, TERM_ABANDONED)
+        self.current = None
+        self.report.append("g%d.rec: unfinished older game closed as abandoned" % rec.id)
+
+    def resume(self):
+        """The unfinished game found at start-up as a GameRecord (``moves`` are the
+        committed move texts, takebacks applied), or None. Call once after opening."""
+        r = self._resume
+        self._resume = None
+        return r
+
+    def _entry(self, gid):
+        for e in self.index:
+            if e[0] == gid:
+                return e
+        return None
+
+    # ---- space -----------------------------------------------------------------
+
+    def used(self):
+        """Bytes taken by the game files (valid records)."""
+        t = 0
+        for e in self.index:
+            t += e[1]
+        return t
+
+    def _short(self, need):
+        if self.budget is not None and self.used() + need > self.budget:
+            return True
+        free = self.fs.free(self.root)
+        return free is not None and free - need < self.reserve
+
+    def _make_room(self, need):
+        """Drop the oldest finished games while space is short; False if still short."""
+        while self._short(need):
+            victim = None
+            for e in self.index:
+                if e[2] and e[0] != self.current:
+                    victim = e
+                    break
+            if victim is None:
+                return False
+            try:
+                self.fs.remove(self._gpath(victim[0]))
+            except OSError:
+                pass
+            self.index.remove(victim)
+            self.dropped.append(victim[0])
+            self.report.append("g%d.rec: dropped (flash short), %s %s not synced" % (
+                victim[0], victim[3], victim[4]))
+        return True
+
+    # ---- recording -------------------------------------------------------------
+
+    def new_game(self, name, tags=None, fen=None):
+        """Start recording a new game; return its id (int), or None if flash failed.
+
+        ``name``: game name (e.g. "toguz"); ``tags``: dict str -> str (e.g. White,
+        Black, Mode, Level); ``fen``: set-up position text or None. An unfinished
+        game still open is finished as ``*`` / abandoned first. The header and
+        tags are written to a temporary file and renamed, so the game appears
+        whole or not at all.
+        """
+        if self.current is not None:
+            self.finish(RESULT_UNFINISHED, TERM_ABANDONED)
+        gid = self._next_id
+        self._next_id = gid + 1
+        uid = self._uid() if self._uid else _random_uid()
+        hdr = name + "\x00" + uid + "\x00" + (fen or "")
+        parts = [encode_record(_T_HEADER, hdr)]
+        if tags:
+            for k in tags:
+                parts.append(encode_record(_T_TAG, k + "\x00" + str(tags[k])))
+        data = b"".join(parts)
+        self._make_room(len(data) + 512)
+        self._write_small("next", [encode_record(_T_COUNTER, str(gid + 1))])
+        if not self._write_atomic("g%d.rec" % gid, data):
+            return None
+        self.index.append([gid, len(data), False, name, RESULT_UNFINISHED])
+        self.current = gid
+        self._cur_size = len(data)
+        self._moves = 0
+        self._dirty = False
+        self._since_check = 0
+        return gid
+
+    def _repair(self):
+        """Rewrite the current game file to its valid prefix (temp file + rename)."""
+        self._close_file()
+        path = self._gpath(self.current)
+        data = _read_file(self.fs, path)
+        if data is None:
+            self.error = "g%d.rec missing" % self.current
+            return False
+        if len(data) != self._cur_size:
+            ok = self._write_atomic("g%d.rec" % self.current, data[:self._cur_size])
+            if not ok:
+                return False
+            self.report.append("g%d.rec: rewritten to its %d valid bytes (%d dropped)" % (
+                self.current, self._cur_size, len(data) - self._cur_size))
+        self._dirty = False
+        return True
+
+    def _close_file(self):
+        if self._f is not None:
+            try:
+                self._f.close()
+            except OSError:
+                pass
+            self._f = None
+
+    def _append(self, rtype, payload):
+        if self.current is None:
+            raise RecordError("no game is being recorded (call new_game)")
+        n = encode_record(rtype, payload, self._buf)
+        if self._dirty and not self._repair():
+            return False
+        self._since_check += 1
+        if (self.budget is not None or self._since_check >= 16) and rtype == _T_MOVE:
+            self._since_check = 0
+            self._make_room(n + 256)
+        try:
+            if self._f is None:
+                self._f = self.fs.open(self._gpath(self.current), "ab")
+            self._f.write(memoryview(self._buf)[0:n])
+            self._f.flush()
+        except OSError as e:
+            # the file may now end in part of this record: rewrite before the next one
+            self.error = "appending to g%d.rec: %r" % (self.current, e)
+            self._dirty = True
+            self._close_file()
+            return False
+        self._cur_size += n
+        e = self._entry(self.current)
+        if e is not None:
+            e[1] = self._cur_size
+        self.error = None
+        return True
+
+    def add_move(self, text):
+        """Append the committed move ``text`` (its notation, str) to the current game.
+
+        True once it is on flash; False (``error`` says why) if the flash failed.
+        RecordError without a current game or for a text over 255 bytes.
+        """
+        ok = self._append(_T_MOVE, text)
+        if ok:
+            self._moves += 1
+        return ok
+
+    def undo(self):
+        """Record a takeback of the last move; True once on flash. RecordError if none."""
+        if self._moves <= 0:
+            raise RecordError("no move to take back")
+        ok = self._append(_T_UNDO, b"")
+        if ok:
+            self._moves -= 1
+        return ok
+
+    def set_tag(self, key, value):
+        """Record tag ``key`` = ``value`` (str) for the current game (a later one wins)."""
+        return self._append(_T_TAG, key + "\x00" + str(value))
+
+    def finish(self, result, termination=None):
+        """End the current game with ``result`` ("1-0", "0-1", "1/2-1/2", "*") and
+        ``termination`` (str or None). It is then kept until acknowledged."""
+        ok = self._append(_T_END, result + "\x00" + (termination or ""))
+        self._close_file()
+        e = self._entry(self.current)
+        if e is not None and ok:
+            e[2] = True
+            e[4] = result
+        if ok:
+            self.current = None
+        return ok
+
+    def close(self):
+        """Close the open file (the game stays unfinished and resumes next time)."""
+        self._close_file()
+
+    # ---- reading and acknowledging (the link) ----------------------------------
+
+    def games(self):
+        """List of ``(id, name, size, finished, result)``, oldest first."""
+        return [(e[0], e[3], e[1], e[2], e[4]) for e in self.index]
+
+    def size(self, gid):
+        """Valid bytes of game ``gid``; RecordError if unknown."""
+        e = self._entry(gid)
+        if e is None:
+            raise RecordError("no game %d" % gid)
+        return e[1]
+
+    def read_into(self, gid, offset, buf):
+        """Copy game ``gid``'s record bytes from ``offset`` into ``buf`` (a bytearray
+        or memoryview); return the count (0 at the end). Only valid records are
+        read. RecordError for an unknown game or a bad offset; OSError from flash."""
+        total = self.size(gid)
+        if offset < 0 or offset > total:
+            raise RecordError("offset %d outside game %d (%d bytes)" % (offset, gid, total))
+        n = min(len(buf), total - offset)
+        if n == 0:
+            return 0
+        f = self.fs.open(self._gpath(gid), "rb")
+        try:
+            f.seek(offset)
+            mv = memoryview(buf)
+            got = 0
+            while got < n:
+                k = f.readinto(mv[got:n])
+                if not k:
+                    break
+                got += k
+            return got
+        finally:
+            f.close()
+
+    def read(self, gid):
+        """The whole game ``gid`` as a GameRecord (allocates; for tests and tools)."""
+        self.size(gid)
+        data = _read_file(self.fs, self._gpath(gid)) or b""
+        return parse_game(data, gid)
+
+    def ack(self, gid):
+        """The host has stored game ``gid``: drop it. True if dropped or already gone;
+        RecordError for the game being recorded (it is not finished)."""
+        if gid == self.current:
+            raise RecordError("game %d is still being played" % gid)
+        e = self._entry(gid)
+        if e is None:
+            return True
+        try:
+            self.fs.remove(self._gpath(gid))
+        except OSError as ex:
+            self.error = "removing g%d.rec: %r" % (gid, ex)
+            return False
+        self.index.remove(e)
+        return True
+
+    # ---- settings --------------------------------------------------------------
+
+    def load_settings(self, defaults=None):
+        """Settings dict: ``defaults`` (dict) updated with the values saved on flash.
+
+        Values are ints, bools, strs or None (JSON). A bad or missing file gives the
+        defaults (and a line in ``report``)."""
+        import json
+
+        out = dict(defaults) if defaults else {}
+        recs = self._read_small("settings", _T_SETTING)
+        if recs:
+            for p in recs:
+                try:
+                    k, v = p.split(b"\x00", 1)
+                    out[k.decode()] = json.loads(v)
+                except (ValueError, IndexError):
+                    self.report.append("settings: unreadable entry skipped")
+        return out
+
+    def save_settings(self, settings):
+        """Write ``settings`` (dict str -> int/bool/str/None) safely; True once on flash.
+        RecordError for an entry longer than one record."""
+        import json
+
+        parts = []
+        for k in settings:
+            parts.append(encode_record(_T_SETTING, k + "\x00" + json.dumps(settings[k])))
+        return self._write_small("settings", parts)
+
+
+def _random_uid():
+    try:
+        b = os.urandom(4)
+    except (AttributeError, OSError, NotImplementedError):
+        import time
+
+        t = int(time.time() * 1000) & 0xFFFFFFFF
+        b = bytes(((t >> 24) & 255, (t >> 16) & 255, (t >> 8) & 255, t & 255))
+    return "%02x%02x%02x%02x" % (b[0], b[1], b[2], b[3])

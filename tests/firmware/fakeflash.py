@@ -1,0 +1,266 @@
+"""Fake flash for the record tests: a file system and a block device that lose power.
+
+Both count every write and cut the power at a chosen point, the way a board is
+switched off mid-write: the bytes before the cut are on flash, the rest never
+arrive, and ``PowerCut`` is raised (the process "dies"). The tests then build a
+new ``Store`` on what is left, as the board does when it is switched on again.
+
+- ``FakeFs``: the shape of ``record.OsFs`` over a dict of bytearrays. Each byte
+  written is one tick; opening a file for writing, a rename and a remove are one
+  tick each (atomic, as in littlefs). With ``garbage`` the cut also leaves up to
+  that many random bytes after the written prefix (a torn page), which must be
+  caught by the records' checks.
+- ``RamFlash`` / ``RamBlockDev``: a block device for ``os.VfsLfs2`` (MicroPython)
+  whose ``writeblocks`` programs bytes up to the cut and then raises.
+"""
+
+
+class PowerCut(Exception):
+    """The power went off: raised at the cut point; nothing after it reaches flash."""
+
+
+class _Power:
+    def __init__(self):
+        self.ticks = 0
+        self.cut_at = None  # tick number at which the power goes (None: never)
+        self.garbage = 0
+        self.rand = 12345
+
+    def rnd(self):
+        self.rand = (self.rand * 1103515245 + 12345) & 0x7FFFFFFF
+        return self.rand >> 8
+
+    def allow(self, n):
+        """How many of ``n`` ticks may happen before the cut (n if no cut)."""
+        if self.cut_at is None:
+            self.ticks += n
+            return n
+        k = self.cut_at - self.ticks
+        if k >= n:
+            self.ticks += n
+            return n
+        k = max(0, k)
+        self.ticks += k
+        return k
+
+
+class _File:
+    def __init__(self, fs, name, data, writable):
+        self.fs = fs
+        self.name = name
+        self.data = data
+        self.pos = len(data) if writable == "a" else 0
+        self.writable = writable
+
+    def write(self, b):
+        if not self.writable:
+            raise OSError(9)
+        b = bytes(b)
+        fs = self.fs
+        if fs.full_at is not None and fs.total() + len(b) > fs.full_at:
+            raise OSError(28)  # ENOSPC
+        k = fs.power.allow(len(b))
+        self.data[self.pos:self.pos + k] = b[:k]
+        self.pos += k
+        if k < len(b):
+            for _ in range(fs.power.rnd() % (fs.power.garbage + 1)):
+                self.data.append(fs.power.rnd() & 255)
+            raise PowerCut("cut inside a write to %s after %d of %d bytes" % (self.name, k, len(b)))
+        return len(b)
+
+    def flush(self):
+        pass
+
+    def read(self, n=-1):
+        if n is None or n < 0:
+            n = len(self.data) - self.pos
+        b = bytes(self.data[self.pos:self.pos + n])
+        self.pos += len(b)
+        return b
+
+    def readinto(self, buf):
+        b = self.read(len(buf))
+        buf[0:len(b)] = b
+        return len(b)
+
+    def seek(self, pos, whence=0):
+        self.pos = pos if whence == 0 else (self.pos + pos if whence == 1 else len(self.data) + pos)
+        return self.pos
+
+    def close(self):
+        pass
+
+
+class FakeFs:
+    """An in-memory file system with the methods of ``record.OsFs`` that can lose power.
+
+    ``cut(tick, garbage=0)`` arms a power cut at write tick ``tick``;
+    ``power_on()`` disarms it (the board restarts). ``full_at``: total bytes
+    beyond which writes fail with ENOSPC; ``free_bytes``: what ``free`` reports.
+    """
+
+    def __init__(self):
+        self.files = {}
+        self.dirs = set()
+        self.power = _Power()
+        self.full_at = None
+        self.free_bytes = None
+
+    def cut(self, tick, garbage=0):
+        self.power.ticks = 0
+        self.power.cut_at = tick
+        self.power.garbage = garbage
+
+    def power_on(self):
+        self.power.cut_at = None
+
+    def total(self):
+        return sum(len(v) for v in self.files.values())
+
+    def _tick(self, what):
+        if self.power.allow(1) < 1:
+            raise PowerCut("cut before " + what)
+
+    def open(self, path, mode):
+        if "r" in mode:
+            if path not in self.files:
+                raise OSError(2)
+            return _File(self, path, self.files[path], False)
+        self._dir_of(path)
+        self._tick("open " + path)
+        if "w" in mode:
+            self.files[path] = bytearray()
+        elif path not in self.files:
+            self.files[path] = bytearray()
+        return _File(self, path, self.files[path], "a" if "a" in mode else "w")
+
+    def _dir_of(self, path):
+        d = path[:path.rfind("/")]
+        if d not in self.dirs:
+            raise OSError(2)
+
+    def remove(self, path):
+        if path not in self.files:
+            raise OSError(2)
+        self._tick("remove " + path)
+        del self.files[path]
+
+    def rename(self, a, b):
+        if a not in self.files:
+            raise OSError(2)
+        self._tick("rename " + a)
+        self.files[b] = self.files.pop(a)
+
+    def listdir(self, path):
+        if path not in self.dirs:
+            raise OSError(2)
+        p = path + "/"
+        return [k[len(p):] for k in self.files if k.startswith(p) and "/" not in k[len(p):]]
+
+    def size(self, path):
+        if path not in self.files:
+            raise OSError(2)
+        return len(self.files[path])
+
+    def mkdir(self, path):
+        self.dirs.add(path)
+
+    def free(self, path):
+        return self.free_bytes
+
+
+class RamFlash:
+    """The flash chip behind ``RamBlockDev`` views: ``blocks`` x ``block_size`` bytes.
+
+    ``cut_at``: the byte count (over all programmed bytes) at which the power
+    goes: that write programs the bytes before it and raises PowerCut; ``None``
+    disarms. ``written`` counts programmed bytes. ``device()`` gives a new block
+    device view and kills the older ones (a restarted board): their writes, e.g.
+    from files of the dead "process" closed later by the garbage collector, are
+    ignored. Copies are done byte by byte so that a finaliser running with the
+    heap locked can still read.
+    """
+
+    def __init__(self, blocks, block_size=512):
+        self.bs = block_size
+        self.data = bytearray(blocks * block_size)
+        self.cut_at = None
+        self.written = 0
+        self.gen = 0
+        self.erase_all()
+
+    def erase_all(self):
+        d = self.data
+        for i in range(len(d)):
+            d[i] = 0xFF
+        self.written = 0
+
+    def device(self):
+        self.gen += 1
+        self.view = RamBlockDev(self)
+        return self.view
+
+
+class RamBlockDev:
+    """A block device (extended interface) for ``os.VfsLfs2``: a view of a RamFlash."""
+
+    def __init__(self, flash):
+        self.flash = flash
+        self.gen = flash.gen
+        self.bs = flash.bs
+        self.own = None  # a dead view's private copy, see kill()
+
+    def kill(self):
+        """The board died: from now on this view reads and writes a private copy of
+        the flash, so that files of the dead "process" closed later by the garbage
+        collector leave the real flash alone."""
+        self.own = bytearray(self.flash.data)
+
+    def _data(self):
+        return self.own if self.own is not None else self.flash.data
+
+    def readblocks(self, block, buf, off=0):
+        d = self._data()
+        a = block * self.bs + off
+        for i in range(len(buf)):
+            buf[i] = d[a + i]
+
+    def writeblocks(self, block, buf, off=None):
+        fl = self.flash
+        a = block * self.bs + (off or 0)
+        if self.own is not None:
+            d = self.own
+            for i in range(len(buf)):
+                d[a + i] = buf[i]
+            return
+        if self.gen != fl.gen:
+            return
+        d = fl.data
+        n = len(buf)
+        if fl.cut_at is not None and fl.written + n > fl.cut_at:
+            n = max(0, fl.cut_at - fl.written)
+            for i in range(n):
+                d[a + i] = buf[i]
+            fl.written += n
+            raise PowerCut("block device cut at byte %d" % fl.cut_at)
+        for i in range(n):
+            d[a + i] = buf[i]
+        fl.written += n
+
+    def ioctl(self, op, arg):
+        if op == 4:  # block count
+            return len(self.flash.data) // self.bs
+        if op == 5:  # block size
+            return self.bs
+        if op == 6:  # erase
+            fl = self.flash
+            if self.own is None:
+                if self.gen != fl.gen:
+                    return 0
+                if fl.cut_at is not None and fl.written >= fl.cut_at:
+                    raise PowerCut("cut before an erase")
+            d = self._data()
+            for i in range(arg * self.bs, (arg + 1) * self.bs):
+                d[i] = 0xFF
+            return 0
+        return 0
