@@ -1,0 +1,574 @@
+"""The engine: game-agnostic negamax with alpha-beta that thinks in slices.
+
+One ``Engine`` plays all games through their common interface (``legal_moves``,
+``push``/``pop``, ``is_game_over``, ``result``, ``key``, ``copy``) and one
+evaluation per game (``playboard.evaluation``). It never recurses: the search
+keeps its own stack of at most ``MAX_PLY`` frames in preallocated arrays, so
+it fits the RP2040's 8 KB C stack whatever the depth, and it can be suspended
+after any node and resumed later. The app drives it like this::
+
+    eng = Engine(tt_size=1024)            # from the board definition; 0 = no table
+    eng.start(game, level=5, ms=2000)     # the game is copied, never changed
+    while not eng.step(ms=10):            # think for one frame at a time
+        scan_sensors(); animate(); wdt.feed()
+        if board_changed: eng.stop()      # the next step() returns True at once
+    move = eng.best_move                  # None only when there is no legal move
+
+A hint for the user is the same call at the user's level. ``think()`` does
+start + step to the end in one call (host tools, tests).
+
+Search: iterative deepening from depth 1; at each node the moves are tried in
+the order: transposition-table move (or, at the root, the previous iteration's
+best move), two killer moves of that ply, then the game's hint (captures,
+tuzdyks first). Games whose evaluation asks for it (``quiesce``: Tobit, where
+capture is compulsory) extend horizon nodes while the side to move must
+capture. Levels 1-8 (``LEVELS``): the low levels cap the depth and add seeded
+noise to the root moves' scores, so they blunder on purpose; level 8 searches
+until the budget (or the tree) runs out. At level 8 Tihbat plays by the solved
+table (``playboard.tihbat_table``) when the table file is present.
+
+Budgets: ``ms`` (milliseconds on ``clock``, checked before every node) and
+``nodes`` (a node is a position visited; the search never visits more than
+``nodes``, and stops having visited exactly ``nodes`` unless it finished
+first). Scores are from the side to move's view, in the evaluation's units;
+a won game scores ``WIN - plies``.
+"""
+import time
+
+from playboard.compat import const
+from playboard import evaluation
+
+try:
+    from array import array
+except ImportError:  # pragma: no cover - every port we use has array
+    array = None
+
+MAX_PLY = const(40)  # frames of the explicit search stack (search + extensions)
+MAX_MOVES = const(64)  # moves ordered at a node (any more are tried last, in the game's order)
+WIN = const(30000)
+INF = const(32000)
+_WIN_BOUND = const(29000)  # |score| above this is a forced result
+
+_ENTER = const(0)
+_NEXT = const(1)
+_RETURN = const(2)
+
+_EXACT = const(0)
+_LOWER = const(1)
+_UPPER = const(2)
+
+_NO_MOVE = const(255)
+
+# level: (depth cap, root noise amplitude in the evaluation's UNITs)
+LEVELS = (
+    None,
+    (1, 12),
+    (1, 5),
+    (2, 4),
+    (2, 2),
+    (3, 1),
+    (4, 0),
+    (6, 0),
+    (MAX_PLY - 1, 0),
+)
+
+
+try:
+    _ticks_ms = time.ticks_ms
+    _ticks_diff = time.ticks_diff
+except AttributeError:  # CPython
+
+    def _ticks_ms():
+        return int(time.monotonic() * 1000)
+
+    def _ticks_diff(a, b):
+        return a - b
+
+
+def _ticks_diff_plain(a, b):
+    return a - b
+
+
+class Engine:
+    """Negamax alpha-beta search with iterative deepening, stepped in slices.
+
+    ``tt_size``: entries of the transposition table (a power of two, 0 for
+    none; about 8 bytes each: key int32, score int16, depth/bound, move). Take
+    it from the board definition. ``clock``: a function returning milliseconds
+    (default ``time.ticks_ms``), injectable for tests; differences are taken
+    with ``time.ticks_diff`` for the device clock and plain subtraction for an
+    injected one. ``seed``: seeds the low levels' noise (same seed, same game).
+
+    After ``start`` the results are read from: ``done`` (bool), ``best_move``,
+    ``score`` (int, side to move's view), ``depth`` (last completed iteration),
+    ``nodes`` (positions visited so far), ``stopped`` (ended by ``stop``).
+    """
+
+    def __init__(self, tt_size=0, clock=None, seed=12345):
+        if tt_size < 0 or (tt_size & (tt_size - 1)):
+            raise ValueError("tt_size must be 0 or a power of two, not %r" % (tt_size,))
+        self.tt_size = tt_size
+        if tt_size:
+            self._tt_key = array("i", bytes(4 * tt_size))
+            for i in range(tt_size):
+                self._tt_key[i] = -1
+            self._tt_score = array("h", bytes(2 * tt_size))
+            self._tt_info = bytearray(tt_size)  # depth << 2 | bound
+            self._tt_move = bytearray(tt_size)  # index in g.legal_moves() order
+        if clock is None:
+            self._clock = _ticks_ms
+            self._diff = _ticks_diff
+        else:
+            self._clock = clock
+            self._diff = _ticks_diff_plain
+        self._rand = (seed & 0x3FFFFFFF) or 1
+        n = MAX_PLY + 1
+        self._moves = [None] * n
+        self._okey = array("h", bytes(2 * MAX_MOVES))  # order scores of the node being set up
+        self._idx = [0] * n
+        self._alpha = [0] * n
+        self._beta = [0] * n
+        self._best = [0] * n
+        self._bmove = [0] * n
+        self._depth = [0] * n
+        self._key = [0] * n
+        self._killer1 = [None] * n
+        self._killer2 = [None] * n
+        self._noise_of = None  # root move -> its noise (low levels)
+        self._spare = None  # the game copy, reused by the next search of the same game
+        self._root_ply = 0
+        self._ply = 0
+        self._g = None
+        self.done = True
+        self.best_move = None
+        self.score = 0
+        self.depth = 0
+        self.nodes = 0
+        self.stopped = False
+
+    # -- public --------------------------------------------------------------
+
+    def start(self, game, level=8, ms=None, nodes=None, depth=None, copy=True):
+        """Begin a search for the side to move in ``game`` at ``level`` (1-8).
+
+        ``game`` is copied (``game.copy()``) and never changed. With
+        ``copy=False`` the search pushes and pops on ``game`` itself (saving the
+        copy's heap): between slices it then holds the search's moves, so the
+        caller must not read or change it until the search is done or
+        ``stop()`` (which takes those moves back at once). ``ms``: time
+        budget in milliseconds on the engine's clock, from this call; ``nodes``:
+        node budget; ``depth``: a depth cap below the level's own. With no
+        budget at all the level's depth cap alone bounds the search (level 8
+        then needs a budget: ValueError). A game that is over gives
+        ``best_move`` None; a single legal move is returned without search.
+        Raises ValueError for a level outside 1-8 or a negative budget.
+        """
+        if not isinstance(level, int) or level < 1 or level > 8:
+            raise ValueError("level must be 1..8, not %r" % (level,))
+        if (ms is not None and ms < 0) or (nodes is not None and nodes < 0):
+            raise ValueError("budgets must be >= 0 (ms=%r, nodes=%r)" % (ms, nodes))
+        cap, noise = LEVELS[level]
+        if depth is not None:
+            if depth < 1:
+                raise ValueError("depth must be >= 1, not %r" % (depth,))
+            cap = min(cap, depth)
+        if level == 8 and ms is None and nodes is None and depth is None:
+            raise ValueError("level 8 searches to its budget: give ms, nodes or depth")
+        self._ev = evaluation.for_game(game.name)
+        self._unit = self._ev.UNIT
+        self._quiesce = self._ev.QUIESCE
+        self._noise = noise * self._ev.UNIT
+        self._cap = min(cap, MAX_PLY - 1)
+        self._max_nodes = nodes
+        self._ms = ms
+        self._t0 = self._clock()
+        if not self.done and self._g is not None:
+            self._finish()  # a search still running: take its moves back first
+        self.nodes = 0
+        self.depth = 0
+        self.score = 0
+        self.best_move = None
+        self.stopped = False
+        self.done = False
+        self._g = None
+        for i in range(MAX_PLY + 1):
+            self._moves[i] = None
+            self._killer1[i] = None
+            self._killer2[i] = None
+        moves = game.legal_moves()
+        if not moves:
+            self.done = True
+            return
+        self.best_move = moves[0]
+        if len(moves) == 1:
+            self.done = True
+            return
+        if level == 8 and game.name == "tihbat":
+            try:
+                from playboard import tihbat_table
+
+                m = tihbat_table.best_move(game)
+            except (OSError, ImportError):  # no table on this board: search instead
+                m = None
+            if m is not None:
+                self.best_move = m
+                self.done = True
+                return
+        g = self._copy_of(game) if copy else game
+        self._g = g
+        self._root_moves = moves
+        if self._noise:
+            self._noise_of = {}
+            for m in moves:
+                self._noise_of[m] = self._rand_below(2 * self._noise + 1) - self._noise
+        self._iter_depth = 0
+        self._prev_best = None
+        self._next_iteration()
+
+    def step(self, nodes=None, ms=None):
+        """Think for one slice: at most ``nodes`` nodes and/or about ``ms`` ms.
+
+        Returns True when the search is done (``best_move`` is final), False when
+        it should be stepped again. With neither limit the search runs to its end.
+        """
+        if self.done:
+            return True
+        slice_end = None if nodes is None else self.nodes + nodes
+        t_slice = self._clock() if ms is not None else 0
+        return self._run(slice_end, t_slice, ms)
+
+    def stop(self):
+        """Abort the search: the game is restored at once and the next ``step``
+        returns True without searching. ``best_move`` keeps the best move found
+        so far (or a legal move)."""
+        if not self.done:
+            self.stopped = True
+            self._finish()
+
+    def think(self, game, level=8, ms=None, nodes=None, depth=None):
+        """Search to the end in one call (start + step); return the best move."""
+        self.start(game, level, ms=ms, nodes=nodes, depth=depth)
+        while not self.step():
+            pass
+        return self.best_move
+
+    # -- internals -----------------------------------------------------------
+
+    def _copy_of(self, game):
+        """A copy of ``game`` to search on. The engine keeps its last copy and,
+        for the same kind of game, sets it up again (root position text + the
+        move stack) instead of allocating a new one: no new undo buffers per
+        search, so the heap does not fragment over a long session."""
+        spare = self._spare
+        if spare is not None and type(spare) is type(game) and hasattr(game, "root_fen"):
+            spare.set_fen(game.root_fen)
+            for m in game.move_stack():
+                spare.push(m)
+            return spare
+        spare = None
+        self._spare = None
+        spare = game.copy()
+        self._spare = spare
+        return spare
+
+    def _rand_below(self, n):
+        # xorshift on 30 bits: the same sequence under CPython and MicroPython
+        x = self._rand
+        x ^= (x << 13) & 0x3FFFFFFF
+        x ^= x >> 17
+        x ^= (x << 5) & 0x3FFFFFFF
+        self._rand = x
+        return x % n
+
+    def _finish(self):
+        g = self._g
+        if g is not None:
+            while g.ply > self._root_ply:
+                g.pop()
+        self._g = None
+        moves = self._moves
+        for i in range(MAX_PLY + 1):
+            moves[i] = None
+        self.done = True
+
+    def _next_iteration(self):
+        """Set up the root frame for the next depth; return False when done."""
+        d = self._iter_depth + 1
+        if d > self._cap:
+            return False
+        self._iter_depth = d
+        self._horizon = False  # set when a leaf was cut by depth, not by the game's end
+        self._root_ply = self._g.ply
+        self._ply = 0
+        self._alpha[0] = -INF
+        self._beta[0] = INF
+        self._depth[0] = d
+        return True
+
+    def _budget_out(self):
+        if self._max_nodes is not None and self.nodes >= self._max_nodes:
+            return True
+        if self._ms is not None and self._diff(self._clock(), self._t0) >= self._ms:
+            return True
+        return False
+
+
+    def _order_moves(self, moves, ttm, pm, k1, k2):
+        """Sort ``moves`` in place, best first: the table's move (id ``ttm``) or the
+        previous iteration's best ``pm``, the killers ``k1``, ``k2``, then the
+        game's hint (captures, tuzdyks). Only the first MAX_MOVES are sorted."""
+        g = self._g
+        okey = self._okey
+        order = self._ev.order
+        n = len(moves)
+        if n > MAX_MOVES:
+            n = MAX_MOVES
+        for i in range(n):
+            m = moves[i]
+            if (pm is not None and m == pm) or (ttm != _NO_MOVE and move_id(m) == ttm):
+                s = 32000
+            elif k1 is not None and m == k1:
+                s = 31000
+            elif k2 is not None and m == k2:
+                s = 30999
+            else:
+                s = order(g, m)
+                if s > 30000:
+                    s = 30000
+                elif s < -30000:
+                    s = -30000
+            # insertion: keys descending, moves alongside (stable for equal keys)
+            j = i
+            while j > 0 and okey[j - 1] < s:
+                okey[j] = okey[j - 1]
+                moves[j] = moves[j - 1]
+                j -= 1
+            okey[j] = s
+            moves[j] = m
+
+    def _terminal(self, ply):
+        """Score of a finished game for the side to move at ``ply``."""
+        r = self._g.result()
+        if r == "1-0":
+            won = self._g.turn == 0
+        elif r == "0-1":
+            won = self._g.turn == 1
+        else:
+            return 0
+        return (WIN - ply) if won else (ply - WIN)
+
+    def _tt_probe(self, ply, key, depth):
+        """(score or None, move index or _NO_MOVE) from the table for this node."""
+        i = key & (self.tt_size - 1)
+        if self._tt_key[i] != key:
+            return None, _NO_MOVE
+        info = self._tt_info[i]
+        mv = self._tt_move[i]
+        if (info >> 2) >= depth:
+            s = self._tt_score[i]
+            if s > _WIN_BOUND:
+                s -= ply
+            elif s < -_WIN_BOUND:
+                s += ply
+            b = info & 3
+            if b == _EXACT:
+                return s, mv
+            if b == _LOWER and s >= self._beta[ply]:
+                return s, mv
+            if b == _UPPER and s <= self._alpha[ply]:
+                return s, mv
+        return None, mv
+
+    def _tt_store(self, ply, key, depth, score, bound, mv):
+        i = key & (self.tt_size - 1)
+        if self._tt_key[i] == key and (self._tt_info[i] >> 2) > depth:
+            return  # keep the deeper result for this position
+        if score > _WIN_BOUND:
+            score += ply
+        elif score < -_WIN_BOUND:
+            score -= ply
+        if depth > 63:
+            depth = 63
+        self._tt_key[i] = key
+        self._tt_score[i] = score
+        self._tt_info[i] = (depth << 2) | bound
+        self._tt_move[i] = mv
+
+    def _run(self, slice_end, t_slice, slice_ms):
+        """The search loop: runs until done (True) or the slice ends (False)."""
+        g = self._g
+        ev = self._ev
+        tt = self.tt_size
+        quiesce = self._quiesce
+        noise = self._noise
+        moves_ = self._moves
+        idx = self._idx
+        alpha = self._alpha
+        beta = self._beta
+        best = self._best
+        bmove = self._bmove
+        depth = self._depth
+        max_nodes = self._max_nodes
+        budget_ms = self._ms
+        clock = self._clock
+        diff = self._diff
+        timed = budget_ms is not None or slice_ms is not None
+        value = 0
+        ply = self._ply
+        phase = _ENTER
+        while True:
+            if phase == _ENTER:
+                # the budgets are checked before each node is visited
+                if max_nodes is not None and self.nodes >= max_nodes:
+                    self._ply = ply
+                    self._budget_end()
+                    return True
+                if timed:
+                    now = clock()
+                    if budget_ms is not None and diff(now, self._t0) >= budget_ms:
+                        self._ply = ply
+                        self._budget_end()
+                        return True
+                    if slice_ms is not None and diff(now, t_slice) >= slice_ms:
+                        break
+                if slice_end is not None and self.nodes >= slice_end:
+                    break
+                self.nodes += 1
+                d = depth[ply]
+                if ply == 0:
+                    moves = self._root_moves
+                elif d <= 0 or ply >= MAX_PLY - 1:
+                    # horizon: a finished game, a forced capture to extend, or the evaluation
+                    if quiesce and ply < MAX_PLY - 1:
+                        moves = g.legal_moves()
+                        if not moves:
+                            value = self._terminal(ply)
+                            phase = _RETURN
+                            continue
+                        if not ev.forcing(g, moves):
+                            self._horizon = True
+                            value = ev.evaluate(g)
+                            phase = _RETURN
+                            continue
+                        self._horizon = True
+                        d = depth[ply] = 0
+                    else:
+                        if g.is_game_over():
+                            value = self._terminal(ply)
+                        else:
+                            self._horizon = True
+                            value = ev.evaluate(g)
+                        phase = _RETURN
+                        continue
+                else:
+                    moves = g.legal_moves()
+                    if not moves:
+                        value = self._terminal(ply)
+                        phase = _RETURN
+                        continue
+                ttm = _NO_MOVE
+                if tt and ply > 0:
+                    key = g.key()
+                    self._key[ply] = key
+                    s, ttm = self._tt_probe(ply, key, d)
+                    if s is not None:
+                        self._horizon = True  # a stored result may hide a horizon
+                        value = s
+                        phase = _RETURN
+                        continue
+                moves_[ply] = moves
+                self._order_moves(moves, ttm, self._prev_best if ply == 0 else None,
+                                  self._killer1[ply], self._killer2[ply])
+                idx[ply] = 0
+                best[ply] = -INF
+                bmove[ply] = _NO_MOVE
+                phase = _NEXT
+            elif phase == _NEXT:
+                moves = moves_[ply]
+                i = idx[ply]
+                if i < len(moves) and alpha[ply] < beta[ply]:
+                    idx[ply] = i + 1
+                    g.push(moves[i])
+                    ply += 1
+                    alpha[ply] = -beta[ply - 1]
+                    beta[ply] = -alpha[ply - 1]
+                    depth[ply] = depth[ply - 1] - 1
+                    phase = _ENTER
+                else:
+                    value = best[ply]
+                    if tt and ply > 0:
+                        # alpha as the frame began is the parent's -beta (beta never moves)
+                        if value <= -beta[ply - 1]:
+                            bound = _UPPER
+                        elif value >= beta[ply]:
+                            bound = _LOWER
+                        else:
+                            bound = _EXACT
+                        bi = bmove[ply]
+                        mi = _NO_MOVE if bi == _NO_MOVE else move_id(moves[bi])
+                        self._tt_store(ply, self._key[ply], depth[ply], value, bound, mi)
+                    if ply > 0:
+                        moves_[ply] = None
+                    phase = _RETURN
+            else:  # _RETURN: hand value to the parent frame
+                if ply == 0:
+                    if not self._end_iteration(value):
+                        self._finish()
+                        return True
+                    phase = _ENTER  # the root of the next, deeper iteration
+                    continue
+                g.pop()
+                ply -= 1
+                s = -value
+                i = idx[ply] - 1
+                if ply == 0 and noise:
+                    s += self._noise_of[moves_[0][i]]
+                if s > best[ply]:
+                    best[ply] = s
+                    bmove[ply] = i
+                    if s > alpha[ply] and not (ply == 0 and noise):
+                        alpha[ply] = s
+                        if s >= beta[ply]:
+                            m = moves_[ply][i]
+                            if m != self._killer1[ply]:
+                                self._killer2[ply] = self._killer1[ply]
+                                self._killer1[ply] = m
+                phase = _NEXT
+        self._ply = ply
+        return False
+
+    def _budget_end(self):
+        """The budget ran out mid-iteration: keep the partial iteration's best
+        root move if it beat the previous best (which is always tried first)."""
+        bi = self._bmove[0]
+        if self._moves[0] is not None and bi != _NO_MOVE:
+            self.best_move = self._moves[0][bi]
+            if self.depth == 0:
+                self.score = self._best[0]
+        self._finish()
+
+    def _end_iteration(self, value):
+        """Record a finished root iteration; set up the next; False when done."""
+        bi = self._bmove[0]
+        if bi != _NO_MOVE:
+            self.best_move = self._moves[0][bi]
+            self._prev_best = self.best_move
+        self.score = value
+        self.depth = self._iter_depth
+        if value > _WIN_BOUND or value < -_WIN_BOUND:
+            return False  # a forced result: deeper search cannot change it
+        if not self._horizon:
+            return False  # the whole tree was seen: deeper iterations change nothing
+        return self._next_iteration()
+
+
+def move_id(m):
+    """A byte (0..254) naming move ``m`` among its position's moves, for the
+    transposition table: the pit for the mancala games, a hash of the path for
+    Tobit. Two moves may share an id; the table's move only orders the search."""
+    if isinstance(m, int):
+        return m % 255
+    h = len(m)
+    for c in m:
+        h = (h * 31 + c) & 0xFFFF
+    return h % 255

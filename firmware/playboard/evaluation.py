@@ -1,0 +1,289 @@
+"""One static evaluation per game, for the engine (``playboard.engine``).
+
+``for_game(name)`` returns an object with:
+
+- ``UNIT``: the evaluation's units per ball / man (the engine's noise is in UNITs);
+- ``QUIESCE``: True when horizon nodes must be extended while ``forcing``;
+- ``evaluate(g)`` -> int: the position for the side to move (``g.turn``), in
+  evaluation units, within +-20000; not called on a finished game;
+- ``order(g, m)`` -> int: a move-ordering hint for legal move ``m`` in ``g``
+  (before it is pushed): higher is tried first (captures and tuzdyks high);
+- ``forcing(g, moves)`` -> bool: ``moves`` (the legal moves) must not be cut
+  at the horizon (Tobit: a capture is compulsory).
+
+They read the rules cores' internals (``g.pos`` for the mancala games,
+``g.board`` for Tobit) and never write them. ``register(name, ev)`` adds an
+evaluation for another game (the tests' stand-in games).
+"""
+from playboard.compat import const
+
+_TOGUZ_UNIT = const(16)
+_TIHBAT_UNIT = const(16)
+_TOBIT_UNIT = const(100)
+
+
+class _Eval:
+    """Base: an evaluation that knows nothing (every position 0)."""
+
+    UNIT = 1
+    QUIESCE = False
+
+    def evaluate(self, g):
+        return 0
+
+    def order(self, g, m):
+        return 0
+
+    def forcing(self, g, moves):
+        return False
+
+
+# -- Toguz Kumalak ----------------------------------------------------------------
+
+
+def _toguz_landing(pos, turn, pit):
+    """(landing pit index 0..17, its count after the sowing) for pit ``pit`` (0..8)."""
+    origin = pit + (9 if turn else 0)
+    n = pos[origin]
+    if n == 1:
+        land = origin + 1
+        if land == 18:
+            land = 0
+        return land, pos[land] + 1
+    off = (n - 1) % 18
+    land = origin + off
+    if land >= 18:
+        land -= 18
+    # the landing pit receives n // 18 balls per full lap plus the last one
+    got = (n - 1) // 18 + 1
+    if land == origin:
+        return land, got
+    return land, pos[land] + got
+
+
+class ToguzEval(_Eval):
+    """Toguz Kumalak: kazan difference, tuzdyks, balls on each side, threats.
+
+    Units: 16 per ball. Terms for the side to move (minus the opponent's):
+    kazan x16; a tuzdyk (g.pos[20]/[21]) worth about 10 balls while the board is
+    full, shrinking with the balls left on the board; balls on one's own side
+    x2 (they end in one's kazan if the opponent runs out of moves, and they are
+    the material of later moves); the largest capture the side to move
+    threatens now x8 (half, since the opponent moves next only after it).
+    """
+
+    UNIT = _TOGUZ_UNIT
+
+    def evaluate(self, g):
+        pos = g.pos
+        turn = g.turn
+        south = 0
+        for i in range(9):
+            south += pos[i]
+        north = 0
+        for i in range(9, 18):
+            north += pos[i]
+        board = south + north
+        s = (pos[18] - pos[19]) * 16 + (south - north) * 2
+        tz = (board * 160) // 162  # a tuzdyk's worth, in units: 10 balls on a full board
+        if pos[20] != 255:
+            s += tz
+        if pos[21] != 255:
+            s -= tz
+        if turn:
+            s = -s
+        # the best capture the side to move has now
+        base = 9 if turn else 0
+        threat = 0
+        for p in range(9):
+            if pos[base + p]:
+                land, cnt = _toguz_landing(pos, turn, p)
+                if (land >= 9) != (turn == 1) and not (cnt & 1) and cnt > threat:
+                    threat = cnt
+        return s + threat * 8
+
+    def order(self, g, m):
+        pos = g.pos
+        turn = g.turn
+        land, cnt = _toguz_landing(pos, turn, m)
+        if (land >= 9) == (turn == 1):
+            return 0  # the last ball stays on the mover's side: no capture
+        if not (cnt & 1):
+            return cnt * 16
+        if cnt == 3:
+            own = 21 if turn else 20
+            if pos[own] == 255 and land % 9 != 8:
+                other = pos[20 if turn else 21]
+                if other == 255 or other % 9 != land % 9:
+                    return 200  # a tuzdyk
+        return 0
+
+
+# -- Tihbat -----------------------------------------------------------------------
+
+
+class TihbatEval(_Eval):
+    """Tihbat: captures difference (g.pos[4] - g.pos[5]) for the side to move,
+    16 units per counter; the search does the rest (the tree is tiny)."""
+
+    UNIT = _TIHBAT_UNIT
+
+    def evaluate(self, g):
+        pos = g.pos
+        s = (pos[4] - pos[5]) * 16
+        return -s if g.turn else s
+
+    def order(self, g, m):
+        if m < 0 or m > 1:
+            return 0  # a pass
+        pos = g.pos
+        base = 2 if g.turn else 0
+        origin = base + m
+        n = pos[origin]
+        if n == 1:
+            land = (origin + 1) & 3
+            cnt = pos[land] + 1
+        else:
+            off = (n - 1) & 3
+            land = (origin + off) & 3
+            got = (n - 1) // 4 + 1
+            cnt = got if land == origin else pos[land] + got
+        if (land >> 1) != (base >> 1):
+            return 0
+        if cnt in (2, 4, 6, 8):
+            return cnt * 16
+        return 0
+
+
+# -- Tobit --------------------------------------------------------------------------
+
+_NEIGHBOURS = {}
+
+
+def _neighbours(g):
+    """Per point 1..N, 5 bytes: the adjacent points up, down, left, right (0 for
+    none; up = towards Black, y + 1), then the point's row y. Built once per
+    board size from g.xy/g.point."""
+    key = g.n_points
+    t = _NEIGHBOURS.get(key)
+    if t is None:
+        t = bytearray(5 * (g.n_points + 1))
+        for p in range(1, g.n_points + 1):
+            x, y = g.xy(p)
+            k = 0
+            for dx, dy in ((0, 1), (0, -1), (-1, 0), (1, 0)):
+                t[5 * p + k] = _adjacent(g, x, y, dx, dy)
+                k += 1
+            t[5 * p + 4] = y
+        _NEIGHBOURS[key] = t
+    return t
+
+
+def _adjacent(g, x, y, dx, dy):
+    """The point one step from (x, y) along (dx, dy) on the same line, or 0."""
+    L = g.L
+    T = g.T
+    nx = x + dx
+    ny = y + dy
+    if dx:
+        # moving along transverse line y: only y in 1..T are lines
+        if y < 1 or y > T or nx < 0 or nx > L + 1:
+            return 0
+    else:
+        if x < 1 or x > L or ny < 0 or ny > T + 1:
+            return 0
+    return g.point(nx, ny)
+
+
+class TobitEval(_Eval):
+    """Tobit (5 x 4 and 4 x 4): material, advancement and mobility.
+
+    Units: 100 per man. A man is 100 plus 6 per row advanced; a tobit is 300.
+    Mobility: 4 per free point next to a piece in a direction it may step
+    (forward/left/right for a man, any way for a tobit). Horizon nodes are
+    extended while the side to move must capture (``forcing``).
+    """
+
+    UNIT = _TOBIT_UNIT
+    QUIESCE = True
+
+    def evaluate(self, g):
+        b = g.board
+        nb = _neighbours(g)
+        top = g.T + 1
+        s = 0
+        for p in range(1, g.n_points + 1):
+            c = b[p]
+            if not c:
+                continue
+            k = 5 * p
+            mob = 0
+            if c & 4:
+                v = 300
+                for j in range(4):
+                    q = nb[k + j]
+                    if q and not b[q]:
+                        mob += 1
+            else:
+                y = nb[k + 4]
+                if c == 1:
+                    v = 100 + 6 * y
+                    fwd = nb[k]
+                else:
+                    v = 100 + 6 * (top - y)
+                    fwd = nb[k + 1]
+                if fwd and not b[fwd]:
+                    mob += 1
+                q = nb[k + 2]
+                if q and not b[q]:
+                    mob += 1
+                q = nb[k + 3]
+                if q and not b[q]:
+                    mob += 1
+            v += 4 * mob
+            if (c & 3) == 1:
+                s += v
+            else:
+                s -= v
+        return -s if g.turn else s
+
+    def order(self, g, m):
+        if m[0] == 1:
+            # a capture: more pieces taken first, tobits count triple
+            b = g.board
+            s = 1000
+            for p in g.captured_points(m):
+                s += 300 if b[p] & 4 else 100
+            return s
+        b = g.board
+        c = b[m[1]]
+        if c & 4:
+            return 0
+        y = _neighbours(g)[5 * m[2] + 4]
+        if c == 1:
+            return 500 if y == g.T + 1 else y
+        return 500 if y == 0 else g.T + 1 - y
+
+    def forcing(self, g, moves):
+        return moves[0][0] == 1
+
+
+_EVALS = {
+    "toguz": ToguzEval(),
+    "tihbat": TihbatEval(),
+    "tobit": TobitEval(),
+    "tobit4": TobitEval(),
+}
+
+
+def for_game(name):
+    """The evaluation object for game ``name``; ValueError if there is none."""
+    ev = _EVALS.get(name)
+    if ev is None:
+        raise ValueError("no evaluation for game %r" % (name,))
+    return ev
+
+
+def register(name, ev):
+    """Use ``ev`` (an object like ``for_game``'s) for games called ``name``."""
+    _EVALS[name] = ev
