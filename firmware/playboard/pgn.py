@@ -31,7 +31,7 @@ class RecordError(ValueError):
             where.append("line %d" % line)
         if ply is not None:
             where.append("ply %d" % ply)
-        ValueError.__init__(self, (", ".join(where) + ": " if where else "") + message)
+        super().__init__((", ".join(where) + ": " if where else "") + message)
         self.reason = message
         self.game = game
         self.line = line
@@ -183,11 +183,13 @@ def format_game(tags, moves, result=None, first_turn=0, first_move_no=1, width=7
     turn = first_turn
     no = first_move_no
     for i, m in enumerate(moves):
+        # a move number stays on the line of its move
         if turn == 0:
-            toks.append("%d." % no)
+            toks.append("%d. %s" % (no, m))
         elif i == 0:
-            toks.append("%d..." % no)
-        toks.append(m)
+            toks.append("%d... %s" % (no, m))
+        else:
+            toks.append(m)
         if turn == 1:
             no += 1
         turn ^= 1

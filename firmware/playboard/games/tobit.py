@@ -12,12 +12,16 @@ for the quiet move ``a-b``, ``bytes((1, p0, p1, ..., pn))`` for the capture
 capture paths with the same notation are one move (2.12), and the pieces a move
 takes are found by walking its notation path (2.8).
 
-Repetition (2.11): each ply's 30-bit Zobrist key goes into a preallocated
-``array``; a push compares the keys of the positions since the last
+Undo and repetition history (2.11): each ply keeps a snapshot of the board, its
+30-bit Zobrist key and the move played (63 bytes on the standard board), in
+chunks of 16 plies (about 1 KB each) allocated as the game grows; the
+first 256 plies are allocated up front (16 KB), so a search never allocates
+for them. A longer game adds a chunk every 16 plies. The moves themselves are
+kept as bytes in the snapshots, so a long game leaves no trail of small objects
+on the heap. A push compares the keys of the positions since the last
 irreversible move (a capture or a man's forward step) with the same side to
 move, and confirms a match on the saved boards, so a hash collision can never
-end a game. Size: 256 plies (1 KB of keys, about 11 KB of undo); a longer game
-doubles the buffers once (one allocation, outside any search).
+end a game.
 """
 from array import array
 
@@ -44,11 +48,17 @@ _DY = (1, 0, -1, 0)
 QUIET = const(0)
 CAPTURE = const(1)
 
-# Extra bytes after the board in each undo snapshot.
+# Each ply's undo snapshot: the board (n + 1 bytes), then these bytes.
 _X_TERM = const(0)  # 1 after a threefold repetition
 _X_CLOCK = const(1)  # plies since the last irreversible move (capped at 255)
 _X_TURN = const(2)
-_EXTRA = const(3)
+_X_KEY = const(3)  # the position's key, 4 bytes little-endian (below 2**30)
+_X_MLEN = const(7)  # length of the move played from this position
+_X_MOVE = const(8)  # the move's bytes (at most _MOVE_MAX)
+_MOVE_MAX = const(16)
+_EXTRA = const(24)
+_CHUNK = const(16)  # plies per undo chunk: small blocks, so a long game never
+# needs one large free block on a fragmented heap
 
 
 def _xorshift_keys(n, seed):
@@ -111,10 +121,9 @@ class Tobit(Game):
                 self.nb[p * 4 + d] = self.point(x + _DX[d], y + _DY[d])
         self.board = bytearray(n + 1)
         self._snap = n + 1 + _EXTRA
-        self._cap = capacity
-        self._undo = bytearray(self._snap * capacity)
-        self._moves = [None] * capacity
-        self._keys = array("i", bytes(4 * (capacity + 1)))
+        self._chunks = []
+        while len(self._chunks) * _CHUNK < capacity:
+            self._chunks.append(bytearray(self._snap * _CHUNK))
         self._z = _xorshift_keys(4 * (n + 1) + 1, 0x2545F491)
         self.turn = 0
         self.ply = 0
@@ -194,7 +203,6 @@ class Tobit(Game):
         self._term = 0
         self._clock = 0
         self._key = self._full_key()
-        self._keys[0] = self._key
         self._cache_ply = -1
         self.root_fen = self.fen()
 
@@ -360,30 +368,37 @@ class Tobit(Game):
         """Play move ``m`` (one of ``legal_moves()``) in place. No legality check:
         use ``parse_move`` for untrusted input."""
         ply = self.ply
-        if ply >= self._cap:
-            self._grow()
+        if ply >= len(self._chunks) * _CHUNK:
+            self._chunks.append(bytearray(self._snap * _CHUNK))
         b = self.board
         nb = self.nb
         z = self._z
         n1 = self.n_points + 1
-        o = ply * self._snap
-        u = self._undo
+        u = self._chunks[ply >> 4]
+        o = (ply & 15) * self._snap
         u[o:o + n1] = b
-        u[o + n1 + _X_TERM] = self._term
-        u[o + n1 + _X_CLOCK] = self._clock if self._clock < 255 else 255
-        u[o + n1 + _X_TURN] = self.turn
-        self._moves[ply] = m
-        self._cache_ply = -1
+        o += n1
         key = self._key
+        u[o + _X_TERM] = self._term
+        u[o + _X_CLOCK] = self._clock if self._clock < 255 else 255
+        u[o + _X_TURN] = self.turn
+        u[o + _X_KEY] = key & 255
+        u[o + _X_KEY + 1] = (key >> 8) & 255
+        u[o + _X_KEY + 2] = (key >> 16) & 255
+        u[o + _X_KEY + 3] = key >> 24
+        ln = len(m)
+        u[o + _X_MLEN] = ln
+        u[o + _X_MOVE:o + _X_MOVE + ln] = m
+        self._cache_ply = -1
         s = m[1]
-        e = m[len(m) - 1]
+        e = m[ln - 1]
         piece = b[s]
         b[s] = EMPTY
         key ^= z[4 * s + (piece & COLOUR) - 1 + (2 if piece & TOBIT else 0)]
         irreversible = False
         if m[0] == CAPTURE:
             irreversible = True
-            for i in range(1, len(m) - 1):
+            for i in range(1, ln - 1):
                 p = m[i]
                 t = m[i + 1]
                 d = self._direction(p, t)
@@ -407,14 +422,16 @@ class Tobit(Game):
         ply += 1
         self.ply = ply
         self._key = key
-        self._keys[ply] = key
         self._clock = 0 if irreversible else self._clock + 1
         # threefold repetition (2.11): the same position, same side to move
         seen = 0
         i = ply - 2
         stop = ply - self._clock
         while i >= stop and i >= 0:
-            if self._keys[i] == key and _same(u, i * self._snap, b, 0, n1):
+            u = self._chunks[i >> 4]
+            o = (i & 15) * self._snap
+            k = o + n1 + _X_KEY
+            if (u[k] | (u[k + 1] << 8) | (u[k + 2] << 16) | (u[k + 3] << 24)) == key and _same(u, o, b, 0, n1):
                 seen += 1
                 if seen == 2:
                     self._term = 1
@@ -427,36 +444,33 @@ class Tobit(Game):
         if ply < 0:
             raise IndexError("pop from an empty move stack")
         n1 = self.n_points + 1
-        o = ply * self._snap
-        u = self._undo
+        u = self._chunks[ply >> 4]
+        o = (ply & 15) * self._snap
         _copy(self.board, 0, u, o, n1)
-        self._term = u[o + n1 + _X_TERM]
-        self._clock = u[o + n1 + _X_CLOCK]
-        self.turn = u[o + n1 + _X_TURN]
+        o += n1
+        self._term = u[o + _X_TERM]
+        self._clock = u[o + _X_CLOCK]
+        self.turn = u[o + _X_TURN]
+        k = o + _X_KEY
+        self._key = u[k] | (u[k + 1] << 8) | (u[k + 2] << 16) | (u[k + 3] << 24)
         self.ply = ply
-        self._key = self._keys[ply]
         self._cache_ply = -1
-        return self._moves[ply]
+        return bytes(u[o + _X_MOVE:o + _X_MOVE + u[o + _X_MLEN]])
+
+    def _move_at(self, ply):
+        u = self._chunks[ply >> 4]
+        o = (ply & 15) * self._snap + self.n_points + 1
+        return bytes(u[o + _X_MOVE:o + _X_MOVE + u[o + _X_MLEN]])
 
     def peek(self):
         """The last move played (IndexError if none)."""
         if self.ply == 0:
             raise IndexError("no move played")
-        return self._moves[self.ply - 1]
+        return self._move_at(self.ply - 1)
 
     def move_stack(self):
         """A new list of the moves played since the set-up position."""
-        return self._moves[0:self.ply]
-
-    def _grow(self):
-        cap = self._cap * 2
-        undo = bytearray(self._snap * cap)
-        undo[0:len(self._undo)] = self._undo
-        keys = array("i", bytes(4 * (cap + 1)))
-        for i in range(self.ply + 1):
-            keys[i] = self._keys[i]
-        self._moves = self._moves + [None] * (cap - self._cap)
-        self._undo, self._keys, self._cap = undo, keys, cap
+        return [self._move_at(i) for i in range(self.ply)]
 
     # --- result (2.11) -----------------------------------------------------------
     @property
