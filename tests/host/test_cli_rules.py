@@ -1,0 +1,89 @@
+"""The `playboard perft` and `playboard replay` commands, and the deeper perft values (CPython)."""
+import os
+
+import pytest
+
+from playboard_host.cli import main
+from playboard.games import new_game
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+CASES = os.path.join(ROOT, "..", "shared", "cases")
+
+
+def run(capsys, *argv):
+    status = main(list(argv))
+    out = capsys.readouterr()
+    return status, out.out, out.err
+
+
+@pytest.mark.parametrize("game,depth,count", [
+    ("toguz", 6, 360035),  # RULES.md 1.9
+    ("tobit", 6, 95283),  # RULES.md 2.14
+    ("tobit4", 6, 31352),
+    ("tihbat", 12, 3340),  # RULES.md 3.8
+])
+def test_perft_deeper_under_cpython(game, depth, count):
+    assert new_game(game).perft(depth) == count
+
+
+def test_perft_command(capsys):
+    assert run(capsys, "perft", "toguz", "3") == (0, "613\n", "")
+    status, out, _ = run(capsys, "perft", "tobit", "2", "--position", "W:W15:B16,22,30", "--divide")
+    # by hand: after 15:17 Black's men on 22 and 30 have 3 steps each; after 15:29:31
+    # the man on 16 has 3
+    assert status == 0 and sorted(out.splitlines()) == ["15:17\t6", "15:29:31\t3", "9"]
+
+
+def test_perft_command_bad_input(capsys):
+    status, out, err = run(capsys, "perft", "tihbat", "2", "--position", "7S,7S/7S 0 0 S 1")
+    assert status == 2 and "South row has 1 pits" in err and "Traceback" not in err
+    status, _, err = run(capsys, "perft", "toguz", "-1")
+    assert status == 2 and "depth" in err
+    with pytest.raises(SystemExit):
+        main(["perft", "chess", "1"])
+
+
+def test_replay_command(capsys):
+    status, out, err = run(capsys, "replay", os.path.join(ROOT, "tests", "data", "own-games.pgn"))
+    assert status == 0, err
+    lines = [line.split("\t") for line in out.splitlines()]
+    assert [row[:3] for row in lines] == [["1", "toguz", "1-0"], ["2", "tobit", "0-1"],
+                                          ["3", "tobit4", "0-1"], ["4", "tihbat", "1-0"]]
+    assert lines[1][3] == "W:W:BK13,26,27,30,31,33,36"
+
+
+def test_replay_stops_on_a_mis_noted_move(capsys, tmp_path):
+    f = tmp_path / "bad.pgn"
+    f.write_text('[Game "toguz"]\n[Result "*"]\n\n1. 76 98 *\n\n[Game "toguz"]\n\n1. 76 98 2. 66 86\n')
+    status, out, err = run(capsys, "replay", str(f))
+    assert status == 1
+    assert out.startswith("1\ttoguz\t*\t")
+    assert "game 2, line 8, ply 4" in err and "lands in pit 7, not 6" in err
+
+
+def test_replay_bad_files(capsys, tmp_path):
+    f = tmp_path / "notes.txt"
+    f.write_text("these are my notes\nnot a game\n")
+    status, _, err = run(capsys, "replay", str(f))
+    assert status == 1 and "not a game record" in err
+    b = tmp_path / "bin.pgn"
+    b.write_bytes(b"\x89PNG\r\n\x1a\n\xff\xfe")
+    status, _, err = run(capsys, "replay", str(b))
+    assert status == 1 and "not a text record file" in err
+    status, _, err = run(capsys, "replay", str(tmp_path / "missing.pgn"))
+    assert status == 2 and "can't read" in err
+    e = tmp_path / "empty.pgn"
+    e.write_text("")
+    status, _, err = run(capsys, "replay", str(e))
+    assert status == 1 and "no game record" in err
+
+
+def test_replay_shared_cases(capsys):
+    path = os.path.join(CASES, "generated-games.pgn")
+    if not os.path.exists(path):
+        pytest.skip("../shared/cases not found: the shared game records are not here")
+    status, out, err = run(capsys, "replay", path)
+    assert status == 0, err
+    assert len(out.splitlines()) == 76
+    first = out.splitlines()[0].split("\t")
+    assert first == ["1", "tobit", "1-0", "B:W9,18,28:B"]
