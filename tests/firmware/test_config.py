@@ -1,0 +1,120 @@
+"""Board definitions: every shipped one loads; bad ones fail with a clear message; self-test."""
+from tlib import raises, heap_lock_check, is_micropython
+
+from playboard.config import load_board, validate_board, list_boards, ConfigError
+from playboard.board.layout import read_layout_file, boards_dir
+from playboard.hw import open_board
+from playboard.hw.selftest import SelfTest, sensor_leds, CHASE, SENSORS
+
+
+def board(**over):
+    d = {"name": "t", "backend": "rp2", "n_sensors": 64,
+         "sensor": {"kind": "matrix", "rows": [2, 3, 4, 5, 6, 7, 8, 9],
+                    "cols": [10, 11, 12, 13, 14, 15, 16, 17]},
+         "leds": {"pin": 22, "count": 58}}
+    for k, v in over.items():
+        d[k] = v
+    return d
+
+
+def message(d):
+    return str(raises(ConfigError, validate_board, d, "t"))
+
+
+def test_shipped_boards_load():
+    names = list_boards()
+    for want in ("pico-matrix", "pico-165", "pico-165-spi", "pico-hall", "feather-matrix-cp", "sim"):
+        assert want in names, names
+    for name in names:
+        d = load_board(name)
+        assert d["name"] == name
+        assert d["leds"]["budget_ma"] == 1500
+        assert d["scan"]["stable_ms"] == 40
+
+
+def test_defaults_are_filled():
+    d = validate_board(board(), "t")
+    assert d["sensor"]["settle_us"] == 10 and d["sensor"]["bank_read"] is True
+    assert d["leds"]["order"] == "GRB" and d["leds"]["ma_per_led"] == 60
+    assert d["scan"] == {"hz": 100, "stable_ms": 40, "max_on_ms": 5000}
+    assert d["pit_select"] == "lift" and d["layout"] == "default"
+
+
+def test_bad_definitions_name_the_field():
+    m = message(board(backend="arduino"))
+    assert "board t: backend" in m and "arduino" in m
+    m = message(board(sensor={"kind": "matrix", "rows": [2, 3, 25], "cols": [10]}))
+    assert "sensor.rows[2]" in m and "GP25" in m
+    m = message(board(sensor={"kind": "matrix", "rows": [2, 3], "cols": [3, 4]}))
+    assert "sensor.cols[0]" in m and "already used by sensor.rows[1]" in m
+    m = message(board(n_sensors=65))
+    assert "n_sensors" in m and "reads only 64" in m
+    m = message(board(leds={"pin": 10, "count": 58}))
+    assert "leds.pin" in m
+    m = message(board(leds={"pin": 22, "count": 58, "order": "XYZ"}))
+    assert "leds.order" in m
+    m = message(board(leds={"pin": 22, "count": 58, "budget_ma": 50}))
+    assert "leds.budget_ma" in m
+    m = message(board(scan={"hz": 100, "stable_ms": 5}))
+    assert "scan.stable_ms" in m
+    m = message(board(pit_select="touch"))
+    assert "pit_select" in m
+    m = message(board(sensor={"kind": "shift_register", "chain": 8, "load": 13, "clk": 14}))
+    assert "sensor.data: missing" in m
+    m = message(board(sensor={"kind": "hall_mux", "select": [2, 3, 4, 5],
+                              "muxes": [{"adc": 26}, {"adc": 26, "en": 7}]}))
+    assert "sensor.muxes[0].en" in m
+    m = message(board(sensor={"kind": "hall_mux", "select": [2, 3, 4, 5], "muxes": [{"adc": 12}]}))
+    assert "ADC" in m
+    m = message(board(sensor={"kind": "sim"}))
+    assert "sensor.kind" in m
+    m = message(board(n_sensors="64"))
+    assert "n_sensors" in m and "integer" in m
+
+
+def test_missing_or_broken_files():
+    m = str(raises(ConfigError, load_board, "no-such-board"))
+    assert "not found" in m
+    path = "/tmp/playboard_bad_board.json"
+    with open(path, "w") as f:
+        f.write("{ nope")
+    m = str(raises(ConfigError, load_board, path))
+    assert "not valid JSON" in m
+
+
+def test_self_test_chases_leds_then_shows_sensors():
+    cfg = load_board("sim")
+    hw = open_board(cfg)
+    lay = read_layout_file(boards_dir() + "/layout_default.json")
+    sl = sensor_leds(lay, hw.n_sensors)
+    assert sl[6] == 26 and sl[40] == 0 and sl[38] == 255
+    st = SelfTest(hw, sl, step_ms=100, level=40)
+    seen = []
+    t = 0
+    while st.step(t) == CHASE:
+        lit = hw.lit()
+        assert len(lit) == 1
+        if not seen or seen[-1] != lit[0]:
+            seen.append(lit[0])
+        if lit[0] == 3:
+            assert hw.shown_led(3) == (40, 40, 40)   # red, green, blue, white in turn
+        if lit[0] == 5:
+            assert hw.shown_led(5) == (0, 40, 0)
+        t += 50
+    assert seen == list(range(58))
+    hw.set_sensor(6, 1)      # Tobit point 7: LED 26
+    hw.set_sensor(45, 2)     # Toguz pit 5 (index 5): LED 5, a Black magnet
+    hw.set_sensor(38, 1)     # spare input: no LED
+    assert st.step(t) == SENSORS
+    assert hw.lit() == [5, 26]
+    assert hw.shown_led(26) == (0, 40, 0) and hw.shown_led(5) == (0, 0, 40)
+    assert st.active == 3 and st.unmapped == 1
+
+    def steps():
+        for k in range(20):
+            st.step(t + k)
+
+    assert not heap_lock_check(steps)
+    if not is_micropython():
+        steps()
+    assert hw.lit() == [5, 26]
