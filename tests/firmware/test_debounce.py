@@ -179,3 +179,26 @@ def test_update_allocates_nothing():
         frames()
     assert d.stable[3] == 1
     assert d.fault[50] == STUCK
+
+
+def test_scanner_reads_at_its_rate_and_debounces():
+    from playboard.board.scan import Scanner
+    from playboard.config import load_board
+    b = SimBoard(64, 58)
+    sc = Scanner(b, hz=100, stable_ms=40)
+    assert sc.poll(0) == 0
+    assert sc.poll(5) == -1 and b.reads == 1
+    b.set_sensor(9, 1)
+    got = []
+    for t in range(10, 100):
+        if sc.poll(t) > 0:
+            got.append((t, sc.deb.changes[0]))
+    assert got == [(50, 9)], got
+    assert b.reads == 10
+    cfg = load_board("sim")
+    cfg["pit_select"] = "stylus"
+    b2 = SimBoard(64, 58)
+    b2.set_sensor(41, 1)
+    s2 = Scanner.from_config(b2, cfg, momentary=range(40, 58))
+    s2.poll(0)
+    assert s2.deb.fault[41] == STUCK
