@@ -245,3 +245,25 @@ def test_key_is_a_small_int():
 def test_new_game_by_name():
     assert new_game("toguz").fen() == START_FEN
     raises(GameError, new_game, "chess")
+
+
+def test_cpython_sowing_twin_gives_the_same_positions():
+    # CPython runs a twin of the viper sowing (slice operations); both must agree.
+    from playboard.games import toguz
+    if is_micropython():
+        return  # the viper function is the only one there
+    import random
+    rnd = random.Random(7)
+    tried = 0
+    for _ in range(300):
+        g = Toguz()
+        while not g.is_game_over() and tried < 20000:
+            for m in g.legal_moves():
+                a = bytearray(g.pos)
+                b = bytearray(g.pos)
+                toguz._sow_viper(a, m)
+                toguz._sow_cpython(b, m)
+                assert a == b, (g.fen(), m)
+                tried += 1
+            g.push(rnd.choice(g.legal_moves()))
+    assert tried >= 20000
