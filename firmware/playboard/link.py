@@ -1,0 +1,548 @@
+"""The board's USB serial link: framed, checked messages beside the REPL.
+
+The link shares the USB serial port with MicroPython's REPL, so that
+``mpremote`` can always take over. A frame is::
+
+    0x1E  escaped( seq, type, payload..., crc32 LE )  0x0A
+
+- ``0x1E`` (RS) starts a frame and ``0x0A`` (LF) ends it. Inside, every byte
+  below 0x20 and the bytes 0x7D and 0x7F are sent as 0x7D followed by the byte
+  XOR 0x20, so a frame never holds a control character: not Ctrl-A..Ctrl-E of
+  the raw REPL, not mpremote's 0x18, and never 0x03, so the USB driver's Ctrl-C
+  check (``micropython.kbd_intr(3)``, which the link keeps on) never fires on a
+  frame while a real Ctrl-C, anywhere, still stops the app and reaches the REPL.
+  Bytes outside frames (the REPL's and ``print``'s text) are ignored.
+- ``seq``: 0..255, chosen by the host per request and echoed by the reply;
+  events carry the board's own event counter. ``type``: one ASCII letter (a
+  request is upper case, its reply lower case, ``!`` an error, ``e`` an event).
+- ``payload``: UTF-8 JSON (an object), except the fetch reply ``f``: offset (u32
+  LE), total (u32 LE), then record bytes. At most ``MAX_PAYLOAD`` bytes.
+- ``crc32``: CRC-32 (zlib) of seq, type and payload, 4 bytes little-endian.
+
+A frame that is garbled (bad escape, control byte inside, bad CRC, short),
+truncated (a new start byte, or no byte for ``TIMEOUT_MS``), oversized or of an
+unknown type is answered with one ``!`` frame ``{"err": code, "msg": text}`` and
+changes nothing. docs/protocol.md lists every message.
+
+Use (the app)::
+
+    link = Link(StdioTransport(), store, app=app, settings=settings)
+    while True:
+        ...scan, track, light...
+        link.poll()                                  # once per frame, never blocks
+        link.event("move", {"ply": g.ply, "move": text})   # sent if the host listens
+
+``app`` may define ``link_status() -> dict``, ``link_set_game(dict) -> dict``
+(raise ValueError to refuse) and ``link_settings(changed dict)`` (called after a
+settings change was saved).
+"""
+import json
+
+from playboard import __version__
+from playboard.compat import const, micropython
+from playboard.record import RecordError, crc32
+
+PROTOCOL = 1
+SOF = const(0x1E)
+EOF = const(0x0A)
+ESC = const(0x7D)
+MAX_PAYLOAD = const(480)
+CHUNK = const(256)  # record bytes per fetch reply
+LIST_PAGE = const(8)  # games per list reply
+TIMEOUT_MS = const(500)
+MAX_BODY = const(486)  # seq + type + MAX_PAYLOAD + crc
+
+# decoder states
+_IDLE = const(0)
+_IN = const(1)
+_ESCAPED = const(2)
+_DISCARD = const(3)
+
+# Settings the board keeps, with their defaults and (for ints) the allowed range.
+DEFAULT_SETTINGS = {"brightness": 48, "level": 3, "takeback": True, "hints": True}
+SETTING_RANGES = {"brightness": (0, 255), "level": (1, 9)}
+
+
+def _needs_escape(b):
+    return b < 0x20 or b == ESC or b == 0x7F
+
+
+def encode_frame(seq, ftype, payload, out=None):
+    """The frame for ``seq`` (0..255), ``ftype`` (a one-letter str or its byte) and
+    ``payload`` (bytes-like, <= MAX_PAYLOAD bytes).
+
+    Writes into ``out`` (a bytearray of at least 2 * (payload + 6) + 2 bytes) and
+    returns the frame's length, or returns new ``bytes`` when ``out`` is None.
+    ValueError for a payload over MAX_PAYLOAD or a seq outside 0..255.
+    """
+    if len(payload) > MAX_PAYLOAD:
+        raise ValueError("payload of %d bytes (at most %d)" % (len(payload), MAX_PAYLOAD))
+    if not 0 <= seq <= 255:
+        raise ValueError("seq %d outside 0..255" % seq)
+    t = ord(ftype) if isinstance(ftype, str) else ftype
+    buf = out if out is not None else bytearray(2 * (len(payload) + 6) + 2)
+    hdr = bytes((seq, t))
+    c = crc32(payload, crc32(hdr))
+    n = 0
+    buf[n] = SOF
+    n += 1
+    for part in (hdr, payload, bytes((c & 255, (c >> 8) & 255, (c >> 16) & 255, (c >> 24) & 255))):
+        for b in part:
+            if b < 0x20 or b == ESC or b == 0x7F:
+                buf[n] = ESC
+                buf[n + 1] = b ^ 0x20
+                n += 2
+            else:
+                buf[n] = b
+                n += 1
+    buf[n] = EOF
+    n += 1
+    if out is not None:
+        return n
+    return bytes(buf[:n])
+
+
+class Decoder:
+    """Byte-by-byte frame decoder with a preallocated buffer (board and host).
+
+    ``feed(b)`` takes one byte (int) and returns 0 (nothing yet), 1 (a good frame:
+    ``seq``, ``type`` and ``payload()`` describe it) or -1 (a bad frame: ``err``
+    is its code, ``seq`` the seq byte if one arrived, else 0). ``expire(now_ms)``
+    ends a frame left unfinished for ``timeout_ms`` (returns -1 then).
+    ``noise`` counts bytes seen outside frames.
+    """
+
+    def __init__(self, max_body=MAX_BODY, timeout_ms=TIMEOUT_MS):
+        self.buf = bytearray(max_body)
+        self.max = max_body
+        self.n = 0
+        self.state = _IDLE
+        self.err = None
+        self._ferr = None
+        self.seq = 0
+        self.type = 0
+        self.noise = 0
+        self.timeout_ms = timeout_ms
+        self.t_last = 0
+
+    def in_frame(self):
+        return self.state != _IDLE
+
+    def payload(self):
+        """The good frame's payload as a memoryview (valid until the next feed)."""
+        return memoryview(self.buf)[2:self.n - 4]
+
+    def _fail(self, code):
+        self.state = _DISCARD
+        if self._ferr is None:
+            self._ferr = code
+
+    def _end(self):
+        """A frame ended (EOF, or cut by SOF/timeout): 1 or -1 (``err`` set)."""
+        st = self.state
+        self.state = _IDLE
+        n = self.n
+        b = self.buf
+        self.seq = b[0] if n > 0 else 0
+        self.err = None
+        if st == _DISCARD:
+            self.err = self._ferr or "garbled"
+            return -1
+        if st == _ESCAPED:
+            self.err = "escape"
+            return -1
+        if n < 6:
+            self.err = "short"
+            return -1
+        c = crc32(memoryview(b)[0:n - 4])
+        if c != (b[n - 4] | (b[n - 3] << 8) | (b[n - 2] << 16) | (b[n - 1] << 24)):
+            self.err = "crc"
+            return -1
+        self.type = b[1]
+        return 1
+
+    def feed(self, b, now_ms=0):
+        self.t_last = now_ms
+        st = self.state
+        if b == SOF:
+            r = 0
+            if st != _IDLE:  # the frame before was cut short
+                if st != _DISCARD:
+                    self._ferr = "truncated"
+                self.state = _DISCARD
+                r = self._end()
+            self.state = _IN
+            self.n = 0
+            self._ferr = None
+            return r
+        if st == _IDLE:
+            self.noise += 1
+            return 0
+        if b == EOF:
+            return self._end()
+        if st == _DISCARD:
+            return 0
+        if b < 0x20:
+            self._fail("control")
+            return 0
+        if st == _ESCAPED:
+            b ^= 0x20
+            if not _needs_escape(b):
+                self._fail("escape")
+                return 0
+            self.state = _IN
+        elif b == ESC:
+            self.state = _ESCAPED
+            return 0
+        if self.n >= self.max:
+            self._fail("oversized")
+            return 0
+        self.buf[self.n] = b
+        self.n += 1
+        return 0
+
+    def expire(self, now_ms):
+        """-1 (err "truncated") if a frame has been open ``timeout_ms`` without a byte, else 0."""
+        if self.state == _IDLE:
+            return 0
+        if _ticks_diff(now_ms, self.t_last) < self.timeout_ms:
+            return 0
+        if self.state != _DISCARD:
+            self._ferr = "truncated"
+        self.state = _DISCARD
+        return self._end()
+
+
+try:
+    import time as _time
+
+    _ticks_ms = _time.ticks_ms
+    _ticks_diff = _time.ticks_diff
+except AttributeError:  # CPython
+    import time as _time
+
+    def _ticks_ms():
+        return int(_time.monotonic() * 1000) & 0x3FFFFFFF
+
+    def _ticks_diff(a, b):
+        d = (a - b) & 0x3FFFFFFF
+        return d - 0x40000000 if d & 0x20000000 else d
+
+
+class StdioTransport:
+    """The REPL's USB serial port: non-blocking reads of ``sys.stdin`` with select.poll.
+
+    ``read_into(buf)`` returns how many bytes it put in ``buf`` (0 if none is
+    waiting; at most ``len(buf)``); ``write(data)`` writes to ``sys.stdout``.
+    """
+
+    def __init__(self, inp=None, out=None):
+        import select
+        import sys
+
+        self.inp = inp if inp is not None else sys.stdin
+        self.rd = getattr(self.inp, "buffer", self.inp)
+        o = out if out is not None else sys.stdout
+        self.out = getattr(o, "buffer", o)
+        self.poller = select.poll()
+        self.poller.register(self.inp, select.POLLIN)
+        self.one = bytearray(1)
+        self.closed = False
+
+    def read_into(self, buf):
+        n = 0
+        one = self.one
+        while n < len(buf) and not self.closed:
+            ready = False
+            for _ in self.poller.ipoll(0) if hasattr(self.poller, "ipoll") else self.poller.poll(0):
+                ready = True
+            if not ready:
+                break
+            k = self.rd.readinto(one)
+            if not k:
+                self.closed = True  # end of input (a host-side test closed the pipe)
+                break
+            buf[n] = one[0]
+            n += 1
+        return n
+
+    def write(self, data):
+        self.out.write(data)
+        f = getattr(self.out, "flush", None)
+        if f:
+            f()
+
+
+class Link:
+    """The board's side of the protocol over ``transport`` for ``store`` (a record.Store).
+
+    ``app``: optional object with hooks (see the module text); ``settings``: the
+    settings dict (shared with the app; DEFAULT_SETTINGS merged with the store's
+    when None); ``clock``: a function giving milliseconds (``time.ticks_ms``);
+    ``interrupt``: a byte that raises KeyboardInterrupt when it reaches the link
+    (3 by default on MicroPython, where normally the USB driver already turned it
+    into one; None to treat it as line noise). ``poll()`` never blocks and never
+    raises for what the host sends.
+    """
+
+    def __init__(self, transport, store, app=None, settings=None, clock=None, interrupt=-1):
+        self.t = transport
+        self.store = store
+        self.app = app
+        if settings is None:
+            settings = store.load_settings(DEFAULT_SETTINGS)
+        self.settings = settings
+        self.clock = clock or _ticks_ms
+        self.dec = Decoder()
+        self.rx = bytearray(64)
+        self.tx = bytearray(2 * (MAX_PAYLOAD + 6) + 2)
+        self.chunk = bytearray(8 + CHUNK)
+        self.live = False
+        self.event_seq = 0
+        self.frames = 0
+        self.errors = 0
+        if interrupt == -1:
+            interrupt = 3 if hasattr(micropython, "kbd_intr") else None
+        self.interrupt = interrupt
+        if hasattr(micropython, "kbd_intr"):
+            micropython.kbd_intr(3)  # Ctrl-C outside the link's control stops the app
+
+    # ---- sending --------------------------------------------------------------
+
+    def send(self, seq, ftype, payload):
+        """Send one frame (payload: bytes-like or a dict, sent as JSON)."""
+        if isinstance(payload, dict):
+            payload = json.dumps(payload).encode()
+        n = encode_frame(seq, ftype, payload, self.tx)
+        self.t.write(memoryview(self.tx)[0:n])
+
+    def error(self, seq, code, msg=""):
+        self.errors += 1
+        self.send(seq, "!", {"err": code, "msg": msg[:200]})
+
+    def event(self, kind, fields=None):
+        """Send live event ``kind`` ("move", "lift", "place", "correction", "undo",
+        "over", ...) with ``fields`` (dict) if the host asked for live events.
+        Returns True if sent."""
+        if not self.live:
+            return False
+        d = {"ev": kind}
+        if fields:
+            d.update(fields)
+        self.event_seq = (self.event_seq + 1) & 255
+        try:
+            self.send(self.event_seq, "e", d)
+        except ValueError:  # too big: say so rather than fail the app
+            self.send(self.event_seq, "e", {"ev": kind, "err": "oversized"})
+        return True
+
+    # ---- receiving ------------------------------------------------------------
+
+    def poll(self):
+        """Read what is waiting (never blocks) and answer every complete frame.
+        Returns the number of frames handled (good and bad)."""
+        dec = self.dec
+        now = self.clock()
+        handled = 0
+        while True:
+            n = self.t.read_into(self.rx)
+            if n == 0:
+                break
+            for i in range(n):
+                b = self.rx[i]
+                if b == self.interrupt and b is not None:
+                    raise KeyboardInterrupt
+                r = dec.feed(b, now)
+                if r:
+                    handled += 1
+                    self._handle(r)
+            if n < len(self.rx):
+                break
+        if dec.expire(now) == -1:
+            handled += 1
+            self._handle(-1)
+        return handled
+
+    def _handle(self, r):
+        dec = self.dec
+        self.frames += 1
+        if r < 0:
+            self.error(dec.seq, dec.err or "garbled", "bad frame")
+            return
+        seq = dec.seq
+        t = dec.type
+        try:
+            if t == 0x46:  # F: fetch, answered in binary
+                self._fetch(seq)
+                return
+            h = _HANDLERS.get(t)
+            if h is None:
+                self.error(seq, "unknown", "unknown frame type 0x%02x" % t)
+                return
+            p = dec.payload()
+            if len(p):
+                try:
+                    req = json.loads(bytes(p))
+                except ValueError:
+                    self.error(seq, "payload", "payload is not JSON")
+                    return
+                if not isinstance(req, dict):
+                    self.error(seq, "payload", "payload is not a JSON object")
+                    return
+            else:
+                req = {}
+            reply = h(self, req)
+            self.send(seq, t | 0x20, reply)
+        except (ValueError, TypeError, KeyError, RecordError) as e:
+            self.error(seq, "refused", str(e))
+        except MemoryError:
+            self.error(seq, "memory", "out of memory")
+        except OSError as e:
+            self.error(seq, "flash", repr(e))
+
+    def _req_json(self):
+        p = self.dec.payload()
+        return json.loads(bytes(p)) if len(p) else {}
+
+    def _fetch(self, seq):
+        try:
+            req = self._req_json()
+            gid = _int(req, "id")
+            off = _int(req, "off", 0)
+        except ValueError as e:
+            self.error(seq, "payload", str(e))
+            return
+        total = self.store.size(gid)
+        c = self.chunk
+        k = self.store.read_into(gid, off, memoryview(c)[8:])
+        _put32(c, 0, off)
+        _put32(c, 4, total)
+        self.send(seq, "f", memoryview(c)[0:8 + k])
+
+    def _hello(self, req):
+        return {"proto": PROTOCOL, "fw": __version__, "max": MAX_PAYLOAD, "chunk": CHUNK,
+                "board": _board_id()}
+
+    def _status(self, req):
+        st = self.store
+        d = {"current": st.current, "games": len(st.index),
+             "finished": sum(1 for e in st.index if e[2]), "dropped": st.dropped[-8:],
+             "problems": len(st.report), "error": st.error, "live": self.live}
+        if self.app is not None and hasattr(self.app, "link_status"):
+            d.update(self.app.link_status())
+        return d
+
+    def _list(self, req):
+        frm = _int(req, "from", 0)
+        out = []
+        more = False
+        for e in self.store.games():
+            if e[0] < frm:
+                continue
+            if len(out) >= LIST_PAGE:
+                more = True
+                break
+            out.append([e[0], e[1], e[2], e[3], e[4]])
+        return {"games": out, "more": more}
+
+    def _ack(self, req):
+        gid = _int(req, "id")
+        if not self.store.ack(gid):
+            raise OSError(self.store.error)
+        return {"id": gid}
+
+    def _problems(self, req):
+        rep = self.store.report
+        frm = _int(req, "from", 0)
+        out = []
+        size = 0
+        for i in range(frm, len(rep)):
+            line = rep[i][:120]
+            size += len(line) + 4
+            if size > 400:
+                break
+            out.append(line)
+        return {"from": frm, "lines": out, "total": len(rep)}
+
+    def _set_game(self, req):
+        if self.app is None or not hasattr(self.app, "link_set_game"):
+            raise ValueError("the board cannot change game now")
+        return self.app.link_set_game(req)
+
+    def _read_settings(self, req):
+        return self.settings
+
+    def _write_settings(self, req):
+        new = dict(self.settings)
+        for k in req:
+            v = req[k]
+            if k not in self.settings:
+                raise ValueError("unknown setting %r" % k)
+            old = self.settings[k]
+            if isinstance(old, bool) or isinstance(v, bool):
+                if not (isinstance(old, bool) and isinstance(v, bool)):
+                    raise ValueError("setting %s takes true or false" % k)
+            elif isinstance(old, int):
+                if not isinstance(v, int):
+                    raise ValueError("setting %s takes an integer" % k)
+                lo, hi = SETTING_RANGES.get(k, (-(1 << 29), 1 << 29))
+                if not lo <= v <= hi:
+                    raise ValueError("setting %s takes %d..%d" % (k, lo, hi))
+            elif type(v) is not type(old):
+                raise ValueError("setting %s has the wrong type" % k)
+            new[k] = v
+        if not self.store.save_settings(new):
+            raise OSError(self.store.error)
+        for k in req:
+            self.settings[k] = new[k]
+        if self.app is not None and hasattr(self.app, "link_settings"):
+            self.app.link_settings(req)
+        return self.settings
+
+    def _live(self, req):
+        self.live = bool(req.get("on", True))
+        return {"on": self.live}
+
+
+_HANDLERS = {
+    0x48: Link._hello,  # H
+    0x53: Link._status,  # S
+    0x4C: Link._list,  # L
+    0x41: Link._ack,  # A
+    0x50: Link._problems,  # P
+    0x47: Link._set_game,  # G
+    0x52: Link._read_settings,  # R
+    0x57: Link._write_settings,  # W
+    0x56: Link._live,  # V
+}
+
+
+def _int(req, key, default=None):
+    v = req.get(key, default)
+    if v is None:
+        raise ValueError("%s missing" % key)
+    if not isinstance(v, int) or isinstance(v, bool) or v < 0 or v >= (1 << 30):
+        raise ValueError("%s must be an integer 0..2**30" % key)
+    return v
+
+
+def _put32(buf, at, v):
+    buf[at] = v & 255
+    buf[at + 1] = (v >> 8) & 255
+    buf[at + 2] = (v >> 16) & 255
+    buf[at + 3] = (v >> 24) & 255
+
+
+def get32(buf, at):
+    """Little-endian u32 at ``buf[at:at+4]``."""
+    return buf[at] | (buf[at + 1] << 8) | (buf[at + 2] << 16) | (buf[at + 3] << 24)
+
+
+def _board_id():
+    try:
+        import machine
+
+        u = machine.unique_id()
+        return "".join("%02x" % b for b in u)
+    except (ImportError, AttributeError):
+        return "sim"
