@@ -48,7 +48,7 @@ class Game:
             return 1
         n = 0
         push = self.push
-        pop = self.pop
+        pop = getattr(self, "_unmake", self.pop)  # unmake without returning the move
         if depth == 1:
             for m in self.legal_moves():
                 push(m)

@@ -25,7 +25,7 @@ end a game.
 """
 from array import array
 
-from playboard.compat import micropython, const, ptr8
+from playboard.compat import micropython, const, ptr8, ptr32, MICROPYTHON
 from playboard.games import GameError, TERM_NO_MOVE, TERM_REPETITION
 from playboard.games.base import Game
 
@@ -48,15 +48,17 @@ _DY = (1, 0, -1, 0)
 QUIET = const(0)
 CAPTURE = const(1)
 
-# Each ply's undo snapshot: the board (n + 1 bytes), then these bytes.
-_X_TERM = const(0)  # 1 after a threefold repetition
-_X_CLOCK = const(1)  # plies since the last irreversible move (capped at 255)
-_X_TURN = const(2)
-_X_KEY = const(3)  # the position's key, 4 bytes little-endian (below 2**30)
-_X_MLEN = const(7)  # length of the move played from this position
-_X_MOVE = const(8)  # the move's bytes (at most _MOVE_MAX)
+# The game state besides the board, in ``Tobit.st`` (a bytearray):
+ST_TERM = const(0)  # 1 after a threefold repetition
+ST_CLOCK = const(1)  # plies since the last irreversible move, 2 bytes little-endian
+ST_TURN = const(3)  # side to move: 0 White, 1 Black
+ST_KEY = const(4)  # the position's Zobrist key, 4 bytes little-endian (below 2**30)
+ST_MLEN = const(8)  # scratch: length of the move being pushed
+ST_SIZE = const(10)
+# Each ply's undo snapshot: the board (n + 1 bytes), the state, then the move played.
+_X_MOVE = const(10)  # the move's bytes follow the state (at most _MOVE_MAX)
 _MOVE_MAX = const(16)
-_EXTRA = const(24)
+_EXTRA = const(26)
 _CHUNK = const(16)  # plies per undo chunk: small blocks, so a long game never
 # needs one large free block on a fragmented heap
 
@@ -91,6 +93,109 @@ def _same(a: ptr8, aoff: int, b: ptr8, boff: int, n: int) -> bool:
     return True
 
 
+@micropython.viper
+def _push(b: ptr8, m: ptr8, st: ptr8, u: ptr8, o: int, geo: ptr8, z: ptr32) -> int:
+    """Make move ``m`` (length in st[ST_MLEN]) on board ``b``, saving the board,
+    the state and the move at u[o:]; updates the state ``st`` (turn, key, clock).
+    ``geo``: [n + 1, T + 1, 0, 0], then the neighbour table (4 per point), then
+    (x, y) per point. ``z``: Zobrist keys. Returns the new clock."""
+    n1 = int(geo[0])
+    far = int(geo[1])
+    xy = 4 + 4 * n1
+    i = 0
+    while i < n1:
+        u[o + i] = b[i]
+        i += 1
+    o += n1
+    i = 0
+    while i < 10:
+        u[o + i] = st[i]
+        i += 1
+    mlen = int(st[8])
+    i = 0
+    while i < mlen:
+        u[o + 10 + i] = m[i]
+        i += 1
+    key = int(st[4]) | (int(st[5]) << 8) | (int(st[6]) << 16) | (int(st[7]) << 24)
+    s = int(m[1])
+    e = int(m[mlen - 1])
+    piece = int(b[s])
+    b[s] = 0
+    key ^= int(z[4 * s + (piece & 3) - 1 + ((piece >> 1) & 2)])
+    irreversible = 0
+    if int(m[0]) == 1:
+        irreversible = 1
+        i = 1
+        while i < mlen - 1:
+            p = int(m[i])
+            t = int(m[i + 1])
+            sx = int(geo[xy + 2 * p])
+            tx = int(geo[xy + 2 * t])
+            if sx == tx:
+                d = 2
+                if int(geo[xy + 2 * t + 1]) > int(geo[xy + 2 * p + 1]):
+                    d = 0
+            else:
+                d = 3
+                if tx > sx:
+                    d = 1
+            while p != t:
+                p = int(geo[4 + 4 * p + d])
+                c = int(b[p])
+                if c:
+                    key ^= int(z[4 * p + (c & 3) - 1 + ((c >> 1) & 2)])
+                    b[p] = 0
+            i += 1
+    if (piece & 4) == 0:
+        ey = int(geo[xy + 2 * e + 1])
+        if ey != int(geo[xy + 2 * s + 1]):
+            irreversible = 1  # a man's forward step; a sideways one can be undone
+        if piece == 1:
+            if ey == far:
+                piece = 5  # promotion (2.5)
+        elif ey == 0:
+            piece = 6
+    b[e] = piece
+    key ^= int(z[4 * e + (piece & 3) - 1 + ((piece >> 1) & 2)])
+    key ^= int(z[0])
+    st[3] = 1 - int(st[3])
+    st[4] = key & 255
+    st[5] = (key >> 8) & 255
+    st[6] = (key >> 16) & 255
+    st[7] = (key >> 24) & 255
+    clock = 0
+    if not irreversible:
+        clock = int(st[1]) | (int(st[2]) << 8)
+        if clock < 65535:
+            clock += 1
+    st[1] = clock & 255
+    st[2] = clock >> 8
+    return clock
+
+
+@micropython.viper
+def _unmake(b: ptr8, st: ptr8, u: ptr8, o: int, n1: int):
+    """Restore the board and state saved at u[o:] by _push."""
+    i = 0
+    while i < n1:
+        b[i] = u[o + i]
+        i += 1
+    o += n1
+    i = 0
+    while i < 10:
+        st[i] = u[o + i]
+        i += 1
+
+
+if not MICROPYTHON:  # CPython twins of the viper helpers, with C-speed slices
+
+    def _copy(dst, doff, src, soff, n):  # noqa: F811
+        dst[doff:doff + n] = src[soff:soff + n]
+
+    def _same(a, aoff, b, boff, n):  # noqa: F811
+        return a[aoff:aoff + n] == b[boff:boff + n]
+
+
 class Tobit(Game):
     """A game of Tobit on the standard 5 x 4 board (RULES.md 2). See
     ``playboard.games`` for the interface; ``Tobit4`` is the 4 x 4 variant.
@@ -120,16 +225,18 @@ class Tobit(Game):
                     continue  # not on a transverse line
                 self.nb[p * 4 + d] = self.point(x + _DX[d], y + _DY[d])
         self.board = bytearray(n + 1)
+        self.st = bytearray(ST_SIZE)
+        self._geo = bytearray(4 + 6 * (n + 1))
+        self._geo[0] = n + 1
+        self._geo[1] = T + 1
+        self._geo[4:4 + 4 * (n + 1)] = self.nb
+        self._geo[4 + 4 * (n + 1):] = self._xy
         self._snap = n + 1 + _EXTRA
         self._chunks = []
         while len(self._chunks) * _CHUNK < capacity:
             self._chunks.append(bytearray(self._snap * _CHUNK))
         self._z = _xorshift_keys(4 * (n + 1) + 1, 0x2545F491)
-        self.turn = 0
         self.ply = 0
-        self._term = 0
-        self._clock = 0
-        self._key = 0
         self._cache_ply = -1
         self._cache = None
         self.set_fen(self.start_fen() if fen is None else fen)
@@ -198,17 +305,18 @@ class Tobit(Game):
                 seen[p] = 1
                 board[p] = (WHITE_MAN if colour == "W" else BLACK_MAN) | (TOBIT if king else 0)
         self.board[:] = board
-        self.turn = 0 if fields[0] == "W" else 1
+        st = self.st
+        for i in range(ST_SIZE):
+            st[i] = 0
+        st[ST_TURN] = 0 if fields[0] == "W" else 1
         self.ply = 0
-        self._term = 0
-        self._clock = 0
-        self._key = self._full_key()
+        self._set_key(self._full_key())
         self._cache_ply = -1
         self.root_fen = self.fen()
 
     def fen(self):
         """The position text of RULES.md 2.13."""
-        out = ["WB"[self.turn]]
+        out = ["WB"[self.st[ST_TURN]]]
         for colour, letter in ((WHITE_MAN, "W"), (BLACK_MAN, "B")):
             items = []
             for p in range(1, self.n_points + 1):
@@ -220,7 +328,7 @@ class Tobit(Game):
 
     def _full_key(self):
         z = self._z
-        k = z[0] if self.turn else 0
+        k = z[0] if self.st[ST_TURN] else 0
         for p in range(1, self.n_points + 1):
             c = self.board[p]
             if c:
@@ -229,7 +337,21 @@ class Tobit(Game):
 
     def key(self):
         """The position's 30-bit Zobrist key (pieces and side to move)."""
-        return self._key
+        st = self.st
+        return st[4] | (st[5] << 8) | (st[6] << 16) | (st[7] << 24)
+
+    def _set_key(self, k):
+        st = self.st
+        st[4], st[5], st[6], st[7] = k & 255, (k >> 8) & 255, (k >> 16) & 255, k >> 24
+
+    @property
+    def turn(self):
+        """0 when White is to move, 1 for Black."""
+        return self.st[ST_TURN]
+
+    @property
+    def _term(self):
+        return self.st[ST_TERM]
 
     # --- move generation (2.4-2.9) ---------------------------------------------
     def legal_moves(self):
@@ -246,15 +368,28 @@ class Tobit(Game):
     def _generate(self):
         b = self.board
         nb = self.nb
-        me = self.turn + 1
+        me = self.st[ST_TURN] + 1
+        enemy = 3 - me
         caps = []
         seen = {}
         for s in range(1, self.n_points + 1):
             c = b[s]
-            if c and (c & COLOUR) == me:
-                b[s] = EMPTY  # the starting point counts as free once left (2.8)
-                self._jumps(s, -1, c & TOBIT, [s], caps, seen)
-                b[s] = c
+            if not c or (c & COLOUR) != me:
+                continue
+            if not c & TOBIT:
+                # quick look for an adjacent enemy with a free point behind it
+                s4 = s * 4
+                for d in range(4):
+                    a = nb[s4 + d]
+                    if a and (b[a] & COLOUR) == enemy:
+                        t = nb[a * 4 + d]
+                        if t and b[t] == EMPTY:
+                            break
+                else:
+                    continue
+            b[s] = EMPTY  # the starting point counts as free once left (2.8)
+            self._jumps(s, -1, c & TOBIT, [s], caps, seen)
+            b[s] = c
         if caps:
             return caps
         quiet = []
@@ -280,7 +415,7 @@ class Tobit(Game):
         free landing points beyond it), or (0, None) if no jump exists there."""
         b = self.board
         nb = self.nb
-        enemy = 2 - self.turn  # colour code of the opponent
+        enemy = 2 - self.st[ST_TURN]  # colour code of the opponent
         a = nb[p * 4 + d]
         if tobit:
             while a and b[a] == EMPTY:
@@ -344,7 +479,7 @@ class Tobit(Game):
             return []
         b = self.board
         nb = self.nb
-        enemy = 2 - self.turn
+        enemy = 2 - self.st[ST_TURN]
         out = []
         for i in range(1, len(m) - 1):
             s, e = m[i], m[i + 1]
@@ -368,99 +503,55 @@ class Tobit(Game):
         """Play move ``m`` (one of ``legal_moves()``) in place. No legality check:
         use ``parse_move`` for untrusted input."""
         ply = self.ply
-        if ply >= len(self._chunks) * _CHUNK:
-            self._chunks.append(bytearray(self._snap * _CHUNK))
-        b = self.board
-        nb = self.nb
-        z = self._z
-        n1 = self.n_points + 1
-        u = self._chunks[ply >> 4]
-        o = (ply & 15) * self._snap
-        u[o:o + n1] = b
-        o += n1
-        key = self._key
-        u[o + _X_TERM] = self._term
-        u[o + _X_CLOCK] = self._clock if self._clock < 255 else 255
-        u[o + _X_TURN] = self.turn
-        u[o + _X_KEY] = key & 255
-        u[o + _X_KEY + 1] = (key >> 8) & 255
-        u[o + _X_KEY + 2] = (key >> 16) & 255
-        u[o + _X_KEY + 3] = key >> 24
-        ln = len(m)
-        u[o + _X_MLEN] = ln
-        u[o + _X_MOVE:o + _X_MOVE + ln] = m
-        self._cache_ply = -1
-        s = m[1]
-        e = m[ln - 1]
-        piece = b[s]
-        b[s] = EMPTY
-        key ^= z[4 * s + (piece & COLOUR) - 1 + (2 if piece & TOBIT else 0)]
-        irreversible = False
-        if m[0] == CAPTURE:
-            irreversible = True
-            for i in range(1, ln - 1):
-                p = m[i]
-                t = m[i + 1]
-                d = self._direction(p, t)
-                while p != t:
-                    p = nb[p * 4 + d]
-                    c = b[p]
-                    if c:
-                        key ^= z[4 * p + (c & COLOUR) - 1 + (2 if c & TOBIT else 0)]
-                        b[p] = EMPTY
-        elif not piece & TOBIT:
-            # a man's forward step can never be undone; a sideways one can
-            irreversible = (self._xy[2 * e + 1] != self._xy[2 * s + 1])
-        if not piece & TOBIT:
-            ey = self._xy[2 * e + 1]
-            if (piece == WHITE_MAN and ey == self.T + 1) or (piece == BLACK_MAN and ey == 0):
-                piece |= TOBIT  # promotion (2.5)
-        b[e] = piece
-        key ^= z[4 * e + (piece & COLOUR) - 1 + (2 if piece & TOBIT else 0)]
-        key ^= z[0]
-        self.turn ^= 1
+        chunks = self._chunks
+        if ply >= len(chunks) * _CHUNK:
+            chunks.append(bytearray(self._snap * _CHUNK))
+        st = self.st
+        st[ST_MLEN] = len(m)
+        clock = _push(self.board, m, st, chunks[ply >> 4], (ply & 15) * self._snap, self._geo, self._z)
         ply += 1
         self.ply = ply
-        self._key = key
-        self._clock = 0 if irreversible else self._clock + 1
+        self._cache_ply = -1
+        if clock >= 8:  # a third occurrence needs at least 8 reversible plies
+            self._check_repetition(ply, clock)
+
+    def _check_repetition(self, ply, clock):
         # threefold repetition (2.11): the same position, same side to move
+        b = self.board
+        n1 = self.n_points + 1
+        key = self.key()
         seen = 0
-        i = ply - 2
-        stop = ply - self._clock
+        i = ply - 4
+        stop = ply - clock
         while i >= stop and i >= 0:
             u = self._chunks[i >> 4]
             o = (i & 15) * self._snap
-            k = o + n1 + _X_KEY
+            k = o + n1 + ST_KEY
             if (u[k] | (u[k + 1] << 8) | (u[k + 2] << 16) | (u[k + 3] << 24)) == key and _same(u, o, b, 0, n1):
                 seen += 1
                 if seen == 2:
-                    self._term = 1
-                    break
+                    self.st[ST_TERM] = 1
+                    return
             i -= 2
 
     def pop(self):
         """Take back the last move and return it (IndexError if there is none)."""
-        ply = self.ply - 1
-        if ply < 0:
+        if self.ply == 0:
             raise IndexError("pop from an empty move stack")
-        n1 = self.n_points + 1
-        u = self._chunks[ply >> 4]
-        o = (ply & 15) * self._snap
-        _copy(self.board, 0, u, o, n1)
-        o += n1
-        self._term = u[o + _X_TERM]
-        self._clock = u[o + _X_CLOCK]
-        self.turn = u[o + _X_TURN]
-        k = o + _X_KEY
-        self._key = u[k] | (u[k + 1] << 8) | (u[k + 2] << 16) | (u[k + 3] << 24)
+        m = self._move_at(self.ply - 1)
+        self._unmake()
+        return m
+
+    def _unmake(self):
+        ply = self.ply - 1
+        _unmake(self.board, self.st, self._chunks[ply >> 4], (ply & 15) * self._snap, self.n_points + 1)
         self.ply = ply
         self._cache_ply = -1
-        return bytes(u[o + _X_MOVE:o + _X_MOVE + u[o + _X_MLEN]])
 
     def _move_at(self, ply):
         u = self._chunks[ply >> 4]
         o = (ply & 15) * self._snap + self.n_points + 1
-        return bytes(u[o + _X_MOVE:o + _X_MOVE + u[o + _X_MLEN]])
+        return bytes(u[o + _X_MOVE:o + _X_MOVE + u[o + ST_MLEN]])
 
     def peek(self):
         """The last move played (IndexError if none)."""
@@ -490,7 +581,7 @@ class Tobit(Game):
             return None
         if t == TERM_REPETITION:
             return -1
-        return 1 - self.turn  # the side to move has lost
+        return 1 - self.st[ST_TURN]  # the side to move has lost
 
     # --- notation (2.12) -------------------------------------------------------
     def move_text(self, m):
@@ -523,8 +614,8 @@ class Tobit(Game):
         if m in legal:
             return m
         c = self.board[pts[0]]
-        side = "White" if self.turn == 0 else "Black"
-        if not c or (c & COLOUR) != self.turn + 1:
+        side = "White" if self.st[ST_TURN] == 0 else "Black"
+        if not c or (c & COLOUR) != self.st[ST_TURN] + 1:
             raise GameError("move %r: no %s piece on point %d" % (text, side, pts[0]))
         if not legal:
             raise GameError("move %r: %s has no legal move (the game is over)" % (text, side))
