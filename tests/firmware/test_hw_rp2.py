@@ -1,0 +1,187 @@
+"""The rp2 backend against fakes of machine/neopixel: pins driven and read in order, LED bytes.
+
+The 74HC165 PIO program is proved in tests/host/test_pio.py (assembled and emulated).
+"""
+from tlib import raises
+
+from hwfakes import World, fake_machine, fake_neopixel, fake_time
+from playboard.config import load_board, validate_board
+from playboard.hw import open_board
+
+
+def build(name, world, **over):
+    cfg = load_board(name)
+    for k, v in over.items():
+        cfg["sensor"][k] = v
+    return open_board(cfg, machine=fake_machine(world), neopixel=fake_neopixel(world),
+                      time=fake_time(world))
+
+
+ROWS = [2, 3, 4, 5, 6, 7, 8, 9]
+COLS = [10, 11, 12, 13, 14, 15, 16, 17]
+
+
+def test_matrix_bank_read_scans_rows_in_order():
+    w = World()
+    b = build("pico-matrix", w)
+    assert b.n_sensors == 64 and b.n_leds == 58
+    # rows are outputs idling high, columns inputs with pull-ups
+    for p in ROWS:
+        assert w.mode[p] == "out" and w.level[p] == 1
+    for p in COLS:
+        assert w.mode[p] == "in" and w.pull[p] == "up"
+    w.closed = {(3, 12), (9, 17), (2, 10)}
+    w.log = []
+    buf = bytearray(64)
+    b.read(buf)
+    assert [i for i in range(64) if buf[i]] == [0, 8 + 2, 63]
+    want = []
+    for p in ROWS:
+        want += [("drive", p, 0), ("sleep_us", 10), ("bank",), ("drive", p, 1)]
+    assert w.log == want, w.log[:8]
+
+
+def test_matrix_pin_by_pin_reads_columns_in_order():
+    w = World()
+    b = build("pico-matrix", w, bank_read=False, settle_us=0)
+    w.closed = {(5, 11), (5, 16)}
+    w.log = []
+    buf = bytearray(64)
+    b.read(buf)
+    assert [i for i in range(64) if buf[i]] == [3 * 8 + 1, 3 * 8 + 6]
+    want = []
+    for p in ROWS:
+        want.append(("drive", p, 0))
+        want += [("read", c) for c in COLS]
+        want.append(("drive", p, 1))
+    assert w.log == want
+
+
+def test_matrix_many_pieces_on_one_row_do_not_ghost():
+    w = World()
+    b = build("pico-matrix", w)
+    # an L of three pieces: without diodes (4, 11) would appear too
+    w.closed = {(2, 10), (2, 11), (3, 10)}
+    buf = bytearray(64)
+    b.read(buf)
+    assert [i for i in range(64) if buf[i]] == [0, 1, 8]
+
+
+def test_shift_register_over_spi():
+    w = World()
+    w.load_pin = 13
+    # chip k input j is low (active) where a piece stands: sensors 0, 9, 63
+    w.chain = [[1] * 8 for _ in range(8)]
+    w.chain[0][0] = 0
+    w.chain[1][1] = 0
+    w.chain[7][7] = 0
+    b = build("pico-165-spi", w)
+    spi = [e for e in w.log if e[0] == "spi"]
+    assert spi == [("spi", 1, 2000000, 0, 0, 8, 0, 14, 12)]
+    assert w.mode[13] == "out" and w.level[13] == 1
+    w.log = []
+    buf = bytearray(64)
+    b.read(buf)
+    assert [i for i in range(64) if buf[i]] == [0, 9, 63]
+    # latch pulse first, then the read of the whole chain
+    assert w.log == [("drive", 13, 0), ("drive", 13, 1), ("spi_read", 8)]
+
+
+def test_shift_register_inputs_latched_at_the_pulse():
+    w = World()
+    w.load_pin = 13
+    w.chain = [[1] * 8 for _ in range(8)]
+    b = build("pico-165-spi", w)
+    buf = bytearray(64)
+    b.read(buf)
+    assert sum(buf) == 0
+    w.chain[4][5] = 0
+    b.read(buf)
+    assert [i for i in range(64) if buf[i]] == [37]
+
+
+def hall_world():
+    w = World()
+    w.sel_pins = [2, 3, 4, 5]
+    w.muxes = [(26, 6), (26, 7), (27, 8), (27, 9)]
+    return w
+
+
+def test_hall_sensors_tell_white_from_black():
+    w = hall_world()
+    b = build("pico-hall", w)
+    # enables idle high (every mux off), select pins low
+    assert [w.level[p] for p in (6, 7, 8, 9)] == [1, 1, 1, 1]
+    mid = 19859
+    w.hall[(0, 3)] = mid + 4000       # sensor 3: north pole -> White
+    w.hall[(1, 0)] = mid - 4000       # sensor 16: Black
+    w.hall[(3, 15)] = mid + 1000      # sensor 63: under the threshold (2500): empty
+    w.log = []
+    buf = bytearray(64)
+    b.read(buf)
+    assert buf[3] == 1 and buf[16] == 2 and buf[63] == 0 and sum(buf) == 3
+    # channel by channel: select bits, then each mux enabled alone for its read
+    first = w.log[:22]
+    assert first[:4] == [("drive", 2, 0), ("drive", 3, 0), ("drive", 4, 0), ("drive", 5, 0)]
+    assert first[4] == ("sleep_us", 5)
+    assert first[5:9] == [("drive", 6, 0), ("adc", 26, 0, 0), ("drive", 6, 1), ("drive", 7, 0)]
+    assert [e for e in w.log if e[0] == "adc"][:5] == [
+        ("adc", 26, 0, 0), ("adc", 26, 1, 0), ("adc", 27, 2, 0), ("adc", 27, 3, 0), ("adc", 26, 0, 1)]
+    assert len([e for e in w.log if e[0] == "adc"]) == 64
+
+
+def test_hall_calibration_and_polarity():
+    w = hall_world()
+    b = build("pico-hall", w)
+    w.quiet()
+    w.hall_default = 21000            # this board's sensors rest higher
+    w.hall[(2, 5)] = 23000            # a sensor that rests higher still
+    b.calibrate(frames=2)
+    assert b.zero[0] == 21000 and b.zero[37] == 23000
+    buf = bytearray(64)
+    b.read(buf)
+    assert sum(buf) == 0
+    w.hall[(2, 5)] = 23000 - 3000
+    b.read(buf)
+    assert buf[37] == 2
+    b.polarity[37] = 255              # this sensor mounted the other way up
+    b.read(buf)
+    assert buf[37] == 1
+    path = "/tmp/playboard_hall_cal.json"
+    b.save_calibration(path)
+    b2 = build("pico-hall", w)
+    b2.load_calibration(path)
+    b2.read(buf)
+    assert buf[37] == 1 and b2.zero[37] == 23000
+
+
+def test_leds_bytes_in_strip_order():
+    w = World()
+    b = build("pico-matrix", w)
+    assert w.mode[22] == "out"
+    b.set_led(0, 10, 20, 30)
+    b.set_led(57, 255, 0, 1)
+    w.log = []
+    b.show()
+    writes = [e for e in w.log if e[0] == "np_write"]
+    assert len(writes) == 1 and writes[0][1] == 22
+    data = writes[0][2]
+    assert len(data) == 58 * 3
+    assert data[0:3] == bytes([20, 10, 30])          # GRB
+    assert data[57 * 3:] == bytes([0, 255, 1])
+    assert data[3:57 * 3] == bytes(56 * 3)
+    cfg = load_board("pico-matrix")
+    cfg["leds"]["order"] = "RGB"
+    w2 = World()
+    b2 = open_board(cfg, machine=fake_machine(w2), neopixel=fake_neopixel(w2), time=fake_time(w2))
+    b2.set_led(1, 1, 2, 3)
+    b2.show()
+    assert [e for e in w2.log if e[0] == "np_write"][0][2][3:6] == bytes([1, 2, 3])
+
+
+def test_unknown_kind_is_an_error():
+    from playboard.hw.rp2 import open_rp2
+    cfg = validate_board({"name": "x", "backend": "sim", "n_sensors": 4, "sensor": {"kind": "sim"},
+                          "leds": {"count": 2}})
+    w = World()
+    raises(ValueError, open_rp2, cfg, fake_machine(w), None, fake_neopixel(w), fake_time(w))
