@@ -12,13 +12,17 @@ unchanged, so a function written in the viper subset (plain indexing of
 answers. ``ptr8``/``ptr16``/``ptr32``/``uint`` exist only so that CPython can
 evaluate viper annotations; the viper compiler reads them as names.
 """
-try:
+import sys
+
+# Decide by the interpreter, not by whether ``import micropython`` works: on
+# CPython, Adafruit Blinka installs a ``micropython`` module whose viper
+# decorator raises.
+MICROPYTHON = sys.implementation.name == "micropython"
+
+if MICROPYTHON:
     import micropython
     from micropython import const
-
-    MICROPYTHON = True
-except ImportError:  # CPython
-    MICROPYTHON = False
+else:
 
     class micropython:  # noqa: N801 - stands in for the module of that name
         """CPython stand-in for the ``micropython`` module's decorators."""

@@ -57,10 +57,10 @@ def heap_lock_check(fn, *args):
 
     Under CPython there is no heap lock: returns False without running fn.
     """
-    try:
-        import micropython
-    except ImportError:
+    if not is_micropython():  # (a CPython `micropython` module, e.g. Blinka's, has no heap lock)
         return False
+    import micropython
+
     micropython.heap_lock()
     try:
         # a star-call allocates the argument tuple on MicroPython: call plainly
