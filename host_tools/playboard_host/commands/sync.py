@@ -1,0 +1,62 @@
+"""`playboard sync`: pull the board's finished games into the library, then acknowledge them."""
+import sys
+
+from playboard_host.cli import CommandError
+from playboard_host.library import Library
+from playboard_host.serial_link import LinkError, add_port_arguments, connect
+
+HELP = "pull new games from the board into the library (each acknowledged only after it is stored)"
+
+
+def add_arguments(p):
+    add_port_arguments(p)
+    p.add_argument("--library", help="library file (default $PLAYBOARD_LIBRARY or ~/.playboard/library.sqlite)")
+    p.add_argument("--keep", action="store_true", help="store the games but leave them on the board")
+    p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+
+
+def sync(link, board, lib, keep=False, progress=True, out=sys.stdout):
+    """Pull every finished game from ``link`` into ``lib``; acknowledge each after its
+    commit. Returns (new, already stored). A sync cut off anywhere can be run again:
+    a game stored but not acknowledged is found by its uid and only acknowledged."""
+    from tqdm import tqdm
+
+    games = [g for g in link.list_games() if g["finished"]]
+    new = old = 0
+    bar = tqdm(total=sum(g["size"] for g in games), unit="B", unit_scale=True, desc="sync",
+               disable=None if progress else True, file=sys.stderr, leave=False)
+    try:
+        for g in games:
+            rec, raw = link.fetch_game(g["id"], bar.update)
+            if lib.add(board, rec, raw):
+                new += 1
+            else:
+                old += 1
+            if not keep:
+                link.ack(g["id"])
+    finally:
+        bar.close()
+    return new, old
+
+
+def run(args):
+    lib = Library(args.library)
+    try:
+        link, hello = connect(args)
+        try:
+            st = link.status()
+            new, old = sync(link, hello["board"], lib, args.keep, not args.quiet)
+            if st.get("dropped"):
+                print("warning: the board dropped games %s before they were synced (flash was short)"
+                      % ", ".join(str(i) for i in st["dropped"]), file=sys.stderr)
+        finally:
+            link.close()
+    except LinkError as e:
+        raise CommandError(str(e))
+    finally:
+        lib.close()
+    print("synced %d new game%s%s; library %s" % (
+        new, "" if new == 1 else "s", " (%d already stored)" % old if old else "", lib.path))
+    if st.get("current") is not None:
+        print("game %d is still being played: it is synced once it ends" % st["current"])
+    return 0

@@ -1,0 +1,50 @@
+"""Library games as PGN-style records (RULES.md, via playboard.pgn) and as JSON."""
+import json
+
+from playboard import pgn
+from playboard.games import GameError, new_game
+
+
+def pgn_tags(game):
+    """The tag pairs of a library game (dict): the board's tags, then Game, Date,
+    Result, FEN (a set-up game), Termination and the board's ids."""
+    tags = dict(game.tags)
+    tags["Game"] = game.game
+    tags.setdefault("Date", game.date)
+    tags["Result"] = game.result
+    if game.fen:
+        tags["FEN"] = game.fen
+    if game.termination:
+        tags["Termination"] = game.termination
+    tags["Board"] = game.board
+    tags["BoardGame"] = "%d" % game.board_game
+    return tags
+
+
+def to_pgn(game):
+    """One record text (ends with a blank line), moves numbered from the set-up position."""
+    turn, number = 0, 1
+    if game.fen:
+        try:
+            g = new_game(game.game, game.fen)
+            turn, number = g.turn, getattr(g, "fullmove", 1)
+        except GameError:
+            pass
+    return pgn.format_game(pgn_tags(game), game.moves, game.result, turn, number)
+
+
+def to_json_obj(game):
+    """A JSON-ready dict of one game."""
+    return {"id": game.id, "board": game.board, "uid": game.uid, "board_game": game.board_game,
+            "game": game.game, "date": game.date, "result": game.result,
+            "termination": game.termination, "fen": game.fen, "tags": game.tags,
+            "moves": game.moves, "synced_at": game.synced_at}
+
+
+def export(games, fmt="pgn"):
+    """The text of ``games`` (library Game objects) in ``fmt`` ("pgn" or "json")."""
+    if fmt == "json":
+        return json.dumps([to_json_obj(g) for g in games], ensure_ascii=False, indent=1) + "\n"
+    if fmt == "pgn":
+        return "".join(to_pgn(g) for g in games)
+    raise ValueError("unknown format %r (pgn or json)" % fmt)

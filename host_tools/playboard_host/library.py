@@ -1,0 +1,117 @@
+"""The PC's game library: an SQLite file of the games synced from boards.
+
+One row per game, keyed by (board, uid): the board's id and the game's unique id
+written in its header, so a game synced twice (an acknowledgement lost when a
+sync was cut off) is stored once. The raw record bytes are kept beside the
+decoded fields, so that nothing the board wrote is lost.
+"""
+import datetime
+import json
+import os
+import sqlite3
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    id INTEGER PRIMARY KEY,
+    board TEXT NOT NULL,
+    uid TEXT NOT NULL,
+    board_game INTEGER NOT NULL,
+    game TEXT NOT NULL,
+    result TEXT NOT NULL,
+    termination TEXT,
+    date TEXT NOT NULL,
+    fen TEXT,
+    tags TEXT NOT NULL,
+    moves TEXT NOT NULL,
+    plies INTEGER NOT NULL,
+    record BLOB NOT NULL,
+    synced_at TEXT NOT NULL,
+    UNIQUE (board, uid)
+);
+"""
+
+DEFAULT_PATH = os.path.join(os.path.expanduser("~"), ".playboard", "library.sqlite")
+
+
+def default_path():
+    """$PLAYBOARD_LIBRARY, else ~/.playboard/library.sqlite."""
+    return os.environ.get("PLAYBOARD_LIBRARY") or DEFAULT_PATH
+
+
+def _game_date(tags, synced):
+    """YYYY.MM.DD from the Date tag (PGN form, '?' allowed), else the sync date."""
+    d = tags.get("Date", "")
+    if len(d) >= 4 and d[:4].isdigit():
+        return d.replace("-", ".")
+    return synced.strftime("%Y.%m.%d")
+
+
+class Game:
+    """A library row: ``id``, ``board``, ``uid``, ``board_game``, ``game``, ``result``,
+    ``termination``, ``date`` ("YYYY.MM.DD"), ``fen``, ``tags`` (dict), ``moves``
+    (list of move texts), ``record`` (raw bytes), ``synced_at``."""
+
+    def __init__(self, row):
+        (self.id, self.board, self.uid, self.board_game, self.game, self.result, self.termination,
+         self.date, self.fen, tags, moves, self.plies, self.record, self.synced_at) = row
+        self.tags = json.loads(tags)
+        self.moves = json.loads(moves)
+
+
+class Library:
+    """The library at ``path`` (created with its folder if missing)."""
+
+    def __init__(self, path=None):
+        self.path = path or default_path()
+        d = os.path.dirname(os.path.abspath(self.path))
+        os.makedirs(d, exist_ok=True)
+        self.db = sqlite3.connect(self.path)
+        self.db.executescript(SCHEMA)
+        self.db.commit()
+
+    def close(self):
+        self.db.close()
+
+    def has(self, board, uid):
+        return self.db.execute("SELECT 1 FROM games WHERE board=? AND uid=?", (board, uid)).fetchone() is not None
+
+    def add(self, board, rec, raw, now=None):
+        """Store game ``rec`` (a record.GameRecord) fetched from ``board`` with its
+        ``raw`` bytes, and commit. Returns True if added, False if it was there."""
+        now = now or datetime.datetime.now()
+        uid = rec.uid or ("g%d-%08x" % (rec.id, hash(raw) & 0xFFFFFFFF))
+        cur = self.db.execute(
+            "INSERT OR IGNORE INTO games (board, uid, board_game, game, result, termination, date, fen,"
+            " tags, moves, plies, record, synced_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            (board, uid, rec.id, rec.name, rec.result, rec.termination, _game_date(rec.tags, now), rec.fen,
+             json.dumps(rec.tags, ensure_ascii=False), json.dumps(rec.moves, ensure_ascii=False),
+             len(rec.moves), bytes(raw), now.isoformat(timespec="seconds")))
+        self.db.commit()
+        return cur.rowcount == 1
+
+    def games(self, game=None, result=None, since=None, until=None, ids=None):
+        """Games in the library, oldest first, filtered by game name, result, date
+        range (``since``/``until`` as "YYYY-MM-DD" or "YYYY.MM.DD", inclusive) and ids."""
+        q = "SELECT id, board, uid, board_game, game, result, termination, date, fen, tags, moves, plies," \
+            " record, synced_at FROM games WHERE 1=1"
+        args = []
+        if game:
+            q += " AND game=?"
+            args.append(game)
+        if result:
+            q += " AND result=?"
+            args.append(result)
+        if since:
+            q += " AND date>=?"
+            args.append(since.replace("-", "."))
+        if until:
+            q += " AND date<=?"
+            args.append(until.replace("-", ".") + "~")
+        if ids:
+            q += " AND id IN (%s)" % ",".join("?" * len(ids))
+            args.extend(ids)
+        q += " ORDER BY date, id"
+        return [Game(r) for r in self.db.execute(q, args)]
+
+    def count(self):
+        return self.db.execute("SELECT COUNT(*) FROM games").fetchone()[0]

@@ -1,0 +1,258 @@
+"""The host's side of the board's serial protocol (docs/protocol.md), over pyserial.
+
+``BoardLink(stream)`` speaks to a board through any object with ``read(n)`` (returns
+what arrived within its timeout, possibly nothing) and ``write(data)``: a
+``serial.Serial`` from ``open_port()``, or a test double. Requests are numbered,
+answered by a reply with the same sequence number, and retried on a timeout
+(every request is idempotent). Events and the REPL's text between frames are
+kept aside. Errors from the board raise ``BoardError``; no answer raises
+``LinkTimeout``.
+"""
+import json
+import time
+
+from playboard import link as proto
+from playboard.record import parse_game
+
+# Raspberry Pi RP2040 running MicroPython (USB VID:PID).
+DEFAULT_VID_PID = "2e8a:0005"
+BAUD = 115200
+
+
+class LinkError(Exception):
+    """Talking to the board failed."""
+
+
+class LinkTimeout(LinkError):
+    """The board did not answer (not running the Playboard app? wrong port?)."""
+
+
+class BoardError(LinkError):
+    """The board answered with an error frame: ``code`` (e.g. "refused") and ``msg``."""
+
+    def __init__(self, code, msg):
+        super().__init__("board refused: %s%s" % (code, (" (%s)" % msg) if msg else ""))
+        self.code = code
+        self.msg = msg
+
+
+def find_port(vid_pid=DEFAULT_VID_PID):
+    """The device path of the first serial port with USB ``vid_pid`` ("vvvv:pppp"), or None."""
+    from serial.tools import list_ports
+
+    vid, pid = (int(x, 16) for x in vid_pid.split(":"))
+    for p in sorted(list_ports.comports(), key=lambda p: p.device):
+        if p.vid == vid and p.pid == pid:
+            return p.device
+    return None
+
+
+def open_port(port=None, vid_pid=DEFAULT_VID_PID, timeout=0.05):
+    """A ``serial.Serial`` on ``port``, or on the board found by ``vid_pid``.
+
+    LinkError if no port is given and none matches, or if it cannot be opened."""
+    import serial
+
+    if port is None:
+        port = find_port(vid_pid)
+        if port is None:
+            raise LinkError("no board with USB id %s found; plug it in or give --port" % vid_pid)
+    try:
+        return serial.Serial(port, BAUD, timeout=timeout)
+    except (serial.SerialException, OSError) as e:
+        raise LinkError("cannot open %s: %s" % (port, e))
+
+
+class BoardLink:
+    """Requests to one board over ``stream``.
+
+    ``timeout``: seconds to wait for an answer before resending; ``retries``:
+    resends before LinkTimeout. ``events``: live events received and not yet
+    taken (dicts); ``console``: bytes seen outside frames (the REPL's text).
+    """
+
+    def __init__(self, stream, timeout=1.0, retries=3):
+        self.s = stream
+        self.timeout = timeout
+        self.retries = retries
+        self.seq = 0
+        self.dec = proto.Decoder(2 * proto.MAX_BODY)
+        self.events = []
+        self.console = bytearray()
+        self._rx = b""
+        self._pos = 0
+        self.last_event_seq = None
+        self.missed_events = 0
+
+    def close(self):
+        c = getattr(self.s, "close", None)
+        if c:
+            c()
+
+    # ---- frames -------------------------------------------------------------------
+
+    def _read_frames(self, deadline):
+        """Frames that arrive until ``deadline``: yields (seq, type char, payload bytes)
+        or (seq, "bad", err). Bytes read but not yet decoded when the caller stops
+        are kept for the next call."""
+        while True:
+            while self._pos < len(self._rx):
+                b = self._rx[self._pos]
+                self._pos += 1
+                outside = not self.dec.in_frame()
+                r = self.dec.feed(b)
+                if outside and r == 0 and not self.dec.in_frame():
+                    self.console.append(b)
+                if r == 1:
+                    yield self.dec.seq, chr(self.dec.type), bytes(self.dec.payload())
+                elif r == -1:
+                    yield self.dec.seq, "bad", self.dec.err
+            if time.monotonic() >= deadline:
+                return
+            data = self.s.read(4096)
+            self._rx = data or b""
+            self._pos = 0
+
+    def _take_event(self, seq, payload):
+        try:
+            ev = json.loads(payload)
+        except ValueError:
+            return
+        if self.last_event_seq is not None and seq != (self.last_event_seq + 1) & 255:
+            self.missed_events += (seq - self.last_event_seq - 1) & 255
+        self.last_event_seq = seq
+        self.events.append(ev)
+
+    def request(self, ftype, req=None):
+        """Send request ``ftype`` (an upper-case letter) with ``req`` (dict or None);
+        return the reply's payload (a dict, or bytes for a fetch). Resends on a
+        timeout; BoardError for an error frame, LinkTimeout with no answer."""
+        self.seq = self.seq % 255 + 1
+        seq = self.seq
+        payload = json.dumps(req).encode() if req else b""
+        frame = proto.encode_frame(seq, ftype, payload)
+        want = ftype.lower()
+        for _ in range(self.retries + 1):
+            self.s.write(frame)
+            flush = getattr(self.s, "flush", None)
+            if flush:
+                flush()
+            for rseq, t, p in self._read_frames(time.monotonic() + self.timeout):
+                if t == "e":
+                    self._take_event(rseq, p)
+                    continue
+                if t == "bad" or rseq != seq:
+                    continue  # line noise or a stale answer: wait for ours
+                if t == "!":
+                    try:
+                        err = json.loads(p)
+                    except ValueError:
+                        err = {"err": "garbled", "msg": ""}
+                    if err.get("err") in ("crc", "control", "escape", "short", "truncated", "garbled"):
+                        break  # our request was damaged on the way: send it again
+                    raise BoardError(err.get("err", "?"), err.get("msg", ""))
+                if t == want:
+                    return p if t == "f" else json.loads(p)
+        raise LinkTimeout("no answer from the board to %s after %d tries (is the Playboard app running?)"
+                          % (ftype, self.retries + 1))
+
+    # ---- requests -----------------------------------------------------------------
+
+    def hello(self):
+        """{"proto", "fw", "max", "chunk", "board"}; LinkError if the protocol differs."""
+        h = self.request("H")
+        if h.get("proto") != proto.PROTOCOL:
+            raise LinkError("board speaks protocol %r, this tool %d: update one of them"
+                            % (h.get("proto"), proto.PROTOCOL))
+        return h
+
+    def status(self):
+        return self.request("S")
+
+    def list_games(self):
+        """Every game on the board: list of dicts {id, game, size, finished, result}."""
+        out = []
+        frm = 0
+        while True:
+            r = self.request("L", {"from": frm})
+            for gid, name, size, fin, res in r["games"]:
+                out.append({"id": gid, "game": name, "size": size, "finished": fin, "result": res})
+            if not r.get("more") or not r["games"]:
+                return out
+            frm = r["games"][-1][0] + 1
+
+    def fetch(self, gid, progress=None):
+        """The record bytes of game ``gid``; ``progress(nbytes)`` after each chunk."""
+        data = bytearray()
+        total = None
+        while total is None or len(data) < total:
+            p = self.request("F", {"id": gid, "off": len(data)})
+            off, tot = proto.get32(p, 0), proto.get32(p, 4)
+            if off != len(data):
+                raise LinkError("fetch of game %d answered offset %d for %d" % (gid, off, len(data)))
+            total = tot
+            chunk = p[8:]
+            if not chunk and len(data) < total:
+                raise LinkError("fetch of game %d stopped at %d of %d bytes" % (gid, len(data), total))
+            data += chunk
+            if progress:
+                progress(len(chunk))
+        return bytes(data)
+
+    def fetch_game(self, gid, progress=None):
+        """Fetch game ``gid`` and parse it: (record.GameRecord, raw bytes).
+        LinkError if its records do not check out."""
+        raw = self.fetch(gid, progress)
+        rec = parse_game(raw, gid)
+        if rec.name is None or rec.problem or rec.size != len(raw):
+            raise LinkError("game %d arrived damaged: %s" % (gid, rec.problem or "no header"))
+        return rec, raw
+
+    def ack(self, gid):
+        return self.request("A", {"id": gid})
+
+    def problems(self):
+        out = []
+        while True:
+            r = self.request("P", {"from": len(out)})
+            out.extend(r["lines"])
+            if not r["lines"] or len(out) >= r["total"]:
+                return out
+
+    def settings(self):
+        return self.request("R")
+
+    def set_settings(self, **kw):
+        return self.request("W", kw)
+
+    def set_game(self, **kw):
+        return self.request("G", kw)
+
+    def live(self, on=True):
+        return self.request("V", {"on": bool(on)})
+
+    def wait_events(self, seconds):
+        """Events that arrive within ``seconds`` (and any already received): list of dicts."""
+        for seq, t, p in self._read_frames(time.monotonic() + seconds):
+            if t == "e":
+                self._take_event(seq, p)
+        ev, self.events = self.events, []
+        return ev
+
+
+def add_port_arguments(p):
+    """The options that choose the board: --port, --vid-pid, --timeout."""
+    p.add_argument("--port", help="serial port of the board (default: found by its USB id)")
+    p.add_argument("--vid-pid", default=DEFAULT_VID_PID,
+                   help="USB VID:PID that finds the board (default %(default)s, MicroPython on an RP2040)")
+    p.add_argument("--timeout", type=float, default=1.0, help="seconds to wait for each answer (default %(default)s)")
+
+
+def connect(args):
+    """A BoardLink to the board chosen by ``args`` after a checked hello: (link, hello dict)."""
+    link = BoardLink(open_port(args.port, args.vid_pid), timeout=args.timeout)
+    try:
+        return link, link.hello()
+    except LinkError:
+        link.close()
+        raise

@@ -1,0 +1,71 @@
+"""A board on the host for the link tests: the firmware's record.Store and link.Link
+over this process's standard input/output, run by MicroPython (or CPython).
+
+Usage: micropython tests/host/mp_board.py FOLDER [GAMES] [play]
+
+FOLDER holds the games (a real folder); GAMES finished toguz games are recorded
+first (default 0). With ``play``, once the host turns live events on, the board
+plays a short Tobit game: each move recorded, then sent as an event.
+Stops at end of input.
+"""
+import sys
+
+sys.path.insert(0, "firmware")
+
+from playboard.record import Store  # noqa: E402
+from playboard.link import Link, StdioTransport  # noqa: E402
+
+try:
+    from time import sleep_ms
+except ImportError:
+    from time import sleep
+
+    def sleep_ms(ms):
+        sleep(ms / 1000)
+
+PLAY = ["7-14", "29-22", "6-7", "22-21", "11-18", "30-23"]
+
+
+class App:
+    def __init__(self, st):
+        self.st = st
+        self.game = None
+
+    def link_status(self):
+        return {"game": self.game, "mode": "two"}
+
+    def link_set_game(self, req):
+        self.game = req.get("game")
+        return {"game": self.game}
+
+
+def main():
+    root = sys.argv[1]
+    n = int(sys.argv[2]) if len(sys.argv) > 2 else 0
+    play = "play" in sys.argv
+    st = Store(root)
+    for k in range(n):
+        st.new_game("toguz", {"White": "Ann", "Black": "Playboard L%d" % (k % 9 + 1), "Round": str(k + 1)})
+        for i in range(30 + 7 * k):
+            st.add_move("%d%d" % ((i * 7 + k) % 9 + 1, (i * 5) % 9 + 1))
+        st.finish("1-0" if k % 2 else "0-1", "kazan")
+    app = App(st)
+    t = StdioTransport()
+    link = Link(t, st, app=app)  # a Ctrl-C (0x03) from the host stops it, as on the board
+    played = 0
+    while not t.closed:
+        link.poll()
+        if play and link.live and played < len(PLAY):
+            if played == 0:
+                st.new_game("tobit", {"Mode": "two"})
+                app.game = "tobit"
+                link.event("game", {"game": "tobit", "id": st.current})
+            st.add_move(PLAY[played])
+            link.event("move", {"ply": played + 1, "move": PLAY[played]})
+            played += 1
+            if played == 3:
+                link.event("lift", {"point": 11})
+        sleep_ms(2)
+
+
+main()

@@ -1,0 +1,205 @@
+"""Host tools against the firmware's link running under the real MicroPython over a pty.
+
+The board is tests/host/mp_board.py (record.Store + link.Link on its standard
+input/output) in a `micropython -X heapsize=192k` subprocess whose stdin/stdout is
+the master side of a pseudo-terminal pair; the host opens the slave side with
+pyserial, as it would open the board's USB serial port.
+"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+
+import pytest
+import serial
+
+from playboard import link as proto
+from playboard.pgn import read_games
+from playboard.record import parse_game
+from playboard_host import cli
+from playboard_host.commands.sync import sync
+from playboard_host.library import Library
+from playboard_host.serial_link import BoardError, BoardLink, LinkError, open_port
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def _micropython():
+    here = os.path.join(os.path.dirname(sys.executable), "micropython")
+    return here if os.path.exists(here) else shutil.which("micropython")
+
+
+class Board:
+    """A MicroPython board process on a pty; ``port`` is the path the host opens."""
+
+    def __init__(self, folder, games=0, play=False, python=None):
+        self.master, self.slave = os.openpty()
+        self.port = os.ttyname(self.slave)
+        exe = python or _micropython()
+        if exe is None:
+            pytest.skip("micropython not installed (make setup)")
+        cmd = [exe] + (["-X", "heapsize=192k"] if python is None else []) + [
+            "tests/host/mp_board.py", str(folder), str(games)] + (["play"] if play else [])
+        self.proc = subprocess.Popen(cmd, cwd=ROOT, stdin=self.master, stdout=self.master,
+                                     stderr=subprocess.PIPE)
+
+    def close(self):
+        if self.master is None:
+            return
+        if self.proc.poll() is None:
+            self.proc.kill()
+        self.proc.wait()
+        os.close(self.master)
+        os.close(self.slave)
+        self.master = None
+
+
+@pytest.fixture
+def board(tmp_path):
+    made = []
+
+    def make(games=0, play=False, python=None, folder=None):
+        b = Board(folder or tmp_path / "flash", games, play, python)
+        made.append(b)
+        return b
+
+    yield make
+    for b in made:
+        b.close()
+
+
+def _link(b, timeout=2.0):
+    return BoardLink(open_port(b.port), timeout=timeout)
+
+
+def test_hello_and_list_over_the_pty(board):
+    b = board(games=3)
+    link = _link(b)
+    h = link.hello()
+    assert h["proto"] == 1 and h["board"] == "sim"
+    games = link.list_games()
+    assert [g["id"] for g in games] == [1, 2, 3] and all(g["finished"] for g in games)
+    rec, raw = link.fetch_game(2)
+    assert rec.name == "toguz" and len(rec.moves) == 37 and rec.tags["Round"] == "2"
+    with pytest.raises(BoardError) as e:
+        link.fetch(99)
+    assert e.value.code == "refused"
+    link.close()
+
+
+def test_sync_then_export_gives_back_the_same_moves(board, tmp_path, capsys):
+    b = board(games=4)
+    db = str(tmp_path / "lib.sqlite")
+    assert cli.main(["sync", "--port", b.port, "--library", db, "-q", "--timeout", "2"]) == 0
+    assert "synced 4 new games" in capsys.readouterr().out
+    link = _link(b)
+    assert link.list_games() == []  # all acknowledged, so dropped by the board
+    link.close()
+    lib = Library(db)
+    games = lib.games()
+    assert len(games) == 4 and lib.count() == 4
+    lib.close()
+    out = str(tmp_path / "out.pgn")
+    assert cli.main(["export", "--library", db, "-o", out]) == 0
+    with open(out, encoding="utf-8") as f:
+        recs = list(read_games(f))
+    assert len(recs) == 4
+    for rec, g in zip(recs, games):
+        assert rec.moves == parse_game(g.record).moves == g.moves  # byte for byte, as the board wrote them
+        assert rec.tags["Game"] == "toguz" and rec.tags["Result"] == g.result
+    assert recs[1].moves[:2] == ["21", "96"]
+    # a second sync finds nothing new
+    assert cli.main(["sync", "--port", b.port, "--library", db, "-q"]) == 0
+    assert "synced 0 new games" in capsys.readouterr().out
+
+
+class CutStream:
+    """A serial port that goes dead after ``read_limit`` bytes read or on the ``ack_cut``-th ack sent."""
+
+    def __init__(self, s, read_limit=None, ack_cut=None):
+        self.s = s
+        self.read_limit = read_limit
+        self.ack_cut = ack_cut
+        self.acks = 0
+        self.got = 0
+
+    def read(self, n):
+        if self.read_limit is not None and self.got >= self.read_limit:
+            raise LinkError("cable pulled")
+        d = self.s.read(min(n, self.read_limit - self.got) if self.read_limit is not None else n)
+        self.got += len(d)
+        return d
+
+    def write(self, data):
+        dec = proto.Decoder()
+        if self.ack_cut is not None and any(dec.feed(b) == 1 and dec.type == ord("A") for b in data):
+            self.acks += 1
+            if self.acks >= self.ack_cut:
+                raise LinkError("cable pulled before the ack")
+        return self.s.write(data)
+
+
+def test_sync_cut_off_anywhere_resumes_and_duplicates_nothing(board, tmp_path):
+    b = board(games=5)
+    lib = Library(str(tmp_path / "lib.sqlite"))
+    port = open_port(b.port)
+    board_id = BoardLink(port, timeout=2).hello()["board"]
+    # 1: cut in the middle of a fetch
+    with pytest.raises(LinkError):
+        sync(BoardLink(CutStream(port, read_limit=700), timeout=2), board_id, lib, progress=False)
+    n1 = lib.count()
+    # 2: cut after a game was stored but before the board heard the ack
+    with pytest.raises(LinkError):
+        sync(BoardLink(CutStream(port, ack_cut=1), timeout=2), board_id, lib, progress=False)
+    assert lib.count() == n1 + 1
+    time.sleep(0.1)
+    port.reset_input_buffer()
+    new, old = sync(BoardLink(port, timeout=2), board_id, lib, progress=False)
+    assert old == 1 and new + n1 + 1 == 5
+    assert lib.count() == 5
+    uids = [g.uid for g in lib.games()]
+    assert len(set(uids)) == 5
+    assert BoardLink(port, timeout=2).list_games() == []
+    port.close()
+    lib.close()
+
+
+def test_live_follows_moves_and_prints_a_picture(board, capsys):
+    b = board(play=True)
+    assert cli.main(["live", "--port", b.port, "--events", "8", "--seconds", "10"]) == 0
+    out = capsys.readouterr().out
+    assert "game: tobit" in out
+    assert "1. 7-14" in out and "1... 29-22" in out and "3. 11-18" in out
+    assert "lift point=11" in out
+    assert "b b b b b" in out  # the picture: Black's far row
+
+
+def test_ctrl_c_outside_a_frame_stops_the_board_for_the_repl(board):
+    b = board(games=1)
+    s = open_port(b.port)
+    link = BoardLink(s, timeout=2)
+    link.hello()
+    s.write(b"\r\x03")
+    b.proc.wait(timeout=10)
+    assert b"KeyboardInterrupt" in b.proc.stderr.read() + s.read(4000)
+    s.close()
+
+
+def test_settings_and_set_game_over_the_pty(board, tmp_path):
+    b = board()
+    link = _link(b)
+    assert link.settings()["level"] == 3
+    assert link.set_settings(level=7)["level"] == 7
+    with pytest.raises(BoardError):
+        link.set_settings(level=70)
+    assert link.set_game(game="tihbat", mode="engine", level=2) == {"game": "tihbat"}
+    assert link.status()["game"] == "tihbat"
+    link.close()
+    b.close()
+    # the settings were saved on the board's flash: a restarted board has them
+    b2 = board()
+    link = _link(b2)
+    assert link.settings()["level"] == 7
+    link.close()
