@@ -148,14 +148,16 @@ class Engine:
 
     # -- public --------------------------------------------------------------
 
-    def start(self, game, level=8, ms=None, nodes=None, depth=None, copy=True):
+    def start(self, game, level=8, ms=None, nodes=None, depth=None, copy=True, table=True):
         """Begin a search for the side to move in ``game`` at ``level`` (1-8).
 
         ``game`` is copied (``game.copy()``) and never changed. With
         ``copy=False`` the search pushes and pops on ``game`` itself (saving the
         copy's heap): between slices it then holds the search's moves, so the
         caller must not read or change it until the search is done or
-        ``stop()`` (which takes those moves back at once). ``ms``: time
+        ``stop()`` (which takes those moves back at once). ``table``: at
+        level 8, play Tihbat by the solved table when its file is present
+        (no search; False searches instead). ``ms``: time
         budget in milliseconds on the engine's clock, from this call; ``nodes``:
         node budget; ``depth``: a depth cap below the level's own. With no
         budget at all the level's depth cap alone bounds the search (level 8
@@ -203,7 +205,7 @@ class Engine:
         if len(moves) == 1:
             self.done = True
             return
-        if level == 8 and game.name == "tihbat":
+        if level == 8 and table and game.name == "tihbat":
             try:
                 from playboard import tihbat_table
 
@@ -245,9 +247,9 @@ class Engine:
             self.stopped = True
             self._finish()
 
-    def think(self, game, level=8, ms=None, nodes=None, depth=None):
+    def think(self, game, level=8, ms=None, nodes=None, depth=None, table=True):
         """Search to the end in one call (start + step); return the best move."""
-        self.start(game, level, ms=ms, nodes=nodes, depth=depth)
+        self.start(game, level, ms=ms, nodes=nodes, depth=depth, table=table)
         while not self.step():
             pass
         return self.best_move
