@@ -1,0 +1,134 @@
+"""Library, export and deploy without a board: filters, formats, duplicates, the deploy plan."""
+import datetime
+import json
+import os
+import subprocess
+import types
+
+import pytest
+
+from playboard.pgn import read_games, replay
+from playboard.record import encode_record, parse_game
+from playboard_host import cli
+from playboard_host.commands import deploy
+from playboard_host.export import export
+from playboard_host.library import Library
+
+
+def _raw(name, moves, result="1-0", tags=None, fen=None, uid="u1", term=None):
+    data = encode_record(0x47, name + "\x00" + uid + "\x00" + (fen or ""))
+    for k, v in (tags or {}).items():
+        data += encode_record(0x54, k + "\x00" + v)
+    for m in moves:
+        data += encode_record(0x4D, m)
+    return data + encode_record(0x45, result + "\x00" + (term or ""))
+
+
+def _fill(lib):
+    day = datetime.datetime(2026, 11, 28, 10, 0)
+    lib.add("b1", parse_game(_raw("toguz", ["76", "98"], "1-0", {"White": "Ann"}, uid="a"), 1), _raw("toguz", ["76", "98"], "1-0", {"White": "Ann"}, uid="a"), day)
+    lib.add("b1", parse_game(_raw("tobit", ["7-14", "29-22"], "0-1", {"Date": "2026.11.30"}, uid="b"), 2),
+            _raw("tobit", ["7-14", "29-22"], "0-1", {"Date": "2026.11.30"}, uid="b"), day)
+    fen = "5S,10S/7S,2S 4 0 N 5"
+    raw = _raw("tihbat", ["1", "2"], "*", fen=fen, uid="c", term="abandoned")
+    lib.add("b2", parse_game(raw, 7), raw, day)
+
+
+def test_library_stores_each_game_once_and_filters(tmp_path):
+    lib = Library(str(tmp_path / "x" / "lib.sqlite"))
+    _fill(lib)
+    raw = _raw("toguz", ["76", "98"], "1-0", {"White": "Ann"}, uid="a")
+    assert lib.add("b1", parse_game(raw, 1), raw) is False  # same board and uid
+    assert lib.add("b2", parse_game(raw, 1), raw, datetime.datetime(2026, 11, 27)) is True  # another board
+    assert lib.count() == 4
+    assert [g.game for g in lib.games(game="tobit")] == ["tobit"]
+    assert [g.result for g in lib.games(result="0-1")] == ["0-1"]
+    assert [g.game for g in lib.games(since="2026-11-29")] == ["tobit"]
+    assert sorted(g.game for g in lib.games(until="2026-11-28")) == ["tihbat", "toguz", "toguz"]
+    g = lib.games(game="tihbat")[0]
+    assert g.fen == "5S,10S/7S,2S 4 0 N 5" and g.termination == "abandoned" and g.moves == ["1", "2"]
+    lib.close()
+
+
+def test_export_pgn_replays_and_json_round_trips(tmp_path):
+    lib = Library(str(tmp_path / "lib.sqlite"))
+    _fill(lib)
+    games = lib.games()
+    text = export(games, "pgn")
+    recs = list(read_games(text.splitlines()))
+    assert [r.moves for r in recs] == [g.moves for g in games]
+    tihbat = [r for r in recs if r.tags["Game"] == "tihbat"][0]
+    assert tihbat.tags["FEN"] == "5S,10S/7S,2S 4 0 N 5" and "5... 1 6. 2 *" in text
+    for r in recs:
+        replay(r)  # legal in its rules core
+    js = json.loads(export(games, "json"))
+    assert [j["moves"] for j in js] == [g.moves for g in games] and js[0]["tags"]["White"] == "Ann"
+    with pytest.raises(ValueError):
+        export(games, "xml")
+    lib.close()
+
+
+def test_games_and_export_commands(tmp_path, capsys):
+    db = str(tmp_path / "lib.sqlite")
+    lib = Library(db)
+    _fill(lib)
+    lib.close()
+    assert cli.main(["games", "--library", db]) == 0
+    out = capsys.readouterr().out
+    assert "3 games" in out and "Ann - ?" in out
+    assert cli.main(["export", "--library", db, "--game", "toguz", "--format", "json"]) == 0
+    assert [g["game"] for g in json.loads(capsys.readouterr().out)] == ["toguz"]
+    assert cli.main(["export", "--library", db, "--since", "2026-13-01x"]) == 2
+    assert "bad date" in capsys.readouterr().err
+
+
+def _args(tmp_path, **kw):
+    a = dict(port="/dev/fake", firmware=os.path.join(deploy.ROOT, "firmware"), build=str(tmp_path / "build"),
+             march="armv6m", dry_run=False, all=False, mpremote="mpremote", mpy_cross=None)
+    a.update(kw)
+    return types.SimpleNamespace(**a)
+
+
+class FakeMpremote:
+    """Runs mpy-cross for real; answers mpremote with the board's hashes and records copies."""
+
+    def __init__(self, remote):
+        self.remote = remote
+        self.calls = []
+
+    def __call__(self, cmd, **kw):
+        if os.path.basename(cmd[0]) != "mpremote":
+            return subprocess.run(cmd, **kw)
+        self.calls.append(cmd)
+        if "exec" in cmd:
+            return subprocess.CompletedProcess(cmd, 0, "HASHES" + json.dumps(self.remote) + "\n", "")
+        return subprocess.CompletedProcess(cmd, 0, "", "")
+
+
+def test_deploy_compiles_and_copies_only_what_changed(tmp_path, capsys):
+    fake = FakeMpremote({})
+    assert deploy.run(_args(tmp_path), runner=fake) == 0
+    copies = [c for c in fake.calls if "cp" in c]
+    assert len(copies) == 1
+    cmd = copies[0]
+    dests = [cmd[i + 2][1:] for i, x in enumerate(cmd) if x == "--force"]
+    assert "playboard/record.mpy" in dests and "playboard/link.mpy" in dests
+    assert not any(d.startswith("playboard/") and d.endswith(".py") for d in dests)
+    mpy = tmp_path / "build" / "playboard" / "record.mpy"
+    assert mpy.read_bytes()[:1] == b"M"  # an .mpy file
+    # the board now holds everything but a changed link.mpy and an old record.py
+    staged = deploy.stage(os.path.join(deploy.ROOT, "firmware"), str(tmp_path / "build"), "mpy-cross", "armv6m")
+    remote = {dest: deploy.sha256_file(path) for path, dest in staged}
+    remote["playboard/link.mpy"] = "0" * 64
+    remote["playboard/record.py"] = "1" * 64
+    fake = FakeMpremote(remote)
+    assert deploy.run(_args(tmp_path), runner=fake) == 0
+    out = capsys.readouterr().out
+    assert "2 to copy" not in out and "1 to copy, %d unchanged" % (len(staged) - 1) in out
+    cmd = [c for c in fake.calls if "cp" in c][0]
+    assert cmd.count("cp") == 1 and ":playboard/link.mpy" in cmd
+    assert ":playboard/record.py" in cmd and "rm" in cmd
+    # a dry run copies nothing
+    fake = FakeMpremote({})
+    assert deploy.run(_args(tmp_path, dry_run=True), runner=fake) == 0
+    assert not [c for c in fake.calls if "cp" in c]
