@@ -1,0 +1,320 @@
+"""Toguz Kumalak and Tihbat tracking: a pit sensor event selects a pit; the board
+shows the sowing and keeps the true counts (pit sensors cannot count balls).
+
+See ``playboard.board.tracker`` for the interface shared with the Tobit tracker
+and docs/tracker.md for the behaviour.
+"""
+from array import array
+
+from playboard.compat import const
+from playboard.board.tracker import (
+    LightsRequest, check_ms, _differs, _take,
+    EV_LIFTED, EV_PLACED, EV_COMMITTED, EV_TAKEBACK, EV_SELECTED, EV_ERROR, EV_CONFIRMED,
+    R_TARGET, R_SOW, R_LAST, R_CAPTURE, R_TUZDYK, R_KAZAN, R_ERROR,
+    M_CHOOSE, M_SOWING, M_OVER,
+)
+
+_MASK = const(0x3FFFFFFF)
+_EV_MAX = const(48)
+
+_MS_CHOOSE = const(0)
+_MS_SOWING = const(1)
+_MS_OVER = const(2)
+
+
+class MancalaTracker:
+    """Track Toguz Kumalak or Tihbat: a sensor event on a pit selects it; the board
+    then shows the sowing and keeps the true counts.
+
+    game: a ``Toguz`` or ``Tihbat`` game (the tracker pushes its moves).
+    select: ``"tap"`` (a magnetic stylus: a sensor turning on selects) or ``"lift"``
+    (lifting the pit's balls: a sensor turning off selects), from the board definition.
+    confirm_ms: the sowing view is confirmed automatically this long after the last
+    sensor event (0: only by a tap on the last pit, tap mode). rearm_ms: a sensor must
+    have held its previous value this long for an edge to count (a bouncing contact
+    selects once). holdoff_ms: edges this soon after an accepted one are ignored.
+    error_ms: how long an error flash lasts. count_ms: how long a count display lasts.
+    ValueError for bad settings; TypeError for a game that is not a mancala game.
+    """
+
+    def __init__(self, game, select="tap", confirm_ms=2500, rearm_ms=120, holdoff_ms=250,
+                 error_ms=800, count_ms=8000):
+        if not hasattr(game, "pos") or not hasattr(game, "n_pits"):
+            raise TypeError("MancalaTracker needs a Toguz or Tihbat game, got %r" % (game,))
+        if select not in ("tap", "lift"):
+            raise ValueError("tracker: select must be 'tap' or 'lift', got %r" % (select,))
+        check_ms("confirm_ms", confirm_ms, 0)
+        check_ms("rearm_ms", rearm_ms, 0)
+        check_ms("holdoff_ms", holdoff_ms, 0)
+        check_ms("error_ms", error_ms, 1)
+        check_ms("count_ms", count_ms, 1)
+        if select == "lift" and confirm_ms == 0:
+            raise ValueError("tracker: lift selection needs confirm_ms > 0 (balls dropped in sowing are sensor events)")
+        self.game = game
+        self.tap = select == "tap"
+        self.confirm_ms = confirm_ms
+        self.rearm_ms = rearm_ms
+        self.holdoff_ms = holdoff_ms
+        self.error_ms = error_ms
+        self.count_ms = count_ms
+        self.n_pits = game.n_pits
+        self.n_pit_cells = 2 * game.n_pits
+        nc = self.n_pit_cells + 2  # pits, then the two kazans / capture counters
+        self.n_cells = nc
+        self.kazan = self.n_pit_cells
+        self.toguz = game.n_pits == 9
+        self.request = LightsRequest(nc)
+        self.occ = bytearray(nc)
+        self._since = array("i", bytes(4 * nc))  # when each cell's sensor last changed
+        self._chg = bytearray(nc)
+        self._saved = bytearray(nc)  # the sowing view's roles (under an error flash)
+        self.ev_kind = bytearray(_EV_MAX)
+        self.ev_arg = bytearray(_EV_MAX)
+        self.n_events = 0
+        self.move = None
+        self.state = _MS_CHOOSE
+        self._started = False
+        self._t_accept = 0
+        self._accepted = False
+        self._t_event = 0
+        self._err_cell = 255
+        self._t_err = 0
+        self.new_position()
+
+    def new_position(self):
+        """Re-read the game (new game, resumed, after the app changed it): show the
+        mover's legal pits (a forced Tihbat pass is committed at the next frame)."""
+        self.state = _MS_OVER if self.game.is_game_over() else _MS_CHOOSE
+        self._paint_choose()
+
+    # --- frame --------------------------------------------------------------------------
+    def update(self, occ, now_ms):
+        """Take one debounced snapshot of the pit sensors (indexed by cell) at ``now_ms``;
+        return the number of events. No allocation when nothing changed and no timer ran out."""
+        self.n_events = 0
+        if not self._started:
+            self._started = True
+            _take(occ, self.occ, self.n_cells, self._chg, 0)
+            since = self._since
+            for i in range(self.n_cells):
+                since[i] = now_ms - 100000
+            self._t_event = now_ms
+            self._pass(now_ms)
+            return self.n_events
+        if _differs(occ, self.occ, self.n_cells):
+            k = _take(occ, self.occ, self.n_cells, self._chg, self.n_cells)
+            for j in range(k):
+                c = self._chg[j]
+                on = self.occ[c]
+                held = (now_ms - self._since[c]) & _MASK
+                self._since[c] = now_ms
+                self._emit(EV_PLACED if on else EV_LIFTED, c)
+                if self.state == _MS_SOWING:
+                    self._t_event = now_ms  # hands still busy: the auto confirm waits
+                if (on != 0) == self.tap and held >= self.rearm_ms:
+                    self._edge(c, now_ms)
+            return self.n_events
+        if self.state == _MS_SOWING and self.confirm_ms and \
+                ((now_ms - self._t_event) & _MASK) >= self.confirm_ms:
+            self._confirm(now_ms)
+        elif self._err_cell != 255 and ((now_ms - self._t_err) & _MASK) >= self.error_ms:
+            self._err_cell = 255
+            self._repaint()
+        elif self.request.count_cell != 255 and \
+                ((now_ms - self.request.count_since) & _MASK) >= self.count_ms:
+            self.request.count_cell = 255
+            self.request.version = (self.request.version + 1) & _MASK
+        return self.n_events
+
+    def busy(self):
+        """True while a timer runs (auto confirm, an error flash, a count display)."""
+        return (not self._started or (self.state == _MS_SOWING and self.confirm_ms != 0)
+                or self._err_cell != 255 or self.request.count_cell != 255)
+
+    def press(self, cell, now_ms):
+        """An explicit selection event on ``cell`` (a button, the simulator); returns
+        the number of events like ``update``. IndexError for a cell off the board."""
+        if not 0 <= cell < self.n_cells:
+            raise IndexError("cell %r out of range 0..%d" % (cell, self.n_cells - 1))
+        self.n_events = 0
+        self._edge(cell, now_ms)
+        return self.n_events
+
+    def _emit(self, kind, arg):
+        k = self.n_events
+        if k < _EV_MAX:
+            self.ev_kind[k] = kind
+            self.ev_arg[k] = arg
+            self.n_events = k + 1
+
+    def _edge(self, c, now_ms):
+        if self._accepted and ((now_ms - self._t_accept) & _MASK) < self.holdoff_ms:
+            return
+        g = self.game
+        if self.state == _MS_SOWING:
+            if self.tap:
+                if c == self.request.last:
+                    self._accept(now_ms)
+                    self._confirm(now_ms)
+                else:
+                    self._error(c, now_ms)
+            return
+        if self.state == _MS_OVER:
+            self._error(c, now_ms)
+            return
+        side = g.turn
+        n = self.n_pits
+        if c < self.n_pit_cells and c // n == side and g.is_legal(c - side * n):
+            self._accept(now_ms)
+            self._select(c, now_ms)
+        else:
+            self._error(c, now_ms)
+
+    def _accept(self, now_ms):
+        self._accepted = True
+        self._t_accept = now_ms
+
+    def _error(self, c, now_ms):
+        """An event that selects nothing: flash it; the game is unchanged."""
+        self._emit(EV_ERROR, c)
+        self._err_cell = c
+        self._t_err = now_ms
+        self._repaint()
+
+    def _select(self, c, now_ms):
+        g = self.game
+        pit = c - g.turn * self.n_pits
+        before = bytearray(g.pos)
+        self._emit(EV_SELECTED, c)
+        g.push(pit)
+        self.move = pit
+        self._emit(EV_COMMITTED, g.ply & 0xFF)
+        self._show_sowing(c, before)
+        self.state = _MS_SOWING
+        self._t_event = now_ms
+
+    def sowing(self, cell, before):
+        """(sow, last): the balls each cell receives when the pit at ``cell`` is played
+        in position ``before`` (a copy of ``game.pos``) and the last pit's cell,
+        counter-clockwise from the pit itself (RULES.md 1.2, 3.2). ``sow`` is a new
+        bytearray(n_cells); balls into a tuzdyk count as received there (1.5)."""
+        sow = bytearray(self.n_cells)
+        np = self.n_pit_cells
+        n = before[cell]
+        if n == 1:
+            last = (cell + 1) % np
+            sow[last] = 1
+            return sow, last
+        q, r = divmod(n, np)
+        for i in range(np):
+            sow[i] = q
+        for k in range(r):
+            sow[(cell + k) % np] += 1
+        return sow, (cell + n - 1) % np
+
+    def _show_sowing(self, c, before):
+        g = self.game
+        req = self.request
+        sow, last = self.sowing(c, before)
+        req.clear(M_SOWING)
+        req.sow[:] = sow
+        req.last = last
+        roles = req.roles
+        np = self.n_pit_cells
+        after = g.pos
+        for i in range(np):
+            if sow[i]:
+                roles[i] = R_SOW
+        roles[last] = R_LAST
+        side = 1 - g.turn  # the mover
+        if self.toguz:
+            flags = g.last_flags()
+            if flags & 1:
+                roles[last] = R_CAPTURE
+            elif flags & 2:
+                roles[last] = R_TUZDYK
+        else:
+            # Tihbat: the mover's own pits emptied by the capture chain (3.3)
+            for i in range(side * 2, side * 2 + 2):
+                if after[i] == 0 and (before[i] + sow[i] - (before[i] if i == c else 0)) > 0:
+                    roles[i] = R_CAPTURE
+        for k in range(2):
+            if after[np + k] != before[np + k]:
+                roles[self.kazan + k] = R_KAZAN
+        self._saved[:] = roles
+
+    def _confirm(self, now_ms):
+        self._emit(EV_CONFIRMED, self.request.last)
+        self.state = _MS_OVER if self.game.is_game_over() else _MS_CHOOSE
+        self.request.sow[:] = bytes(self.n_cells)
+        self.request.last = 255
+        self._paint_choose()
+        self._pass(now_ms)
+
+    def _pass(self, now_ms):
+        """Tihbat 3.4: a mover with both pits empty passes at once."""
+        g = self.game
+        if self.state != _MS_CHOOSE or self.toguz:
+            return
+        from playboard.games.tihbat import PASS
+        if g.legal_moves() == [PASS]:
+            g.push(PASS)
+            self.move = PASS
+            self._emit(EV_COMMITTED, g.ply & 0xFF)
+            self.state = _MS_OVER if g.is_game_over() else _MS_CHOOSE
+            self._paint_choose()
+
+    def takeback(self, now_ms=0):
+        """Take the last move back (a button: pits cannot show a takeback); returns
+        the number of events (EV_TAKEBACK). IndexError if no move was played."""
+        self.n_events = 0
+        m = self.game.pop()
+        self.move = m
+        self._emit(EV_TAKEBACK, self.game.ply & 0xFF)
+        self.request.sow[:] = bytes(self.n_cells)
+        self.request.last = 255
+        self.new_position()
+        return self.n_events
+
+    def show_count(self, cell, now_ms):
+        """Ask the lights to show the true count of ``cell`` (a pit or a kazan) for
+        ``count_ms``: ``request.count_cell`` / ``count_value`` (see count_blink)."""
+        if not 0 <= cell < self.n_cells:
+            raise IndexError("cell %r out of range 0..%d" % (cell, self.n_cells - 1))
+        req = self.request
+        req.count_cell = cell
+        req.count_value = self.game.pos[cell]
+        req.count_since = now_ms
+        req.version = (req.version + 1) & _MASK
+
+    def _paint_choose(self):
+        g = self.game
+        req = self.request
+        req.clear(M_OVER if self.state == _MS_OVER else M_CHOOSE)
+        roles = req.roles
+        if self.state == _MS_CHOOSE:
+            base = g.turn * self.n_pits
+            for m in g.legal_moves():
+                if 0 <= m < self.n_pits:
+                    roles[base + m] = R_TARGET
+        if self.toguz:
+            for side in range(2):
+                t = g.tuzdyk_of(side)
+                if t is not None:
+                    roles[t] = R_TUZDYK
+        self._flash()
+
+    def _repaint(self):
+        if self.state == _MS_SOWING:
+            # keep the sowing view; only the flash changes
+            req = self.request
+            req.roles[:] = self._saved
+            req.version = (req.version + 1) & _MASK
+            self._flash()
+        else:
+            self._paint_choose()
+
+    def _flash(self):
+        if self._err_cell != 255:
+            self.request.roles[self._err_cell] = R_ERROR
+            self.request.version = (self.request.version + 1) & _MASK
