@@ -214,3 +214,32 @@ def test_keys_are_small_ints():
     for _ in range(12):
         g.push(g.legal_moves()[-1])
         assert 0 <= g.key() < 2 ** 30
+
+
+def test_cpython_twins_match_the_viper_code():
+    # CPython runs slice-based twins of the viper make and scan; both must agree.
+    if is_micropython():
+        return
+    import random
+    from playboard.games import tobit
+    rnd = random.Random(11)
+    tried = 0
+    for name in ("tobit", "tobit4"):
+        for _ in range(40):
+            g = new_game(name)
+            while not g.is_game_over() and g.ply < 200:
+                b1, b2 = bytearray(64), bytearray(64)
+                assert tobit._scan_viper(g.board, g._geo, g.turn + 1, b1) == \
+                    tobit._scan_cpython(g.board, g._geo, g.turn + 1, b2)
+                assert b1 == b2
+                for m in g.legal_moves():
+                    bs = [bytearray(g.board), bytearray(g.board)]
+                    sts = [bytearray(g.st), bytearray(g.st)]
+                    us = [bytearray(g._snap), bytearray(g._snap)]
+                    for k, fn in enumerate((tobit._push_viper, tobit._push_cpython)):
+                        sts[k][8] = len(m)
+                        fn(bs[k], m, sts[k], us[k], 0, g._geo, g._z)
+                    assert bs[0] == bs[1] and sts[0] == sts[1] and us[0] == us[1], (g.fen(), m)
+                    tried += 1
+                g.push(rnd.choice(g.legal_moves()))
+    assert tried > 5000

@@ -174,6 +174,64 @@ def _push(b: ptr8, m: ptr8, st: ptr8, u: ptr8, o: int, geo: ptr8, z: ptr32) -> i
 
 
 @micropython.viper
+def _scan(b: ptr8, geo: ptr8, me: int, out: ptr8) -> int:
+    """Look over the board for side ``me`` (1 White, 2 Black).
+
+    If any piece of that side can capture, write the points of the pieces that
+    can into ``out`` and return their count + 256. Otherwise write the quiet
+    moves as (from, to) pairs into ``out`` and return the number of pairs."""
+    n1 = int(geo[0])
+    enemy = 3 - me
+    back = 0
+    if me == 1:
+        back = 2
+    ncap = 0
+    p = 1
+    while p < n1:
+        c = int(b[p])
+        if c != 0 and (c & 3) == me:
+            d = 0
+            while d < 4:
+                a = int(geo[4 + 4 * p + d])
+                if c & 4:
+                    while a != 0 and int(b[a]) == 0:
+                        a = int(geo[4 + 4 * a + d])
+                if a != 0 and (int(b[a]) & 3) == enemy:
+                    t = int(geo[4 + 4 * a + d])
+                    if t != 0 and int(b[t]) == 0:
+                        out[ncap] = p
+                        ncap += 1
+                        break
+                d += 1
+        p += 1
+    if ncap:
+        return ncap + 256
+    k = 0
+    p = 1
+    while p < n1:
+        c = int(b[p])
+        if c != 0 and (c & 3) == me:
+            d = 0
+            while d < 4:
+                if c & 4:
+                    t = int(geo[4 + 4 * p + d])
+                    while t != 0 and int(b[t]) == 0:
+                        out[k] = p
+                        out[k + 1] = t
+                        k += 2
+                        t = int(geo[4 + 4 * t + d])
+                elif d != back:
+                    t = int(geo[4 + 4 * p + d])
+                    if t != 0 and int(b[t]) == 0:
+                        out[k] = p
+                        out[k + 1] = t
+                        k += 2
+                d += 1
+        p += 1
+    return k >> 1
+
+
+@micropython.viper
 def _unmake(b: ptr8, st: ptr8, u: ptr8, o: int, n1: int):
     """Restore the board and state saved at u[o:] by _push."""
     i = 0
@@ -187,13 +245,110 @@ def _unmake(b: ptr8, st: ptr8, u: ptr8, o: int, n1: int):
         i += 1
 
 
-if not MICROPYTHON:  # CPython twins of the viper helpers, with C-speed slices
+def _scan_cpython(b, geo, me, out):
+    """CPython twin of ``_scan`` (same arguments, same result), in CPython's idiom."""
+    n1 = geo[0]
+    enemy = 3 - me
+    back = SOUTH if me == 1 else NORTH
+    ncap = 0
+    pieces = [p for p in range(1, n1) if b[p] and (b[p] & 3) == me]
+    for p in pieces:
+        c = b[p]
+        for d in range(4):
+            a = geo[4 + 4 * p + d]
+            if c & 4:
+                while a and not b[a]:
+                    a = geo[4 + 4 * a + d]
+            if a and (b[a] & 3) == enemy:
+                t = geo[4 + 4 * a + d]
+                if t and not b[t]:
+                    out[ncap] = p
+                    ncap += 1
+                    break
+    if ncap:
+        return ncap + 256
+    k = 0
+    for p in pieces:
+        c = b[p]
+        for d in range(4):
+            if c & 4:
+                t = geo[4 + 4 * p + d]
+                while t and not b[t]:
+                    out[k] = p
+                    out[k + 1] = t
+                    k += 2
+                    t = geo[4 + 4 * t + d]
+            elif d != back:
+                t = geo[4 + 4 * p + d]
+                if t and not b[t]:
+                    out[k] = p
+                    out[k + 1] = t
+                    k += 2
+    return k >> 1
+
+
+def _push_cpython(b, m, st, u, o, geo, z):
+    """CPython twin of ``_push`` (same arguments, same effect), in CPython's idiom."""
+    n1 = geo[0]
+    mlen = st[8]
+    u[o:o + n1] = b
+    u[o + n1:o + n1 + 10] = st
+    u[o + n1 + 10:o + n1 + 10 + mlen] = m
+    xy = 4 + 4 * n1
+    key = st[4] | (st[5] << 8) | (st[6] << 16) | (st[7] << 24)
+    s = m[1]
+    e = m[mlen - 1]
+    piece = b[s]
+    b[s] = 0
+    key ^= z[4 * s + (piece & 3) - 1 + ((piece >> 1) & 2)]
+    irreversible = m[0] == 1
+    for i in range(1, mlen - 1):
+        p = m[i]
+        t = m[i + 1]
+        if geo[xy + 2 * p] == geo[xy + 2 * t]:
+            d = NORTH if geo[xy + 2 * t + 1] > geo[xy + 2 * p + 1] else SOUTH
+        else:
+            d = EAST if geo[xy + 2 * t] > geo[xy + 2 * p] else WEST
+        while p != t:
+            p = geo[4 + 4 * p + d]
+            c = b[p]
+            if c:
+                key ^= z[4 * p + (c & 3) - 1 + ((c >> 1) & 2)]
+                b[p] = 0
+    if not piece & 4:
+        ey = geo[xy + 2 * e + 1]
+        if ey != geo[xy + 2 * s + 1]:
+            irreversible = True
+        if piece == 1 and ey == geo[1]:
+            piece = 5
+        elif piece == 2 and ey == 0:
+            piece = 6
+    b[e] = piece
+    key ^= z[4 * e + (piece & 3) - 1 + ((piece >> 1) & 2)] ^ z[0]
+    st[3] ^= 1
+    st[4] = key & 255
+    st[5] = (key >> 8) & 255
+    st[6] = (key >> 16) & 255
+    st[7] = key >> 24
+    clock = 0 if irreversible else min(st[1] | (st[2] << 8), 65534) + 1
+    st[1] = clock & 255
+    st[2] = clock >> 8
+    return clock
+
+
+if not MICROPYTHON:  # CPython runs the twins; the viper code stays for the tests
+    _push_viper, _scan_viper = _push, _scan
+    _push, _scan = _push_cpython, _scan_cpython
 
     def _copy(dst, doff, src, soff, n):  # noqa: F811
         dst[doff:doff + n] = src[soff:soff + n]
 
     def _same(a, aoff, b, boff, n):  # noqa: F811
         return a[aoff:aoff + n] == b[boff:boff + n]
+
+    def _unmake(b, st, u, o, n1):  # noqa: F811
+        b[:] = u[o:o + n1]
+        st[:] = u[o + n1:o + n1 + 10]
 
 
 class Tobit(Game):
@@ -226,6 +381,8 @@ class Tobit(Game):
                 self.nb[p * 4 + d] = self.point(x + _DX[d], y + _DY[d])
         self.board = bytearray(n + 1)
         self.st = bytearray(ST_SIZE)
+        # at most 2L + 2 pieces a side, each with at most L + T + 2 quiet moves
+        self._scanbuf = bytearray(2 * (2 * L + 2) * (L + T + 2))
         self._geo = bytearray(4 + 6 * (n + 1))
         self._geo[0] = n + 1
         self._geo[1] = T + 1
@@ -367,48 +524,19 @@ class Tobit(Game):
 
     def _generate(self):
         b = self.board
-        nb = self.nb
-        me = self.st[ST_TURN] + 1
-        enemy = 3 - me
+        buf = self._scanbuf
+        n = _scan(b, self._geo, self.st[ST_TURN] + 1, buf)
+        if n < 256:
+            return [bytes((QUIET, buf[2 * i], buf[2 * i + 1])) for i in range(n)]
         caps = []
         seen = {}
-        for s in range(1, self.n_points + 1):
+        for i in range(n - 256):
+            s = buf[i]
             c = b[s]
-            if not c or (c & COLOUR) != me:
-                continue
-            if not c & TOBIT:
-                # quick look for an adjacent enemy with a free point behind it
-                s4 = s * 4
-                for d in range(4):
-                    a = nb[s4 + d]
-                    if a and (b[a] & COLOUR) == enemy:
-                        t = nb[a * 4 + d]
-                        if t and b[t] == EMPTY:
-                            break
-                else:
-                    continue
             b[s] = EMPTY  # the starting point counts as free once left (2.8)
             self._jumps(s, -1, c & TOBIT, [s], caps, seen)
             b[s] = c
-        if caps:
-            return caps
-        quiet = []
-        back = SOUTH if me == 1 else NORTH
-        for s in range(1, self.n_points + 1):
-            c = b[s]
-            if not c or (c & COLOUR) != me:
-                continue
-            for d in range(4):
-                if c & TOBIT:
-                    t = nb[s * 4 + d]
-                    while t and b[t] == EMPTY:
-                        quiet.append(bytes((QUIET, s, t)))
-                        t = nb[t * 4 + d]
-                elif d != back:
-                    t = nb[s * 4 + d]
-                    if t and b[t] == EMPTY:
-                        quiet.append(bytes((QUIET, s, t)))
-        return quiet
+        return caps
 
     def _jump_targets(self, p, d, tobit):
         """For a jump from ``p`` in direction ``d``: (the enemy point jumped, the list of
