@@ -1,0 +1,288 @@
+"""The demo's parts that need no board: the bundled record, reading a record file,
+and the terminal picture of a board with its LED colours.
+
+- :func:`demo_record_path` / :func:`make_demo_record`: our own Toguz Kumalak game
+  (``data/demo-toguz.pgn``), played by the engine against itself with fixed seeds
+  and node budgets, so the same code makes the same game again.
+- :func:`load_record`: the game a record file holds, replayed through the rules core;
+  :class:`DemoError` with a one-line reason for anything that is not a game record.
+- :class:`Picture`: text pictures of one game's cells placed by the layout's x, y (mm),
+  each cell in the colour its LED shows (ANSI 256 colours) or, in plain text, with a
+  letter naming the colour (:data:`LED_NAMES`).
+"""
+import os
+import sys
+
+from playboard import pgn
+from playboard.board.layout import load_layout
+from playboard.board.lights import DEFAULT_COLOURS
+from playboard.games import new_game
+
+DATA_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
+DEMO_RECORD = "demo-toguz.pgn"
+# how the bundled game was made (make_demo_record's defaults)
+DEMO_SEEDS = (11, 111)
+DEMO_LEVELS = (6, 5)
+DEMO_NODES = 3000
+
+
+class DemoError(Exception):
+    """A record file the demo can't play (missing, unreadable, not a game record, illegal moves)."""
+
+
+def demo_record_path():
+    """Path of the bundled demo record (a Toguz Kumalak game of our own)."""
+    return os.path.join(DATA_DIR, DEMO_RECORD)
+
+
+def make_demo_record(seeds=DEMO_SEEDS, levels=DEMO_LEVELS, nodes=DEMO_NODES, date="2026.11.30"):
+    """The text of a Toguz Kumalak record played by the engine against itself.
+
+    ``seeds``/``levels``: (South, North) engine seeds and levels (1..8); ``nodes``:
+    the node budget of each move (no clock, so the game is the same on any machine).
+    Returns the record text (PGN-style, ends with a blank line)."""
+    from playboard.engine import Engine
+
+    g = new_game("toguz")
+    engines = (Engine(tt_size=1024, seed=seeds[0]), Engine(tt_size=1024, seed=seeds[1]))
+    texts = []
+    while not g.is_game_over():
+        e = engines[g.turn]
+        e.think(g, level=levels[g.turn], nodes=nodes)
+        texts.append(g.move_text(e.best_move))
+        g.push(e.best_move)
+    tags = {
+        "Event": "Playboard demo game",
+        "Site": "made by playboard_host.demo.make_demo_record (engine against itself)",
+        "Date": date,
+        "White": "Playboard engine L%d (seed %d)" % (levels[0], seeds[0]),
+        "Black": "Playboard engine L%d (seed %d)" % (levels[1], seeds[1]),
+        "Result": g.result(),
+        "Game": "toguz",
+        "Termination": g.termination,
+        "FinalPosition": g.fen(),
+    }
+    return pgn.format_game(tags, texts)
+
+
+def load_record(path, number=1):
+    """``(record, game)``: game ``number`` (1-based) of the record file at ``path``,
+    and the rules core after replaying it (its final position).
+
+    DemoError, with the file's name and the reason, for a missing or unreadable file,
+    a file that is not a PGN-style game record (binary, no tags, no Game tag, no
+    moves), a game number past the file's games, or a move the rules refuse."""
+    name = os.path.basename(path)
+    try:
+        with open(path, "rb") as f:
+            raw = f.read(8 << 20)
+    except OSError as e:
+        raise DemoError("can't read record file %s: %s" % (path, e.strerror or e))
+    if b"\0" in raw:
+        raise DemoError("%s is not a game record (it is a binary file)" % name)
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise DemoError("%s is not a game record (not UTF-8 text)" % name)
+    try:
+        k = 0
+        for rec in pgn.read_games(text.splitlines()):
+            k += 1
+            if k == number:
+                break
+        else:
+            if k == 0:
+                raise DemoError("%s is not a game record (no [Tag \"value\"] lines, no moves)" % name)
+            raise DemoError("%s holds %d game%s, no game %d" % (name, k, "" if k == 1 else "s", number))
+        if not rec.moves:
+            raise DemoError("%s: game %d has no moves to play" % (name, number))
+        g, _ = pgn.replay(rec)
+    except pgn.RecordError as e:
+        raise DemoError("%s is not a playable game record: %s" % (name, e))
+    return rec, g
+
+
+# --- LED colours by name -------------------------------------------------------------------
+# (letter, name, meaning) of each lights layer's colour and accent (playboard.board.lights)
+LED_NAMES = (
+    (("g", "green", "legal"), ("b", "blue", "selected")),
+    (("a", "amber", "last move from"), ("A", "amber", "last move to")),
+    (("c", "cyan", "sowing"), ("C", "cyan", "last ball")),
+    (("p", "purple", "engine from"), ("P", "purple", "engine to")),
+    (("o", "orange", "capture"), ("y", "yellow", "tuzdyk")),
+    (("r", "red", "error"), ("m", "magenta", "error")),
+    (("w", "white", "menu"), ("u", "blue", "menu")),
+)
+
+
+def _unit(c):
+    s = float(c[0] + c[1] + c[2]) or 1.0
+    return (c[0] / s, c[1] / s, c[2] / s)
+
+
+_REFS = [(_unit(DEFAULT_COLOURS[layer][k]), LED_NAMES[layer][k])
+         for layer in range(len(DEFAULT_COLOURS)) for k in (0, 1)]
+
+
+def led_name(rgb):
+    """(letter, name, meaning) of the lights colour nearest ``rgb`` (by hue), or None for dark."""
+    if not (rgb[0] or rgb[1] or rgb[2]):
+        return None
+    u = _unit(rgb)
+    best = None
+    bd = 9.0
+    for ref, name in _REFS:
+        d = (u[0] - ref[0]) ** 2 + (u[1] - ref[1]) ** 2 + (u[2] - ref[2]) ** 2
+        if d < bd:
+            bd = d
+            best = name
+    return best
+
+
+def display_colours(leds):
+    """The LED colours ``leds`` (list of (r, g, b) as sent to the strip, dimmed by the
+    brightness and gamma) as a person sees them glow: a list of (r, g, b), scaled so
+    the brightest channel of the frame is 255 and lifted by the inverse gamma."""
+    top = max([max(c) for c in leds] or [0])
+    out = []
+    for c in leds:
+        if not top or not (c[0] or c[1] or c[2]):
+            out.append((0, 0, 0))
+        else:
+            out.append(tuple(int(255 * (v / top) ** (1 / 2.2) + 0.5) for v in c))
+    return out
+
+
+def colour_wanted(stream, mode="auto"):
+    """Whether to write ANSI colours to ``stream``: ``mode`` "always", "never" or
+    "auto" (a terminal that is not ``TERM=dumb``, and no ``NO_COLOR`` set)."""
+    if mode == "always":
+        return True
+    if mode == "never":
+        return False
+    if os.environ.get("NO_COLOR"):
+        return False
+    if os.environ.get("TERM", "") in ("", "dumb"):
+        return False
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def _ansi256(rgb):
+    r, g, b = (int(v * 5 / 255 + 0.5) for v in rgb)
+    return 16 + 36 * r + 6 * g + b
+
+
+class Picture:
+    """Text pictures of ``game``'s cells on the physical layout ``layout_name``.
+
+    Cells are placed by their x, y in mm (North/Black at the top), ``CELL`` characters
+    wide. ``render(contents, leds, colour)``: ``contents`` maps cell -> short text
+    (a piece letter, a count); ``leds`` is the list of all LEDs' (r, g, b) as shown.
+    """
+
+    CELL = 4
+
+    def __init__(self, game, layout_name="default", layout=None):
+        self.layout = layout or load_layout(game, layout_name)
+        lay = self.layout
+        xs = sorted(set(lay.xy_mm(c)[0] for c in lay.cells))
+        diffs = [b - a for a, b in zip(xs, xs[1:])]
+        # the grid pitch: the commonest gap between neighbouring x values
+        self.pitch = max(set(diffs), key=diffs.count) if diffs else 40
+        self.x0 = xs[0]
+        self.rows = sorted(set(lay.xy_mm(c)[1] for c in lay.cells), reverse=True)
+        self.game = game
+
+    def column(self, cell):
+        """Character column of ``cell``'s left edge."""
+        x = self.layout.xy_mm(cell)[0]
+        return int(round((x - self.x0) * self.CELL / float(self.pitch)))
+
+    def render(self, contents, leds, colour=False, margin="  "):
+        """The picture (str, lines joined by newlines, no trailing newline)."""
+        lay = self.layout
+        shown = display_colours(leds)
+        lines = []
+        for y in self.rows:
+            cells = sorted((c for c in lay.cells if lay.xy_mm(c)[1] == y), key=self.column)
+            line = ""
+            for c in cells:
+                col = self.column(c)
+                if len(line) < col:
+                    line += " " * (col - len(line))
+                text = contents.get(c, "")
+                led = lay.led_of(c)
+                rgb = leds[led] if 0 <= led < len(leds) else (0, 0, 0)
+                w = max(self.CELL, len(text) + 2)
+                if colour:
+                    body = text.center(w - 1) + " "
+                    if rgb[0] or rgb[1] or rgb[2]:
+                        d = shown[led]
+                        fg = 16 if (d[0] * 299 + d[1] * 587 + d[2] * 114) > 110000 else 231
+                        body = "\x1b[48;5;%d;38;5;%dm%s\x1b[0m" % (_ansi256(d), fg, body[:-1]) + " "
+                    line += body
+                else:
+                    nm = led_name(rgb)
+                    line += (text.rjust(w - 2) + (nm[0] if nm else " ") + " ")
+            lines.append(margin + line.rstrip())
+        return "\n".join(lines)
+
+    def legend(self, leds, colour=False):
+        """One line naming the colours lit in ``leds`` and what they mean."""
+        seen = []
+        for c in self.layout.cells:
+            led = self.layout.led_of(c)
+            if 0 <= led < len(leds):
+                nm = led_name(leds[led])
+                if nm and nm not in seen:
+                    seen.append(nm)
+        if not seen:
+            return "LEDs: all dark"
+        if colour:
+            return "LEDs: " + ", ".join("%s = %s" % (n[1], n[2]) for n in seen)
+        return "LEDs: " + ", ".join("%s %s = %s" % (n[0], n[1], n[2]) for n in seen)
+
+
+def contents_of(g, occupancy=None):
+    """Cell texts of rules core ``g``: Tobit pieces (w b W B, or what the sensors say
+    in ``occupancy``: a dict point -> 0/1), mancala pit counts, ``X`` on a tuzdyk and
+    the kazans / capture counters."""
+    out = {}
+    if g.name in ("tobit", "tobit4"):
+        sym = {0: ".", 1: "w", 2: "b", 5: "W", 6: "B"}
+        for p in range(1, g.n_points + 1):
+            v = g.board[p]
+            s = sym.get(v, "?")
+            if occupancy is not None:
+                on = occupancy.get(p, 0)
+                if on and not v:
+                    s = "o"  # a piece the sensors see where the game has none
+                elif v and not on:
+                    s = "_"  # lifted
+            out[p] = s
+        return out
+    pos = g.pos
+    n = 2 * g.n_pits
+    for c in range(n):
+        out[c] = "%d" % pos[c]
+    if g.name == "toguz":
+        for side in (0, 1):
+            t = g.tuzdyk_of(side)
+            if t is not None:
+                out[t] = "X"
+    out[n] = "K:%d" % pos[n]
+    out[n + 1] = "K:%d" % pos[n + 1]
+    return out
+
+
+def write(stream, text):
+    """Write a line to ``stream`` and flush it (the demo shows progress as it goes)."""
+    stream.write(text + "\n")
+    stream.flush()
+
+
+if __name__ == "__main__":  # regenerate the bundled record: python -m playboard_host.demo > FILE
+    sys.stdout.write(make_demo_record())
