@@ -18,6 +18,7 @@ def run(capsys, *argv):
 
 @pytest.mark.parametrize("game,depth,count", [
     ("toguz", 6, 360035),  # RULES.md 1.9
+    ("toguz", 7, 3003052),
     ("tobit", 6, 95283),  # RULES.md 2.14
     ("tobit4", 6, 31352),
     ("tihbat", 12, 3340),  # RULES.md 3.8
