@@ -136,6 +136,16 @@ def _check_end(p: ptr8) -> int:
 
 
 @micropython.viper
+def _key(p: ptr8) -> int:
+    h = int(p[22])
+    i = 0
+    while i < 22:
+        h = ((h & 0x1FFFFFF) * 33 + int(p[i])) ^ (h >> 25)
+        i += 1
+    return h & 0x3FFFFFFF
+
+
+@micropython.viper
 def _copy(dst: ptr8, doff: int, src: ptr8, soff: int, n: int):
     """dst[doff:doff+n] = src[soff:soff+n] without allocating."""
     i = 0
@@ -456,12 +466,9 @@ class Toguz(Game):
         return m
 
     def key(self):
-        """A position key below 2**30 (not unique: a hash for transposition tables)."""
-        h = self.pos[TURN]
-        p = self.pos
-        for i in range(22):
-            h = (h * 31 + p[i]) & 0x3FFFFFFF
-        return h
+        """A position key below 2**30 (a hash of pits, kazans, tuzdyks and side, for
+        transposition tables; the same on every port: no step exceeds 2**31)."""
+        return _key(self.pos)
 
     def perft(self, depth):
         """Perft (RULES.md 1.9): every ply pushed, no bulk counting.
