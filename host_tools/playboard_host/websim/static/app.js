@@ -1,0 +1,264 @@
+// Playboard simulator page: draws the board from the layout data and follows the
+// simulated board's state (server-sent events from /api/events).
+"use strict";
+
+const SVG = "http://www.w3.org/2000/svg";
+let LAYOUT = null;     // /api/layout: the physical board (size, holes, every game's cells)
+let STATE = null;      // the last state the server sent
+let drawnGame = null;  // the game whose cells are drawn
+const cellNodes = {};  // cell -> {g, halo, content}
+
+function el(name, attrs, parent) {
+  const e = document.createElementNS(SVG, name);
+  for (const k in attrs) e.setAttribute(k, attrs[k]);
+  if (parent) parent.appendChild(e);
+  return e;
+}
+
+function $(id) { return document.getElementById(id); }
+
+async function api(path, body) {
+  const opts = body === undefined ? {} : {method: "POST", headers: {"Content-Type": "application/json"},
+                                          body: JSON.stringify(body)};
+  const r = await fetch(path, opts);
+  const data = r.headers.get("Content-Type", "").startsWith("application/json") ? await r.json() : await r.text();
+  if (!r.ok) throw new Error(data.error || data || r.statusText);
+  return data;
+}
+
+function showError(msg) {
+  const e = $("error");
+  e.hidden = !msg;
+  e.textContent = msg || "";
+}
+
+// --- the board ------------------------------------------------------------------
+const H = () => LAYOUT.size_mm[1];
+const sx = x => x;
+const sy = y => H() - y;   // layout y runs away from White; SVG y runs down
+
+function drawBoard(game) {
+  const svg = $("board");
+  svg.textContent = "";
+  const [w, h] = LAYOUT.size_mm;
+  svg.setAttribute("viewBox", `0 0 ${w} ${h}`);
+  const defs = el("defs", {}, svg);
+  const f = el("filter", {id: "glow", x: "-60%", y: "-60%", width: "220%", height: "220%"}, defs);
+  el("feGaussianBlur", {stdDeviation: "3.5"}, f);
+  el("rect", {x: 4, y: 4, width: w - 8, height: h - 8, rx: 14, fill: "#c8a06a", stroke: "#8a6334",
+              "stroke-width": 3}, svg);
+  const holes = LAYOUT.holes_mm;
+  // the other games' holes, faint: the physical board has them all
+  const active = LAYOUT.games[game];
+  const used = new Set();
+  for (const c of active.cells) used.add(c[3] + "," + c[4]);
+  for (const name in LAYOUT.games) {
+    if (name === game) continue;
+    for (const c of LAYOUT.games[name].cells) {
+      const key = c[3] + "," + c[4];
+      if (used.has(key)) continue;
+      used.add(key);
+      drawHole(svg, c[5], c[3], c[4], holes, "inactive");
+    }
+  }
+  // lines of the Tobit board (adjacent points, from the rules)
+  for (const [a, b] of active.edges || []) {
+    const ca = active.cells.find(c => c[0] === a), cb = active.cells.find(c => c[0] === b);
+    el("line", {x1: sx(ca[3]), y1: sy(ca[4]), x2: sx(cb[3]), y2: sy(cb[4]), class: "line"}, svg);
+  }
+  for (const k in cellNodes) delete cellNodes[k];
+  for (const c of active.cells) {
+    const [cell, sensor, led, x, y, kind] = c;
+    const g = el("g", {class: "cell", "data-cell": cell, "data-kind": kind, "data-led": led,
+                       id: "cell-" + cell, tabindex: sensor >= 0 ? 0 : -1, role: "button"}, svg);
+    const halo = kind === "kazan" || kind === "counter"
+      ? el("rect", {x: sx(x) - holes[kind][0] / 2 - 4, y: sy(y) - holes[kind][1] / 2 - 4,
+                    width: holes[kind][0] + 8, height: holes[kind][1] + 8, rx: 10, fill: "none",
+                    filter: "url(#glow)", class: "led", "data-led": led}, g)
+      : el("circle", {cx: sx(x), cy: sy(y), r: kind === "pit" ? 19 : 17, fill: "none", filter: "url(#glow)",
+                      class: "led", "data-led": led}, g);
+    drawHole(g, kind, x, y, holes, "");
+    const content = el("g", {class: "content"}, g);
+    cellNodes[cell] = {g, halo, content, kind, x, y};
+    if (sensor >= 0) {
+      g.addEventListener("click", () => act({op: "click", cell}));
+      g.addEventListener("keydown", e => { if (e.key === "Enter" || e.key === " ") act({op: "click", cell}); });
+    }
+  }
+  drawnGame = game;
+}
+
+function drawHole(parent, kind, x, y, holes, cls) {
+  if (kind === "kazan" || kind === "counter") {
+    const [w, h] = holes[kind];
+    return el("rect", {x: sx(x) - w / 2, y: sy(y) - h / 2, width: w, height: h, rx: 8,
+                       class: "hole " + cls}, parent);
+  }
+  const d = holes[kind] || 16;
+  return el("circle", {cx: sx(x), cy: sy(y), r: d / 2, class: "hole " + cls}, parent);
+}
+
+function ledColour(hex) {
+  return hex && hex !== "000000" ? "#" + hex : null;
+}
+
+function render(s) {
+  STATE = s;
+  if (drawnGame !== s.game) drawBoard(s.game);
+  if ($("game").value !== s.game && document.activeElement !== $("game")) $("game").value = s.game;
+  // LEDs: each at its cell, in its colour as it glows
+  for (const cell in cellNodes) {
+    const n = cellNodes[cell];
+    const led = +n.g.getAttribute("data-led");
+    const col = led >= 0 ? ledColour(s.leds[led]) : null;
+    n.halo.setAttribute("fill", n.kind === "kazan" || n.kind === "counter" ? (col || "none") : (col || "none"));
+    n.g.setAttribute("data-colour", col || "");
+    n.content.textContent = "";
+    const {x, y, kind} = n;
+    if (kind === "point") {
+      const p = s.pieces[cell] || "";
+      n.g.setAttribute("data-piece", p);
+      if (p) {
+        const white = p.toLowerCase() === "w";
+        el("circle", {cx: sx(x), cy: sy(y), r: 13, class: white ? "piece-w" : "piece-b"}, n.content);
+        if (p === "W" || p === "B") el("circle", {cx: sx(x), cy: sy(y), r: 7, class: "crown"}, n.content);
+      }
+    } else {
+      const v = s.counts ? s.counts[cell] : 0;
+      n.g.setAttribute("data-count", v);
+      if (kind === "pit") {
+        const shown = Math.min(v, 12);
+        for (let i = 0; i < shown; i++) {
+          const a = (i / Math.max(shown, 1)) * 2 * Math.PI;
+          const r = shown > 1 ? 9 : 0;
+          el("circle", {cx: sx(x) + r * Math.cos(a), cy: sy(y) + r * Math.sin(a), r: 3.6, class: "ball"}, n.content);
+        }
+        if ((s.tuzdyks || []).includes(+cell)) el("circle", {cx: sx(x), cy: sy(y), r: 15, class: "tuzdyk"}, n.content);
+      }
+      el("text", {x: sx(x), y: sy(y), class: "count"}, n.content).textContent =
+        kind === "pit" ? (s.tuzdyks || []).includes(+cell) ? "X" : v : (kind === "kazan" ? "kazan " : "captured ") + v;
+    }
+  }
+  // the panels
+  const who = s.game.startsWith("tobit") ? ["White", "Black"] : ["South", "North"];
+  let st = s.result !== "*" ? `Game over: ${s.result}` + (s.termination ? ` (${s.termination})` : "")
+                            : `${who[s.turn]} to move`;
+  $("status-text").textContent = st + (s.note ? " - " + s.note : "");
+  const e = s.engine || {};
+  $("engine-text").textContent = e.text || "idle";
+  $("engine").setAttribute("data-state", e.state || "idle");
+  $("engine-move").hidden = !(e.state === "move");
+  const ol = $("moves");
+  ol.textContent = "";
+  for (let i = 0; i < s.moves.length; i += 2) {
+    const li = document.createElement("li");
+    li.textContent = s.moves[i] + (i + 1 < s.moves.length ? "  " + s.moves[i + 1] : "");
+    ol.appendChild(li);
+  }
+  ol.scrollTop = ol.scrollHeight;
+  const t = $("count-table");
+  t.textContent = "";
+  $("counts").hidden = !s.counts;
+  if (s.counts) {
+    const np = s.game === "toguz" ? 9 : 2;
+    const row = (label, cells) => {
+      const tr = document.createElement("tr");
+      const th = document.createElement("th");
+      th.textContent = label;
+      tr.appendChild(th);
+      for (const c of cells) {
+        const td = document.createElement("td");
+        td.textContent = c;
+        tr.appendChild(td);
+      }
+      t.appendChild(tr);
+    };
+    const pits = side => Array.from({length: np}, (_, i) => {
+      const c = side * np + i;
+      return (s.tuzdyks || []).includes(c) ? "X" : s.counts[c];
+    });
+    const store = s.game === "toguz" ? "kazan" : "captured";
+    row("pit", Array.from({length: np}, (_, i) => i + 1));
+    row("North", pits(1).concat([store + " " + s.counts[2 * np + 1]]));
+    row("South", pits(0).concat([store + " " + s.counts[2 * np]]));
+  }
+  const lg = $("legend");
+  lg.textContent = "";
+  for (const [hex, name, meaning] of s.legend || []) {
+    const li = document.createElement("li");
+    const sw = document.createElement("span");
+    sw.className = "swatch";
+    sw.style.background = "#" + hex;
+    li.appendChild(sw);
+    li.appendChild(document.createTextNode(`${name}: ${meaning}`));
+    lg.appendChild(li);
+  }
+  const ev = $("events");
+  ev.textContent = "";
+  for (const line of (s.events || []).slice(-30)) {
+    const li = document.createElement("li");
+    li.textContent = line;
+    ev.appendChild(li);
+  }
+  ev.scrollTop = ev.scrollHeight;
+  $("hand").textContent = s.hand && s.hand.length ? "In hand: " + s.hand.join(" ") : "";
+  $("putback").hidden = !(s.hand && s.hand.length);
+  showError(s.error || "");
+  document.body.setAttribute("data-version", s.version);
+}
+
+async function act(body) {
+  try {
+    const s = await api("/api/act", body);
+    if (s && s.version !== undefined && (!STATE || s.version >= STATE.version)) render(s);
+  } catch (err) {
+    showError(String(err.message || err));
+  }
+}
+
+function connect() {
+  const es = new EventSource("/api/events");
+  es.addEventListener("state", e => {
+    $("conn").textContent = "live";
+    $("conn").className = "conn live";
+    const s = JSON.parse(e.data);
+    if (!STATE || s.version >= STATE.version || s.game !== STATE.game) render(s);
+  });
+  es.onerror = () => {
+    $("conn").textContent = "reconnecting";
+    $("conn").className = "conn lost";
+  };
+}
+
+async function start() {
+  LAYOUT = await api("/api/layout");
+  const lv = $("level");
+  for (let i = 1; i <= LAYOUT.levels; i++) {
+    const o = document.createElement("option");
+    o.value = i;
+    o.textContent = i;
+    lv.appendChild(o);
+  }
+  lv.value = LAYOUT.default_level;
+  $("new").addEventListener("click", () =>
+    act({op: "new", game: $("game").value, mode: $("mode").value, level: +$("level").value}));
+  $("putback").addEventListener("click", () => act({op: "putback"}));
+  $("engine-move").addEventListener("click", () => act({op: "engine_move"}));
+  $("export").addEventListener("click", async () => {
+    try {
+      const text = await api("/api/record");
+      const a = document.createElement("a");
+      a.href = URL.createObjectURL(new Blob([text], {type: "text/plain"}));
+      a.download = `playboard-${STATE ? STATE.game : "game"}.pgn`;
+      document.body.appendChild(a);
+      a.click();
+      a.remove();
+    } catch (err) {
+      showError(String(err.message || err));
+    }
+  });
+  render(await api("/api/state"));
+  connect();
+}
+
+start().catch(err => showError("can't start: " + (err.message || err)));
