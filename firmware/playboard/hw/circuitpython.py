@@ -1,0 +1,110 @@
+"""The CircuitPython backend (Adafruit RP2040 boards): ``keypad`` scanning, Adafruit NeoPixel.
+
+- ``sensor.kind: matrix`` -> ``keypad.KeyMatrix`` (diode anodes on the columns,
+  ``columns_to_anodes=True``); key number = row * n_cols + col = our sensor index.
+- ``sensor.kind: shift_register`` -> ``keypad.ShiftRegisterKeys`` on a 74HC165
+  chain; keypad numbers keys in the order the bits come out (chip 0's input H
+  first), so key k is our sensor 8 * (k // 8) + 7 - k % 8 (input A = 0, as the rp2
+  backend).
+
+``read(buf)`` drains the key events into a state bytearray with one preallocated
+``keypad.Event`` (no allocation; on an event-queue overflow the scanner is reset
+and re-reports every pressed key). LEDs: ``neopixel.NeoPixel`` (PyPI
+``adafruit-circuitpython-neopixel``) with ``auto_write=False``, brightness 1.0 (our
+Lights layer does brightness and the current cap) and the board's pixel order;
+``show()`` writes each pixel as a 0xRRGGBB int (no tuple per pixel).
+
+The modules are parameters so tests can pass fakes; on the board they are imported.
+"""
+from playboard.hw import Board
+
+
+def _pin(microcontroller, n):
+    try:
+        return getattr(microcontroller.pin, "GPIO%d" % n)
+    except AttributeError:
+        raise ValueError("this board has no GPIO%d" % n)
+
+
+class CircuitPythonBoard(Board):
+    """Sensors through ``keypad``, LEDs through Adafruit ``neopixel`` (see the module docstring)."""
+
+    kind = "circuitpython"
+
+    def __init__(self, cfg, keypad, neopixel, microcontroller):
+        Board.__init__(self, cfg["n_sensors"], cfg["leds"]["count"])
+        s = cfg["sensor"]
+        n = self.n_sensors
+        kind = s["kind"]
+        if kind == "matrix":
+            rows = [_pin(microcontroller, p) for p in s["rows"]]
+            cols = [_pin(microcontroller, p) for p in s["cols"]]
+            self._keys = keypad.KeyMatrix(row_pins=rows, column_pins=cols, columns_to_anodes=True,
+                                          interval=0.005, max_events=64)
+            n_keys = len(rows) * len(cols)
+            self._map = bytearray(range(n_keys))
+        elif kind == "shift_register":
+            n_keys = 8 * s["chain"]
+            self._keys = keypad.ShiftRegisterKeys(
+                clock=_pin(microcontroller, s["clk"]), data=_pin(microcontroller, s["data"]),
+                latch=_pin(microcontroller, s["load"]), value_to_latch=True, key_count=n_keys,
+                value_when_pressed=not s["active_low"], interval=0.005, max_events=64)
+            self._map = bytearray(8 * (k // 8) + 7 - k % 8 for k in range(n_keys))
+        else:
+            raise ValueError("circuitpython backend: no reader for sensor kind %r" % (kind,))
+        self._event = keypad.Event()
+        self._state = bytearray(n)
+        self._px = None
+        if self.n_leds:
+            leds = cfg["leds"]
+            self._px = neopixel.NeoPixel(_pin(microcontroller, leds["pin"]), self.n_leds,
+                                         brightness=1.0, auto_write=False,
+                                         pixel_order=leds["order"])
+
+    def read(self, buf):
+        """Apply pending key events; buf[i] = 1 for each pressed (occupied) sensor."""
+        q = self._keys.events
+        ev = self._event
+        st = self._state
+        n = self.n_sensors
+        if q.overflowed:
+            q.clear()
+            for i in range(n):
+                st[i] = 0
+            self._keys.reset()
+        while q.get_into(ev):
+            i = self._map[ev.key_number]
+            if i < n:
+                st[i] = 1 if ev.pressed else 0
+        for i in range(n):
+            buf[i] = st[i]
+
+    def show(self):
+        """Write ``leds`` to the NeoPixels and show them."""
+        px = self._px
+        if px is None:
+            return
+        leds = self.leds
+        j = 0
+        for i in range(self.n_leds):
+            px[i] = (leds[j] << 16) | (leds[j + 1] << 8) | leds[j + 2]
+            j += 3
+        px.show()
+
+    def close(self):
+        """Stop scanning and turn the LEDs off."""
+        self._keys.deinit()
+        if self._px is not None:
+            self.fill(0, 0, 0)
+            self.show()
+
+
+def open_circuitpython(cfg, keypad=None, neopixel=None, microcontroller=None):
+    """Build the CircuitPython backend for a validated board definition."""
+    if keypad is None:
+        import keypad
+    if neopixel is None:
+        import neopixel
+    if microcontroller is None:
+        import microcontroller
+    return CircuitPythonBoard(cfg, keypad, neopixel, microcontroller)

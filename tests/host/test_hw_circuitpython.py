@@ -1,0 +1,174 @@
+"""The CircuitPython backend under CPython, with fake ``keypad``/``microcontroller``/``board``/
+``digitalio``/``neopixel_write`` modules in sys.modules and Adafruit's real ``neopixel``
+driver (PyPI adafruit-circuitpython-neopixel) on top of them: the right pins, key
+numbers mapped to sensors, and the bytes that reach the strip."""
+import importlib
+import sys
+import types
+
+import pytest
+
+from playboard.config import load_board, validate_board
+
+
+class FakePin:
+    def __init__(self, n):
+        self.n = n
+
+    def __repr__(self):
+        return "GPIO%d" % self.n
+
+
+class Event:
+    def __init__(self, key_number=0, pressed=True):
+        self.key_number = key_number
+        self.pressed = pressed
+
+
+class EventQueue:
+    def __init__(self):
+        self.items = []
+        self.overflowed = False
+
+    def get_into(self, ev):
+        if not self.items:
+            return False
+        k, p = self.items.pop(0)
+        ev.key_number = k
+        ev.pressed = p
+        return True
+
+    def clear(self):
+        self.items = []
+        self.overflowed = False
+
+
+class Scanner:
+    made = []
+
+    def __init__(self, **kw):
+        self.kw = kw
+        self.events = EventQueue()
+        self.resets = 0
+        Scanner.made.append(self)
+
+    def reset(self):
+        self.resets += 1
+
+    def deinit(self):
+        pass
+
+
+class KeyMatrix(Scanner):
+    pass
+
+
+class ShiftRegisterKeys(Scanner):
+    pass
+
+
+@pytest.fixture
+def cp(monkeypatch):
+    """Install the fake CircuitPython modules; yield (keypad, neopixel, microcontroller, writes)."""
+    writes = []
+    keypad = types.ModuleType("keypad")
+    keypad.KeyMatrix = KeyMatrix
+    keypad.ShiftRegisterKeys = ShiftRegisterKeys
+    keypad.Event = Event
+    mc = types.ModuleType("microcontroller")
+    mc.pin = types.SimpleNamespace(**{"GPIO%d" % i: FakePin(i) for i in range(30)})
+    mc.Pin = FakePin
+    board = types.ModuleType("board")
+    digitalio = types.ModuleType("digitalio")
+
+    class DigitalInOut:
+        def __init__(self, pin):
+            self.pin = pin
+            self.direction = None
+
+        def deinit(self):
+            pass
+
+    digitalio.DigitalInOut = DigitalInOut
+    digitalio.Direction = types.SimpleNamespace(OUTPUT="out", INPUT="in")
+    nw = types.ModuleType("neopixel_write")
+
+    def neopixel_write(dio, buf):
+        assert dio.direction == "out"
+        writes.append((dio.pin.n, bytes(buf)))
+
+    nw.neopixel_write = neopixel_write
+    for name, mod in (("keypad", keypad), ("microcontroller", mc), ("board", board),
+                      ("digitalio", digitalio), ("neopixel_write", nw)):
+        monkeypatch.setitem(sys.modules, name, mod)
+    monkeypatch.delitem(sys.modules, "neopixel", raising=False)
+    neopixel = importlib.import_module("neopixel")
+    assert hasattr(neopixel, "GRB"), "Adafruit's neopixel driver expected (requirements-nodeps.txt)"
+    Scanner.made = []
+    yield keypad, neopixel, mc, writes
+    sys.modules.pop("neopixel", None)
+
+
+def open_cp(cfg, cp):
+    from playboard.hw import open_board
+    keypad, neopixel, mc, _ = cp
+    return open_board(cfg, keypad=keypad, neopixel=neopixel, microcontroller=mc)
+
+
+def test_key_matrix_pins_and_events(cp):
+    cfg = load_board("feather-matrix-cp")
+    b = open_cp(cfg, cp)
+    km = Scanner.made[0]
+    assert isinstance(km, KeyMatrix)
+    assert [p.n for p in km.kw["row_pins"]] == cfg["sensor"]["rows"]
+    assert [p.n for p in km.kw["column_pins"]] == cfg["sensor"]["cols"]
+    assert km.kw["columns_to_anodes"] is True
+    km.events.items = [(0, True), (9, True), (63, True), (9, False)]
+    buf = bytearray(64)
+    b.read(buf)
+    assert [i for i in range(64) if buf[i]] == [0, 63]
+    b.read(buf)                     # state holds without new events
+    assert [i for i in range(64) if buf[i]] == [0, 63]
+
+
+def test_event_overflow_resets_the_scanner(cp):
+    b = open_cp(load_board("feather-matrix-cp"), cp)
+    km = Scanner.made[0]
+    km.events.items = [(5, True)]
+    buf = bytearray(64)
+    b.read(buf)
+    km.events.overflowed = True
+    km.events.items = [(6, True)]   # lost: the scanner re-reports from scratch
+    b.read(buf)
+    assert km.resets == 1 and sum(buf) == 0
+
+
+def test_shift_register_keys_map_to_sensor_numbers(cp):
+    cfg = validate_board({
+        "name": "cp165", "backend": "circuitpython", "module": "rp2040", "n_sensors": 64,
+        "sensor": {"kind": "shift_register", "chain": 8, "load": 13, "clk": 14, "data": 12},
+        "leds": {"pin": 22, "count": 58}})
+    b = open_cp(cfg, cp)
+    sk = Scanner.made[0]
+    assert isinstance(sk, ShiftRegisterKeys)
+    assert (sk.kw["clock"].n, sk.kw["data"].n, sk.kw["latch"].n) == (14, 12, 13)
+    assert sk.kw["key_count"] == 64 and sk.kw["value_when_pressed"] is False
+    # key 0 is the first bit out: chip 0 input H = sensor 7; key 15: chip 1 input A = 8
+    sk.events.items = [(0, True), (15, True), (56, True)]
+    buf = bytearray(64)
+    b.read(buf)
+    assert [i for i in range(64) if buf[i]] == [7, 8, 63]
+
+
+def test_neopixel_bytes(cp):
+    writes = cp[3]
+    b = open_cp(load_board("feather-matrix-cp"), cp)
+    b.set_led(0, 10, 20, 30)
+    b.set_led(57, 255, 128, 1)
+    b.show()
+    assert len(writes) == 1
+    pin, data = writes[0]
+    assert pin == 28 and len(data) == 58 * 3
+    assert data[:3] == bytes([20, 10, 30])          # GRB on the wire
+    assert data[-3:] == bytes([128, 255, 1])
+    assert data[3:-3] == bytes(56 * 3)
