@@ -86,16 +86,20 @@ def load_record(path, number=1):
         raise DemoError("%s is not a game record (not UTF-8 text)" % name)
     try:
         k = 0
+        rec = None
         for rec in pgn.read_games(text.splitlines()):
             k += 1
             if k == number:
                 break
-        else:
-            if k == 0:
-                raise DemoError("%s is not a game record (no [Tag \"value\"] lines, no moves)" % name)
-            raise DemoError("%s holds %d game%s, no game %d" % (name, k, "" if k == 1 else "s", number))
-        if not rec.moves:
-            raise DemoError("%s: game %d has no moves to play" % (name, number))
+    except pgn.RecordError as e:
+        raise DemoError("%s is not a game record: %s" % (name, e))
+    if k < number:
+        if k == 0:
+            raise DemoError("%s is not a game record (no [Tag \"value\"] lines, no moves)" % name)
+        raise DemoError("%s holds %d game%s, no game %d" % (name, k, "" if k == 1 else "s", number))
+    if not rec.moves:
+        raise DemoError("%s: game %d has no moves to play" % (name, number))
+    try:
         g, _ = pgn.replay(rec)
     except pgn.RecordError as e:
         raise DemoError("%s is not a playable game record: %s" % (name, e))

@@ -1,0 +1,38 @@
+"""`playboard demo`: the real firmware on the simulated board, playing real games through its sensors."""
+import sys
+
+from playboard_host.cli import CommandError
+from playboard_host import demo
+
+HELP = ("run the real firmware under MicroPython on the simulated board: replay a recorded Toguz Kumalak "
+        "game and play Tobit against the engine through the sensors, then sync and export the games")
+
+
+def add_arguments(p):
+    p.add_argument("--record", metavar="FILE",
+                   help="record file whose game is replayed on the board (default: the bundled demo game)")
+    p.add_argument("--number", type=int, default=1, metavar="N", help="which game of the record file (default 1)")
+    p.add_argument("--library", metavar="FILE",
+                   help="library file the games are synced into (default: a temporary one)")
+    p.add_argument("--export", metavar="FILE", help="also write the exported records to this file")
+    p.add_argument("--color", "--colour", dest="colour", choices=("auto", "always", "never"), default="auto",
+                   help="ANSI colours for the LEDs (default: auto, where the terminal has them)")
+    p.add_argument("--no-tobit", dest="tobit", action="store_false", help="skip the Tobit game against the engine")
+    p.add_argument("--level", type=int, default=2, choices=range(1, 9), metavar="1-8",
+                   help="the engine's level in the Tobit game (default 2)")
+    p.add_argument("--every", type=int, default=1, metavar="N",
+                   help="draw the board after every N-th move (default 1; the final position is always drawn)")
+    p.add_argument("--quiet", "-q", action="store_true", help="moves and results only, no pictures")
+
+
+def run(args):
+    path = args.record or demo.demo_record_path()
+    if args.number < 1:
+        raise CommandError("--number must be 1 or more")
+    try:
+        rec, final = demo.load_record(path, args.number)
+    except demo.DemoError as e:
+        raise CommandError(str(e))
+    from playboard_host import demo_run
+
+    return demo_run.run_demo(args, rec, final, sys.stdout)
