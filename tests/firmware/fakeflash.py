@@ -170,29 +170,30 @@ class FakeFs:
 
 
 class RamFlash:
-    """The flash chip behind ``RamBlockDev`` views: ``blocks`` x ``block_size`` bytes.
+    """The flash chip behind ``RamBlockDev`` views: ``blocks`` x ``block_size`` bytes
+    (one bytearray per block, so that a fragmented heap can still hold it).
 
     ``cut_at``: the byte count (over all programmed bytes) at which the power
     goes: that write programs the bytes before it and raises PowerCut; ``None``
     disarms. ``written`` counts programmed bytes. ``device()`` gives a new block
-    device view and kills the older ones (a restarted board): their writes, e.g.
-    from files of the dead "process" closed later by the garbage collector, are
-    ignored. Copies are done byte by byte so that a finaliser running with the
-    heap locked can still read.
+    device view (a restarted board). Copies are done byte by byte so that a
+    finaliser running with the heap locked can still read.
     """
 
     def __init__(self, blocks, block_size=512):
         self.bs = block_size
-        self.data = bytearray(blocks * block_size)
+        self.blocks = [bytearray(block_size) for _ in range(blocks)]
         self.cut_at = None
         self.written = 0
         self.gen = 0
+        self.view = None
+        self.cut_exc = PowerCut("block device cut")
         self.erase_all()
 
     def erase_all(self):
-        d = self.data
-        for i in range(len(d)):
-            d[i] = 0xFF
+        for blk in self.blocks:
+            for i in range(len(blk)):
+                blk[i] = 0xFF
         self.written = 0
 
     def device(self):
@@ -214,42 +215,42 @@ class RamBlockDev:
         """The board died: from now on this view reads and writes a private copy of
         the flash, so that files of the dead "process" closed later by the garbage
         collector leave the real flash alone."""
-        self.own = bytearray(self.flash.data)
+        self.own = [bytearray(b) for b in self.flash.blocks]
 
-    def _data(self):
-        return self.own if self.own is not None else self.flash.data
+    def _blocks(self):
+        return self.own if self.own is not None else self.flash.blocks
 
     def readblocks(self, block, buf, off=0):
-        d = self._data()
-        a = block * self.bs + off
+        blocks = self._blocks()
+        bs = self.bs
         for i in range(len(buf)):
-            buf[i] = d[a + i]
+            a = off + i
+            buf[i] = blocks[block + a // bs][a % bs]
 
     def writeblocks(self, block, buf, off=None):
         fl = self.flash
-        a = block * self.bs + (off or 0)
-        if self.own is not None:
-            d = self.own
-            for i in range(len(buf)):
-                d[a + i] = buf[i]
-            return
-        if self.gen != fl.gen:
-            return
-        d = fl.data
+        off = off or 0
         n = len(buf)
-        if fl.cut_at is not None and fl.written + n > fl.cut_at:
-            n = max(0, fl.cut_at - fl.written)
-            for i in range(n):
-                d[a + i] = buf[i]
+        if self.own is None:
+            if self.gen != fl.gen:
+                return
+            if fl.cut_at is not None and fl.written + n > fl.cut_at:
+                n = max(0, fl.cut_at - fl.written)
+                self._program(fl.blocks, block, off, buf, n)
+                fl.written += n
+                raise fl.cut_exc  # made beforehand: a finaliser may run with the heap locked
             fl.written += n
-            raise PowerCut("block device cut at byte %d" % fl.cut_at)
+        self._program(self._blocks(), block, off, buf, n)
+
+    def _program(self, blocks, block, off, buf, n):
+        bs = self.bs
         for i in range(n):
-            d[a + i] = buf[i]
-        fl.written += n
+            a = off + i
+            blocks[block + a // bs][a % bs] = buf[i]
 
     def ioctl(self, op, arg):
         if op == 4:  # block count
-            return len(self.flash.data) // self.bs
+            return len(self.flash.blocks)
         if op == 5:  # block size
             return self.bs
         if op == 6:  # erase
@@ -258,9 +259,9 @@ class RamBlockDev:
                 if self.gen != fl.gen:
                     return 0
                 if fl.cut_at is not None and fl.written >= fl.cut_at:
-                    raise PowerCut("cut before an erase")
-            d = self._data()
-            for i in range(arg * self.bs, (arg + 1) * self.bs):
-                d[i] = 0xFF
+                    raise fl.cut_exc
+            blk = self._blocks()[arg]
+            for i in range(len(blk)):
+                blk[i] = 0xFF
             return 0
         return 0

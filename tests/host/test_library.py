@@ -2,6 +2,7 @@
 import datetime
 import json
 import os
+import shutil
 import subprocess
 import types
 
@@ -82,8 +83,17 @@ def test_games_and_export_commands(tmp_path, capsys):
     assert "bad date" in capsys.readouterr().err
 
 
+def _firmware(tmp_path):
+    """A copy of the firmware (others edit the real one while the tests run)."""
+    dst = tmp_path / "firmware"
+    if not dst.exists():
+        shutil.copytree(os.path.join(deploy.ROOT, "firmware"), dst,
+                        ignore=shutil.ignore_patterns("__pycache__", "*.tbl"))
+    return str(dst)
+
+
 def _args(tmp_path, **kw):
-    a = dict(port="/dev/fake", firmware=os.path.join(deploy.ROOT, "firmware"), build=str(tmp_path / "build"),
+    a = dict(port="/dev/fake", firmware=_firmware(tmp_path), build=str(tmp_path / "build"),
              march="armv6m", dry_run=False, all=False, mpremote="mpremote", mpy_cross=None)
     a.update(kw)
     return types.SimpleNamespace(**a)
@@ -117,7 +127,7 @@ def test_deploy_compiles_and_copies_only_what_changed(tmp_path, capsys):
     mpy = tmp_path / "build" / "playboard" / "record.mpy"
     assert mpy.read_bytes()[:1] == b"M"  # an .mpy file
     # the board now holds everything but a changed link.mpy and an old record.py
-    staged = deploy.stage(os.path.join(deploy.ROOT, "firmware"), str(tmp_path / "build"), "mpy-cross", "armv6m")
+    staged = deploy.stage(_firmware(tmp_path), str(tmp_path / "build"), "mpy-cross", "armv6m")
     remote = {dest: deploy.sha256_file(path) for path, dest in staged}
     remote["playboard/link.mpy"] = "0" * 64
     remote["playboard/record.py"] = "1" * 64
