@@ -248,9 +248,9 @@ def read_trace(path):
 
 def play_trace(trace, debounce=True):
     """Replay a parsed trace; return (bench, list of failed expectations as text)."""
-    from playboard.games import new_game
+    from playboard.games import game_class
 
-    g = new_game(trace["game"], trace["fen"])
+    g = game_class(trace["game"])(trace["fen"], capacity=32)
     settings = dict(trace["settings"])
     settings.setdefault("setup", 0) if hasattr(g, "n_points") else None
     tr = T.tracker_for(g, **settings)

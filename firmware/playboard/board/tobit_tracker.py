@@ -62,10 +62,11 @@ _S = const(12)
 def _match(rec: ptr32, nrec: int, cur: ptr32, flags: ptr8, colour: int) -> int:
     """Classify the snapshot cur[0..3] against the base cur[4..7] for records 0..nrec-1.
 
-    flags[i] bit 0x80 (disallowed) is kept; bit 1: consistent (a state on the way
-    to the record's occupancy), bit 2: exact match. Returns n_exact | n_consistent << 8
-    | (first exact index + 1) << 16, counting records 0..nrec-2 only (the last is
-    the takeback record: read its flags)."""
+    colour: 0 presence only; 1 / 2: colours are checked and the mover is White /
+    Black (a piece put down must be the mover's). flags[i] bit 0x80 (disallowed)
+    is kept; bit 1: consistent (a state on the way to the record's occupancy),
+    bit 2: exact match. Returns n_exact | n_consistent << 8 | (first exact + 1) << 16,
+    counting records 0..nrec-2 only (the last is the takeback record: read its flags)."""
     clo = cur[0]
     chi = cur[1]
     blo = cur[4]
@@ -74,6 +75,13 @@ def _match(rec: ptr32, nrec: int, cur: ptr32, flags: ptr8, colour: int) -> int:
     mhi = bhi & (chi ^ 0x3FFFFFFF)
     xlo = clo & (blo ^ 0x3FFFFFFF)  # extra
     xhi = chi & (bhi ^ 0x3FFFFFFF)
+    okc = 1
+    if colour == 1:  # every piece put down is White
+        if (xlo & (int(cur[2]) ^ 0x3FFFFFFF)) or (xhi & (int(cur[3]) ^ 0x3FFFFFFF)):
+            okc = 0
+    elif colour == 2:
+        if (xlo & int(cur[2])) or (xhi & int(cur[3])):
+            okc = 0
     nexact = 0
     ncons = 0
     first = 0
@@ -85,7 +93,7 @@ def _match(rec: ptr32, nrec: int, cur: ptr32, flags: ptr8, colour: int) -> int:
             if int(rec[o]) == clo and int(rec[o + 1]) == chi and (
                     colour == 0 or (int(rec[o + 2]) == int(cur[2]) and int(rec[o + 3]) == int(cur[3]))):
                 f = 3
-            elif (mlo & (int(rec[o + 4]) ^ 0x3FFFFFFF)) == 0 and (mhi & (int(rec[o + 5]) ^ 0x3FFFFFFF)) == 0 \
+            elif okc and (mlo & (int(rec[o + 4]) ^ 0x3FFFFFFF)) == 0 and (mhi & (int(rec[o + 5]) ^ 0x3FFFFFFF)) == 0 \
                     and (xlo & (int(rec[o + 6]) ^ 0x3FFFFFFF)) == 0 and (xhi & (int(rec[o + 7]) ^ 0x3FFFFFFF)) == 0:
                 f = 1
             if i < nrec - 1:
@@ -445,9 +453,12 @@ class TobitTracker:
             self._wait = self.settle_ms if is_base else 0
             self._paint_target(M_SETUP, cur[4], cur[5], cur[6], cur[7])
             return
-        r = _match(self._rec, nm + 1, cur, self._flags, self.colour)
+        r = _match(self._rec, nm + 1, cur, self._flags, self.colour + self.colour * self.game.turn)
         nexact = r & 0xFF
         ncons = (r >> 8) & 0xFF
+        if self.colour and ((cur[0] & cur[4] & (cur[2] ^ cur[6])) or (cur[1] & cur[5] & (cur[3] ^ cur[7]))):
+            nexact = ncons = 0  # a standing piece changed colour: nothing explains that
+            self._flags[nm] = self._flags[nm] & 0x80
         tb = self._flags[nm] & 3
         if is_base:
             self.state = _S_MATCH
@@ -524,23 +535,49 @@ class TobitTracker:
                 self._emit(EV_CORRECTION, 0)
             self._paint_correction()
 
+    def _first_landing(self, i):
+        """The points where move i's piece may first touch down (after its first
+        jump, on the first segment of its path): a new list."""
+        m = self._moves[i]
+        if m[0] != 1:
+            return [m[2]]
+        g = self.game
+        caps = g.captured_points(m)
+        a = m[1]
+        b = m[2]
+        ax, ay = g.xy(a)
+        bx, by = g.xy(b)
+        if ax == bx:
+            d = 0 if by > ay else 2
+        else:
+            d = 1 if bx > ax else 3
+        out = []
+        jumped = False
+        p = a
+        while p != b:
+            p = g.neighbour(p, d)
+            if p in caps:
+                jumped = True
+            elif jumped:
+                out.append(p)
+        return out
+
     def _pick(self, cands):
         """The candidate whose path the player showed, or -1: the newest of the last
-        points placed off the position (then the first one placed) that lies on
-        exactly one candidate's path."""
-        rec = self._rec
+        points placed off the position (then the first one placed) that is a first
+        landing point of exactly one candidate."""
         k = self._n_placed
         shown = [self._placed[(k - 1 - j) & 3] for j in range(min(k, 4))]
         shown.append(self._first_place)
+        lands = [self._first_landing(i) for i in cands]
         for p in shown:
             if not p:
                 continue
             found = -1
             n = 0
-            for i in cands:
-                o = i * _S
-                if _has(rec[o + 6], rec[o + 7], p) and p != self._end[i]:
-                    found = i
+            for j in range(len(cands)):
+                if p in lands[j]:
+                    found = cands[j]
                     n += 1
             if n == 1:
                 return found
@@ -605,24 +642,19 @@ class TobitTracker:
                     self._paint_move(i, R_SELECTED, R_TARGET)
 
     def _paint_candidates(self, cands):
+        """Light each candidate's first landing points (those not shared) and the end."""
         req = self.request
         req.clear(M_AMBIGUOUS)
-        rec = self._rec
-        n = self.n_points
-        alo = _MASK
-        ahi = _MASK
-        olo = 0
-        ohi = 0
-        for i in cands:
-            o = i * _S
-            alo &= rec[o + 6]
-            ahi &= rec[o + 7]
-            olo |= rec[o + 6]
-            ohi |= rec[o + 7]
-        # points on some candidate's path but not on all
-        _paint_bits(req.roles, olo & (alo ^ _MASK), ohi & (ahi ^ _MASK), n, R_CANDIDATE)
-        for i in cands:
-            req.roles[self._end[i]] = R_TARGET
+        lands = [self._first_landing(i) for i in cands]
+        for j in range(len(cands)):
+            for p in lands[j]:
+                shared = 0
+                for other in lands:
+                    if p in other:
+                        shared += 1
+                if shared == 1:
+                    req.roles[p] = R_CANDIDATE
+            req.roles[self._end[cands[j]]] = R_TARGET
 
     def _nearest(self):
         """(lo, hi, wlo, whi) of the known position nearest the board: the game's,
@@ -633,13 +665,17 @@ class TobitTracker:
         bd = _popcount(clo ^ cur[4]) + _popcount(chi ^ cur[5])
         rec = self._rec
         flags = self._flags
+        cons = False
         for i in range(self._nm + 1):
-            if flags[i] & 0x80:
+            f = flags[i]
+            if f & 0x80:
                 continue
             o = i * _S
             d = _popcount(clo ^ rec[o]) + _popcount(chi ^ rec[o + 1])
-            if d < bd:
+            # nearer wins; at equal distance a move the board is on the way to wins
+            if d < bd or (d == bd and (f & 1) and not cons):
                 bd = d
+                cons = (f & 1) != 0
                 best = (rec[o], rec[o + 1], rec[o + 2], rec[o + 3])
         return best
 

@@ -1,0 +1,346 @@
+"""Move tracker, Tobit: sensor traces replayed through the simulated board and the
+debouncer; whole generated games played by a trace generator; takeback,
+correction, engine move, hint, set-up and colour check; masks below 2**30."""
+import os
+
+from tlib import DATA, cases_dir, heap_lock_check, raises, is_micropython
+from playboard.board import tracker as T
+from playboard.board.tobit_tracker import TobitTracker
+import tracelib as L
+from playboard.games import new_game, game_class
+from playboard import pgn
+
+TRACES = DATA + "/tracker"
+
+
+def events(tr, n):
+    return [(T.EVENT_NAMES[tr.ev_kind[i]], tr.ev_arg[i]) for i in range(n)]
+
+
+def occ_of(g):
+    o = bytearray(g.n_points + 1)
+    for p in range(1, g.n_points + 1):
+        o[p] = 1 if g.board[p] else 0
+    return o
+
+
+def small_game(name, fen=None):
+    """A game with a short undo stack (it grows if needed): the tests run in a 192 KB heap."""
+    g = game_class(name)(capacity=32)
+    if fen:
+        g.set_fen(fen)
+    return g
+
+
+def started(fen=None, name="tobit", **kw):
+    g = small_game(name, fen)
+    kw.setdefault("setup", False)
+    tr = TobitTracker(g, **kw)
+    o = occ_of(g)
+    assert tr.update(o, 0) == 0
+    return g, tr, o
+
+
+# --- trace files ---------------------------------------------------------------------
+def test_tobit_trace_files():
+    names = sorted(n for n in os.listdir(TRACES) if n.startswith("tobit") and n.endswith(".trace"))
+    assert len(names) >= 9, names
+    fails = []
+    for name in names:
+        b, f = L.play_trace(L.read_trace(TRACES + "/" + name))
+        fails.extend([name + ": " + x for x in f])
+    assert not fails, "\n".join(fails)
+
+
+def test_trace_reader_names_the_bad_line():
+    path = TRACES + "/../tracker_bad.tmp"
+    with open(path, "w") as f:
+        f.write("game tobit\n100 -7\n200 *14\n")
+    try:
+        e = raises(ValueError, L.read_trace, path)
+        assert "line 3" in str(e), str(e)
+    finally:
+        os.remove(path)
+
+
+# --- settle time, guidance ---------------------------------------------------------------
+def test_a_move_commits_only_after_the_settle_time():
+    g, tr, o = started(settle_ms=300)
+    o[7] = 0
+    assert events(tr, tr.update(o, 100)) == [("lifted", 7)]
+    assert tr.request.cells(T.R_TARGET) == [14]  # 7's only move
+    assert tr.request.cells(T.R_SELECTED) == [7]
+    o[14] = 1
+    assert events(tr, tr.update(o, 200)) == [("placed", 14)]
+    assert tr.update(o, 499) == 0 and g.ply == 0
+    assert events(tr, tr.update(o, 500)) == [("committed", 1)]
+    assert tr.move == b"\x00\x07\x0e" and g.ply == 1
+    assert tr.request.mode == T.M_IDLE
+    assert tr.request.cells(T.R_LAST_FROM) == [7] and tr.request.cells(T.R_LAST_TO) == [14]
+
+
+def test_lifting_a_captured_piece_first_lights_the_capture():
+    g, tr, o = started("W:W8,9:B15,16,38")  # 8:22 takes 15, 9:23 takes 16
+    o[16] = 0
+    tr.update(o, 100)
+    assert tr.candidates() == [b"\x01\x09\x17"]
+    assert tr.request.cells(T.R_TARGET) == [23]
+    assert tr.request.cells(T.R_SELECTED) == [9]
+    o[16] = 1
+    tr.update(o, 200)
+    o[8] = 0
+    tr.update(o, 300)
+    assert tr.request.cells(T.R_TARGET) == [22] and tr.request.cells(T.R_REMOVE) == [15]
+
+
+def test_a_slide_stop_waits_slide_ms_and_a_plain_move_settle_ms():
+    g, tr, o = started("W:WK1:B38", settle_ms=300, slide_ms=1000)
+    o[1] = 0
+    tr.update(o, 0)
+    o[14] = 1
+    tr.update(o, 100)  # 1-14: the tobit could still go on to 21
+    assert tr.update(o, 900) == 0 and g.ply == 0
+    assert events(tr, tr.update(o, 1100)) == [("committed", 1)]
+    assert L.tobit_text(tr.move) == "1-14"
+
+
+def test_masks_stay_below_2_30_and_match_the_rules():
+    for name in ("tobit", "tobit4"):
+        g = new_game(name)
+        tr = TobitTracker(g, setup=False)
+        rng = L.Rng(7)
+        for ply in range(60):
+            legal = g.legal_moves()
+            if not legal:
+                break
+            for i in range(len(tr._rec)):
+                assert 0 <= tr._rec[i] < (1 << 30), (name, ply, i, tr._rec[i])
+            for m, lo, hi in tr.legal_masks():
+                want = L.result_occupancy(g, m)
+                got = set(p for p in range(1, g.n_points + 1)
+                          if ((lo >> (p - 1)) & 1 if p < 30 else (hi >> (p - 30)) & 1))
+                assert got == want, (name, L.tobit_text(m))
+            g.push(rng.choice(legal))
+            tr.new_position()
+
+
+# --- correction, takeback, engine move, hint, set-up ------------------------------------
+def test_unexplained_board_goes_to_correction_with_pairs_and_recovers():
+    g, tr, o = started()
+    o[29] = 0
+    o[22] = 1  # Black's piece knocked on White's turn
+    assert sorted(events(tr, tr.update(o, 100))) == [("lifted", 29), ("placed", 22)]
+    assert events(tr, tr.update(o, 400)) == [("correction", 0)]
+    req = tr.request
+    assert req.mode == T.M_CORRECTION
+    assert req.cells(T.R_MISSING) == [29] and req.cells(T.R_EXTRA) == [22]
+    assert req.pair[22] == 29 and req.pair[29] == 22
+    o[22] = 0
+    o[29] = 1
+    assert ("resolved", 0) in events(tr, tr.update(o, 2000))
+    assert g.ply == 0 and req.mode == T.M_IDLE
+
+
+def test_a_half_made_capture_left_standing_turns_to_correction_towards_the_move():
+    g, tr, o = started("W:W8:B15,23,38", correction_ms=3000)
+    o[8] = 0
+    o[24] = 1
+    tr.update(o, 0)  # 15 and 23 still stand
+    assert tr.update(o, 2900) == 0
+    assert events(tr, tr.update(o, 3000)) == [("correction", 0)]
+    assert tr.request.cells(T.R_EXTRA) == [15, 23]  # take these off to finish 8:22:24
+    assert tr.request.cells(T.R_MISSING) == []
+    o[15] = o[23] = 0
+    tr.update(o, 3100)
+    ev = events(tr, tr.update(o, 3400))
+    assert ("committed", 1) in ev and ("resolved", 0) in ev
+
+
+def test_takeback_repeats_and_can_be_turned_off():
+    for allowed in (True, False):
+        g, tr, o = started(takeback=allowed)
+        for a, b in ((7, 14), (29, 22)):
+            o[a], o[b] = 0, 1
+            tr.update(o, 0)
+            tr.update(o, 1000)
+        assert g.ply == 2
+        o[22], o[29] = 0, 1
+        tr.update(o, 2000)
+        ev = events(tr, tr.update(o, 2400))
+        if allowed:
+            assert ev == [("takeback", 1)] and g.ply == 1
+            o[14], o[7] = 0, 1
+            tr.update(o, 3000)
+            assert events(tr, tr.update(o, 3400)) == [("takeback", 0)] and g.ply == 0
+        else:
+            assert ev == [("correction", 0)] and g.ply == 2  # museum play
+
+
+def test_engine_move_is_lit_and_only_it_is_accepted():
+    g, tr, o = started()
+    m = g.parse_move("9-16")
+    tr.expect(m)
+    req = tr.request
+    assert req.mode == T.M_ENGINE
+    assert req.cells(T.R_ENGINE_FROM) == [9] and req.cells(T.R_ENGINE_TO) == [16]
+    o[7], o[14] = 0, 1  # a different legal move
+    tr.update(o, 100)
+    assert events(tr, tr.update(o, 500)) == [("correction", 0)]
+    assert g.ply == 0 and req.cells(T.R_MISSING) == [7] and req.cells(T.R_EXTRA) == [14]
+    o[7], o[14] = 1, 0
+    tr.update(o, 1000)
+    o[9], o[16] = 0, 1
+    tr.update(o, 1500)
+    assert events(tr, tr.update(o, 1900)) == [("committed", 1)] and tr.move == m
+    raises(ValueError, tr.expect, b"\x00\x01\x02")
+
+
+def test_engine_capture_lights_path_and_pieces_to_remove():
+    g, tr, o = started("W:W8:B15,23,38")
+    tr.expect(g.legal_moves()[0])
+    req = tr.request
+    assert req.cells(T.R_ENGINE_FROM) == [8] and req.cells(T.R_ENGINE_TO) == [24]
+    assert req.cells(T.R_PATH) == [22] and req.cells(T.R_REMOVE) == [15, 23]
+
+
+def test_hint_is_shown_and_any_legal_move_still_counts():
+    g, tr, o = started()
+    tr.hint(g.parse_move("11-18"))
+    assert tr.request.mode == T.M_HINT and tr.request.cells(T.R_ENGINE_TO) == [18]
+    o[7], o[14] = 0, 1
+    tr.update(o, 100)
+    assert events(tr, tr.update(o, 500)) == [("committed", 1)]
+    assert tr.request.mode == T.M_IDLE
+
+
+def test_setup_lights_points_to_fill_and_empty_then_done():
+    g = small_game("tobit")
+    tr = TobitTracker(g)  # set-up mode by default
+    o = bytearray(39)
+    o[20] = 1  # a stray piece
+    tr.update(o, 0)
+    req = tr.request
+    assert req.mode == T.M_SETUP
+    assert req.cells(T.R_MISSING) == list(range(1, 13)) + list(range(27, 39))
+    assert req.cells(T.R_EXTRA) == [20]
+    o[20] = 0
+    for p in list(range(1, 13)) + list(range(27, 39)):
+        o[p] = 1
+    tr.update(o, 100)
+    assert req.cells(T.R_MISSING) == [] and req.cells(T.R_EXTRA) == []
+    assert events(tr, tr.update(o, 400)) == [("setup-done", 0)]
+    assert req.mode == T.M_IDLE and not tr.setting_up
+
+
+def test_colour_check_on_hall_boards():
+    g = small_game("tobit")
+    tr = TobitTracker(g, colour=True)
+    o = bytearray(39)
+    for p in range(1, 13):
+        o[p] = 1
+    for p in range(27, 39):
+        o[p] = 2
+    o[5], o[30] = 2, 1  # two pieces swapped
+    tr.update(o, 0)
+    assert tr.request.cells(T.R_WRONG_COLOUR) == [5, 30]
+    assert tr.update(o, 1000) == 0 and tr.setting_up
+    o[5], o[30] = 1, 2
+    tr.update(o, 1100)
+    assert events(tr, tr.update(o, 1400)) == [("setup-done", 0)]
+    # in play a Black piece cannot stand in for White's move
+    o[7] = 0
+    o[14] = 2
+    tr.update(o, 2000)
+    assert tr.update(o, 2400) and g.ply == 0 and tr.correcting
+    o[14] = 1
+    tr.update(o, 2500)
+    assert ("committed", 1) in events(tr, tr.update(o, 2900))
+
+
+def test_no_change_frames_do_not_allocate():
+    g, tr, o = started()
+    tr.update(o, 10)
+    state = [20]
+
+    def frame():
+        tr.update(o, state[0])
+
+    assert not heap_lock_check(frame)
+    o[7] = 0
+
+    def lift():
+        tr.update(o, 30)
+
+    assert not heap_lock_check(lift)  # a lift: guidance painted without allocating
+    o[14] = 1
+    tr.update(o, 40)
+    state[0] = 100
+    assert not heap_lock_check(frame)  # waiting for the settle time
+    assert tr.busy() and g.ply == 0
+
+
+def test_bad_settings_raise():
+    g = small_game("tobit")
+    raises(ValueError, TobitTracker, g, settle_ms=0)
+    raises(ValueError, TobitTracker, g, correction_ms=-5)
+    raises(TypeError, TobitTracker, [])
+
+
+def test_count_blink_code():
+    # 23: two long flashes, a gap, three short ones
+    on = []
+    last = None
+    for t in range(0, 6000, 10):
+        v = T.count_blink(23, t)
+        if v != last and v:
+            on.append(v)
+        last = v
+    assert on[:5] == [2, 2, 1, 1, 1], on
+    assert T.count_blink(0, 0) == 1 and T.count_blink(0, 100) == 0
+
+
+# --- whole games -------------------------------------------------------------------------
+def play_record(rec, seed, wrong=10, debounce=True):
+    """Play every move of a Tobit record through the tracker with a random physical
+    order; return (game, number of sensor changes) after asserting each commit."""
+    import gc
+
+    gc.collect()
+    g = game_class(rec.game_name)(rec.tags.get("FEN"), capacity=64)
+    tr = TobitTracker(g, setup=False)
+    b = L.Bench(tr, debounce=debounce)
+    b.set_from_game()
+    rng = L.Rng(seed)
+    b.run_for(100)
+    changes = 0
+    for k in range(len(rec.moves)):
+        txt = rec.moves[k]
+        m = g.parse_move(txt)
+        ch, tend = L.tobit_move_changes(g, m, rng, b.t + 50, wrong=wrong)
+        changes += len(ch)
+        b.log = []
+        b.schedule(ch)
+        b.run_to(tend + 1200)
+        got = b.commits()
+        assert got == [txt], (rec.number, k + 1, txt, got, [(e[0], T.EVENT_NAMES[e[1]], e[2]) for e in b.log])
+    return g, changes
+
+
+def test_generated_games_played_through_the_tracker():
+    path = cases_dir() + "/generated-games.pgn"
+    n = 0
+    plies = 0
+    with open(path) as f:
+        for rec in pgn.read_games(f):
+            if rec.game_name not in ("tobit", "tobit4"):
+                continue
+            # the debouncer runs as plain Python on CPython (slow): straight in there
+            g, changes = play_record(rec, rec.number, debounce=is_micropython())
+            final = rec.tags.get("FinalPosition")
+            if final:
+                assert g.fen() == final, (rec.number, g.fen(), final)
+            assert g.ply == len(rec.moves)
+            n += 1
+            plies += g.ply
+    assert n >= 40, n
+    print("tracker: %d Tobit games, %d plies played through traces" % (n, plies))
