@@ -1,0 +1,299 @@
+"""Move tracker, Toguz Kumalak and Tihbat: a pit event selects once (bounce), an
+illegal pit changes nothing, the sowing guidance lights exactly what RULES.md
+says (a long sowing of several laps landing in a tuzdyk; a Tihbat capture chain),
+confirmation by tap or by time, a forced pass, and whole games played by taps."""
+from tlib import DATA, cases_dir, heap_lock_check, raises
+from playboard.board import tracker as T
+from playboard.board.mancala_tracker import MancalaTracker
+import tracelib as L
+from playboard.games import game_class
+from playboard import pgn
+
+TRACES = DATA + "/tracker"
+
+
+def events(tr, n):
+    return [(T.EVENT_NAMES[tr.ev_kind[i]], tr.ev_arg[i]) for i in range(n)]
+
+
+def game(name, fen=None):
+    return game_class(name)(fen, capacity=32)
+
+
+def roles(req):
+    return dict((c, T.ROLE_NAMES[req.roles[c]]) for c in range(len(req.roles)) if req.roles[c])
+
+
+def tap(tr, o, cell, t, bounce=()):
+    """Stylus on at t (with bounces: off/on offsets in ms), off 150 ms later."""
+    out = []
+    o[cell] = 1
+    out += events(tr, tr.update(o, t))
+    v = 1
+    for dt in bounce:
+        v ^= 1
+        o[cell] = v
+        out += events(tr, tr.update(o, t + dt))
+    o[cell] = 1
+    out += events(tr, tr.update(o, t + 60))
+    o[cell] = 0
+    out += events(tr, tr.update(o, t + 150))
+    return out
+
+
+def test_a_bouncing_tap_selects_once_and_its_bounce_never_selects_for_the_next_player():
+    g = game("toguz")
+    tr = MancalaTracker(g, confirm_ms=0)
+    o = bytearray(20)
+    tr.update(o, 0)
+    ev = tap(tr, o, 6, 1000, bounce=(2, 4, 6, 9, 13, 20))  # South pit 7, a bouncing contact
+    assert [e for e in ev if e[0] in ("selected", "committed", "error")] == [("selected", 6), ("committed", 1)]
+    assert g.ply == 1 and tr.request.mode == T.M_SOWING
+    # confirm on the last pit (North pit 6 = cell 14, now North's turn), bouncing
+    ev = tap(tr, o, 14, 2000, bounce=(3, 5, 8, 30, 34))
+    assert [e for e in ev if e[0] in ("selected", "committed", "confirmed", "error")] == [("confirmed", 14)]
+    assert g.ply == 1 and tr.request.mode == T.M_CHOOSE
+    assert tr.request.cells(T.R_TARGET) == [9, 10, 11, 12, 13, 15, 16, 17]  # North's pit 6 was captured
+
+
+def test_an_illegal_pit_flashes_and_changes_nothing():
+    # South to move; South pit 4 is North's tuzdyk (always empty), South pit 2 is empty
+    fen = "5S,5S,5S,5S,5S,5S,5S,t,5S/40S,1,5S,t,5S,5S,5S,5S,10S 20 27 S 30"
+    g = game("toguz", fen)
+    tr = MancalaTracker(g, confirm_ms=0, error_ms=800)
+    o = bytearray(20)
+    tr.update(o, 0)
+    before = tr.request.cells(T.R_TARGET)
+    t = 1000
+    for cell in (1, 3, 12, 18, 19):  # empty, tuzdyk, North's pit, both kazans
+        ev = tap(tr, o, cell, t)
+        assert [e for e in ev if e[0] not in ("placed", "lifted")] == [("error", cell)], (cell, ev)
+        assert g.fen() == fen and g.ply == 0
+        assert tr.request.cells(T.R_ERROR) == [cell]
+        t += 1000  # the flash is over by the next
+        tr.update(o, t - 10)
+        assert tr.request.cells(T.R_ERROR) == []
+        assert tr.request.cells(T.R_TARGET) == before
+    assert tr.request.cells(T.R_TUZDYK) == [3, 10]
+
+
+def rules_sowing(counts, origin, n, pits):
+    """Balls each pit receives when ``n`` balls leave ``origin`` (RULES.md 1.2 / 3.2,
+    written out independently: the first ball back into the emptied origin, a lone
+    ball into the next pit); returns (received, last)."""
+    rec = [0] * pits
+    if n == 1:
+        last = (origin + 1) % pits
+        rec[last] = 1
+        return rec, last
+    p = origin
+    for k in range(n):
+        rec[p] += 1
+        last = p
+        p = (p + 1) % pits
+    return rec, last
+
+
+def test_long_sowing_several_laps_into_a_tuzdyk_lights_exactly_the_rules_pits():
+    # South pit 1 holds 40 balls: two laps of the 18 pits and 4 more; the last ball
+    # lands in South pit 4, North's tuzdyk (1.5: it goes to North's kazan, no
+    # capture); South's tuzdyk (North pit 2) receives 2 balls for South's kazan.
+    fen = "5S,5S,5S,5S,5S,5S,5S,t,5S/40S,5S,5S,t,5S,5S,5S,5S,5S 20 27 S 30"
+    g = game("toguz", fen)
+    tr = MancalaTracker(g, confirm_ms=0)
+    o = bytearray(20)
+    tr.update(o, 0)
+    assert g.pos[0] == 40
+    want_sow, want_last = rules_sowing(list(g.pos[0:18]), 0, 40, 18)
+    assert want_sow[0] == 3 and want_sow[3] == 3 and want_sow[4] == 2 and want_last == 3
+    ev = tap(tr, o, 0, 1000)
+    assert ("selected", 0) in ev
+    req = tr.request
+    assert list(req.sow[0:18]) == want_sow
+    assert req.last == want_last
+    want = dict((c, "sow") for c in range(18))
+    want[3] = "last"  # in a tuzdyk: no capture, no new tuzdyk
+    want[18] = "kazan"  # South's kazan: the 2 balls sown into its tuzdyk (North pit 2)
+    want[19] = "kazan"  # North's kazan: the 3 balls sown into its tuzdyk (South pit 4)
+    assert roles(req) == want
+    assert g.pos[18] == 20 + 2 and g.pos[19] == 27 + 3
+    assert g.pos[3] == 0 and g.pos[10] == 0
+
+
+def test_toguz_capture_and_new_tuzdyk_lit():
+    g = game("toguz")
+    tr = MancalaTracker(g, confirm_ms=0)
+    o = bytearray(20)
+    tr.update(o, 0)
+    tap(tr, o, 6, 1000)  # 76: the last ball makes North pit 6 even: captured
+    r = roles(tr.request)
+    assert r[14] == "capture" and r[18] == "kazan" and 19 not in r
+    # a tuzdyk: North pit 3 holding 2 balls and South's last ball landing there
+    fen = "9S,9S,9S,9S,9S,9S,2S,9S,9S/1S,9S,9S,9S,9S,9S,9S,9S,9S 6 9 S 20"
+    g = game("toguz", fen)
+    tr = MancalaTracker(g, confirm_ms=0)
+    o = bytearray(20)
+    tr.update(o, 0)
+    m = g.parse_move("43x")  # South pit 4 (9 balls) ends in North pit 3 -> 3 balls: tuzdyk
+    tap(tr, o, m, 1000)
+    r = roles(tr.request)
+    assert r[11] == "tuzdyk" and r[18] == "kazan", r
+    assert g.tuzdyk_of(0) == 11
+
+
+def test_tihbat_capture_chain_lit():
+    # South pit 1 (6 counters): pits 1 and 2 get 2 each, North pits 1 each; the last
+    # lands in pit 2 making 4: taken, and pit 1 (2) before it too (3.3)
+    g = game("tihbat", "7S,7S/6S,2S 3 3 S 5")
+    tr = MancalaTracker(g, confirm_ms=0)
+    o = bytearray(6)
+    tr.update(o, 0)
+    tap(tr, o, 0, 1000)
+    assert roles(tr.request) == {0: "capture", 1: "capture", 2: "sow", 3: "sow", 4: "kazan"}
+    assert list(tr.request.sow[0:4]) == [2, 2, 1, 1] and tr.request.last == 1
+    assert g.pos[4] == 3 + 6
+
+
+def test_tihbat_forced_pass_is_committed_after_the_confirmation():
+    g = game("tihbat", "2/2S,1S 10 15 S 9")
+    tr = MancalaTracker(g, confirm_ms=1500)
+    o = bytearray(6)
+    tr.update(o, 0)
+    ev = tap(tr, o, 0, 1000)
+    assert ("committed", 1) in ev and g.turn == 1
+    assert tr.update(o, 1150 + 1490) == 0  # 1.5 s after the stylus left the board
+    assert events(tr, tr.update(o, 1150 + 1500)) == [("confirmed", 1), ("committed", 2)]
+    assert g.move_stack() == [0, 2] and g.turn == 0  # North passed (3.4)
+
+
+def test_lift_selection_ignores_balls_dropped_and_confirms_after_quiet_time():
+    g = game("toguz")
+    tr = MancalaTracker(g, select="lift", confirm_ms=2000)
+    o = bytearray(20)
+    for c in range(18):
+        o[c] = 1  # every pit holds balls
+    tr.update(o, 0)
+    o[4] = 0  # South lifts pit 5's balls
+    assert events(tr, tr.update(o, 1000)) == [("lifted", 4), ("selected", 4), ("committed", 1)]
+    o[4] = 1  # the first ball back into the origin: an event, no selection
+    assert events(tr, tr.update(o, 1300)) == [("placed", 4)]
+    o[12] = 0  # North pit 4 made even: captured, its balls lifted to the kazan
+    assert events(tr, tr.update(o, 2500)) == [("lifted", 12)]
+    assert tr.update(o, 4490) == 0  # 2 s of quiet since the last event are needed
+    assert events(tr, tr.update(o, 4500)) == [("confirmed", 12)]
+    o[13] = 0  # now North lifts pit 5: selected
+    assert events(tr, tr.update(o, 5000)) == [("lifted", 13), ("selected", 13), ("committed", 2)]
+    raises(ValueError, MancalaTracker, g, select="lift", confirm_ms=0)
+    raises(ValueError, MancalaTracker, g, select="shake")
+
+
+def test_count_display_and_takeback():
+    g = game("toguz")
+    tr = MancalaTracker(g, confirm_ms=0, count_ms=5000)
+    o = bytearray(20)
+    tr.update(o, 0)
+    tap(tr, o, 6, 1000)
+    tr.show_count(18, 2000)
+    assert tr.request.count_cell == 18 and tr.request.count_value == 10
+    tr.update(o, 6999)
+    assert tr.request.count_cell == 18
+    tr.update(o, 7000)
+    assert tr.request.count_cell == 255
+    assert events(tr, tr.takeback(7100)) == [("takeback", 0)]
+    assert g.ply == 0 and tr.request.mode == T.M_CHOOSE
+    raises(IndexError, tr.show_count, 20, 0)
+
+
+def test_no_change_frame_does_not_allocate():
+    g = game("toguz")
+    tr = MancalaTracker(g, confirm_ms=0)
+    o = bytearray(20)
+    tr.update(o, 0)
+
+    def frame():
+        tr.update(o, 100)
+
+    assert not heap_lock_check(frame)
+
+
+def test_mancala_trace_files():
+    import os
+
+    names = sorted(n for n in os.listdir(TRACES) if n.endswith(".trace") and not n.startswith("tobit"))
+    assert len(names) >= 2, names
+    fails = []
+    for name in names:
+        b, f = L.play_trace(L.read_trace(TRACES + "/" + name))
+        fails.extend([name + ": " + x for x in f])
+    assert not fails, "\n".join(fails)
+
+
+def play_taps(rec, seed, bounce=True):
+    """Play a mancala record by stylus taps (random bounces) through the simulated
+    board and the debouncer; assert each commit; return the game."""
+    import gc
+
+    gc.collect()
+    g = game_class(rec.game_name)(rec.tags.get("FEN"), capacity=64)
+    tr = MancalaTracker(g, confirm_ms=0)
+    b = L.Bench(tr)
+    rng = L.Rng(seed)
+    b.run_for(100)
+    for k in range(len(rec.moves)):
+        txt = rec.moves[k]
+        b.log = []
+        if txt == "pass":
+            # committed by the tracker itself at the previous move's confirmation
+            assert g.ply == k + 1 and g.move_stack()[k] == 2, (rec.number, k + 1)
+        else:
+            m = g.parse_move(txt)
+            cell = g.turn * g.n_pits + m
+            t = b.t + rng.between(100, 600)
+            ch = [(t, cell, 1)]
+            if bounce and rng.chance(50):
+                for j in range(rng.between(1, 4)):
+                    ch.append((t + 2 * j + 1, cell, 0))
+                    ch.append((t + 2 * j + 2, cell, 1))
+            ch.append((t + rng.between(80, 300), cell, 0))
+            b.schedule(ch)
+            b.run_to(t + 400)
+            got = b.commits()
+            assert got == [L.move_text(g, m)], (rec.number, k + 1, txt, got, b.log)
+            # confirm on the last pit
+            last = tr.request.last
+            t = b.t + rng.between(100, 500)
+            b.schedule([(t, last, 1), (t + rng.between(80, 300), last, 0)])
+            b.run_to(t + 400)
+    return g
+
+
+def test_generated_tihbat_games_played_by_taps():
+    path = cases_dir() + "/generated-games.pgn"
+    n = 0
+    with open(path) as f:
+        for rec in pgn.read_games(f):
+            if rec.game_name != "tihbat":
+                continue
+            g = play_taps(rec, rec.number)
+            assert [L.move_text(g, m) for m in g.move_stack()] == rec.moves, rec.number
+            final = rec.tags.get("FinalPosition")
+            if final:
+                assert g.fen() == final, (rec.number, g.fen(), final)
+            n += 1
+    assert n >= 20, n
+
+
+def test_toguz_master_games_played_by_taps():
+    path = cases_dir() + "/toguz-masters-2018.pgn"
+    n = 0
+    with open(path) as f:
+        for rec in pgn.read_games(f):
+            g = play_taps(rec, rec.number)
+            ref = game_class("toguz")(rec.tags.get("FEN"), capacity=256)
+            for txt in rec.moves:
+                ref.push_text(txt)
+            assert g.fen() == ref.fen(), rec.number
+            n += 1
+            if n == 12:
+                break
+    assert n == 12
