@@ -1,0 +1,430 @@
+"""The Playboard schematic as code (SKiDL), one circuit per sensor option.
+
+``build(board_name)`` reads the firmware's board definition
+(``firmware/boards/<board_name>.json``, the same data the firmware validates and
+runs on) and the default layout, and returns a SKiDL ``Circuit``:
+
+- power: a 5 V DC jack, a Schottky diode into the Pico's VSYS, the Pico's 3V3
+  output for the logic, a 1000 uF bulk capacitor at the LED chain;
+- the Raspberry Pi Pico, wired pin for pin from the board definition;
+- the LED chain: GP(leds.pin) -> 74AHCT125 buffer (3.3 V in, 5 V out) -> 330 ohm ->
+  WS2812B 0 -> ... -> WS2812B 57 (each with 100 nF), in the layout's LED order;
+- the sensors, by ``sensor.kind``:
+  ``matrix``: per sensor a reed switch and a 1N4148 (anode to the column), rows and
+  columns on the Pico's GPIOs; the spare inputs are push buttons;
+  ``shift_register``: per sensor a reed switch to GND with a 10 k pull-up (bussed
+  resistor networks), 74HC165s chained QH -> SER, chip 0's QH on the data pin;
+  ``hall_mux``: per sensor a DRV5053 into a CD74HC4067 channel, the multiplexers'
+  commons on the ADC pins, select and enable lines on GPIOs.
+
+Every part is defined here with its pins (``Part(tool=SKIDL, ...)``): no KiCad
+symbol library is needed. ``python hardware/schematic.py [board ...]`` writes
+``hardware/out/<board>.net`` (KiCad netlist) after the electrical rules check.
+"""
+import os
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+if os.path.join(ROOT, "firmware") not in sys.path:
+    sys.path.insert(0, os.path.join(ROOT, "firmware"))
+
+os.environ.setdefault("KICAD_SYMBOL_DIR", "")
+
+import skidl  # noqa: E402
+from skidl import SKIDL, TEMPLATE, Circuit, Net, Part  # noqa: E402
+from skidl import Pin as SPin  # noqa: E402
+
+from playboard.config import load_board  # noqa: E402
+from playboard.board.layout import read_layout_file  # noqa: E402
+
+
+def _fast_trace():
+    """Where a SKiDL object was made, without inspect.stack() (which reads every
+    source file on the stack and took three quarters of the build time)."""
+    trace = []
+    f = sys._getframe(1)
+    skidl_dir = os.path.dirname(skidl.__file__)
+    while f is not None:
+        fn = f.f_code.co_filename
+        if not fn.startswith(skidl_dir):
+            trace.append((fn, str(f.f_lineno)))
+        f = f.f_back
+    trace.reverse()
+    return trace
+
+
+for _mod in ("circuit", "node", "logger", "scriptinfo"):
+    _m = sys.modules.get("skidl." + _mod)
+    if _m is not None and hasattr(_m, "get_skidl_trace"):
+        _m.get_skidl_trace = _fast_trace
+
+SENSOR_BOARDS = ("pico-matrix", "pico-165", "pico-hall")
+T = SPin.types
+
+# Raspberry Pi Pico: physical pin -> name (GPn, power pins)
+PICO_PINS = {
+    1: "GP0", 2: "GP1", 3: "GND", 4: "GP2", 5: "GP3", 6: "GP4", 7: "GP5", 8: "GND",
+    9: "GP6", 10: "GP7", 11: "GP8", 12: "GP9", 13: "GND", 14: "GP10", 15: "GP11",
+    16: "GP12", 17: "GP13", 18: "GND", 19: "GP14", 20: "GP15", 21: "GP16", 22: "GP17",
+    23: "GND", 24: "GP18", 25: "GP19", 26: "GP20", 27: "GP21", 28: "GND", 29: "GP22",
+    30: "RUN", 31: "GP26", 32: "GP27", 33: "AGND", 34: "GP28", 35: "ADC_VREF", 36: "3V3",
+    37: "3V3_EN", 38: "GND", 39: "VSYS", 40: "VBUS",
+}
+PICO_PIN_OF = {}
+for _num, _name in PICO_PINS.items():
+    if _name.startswith("GP"):
+        PICO_PIN_OF[int(_name[2:])] = _num
+
+# Part catalogue: name -> (ref prefix, footprint, manufacturer part number, pins, description)
+# pins: list of (number, name, type)
+_IN, _OUT, _BI, _PAS = T.INPUT, T.OUTPUT, T.BIDIR, T.PASSIVE
+_PWRIN, _PWROUT, _NC = T.PWRIN, T.PWROUT, T.NOCONNECT
+
+
+def _pico_pins():
+    pins = []
+    for num, name in sorted(PICO_PINS.items()):
+        if name.startswith("GP"):
+            kind = _BI
+        elif name in ("GND", "AGND"):
+            kind = _PWRIN
+        elif name == "3V3":
+            kind = _PWROUT
+        elif name == "VSYS":
+            kind = _PWRIN
+        elif name == "VBUS":
+            kind = _PAS
+        else:
+            kind = _PAS   # RUN, 3V3_EN, ADC_VREF: left open (internal pull-ups / filter)
+        pins.append((num, name, kind))
+    return pins
+
+
+CATALOGUE = {
+    "Pico": ("U", "Module:RaspberryPi_Pico_Common_SMD", "SC0915",
+             _pico_pins(), "Raspberry Pi Pico (RP2040)"),
+    "DC_Jack": ("J", "Connector_BarrelJack:BarrelJack_CUI_PJ-102AH_Horizontal", "PJ-102AH",
+                [(1, "VOUT", _PWROUT), (2, "GND", _PWROUT)], "5 V 2 A DC input"),
+    "D_Schottky": ("D", "Diode_THT:D_DO-41_SOD81_P10.16mm_Horizontal", "1N5817",
+                   [(1, "K", _PAS), (2, "A", _PAS)], "Schottky diode 1 A"),
+    "CP": ("C", "Capacitor_THT:CP_Radial_D10.0mm_P5.00mm", "UVR1C102MPD",
+           [(1, "+", _PAS), (2, "-", _PAS)], "1000 uF 16 V electrolytic"),
+    "C": ("C", "Capacitor_SMD:C_0805_2012Metric", "CL21B104KBCNNNC",
+          [(1, "1", _PAS), (2, "2", _PAS)], "100 nF X7R"),
+    "R": ("R", "Resistor_SMD:R_0805_2012Metric", "RC0805JR-07330RL",
+          [(1, "1", _PAS), (2, "2", _PAS)], "resistor"),
+    "R_Pack": ("RN", "Resistor_THT:R_Array_SIP9", "4609X-101-103LF",
+               [(1, "COM", _PAS)] + [(i + 2, "R%d" % (i + 1), _PAS) for i in range(8)],
+               "8 x 10 k bussed resistor network"),
+    "74AHCT125": ("U", "Package_DIP:DIP-14_W7.62mm", "SN74AHCT125N",
+                  [(1, "1OE", _IN), (2, "1A", _IN), (3, "1Y", _OUT), (4, "2OE", _IN),
+                   (5, "2A", _IN), (6, "2Y", _OUT), (7, "GND", _PWRIN), (8, "3Y", _OUT),
+                   (9, "3A", _IN), (10, "3OE", _IN), (11, "4Y", _OUT), (12, "4A", _IN),
+                   (13, "4OE", _IN), (14, "VCC", _PWRIN)],
+                  "quad buffer, TTL inputs: 3.3 V -> 5 V level shifter"),
+    "WS2812B": ("LED", "LED_SMD:LED_WS2812B_PLCC4_5.0x5.0mm_P3.2mm", "WS2812B-B/W",
+                [(1, "VDD", _PWRIN), (2, "DOUT", _OUT), (3, "VSS", _PWRIN), (4, "DIN", _IN)],
+                "addressable RGB LED"),
+    "Reed": ("SW", "Connector_Wire:SolderWire-0.5sqmm_1x02_P4.6mm_D0.9mm_OD2.1mm", "MKA-14103",
+             [(1, "1", _PAS), (2, "2", _PAS)], "reed switch, normally open"),
+    "Button": ("SW", "Button_Switch_THT:SW_PUSH_6mm", "B3F-1000",
+               [(1, "1", _PAS), (2, "2", _PAS)], "push button"),
+    "1N4148": ("D", "Diode_SMD:D_SOD-123", "1N4148W",
+               [(1, "K", _PAS), (2, "A", _PAS)], "signal diode"),
+    "74HC165": ("U", "Package_DIP:DIP-16_W7.62mm", "SN74HC165N",
+                [(1, "SH/LD", _IN), (2, "CLK", _IN), (3, "E", _IN), (4, "F", _IN), (5, "G", _IN),
+                 (6, "H", _IN), (7, "~QH", _OUT), (8, "GND", _PWRIN), (9, "QH", _OUT),
+                 (10, "SER", _IN), (11, "A", _IN), (12, "B", _IN), (13, "C", _IN), (14, "D", _IN),
+                 (15, "CLK_INH", _IN), (16, "VCC", _PWRIN)],
+                "8-bit parallel-in shift register"),
+    "CD74HC4067": ("U", "Package_SO:SOIC-24W_7.5x15.4mm_P1.27mm", "CD74HC4067M96",
+                   [(1, "COM", _PAS)] + [(9 - i, "I%d" % i, _PAS) for i in range(8)]
+                   + [(10, "S0", _IN), (11, "S1", _IN), (12, "GND", _PWRIN), (13, "S3", _IN),
+                      (14, "S2", _IN), (15, "~E", _IN)]
+                   + [(23 - i, "I%d" % (8 + i), _PAS) for i in range(8)] + [(24, "VCC", _PWRIN)],
+                   "16-channel analog multiplexer"),
+    "DRV5053": ("U", "Package_TO_SOT_SMD:SOT-23", "DRV5053RAQDBZR",
+                [(1, "VCC", _PWRIN), (2, "OUT", _OUT), (3, "GND", _PWRIN)],
+                "bipolar analog hall sensor"),
+}
+
+POWER_PIN_NAMES = ("VCC", "VDD", "GND", "VSS", "VSYS")
+
+
+class Builder:
+    """Holds the circuit being built and the part templates."""
+
+    def __init__(self, circuit):
+        self.circuit = circuit
+        self.templates = {}
+        self.counts = {}
+
+    def part(self, kind, value=None):
+        prefix, fp, mpn, pins, desc = CATALOGUE[kind]
+        if kind not in self.templates:
+            self.templates[kind] = Part(
+                tool=SKIDL, name=kind, ref_prefix=prefix, dest=TEMPLATE, footprint=fp,
+                pins=[SPin(num=n, name=nm, func=f) for n, nm, f in pins])
+        k = self.counts.get(prefix, 0) + 1
+        self.counts[prefix] = k
+        ref = "%s%d" % (prefix, k)
+        p = self.templates[kind](circuit=self.circuit, ref=ref, tag=ref,
+                                 value=value or desc, footprint=fp)
+        p.fields["MPN"] = mpn
+        p.fields["Description"] = desc
+        p.fields["Kind"] = kind
+        return p
+
+    def net(self, name, power=False):
+        n = Net(name, circuit=self.circuit)
+        if power:
+            n.drive = skidl.POWER
+        return n
+
+
+def build(board_name):
+    """Build and return (circuit, info) for a board definition name.
+
+    info: dict with the nets and parts the tests check: ``pico``, ``gp`` (GPIO ->
+    Net), ``leds`` (list of LED parts in chain order), ``shifter``, ``sensors``
+    (sensor index -> the part that senses it), ``supply`` (net name -> Net).
+    """
+    cfg = load_board(board_name)
+    layout = read_layout_file(os.path.join(ROOT, "firmware", "boards",
+                                           "layout_%s.json" % cfg["layout"]))
+    circ = Circuit()
+    b = Builder(circ)
+    v5 = b.net("+5V", power=True)
+    matrix = cfg["sensor"]["kind"] == "matrix"
+    v3 = None if matrix else b.net("+3V3", power=True)
+    gnd = b.net("GND", power=True)
+    vsys = b.net("VSYS", power=True)
+    info = {"cfg": cfg, "supply": {"+5V": v5, "GND": gnd, "VSYS": vsys}}
+    if v3 is not None:
+        info["supply"]["+3V3"] = v3
+
+    # power in
+    j1 = b.part("DC_Jack")
+    j1["VOUT"] += v5
+    j1["GND"] += gnd
+    d1 = b.part("D_Schottky")
+    d1["A"] += v5
+    d1["K"] += vsys
+    c_bulk = b.part("CP", "1000uF")
+    c_bulk["+"] += v5
+    c_bulk["-"] += gnd
+
+    # the Pico
+    pico = b.part("Pico")
+    pico["VSYS"] += vsys
+    if matrix:
+        pico["3V3"] += circ.NC          # the matrix needs no 3.3 V rail (internal pull-ups)
+    else:
+        pico["3V3"] += v3
+    for num, name in PICO_PINS.items():
+        if name in ("GND", "AGND"):
+            pico[num] += gnd
+    for name in ("RUN", "3V3_EN", "ADC_VREF", "VBUS"):
+        pico[name] += circ.NC
+    gp = {}
+
+    def gpio(n, label):
+        if n not in gp:
+            net = b.net("GP%d_%s" % (n, label))
+            pico[PICO_PIN_OF[n]] += net
+            gp[n] = net
+        return gp[n]
+
+    info["pico"] = pico
+    info["gp"] = gp
+
+    # LED chain through the level shifter
+    leds_cfg = cfg["leds"]
+    shifter = b.part("74AHCT125")
+    shifter["VCC"] += v5
+    shifter["GND"] += gnd
+    cs = b.part("C", "100nF")
+    cs[1] += v5
+    cs[2] += gnd
+    shifter["1A"] += gpio(leds_cfg["pin"], "LED_DATA")
+    shifter["1OE"] += gnd
+    for g in "234":
+        shifter["%sA" % g] += gnd
+        shifter["%sOE" % g] += v5       # unused buffers disabled, inputs tied
+        shifter["%sY" % g] += circ.NC
+    r_data = b.part("R", "330R")
+    d5 = b.net("LED_DIN_5V")
+    shifter["1Y"] += d5
+    r_data[1] += d5
+    prev = b.net("LED_DIN_0")
+    r_data[2] += prev
+    leds = []
+    for k in range(leds_cfg["count"]):
+        led = b.part("WS2812B")
+        led["VDD"] += v5
+        led["VSS"] += gnd
+        c = b.part("C", "100nF")
+        c[1] += v5
+        c[2] += gnd
+        led["DIN"] += prev
+        if k + 1 < leds_cfg["count"]:
+            prev = b.net("LED_DIN_%d" % (k + 1))
+            led["DOUT"] += prev
+        else:
+            led["DOUT"] += circ.NC
+        leds.append(led)
+    info["leds"] = leds
+    info["shifter"] = shifter
+
+    # sensors
+    used = set()
+    for g in layout["games"].values():
+        for cell, s, led, x, y, kind in g["cells"]:
+            if s >= 0:
+                used.add(s)
+    s_cfg = cfg["sensor"]
+    n = cfg["n_sensors"]
+    sensors = {}
+    kind = s_cfg["kind"]
+    if kind == "matrix":
+        rows = [gpio(p, "ROW%d" % i) for i, p in enumerate(s_cfg["rows"])]
+        cols = [gpio(p, "COL%d" % i) for i, p in enumerate(s_cfg["cols"])]
+        nc = len(cols)
+        for s in range(n):
+            r, c = divmod(s, nc)
+            sw = b.part("Reed" if s in used else "Button")
+            d = b.part("1N4148")
+            mid = b.net("S%d" % s)
+            d["A"] += cols[c]
+            d["K"] += mid
+            sw[1] += mid
+            sw[2] += rows[r]
+            sensors[s] = sw
+        info["diodes"] = True
+    elif kind == "shift_register":
+        load = gpio(s_cfg["load"], "SR_LOAD")
+        clk = gpio(s_cfg["clk"], "SR_CLK")
+        data = gpio(s_cfg["data"], "SR_DATA")
+        chips = []
+        for k in range(s_cfg["chain"]):
+            u = b.part("74HC165")
+            u["VCC"] += v3
+            u["GND"] += gnd
+            c = b.part("C", "100nF")
+            c[1] += v3
+            c[2] += gnd
+            u["SH/LD"] += load
+            u["CLK"] += clk
+            u["CLK_INH"] += gnd
+            u["~QH"] += circ.NC
+            rn = b.part("R_Pack", "10k")
+            rn["COM"] += v3
+            for j, pin in enumerate("ABCDEFGH"):
+                s = 8 * k + j
+                net = b.net("S%d" % s)
+                u[pin] += net
+                rn["R%d" % (j + 1)] += net
+                if s < n:
+                    sw = b.part("Reed" if s in used else "Button")
+                    sw[1] += net
+                    sw[2] += gnd
+                    sensors[s] = sw
+            chips.append(u)
+        chips[0]["QH"] += data
+        for k in range(1, len(chips)):
+            link = b.net("SR_CHAIN_%d" % k)
+            chips[k]["QH"] += link
+            chips[k - 1]["SER"] += link
+        chips[-1]["SER"] += v3
+        info["chips"] = chips
+    elif kind == "hall_mux":
+        sel = [gpio(p, "MUX_S%d" % i) for i, p in enumerate(s_cfg["select"])]
+        muxes = []
+        for m, mc in enumerate(s_cfg["muxes"]):
+            u = b.part("CD74HC4067")
+            u["VCC"] += v3
+            u["GND"] += gnd
+            c = b.part("C", "100nF")
+            c[1] += v3
+            c[2] += gnd
+            for i in range(4):
+                u["S%d" % i] += sel[i]
+            u["COM"] += gpio(mc["adc"], "ADC")
+            if mc["en"] is not None:
+                u["~E"] += gpio(mc["en"], "MUX%d_EN" % m)
+            else:
+                u["~E"] += gnd
+            for ch in range(16):
+                s = 16 * m + ch
+                net = b.net("S%d" % s)
+                u["I%d" % ch] += net
+                if s < n and s in used:
+                    h = b.part("DRV5053")
+                    h["VCC"] += v3
+                    h["GND"] += gnd
+                    h["OUT"] += net
+                    sensors[s] = h
+                else:
+                    # spare channel: a 10 k to ground keeps the input defined
+                    r = b.part("R", "10k")
+                    r[1] += net
+                    r[2] += gnd
+            muxes.append(u)
+        info["muxes"] = muxes
+    else:
+        raise ValueError("no schematic for sensor kind %r" % kind)
+    for num, name in PICO_PINS.items():
+        if name.startswith("GP") and int(name[2:]) not in gp:
+            pico[num] += circ.NC          # unused GPIOs, marked so for the ERC
+    info["sensors"] = sensors
+    info["used"] = used
+    return circ, info
+
+
+def erc(circ):
+    """Run SKiDL's electrical rules check; return (errors, warnings): lists of messages."""
+    import logging
+    from skidl.logger import erc_logger
+
+    got = {"ERROR": [], "WARNING": []}
+
+    class Catch(logging.Handler):
+        def emit(self, record):
+            if record.levelname in got:
+                got[record.levelname].append(record.getMessage())
+
+    h = Catch()
+    erc_logger.addHandler(h)
+    try:
+        circ.ERC()
+    finally:
+        erc_logger.removeHandler(h)
+    return got["ERROR"], got["WARNING"]
+
+
+def netlist(circ, path):
+    """Write the KiCad netlist of ``circ`` to ``path``; return its text."""
+    text = circ.generate_netlist(file_=path, tool=skidl.KICAD8)
+    return text if isinstance(text, str) else open(path).read()
+
+
+def main(argv):
+    out = os.path.join(ROOT, "hardware", "out")
+    os.makedirs(out, exist_ok=True)
+    for name in argv or SENSOR_BOARDS:
+        circ, _ = build(name)
+        errors, warnings = erc(circ)
+        path = os.path.join(out, "%s.net" % name)
+        netlist(circ, path)
+        print("%s: %d parts, %d nets, ERC %d errors %d warnings -> %s"
+              % (name, len(circ.parts), len(circ.nets), len(errors), len(warnings),
+                 os.path.relpath(path, ROOT)))
+        for m in errors + warnings:
+            print("  " + m)
+        if errors:
+            return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
