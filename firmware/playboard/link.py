@@ -41,7 +41,7 @@ settings change was saved).
 import json
 
 from playboard import __version__
-from playboard.compat import const, micropython
+from playboard.compat import const, micropython, ptr8
 from playboard.record import RecordError, crc32
 
 PROTOCOL = 1
@@ -85,23 +85,33 @@ def encode_frame(seq, ftype, payload, out=None):
     buf = out if out is not None else bytearray(2 * (len(payload) + 6) + 2)
     hdr = bytes((seq, t))
     c = crc32(payload, crc32(hdr))
-    n = 0
-    buf[n] = SOF
-    n += 1
-    for part in (hdr, payload, bytes((c & 255, (c >> 8) & 255, (c >> 16) & 255, (c >> 24) & 255))):
-        for b in part:
-            if b < 0x20 or b == ESC or b == 0x7F:
-                buf[n] = ESC
-                buf[n + 1] = b ^ 0x20
-                n += 2
-            else:
-                buf[n] = b
-                n += 1
+    buf[0] = SOF
+    n = _escape(hdr, 2, buf, 1)
+    n = _escape(payload, len(payload), buf, n)
+    n = _escape(bytes((c & 255, (c >> 8) & 255, (c >> 16) & 255, (c >> 24) & 255)), 4, buf, n)
     buf[n] = EOF
     n += 1
     if out is not None:
         return n
     return bytes(buf[:n])
+
+
+@micropython.viper
+def _escape(src: ptr8, n: int, dst: ptr8, at: int) -> int:
+    """Copy ``n`` bytes of ``src`` to ``dst`` from ``at``, escaping as a frame needs;
+    return the index after the last byte written."""
+    i = 0
+    while i < n:
+        b = int(src[i])
+        if b < 0x20 or b == 0x7D or b == 0x7F:
+            dst[at] = 0x7D
+            dst[at + 1] = b ^ 0x20
+            at += 2
+        else:
+            dst[at] = b
+            at += 1
+        i += 1
+    return at
 
 
 class Decoder:
@@ -437,7 +447,7 @@ class Link:
     def _status(self, req):
         st = self.store
         d = {"current": st.current, "games": len(st.index),
-             "finished": sum(1 for e in st.index if e[2]), "dropped": st.dropped[-8:],
+             "finished": sum(1 for e in st.games() if e[3]), "dropped": st.dropped[-8:],
              "problems": len(st.report), "error": st.error, "live": self.live}
         if self.app is not None and hasattr(self.app, "link_status"):
             d.update(self.app.link_status())

@@ -63,6 +63,7 @@ _T_SETTING = const(0x4B)  # "K"
 _T_CLOSE = const(0x5A)  # "Z": last record of a small file, payload = record count
 _MAXPAY = const(255)
 _OVERHEAD = const(6)
+READ_BUF = const(512)  # bytes read at a time when a game is read (>= 2 records)
 
 GAME_TYPES = b"GTMUE"
 RESULT_UNFINISHED = "*"
@@ -185,7 +186,8 @@ class GameRecord:
 
     Attributes: ``id`` (int), ``name`` (game name str), ``uid`` (str, unique per
     game and board), ``fen`` (set-up position text or None), ``tags`` (dict
-    str -> str), ``moves`` (list of move texts, takebacks applied), ``result``
+    str -> str), ``moves`` (list of move texts, takebacks applied; may be left
+    empty by read_game), ``plies`` (how many moves, takebacks applied), ``result``
     (``"*"`` until finished), ``termination`` (str or None), ``finished`` (bool),
     ``size`` (bytes of valid records), ``problem`` (None or text: a bad tail).
     """
@@ -197,6 +199,7 @@ class GameRecord:
         self.fen = None
         self.tags = {}
         self.moves = []
+        self.plies = 0
         self.result = RESULT_UNFINISHED
         self.termination = None
         self.finished = False
@@ -204,47 +207,96 @@ class GameRecord:
         self.problem = None
 
     def __repr__(self):
-        return "<GameRecord %d %s %d moves %s>" % (self.id, self.name, len(self.moves), self.result)
+        return "<GameRecord %d %s %d plies %s>" % (self.id, self.name, self.plies, self.result)
 
 
-def parse_game(data, gid=0):
-    """A GameRecord from a game file's bytes ``data``; never raises on bad data.
+def _readn(f, mv, off, n):
+    """Read up to ``n`` bytes into ``mv[off:off+n]``; return how many arrived."""
+    got = 0
+    while got < n:
+        k = f.readinto(mv[off + got:off + n])
+        if not k:
+            break
+        got += k
+    return got
 
-    ``rec.name`` is None when ``data`` holds no valid header (nothing usable);
-    ``rec.problem`` names a bad tail, which is ignored.
+
+def read_game(f, gid=0, moves=True, buf=None):
+    """A GameRecord read record by record from open file ``f`` (binary); never raises
+    on bad data. With ``moves`` False the move texts are not kept (``plies`` still
+    counts them). ``buf``: a bytearray of at least READ_BUF bytes to read into.
+
+    ``rec.name`` is None when there is no valid header (nothing usable);
+    ``rec.problem`` names the first bad record, which and all after it are ignored.
     """
-    recs, good, problem = decode_records(data)
+    if buf is None:
+        buf = bytearray(READ_BUF)
+    mv = memoryview(buf)
+    size = len(buf)
     g = GameRecord(gid)
-    g.problem = problem
-    pos = 0
-    for i in range(len(recs)):
-        t, p = recs[i]
-        ln = len(p) + _OVERHEAD
+    pos = 0  # file offset of buf[at]
+    at = 0
+    have = 0
+    eof = False
+    i = 0
+    while True:
+        if not eof and have - at < _MAXPAY + _OVERHEAD:
+            n = have - at
+            if at:
+                buf[0:n] = buf[at:have]
+                at = 0
+                have = n
+            k = _readn(f, mv, have, size - have)
+            have += k
+            eof = k < size - n
+        left = have - at
+        if left == 0:
+            break
+        t = buf[at]
+        if left < 2:
+            g.problem = "record %d at byte %d: truncated (1 byte)" % (i, pos)
+            break
+        ln = buf[at + 1]
+        if t not in GAME_TYPES:
+            g.problem = "record %d at byte %d: unknown type 0x%02x" % (i, pos, t)
+            break
+        if left < ln + _OVERHEAD:
+            g.problem = "record %d at byte %d: truncated (length %d, %d bytes left)" % (i, pos, ln, left - 2)
+            break
+        end = at + 2 + ln
+        c = crc32(mv[at:end])
+        if c != (buf[end] | (buf[end + 1] << 8) | (buf[end + 2] << 16) | (buf[end + 3] << 24)):
+            g.problem = "record %d at byte %d: CRC mismatch" % (i, pos)
+            break
         try:
-            if i == 0:
+            if t == _T_MOVE and i:
+                g.plies += 1
+                if moves:
+                    g.moves.append(bytes(mv[at + 2:end]).decode())
+            elif i == 0:
                 if t != _T_HEADER:
                     g.problem = "record 0 is not a header"
                     break
-                f = _split0(p)
-                g.name = f[0]
-                g.uid = f[1] if len(f) > 1 else ""
-                g.fen = f[2] if len(f) > 2 and f[2] else None
+                fl = _split0(bytes(mv[at + 2:end]))
+                g.name = fl[0]
+                g.uid = fl[1] if len(fl) > 1 else ""
+                g.fen = fl[2] if len(fl) > 2 and fl[2] else None
             elif t == _T_TAG:
-                f = _split0(p)
-                g.tags[f[0]] = f[1] if len(f) > 1 else ""
-            elif t == _T_MOVE:
-                g.moves.append(p.decode())
+                fl = _split0(bytes(mv[at + 2:end]))
+                g.tags[fl[0]] = fl[1] if len(fl) > 1 else ""
             elif t == _T_UNDO:
-                if g.moves:
-                    g.moves.pop()
+                if g.plies:
+                    g.plies -= 1
+                    if moves:
+                        g.moves.pop()
             elif t == _T_END:
-                f = _split0(p)
-                g.result = f[0]
-                g.termination = f[1] if len(f) > 1 and f[1] else None
+                fl = _split0(bytes(mv[at + 2:end]))
+                g.result = fl[0]
+                g.termination = fl[1] if len(fl) > 1 and fl[1] else None
                 g.finished = True
-                pos += ln
-                if i + 1 < len(recs):
-                    g.problem = "%d records after the end ignored" % (len(recs) - i - 1)
+                pos += ln + _OVERHEAD
+                if have > end + 4 or (not eof and _readn(f, mv, 0, 1)):
+                    g.problem = "bytes after the end record ignored"
                 break
             else:
                 g.problem = "record %d has type 0x%02x in a game" % (i, t)
@@ -252,9 +304,30 @@ def parse_game(data, gid=0):
         except (UnicodeError, ValueError, IndexError):
             g.problem = "record %d at byte %d is not valid text" % (i, pos)
             break
-        pos += ln
+        at = end + 4
+        pos += ln + _OVERHEAD
+        i += 1
     g.size = pos if g.name is not None else 0
     return g
+
+
+class _Bytes:
+    """A read-only file over bytes (io.BytesIO lacks readinto on some ports)."""
+
+    def __init__(self, data):
+        self.d = memoryview(data)
+        self.p = 0
+
+    def readinto(self, b):
+        n = min(len(b), len(self.d) - self.p)
+        b[0:n] = self.d[self.p:self.p + n]
+        self.p += n
+        return n
+
+
+def parse_game(data, gid=0):
+    """A GameRecord from a game file's bytes ``data`` (see read_game); never raises."""
+    return read_game(_Bytes(data), gid)
 
 
 class OsFs:
@@ -345,7 +418,7 @@ class Store:
         self._moves = 0  # moves on record in the current game (takebacks applied)
         self._dirty = False
         self._since_check = 0
-        self._buf = bytearray(_MAXPAY + _OVERHEAD)
+        self._buf = bytearray(READ_BUF)
         self._next_id = 1
         self._scan()
 
@@ -420,24 +493,29 @@ class Store:
                     pass
                 self.report.append("%s: left-over temporary file removed" % n)
         ids.sort()
+        # Only the newest readable game is read now (it may be the one to resume);
+        # the older ones are checked when first needed (games(), size(), space).
         unfinished = None
-        for gid in ids:
-            data = _read_file(self.fs, self._gpath(gid))
-            rec = parse_game(data or b"", gid)
-            del data
-            if rec.name is None:
-                self.report.append("g%d.rec: no valid header (%s); removed" % (gid, rec.problem))
-                try:
-                    self.fs.remove(self._gpath(gid))
-                except OSError:
-                    pass
-                continue
+        top = ids[-1] if ids else 0
+        k = len(ids) - 1
+        while k >= 0:
+            rec = self._read_game(ids[k], True)
+            if rec.name is not None:
+                break
+            self._remove_bad(rec)
+            ids.pop(k)
+            k -= 1
+        for gid in ids[:k]:
+            try:
+                n = self.fs.size(self._gpath(gid))
+            except OSError:
+                n = 0
+            self.index.append([gid, n, False, None, RESULT_UNFINISHED])
+        if k >= 0:
             if rec.problem:
-                self.report.append("g%d.rec: %s" % (gid, rec.problem))
-            self.index.append([gid, rec.size, rec.finished, rec.name, rec.result])
+                self.report.append("g%d.rec: %s" % (rec.id, rec.problem))
+            self.index.append([rec.id, rec.size, rec.finished, rec.name, rec.result])
             if not rec.finished:
-                if unfinished is not None:  # keep the newest unfinished game only
-                    self._close_abandoned(unfinished)
                 unfinished = rec
         counter = self._read_small("next", _T_COUNTER)
         n = 1
@@ -446,24 +524,59 @@ class Store:
                 n = int(counter[0].decode())
             except ValueError:
                 n = 1
-        if ids and ids[-1] + 1 > n:
-            n = ids[-1] + 1
+        if top + 1 > n:
+            n = top + 1
         self._next_id = n
         self._resume = unfinished
         if unfinished is not None:
             self.current = unfinished.id
             self._cur_size = unfinished.size
-            self._moves = len(unfinished.moves)
+            self._moves = unfinished.plies
             self._dirty = unfinished.problem is not None
 
-    def _close_abandoned(self, rec):
-        """An older unfinished game (a cut during new_game): give it an end record."""
-        self.current = rec.id
-        self._cur_size = rec.size
-        self._dirty = rec.problem is not None
-        self.finish(RESULT_UNFINISHED, TERM_ABANDONED)
-        self.current = None
-        self.report.append("g%d.rec: unfinished older game closed as abandoned" % rec.id)
+    def _remove_bad(self, rec):
+        self.report.append("g%d.rec: no valid header (%s); removed" % (rec.id, rec.problem))
+        try:
+            self.fs.remove(self._gpath(rec.id))
+        except OSError:
+            pass
+
+    def _verify(self, e):
+        """Check an older game's records on first need; False if it was unreadable
+        (then removed from flash and from the index)."""
+        if e[3] is not None:
+            return True
+        rec = self._read_game(e[0], False)
+        if rec.name is None:
+            self._remove_bad(rec)
+            self.index.remove(e)
+            return False
+        if rec.problem:
+            self.report.append("g%d.rec: %s" % (rec.id, rec.problem))
+        if not rec.finished:
+            # an older game never ended (a cut while the next one started): it is
+            # kept, as finished with result "*"
+            self.report.append("g%d.rec: unfinished older game kept as abandoned" % rec.id)
+        e[1] = rec.size
+        e[2] = True
+        e[3] = rec.name
+        e[4] = rec.result
+        return True
+
+    def _verify_all(self):
+        for e in list(self.index):
+            self._verify(e)
+
+    def _read_game(self, gid, moves):
+        """Game ``gid`` read from flash record by record (GameRecord; name None if unreadable)."""
+        try:
+            f = self.fs.open(self._gpath(gid), "rb")
+        except OSError:
+            return GameRecord(gid)
+        try:
+            return read_game(f, gid, moves, self._buf)
+        finally:
+            f.close()
 
     def resume(self):
         """The unfinished game found at start-up as a GameRecord (``moves`` are the
@@ -497,8 +610,8 @@ class Store:
         """Drop the oldest finished games while space is short; False if still short."""
         while self._short(need):
             victim = None
-            for e in self.index:
-                if e[2] and e[0] != self.current:
+            for e in list(self.index):
+                if e[0] != self.current and self._verify(e) and e[2]:
                     victim = e
                     break
             if victim is None:
@@ -550,19 +663,51 @@ class Store:
     def _repair(self):
         """Rewrite the current game file to its valid prefix (temp file + rename)."""
         self._close_file()
-        path = self._gpath(self.current)
-        data = _read_file(self.fs, path)
-        if data is None:
-            self.error = "g%d.rec missing" % self.current
+        name = "g%d.rec" % self.current
+        try:
+            have = self.fs.size(self._path(name))
+        except OSError:
+            self.error = name + " missing"
             return False
-        if len(data) != self._cur_size:
-            ok = self._write_atomic("g%d.rec" % self.current, data[:self._cur_size])
-            if not ok:
+        if have != self._cur_size:
+            if not self._copy_prefix(name, self._cur_size):
                 return False
-            self.report.append("g%d.rec: rewritten to its %d valid bytes (%d dropped)" % (
-                self.current, self._cur_size, len(data) - self._cur_size))
+            self.report.append("%s: rewritten to its %d valid bytes (%d dropped)" % (
+                name, self._cur_size, have - self._cur_size))
         self._dirty = False
         return True
+
+    def _copy_prefix(self, name, size):
+        """Rewrite file ``name`` to its first ``size`` bytes: copy to ``name.tmp``, rename."""
+        tmp = self._path(name + ".tmp")
+        path = self._path(name)
+        mv = memoryview(self._buf)
+        try:
+            src = self.fs.open(path, "rb")
+            try:
+                dst = self.fs.open(tmp, "wb")
+                try:
+                    left = size
+                    while left > 0:
+                        k = _readn(src, mv, 0, min(left, len(mv)))
+                        if k == 0:
+                            break
+                        dst.write(mv[0:k])
+                        left -= k
+                    dst.flush()
+                finally:
+                    dst.close()
+            finally:
+                src.close()
+            try:
+                self.fs.rename(tmp, path)
+            except OSError:  # FAT: rename will not replace
+                self.fs.remove(path)
+                self.fs.rename(tmp, path)
+            return True
+        except OSError as e:
+            self.error = "rewriting %s: %r" % (name, e)
+            return False
 
     def _close_file(self):
         if self._f is not None:
@@ -575,9 +720,9 @@ class Store:
     def _append(self, rtype, payload):
         if self.current is None:
             raise RecordError("no game is being recorded (call new_game)")
-        n = encode_record(rtype, payload, self._buf)
-        if self._dirty and not self._repair():
+        if self._dirty and not self._repair():  # (the repair uses _buf too)
             return False
+        n = encode_record(rtype, payload, self._buf)
         self._since_check += 1
         if (self.budget is not None or self._since_check >= 16) and rtype == _T_MOVE:
             self._since_check = 0
@@ -645,12 +790,13 @@ class Store:
 
     def games(self):
         """List of ``(id, name, size, finished, result)``, oldest first."""
+        self._verify_all()
         return [(e[0], e[3], e[1], e[2], e[4]) for e in self.index]
 
     def size(self, gid):
         """Valid bytes of game ``gid``; RecordError if unknown."""
         e = self._entry(gid)
-        if e is None:
+        if e is None or not self._verify(e):
             raise RecordError("no game %d" % gid)
         return e[1]
 
@@ -679,10 +825,9 @@ class Store:
             f.close()
 
     def read(self, gid):
-        """The whole game ``gid`` as a GameRecord (allocates; for tests and tools)."""
+        """The whole game ``gid`` as a GameRecord with its moves (allocates them)."""
         self.size(gid)
-        data = _read_file(self.fs, self._gpath(gid)) or b""
-        return parse_game(data, gid)
+        return self._read_game(gid, True)
 
     def ack(self, gid):
         """The host has stored game ``gid``: drop it. True if dropped or already gone;
