@@ -96,6 +96,9 @@ class Bench:
         self.prev_raw = bytearray(n)
         self.t_raw = 0
         self.stable_ms = stable_ms
+        # sensor faults laid over the true values: [t0, t1, cell, kind, held]
+        # kind 0: the sensor reads inverted (noise); 1: it holds the value it had at t0 (stuck)
+        self.faults = []
 
     def set_board(self, values):
         """Set every sensor at once (no event: before the first frame)."""
@@ -129,6 +132,15 @@ class Bench:
         if k:
             del pend[0:k]
         sim.read(self.raw)
+        for f in self.faults:
+            if f[0] <= t < f[1]:
+                c = f[2]
+                if f[3] == 0:
+                    self.raw[c] = 0 if self.raw[c] else 1
+                else:
+                    if f[4] is None:
+                        f[4] = self.prev_raw[c]
+                    self.raw[c] = f[4]
         if self.raw != self.prev_raw:
             self.prev_raw[:] = self.raw
             self.t_raw = t
@@ -157,9 +169,17 @@ class Bench:
             if self.tr.busy() or self.t - self.t_raw <= self.stable_ms + 2 * step:
                 continue
             nxt = self.pending[0][0] if self.pending else t_end
+            for f in self.faults:
+                for edge in (f[0], f[1]):
+                    if self.t - step < edge < nxt:
+                        nxt = edge
             if nxt > self.t:
                 nxt = min(nxt, t_end)
                 self.t += (nxt - self.t) // step * step
+
+    def fault(self, t0, t1, cell, stuck=False):
+        """Lay a sensor fault over cell from t0 to t1 (ms): inverted, or stuck at its value."""
+        self.faults.append([t0, t1, cell, 1 if stuck else 0, None])
 
     def run_for(self, ms):
         self.run_to(self.t + ms)
