@@ -312,6 +312,7 @@ class Link:
         self.live = False
         self._last_key = None
         self._last_reply = None
+        self._ndropped = len(store.dropped)
         self.event_seq = 0
         self.frames = 0
         self.errors = 0
@@ -375,6 +376,11 @@ class Link:
         if dec.expire(now) == -1:
             handled += 1
             self._handle(-1)
+        nd = len(self.store.dropped)
+        if nd != self._ndropped:
+            if self.live:
+                self.event("dropped", {"ids": self.store.dropped[self._ndropped:][-16:]})
+            self._ndropped = nd
         return handled
 
     def _handle(self, r):

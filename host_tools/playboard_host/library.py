@@ -9,6 +9,7 @@ import datetime
 import json
 import os
 import sqlite3
+import zlib
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -79,7 +80,7 @@ class Library:
         """Store game ``rec`` (a record.GameRecord) fetched from ``board`` with its
         ``raw`` bytes, and commit. Returns True if added, False if it was there."""
         now = now or datetime.datetime.now()
-        uid = rec.uid or ("g%d-%08x" % (rec.id, hash(raw) & 0xFFFFFFFF))
+        uid = rec.uid or ("g%d-%08x" % (rec.id, zlib.crc32(bytes(raw))))
         cur = self.db.execute(
             "INSERT OR IGNORE INTO games (board, uid, board_game, game, result, termination, date, fen,"
             " tags, moves, plies, record, synced_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",

@@ -201,6 +201,11 @@ def test_live_events_only_when_asked():
     assert [(s, t) for s, t, p in got] == [(1, "e"), (2, "e")]
     assert json.loads(got[0][2]) == {"ev": "move", "ply": 1, "move": "76"}
     pipe.sent = bytearray()
+    st.dropped.append(1)  # as when flash ran short
+    lk.poll()
+    got = _frames(pipe.sent)
+    assert len(got) == 1 and json.loads(got[0][2]) == {"ev": "dropped", "ids": [1]}
+    pipe.sent = bytearray()
     _ask(lk, pipe, 2, "V", {"on": False})
     assert lk.event("move") is False
 
