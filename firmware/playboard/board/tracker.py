@@ -138,20 +138,31 @@ class LightsRequest:
         return [i for i in range(len(r)) if r[i] == role]
 
 
-def paint(req, lights, led_of=None):
+def paint(req, lights, layout=None):
     """Show ``req`` on a ``playboard.board.lights.Lights``: clear layers LEGAL..ERROR
-    and mark each cell's role there (``ROLE_LIGHT``). ``led_of``: a sequence giving
-    the LED index of each cell (negative: no LED); None: cell == LED."""
+    and mark each cell's role there (``ROLE_LIGHT``). ``layout``: a
+    ``playboard.board.layout.Layout`` (its ``led_of(cell)``), a sequence of LED
+    indices by cell (negative: no LED), or None (cell == LED). Call it when
+    ``req.version`` changed; allocation-free with a sequence or None."""
     for layer in range(6):
         lights.clear(layer)
     roles = req.roles
+    by_method = layout is not None and hasattr(layout, "led_of")
     for c in range(len(roles)):
         r = roles[c]
         if r:
-            layer, mark = ROLE_LIGHT[r]
-            led = c if led_of is None else led_of[c]
+            if layout is None:
+                led = c
+            elif by_method:
+                try:
+                    led = layout.led_of(c)
+                except IndexError:
+                    led = -1
+            else:
+                led = layout[c]
             if led >= 0:
-                lights.mark(layer, led, mark)
+                layer_mark = ROLE_LIGHT[r]
+                lights.mark(layer_mark[0], led, layer_mark[1])
 
 
 def count_blink(value, t_ms):

@@ -1,0 +1,169 @@
+"""Move tracker cost per scan frame under MicroPython (unix port), with RP2040 estimates.
+
+- Tobit, a frame with no change (idle, and waiting out the settle time):
+  target < 0.005 ms here (about 1 ms on the RP2040 at x200).
+- Tobit, a frame with a change matched against every legal move's precomputed
+  masks and the guidance lights painted (a piece lifted / put back, in a
+  middle-game position with many moves): target < 0.1 ms (about 20 ms on the RP2040).
+- Tobit, the per-position precompute (every legal move's masks, the takeback
+  record), averaged over the positions of random games: target < 1 ms.
+- Mancala: a frame with no change (target < 0.005 ms) and a pit selection with
+  the sowing view built (no target: once per move).
+"""
+import gc
+import sys
+
+sys.path.insert(0, "firmware")
+sys.path.insert(0, "bench")
+
+from benchlib import now_us, elapsed_us, report, RP2040_FACTOR  # noqa: E402
+from playboard.board.tobit_tracker import TobitTracker  # noqa: E402
+from playboard.board.mancala_tracker import MancalaTracker  # noqa: E402
+from playboard.games import game_class  # noqa: E402
+
+
+def rp(ms):
+    return "%.3g ms" % (ms * RP2040_FACTOR)
+
+
+def occ_of(g):
+    o = bytearray(g.n_points + 1)
+    for p in range(1, g.n_points + 1):
+        o[p] = 1 if g.board[p] else 0
+    return o
+
+
+class Rng:
+    def __init__(self, seed):
+        self.x = seed
+
+    def below(self, n):
+        x = self.x
+        x ^= (x << 13) & 0x3FFFFFFF
+        x ^= x >> 17
+        x ^= (x << 5) & 0x3FFFFFFF
+        self.x = x
+        return x % n
+
+
+def busy_position():
+    """A middle-game Tobit position with many legal moves (tobits on both sides)."""
+    g = game_class("tobit")("W:W2,3,K9,12,K16,20:B24,K27,30,31,K33,36", capacity=16)
+    return g
+
+
+def bench_tobit_idle():
+    g = busy_position()
+    tr = TobitTracker(g, setup=False)
+    o = occ_of(g)
+    tr.update(o, 0)
+    upd = tr.update
+    n = 20000
+    t0 = now_us()
+    for i in range(n):
+        upd(o, 10)
+    us = elapsed_us(t0) / n
+    ms = us / 1000
+    report("tracker tobit: no-change frame (idle)", round(ms, 5), "ms", "< 0.005 ms", ms < 0.005, rp(ms))
+    # waiting out the settle time after a lift (a timer runs)
+    o[9] = 0
+    tr.update(o, 20)
+    t0 = now_us()
+    for i in range(n):
+        upd(o, 30)
+    ms = elapsed_us(t0) / n / 1000
+    report("tracker tobit: no-change frame (timer running)", round(ms, 5), "ms", "< 0.005 ms", ms < 0.005, rp(ms))
+
+
+def bench_tobit_match():
+    g = busy_position()
+    tr = TobitTracker(g, setup=False)
+    nm = len(g.legal_moves())
+    o = occ_of(g)
+    tr.update(o, 0)
+    upd = tr.update
+    n = 4000
+    t = 10
+    t0 = now_us()
+    for i in range(n):
+        o[16] = i & 1  # White's tobit on 16 lifted, put back: match + guidance each frame
+        upd(o, t)
+        t += 10
+    ms = elapsed_us(t0) / n / 1000
+    report("tracker tobit: matching frame (%d legal moves)" % nm, round(ms, 4), "ms", "< 0.1 ms", ms < 0.1, rp(ms))
+
+
+def bench_tobit_precompute():
+    total = 0
+    count = 0
+    times = []
+    for seed in (1, 2, 3, 4):
+        g = game_class("tobit")(capacity=128)
+        tr = TobitTracker(g, setup=False)
+        rng = Rng(seed * 7919 + 1)
+        for ply in range(80):
+            legal = g.legal_moves()
+            if not legal:
+                break
+            g.push(legal[rng.below(len(legal))])
+            g.legal_moves()  # the rules core's own generation is not the tracker's cost
+            gc.collect()
+            t0 = now_us()
+            tr.new_position()
+            us = elapsed_us(t0)
+            total += us
+            times.append(us)
+            count += 1
+    ms = total / count / 1000
+    report("tracker tobit: per-position precompute (mean of %d)" % count, round(ms, 4), "ms", "< 1 ms", ms < 1, rp(ms))
+    times.sort()
+    med = times[len(times) // 2] / 1000
+    report("tracker tobit: per-position precompute (median)", round(med, 4), "ms", "< 1 ms", med < 1, rp(med))
+
+
+def bench_mancala():
+    g = game_class("toguz")(capacity=64)
+    tr = MancalaTracker(g, confirm_ms=0)
+    o = bytearray(20)
+    tr.update(o, 0)
+    upd = tr.update
+    n = 20000
+    t0 = now_us()
+    for i in range(n):
+        upd(o, 10)
+    ms = elapsed_us(t0) / n / 1000
+    report("tracker toguz: no-change frame", round(ms, 5), "ms", "< 0.005 ms", ms < 0.005, rp(ms))
+    n = 200
+    total = 0
+    t = 1000
+    for i in range(n):
+        if g.is_game_over() or g.ply > 60:
+            g = game_class("toguz")(capacity=64)
+            tr = MancalaTracker(g, confirm_ms=0)
+            o = bytearray(20)
+            tr.update(o, t)
+        legal = g.legal_moves()
+        cell = g.turn * 9 + legal[i % len(legal)]
+        o[cell] = 1
+        t += 300
+        t0 = now_us()
+        tr.update(o, t)  # the selection: sowing computed and lit
+        total += elapsed_us(t0)
+        o[cell] = 0
+        t += 300
+        tr.update(o, t)
+        last = tr.request.last
+        o[last] = 1
+        t += 300
+        tr.update(o, t)  # confirmation
+        o[last] = 0
+        t += 300
+        tr.update(o, t)
+    ms = total / n / 1000
+    report("tracker toguz: selection frame (sowing view built)", round(ms, 4), "ms", None, None, rp(ms))
+
+
+bench_tobit_idle()
+bench_tobit_match()
+bench_tobit_precompute()
+bench_mancala()
