@@ -42,7 +42,7 @@ import json
 
 from playboard import __version__
 from playboard.compat import const, micropython, ptr8
-from playboard.record import RecordError, crc32
+from playboard.record import StoreError, crc32
 
 PROTOCOL = 1
 SOF = const(0x1E)
@@ -420,7 +420,7 @@ class Link:
                 self._last_key = key
                 self._last_reply = reply
             self.send(seq, t | 0x20, reply)
-        except (ValueError, TypeError, KeyError, RecordError) as e:
+        except (ValueError, TypeError, KeyError, StoreError) as e:
             self.error(seq, "refused", str(e))
         except MemoryError:
             self.error(seq, "memory", "out of memory")

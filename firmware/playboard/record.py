@@ -107,7 +107,7 @@ def crc32(data, crc=0):
     return crc32_py(data, crc)
 
 
-class RecordError(ValueError):
+class StoreError(ValueError):
     """Bad input to the store: an unknown game id, a text too long for one record, no open game."""
 
 
@@ -115,13 +115,13 @@ def encode_record(rtype, payload, buf=None):
     """One record: ``rtype`` (int, a type byte), ``payload`` (bytes/str, <= 255 bytes).
 
     Writes into ``buf`` (a bytearray of at least 261 bytes) when given and returns
-    the record's length; else returns a new ``bytes``. RecordError if too long.
+    the record's length; else returns a new ``bytes``. StoreError if too long.
     """
     if isinstance(payload, str):
         payload = payload.encode()
     n = len(payload)
     if n > _MAXPAY:
-        raise RecordError("record payload of %d bytes (at most %d)" % (n, _MAXPAY))
+        raise StoreError("record payload of %d bytes (at most %d)" % (n, _MAXPAY))
     out = buf if buf is not None else bytearray(n + _OVERHEAD)
     out[0] = rtype
     out[1] = n
@@ -399,7 +399,7 @@ class Store:
     Opening scans every game file: ``report`` (list of str) then says what was
     wrong (bad tails skipped, left-over temporary files, empty games removed).
     No method raises on a full or failing flash: it returns False and sets
-    ``error``; bad arguments raise RecordError.
+    ``error``; bad arguments raise StoreError.
     """
 
     def __init__(self, root="/games", budget=None, reserve=8192, fs=None, uid=None):
@@ -719,7 +719,7 @@ class Store:
 
     def _append(self, rtype, payload):
         if self.current is None:
-            raise RecordError("no game is being recorded (call new_game)")
+            raise StoreError("no game is being recorded (call new_game)")
         if self._dirty and not self._repair():  # (the repair uses _buf too)
             return False
         n = encode_record(rtype, payload, self._buf)
@@ -749,7 +749,7 @@ class Store:
         """Append the committed move ``text`` (its notation, str) to the current game.
 
         True once it is on flash; False (``error`` says why) if the flash failed.
-        RecordError without a current game or for a text over 255 bytes.
+        StoreError without a current game or for a text over 255 bytes.
         """
         ok = self._append(_T_MOVE, text)
         if ok:
@@ -757,9 +757,9 @@ class Store:
         return ok
 
     def undo(self):
-        """Record a takeback of the last move; True once on flash. RecordError if none."""
+        """Record a takeback of the last move; True once on flash. StoreError if none."""
         if self._moves <= 0:
-            raise RecordError("no move to take back")
+            raise StoreError("no move to take back")
         ok = self._append(_T_UNDO, b"")
         if ok:
             self._moves -= 1
@@ -794,19 +794,19 @@ class Store:
         return [(e[0], e[3], e[1], e[2], e[4]) for e in self.index]
 
     def size(self, gid):
-        """Valid bytes of game ``gid``; RecordError if unknown."""
+        """Valid bytes of game ``gid``; StoreError if unknown."""
         e = self._entry(gid)
         if e is None or not self._verify(e):
-            raise RecordError("no game %d" % gid)
+            raise StoreError("no game %d" % gid)
         return e[1]
 
     def read_into(self, gid, offset, buf):
         """Copy game ``gid``'s record bytes from ``offset`` into ``buf`` (a bytearray
         or memoryview); return the count (0 at the end). Only valid records are
-        read. RecordError for an unknown game or a bad offset; OSError from flash."""
+        read. StoreError for an unknown game or a bad offset; OSError from flash."""
         total = self.size(gid)
         if offset < 0 or offset > total:
-            raise RecordError("offset %d outside game %d (%d bytes)" % (offset, gid, total))
+            raise StoreError("offset %d outside game %d (%d bytes)" % (offset, gid, total))
         n = min(len(buf), total - offset)
         if n == 0:
             return 0
@@ -831,9 +831,9 @@ class Store:
 
     def ack(self, gid):
         """The host has stored game ``gid``: drop it. True if dropped or already gone;
-        RecordError for the game being recorded (it is not finished)."""
+        StoreError for the game being recorded (it is not finished)."""
         if gid == self.current:
-            raise RecordError("game %d is still being played" % gid)
+            raise StoreError("game %d is still being played" % gid)
         e = self._entry(gid)
         if e is None:
             return True
@@ -867,7 +867,7 @@ class Store:
 
     def save_settings(self, settings):
         """Write ``settings`` (dict str -> int/bool/str/None) safely; True once on flash.
-        RecordError for an entry longer than one record."""
+        StoreError for an entry longer than one record."""
         import json
 
         parts = []

@@ -13,7 +13,7 @@ from fakeflash import FakeFs, PowerCut, RamFlash
 from tlib import SkipTest, is_micropython, raises
 
 from playboard import record
-from playboard.record import RecordError, Store, decode_records, encode_record, parse_game
+from playboard.record import StoreError, Store, decode_records, encode_record, parse_game
 
 ROOT = "/games"
 
@@ -63,7 +63,7 @@ def test_record_round_trip_and_every_corruption_is_caught():
 
 def test_record_payload_limit():
     encode_record(0x4D, "x" * 255)
-    e = raises(RecordError, encode_record, 0x4D, "x" * 256)
+    e = raises(StoreError, encode_record, 0x4D, "x" * 256)
     assert "256" in str(e)
 
 
@@ -109,7 +109,7 @@ def test_store_records_resumes_and_lists():
                            (gid2, "tihbat", st2.size(gid2), False, "*")]
     g = st2.read(gid)
     assert g.moves == ["76", "98", "67", "12"] and g.termination == "kazan"
-    assert raises(RecordError, st2.ack, gid2)
+    assert raises(StoreError, st2.ack, gid2)
     assert st2.ack(gid) and st2.ack(gid)  # the second is a no-op
     assert [x[0] for x in st2.games()] == [gid2]
     # the id counter survives acknowledging every game
@@ -138,8 +138,8 @@ def test_read_into_gives_the_valid_prefix_in_pieces():
         out += bytes(buf[:n])
     assert len(out) == total and parse_game(out).moves == st.read(gid).moves
     assert len(parse_game(out).moves) == 30
-    raises(RecordError, st.read_into, gid, total + 1, buf)
-    raises(RecordError, st.read_into, 999, 0, buf)
+    raises(StoreError, st.read_into, gid, total + 1, buf)
+    raises(StoreError, st.read_into, 999, 0, buf)
 
 
 def test_bad_tail_is_reported_skipped_and_repaired_before_appending():
@@ -244,7 +244,7 @@ def test_settings_round_trip_and_fallbacks():
     fs.files[ROOT + "/settings"][-1] ^= 1
     st = _store(fs)
     assert st.load_settings(defaults) == defaults and any("settings" in x for x in st.report)
-    raises(RecordError, st.save_settings, {"x": "y" * 300})
+    raises(StoreError, st.save_settings, {"x": "y" * 300})
 
 
 # ---- power cuts at every tick -------------------------------------------------------

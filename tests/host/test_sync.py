@@ -5,7 +5,6 @@ input/output) in a `micropython -X heapsize=192k` subprocess whose stdin/stdout 
 the master side of a pseudo-terminal pair; the host opens the slave side with
 pyserial, as it would open the board's USB serial port.
 """
-import json
 import os
 import shutil
 import subprocess
@@ -13,7 +12,6 @@ import sys
 import time
 
 import pytest
-import serial
 
 from playboard import link as proto
 from playboard.pgn import read_games
