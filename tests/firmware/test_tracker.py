@@ -344,3 +344,49 @@ def test_generated_games_played_through_the_tracker():
             plies += g.ply
     assert n >= 40, n
     print("tracker: %d Tobit games, %d plies played through traces" % (n, plies))
+
+
+def test_pipeline_sim_board_debounce_layout_tracker_lights():
+    """The app's wiring: scan -> debounce -> layout.occupancy -> tracker -> paint -> lights."""
+    from playboard.hw.sim import SimBoard
+    from playboard.board.debounce import Debouncer
+    from playboard.board.layout import load_layout
+    from playboard.board.lights import Lights
+
+    g = small_game("tobit")
+    lay = load_layout("tobit")
+    hw = SimBoard(lay.n_sensors, lay.n_leds)
+    for p in range(1, 39):
+        if g.board[p]:
+            hw.set_sensor(lay.sensor_of(p), 1)
+    deb = Debouncer(lay.n_sensors)
+    lights = Lights(hw)
+    tr = T.tracker_for(g, setup=False)
+    raw = bytearray(lay.n_sensors)
+    occ = bytearray(lay.n_cells)
+    shown = [-1]
+    log = []
+
+    def run(t0, t1):
+        for t in range(t0, t1, 10):
+            hw.tick(t)
+            hw.read(raw)
+            deb.update(raw, t)
+            lay.occupancy(deb.stable, occ)
+            n = tr.update(occ, t)
+            for i in range(n):
+                log.append((T.EVENT_NAMES[tr.ev_kind[i]], tr.ev_arg[i]))
+            if tr.request.version != shown[0]:
+                shown[0] = tr.request.version
+                T.paint(tr.request, lights, lay)
+            lights.frame(t)
+
+    run(0, 100)
+    hw.schedule(200, lay.sensor_of(11), 0)  # lift White's man on 11
+    run(100, 400)
+    assert log == [("lifted", 11)]
+    assert sorted(lay.cell_of_led(i) for i in hw.lit()) == [11, 18]  # it and its target
+    hw.schedule(500, lay.sensor_of(18), 1)
+    run(400, 1000)
+    assert log[-1] == ("committed", 1) and L.tobit_text(g.peek()) == "11-18"
+    assert sorted(lay.cell_of_led(i) for i in hw.lit()) == [11, 18]  # the last move
