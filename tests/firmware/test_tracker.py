@@ -390,3 +390,18 @@ def test_pipeline_sim_board_debounce_layout_tracker_lights():
     run(400, 1000)
     assert log[-1] == ("committed", 1) and L.tobit_text(g.peek()) == "11-18"
     assert sorted(lay.cell_of_led(i) for i in hw.lit()) == [11, 18]  # the last move
+
+
+def test_own_games_played_through_the_tracker():
+    """Our own recorded Tobit games (tests/data/own-games.pgn), every move played by
+    the trace generator through the simulated board and the debouncer."""
+    n = 0
+    with open(DATA + "/own-games.pgn") as f:
+        for rec in pgn.read_games(f):
+            if rec.game_name not in ("tobit", "tobit4"):
+                continue
+            g, changes = play_record(rec, 1000 + rec.number, wrong=20)
+            assert g.fen() == rec.tags["FinalPosition"], (rec.number, g.fen())
+            assert changes > 2 * len(rec.moves)
+            n += 1
+    assert n == 2

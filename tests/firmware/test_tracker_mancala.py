@@ -289,7 +289,7 @@ def test_toguz_master_games_played_by_taps():
     with open(path) as f:
         for rec in pgn.read_games(f):
             g = play_taps(rec, rec.number)
-            ref = game_class("toguz")(rec.tags.get("FEN"), capacity=256)
+            ref = game_class("toguz")(rec.tags.get("FEN"), capacity=32)
             for txt in rec.moves:
                 ref.push_text(txt)
             assert g.fen() == ref.fen(), rec.number
@@ -297,3 +297,19 @@ def test_toguz_master_games_played_by_taps():
             if n == 12:
                 break
     assert n == 12
+
+
+def test_own_games_played_by_taps():
+    """Our own recorded Toguz Kumalak and Tihbat games (tests/data/own-games.pgn)."""
+    from tlib import DATA
+
+    n = 0
+    with open(DATA + "/own-games.pgn") as f:
+        for rec in pgn.read_games(f):
+            if rec.game_name not in ("toguz", "tihbat"):
+                continue
+            g = play_taps(rec, 77 + rec.number)
+            assert g.fen() == rec.tags["FinalPosition"], (rec.number, g.fen())
+            assert g.is_game_over()
+            n += 1
+    assert n == 2
