@@ -53,6 +53,9 @@ def _fast_trace():
     return trace
 
 
+# no .log/.erc files in the working folder: messages go to stderr only
+skidl.logger.stop_log_file_output()
+
 for _mod in ("circuit", "node", "logger", "scriptinfo"):
     _m = sys.modules.get("skidl." + _mod)
     if _m is not None and hasattr(_m, "get_skidl_trace"):
@@ -404,7 +407,7 @@ def erc(circ):
 
 def netlist(circ, path):
     """Write the KiCad netlist of ``circ`` to ``path``; return its text."""
-    text = circ.generate_netlist(file_=path, tool=skidl.KICAD8)
+    text = circ.generate_netlist(file_=path, tool=skidl.KICAD8, do_backup=False)
     return text if isinstance(text, str) else open(path).read()
 
 

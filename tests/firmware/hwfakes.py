@@ -200,3 +200,13 @@ def fake_time(world):
             world.log.append(("sleep_us", us))
 
     return M()
+
+
+def install_rp2(world, rp2=None):
+    """Point playboard.hw.rp2's hardware modules at fakes bound to ``world``; return the module."""
+    import playboard.hw.rp2 as mod
+    mod.machine = fake_machine(world)
+    mod.neopixel = fake_neopixel(world)
+    mod.time = fake_time(world)
+    mod.rp2 = rp2
+    return mod

@@ -4,7 +4,7 @@ The 74HC165 PIO program is proved in tests/host/test_pio.py (assembled and emula
 """
 from tlib import raises
 
-from hwfakes import World, fake_machine, fake_neopixel, fake_time
+from hwfakes import World, install_rp2
 from playboard.config import load_board, validate_board
 from playboard.hw import open_board
 
@@ -13,8 +13,8 @@ def build(name, world, **over):
     cfg = load_board(name)
     for k, v in over.items():
         cfg["sensor"][k] = v
-    return open_board(cfg, machine=fake_machine(world), neopixel=fake_neopixel(world),
-                      time=fake_time(world))
+    install_rp2(world)
+    return open_board(cfg)
 
 
 ROWS = [2, 3, 4, 5, 6, 7, 8, 9]
@@ -173,7 +173,8 @@ def test_leds_bytes_in_strip_order():
     cfg = load_board("pico-matrix")
     cfg["leds"]["order"] = "RGB"
     w2 = World()
-    b2 = open_board(cfg, machine=fake_machine(w2), neopixel=fake_neopixel(w2), time=fake_time(w2))
+    install_rp2(w2)
+    b2 = open_board(cfg)
     b2.set_led(1, 1, 2, 3)
     b2.show()
     assert [e for e in w2.log if e[0] == "np_write"][0][2][3:6] == bytes([1, 2, 3])
@@ -183,5 +184,7 @@ def test_unknown_kind_is_an_error():
     from playboard.hw.rp2 import open_rp2
     cfg = validate_board({"name": "x", "backend": "sim", "n_sensors": 4, "sensor": {"kind": "sim"},
                           "leds": {"count": 2}})
-    w = World()
-    raises(ValueError, open_rp2, cfg, fake_machine(w), None, fake_neopixel(w), fake_time(w))
+    install_rp2(World())
+    raises(ValueError, open_rp2, cfg)
+    cfg = load_board("pico-165")          # the PIO reader without an rp2 module
+    raises(ValueError, open_rp2, cfg)

@@ -110,9 +110,10 @@ def cp(monkeypatch):
 
 
 def open_cp(cfg, cp):
+    import playboard.hw.circuitpython as mod
     from playboard.hw import open_board
-    keypad, neopixel, mc, _ = cp
-    return open_board(cfg, keypad=keypad, neopixel=neopixel, microcontroller=mc)
+    mod.keypad, mod.neopixel, mod.microcontroller, _ = cp
+    return open_board(cfg)
 
 
 def test_key_matrix_pins_and_events(cp):

@@ -12,10 +12,9 @@ import adafruit_pioasm
 import pytest
 from pioemu import State, emulate
 
-from hwfakes import World, fake_machine, fake_neopixel, fake_time
+from hwfakes import World, fake_machine, install_rp2
 from playboard.config import load_board
 from playboard.hw import open_board
-from playboard.hw.rp2 import hc165_program
 
 # -- a fake rp2 module: asm_pio emits pioasm text ---------------------------------
 
@@ -205,8 +204,13 @@ class FakeRp2:
 # -- tests --------------------------------------------------------------------------
 
 
+def program():
+    mod = install_rp2(World(), FakeRp2)
+    return mod.hc165_program()
+
+
 def test_program_assembles():
-    prog = hc165_program(FakeRp2)
+    prog = program()
     assert prog.side_set_count == 1
     assert len(prog.opcodes) == 6
     assert "jmp x-- bit side 1" in prog.text and "set pins, 0 side 0 [1]" in prog.text
@@ -215,7 +219,7 @@ def test_program_assembles():
 
 
 def run_frames(inputs, frames=1):
-    prog = hc165_program(FakeRp2)
+    prog = program()
     chain = Chain(inputs)
     FakeStateMachine.chain = chain
     w = World()
@@ -257,9 +261,8 @@ def test_backend_reads_sensors_through_the_emulated_pio():
     for s in (0, 9, 20, 63):
         inputs[s // 8][s % 8] = 0            # active low: a piece on sensors 0, 9, 20, 63
     FakeStateMachine.chain = Chain(inputs)
-    w = World()
-    b = open_board(cfg, machine=fake_machine(w), neopixel=fake_neopixel(w), time=fake_time(w),
-                   rp2=FakeRp2)
+    install_rp2(World(), FakeRp2)
+    b = open_board(cfg)
     sm = b._sm
     assert sm.pins == (12, 13, 14) and sm.freq == 4000000
     buf = bytearray(64)

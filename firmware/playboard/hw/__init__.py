@@ -93,11 +93,11 @@ def reorder(src, dst, order, n):
         j += 3
 
 
-def open_board(cfg, **fakes):
+def open_board(cfg):
     """Build the backend for a validated board definition (dict from playboard.config).
 
-    ``cfg["backend"]`` picks ``sim``, ``rp2`` or ``circuitpython``; ``fakes`` are passed
-    to the backend (tests give fake hardware modules). ValueError for an unknown backend.
+    ``cfg["backend"]`` picks ``sim``, ``rp2`` or ``circuitpython``. ValueError for an
+    unknown backend, or for a hardware backend where its modules are missing.
     """
     backend = cfg.get("backend")
     if backend == "sim":
@@ -105,8 +105,8 @@ def open_board(cfg, **fakes):
         return SimBoard.from_config(cfg)
     if backend == "rp2":
         from playboard.hw.rp2 import open_rp2
-        return open_rp2(cfg, **fakes)
+        return open_rp2(cfg)
     if backend == "circuitpython":
         from playboard.hw.circuitpython import open_circuitpython
-        return open_circuitpython(cfg, **fakes)
+        return open_circuitpython(cfg)
     raise ValueError("unknown backend %r (sim, rp2, circuitpython)" % (backend,))

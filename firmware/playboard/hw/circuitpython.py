@@ -14,14 +14,25 @@ and re-reports every pressed key). LEDs: ``neopixel.NeoPixel`` (PyPI
 Lights layer does brightness and the current cap) and the board's pixel order;
 ``show()`` writes each pixel as a 0xRRGGBB int (no tuple per pixel).
 
-The modules are parameters so tests can pass fakes; on the board they are imported.
+The modules ``keypad``, ``neopixel`` and ``microcontroller`` are this module's
+globals, imported at load (type-checked against circuitpython-stubs); off the board
+they are None and tests assign fakes to them.
 """
 from playboard.hw import Board
 
+try:
+    import keypad
+    import microcontroller
+    import neopixel
+except ImportError:  # not under CircuitPython: tests put fakes here
+    keypad = microcontroller = neopixel = None  # type: ignore[assignment]
 
-def _pin(microcontroller, n):
+
+def _pin(n):
     try:
-        return getattr(microcontroller.pin, "GPIO%d" % n)
+        # microcontroller.pin (GPIO0..GPIO29 on every RP2040 build) is missing from
+        # circuitpython-stubs, hence getattr
+        return getattr(getattr(microcontroller, "pin"), "GPIO%d" % n)
     except AttributeError:
         raise ValueError("this board has no GPIO%d" % n)
 
@@ -31,23 +42,26 @@ class CircuitPythonBoard(Board):
 
     kind = "circuitpython"
 
-    def __init__(self, cfg, keypad, neopixel, microcontroller):
+    def __init__(self, cfg):
+        if keypad is None or neopixel is None or microcontroller is None:
+            raise ValueError("circuitpython backend: keypad/neopixel/microcontroller not available")
         Board.__init__(self, cfg["n_sensors"], cfg["leds"]["count"])
         s = cfg["sensor"]
         n = self.n_sensors
         kind = s["kind"]
         if kind == "matrix":
-            rows = [_pin(microcontroller, p) for p in s["rows"]]
-            cols = [_pin(microcontroller, p) for p in s["cols"]]
-            self._keys = keypad.KeyMatrix(row_pins=rows, column_pins=cols, columns_to_anodes=True,
-                                          interval=0.005, max_events=64)
+            rows = [_pin(p) for p in s["rows"]]
+            cols = [_pin(p) for p in s["cols"]]
+            self._keys = keypad.KeyMatrix(
+                row_pins=rows, column_pins=cols, columns_to_anodes=True, interval=0.005,
+                max_events=64)  # type: keypad.KeyMatrix | keypad.ShiftRegisterKeys
             n_keys = len(rows) * len(cols)
             self._map = bytearray(range(n_keys))
         elif kind == "shift_register":
             n_keys = 8 * s["chain"]
             self._keys = keypad.ShiftRegisterKeys(
-                clock=_pin(microcontroller, s["clk"]), data=_pin(microcontroller, s["data"]),
-                latch=_pin(microcontroller, s["load"]), value_to_latch=True, key_count=n_keys,
+                clock=_pin(s["clk"]), data=_pin(s["data"]),
+                latch=_pin(s["load"]), value_to_latch=True, key_count=n_keys,
                 value_when_pressed=not s["active_low"], interval=0.005, max_events=64)
             self._map = bytearray(8 * (k // 8) + 7 - k % 8 for k in range(n_keys))
         else:
@@ -57,7 +71,7 @@ class CircuitPythonBoard(Board):
         self._px = None
         if self.n_leds:
             leds = cfg["leds"]
-            self._px = neopixel.NeoPixel(_pin(microcontroller, leds["pin"]), self.n_leds,
+            self._px = neopixel.NeoPixel(_pin(leds["pin"]), self.n_leds,
                                          brightness=1.0, auto_write=False,
                                          pixel_order=leds["order"])
 
@@ -99,12 +113,6 @@ class CircuitPythonBoard(Board):
             self.show()
 
 
-def open_circuitpython(cfg, keypad=None, neopixel=None, microcontroller=None):
+def open_circuitpython(cfg):
     """Build the CircuitPython backend for a validated board definition."""
-    if keypad is None:
-        import keypad
-    if neopixel is None:
-        import neopixel
-    if microcontroller is None:
-        import microcontroller
-    return CircuitPythonBoard(cfg, keypad, neopixel, microcontroller)
+    return CircuitPythonBoard(cfg)

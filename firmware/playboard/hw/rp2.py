@@ -1,8 +1,10 @@
 """The RP2040 backend (MicroPython): diode matrix, 74HC165 chain (PIO or SPI), hall sensors.
 
 Built by :func:`open_rp2` from a validated board definition (playboard.config).
-The hardware modules are parameters (``machine``, ``rp2``, ``neopixel``, ``time``)
-so that tests pass fakes; on the board they are imported.
+The hardware modules ``machine``, ``neopixel``, ``rp2`` and ``time`` are this
+module's globals, imported at load (so the type checker reads every call against
+the MicroPython RP2040 stubs); where they do not exist (CPython, the unix port)
+they are None and tests assign fakes to them (tests/firmware/hwfakes.py).
 
 - :class:`MatrixBoard`: rows driven low one at a time (``machine.Pin`` outputs, idle
   high), columns inputs with pull-ups, a diode per switch (anode to the column).
@@ -22,8 +24,17 @@ LEDs: MicroPython's ``neopixel.NeoPixel``; ``show()`` writes ``leds`` (RGB) into
 """
 from array import array
 
+import time
+
 from playboard.compat import const
 from playboard.hw import Board, ORDERS, reorder
+
+try:
+    import machine
+    import neopixel
+    import rp2
+except ImportError:  # not on an RP2040: tests put fakes here
+    machine = neopixel = rp2 = None  # type: ignore[assignment]
 
 _SIO_GPIO_IN = const(0xD0000004)
 
@@ -33,7 +44,9 @@ class _Rp2Board(Board):
 
     kind = "rp2"
 
-    def __init__(self, cfg, machine, neopixel, time):
+    def __init__(self, cfg):
+        if machine is None or neopixel is None:
+            raise ValueError("rp2 backend: machine/neopixel not available (not an RP2040)")
         Board.__init__(self, cfg["n_sensors"], cfg["leds"]["count"])
         leds = cfg["leds"]
         self._order = ORDERS[leds["order"]]
@@ -59,8 +72,8 @@ class _Rp2Board(Board):
 class MatrixBoard(_Rp2Board):
     """A diode matrix of reed switches on GPIOs (see the module docstring)."""
 
-    def __init__(self, cfg, machine, neopixel, time):
-        _Rp2Board.__init__(self, cfg, machine, neopixel, time)
+    def __init__(self, cfg):
+        _Rp2Board.__init__(self, cfg)
         s = cfg["sensor"]
         P = machine.Pin
         self._rows = [P(p, P.OUT, value=1) for p in s["rows"]]
@@ -68,7 +81,7 @@ class MatrixBoard(_Rp2Board):
         self._colpins = bytearray(s["cols"])
         self._settle = s["settle_us"]
         self._bank = s["bank_read"]
-        self._mem32 = machine.mem32 if self._bank else None
+        self._mem32 = machine.mem32
 
     def read(self, buf):
         """Scan every row; buf[row * n_cols + col] = 1 where the switch is closed."""
@@ -99,7 +112,7 @@ class MatrixBoard(_Rp2Board):
             row.value(1)
 
 
-def hc165_program(rp2):
+def hc165_program():
     """The PIO program that reads a 74HC165 chain, assembled with ``rp2.asm_pio``.
 
     Pins: ``set`` = load (PL, idle high), side-set = clk (idle low), ``in`` = data
@@ -116,8 +129,8 @@ def hc165_program(rp2):
     def hc165():  # noqa: F821 - the names below are PIO assembler, given by asm_pio
         pull(block).side(0)           # type: ignore[name-defined]  # noqa: F821
         mov(x, osr).side(0)           # type: ignore[name-defined]  # noqa: F821
-        set(pins, 0).side(0)[1]       # type: ignore[name-defined]  # noqa: F821
-        set(pins, 1).side(0)          # type: ignore[name-defined]  # noqa: F821
+        set(pins, 0).side(0)[1]       # type: ignore[name-defined, call-overload]  # noqa: F821
+        set(pins, 1).side(0)          # type: ignore[name-defined, call-overload]  # noqa: F821
         label("bit")                  # type: ignore[name-defined]  # noqa: F821
         in_(pins, 1).side(0)          # type: ignore[name-defined]  # noqa: F821
         jmp(x_dec, "bit").side(1)     # type: ignore[name-defined]  # noqa: F821
@@ -128,8 +141,8 @@ def hc165_program(rp2):
 class ShiftRegisterBoard(_Rp2Board):
     """A 74HC165 chain read by PIO (``reader: pio``) or SPI (``reader: spi``)."""
 
-    def __init__(self, cfg, machine, neopixel, time, rp2=None, sm_id=0):
-        _Rp2Board.__init__(self, cfg, machine, neopixel, time)
+    def __init__(self, cfg, sm_id=0):
+        _Rp2Board.__init__(self, cfg)
         s = cfg["sensor"]
         P = machine.Pin
         self.chain = s["chain"]
@@ -138,8 +151,8 @@ class ShiftRegisterBoard(_Rp2Board):
         self.reader = s["reader"]
         if self.reader == "pio":
             if rp2 is None:
-                import rp2
-            self._sm = rp2.StateMachine(sm_id, hc165_program(rp2), freq=2 * s["baud"],
+                raise ValueError("rp2 backend: the PIO reader needs the rp2 module")
+            self._sm = rp2.StateMachine(sm_id, hc165_program(), freq=2 * s["baud"],
                                         in_base=P(s["data"], P.IN), set_base=P(s["load"]),
                                         sideset_base=P(s["clk"]))
             self._sm.active(1)
@@ -187,8 +200,8 @@ class HallBoard(_Rp2Board):
 
     MID = 19859  # DRV5053 at 3.3 V: 1.0 V at zero field, in read_u16 units
 
-    def __init__(self, cfg, machine, neopixel, time):
-        _Rp2Board.__init__(self, cfg, machine, neopixel, time)
+    def __init__(self, cfg):
+        _Rp2Board.__init__(self, cfg)
         s = cfg["sensor"]
         P = machine.Pin
         n = self.n_sensors
@@ -277,19 +290,16 @@ class HallBoard(_Rp2Board):
             self.polarity[i] = 1 if d["polarity"][i] > 0 else 255
 
 
-def open_rp2(cfg, machine=None, rp2=None, neopixel=None, time=None):
-    """Build the rp2 backend for a validated board definition (its ``sensor.kind``)."""
-    if machine is None:
-        import machine
-    if neopixel is None:
-        import neopixel
-    if time is None:
-        import time
+def open_rp2(cfg):
+    """Build the rp2 backend for a validated board definition (its ``sensor.kind``).
+
+    ValueError for a sensor kind this backend cannot read, or off an RP2040.
+    """
     kind = cfg["sensor"]["kind"]
     if kind == "matrix":
-        return MatrixBoard(cfg, machine, neopixel, time)
+        return MatrixBoard(cfg)
     if kind == "shift_register":
-        return ShiftRegisterBoard(cfg, machine, neopixel, time, rp2)
+        return ShiftRegisterBoard(cfg)
     if kind == "hall_mux":
-        return HallBoard(cfg, machine, neopixel, time)
+        return HallBoard(cfg)
     raise ValueError("rp2 backend: no reader for sensor kind %r" % (kind,))
