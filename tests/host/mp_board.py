@@ -2,11 +2,14 @@
 over this process's standard input/output, run by MicroPython (or CPython).
 
 Usage: micropython tests/host/mp_board.py FOLDER [GAMES] [play]
+       micropython tests/host/mp_board.py FOLDER record N
 
 FOLDER holds the games (a real folder); GAMES finished toguz games are recorded
 first (default 0). With ``play``, once the host turns live events on, the board
 plays a short Tobit game: each move recorded, then sent as an event.
-Stops at end of input.
+Stops at end of input. With ``record N``: resume the unfinished game (or start
+one), print ``resumed K``, then append moves up to N plies, printing ``ok K``
+after each is on flash (a test kills the process at random moments).
 """
 import sys
 
@@ -39,8 +42,34 @@ class App:
         return {"game": self.game}
 
 
+def move_text(i):
+    return "%d%d" % (i % 9 + 1, (i * 4) % 9 + 1)
+
+
+def record_loop(root, n):
+    st = Store(root)
+    r = st.resume()
+    k = 0
+    if r is None:
+        st.new_game("toguz", {"Mode": "kill test"})
+    else:
+        for i, t in enumerate(r.moves):
+            if t != move_text(i):
+                print("wrong move", i, t)
+                return
+        k = len(r.moves)
+    print("resumed", k, "report", len(st.report))
+    while k < n:
+        st.add_move(move_text(k))
+        k += 1
+        print("ok", k)
+
+
 def main():
     root = sys.argv[1]
+    if len(sys.argv) > 3 and sys.argv[2] == "record":
+        record_loop(root, int(sys.argv[3]))
+        return
     n = int(sys.argv[2]) if len(sys.argv) > 2 else 0
     play = "play" in sys.argv
     st = Store(root)

@@ -201,3 +201,36 @@ def test_settings_and_set_game_over_the_pty(board, tmp_path):
     link = _link(b2)
     assert link.settings()["level"] == 7
     link.close()
+
+
+def test_board_process_killed_at_random_moments_resumes_every_committed_move(tmp_path):
+    """A MicroPython process appends moves and is killed (SIGKILL) at random moments;
+    each restart resumes with every move it reported as committed (at most one more)."""
+    import random
+
+    exe = _micropython()
+    if exe is None:
+        pytest.skip("micropython not installed")
+    rnd = random.Random(6)
+    folder = str(tmp_path / "flash")
+    committed = 0
+    for round_ in range(8):
+        proc = subprocess.Popen([exe, "-X", "heapsize=192k", "tests/host/mp_board.py", folder, "record", "100000"],
+                                cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        first = proc.stdout.readline().split()
+        assert first[0] == b"resumed", first + [proc.stderr.read()]
+        resumed = int(first[1])
+        assert committed <= resumed <= committed + 1, (round_, committed, resumed)
+        committed = resumed
+        for _ in range(rnd.randrange(1, 60)):  # let it commit some moves, then kill it
+            line = proc.stdout.readline().split()
+            if line[:1] == [b"ok"]:
+                committed = int(line[1])
+        time.sleep(rnd.random() * 0.002)
+        proc.kill()
+        out = proc.stdout.read().split()
+        proc.wait()
+        oks = [int(out[i + 1]) for i in range(len(out) - 1) if out[i] == b"ok"]
+        if oks:
+            committed = oks[-1]
+    assert committed > 8
