@@ -52,6 +52,7 @@ MAX_PAYLOAD = const(480)
 CHUNK = const(256)  # record bytes per fetch reply
 LIST_PAGE = const(8)  # games per list reply
 TIMEOUT_MS = const(500)
+LIVE_TIMEOUT_MS = const(20000)  # live events stop after this long without a request
 MAX_BODY = const(486)  # seq + type + MAX_PAYLOAD + crc
 
 # decoder states
@@ -313,6 +314,7 @@ class Link:
         self._last_key = None
         self._last_reply = None
         self._ndropped = len(store.dropped)
+        self.t_heard = 0
         self.event_seq = 0
         self.frames = 0
         self.errors = 0
@@ -338,8 +340,12 @@ class Link:
     def event(self, kind, fields=None):
         """Send live event ``kind`` ("move", "lift", "place", "correction", "undo",
         "over", ...) with ``fields`` (dict) if the host asked for live events.
-        Returns True if sent."""
+        Live events stop by themselves when the host has sent nothing for
+        LIVE_TIMEOUT_MS (it went away: nobody reads the port). Returns True if sent."""
         if not self.live:
+            return False
+        if _ticks_diff(self.clock(), self.t_heard) > LIVE_TIMEOUT_MS:
+            self.live = False
             return False
         d = {"ev": kind}
         if fields:
@@ -386,6 +392,7 @@ class Link:
     def _handle(self, r):
         dec = self.dec
         self.frames += 1
+        self.t_heard = self.clock()
         if r < 0:
             self.error(dec.seq, dec.err or "garbled", "bad frame")
             return

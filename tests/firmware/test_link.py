@@ -208,6 +208,12 @@ def test_live_events_only_when_asked():
     pipe.sent = bytearray()
     _ask(lk, pipe, 2, "V", {"on": False})
     assert lk.event("move") is False
+    # a host that went away: live events stop by themselves
+    _ask(lk, pipe, 3, "V", {"on": True})
+    clock.t += L.LIVE_TIMEOUT_MS - 10
+    assert lk.event("move")
+    clock.t += 20
+    assert lk.event("move") is False and not lk.live
 
 
 def test_bad_frames_each_get_one_error_and_change_nothing():

@@ -8,6 +8,8 @@ from playboard_host.boardtext import picture
 from playboard_host.cli import CommandError
 from playboard_host.serial_link import LinkError, add_port_arguments, connect
 
+KEEPALIVE_S = 5.0  # well inside the board's LIVE_TIMEOUT_MS
+
 HELP = "follow the game being played on the board: moves, lifts, corrections and a text picture"
 
 
@@ -91,7 +93,11 @@ def run(args):
                 f.say("no game in play (board firmware %s)" % hello.get("fw"))
             link.live(True)
             t_end = time.monotonic() + args.seconds if args.seconds else None
+            t_keep = time.monotonic() + KEEPALIVE_S
             while t_end is None or time.monotonic() < t_end:
+                if time.monotonic() >= t_keep:  # the board stops live events if it hears nothing
+                    link.live(True)
+                    t_keep = time.monotonic() + KEEPALIVE_S
                 for ev in link.wait_events(0.2):
                     f.event(ev)
                     n += 1
