@@ -75,8 +75,8 @@ def bench_tobit_idle():
     report("tracker tobit: no-change frame (timer running)", round(ms, 5), "ms", "< 0.005 ms", ms < 0.005, rp(ms))
 
 
-def bench_tobit_match():
-    g = busy_position()
+def bench_tobit_match(fen=None, point=16):
+    g = busy_position() if fen is None else game_class("tobit")(fen, capacity=16)
     tr = TobitTracker(g, setup=False)
     nm = len(g.legal_moves())
     o = occ_of(g)
@@ -86,7 +86,7 @@ def bench_tobit_match():
     t = 10
     t0 = now_us()
     for i in range(n):
-        o[16] = i & 1  # White's tobit on 16 lifted, put back: match + guidance each frame
+        o[point] = i & 1  # a White tobit lifted, put back: match + guidance each frame
         upd(o, t)
         t += 10
     ms = elapsed_us(t0) / n / 1000
@@ -165,5 +165,6 @@ def bench_mancala():
 
 bench_tobit_idle()
 bench_tobit_match()
+bench_tobit_match("W:WK7,K12,K16,K21,K26,3:B1,38", 16)  # five tobits: many slides
 bench_tobit_precompute()
 bench_mancala()

@@ -123,6 +123,59 @@ def _paint_bits(roles: ptr8, lo: int, hi: int, n: int, role: int):
 
 
 @micropython.viper
+def _guide(roles: ptr8, rec: ptr32, flags: ptr8, ends: ptr8, froms: ptr8, prm: ptr32):
+    """Paint the guidance of every consistent record (flags bit 1): prm = [n_moves,
+    n_points, snapshot lo, hi, start role, target role]. Turning points R_PATH
+    (3), targets, captured pieces still standing R_REMOVE (4), starts (where free)."""
+    nm = int(prm[0])
+    n = int(prm[1])
+    clo = int(prm[2])
+    chi = int(prm[3])
+    from_role = int(prm[4])
+    to_role = int(prm[5])
+    tlo = 0
+    thi = 0
+    rlo = 0
+    rhi = 0
+    i = 0
+    while i < nm:
+        if int(flags[i]) & 1:
+            o = i * 12
+            tlo |= int(rec[o + 10])
+            thi |= int(rec[o + 11])
+            rlo |= int(rec[o + 8]) & clo
+            rhi |= int(rec[o + 9]) & chi
+        i += 1
+    p = 1
+    while p <= n:
+        if p < 30:
+            t = (tlo >> (p - 1)) & 1
+            r = (rlo >> (p - 1)) & 1
+        else:
+            t = (thi >> (p - 30)) & 1
+            r = (rhi >> (p - 30)) & 1
+        if r:
+            roles[p] = 4
+        elif t:
+            roles[p] = 3
+        p += 1
+    i = 0
+    while i < nm:
+        if int(flags[i]) & 1:
+            e = int(ends[i])
+            if int(roles[e]) != 4:
+                roles[e] = to_role
+        i += 1
+    i = 0
+    while i < nm:
+        if int(flags[i]) & 1:
+            f = int(froms[i])
+            if int(roles[f]) == 0:
+                roles[f] = from_role
+        i += 1
+
+
+@micropython.viper
 def _popcount(x: int) -> int:
     n = 0
     while x:
@@ -201,6 +254,7 @@ class TobitTracker:
         self.occ = bytearray(n + 1)
         self._cur = array("i", bytes(32))  # snapshot lo, hi, wlo, whi; base lo, hi, wlo, whi
         self._tmp = array("i", bytes(16))
+        self._prm = array("i", bytes(24))  # parameters of _guide
         self._placed = bytearray(4)  # the last points placed off the base position (a ring)
         self._n_placed = 0
         self._chg = bytearray(_EV_MAX)
@@ -630,16 +684,19 @@ class TobitTracker:
             roles[s] = from_role
 
     def _paint_guidance(self):
+        """Light every consistent move: turning points, targets, pieces to remove, starts."""
         req = self.request
         engine = self._expect >= 0
         req.clear(M_ENGINE if engine else M_MOVE)
-        flags = self._flags
-        for i in range(self._nm):
-            if flags[i] & 1:
-                if engine:
-                    self._paint_move(i, R_ENGINE_FROM, R_ENGINE_TO)
-                else:
-                    self._paint_move(i, R_SELECTED, R_TARGET)
+        prm = self._prm
+        cur = self._cur
+        prm[0] = self._nm
+        prm[1] = self.n_points
+        prm[2] = cur[0]
+        prm[3] = cur[1]
+        prm[4] = R_ENGINE_FROM if engine else R_SELECTED
+        prm[5] = R_ENGINE_TO if engine else R_TARGET
+        _guide(req.roles, self._rec, self._flags, self._end, self._from, prm)
 
     def _paint_candidates(self, cands):
         """Light each candidate's first landing points (those not shared) and the end."""
