@@ -303,9 +303,10 @@ def test_count_blink_code():
 def play_record(rec, seed, wrong=10, debounce=True):
     """Play every move of a Tobit record through the tracker with a random physical
     order; return (game, number of sensor changes) after asserting each commit."""
-    import gc
+    if is_micropython():
+        import gc
 
-    gc.collect()
+        gc.collect()
     g = game_class(rec.game_name)(rec.tags.get("FEN"), capacity=64)
     tr = TobitTracker(g, setup=False)
     b = L.Bench(tr, debounce=debounce)

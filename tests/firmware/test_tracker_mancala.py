@@ -2,7 +2,7 @@
 illegal pit changes nothing, the sowing guidance lights exactly what RULES.md
 says (a long sowing of several laps landing in a tuzdyk; a Tihbat capture chain),
 confirmation by tap or by time, a forced pass, and whole games played by taps."""
-from tlib import DATA, cases_dir, heap_lock_check, raises
+from tlib import DATA, cases_dir, heap_lock_check, raises, is_micropython
 from playboard.board import tracker as T
 from playboard.board.mancala_tracker import MancalaTracker
 import tracelib as L
@@ -231,9 +231,10 @@ def test_mancala_trace_files():
 def play_taps(rec, seed, bounce=True):
     """Play a mancala record by stylus taps (random bounces) through the simulated
     board and the debouncer; assert each commit; return the game."""
-    import gc
+    if is_micropython():
+        import gc
 
-    gc.collect()
+        gc.collect()
     g = game_class(rec.game_name)(rec.tags.get("FEN"), capacity=64)
     tr = MancalaTracker(g, confirm_ms=0)
     b = L.Bench(tr)

@@ -33,7 +33,7 @@ snapshot against masks precomputed once per position (two ints below 2**30 per
 """
 from array import array
 
-from playboard.compat import micropython, const, ptr8, ptr32  # noqa: F401
+from playboard.compat import micropython, const, ptr8, ptr32, MICROPYTHON  # noqa: F401
 
 _MASK = const(0x3FFFFFFF)  # ticks_ms period - 1
 _LO_BITS = const(29)  # points 1..29 in the low int, 30..58 in the high int
@@ -236,6 +236,14 @@ def _take(src: ptr8, dst: ptr8, n: int, chg: ptr8, cap: int) -> int:
                 k += 1
         i += 1
     return k
+
+
+if not MICROPYTHON:  # CPython (host tools, tests): the same answers, at C speed
+    def _differs(a, b, n):  # noqa: F811
+        return 1 if bytes(a[0:n]) != bytes(b[0:n]) else 0
+
+    def _fill(buf, n, v):  # noqa: F811
+        buf[0:n] = bytes([v]) * n
 
 
 def check_ms(name, v, lo, hi=600000):
