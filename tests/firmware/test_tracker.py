@@ -406,3 +406,10 @@ def test_own_games_played_through_the_tracker():
             assert changes > 2 * len(rec.moves)
             n += 1
     assert n == 2
+
+
+def test_short_occupancy_is_a_clear_error():
+    g = small_game("tobit")
+    tr = TobitTracker(g, setup=False)
+    e = raises(ValueError, tr.update, bytearray(38), 0)
+    assert "39" in str(e)

@@ -93,6 +93,8 @@ class MancalaTracker:
         return the number of events. No allocation when nothing changed and no timer ran out."""
         self.n_events = 0
         if not self._started:
+            if len(occ) < self.n_cells:
+                raise ValueError("tracker: occupancy needs %d cells, got %d" % (self.n_cells, len(occ)))
             self._started = True
             _take(occ, self.occ, self.n_cells, self._chg, 0)
             since = self._since
@@ -112,7 +114,7 @@ class MancalaTracker:
                 if self.state == _MS_SOWING:
                     self._t_event = now_ms  # hands still busy: the auto confirm waits
                 if (on != 0) == self.tap and held >= self.rearm_ms:
-                    self._edge(c, now_ms)
+                    self._edge(c, now_ms, self.tap)
             return self.n_events
         if self.state == _MS_SOWING and self.confirm_ms and \
                 ((now_ms - self._t_event) & _MASK) >= self.confirm_ms:
@@ -137,7 +139,7 @@ class MancalaTracker:
         if not 0 <= cell < self.n_cells:
             raise IndexError("cell %r out of range 0..%d" % (cell, self.n_cells - 1))
         self.n_events = 0
-        self._edge(cell, now_ms)
+        self._edge(cell, now_ms, True)
         return self.n_events
 
     def _emit(self, kind, arg):
@@ -147,12 +149,14 @@ class MancalaTracker:
             self.ev_arg[k] = arg
             self.n_events = k + 1
 
-    def _edge(self, c, now_ms):
+    def _edge(self, c, now_ms, tap):
+        """An accepted sensor edge (or press) on cell c; ``tap``: it may confirm / error
+        during the sowing view (a lift-mode edge then is a ball dropped: ignored)."""
         if self._accepted and ((now_ms - self._t_accept) & _MASK) < self.holdoff_ms:
             return
         g = self.game
         if self.state == _MS_SOWING:
-            if self.tap:
+            if tap:
                 if c == self.request.last:
                     self._accept(now_ms)
                     self._confirm(now_ms)

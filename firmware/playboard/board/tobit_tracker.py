@@ -450,6 +450,9 @@ class TobitTracker:
         No allocation unless the snapshot changed."""
         self.n_events = 0
         if not self._started:
+            if len(occ) < self._n1:
+                raise ValueError("tracker: occupancy needs %d cells (points 1..%d), got %d"
+                                 % (self._n1, self.n_points, len(occ)))
             self._started = True
             self._t_change = now_ms
             _take(occ, self.occ, self._n1, self._chg, 0)
