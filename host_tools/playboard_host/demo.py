@@ -119,41 +119,60 @@ LED_NAMES = (
 )
 
 
-def _unit(c):
-    s = float(c[0] + c[1] + c[2]) or 1.0
-    return (c[0] / s, c[1] / s, c[2] / s)
+DEFAULT_BRIGHTNESS = 48  # playboard.link.DEFAULT_SETTINGS["brightness"]: what the board starts with
+_GAMMA = 2.2
 
 
-_REFS = [(_unit(DEFAULT_COLOURS[layer][k]), LED_NAMES[layer][k])
-         for layer in range(len(DEFAULT_COLOURS)) for k in (0, 1)]
+def shown_colour(colour, brightness=DEFAULT_BRIGHTNESS):
+    """What the LED chain receives for a layer ``colour`` (r, g, b) at ``brightness``
+    (0..255): the brightness, then the gamma table, as playboard.board.lights does."""
+    br = brightness + 1
+    return tuple(int(255 * (((v * br) >> 8) / 255.0) ** _GAMMA + 0.5) for v in colour)
 
 
-def led_name(rgb):
-    """(letter, name, meaning) of the lights colour nearest ``rgb`` (by hue), or None for dark."""
-    if not (rgb[0] or rgb[1] or rgb[2]):
-        return None
-    u = _unit(rgb)
+_REFS_CACHE = {}
+
+
+def _refs(brightness):
+    r = _REFS_CACHE.get(brightness)
+    if r is None:
+        r = [(shown_colour(DEFAULT_COLOURS[layer][k], brightness), DEFAULT_COLOURS[layer][k], LED_NAMES[layer][k])
+             for layer in range(len(DEFAULT_COLOURS)) for k in (0, 1)]
+        _REFS_CACHE[brightness] = r
+    return r
+
+
+def _nearest(rgb, brightness):
     best = None
-    bd = 9.0
-    for ref, name in _REFS:
-        d = (u[0] - ref[0]) ** 2 + (u[1] - ref[1]) ** 2 + (u[2] - ref[2]) ** 2
-        if d < bd:
+    bd = None
+    for shown, designed, name in _refs(brightness):
+        d = (rgb[0] - shown[0]) ** 2 + (rgb[1] - shown[1]) ** 2 + (rgb[2] - shown[2]) ** 2
+        if bd is None or d < bd:  # a tie goes to the lower layer (the commoner meaning)
             bd = d
-            best = name
+            best = (designed, name)
     return best
 
 
-def display_colours(leds):
+def led_name(rgb, brightness=DEFAULT_BRIGHTNESS):
+    """(letter, name, meaning) of the lights colour whose shown value at ``brightness``
+    is nearest ``rgb`` (an LED as the strip received it), or None for a dark LED."""
+    if not (rgb[0] or rgb[1] or rgb[2]):
+        return None
+    return _nearest(rgb, brightness)[1]
+
+
+def display_colours(leds, brightness=DEFAULT_BRIGHTNESS):
     """The LED colours ``leds`` (list of (r, g, b) as sent to the strip, dimmed by the
-    brightness and gamma) as a person sees them glow: a list of (r, g, b), scaled so
-    the brightest channel of the frame is 255 and lifted by the inverse gamma."""
-    top = max([max(c) for c in leds] or [0])
+    brightness and gamma) as the page and the terminal draw them: each lit LED in the
+    full colour of the lights colour it shows (dark stays (0, 0, 0))."""
     out = []
     for c in leds:
-        if not top or not (c[0] or c[1] or c[2]):
+        if not (c[0] or c[1] or c[2]):
             out.append((0, 0, 0))
-        else:
-            out.append(tuple(int(255 * (v / top) ** (1 / 2.2) + 0.5) for v in c))
+            continue
+        designed = _nearest(c, brightness)[0]
+        top = max(designed) or 1
+        out.append(tuple(int(v * 255 / top + 0.5) for v in designed))
     return out
 
 

@@ -69,20 +69,25 @@ def test_demo_command_gives_a_clear_message_for_a_bad_record(tmp_path, capsys):
 
 
 def test_led_names_follow_the_lights_colours():
+    from playboard.board.lights import DEFAULT_COLOURS, LEGAL, CAPTURE, ENGINE, ERROR, SOWING
     assert demo.led_name((0, 0, 0)) is None
-    assert demo.led_name((0, 30, 0))[1] == "green"
-    assert demo.led_name((0, 9, 42))[2] == "selected"
-    assert demo.led_name((40, 10, 0))[1] == "orange"
-    assert demo.led_name((50, 40, 0))[2] == "tuzdyk"
-    assert demo.led_name((60, 0, 0))[1] == "red"
-    assert demo.led_name((30, 0, 60))[2] == "engine from"
+    for br in (48, 160, 255):
+        assert demo.led_name(demo.shown_colour(DEFAULT_COLOURS[LEGAL][0], br), br)[1] == "green"
+        assert demo.led_name(demo.shown_colour(DEFAULT_COLOURS[LEGAL][1], br), br)[2] == "selected"
+        assert demo.led_name(demo.shown_colour(DEFAULT_COLOURS[CAPTURE][0], br), br)[2] == "capture"
+        assert demo.led_name(demo.shown_colour(DEFAULT_COLOURS[CAPTURE][1], br), br)[2] == "tuzdyk"
+        assert demo.led_name(demo.shown_colour(DEFAULT_COLOURS[ENGINE][0], br), br)[2] == "engine from"
+        if br >= 160:  # at 48 the strip gets (6, 0, 0) for both capture orange and error red
+            assert demo.led_name(demo.shown_colour(DEFAULT_COLOURS[ERROR][0], br), br)[1] == "red"
+        assert demo.led_name(demo.shown_colour(DEFAULT_COLOURS[SOWING][1], br), br)[2] == "last ball"
+    # the board's default brightness 48: the selected piece's blue reaches the strip as (0, 0, 4)
+    assert demo.shown_colour(DEFAULT_COLOURS[LEGAL][1]) == (0, 0, 4)
+    assert demo.led_name((0, 0, 4))[2] == "selected"
 
 
-def test_display_colours_scale_to_the_brightest_led():
-    out = demo.display_colours([(0, 0, 0), (0, 40, 0), (10, 10, 0)])
-    assert out[0] == (0, 0, 0)
-    assert out[1] == (0, 255, 0)
-    assert out[2][0] == out[2][1] and 0 < out[2][0] < 255 and out[2][2] == 0
+def test_display_colours_show_each_led_in_its_lights_colour():
+    out = demo.display_colours([(0, 0, 0), (0, 1, 0), (0, 0, 4)])
+    assert out == [(0, 0, 0), (0, 255, 0), (0, 51, 255)]
 
 
 def _leds(n=58):
@@ -95,7 +100,7 @@ def test_toguz_picture_places_pits_by_the_layout():
     pic = demo.Picture("toguz")
     leds = _leds()
     lay = pic.layout
-    leds[lay.led_of(0)] = (0, 30, 0)  # South pit 1 lit green
+    leds[lay.led_of(0)] = (0, 1, 0)  # South pit 1 lit green (brightness 48)
     text = pic.render(demo.contents_of(g), leds, colour=False)
     lines = text.splitlines()
     assert len(lines) == 3  # North pits, kazans, South pits

@@ -75,9 +75,15 @@ function drawBoard(game) {
       ? el("rect", {x: sx(x) - holes[kind][0] / 2 - 4, y: sy(y) - holes[kind][1] / 2 - 4,
                     width: holes[kind][0] + 8, height: holes[kind][1] + 8, rx: 10, fill: "none",
                     filter: "url(#glow)", class: "led", "data-led": led}, g)
-      : el("circle", {cx: sx(x), cy: sy(y), r: kind === "pit" ? 19 : 17, fill: "none", filter: "url(#glow)",
+      : el("circle", {cx: sx(x), cy: sy(y), r: kind === "pit" ? 21 : 18, fill: "none", filter: "url(#glow)",
                       class: "led", "data-led": led}, g);
     drawHole(g, kind, x, y, holes, "");
+    if (kind === "pit") {  // each player numbers their pits 1..N from their own left
+      const np = active.cells.filter(c => c[5] === "pit").length / 2;
+      const north = cell >= np;
+      el("text", {x: sx(x), y: sy(y) + (north ? -25 : 29), class: "label"}, g).textContent =
+        (north ? "N" : "S") + (cell % np + 1);
+    }
     const content = el("g", {class: "content"}, g);
     cellNodes[cell] = {g, halo, content, kind, x, y};
     if (sensor >= 0) {

@@ -1,0 +1,465 @@
+"""One simulated board behind the web page: the real firmware under MicroPython
+(``playboard_host.simboard``), its clock kept in step with the wall clock, and what
+the page shows (LEDs, pieces, counts, moves, the engine's state) gathered into one
+state dict that is published to the server's :class:`~playboard_host.websim.server.Hub`.
+
+The page's actions (``Session.act``):
+
+- ``{"op": "click", "cell": c}``: Tobit: lift the piece on point ``c`` or put the
+  piece in the hand there (in set-up, put the piece the position wants there);
+  mancala: tap pit ``c`` (the sensor flips and back: a stylus or a lifted handful).
+- ``{"op": "new", "game": g, "mode": m, "level": n}``: a new game (mode ``two``,
+  ``white``, ``black``; ``engine`` = ``white``).
+- ``{"op": "setup"}``: stand every piece the set-up position wants.
+- ``{"op": "putback"}``: put the lifted pieces back where they came from.
+- ``{"op": "engine_move"}``: make the move the board shows for the engine.
+- ``{"op": "lift" | "place" | "tap", "cell": c}``: one sensor action as it is.
+
+Every action returns the new state. Errors a user can cause raise ValueError with
+a message for the page; the firmware going away raises nothing here: the state says
+so (``error``) and :meth:`alive` turns False.
+"""
+import shutil
+import tempfile
+import threading
+import time
+
+from playboard import pgn
+from playboard.games import GAME_NAMES, GameError, new_game
+
+from playboard_host.demo import LED_NAMES, display_colours, led_name
+from playboard_host.simboard import SimBoard, SimError
+from playboard_host.websim.model import Pieces, layout_data
+from playboard.board.layout import load_layout
+
+MODES = {"two": "two", "white": "white", "black": "black", "engine": "white"}
+TICK_S = 0.025
+MAX_EVENTS = 60
+
+
+class SessionError(Exception):
+    """The simulated board could not be started (no MicroPython, the firmware failed)."""
+
+
+class Session:
+    """The board behind the page. ``hub``: where states are published (or None);
+    ``game``/``mode``/``level``: the first game; ``pump``: keep the board's clock
+    running in a thread (False: the caller advances with :meth:`advance`, for tests);
+    ``board``: a started SimBoard to use instead of starting one; ``heap``: the
+    firmware's MicroPython heap (the RP2040's 192k by default)."""
+
+    def __init__(self, hub=None, game="toguz", mode="two", level=3, pump=True, flash_dir=None, board=None,
+                 heap="192k"):
+        self.hub = hub
+        self.lock = threading.RLock()
+        self._tmp = None
+        if flash_dir is None:
+            self._tmp = tempfile.mkdtemp(prefix="playboard-sim-")
+            flash_dir = self._tmp
+        self.flash_dir = flash_dir
+        self._layout_data = layout_data()
+        self.layouts = {g: load_layout(g, data=None) for g in GAME_NAMES}
+        self.version = 0
+        self.events_text = []
+        self.error = None
+        self.note = ""
+        self.engine = {"state": "idle", "text": "idle"}
+        self.game_name = game
+        self.mode = "two"
+        self.level = level
+        self.app_state = "menu"
+        self.game = new_game(game)
+        self.pieces = Pieces()
+        self.leds = []
+        self.result = "*"
+        self.termination = None
+        self.engine_move = None
+        self._dead = None
+        self._stop = threading.Event()
+        try:
+            if board is None:
+                board = SimBoard(heap=heap)
+                board.start("sim", fs_dir=flash_dir, think="nodes")
+            self.board = board
+            self.new(game, mode, level)
+        except SimError as e:
+            self.close()
+            raise SessionError("the simulated board did not start: %s" % e)
+        self._thread = None
+        if pump:
+            self._thread = threading.Thread(target=self._pump, daemon=True)
+            self._thread.start()
+
+    # --- life ------------------------------------------------------------------------
+    def alive(self):
+        """True while the firmware runs."""
+        return self._dead is None
+
+    def failure(self):
+        """Why the board stopped (text), or None."""
+        return self._dead
+
+    def close(self):
+        """Stop the clock thread and the firmware; remove the temporary flash."""
+        self._stop.set()
+        t = getattr(self, "_thread", None)
+        if t is not None and t is not threading.current_thread():
+            t.join(2)
+        b = getattr(self, "board", None)
+        if b is not None:
+            try:
+                b.stop()
+            except (SimError, OSError):
+                pass
+        if self._tmp:
+            shutil.rmtree(self._tmp, ignore_errors=True)
+            self._tmp = None
+
+    def _pump(self):
+        last = time.monotonic()
+        while not self._stop.is_set():
+            time.sleep(TICK_S)
+            now = time.monotonic()
+            ms = int(min(now - last, 0.2) * 1000)
+            last = now
+            if ms <= 0:
+                continue
+            try:
+                with self.lock:
+                    self.advance(ms)
+            except SimError as e:
+                self._died(e)
+                return
+
+    def _died(self, e):
+        self._dead = str(e)
+        self.error = "the simulated board stopped: %s" % e
+        self._publish()
+
+    # --- the board's clock, events and LEDs ------------------------------------------------
+    def advance(self, ms):
+        """Run the firmware ``ms`` virtual ms, then take its events and LEDs and publish."""
+        with self.lock:
+            self.board.advance(ms)
+            self._poll()
+
+    def _poll(self):
+        changed = False
+        for ev in self.board.events():
+            self._event(ev)
+            changed = True
+        leds = self.board.leds()
+        if leds != self.leds:
+            self.leds = leds
+            changed = True
+        if changed:
+            self._publish()
+
+    def _event(self, ev):
+        kind = ev.get("ev")
+        g = self.game
+        if kind in ("game", "resumed"):
+            self.game_name = ev.get("game", self.game_name)
+            self.game = new_game(self.game_name, ev.get("fen"))
+            self.mode = ev.get("mode", self.mode)
+            self.level = ev.get("level", self.level)
+            self.result, self.termination = "*", None
+            self.engine = {"state": "idle", "text": "idle"}
+            self.engine_move = None
+            self.app_state = "play"
+            if self.game_name.startswith("tobit"):
+                self.pieces = Pieces()
+        elif kind == "setup":
+            self.app_state = "play" if ev.get("done") else "setup"
+            self.note = "" if ev.get("done") else "set up the pieces where the LEDs show"
+        elif kind == "move":
+            try:
+                g.push_text(ev["move"])
+            except GameError as e:  # the host's copy is lost: take the board's position
+                self.game = new_game(self.game_name, ev.get("fen"))
+                self.note = "resynchronised with the board (%s)" % e
+            if self.game_name.startswith("tobit"):
+                self.pieces.after_move(self.game)
+            self.engine_move = None
+            if self.engine.get("state") == "move":
+                self.engine = {"state": "idle", "text": "idle"}
+        elif kind == "undo":
+            if g.ply:
+                g.pop()
+                if self.game_name.startswith("tobit"):
+                    self.pieces.after_move(g)
+        elif kind == "thinking":
+            self.engine = {"state": "thinking", "text": "thinking (level %s) ..." % ev.get("level", self.level)}
+        elif kind == "engine":
+            self.engine_move = ev.get("move")
+            self.engine = {"state": "move", "text": "plays %s (depth %s, %s nodes): make it on the board"
+                           % (ev.get("move"), ev.get("depth"), ev.get("nodes")),
+                           "move": ev.get("move"), "depth": ev.get("depth"), "nodes": ev.get("nodes")}
+        elif kind == "over":
+            self.result = ev.get("result", "*")
+            self.termination = ev.get("termination")
+            self.app_state = "over"
+            self.engine = {"state": "idle", "text": "idle"}
+        elif kind == "menu":
+            self.app_state = "menu"
+        line = _event_line(ev)
+        if line:
+            self.events_text.append(line)
+            del self.events_text[:-MAX_EVENTS]
+
+    def _publish(self):
+        self.version += 1
+        if self.hub is not None:
+            self.hub.publish(self.state())
+
+    # --- what the page reads ------------------------------------------------------------------
+    def layout_data(self):
+        """The layout data for drawing (see websim.model.layout_data)."""
+        return self._layout_data
+
+    def state(self):
+        """The page's state: dict with ``version``, ``game``, ``mode``, ``level``,
+        ``app_state``, ``turn``, ``ply``, ``result``, ``termination``, ``moves`` (texts),
+        ``leds`` (hex "rrggbb" per LED, as they glow), ``pieces`` (point -> w b W B),
+        ``hand``, ``counts`` (mancala ``pos``: pits, then kazans / captures), ``tuzdyks``
+        (cells), ``engine`` (``state``: idle, thinking, move; ``text``), ``legend``
+        ([hex, name, meaning] of the colours lit), ``events`` (text lines), ``note``,
+        ``error``."""
+        with self.lock:
+            g = self.game
+            leds = self.leds or []
+            glow = display_colours(leds)
+            hexes = ["%02x%02x%02x" % c for c in glow]
+            lay = self.layouts[self.game_name]
+            legend = []
+            seen = set()
+            for c in lay.cells:
+                led = lay.led_of(c)
+                if 0 <= led < len(leds):
+                    nm = led_name(leds[led])
+                    if nm and nm not in seen:
+                        seen.add(nm)
+                        legend.append([hexes[led], nm[1], nm[2]])
+            st = {
+                "version": self.version, "game": self.game_name, "mode": self.mode, "level": self.level,
+                "app_state": self.app_state, "turn": g.turn, "ply": g.ply,
+                "result": self.result, "termination": self.termination,
+                "moves": self._move_texts(), "leds": hexes, "legend": legend,
+                "events": list(self.events_text), "engine": dict(self.engine),
+                "note": self.note, "error": self.error, "alive": self.alive(),
+            }
+            if self.game_name.startswith("tobit"):
+                st["pieces"] = {str(p): s for p, s in self.pieces.symbols().items()}
+                st["hand"] = [s for s, _ in self.pieces.hand]
+                st["counts"] = None
+                st["tuzdyks"] = []
+            else:
+                n = 2 * g.n_pits + 2
+                st["pieces"] = {}
+                st["hand"] = []
+                st["counts"] = list(g.pos[:n])
+                st["tuzdyks"] = [t for t in (g.tuzdyk_of(0), g.tuzdyk_of(1)) if t is not None] \
+                    if self.game_name == "toguz" else []
+            return st
+
+    def _move_texts(self):
+        g = self.game.copy()
+        moves = []
+        while g.ply:
+            m = g.pop()
+            moves.append(g.move_text(m))
+        moves.reverse()
+        return moves
+
+    def record_text(self):
+        """The current game as a PGN-style record (tags: Game, Event, Site, Date, White,
+        Black, Result, Termination, Mode, Level; FEN for a set-up position)."""
+        with self.lock:
+            g = self.game
+            engine = "Playboard engine L%d" % self.level
+            white = engine if self.mode == "black" else "Player"
+            black = engine if self.mode == "white" else "Player"
+            if self.mode == "two":
+                white, black = "White player", "Black player"
+            tags = {"Event": "Playboard simulator game", "Site": "playboard sim",
+                    "Date": time.strftime("%Y.%m.%d"), "White": white, "Black": black,
+                    "Result": self.result, "Game": self.game_name}
+            if g.root_fen != new_game(self.game_name).fen():
+                tags["FEN"] = g.root_fen
+            if self.termination:
+                tags["Termination"] = self.termination
+            tags["Mode"] = self.mode
+            tags["Level"] = str(self.level)
+            first = new_game(self.game_name, g.root_fen)
+            return pgn.format_game(tags, self._move_texts(), self.result, first.turn,
+                                   getattr(first, "fullmove", 1))
+
+    # --- actions ---------------------------------------------------------------------
+    def act(self, body):
+        """Do one page action (see the module text); return the new state.
+        ValueError for an unknown action or one the position refuses."""
+        op = body.get("op")
+        with self.lock:
+            if self._dead:
+                raise ValueError("the simulated board stopped: %s" % self._dead)
+            self.error = None
+            try:
+                if op == "new":
+                    self.new(body.get("game", self.game_name), body.get("mode", "two"),
+                             body.get("level", self.level))
+                elif op == "click":
+                    self.click(_cell(body))
+                elif op == "setup":
+                    self.setup()
+                elif op == "putback":
+                    for p in self.pieces.put_back():
+                        self.board.place(p)
+                elif op == "engine_move":
+                    self.make_engine_move()
+                elif op in ("lift", "place", "tap"):
+                    getattr(self.board, op)(_cell(body))
+                else:
+                    raise ValueError("unknown action %r" % (op,))
+                self.board.advance(30)
+                self._poll()
+            except SimError as e:
+                if not self.board.alive():
+                    self._died(e)
+                raise ValueError("the board refused: %s" % e)
+            self._publish()
+            return self.state()
+
+    def new(self, game, mode="two", level=3):
+        """Start ``game`` (a GAME_NAMES name) in ``mode`` at ``level`` on the board."""
+        if game not in GAME_NAMES:
+            raise ValueError("unknown game %r (one of %s)" % (game, ", ".join(GAME_NAMES)))
+        if mode not in MODES:
+            raise ValueError("unknown mode %r (two, white, black)" % (mode,))
+        try:
+            level = int(level)
+        except (TypeError, ValueError):
+            raise ValueError("level must be a number 1..8")
+        if not 1 <= level <= 8:
+            raise ValueError("level must be 1..8, not %d" % level)
+        with self.lock:
+            # take every piece off the old game's area first: the board starts from an empty table
+            if self.game_name.startswith("tobit"):
+                for p in list(self.pieces.on):
+                    self.board.lift(p)
+            self.pieces = Pieces()
+            self.game_name = game
+            self.game = new_game(game)
+            self.mode = MODES[mode]
+            self.level = level
+            self.events_text = []
+            self.note = ""
+            new_board_game(self.board, game, self.mode, level)
+            self.board.advance(50)
+            self._poll()
+
+    def setup(self):
+        """Stand every piece of the game's position on its point (Tobit)."""
+        if not self.game_name.startswith("tobit"):
+            raise ValueError("only the Tobit games set up pieces")
+        want = Pieces(self.game)
+        for p, sym in want.on.items():
+            if p not in self.pieces.on:
+                self.pieces.on[p] = sym
+                self.board.place(p)
+        for p in list(self.pieces.on):
+            if p not in want.on:
+                del self.pieces.on[p]
+                self.board.lift(p)
+        self.pieces.hand = []
+
+    def click(self, cell):
+        """The user's click or touch on ``cell`` (see the module text)."""
+        lay = self.layouts[self.game_name]
+        try:
+            if lay.sensor_of(cell) < 0:
+                raise IndexError
+        except IndexError:
+            raise ValueError("cell %d of %s has no sensor to touch" % (cell, self.game_name))
+        if not self.game_name.startswith("tobit"):
+            self.board.tap(cell)
+            return
+        if cell in self.pieces.on:
+            self.pieces.lift(cell)
+            self.board.lift(cell)
+            return
+        if not self.pieces.hand:
+            if self.app_state == "setup":
+                sym = Pieces(self.game).on.get(cell)
+                if sym is None:
+                    raise ValueError("no piece stands on point %d at the start" % cell)
+                self.pieces.on[cell] = sym
+                self.board.place(cell)
+                return
+            raise ValueError("nothing in the hand: lift a piece first")
+        self.pieces.place(cell, self.game.turn)
+        self.board.place(cell)
+
+    def make_engine_move(self):
+        """Make on the board the move the board shows for the engine."""
+        text = self.engine_move
+        if not text:
+            raise ValueError("the engine has no move to make now")
+        g = self.game
+        if not self.game_name.startswith("tobit"):
+            pit = int(text[0]) - 1
+            self.board.tap(g.turn * g.n_pits + pit)
+            return
+        try:
+            m = g.parse_move(text)
+        except GameError as e:
+            raise ValueError("the engine's move %s: %s" % (text, e))
+        self.pieces.put_back()
+        for sensor_action, point in physical_actions(g, m):
+            if sensor_action == "lift":
+                self.pieces.lift(point)
+                self.board.lift(point)
+            else:
+                self.pieces.place(point, g.turn)
+                self.board.place(point)
+            self.board.advance(60)
+
+
+def new_board_game(board, game, mode, level):
+    """``board.new_game`` (a SimBoard); where the firmware runs out of heap switching
+    games, switch the board off and on again (the flash keeps every game) and retry once."""
+    try:
+        board.new_game(game, mode, level)
+    except SimError as e:
+        if "MemoryError" not in str(e):
+            raise
+        board.restart()
+        board.new_game(game, mode, level)
+
+
+def physical_actions(g, m):
+    """The sensor actions of Tobit move ``m`` in game ``g`` (before it is pushed):
+    a list of ("lift" | "place", point): lift the piece, put it down at the end,
+    then take each captured piece off."""
+    acts = [("lift", m[1]), ("place", m[len(m) - 1])]
+    for p in g.captured_points(m):
+        acts.append(("lift", p))
+    return acts
+
+
+def _cell(body):
+    try:
+        return int(body["cell"])
+    except (KeyError, TypeError, ValueError):
+        raise ValueError("the action needs a cell number")
+
+
+def _event_line(ev):
+    kind = ev.get("ev")
+    if kind in ("boot",):
+        return None
+    t = ev.get("t", 0)
+    rest = " ".join("%s=%s" % (k, v) for k, v in ev.items() if k not in ("ev", "t", "fen"))
+    return "%7.2f s  %s %s" % (t / 1000.0, kind, rest)
+
+
+__all__ = ["Session", "SessionError", "physical_actions", "new_board_game", "LED_NAMES"]
