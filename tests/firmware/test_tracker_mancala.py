@@ -169,6 +169,7 @@ def test_tihbat_forced_pass_is_committed_after_the_confirmation():
 def test_lift_selection_ignores_balls_dropped_and_confirms_after_quiet_time():
     g = game("toguz")
     tr = MancalaTracker(g, select="lift", confirm_ms=2000)
+    assert MancalaTracker(game("toguz"), select="stylus").tap
     o = bytearray(20)
     for c in range(18):
         o[c] = 1  # every pit holds balls

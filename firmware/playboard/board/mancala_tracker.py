@@ -27,8 +27,9 @@ class MancalaTracker:
     then shows the sowing and keeps the true counts.
 
     game: a ``Toguz`` or ``Tihbat`` game (the tracker pushes its moves).
-    select: ``"tap"`` (a magnetic stylus: a sensor turning on selects) or ``"lift"``
-    (lifting the pit's balls: a sensor turning off selects), from the board definition.
+    select: the board definition's ``pit_select``: ``"stylus"`` (or ``"tap"``: a
+    magnetic stylus, a sensor turning on selects) or ``"lift"`` (lifting the pit's
+    token or balls: a sensor turning off selects).
     confirm_ms: the sowing view is confirmed automatically this long after the last
     sensor event (0: only by a tap on the last pit, tap mode). rearm_ms: a sensor must
     have held its previous value this long for an edge to count (a bouncing contact
@@ -41,8 +42,8 @@ class MancalaTracker:
                  error_ms=800, count_ms=8000):
         if not hasattr(game, "pos") or not hasattr(game, "n_pits"):
             raise TypeError("MancalaTracker needs a Toguz or Tihbat game, got %r" % (game,))
-        if select not in ("tap", "lift"):
-            raise ValueError("tracker: select must be 'tap' or 'lift', got %r" % (select,))
+        if select not in ("tap", "stylus", "lift"):
+            raise ValueError("tracker: select must be 'stylus' (or 'tap') or 'lift', got %r" % (select,))
         check_ms("confirm_ms", confirm_ms, 0)
         check_ms("rearm_ms", rearm_ms, 0)
         check_ms("holdoff_ms", holdoff_ms, 0)
@@ -51,7 +52,7 @@ class MancalaTracker:
         if select == "lift" and confirm_ms == 0:
             raise ValueError("tracker: lift selection needs confirm_ms > 0 (balls dropped in sowing are sensor events)")
         self.game = game
-        self.tap = select == "tap"
+        self.tap = select != "lift"
         self.confirm_ms = confirm_ms
         self.rearm_ms = rearm_ms
         self.holdoff_ms = holdoff_ms

@@ -208,7 +208,6 @@ def _has(lo, hi, p):
     return (hi >> (p - 30)) & 1
 
 
-
 _S_MATCH = const(0)  # board == game
 _S_PENDING = const(1)  # board == the occupancy after a legal move (or the takeback): settle, then commit
 _S_PARTIAL = const(2)  # on the way to some legal move
@@ -230,6 +229,11 @@ class TobitTracker:
     colours are checked (hall sensors); False: any non-zero value is a piece.
     setup: start in set-up mode (light the start position's points to fill / empty).
     ValueError for out-of-range settings; TypeError for a game that is not Tobit.
+
+    Read (do not write): ``request`` (a LightsRequest over cells 0..N), ``ev_kind`` /
+    ``ev_arg`` / ``n_events`` (the last frame's events), ``move`` (of the last
+    commit / takeback), ``correcting`` and ``setting_up`` (modes), ``occ`` (the last
+    snapshot, by point).
     """
 
     def __init__(self, game, settle_ms=300, slide_ms=1000, correction_ms=3000, takeback=True,
