@@ -44,7 +44,7 @@ def started(fen=None, name="tobit", **kw):
 # --- trace files ---------------------------------------------------------------------
 def test_tobit_trace_files():
     names = sorted(n for n in os.listdir(TRACES) if n.startswith("tobit") and n.endswith(".trace"))
-    assert len(names) >= 9, names
+    assert len(names) >= 10, names
     fails = []
     for name in names:
         b, f = L.play_trace(L.read_trace(TRACES + "/" + name))

@@ -282,7 +282,7 @@ def play_trace(trace, debounce=True):
     tr = T.tracker_for(g, **settings)
     b = Bench(tr, debounce=debounce)
     if hasattr(g, "n_points"):
-        b.set_from_game()  # (mancala traces set their sensors themselves)
+        b.set_from_game(colour=bool(settings.get("colour")))  # (mancala traces set theirs)
     fails = []
     mark = 0
     expect = None
