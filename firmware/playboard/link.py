@@ -533,6 +533,21 @@ class Link:
             self.app.link_settings(req)
         return self.settings
 
+    def _set_time(self, req):
+        t = req.get("time")
+        if not isinstance(t, list) or len(t) != 6 or not all(isinstance(x, int) for x in t):
+            raise ValueError("time must be [year, month, day, hour, minute, second]")
+        if not (2000 <= t[0] <= 2099 and 1 <= t[1] <= 12 and 1 <= t[2] <= 31
+                and 0 <= t[3] < 24 and 0 <= t[4] < 60 and 0 <= t[5] < 60):
+            raise ValueError("time out of range")
+        try:
+            import machine
+
+            machine.RTC().datetime((t[0], t[1], t[2], 0, t[3], t[4], t[5], 0))
+            return {"set": True}
+        except (ImportError, AttributeError):
+            return {"set": False}  # no RTC here (a PC runs it): its clock is right already
+
     def _live(self, req):
         self.live = bool(req.get("on", True))
         return {"on": self.live}
@@ -548,6 +563,7 @@ _HANDLERS = {
     0x52: Link._read_settings,  # R
     0x57: Link._write_settings,  # W
     0x56: Link._live,  # V
+    0x54: Link._set_time,  # T
 }
 
 

@@ -394,7 +394,8 @@ class Store:
     the oldest finished games are dropped, their ids appended to ``dropped`` and
     a line to ``report``. ``fs`` is the file-system object (``OsFs()`` by
     default); ``uid`` a function returning a short unique text for a new game
-    (random by default).
+    (random by default); ``date`` a function returning today as "YYYY.MM.DD" or
+    None when the clock is not set (``today`` by default; None: no Date tags).
 
     Opening scans every game file: ``report`` (list of str) then says what was
     wrong (bad tails skipped, left-over temporary files, empty games removed).
@@ -402,8 +403,9 @@ class Store:
     ``error``; bad arguments raise StoreError.
     """
 
-    def __init__(self, root="/games", budget=None, reserve=8192, fs=None, uid=None):
+    def __init__(self, root="/games", budget=None, reserve=8192, fs=None, uid=None, date=-1):
         self.root = root
+        self._date = today if date == -1 else date
         self.fs = fs if fs is not None else OsFs()
         self.budget = budget
         self.reserve = reserve
@@ -633,9 +635,11 @@ class Store:
 
         ``name``: game name (e.g. "toguz"); ``tags``: dict str -> str (e.g. White,
         Black, Mode, Level); ``fen``: set-up position text or None. An unfinished
-        game still open is finished as ``*`` / abandoned first. The header and
-        tags are written to a temporary file and renamed, so the game appears
-        whole or not at all.
+        game still open is finished as ``*`` / abandoned first. A ``Date`` tag
+        (YYYY.MM.DD) is added when the clock is set (a year from 2024 on; the PC
+        sets the board's clock when it connects). The header and tags are
+        written to a temporary file and renamed, so the game appears whole or
+        not at all.
         """
         if self.current is not None:
             self.finish(RESULT_UNFINISHED, TERM_ABANDONED)
@@ -647,6 +651,10 @@ class Store:
         if tags:
             for k in tags:
                 parts.append(encode_record(_T_TAG, k + "\x00" + str(tags[k])))
+        if not (tags and "Date" in tags):
+            d = self._date() if self._date else None
+            if d:
+                parts.append(encode_record(_T_TAG, "Date\x00" + d))
         data = b"".join(parts)
         self._make_room(len(data) + 512)
         self._write_small("next", [encode_record(_T_COUNTER, str(gid + 1))])
@@ -874,6 +882,17 @@ class Store:
         for k in settings:
             parts.append(encode_record(_T_SETTING, k + "\x00" + json.dumps(settings[k])))
         return self._write_small("settings", parts)
+
+
+def today():
+    """Today as "YYYY.MM.DD" from the clock, or None while the clock is not set
+    (a year before 2024: the RP2040's clock starts in 2021 until the PC sets it)."""
+    import time
+
+    t = time.localtime()
+    if t[0] < 2024:
+        return None
+    return "%04d.%02d.%02d" % (t[0], t[1], t[2])
 
 
 def _random_uid():

@@ -228,6 +228,13 @@ class BoardLink:
     def set_game(self, **kw):
         return self.request("G", kw)
 
+    def set_time(self, when=None):
+        """Set the board's clock (for the games' Date tags) to ``when`` (a datetime; now)."""
+        import datetime
+
+        t = when or datetime.datetime.now()
+        return self.request("T", {"time": [t.year, t.month, t.day, t.hour, t.minute, t.second]})
+
     def live(self, on=True):
         return self.request("V", {"on": bool(on)})
 
@@ -249,10 +256,13 @@ def add_port_arguments(p):
 
 
 def connect(args):
-    """A BoardLink to the board chosen by ``args`` after a checked hello: (link, hello dict)."""
+    """A BoardLink to the board chosen by ``args`` after a checked hello (and with the
+    board's clock set): (link, hello dict)."""
     link = BoardLink(open_port(args.port, args.vid_pid), timeout=args.timeout)
     try:
-        return link, link.hello()
+        hello = link.hello()
+        link.set_time()
+        return link, hello
     except LinkError:
         link.close()
         raise

@@ -50,7 +50,7 @@ def _uid():
 
 def _board(games=2, app=None, interrupt=None):
     fs = FakeFs()
-    st = Store("/games", fs=fs, uid=_uid())
+    st = Store("/games", fs=fs, uid=_uid(), date=None)
     for k in range(games):
         st.new_game("toguz", {"Round": str(k + 1)})
         for i in range(40 + k):
@@ -188,6 +188,15 @@ def test_set_game_status_and_settings_go_through_the_app():
     lk2, pipe2 = _board()[:2]
     t, r = _ask(lk2, pipe2, 1, "G", {"game": "toguz"})
     assert t == "!" and r["err"] == "refused"
+
+
+def test_set_time():
+    lk, pipe = _board()[:2]
+    t, r = _ask(lk, pipe, 1, "T", {"time": [2026, 11, 30, 14, 5, 0]})
+    assert t == "t" and r == {"set": False}  # no RTC off the board
+    for bad in ([2026, 13, 1, 0, 0, 0], [2026, 1, 1], "now", [2026, 1, 1, 0, 0, 0.5]):
+        t, r = _ask(lk, pipe, 2, "T", {"time": bad})
+        assert t == "!" and r["err"] == "refused", bad
 
 
 def test_live_events_only_when_asked():

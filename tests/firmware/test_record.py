@@ -29,6 +29,7 @@ def _uids():
 
 
 def _store(fs, **kw):
+    kw.setdefault("date", None)
     return Store(ROOT, fs=fs, uid=_uids(), **kw)
 
 
@@ -117,6 +118,18 @@ def test_store_records_resumes_and_lists():
     st2.ack(gid2)
     st3 = _store(fs)
     assert st3.games() == [] and st3.new_game("toguz") == gid2 + 1
+
+
+def test_date_tag_when_the_clock_is_set():
+    fs = FakeFs()
+    st = _store(fs, date=lambda: "2026.11.30")
+    a = st.new_game("toguz")
+    b = st.new_game("toguz", {"Date": "2025.01.02"})
+    assert st.read(a).tags == {"Date": "2026.11.30"} and st.read(b).tags == {"Date": "2025.01.02"}
+    st2 = _store(FakeFs(), date=lambda: None)
+    assert st2.read(st2.new_game("toguz")).tags == {}
+    d = record.today()
+    assert d is None or (len(d) == 10 and d[4] == "." and int(d[:4]) >= 2024)
 
 
 def test_read_into_gives_the_valid_prefix_in_pieces():
@@ -411,7 +424,7 @@ def test_power_cut_inside_littlefs_block_writes():
     flash = RamFlash(64, 256)
     _lfs_mount(flash, True)
     try:
-        st = Store(root, uid=_uids())
+        st = Store(root, uid=_uids(), date=None)
         for op in SCRIPT:
             assert _do(st, op)
         st.close()
@@ -431,7 +444,7 @@ def test_power_cut_inside_littlefs_block_writes():
         done = len(SCRIPT)
         st = None
         try:
-            st = Store(root, uid=_uids())
+            st = Store(root, uid=_uids(), date=None)
             for i, op in enumerate(SCRIPT):
                 after = _apply_model(model, op)
                 done = i
@@ -449,7 +462,7 @@ def test_power_cut_inside_littlefs_block_writes():
         flash.cut_at = None
         _lfs_mount(flash, False)  # switched on again: a new view of the same flash
         try:
-            st = Store(root, uid=_uids())
+            st = Store(root, uid=_uids(), date=None)
             got = _state(st)
             assert got in (_canon(model), _canon(after)), (cut, done, got)
             r = st.resume()
