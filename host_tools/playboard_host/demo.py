@@ -12,6 +12,7 @@ and the terminal picture of a board with its LED colours.
 """
 import os
 import sys
+import time
 
 from playboard import pgn
 from playboard.board.layout import load_layout
@@ -110,11 +111,11 @@ def load_record(path, number=1):
 # (letter, name, meaning) of each lights layer's colour and accent (playboard.board.lights)
 LED_NAMES = (
     (("g", "green", "legal"), ("b", "blue", "selected")),
-    (("a", "amber", "last move from"), ("A", "amber", "last move to")),
-    (("c", "cyan", "sowing"), ("C", "cyan", "last ball")),
-    (("p", "purple", "engine from"), ("P", "purple", "engine to")),
-    (("o", "orange", "capture"), ("y", "yellow", "tuzdyk")),
-    (("r", "red", "error"), ("m", "magenta", "error")),
+    (("a", "amber", "last move from"), ("A", "amber", "last move to, kazan grows")),
+    (("c", "cyan", "sowing, path"), ("C", "cyan", "last ball")),
+    (("p", "purple", "engine's move from"), ("P", "purple", "engine's move to")),
+    (("o", "orange", "capture, take off"), ("y", "yellow", "tuzdyk")),
+    (("r", "red", "error, extra piece"), ("m", "magenta", "put a piece here")),
     (("w", "white", "menu"), ("u", "blue", "menu")),
 )
 
@@ -265,8 +266,8 @@ class Picture:
         if not seen:
             return "LEDs: all dark"
         if colour:
-            return "LEDs: " + ", ".join("%s = %s" % (n[1], n[2]) for n in seen)
-        return "LEDs: " + ", ".join("%s %s = %s" % (n[0], n[1], n[2]) for n in seen)
+            return "LEDs: " + "; ".join("%s = %s" % (n[1], n[2]) for n in seen)
+        return "LEDs: " + "; ".join("%s %s = %s" % (n[0], n[1], n[2]) for n in seen)
 
 
 def contents_of(g, occupancy=None):
@@ -305,6 +306,350 @@ def write(stream, text):
     """Write a line to ``stream`` and flush it (the demo shows progress as it goes)."""
     stream.write(text + "\n")
     stream.flush()
+
+
+# --- the demo run on the simulated board ------------------------------------------------------
+SIDES = {"toguz": ("South", "North"), "tihbat": ("South", "North"), "tobit": ("White", "Black"),
+         "tobit4": ("White", "Black")}
+CONFIRM_MS = 2600  # the board confirms a sowing this long after the last sensor event (lift mode: 2500)
+STEP_MS = 50
+MAX_TOBIT_PLIES = 120
+
+
+class Runner:
+    """Plays games on a started ``playboard_host.simboard.SimBoard`` through its sensors and
+    prints what happens to ``out``: moves, pictures with LED colours, captures, results."""
+
+    def __init__(self, board, out, colour=False, every=1, quiet=False):
+        self.board = board
+        self.out = out
+        self.colour = colour
+        self.every = max(1, every)
+        self.quiet = quiet
+        self.pictures = {}
+        self.last_picture = None
+        self.pending = []  # events read but not yet used
+        self.seen = []
+
+    def say(self, text=""):
+        write(self.out, text)
+
+    # --- the board ----------------------------------------------------------------------
+    def wait_for(self, kinds, max_ms, step=STEP_MS, when=None):
+        """Advance the board in ``step`` ms until an event of one of ``kinds`` (for which
+        ``when(event)`` is true, if given) arrives; returns it (events before it are kept
+        in ``seen``), or None after ``max_ms``."""
+        waited = 0
+        while True:
+            while self.pending:
+                ev = self.pending.pop(0)
+                self.seen.append(ev)
+                if ev.get("ev") in kinds and (when is None or when(ev)):
+                    return ev
+            if waited >= max_ms:
+                return None
+            self.board.advance(step)
+            waited += step
+            self.pending.extend(self.board.events())
+
+    def picture(self, g):
+        if self.quiet:
+            return
+        pic = self.pictures.get(g.name)
+        if pic is None:
+            pic = self.pictures[g.name] = Picture(g.name)
+        occ = None
+        if g.name.startswith("tobit"):
+            sensors = self.board.sensors()
+            occ = {p: sensors[pic.layout.sensor_of(p)] for p in range(1, g.n_points + 1)}
+        leds = self.board.leds()
+        text = pic.render(contents_of(g, occ), leds, self.colour)
+        if text == self.last_picture:
+            return  # the board looks as it did in the last picture
+        self.last_picture = text
+        self.say(text)
+        self.say("  " + pic.legend(leds, self.colour))
+
+    def new_game(self, name, mode, level=3):
+        from playboard_host.websim.session import new_board_game
+
+        self.seen = []
+        new_board_game(self.board, name, mode, level)
+        self.pending = []
+        self.board.advance(100)
+        self.pending.extend(self.board.events())
+
+    def set_up(self, g):
+        """Stand ``g``'s Tobit pieces on the board and wait until the board has seen them."""
+        for p in range(1, g.n_points + 1):
+            if g.board[p]:
+                self.board.place(p)
+        if self.wait_for(("setup",), 3000, when=lambda ev: ev.get("done")) is None:
+            raise DemoError("the board did not accept the set-up position")
+
+    def physical(self, g, m):
+        """Make move ``m`` of game ``g`` on the board's sensors (before the host pushes it)."""
+        if g.name.startswith("tobit"):
+            from playboard_host.websim.session import physical_actions
+
+            for act, p in physical_actions(g, m):
+                if act == "lift":
+                    self.board.lift(p)
+                else:
+                    self.board.place(p)
+                self.board.advance(120)
+                self.pending.extend(self.board.events())
+        elif m != getattr(g, "PASS", -1) and 0 <= m < g.n_pits:
+            self.board.tap(g.turn * g.n_pits + m)
+
+    def committed(self, g, text, max_ms=6000):
+        """Wait for the board to commit a move; check it is ``text`` (in ``g`` before the push)."""
+        ev = self.wait_for(("move",), max_ms)
+        if ev is None:
+            raise DemoError("the board did not commit %s (ply %d)" % (text, g.ply + 1))
+        if g.parse_move(ev["move"]) != g.parse_move(text):
+            raise DemoError("the board committed %s where the game has %s (ply %d)"
+                            % (ev["move"], text, g.ply + 1))
+        return ev["move"]
+
+    # --- a recorded game -----------------------------------------------------------------
+    def play_record(self, rec, final):
+        """Play every move of record ``rec`` on the board; compare with ``final`` (the
+        rules core replayed on the host). Returns the board's game (host copy)."""
+        name = rec.tags["Game"]
+        sides = SIDES[name]
+        g = new_game(name, rec.tags.get("FEN"))
+        self.say("== %s: %s" % (name, " - ".join(rec.tags.get(k, "?") for k in ("White", "Black"))))
+        if rec.tags.get("Event"):
+            self.say("   %s, %s" % (rec.tags["Event"], rec.tags.get("Date", "?")))
+        if rec.tags.get("FEN"):
+            raise DemoError("the demo plays games from the start position (this one has a FEN tag)")
+        self.new_game(name, "two")
+        if name.startswith("tobit"):
+            self.set_up(g)
+        self.picture(g)
+        for i, text in enumerate(rec.moves):
+            m = g.parse_move(text)
+            before = bytearray(g.pos) if hasattr(g, "pos") else None
+            self.physical(g, m)
+            board_text = self.committed(g, text)
+            line = "%3d%s %s %-8s" % (g.ply // 2 + 1, "." if g.turn == 0 else "...", sides[g.turn], board_text)
+            cap = g.captured_points(m) if name.startswith("tobit") else None
+            g.push(m)
+            line += self.describe(g, before, cap)
+            self.say(line)
+            if not self.quiet and ((i + 1) % self.every == 0 or i + 1 == len(rec.moves)):
+                self.picture(g)
+            if not name.startswith("tobit"):
+                self.board.advance(CONFIRM_MS)  # the sowing view, then the board confirms it
+                self.pending.extend(self.board.events())
+        over = self.wait_for(("over",), 4000) if g.is_game_over() else None
+        self.report(g, rec, final, over)
+        return g
+
+    def describe(self, g, before, captured):
+        if captured is not None:
+            return ("  captures %s" % ", ".join(str(p) for p in captured)) if captured else ""
+        n = 2 * g.n_pits
+        got = [g.pos[n] - before[n], g.pos[n + 1] - before[n + 1]]
+        mover = 1 - g.turn
+        parts = []
+        if got[mover]:
+            parts.append("+%d to %s" % (got[mover], "the kazan" if g.name == "toguz" else "captures"))
+        if g.name == "toguz" and g.last_flags() & 2:
+            parts.append("tuzdyk")
+        store = "kazans" if g.name == "toguz" else "captured"
+        return "%-22s %s %d : %d" % ("  " + ", ".join(parts), store, g.pos[n], g.pos[n + 1])
+
+    def report(self, g, rec, final, over):
+        if hasattr(g, "pos"):
+            n = 2 * g.n_pits
+            mine = (g.pos[n], g.pos[n + 1])
+            theirs = (final.pos[n], final.pos[n + 1])
+            store = "kazans" if g.name == "toguz" else "captures"
+            self.say("Final %s on the board %d : %d; the record's %d : %d: %s"
+                     % (store, mine[0], mine[1], theirs[0], theirs[1], "equal" if mine == theirs else "DIFFERENT"))
+            if mine != theirs:
+                raise DemoError("the board's final %s differ from the record's" % store)
+        if g.fen() != final.fen():
+            raise DemoError("the board's final position %s differs from the record's %s" % (g.fen(), final.fen()))
+        res = over["result"] if over else rec.tags.get("Result", "*")
+        why = (over or {}).get("termination") or rec.tags.get("Termination", "")
+        self.say("Result %s%s (the record: %s); %d moves, all committed by the board"
+                 % (res, " (%s)" % why if why else "", rec.tags.get("Result", "*"), len(rec.moves)))
+
+    # --- Tobit against the engine ---------------------------------------------------------
+    def play_engine_game(self, name="tobit", level=2, player_level=6, seed=5, player_nodes=3000):
+        """A game of ``name``: the demo player (the host's engine at ``player_level``)
+        has White and moves the pieces; the board's engine at ``level`` has Black, and
+        the demo makes each move its LEDs show. Returns (game, result, termination)."""
+        from playboard.engine import Engine
+
+        sides = SIDES[name]
+        g = new_game(name)
+        self.say("")
+        self.say("== %s against the board's engine (level %d): White is the demo player" % (name, level))
+        self.new_game(name, "white", level)
+        self.set_up(g)
+        self.picture(g)
+        me = Engine(tt_size=1024, seed=seed)
+        over = None
+        while not g.is_game_over() and g.ply < MAX_TOBIT_PLIES:
+            who = "the demo player" if g.turn == 0 else "the board's engine"
+            if g.turn == 0:
+                me.think(g, level=player_level, nodes=player_nodes)
+                m = me.best_move
+                note = ""
+            else:
+                ev = self.wait_for(("engine", "over"), 30000)
+                if ev is None or ev.get("ev") == "over":
+                    over = ev
+                    break
+                m = g.parse_move(ev["move"])
+                note = ("  (its only move; LEDs show it in purple)" if not ev.get("nodes") else
+                        "  (searched to depth %s, %s nodes; LEDs show it in purple)" % (ev.get("depth"), ev.get("nodes")))
+                if not self.quiet:
+                    self.say("%3d... the board's engine shows %s%s" % (g.ply // 2 + 1, ev["move"], note))
+                    self.picture(g)
+            text = g.move_text(m)
+            cap = g.captured_points(m)
+            self.physical(g, m)
+            board_text = self.committed(g, text)
+            line = "%3d%s %s %-12s" % (g.ply // 2 + 1, "." if g.turn == 0 else "...", sides[g.turn], board_text)
+            g.push(m)
+            line += " (%s)" % who
+            if cap:
+                line += "  captures %s" % ", ".join(str(p) for p in cap)
+            self.say(line)
+            if not self.quiet and (g.ply % self.every == 0 or g.is_game_over()):
+                self.picture(g)
+        if over is None:
+            over = self.wait_for(("over",), 4000)
+        if over is None and not g.is_game_over():
+            self.say("The demo player resigns after %d plies" % g.ply)
+            over = self.resign(0)
+        res = over["result"] if over else g.result()
+        why = (over or {}).get("termination") or g.termination
+        self.say("Result %s (%s) after %d plies" % (res, why, g.ply))
+        return g, res, why
+
+    def resign(self, side):
+        """Press side ``side``'s resign pad twice (the Toguz pits beside the Tobit grid)."""
+        from playboard.board.layout import load_layout
+
+        cell = 8 if side == 0 else 17  # playboard.app.PADS_ON_TOGUZ: White resign, Black resign
+        s = load_layout("toguz").sensor_of(cell)
+        for _ in range(2):
+            self.board.set_sensor(s, 1)
+            self.board.advance(300)
+            self.board.set_sensor(s, 0)
+            self.board.advance(300)
+        self.pending.extend(self.board.events())
+        return self.wait_for(("over",), 3000)
+
+
+def sync_and_export(board, library, out, export_path=None):
+    """Run ``playboard sync`` on the board's link (its pseudo-terminal) into ``library``,
+    then ``playboard export``; the board's clock runs in a thread meanwhile.
+    Returns the exported text."""
+    import contextlib
+    import io
+    import threading
+
+    from playboard_host import cli
+
+    stop = threading.Event()
+    failed = []
+
+    def pump():
+        while not stop.is_set():
+            try:
+                board.advance(10)
+            except Exception as e:  # the board died: the sync reports it
+                failed.append(e)
+                return
+            time.sleep(0.002)
+
+    t = threading.Thread(target=pump, daemon=True)
+    t.start()
+    try:
+        buf = io.StringIO()
+        with contextlib.redirect_stdout(buf):
+            code = cli.main(["sync", "--port", board.port, "--library", library, "--quiet"])
+    finally:
+        stop.set()
+        t.join(5)
+    write(out, buf.getvalue().rstrip())
+    if code:
+        raise DemoError("playboard sync failed%s" % (": %s" % failed[0] if failed else ""))
+    buf = io.StringIO()
+    args = ["export", "--library", library]
+    with contextlib.redirect_stdout(buf):
+        code = cli.main(args)
+    if code:
+        raise DemoError("playboard export failed")
+    text = buf.getvalue()
+    if export_path:
+        with open(export_path, "w", encoding="utf-8", newline="\n") as f:
+            f.write(text)
+    return text
+
+
+def run_demo(args, rec, final, out):
+    """The whole `playboard demo` (see commands/demo.py); returns the exit status."""
+    import shutil
+    import tempfile
+
+    from playboard_host.simboard import SimBoard, SimError
+
+    colour = colour_wanted(out, args.colour)
+    tmp = tempfile.mkdtemp(prefix="playboard-demo-")
+    library = args.library or os.path.join(tmp, "library.sqlite")
+    t0 = time.monotonic()
+    board = None
+    try:
+        board = SimBoard(heap=getattr(args, "heap", "192k"))
+        ready = board.start("sim", fs_dir=os.path.join(tmp, "flash"), think="nodes")
+        write(out, "The real firmware runs under MicroPython (heap %s) on the simulated board: %d sensors, %d LEDs."
+              % (board.heap, ready["n_sensors"], ready["n_leds"]))
+        write(out, "Every move below is made through the board's sensors; the pictures show its LEDs%s."
+              % (" in colour" if colour else " (letters name the colours)"))
+        write(out, "")
+        r = Runner(board, out, colour, args.every, args.quiet)
+        r.play_record(rec, final)
+        n_games = 1
+        if args.tobit:
+            r.play_engine_game("tobit", args.level)
+            n_games += 1
+        write(out, "")
+        write(out, "== syncing the games over the board's USB serial link (%s) into %s" % (board.port, library))
+        text = sync_and_export(board, library, out, args.export)
+        recs = list(pgn.read_games(text.splitlines()))
+        write(out, "== exported records (playboard export):")
+        write(out, text.rstrip())
+        mine = [x for x in recs if x.tags.get("Game") == rec.tags["Game"] and x.moves == rec.moves]
+        write(out, "")
+        write(out, "The exported %s game's %d moves are %s the record's."
+              % (rec.tags["Game"], len(rec.moves), "equal to" if mine else "NOT equal to"))
+        if not mine:
+            raise DemoError("the exported game differs from the record")
+        write(out, "Demo done in %.1f s (%d games played, synced and exported)." % (time.monotonic() - t0, n_games))
+        return 0
+    except SimError as e:
+        from playboard_host.cli import CommandError
+
+        raise CommandError("the simulated board failed: %s" % e)
+    except DemoError as e:
+        from playboard_host.cli import CommandError
+
+        raise CommandError(str(e))
+    finally:
+        if board is not None:
+            try:
+                board.stop()
+            except Exception:
+                pass
+        shutil.rmtree(tmp, ignore_errors=True)
 
 
 if __name__ == "__main__":  # regenerate the bundled record: python -m playboard_host.demo > FILE

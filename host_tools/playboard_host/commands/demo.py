@@ -1,4 +1,5 @@
 """`playboard demo`: the real firmware on the simulated board, playing real games through its sensors."""
+import argparse
 import sys
 
 from playboard_host.cli import CommandError
@@ -6,6 +7,10 @@ from playboard_host import demo
 
 HELP = ("run the real firmware under MicroPython on the simulated board: replay a recorded Toguz Kumalak "
         "game and play Tobit against the engine through the sensors, then sync and export the games")
+
+
+def argparse_suppress():
+    return argparse.SUPPRESS  # --heap: the firmware's MicroPython heap (the RP2040's 192k)
 
 
 def add_arguments(p):
@@ -23,6 +28,7 @@ def add_arguments(p):
     p.add_argument("--every", type=int, default=1, metavar="N",
                    help="draw the board after every N-th move (default 1; the final position is always drawn)")
     p.add_argument("--quiet", "-q", action="store_true", help="moves and results only, no pictures")
+    p.add_argument("--heap", default="192k", help=argparse_suppress())
 
 
 def run(args):
@@ -33,6 +39,4 @@ def run(args):
         rec, final = demo.load_record(path, args.number)
     except demo.DemoError as e:
         raise CommandError(str(e))
-    from playboard_host import demo_run
-
-    return demo_run.run_demo(args, rec, final, sys.stdout)
+    return demo.run_demo(args, rec, final, sys.stdout)
