@@ -1,0 +1,54 @@
+"""Playboard firmware entry point: load the board definition, build the hardware, run the app.
+
+On the board (rp2) the board definition named in ``/board.txt`` (default
+``pico-matrix``) is loaded from ``/boards``, the hardware backend built, the games
+kept in ``/games``, the link on the USB serial port (beside the REPL), and a
+watchdog (``machine.WDT``, 8 s) fed by every frame. On the MicroPython unix port
+(``micropython firmware/main.py``) it runs the simulated board instead:
+``playboard.simio`` (docs/simulator.md).
+"""
+import sys
+
+
+def _board_name():
+    try:
+        with open("/board.txt") as f:
+            name = f.read().strip()
+        return name or "pico-matrix"
+    except OSError:
+        return "pico-matrix"
+
+
+def main():
+    if sys.platform in ("linux", "darwin", "win32"):
+        from playboard.simio import run
+        run()
+        return
+    from playboard.config import load_board
+    from playboard.hw import open_board
+
+    cfg = load_board(_board_name())
+    hw = open_board(cfg)
+    hw.fill(0, 0, 24)  # lit at once, before the rest is imported
+    hw.show()
+    wdt = None
+    try:
+        from machine import WDT
+        wdt = WDT(timeout=8000)
+    except (ImportError, AttributeError, ValueError):
+        pass
+    from playboard.record import Store
+    from playboard.link import StdioTransport
+    from playboard.app import App
+
+    app = App(hw, cfg, Store("/games"), transport=StdioTransport(), wdt=wdt)
+    try:
+        app.run()
+    finally:
+        app.store.close()
+        hw.fill(0, 0, 0)
+        hw.show()
+
+
+if __name__ == "__main__" or sys.platform not in ("linux", "darwin", "win32"):
+    main()

@@ -1,0 +1,636 @@
+"""The board's application: one cooperative loop from switch-on to game over.
+
+::
+
+    app = App(hw, cfg, store, transport=StdioTransport())   # cfg: playboard.config
+    app.start(time.ticks_ms())      # resume an unfinished game, or the menu
+    while True:
+        app.frame(time.ticks_ms())  # scan, track, light, think, link: never blocks
+        ...sleep until app.next_due...
+
+``frame(now_ms)`` does one slice of everything: scan the sensors (debounced),
+feed the move tracker, record each committed move at once (``playboard.record``),
+send live events (``playboard.link``), step the engine for one slice when it is
+its turn, compose the LEDs, answer link requests, feed the watchdog. The clock is
+injected: ``now_ms`` is any millisecond clock wrapping at 2**30
+(``time.ticks_ms()`` on the board, a virtual clock in the simulator and tests).
+
+States (``state``, names in ``STATE_NAMES``): ``menu`` (choose game, mode and
+level on the menu pads), ``setup`` (Tobit: the tracker lights where the pieces
+go; a resumed game lights what the pieces must be), ``play`` (the players' and
+the engine's turns), ``over`` (the result on the LEDs), ``attract`` (an LED
+animation after ``attract_s`` idle seconds; any sensor change ends it).
+
+Modes (``MODES``): ``two`` (two players), ``white`` / ``black`` (the player has
+that side against the engine at ``level``), ``demo`` (engine against engine).
+
+Gestures: see docs/app.md. The *pads* are cells of another game's area of the
+board that the current game never uses (so normal play cannot press them): the
+menu is on the Toguz Kumalak pits; during Tobit the resign / draw pads are Toguz
+pits, during Toguz Kumalak and Tihbat they are Tobit points. A pad is pressed when
+its sensor leaves the value it had when the state began (a stylus put on, a ball
+or piece lifted); it must come back before it can be pressed again. A board
+definition may name sensors as buttons instead (``"buttons": {"menu": 58,
+"resign": 59, "draw": 60}``, see docs/app.md).
+
+Events (for the link's live mode and the simulator): ``sink(kind, fields)`` is
+called with ``kind`` one of ``EVENTS`` and a small dict.
+"""
+import time
+
+from playboard.compat import const
+from playboard.board import tracker as T
+from playboard.board.lights import (Lights, LEGAL, LAST, SOWING, ENGINE, CAPTURE, ERROR, USER,
+                                    ON, ACCENT, BLINK)
+from playboard.board.scan import Scanner
+from playboard.board.layout import load_layout
+
+GAMES = ("toguz", "tobit", "tobit4", "tihbat")
+MODES = ("two", "white", "black", "demo")
+STATE_NAMES = ("menu", "setup", "play", "over", "attract")
+EVENTS = ("boot", "menu", "game", "resumed", "setup", "move", "undo", "lift", "place",
+          "correction", "resolved", "thinking", "engine", "arm", "over", "record-error",
+          "attract", "dropped")
+
+S_MENU = const(0)
+S_SETUP = const(1)
+S_PLAY = const(2)
+S_OVER = const(3)
+S_ATTRACT = const(4)
+
+_MASK = const(0x3FFFFFFF)
+ARM_MS = const(4000)  # a resign press must be confirmed within this
+DRAW_MS = const(10000)  # a draw offer stands this long for the other player
+OVER_DELAY_MS = const(2500)  # the last move's view stays this long before the result
+ATTRACT_STEP_MS = const(80)
+
+# Menu pads: cells of the Toguz Kumalak layout (South pits 0..8, North pits 9..17).
+MENU_GAME = (0, 1, 2, 3)  # South pits 1-4: toguz, tobit, tobit4, tihbat
+MENU_MODE = (5, 6, 7, 8)  # South pits 6-9: two, white, black, demo
+MENU_LEVEL = (9, 10, 11, 12, 13, 14, 15, 16)  # North pits 1-8: level 1..8
+MENU_START = 17  # North pit 9
+# Play pads (White draw, White resign, Black draw, Black resign) as cells of the
+# pad game's layout: Toguz pits during Tobit, Tobit points during the mancala games.
+PADS_ON_TOGUZ = (0, 8, 9, 17)
+PADS_ON_TOBIT = (1, 5, 34, 38)
+
+APP_SETTINGS = {"attract_s": 120, "think_ms": 3000, "think_nodes": 3000}
+
+_RESIGNED = "resignation"
+_AGREED = "agreed draw"
+
+
+def ticks_ms():
+    """The device clock in ms (wraps at 2**30): ``time.ticks_ms`` or a CPython stand-in."""
+    t = getattr(time, "ticks_ms", None)
+    if t is not None:
+        return t()
+    return int(time.monotonic() * 1000) & _MASK
+
+
+class App:
+    """The board's state machine. Build once at start-up, then ``start`` and ``frame``.
+
+    hw: a ``playboard.hw`` Board; cfg: a validated board definition
+    (``playboard.config.load_board``); store: a ``playboard.record.Store``.
+    transport: the link's byte channel (``playboard.link.StdioTransport``) or None
+    for no link. clock: ms function for the link and ``run`` (default device clock).
+    wdt: an object with ``feed()`` (``machine.WDT``) or None. layout_data: the
+    parsed layout file (read from the boards folder when None). sink: a function
+    ``sink(kind, fields)`` getting every event (the simulator), or None.
+    think: ``"ms"`` (the engine thinks ``think_ms`` per move, ``slice_ms`` per
+    frame) or ``"nodes"`` (``think_nodes`` per move, ``slice_nodes`` per frame:
+    deterministic, for a virtual clock). tt_size: engine transposition table entries.
+    ValueError for a bad board definition field the app reads (``buttons``).
+    """
+
+    def __init__(self, hw, cfg, store, transport=None, clock=None, wdt=None, layout_data=None,
+                 sink=None, think="ms", slice_ms=8, slice_nodes=60, tt_size=None, settings=None):
+        self.hw = hw
+        self.cfg = cfg
+        self.store = store
+        self.clock = clock or ticks_ms
+        self.wdt = wdt
+        self.sink = sink
+        if think not in ("ms", "nodes"):
+            raise ValueError("think must be 'ms' or 'nodes', got %r" % (think,))
+        self.think = think
+        self.slice_ms = slice_ms
+        self.slice_nodes = slice_nodes
+        self.layout_data = layout_data  # None: each layout is read from its file when needed
+        self.layout_name = cfg.get("layout", "default")
+        if settings is None:
+            from playboard.link import DEFAULT_SETTINGS
+            defaults = dict(DEFAULT_SETTINGS)
+            defaults.update(APP_SETTINGS)
+            settings = store.load_settings(defaults)
+        self.settings = settings
+        leds = cfg["leds"]
+        self.lights = Lights(hw, leds["budget_ma"], leds["ma_per_led"], leds["idle_ma"],
+                             _clamp(settings.get("brightness", leds["brightness"]), 0, 255))
+        self.stylus = cfg.get("pit_select") == "stylus"
+        self.colour = cfg.get("sensor", {}).get("kind") == "hall_mux"
+        momentary = ()
+        if self.stylus:
+            momentary = []
+            for g in ("toguz", "tihbat"):
+                lay = self.load_layout(g)
+                for c in range(2 * (9 if g == "toguz" else 2)):
+                    s = lay.sensor_of(c)
+                    if s >= 0 and s not in momentary:
+                        momentary.append(s)
+        self.scanner = Scanner.from_config(hw, cfg, momentary)
+        self.period_ms = self.scanner.period_ms
+        self.buttons = self._ui().buttons(cfg, hw.n_sensors)
+        self.rest = bytearray(hw.n_sensors)  # each sensor's value when the state began
+        self.menu_lay = self.load_layout("toguz")
+        self.menu_sensors = bytearray(b"\xff" * hw.n_sensors)  # sensor -> menu cell
+        for c in range(18):
+            s = self.menu_lay.sensor_of(c)
+            if s >= 0:
+                self.menu_sensors[s] = c
+        self.pad_sensors = bytearray(b"\xff" * hw.n_sensors)  # sensor -> pad 0..3
+        self.pad_leds = [-1, -1, -1, -1]
+        tt = tt_size if tt_size is not None else cfg.get("engine", {}).get("tt_size", 512)
+        from playboard.engine import Engine
+        # built now, while the heap is still in one piece (its table is one block)
+        self.engine = Engine(tt)
+        self.link = None
+        if transport is not None:
+            from playboard.link import Link
+            self.link = Link(transport, store, app=self, settings=settings, clock=self.clock)
+        # the choice (menu / link)
+        self.game_name = "toguz"
+        self.mode = "two"
+        self.level = _clamp(settings.get("level", 3), 1, 8)
+        # the game in play
+        self.game = None
+        self.lay = None
+        self.tracker = None
+        self.occ = None
+        self.state = S_MENU
+        self.thinking = False
+        self.expecting = None  # the engine's move shown, waiting for the board
+        self.result = None
+        self.termination = None
+        self.pending = []  # record operations that failed on flash, retried each frame
+        self._shown = -1
+        self._occ_dirty = True
+        self._turn_check = False
+        self._t_state = 0
+        self._t_idle = 0
+        self._armed = -1
+        self._t_armed = 0
+        self._draw_offer = -1
+        self._t_draw = 0
+        self._attract_i = 0
+        self._t_attract = 0
+        self._over_painted = False
+        self._menu_dirty = True
+        self._count_on = False
+        self._fen = None
+        self.now = 0
+        self.next_due = 0
+        self.frames = 0
+
+    def load_layout(self, game):
+        """The ``playboard.board.layout.Layout`` of ``game`` on this board."""
+        if self.layout_data is not None:
+            return load_layout(game, data=self.layout_data)
+        return load_layout(game, self.layout_name)
+
+    def _ui(self):
+        """The menu / result / start-up module (loaded when needed, dropped in play)."""
+        from playboard import appui
+        return appui
+
+    def start(self, now_ms):
+        """First frame's work: light the board, then resume the unfinished game found by
+        the store (lighting what the pieces must be) or open the menu."""
+        self._ui().start(self, now_ms)
+
+    def choose(self, game=None, mode=None, level=None):
+        """Set the next game's name, mode and level (as the menu does). ValueError if bad."""
+        self._ui().choose(self, game, mode, level)
+
+    def link_set_game(self, req):
+        """The link's ``G`` request: ``{"game", "mode", "level", "start": true,
+        "force": false, "resign": 0|1, "draw": true, "menu": true}``. Starting a game
+        while one with moves is being played needs ``force``. ValueError to refuse."""
+        return self._ui().link_set_game(self, req)
+
+    # ---- events --------------------------------------------------------------
+
+    def emit(self, kind, fields=None):
+        """Send event ``kind`` (one of EVENTS) with ``fields`` (dict) to the sink and the link."""
+        if self.sink is not None:
+            self.sink(kind, fields)
+        if self.link is not None and self.link.live:
+            self.link.event(kind, fields)
+
+    # ---- start-up ------------------------------------------------------------
+
+
+    # ---- the menu ------------------------------------------------------------
+
+    def open_menu(self, now_ms):
+        """Show the menu (game, mode, level, start pads); the finished game stays on record."""
+        self._end_game_objects()
+        self._enter(S_MENU, now_ms)
+        self._menu_dirty = True
+        self.emit("menu", {"game": self.game_name, "mode": self.mode, "level": self.level})
+
+    def _end_game_objects(self):
+        if self.engine is not None:
+            self.engine.stop()
+        self.thinking = False
+        self.expecting = None
+        self.tracker = None
+        self.game = None
+        self.lay = None
+        self.occ = None
+
+    def _enter(self, state, now_ms):
+        self.state = state
+        self._t_state = now_ms
+        self._t_idle = now_ms
+        self.rest[:] = self.scanner.deb.stable
+        self._armed = -1
+        self._draw_offer = -1
+        self._shown = -1
+        self.lights.clear()
+
+
+    # ---- a game ----------------------------------------------------------------
+
+
+    def new_game(self, now_ms):
+        """Start the chosen game: record its header, then set-up (Tobit) or play."""
+        self._ui().begin(self, now_ms)
+
+
+    def engine_side(self, side):
+        """True if ``side`` (0 White/South, 1 Black/North) is played by the engine."""
+        m = self.mode
+        return m == "demo" or (m == "white" and side == 1) or (m == "black" and side == 0)
+
+
+    def _pad_press(self, k, now_ms):
+        """Pad k: 0 White draw, 1 White resign, 2 Black draw, 3 Black resign."""
+        side = k >> 1
+        if k & 1:  # resign: press twice within ARM_MS
+            if self._armed == k and ((now_ms - self._t_armed) & _MASK) < ARM_MS:
+                self._armed = -1
+                self._game_over("0-1" if side == 0 else "1-0", _RESIGNED, now_ms)
+                return
+            self._armed = k
+            self._t_armed = now_ms
+            self.emit("arm", {"what": "resign", "side": side})
+        else:  # draw: one side offers, the other accepts within DRAW_MS
+            if self._draw_offer >= 0 and self._draw_offer != side and \
+                    ((now_ms - self._t_draw) & _MASK) < DRAW_MS:
+                self._draw_offer = -1
+                self._game_over("1/2-1/2", _AGREED, now_ms)
+                return
+            self._draw_offer = side
+            self._t_draw = now_ms
+            self.emit("arm", {"what": "draw", "side": side})
+        self._shown = -1
+
+    def resign(self, side, now_ms):
+        """Side ``side`` (0/1) resigns (a button or the link)."""
+        if self.state in (S_SETUP, S_PLAY):
+            self._game_over("0-1" if side == 0 else "1-0", _RESIGNED, now_ms)
+
+    def agree_draw(self, now_ms):
+        """Both players agreed a draw (a button or the link)."""
+        if self.state in (S_SETUP, S_PLAY):
+            self._game_over("1/2-1/2", _AGREED, now_ms)
+
+    def _game_over(self, result, termination, now_ms):
+        if self.engine is not None:
+            self.engine.stop()
+        self.thinking = False
+        self.expecting = None
+        self.result = result
+        self.termination = termination
+        if self.store.current is not None:
+            if not self.store.finish(result, termination):
+                self.pending.append(("E", result, termination))
+                self.emit("record-error", {"msg": self.store.error})
+        self.emit("over", {"result": result, "termination": termination,
+                           "ply": self.game.ply if self.game else 0})
+        self._enter(S_OVER, now_ms)
+        self._over_painted = False
+
+
+    # ---- turns and the engine --------------------------------------------------
+
+    def _next_turn(self, now_ms):
+        g = self.game
+        if g is None or self.state != S_PLAY:
+            return
+        if g.is_game_over():
+            self._game_over(g.result(), g.termination, now_ms)
+            return
+        if not self.engine_side(g.turn) or self.thinking or self.expecting is not None:
+            return
+        if self.tracker.request.mode == T.M_SOWING:
+            return  # the player is still sowing: think once it is confirmed
+        s = self.settings
+        self._fen = (g.fen(), g.ply, g.turn)
+        # the search pushes and pops on the game itself (no copy: heap); the frames
+        # leave the game alone until it is done
+        if self.think == "nodes":
+            self.engine.start(g, self.level, nodes=s.get("think_nodes", 3000), copy=False)
+        else:
+            self.engine.start(g, self.level, ms=s.get("think_ms", 3000), copy=False)
+        self.thinking = True
+        self.emit("thinking", {"side": g.turn, "level": self.level})
+
+    def _think(self, now_ms):
+        eng = self.engine
+        if self.think == "nodes":
+            done = eng.step(nodes=self.slice_nodes)
+        else:
+            done = eng.step(ms=self.slice_ms)
+        if not done:
+            return
+        self.thinking = False
+        g = self.game
+        m = eng.best_move
+        if m is None:
+            return
+        text = g.move_text(m)
+        self.emit("engine", {"move": text, "ply": g.ply + 1, "depth": eng.depth, "nodes": eng.nodes})
+        tr = self.tracker
+        if hasattr(g, "n_points"):
+            self.expecting = m
+            tr.expect(m, now_ms)
+        elif 0 <= m < g.n_pits:
+            n = tr.press(m + g.turn * g.n_pits, now_ms)
+            self._events(n, now_ms)
+
+    # ---- the frame ---------------------------------------------------------------
+
+    def frame(self, now_ms):
+        """One pass of the loop at ``now_ms``: scan, track, record, think, light, link.
+        Never blocks; ``next_due`` is when the next scan is due."""
+        self.now = now_ms
+        self.frames += 1
+        sc = self.scanner
+        n = sc.poll(now_ms)
+        if n >= 0:
+            self.next_due = (now_ms + self.period_ms) & _MASK
+            if n > 0:
+                self._changes(n, now_ms)
+            tr = self.tracker
+            if tr is not None and not self.thinking:
+                if self._occ_dirty or n > 0:
+                    self.lay.occupancy(sc.deb.stable, self.occ)
+                    self._occ_dirty = False
+                if self.state in (S_SETUP, S_PLAY):
+                    self._events(tr.update(self.occ, now_ms), now_ms)
+        if self.pending:
+            self._retry()
+        if self._turn_check:
+            self._turn_check = False
+            self._next_turn(now_ms)
+        if self.thinking:
+            self._think(now_ms)
+        self._paint(now_ms)
+        self.lights.frame(now_ms)
+        if self.link is not None:
+            self.link.poll()
+        if self.wdt is not None:
+            self.wdt.feed()
+
+    def _changes(self, n, now_ms):
+        deb = self.scanner.deb
+        st = self.state
+        self._t_idle = now_ms
+        if st == S_ATTRACT:
+            self.open_menu(now_ms)
+            return
+        for i in range(n):
+            s = deb.changes[i]
+            v = deb.stable[s]
+            if v == self.rest[s]:
+                continue  # back to rest: re-armed
+            if st == S_MENU or st == S_OVER:
+                c = self.menu_sensors[s]
+                if c != 255:
+                    if st == S_OVER:
+                        if ((now_ms - self._t_state) & _MASK) >= OVER_DELAY_MS:
+                            self.open_menu(now_ms)
+                            return
+                    else:
+                        self._ui().menu_press(self, c, now_ms)
+                        if self.state != S_MENU:
+                            return
+            elif st == S_PLAY or st == S_SETUP:
+                k = self.pad_sensors[s]
+                if k != 255:
+                    self._pad_press(k, now_ms)
+                    if self.state == S_OVER:
+                        return
+            b = self.buttons
+            if b and s == b.get("menu", -1) and st != S_MENU:
+                self.open_menu(now_ms)
+                return
+
+    def _events(self, n, now_ms):
+        tr = self.tracker
+        g = self.game
+        for i in range(n):
+            kind = tr.ev_kind[i]
+            arg = tr.ev_arg[i]
+            if kind == T.EV_COMMITTED:
+                m = tr.move
+                g.pop()
+                text = g.move_text(m)
+                g.push(m)
+                self.expecting = None
+                self._record("M", text)
+                self.emit("move", {"ply": g.ply, "move": text, "fen": g.fen()})
+                self._turn_check = True
+                if g.is_game_over():
+                    self._game_over(g.result(), g.termination, now_ms)
+                    return
+            elif kind == T.EV_TAKEBACK:
+                self._record("U", None)
+                self.emit("undo", {"ply": g.ply})
+                self._turn_check = True
+            elif kind == T.EV_SETUP_DONE:
+                if self.state == S_SETUP:
+                    self.state = S_PLAY
+                    self.emit("setup", {"done": True})
+                    self._turn_check = True
+            elif kind == T.EV_CONFIRMED:
+                self._turn_check = True
+            elif kind == T.EV_LIFTED:
+                self.emit("lift", {"cell": arg})
+            elif kind == T.EV_PLACED:
+                self.emit("place", {"cell": arg})
+            elif kind == T.EV_CORRECTION:
+                self.emit("correction", None)
+            elif kind == T.EV_RESOLVED:
+                self.emit("resolved", None)
+
+    def _record(self, op, text):
+        """Put one operation on flash at once; keep it for a retry if flash failed."""
+        if self.pending:
+            self.pending.append((op, text, None))
+            return
+        if not self._record_op(op, text, None):
+            self.pending.append((op, text, None))
+            self.emit("record-error", {"msg": self.store.error})
+
+    def _record_op(self, op, a, b):
+        st = self.store
+        if st.current is None:
+            return True
+        if op == "M":
+            return st.add_move(a)
+        if op == "U":
+            return st.undo()
+        return st.finish(a, b)
+
+    def _retry(self):
+        while self.pending:
+            op, a, b = self.pending[0]
+            if not self._record_op(op, a, b):
+                return
+            self.pending.pop(0)
+
+    # ---- lights --------------------------------------------------------------------
+
+    def _paint(self, now_ms):
+        st = self.state
+        li = self.lights
+        if st == S_MENU:
+            s = self.settings.get("attract_s", 0)
+            if s and ((now_ms - self._t_idle) & _MASK) >= 1000 * s:
+                self._enter(S_ATTRACT, now_ms)
+                self.emit("attract", None)
+                return
+            if self._menu_dirty:
+                self._ui().paint_menu(self)
+            return
+        if st == S_ATTRACT:
+            if ((now_ms - self._t_attract) & _MASK) >= ATTRACT_STEP_MS:
+                self._t_attract = now_ms
+                self._ui().attract_step(self)
+            return
+        if st == S_OVER:
+            if not self._over_painted and ((now_ms - self._t_state) & _MASK) >= OVER_DELAY_MS:
+                self._ui().paint_over(self)
+            elif not self._over_painted:
+                self._paint_tracker()
+            s = self.settings.get("attract_s", 0)
+            if s and ((now_ms - self._t_idle) & _MASK) >= 1000 * s:
+                self.open_menu(now_ms)
+            return
+        self._paint_tracker()
+        req = self.tracker.request
+        if req.count_cell != 255:
+            v = T.count_blink(req.count_value, (now_ms - req.count_since) & _MASK)
+            li.mark(USER, self.lay.led_of(req.count_cell), (ON, ON, ACCENT)[v] if v else 0)
+            self._count_on = True
+        elif self._count_on:
+            li.clear(USER)
+            self._count_on = False
+            self._shown = -1
+        # armed pads blink until they time out
+        if self._armed >= 0 and ((now_ms - self._t_armed) & _MASK) >= ARM_MS:
+            self._armed = -1
+            self._shown = -1
+        if self._draw_offer >= 0 and ((now_ms - self._t_draw) & _MASK) >= DRAW_MS:
+            self._draw_offer = -1
+            self._shown = -1
+
+    def _paint_tracker(self):
+        tr = self.tracker
+        if tr is None:
+            return
+        req = tr.request
+        if req.version == self._shown:
+            return
+        self._shown = req.version
+        T.paint(req, self.lights, self.lay)
+        li = self.lights
+        if not self._count_on:
+            li.clear(USER)
+        for k in range(4):
+            led = self.pad_leds[k]
+            if led < 0:
+                continue
+            if k == self._armed:
+                li.mark(ERROR, led, BLINK)
+            elif (k & 1) == 0 and self._draw_offer == (k >> 1):
+                li.mark(CAPTURE, led, BLINK)
+
+
+    # ---- the link's hooks ------------------------------------------------------------
+
+    def link_status(self):
+        """Status fields for the link's ``S`` request (dict)."""
+        g = self.game
+        d = {"state": STATE_NAMES[self.state], "game": self.game_name, "mode": self.mode,
+             "level": self.level, "thinking": self.thinking}
+        if g is not None and self.thinking:
+            # the game holds the search's moves: read nothing from it
+            d["fen"], d["ply"], d["turn"] = self._fen
+        elif g is not None:
+            d["ply"] = g.ply
+            d["turn"] = g.turn
+            d["fen"] = g.fen()
+        if self.result is not None:
+            d["result"] = self.result
+            d["termination"] = self.termination
+        if self.pending:
+            d["pending"] = len(self.pending)
+        return d
+
+
+    def link_settings(self, changed):
+        """Apply settings the host changed (already saved on flash)."""
+        if "brightness" in changed:
+            self.lights.set_brightness(_clamp(self.settings["brightness"], 0, 255))
+        if "level" in changed and self.state == S_MENU:
+            self.level = _clamp(self.settings["level"], 1, 8)
+            self._menu_dirty = True
+
+    # ---- running ----------------------------------------------------------------------
+
+    def run(self, sleep_ms=None):
+        """Run forever on ``clock``: ``start``, then ``frame`` at the scan rate."""
+        if sleep_ms is None:
+            sleep_ms = getattr(time, "sleep_ms", None) or (lambda ms: time.sleep(ms / 1000))
+        clock = self.clock
+        self.start(clock())
+        while True:
+            now = clock()
+            self.frame(now)
+            wait = (self.next_due - clock()) & _MASK
+            if 0 < wait <= self.period_ms:
+                sleep_ms(wait)
+
+
+def _unload(name):
+    """Forget module ``name``: its code goes back to the heap once nothing runs it."""
+    import sys
+    if name in sys.modules:
+        del sys.modules[name]
+        i = name.rfind(".")
+        parent = sys.modules.get(name[:i])
+        if parent is not None and name[i + 1:] in dir(parent):
+            delattr(parent, name[i + 1:])
+
+
+def _clamp(v, lo, hi):
+    if not isinstance(v, int) or isinstance(v, bool):
+        return lo
+    return lo if v < lo else (hi if v > hi else v)
+
+

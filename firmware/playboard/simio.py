@@ -1,0 +1,420 @@
+"""The firmware on the MicroPython unix port, on the simulated board, driven from outside.
+
+``micropython firmware/main.py [options]`` runs :func:`run`: the real app
+(``playboard.app``) on the simulated board (``playboard.hw.sim``), the USB link on
+standard input / output (a pseudo-terminal when a host drives it, so that
+``playboard sync`` talks to it as to a board), and - with ``--ctl IN,OUT`` - a
+control channel on two inherited pipe file descriptors that sets sensors,
+advances the clock and reads the LEDs and the app's events back. The host side is
+``playboard_host.simboard.SimBoard``; docs/simulator.md describes the protocol.
+
+Options::
+
+    --board NAME        board definition (default "sim")
+    --flash DIR         the board's flash is folder DIR (games in DIR/games; default sim-flash)
+    --image FILE        the flash is littlefs in FILE (a block device image; made if absent)
+    --blocks N          blocks of 4096 bytes in a new image (default 64)
+    --ctl IN,OUT        control channel: read commands from fd IN, reply on fd OUT
+    --clock virtual     time moves only by ``adv`` commands (default with --ctl); ``real``: ticks_ms
+    --think nodes|ms    engine budget per move (default nodes with a virtual clock)
+    --no-link           no link on stdin/stdout
+
+Control commands: one line each, words split by spaces; each gets one reply line
+of JSON (``{"ok": true, ...}`` or ``{"ok": false, "err": text}``)::
+
+    ping                      -> {"ok", "t"}
+    adv MS                    run the app MS ms of virtual time (one frame per scan period)
+    set SENSOR VALUE          raw sensor value (0 empty, 1 occupied / White, 2 Black)
+    lift CELL / place CELL [V] / tap CELL [MS]
+                              a cell of the current game (layout), tap: toggled and back MS later
+    leds                      -> {"leds": hex of R,G,B per LED as last shown}
+    sensors                   -> {"sensors": hex, one byte per sensor}
+    events                    -> {"events": [{"ev": kind, "t": ms, ...}, ...]} since the last call
+    status                    -> the link status fields and "t"
+    game NAME MODE LEVEL      start a game (abandons one being played)
+    menu                      open the menu
+    cut N                     (image only) the power goes after N more bytes programmed
+    mem                       -> {"alloc", "free"}: heap bytes after a collection
+    quit                      close the files and exit
+"""
+import sys
+import time
+
+try:
+    import json
+except ImportError:  # pragma: no cover
+    import ujson as json
+
+from playboard.compat import const
+
+_MASK = const(0x3FFFFFFF)
+_MAX_EVENTS = const(400)
+BLOCK = const(4096)
+
+
+class FileBlockDev:
+    """A littlefs block device over a file: the board's flash in the simulator.
+
+    Like the record tests' ``RamBlockDev`` (tests/firmware/fakeflash.py) it can
+    lose power: ``cut_at`` counts programmed bytes; the write that crosses it puts
+    only the bytes before the cut into the file and the process is killed at once
+    (SIGKILL through the shell: nothing after the cut runs, not even ``finally``).
+    """
+
+    def __init__(self, path, blocks=64, block_size=BLOCK):
+        self.path = path
+        self.bs = block_size
+        try:
+            f = open(path, "r+b")
+            f.seek(0, 2)
+            size = f.tell()
+            self.fresh = size == 0
+            if size:
+                blocks = size // block_size
+        except OSError:
+            f = open(path, "w+b")
+            self.fresh = True
+        self.f = f
+        self.blocks = blocks
+        if self.fresh:
+            ff = b"\xff" * block_size
+            for _ in range(blocks):
+                f.write(ff)
+            f.flush()
+        self.written = 0
+        self.cut_at = None
+
+    def readblocks(self, block, buf, off=0):
+        f = self.f
+        f.seek(block * self.bs + off)
+        f.readinto(buf)
+
+    def writeblocks(self, block, buf, off=None):
+        f = self.f
+        n = len(buf)
+        f.seek(block * self.bs + (off or 0))
+        if self.cut_at is not None and self.written + n > self.cut_at:
+            k = self.cut_at - self.written
+            if k > 0:
+                f.write(memoryview(buf)[0:k])
+            f.flush()
+            power_cut()
+        f.write(buf)
+        f.flush()
+        self.written += n
+
+    def ioctl(self, op, arg):
+        if op == 4:
+            return self.blocks
+        if op == 5:
+            return self.bs
+        if op == 6:
+            if self.cut_at is not None and self.written >= self.cut_at:
+                power_cut()
+            self.f.seek(arg * self.bs)
+            self.f.write(b"\xff" * self.bs)
+            self.f.flush()
+            return 0
+        return 0
+
+
+def power_cut():
+    """Die at once, as a board does when its power goes (SIGKILL to this process)."""
+    import os
+    os.system("kill -9 $PPID")
+    while True:  # never reached: the signal kills us first
+        pass
+
+
+def mount_image(path, blocks, mount="/flash"):
+    """Mount littlefs from image file ``path`` at ``mount`` (format a new one); the device."""
+    import os
+    bd = FileBlockDev(path, blocks)
+    if bd.fresh:
+        os.VfsLfs2.mkfs(bd)
+    try:
+        os.mount(os.VfsLfs2(bd), mount)
+    except OSError:  # not a littlefs image: start it anew
+        os.VfsLfs2.mkfs(bd)
+        os.mount(os.VfsLfs2(bd), mount)
+    return bd
+
+
+class Bridge:
+    """Runs the app on the simulated board and serves the control channel.
+
+    ``app``: the :class:`playboard.app.App`; ``ctl_in`` / ``ctl_out``: file objects
+    (the input non-blocking) or None; ``virtual``: time moves only on ``adv``.
+    """
+
+    def __init__(self, app, ctl_in=None, ctl_out=None, virtual=True, bdev=None):
+        self.app = app
+        self.hw = app.hw
+        self.ctl_in = ctl_in
+        self.ctl_out = ctl_out
+        self.virtual = virtual
+        self.bdev = bdev
+        self.now = 0
+        self.events = []
+        self.lost = 0
+        self.line = bytearray()
+        self.rx = bytearray(256)
+        self.running = True
+        app.sink = self.sink
+
+    def sink(self, kind, fields):
+        if len(self.events) >= _MAX_EVENTS:
+            self.events.pop(0)
+            self.lost += 1
+        d = {"ev": kind, "t": self.app.now}
+        if fields:
+            d.update(fields)
+        self.events.append(d)
+
+    def clock(self):
+        if self.virtual:
+            return self.now
+        return time.ticks_ms()
+
+    # ---- control channel ---------------------------------------------------------
+
+    def reply(self, d):
+        if self.ctl_out is None:
+            return
+        data = json.dumps(d).encode() + b"\n"
+        mv = memoryview(data)
+        while len(mv):
+            k = self.ctl_out.write(mv)
+            if k is None:
+                time.sleep_ms(1)
+                continue
+            mv = mv[k:]
+
+    def read_ctl(self):
+        """Read what is waiting on the control channel and run each whole line."""
+        if self.ctl_in is None:
+            return
+        while self.running:
+            try:
+                n = self.ctl_in.readinto(self.rx)
+            except OSError:
+                n = None
+            if n is None:
+                return
+            if n == 0:  # the host went away
+                self.running = False
+                return
+            self.line.extend(memoryview(self.rx)[0:n])
+            while True:
+                i = self.line.find(b"\n")
+                if i < 0:
+                    break
+                cmd = bytes(self.line[0:i])
+                self.line = self.line[i + 1:]
+                try:
+                    self.reply(self.command(cmd.decode().split()))
+                except Exception as e:  # a bad command never stops the board
+                    if isinstance(e, MemoryError):
+                        sys.print_exception(e, sys.stderr)
+                    self.reply({"ok": False, "err": "%s: %s" % (type(e).__name__, e)})
+
+    def _cell_sensor(self, cell):
+        app = self.app
+        lay = app.lay
+        if lay is None:
+            lay = app.load_layout(app.game_name)
+        s = lay.sensor_of(cell)
+        if s < 0:
+            raise ValueError("cell %d of %s has no sensor" % (cell, lay.game))
+        return s
+
+    def command(self, w):
+        if not w:
+            return {"ok": False, "err": "empty command"}
+        c = w[0]
+        app = self.app
+        hw = self.hw
+        if c == "adv":
+            ms = int(w[1])
+            if ms < 0:
+                raise ValueError("adv takes ms >= 0")
+            self.advance(ms)
+        elif c == "ping":
+            pass
+        elif c == "set":
+            hw.set_sensor(int(w[1]), int(w[2]))
+        elif c in ("lift", "place", "tap"):
+            s = self._cell_sensor(int(w[1]))
+            if c == "lift":
+                hw.set_sensor(s, 0)
+            elif c == "place":
+                hw.set_sensor(s, int(w[2]) if len(w) > 2 else 1)
+            else:
+                ms = int(w[2]) if len(w) > 2 else 150
+                v = hw.sensors[s]
+                hw.set_sensor(s, 0 if v else 1)
+                hw.schedule((self.clock() + ms) & _MASK, s, v)
+        elif c == "leds":
+            return {"ok": True, "t": self.clock(), "leds": _hex(hw.shown)}
+        elif c == "sensors":
+            return {"ok": True, "t": self.clock(), "sensors": _hex(hw.sensors)}
+        elif c == "events":
+            ev = self.events
+            self.events = []
+            d = {"ok": True, "t": self.clock(), "events": ev}
+            if self.lost:
+                d["lost"] = self.lost
+                self.lost = 0
+            return d
+        elif c == "status":
+            d = app.link_status()
+            d["ok"] = True
+            d["t"] = self.clock()
+            d["store"] = {"current": app.store.current, "games": len(app.store.index)}
+            return d
+        elif c == "game":
+            req = {"game": w[1], "force": True}
+            if len(w) > 2:
+                req["mode"] = w[2]
+            if len(w) > 3:
+                req["level"] = int(w[3])
+            app.link_set_game(req)
+        elif c == "menu":
+            app.open_menu(self.clock())
+        elif c == "cut":
+            if self.bdev is None:
+                raise ValueError("cut needs a flash image (--image)")
+            self.bdev.written = 0
+            self.bdev.cut_at = int(w[1])
+        elif c == "mem":
+            import gc
+            gc.collect()
+            return {"ok": True, "t": self.clock(), "alloc": gc.mem_alloc(), "free": gc.mem_free()}
+        elif c == "quit":
+            self.running = False
+        else:
+            return {"ok": False, "err": "unknown command %r" % c}
+        return {"ok": True, "t": self.clock()}
+
+    # ---- time ---------------------------------------------------------------------
+
+    def advance(self, ms):
+        """Run the app ``ms`` ms of virtual time, one frame per scan period."""
+        app = self.app
+        step = app.period_ms
+        end = self.now + ms
+        while self.now < end:
+            self.now = self.now + step if self.now + step <= end else end
+            t = self.now & _MASK
+            self.hw.tick(t)
+            app.frame(t)
+
+    def loop(self):
+        """Serve until ``quit`` or the end of the control channel (virtual) / forever (real)."""
+        import select
+        app = self.app
+        p = select.poll()
+        if self.ctl_in is not None:
+            p.register(self.ctl_in, select.POLLIN)
+        link = app.link
+        if link is not None:
+            p.register(link.t.inp, select.POLLIN)
+        while self.running:
+            if self.virtual:
+                p.poll(20)
+                self.read_ctl()
+                if link is not None:
+                    link.poll()
+            else:
+                now = time.ticks_ms()
+                self.hw.tick(now)
+                app.frame(now)
+                wait = time.ticks_diff(app.next_due, time.ticks_ms())
+                p.poll(wait if wait > 0 else 0)
+                self.read_ctl()
+
+
+def _unload(name):
+    """Forget module ``name`` (its code and data go back to the heap at the next collection)."""
+    sys.modules.pop(name, None)
+    i = name.rfind(".")
+    parent = sys.modules.get(name[:i])
+    if parent is not None:
+        try:
+            delattr(parent, name[i + 1:])
+        except AttributeError:
+            pass
+
+
+def _hex(buf):
+    import binascii
+    return binascii.hexlify(buf).decode()
+
+
+def _opts(argv):
+    o = {"board": "sim", "flash": "sim-flash", "image": None, "blocks": 64, "ctl": None,
+         "clock": None, "think": None, "link": True}
+    i = 0
+    while i < len(argv):
+        a = argv[i]
+        if a == "--no-link":
+            o["link"] = False
+            i += 1
+            continue
+        if not a.startswith("--") or i + 1 >= len(argv) or a[2:] not in o:
+            raise SystemExit("main.py: unknown option %r (see playboard/simio.py)" % a)
+        o[a[2:]] = argv[i + 1]
+        i += 2
+    return o
+
+
+def run(argv=None):
+    """Run the firmware on the simulated board as :mod:`main` does on the unix port."""
+    if argv is None:
+        argv = sys.argv[1:]
+    o = _opts(argv)
+    from playboard.config import load_board
+    from playboard.hw import open_board
+
+    cfg = load_board(o["board"])
+    del load_board
+    _unload("playboard.config")  # start-up only: give its heap back
+    hw = open_board(cfg)
+    hw.fill(0, 0, 24)  # the board lights at once
+    hw.show()
+    import os
+    bdev = None
+    if o["image"]:
+        bdev = mount_image(o["image"], int(o["blocks"]))
+        root = "/flash/games"
+    else:
+        try:
+            os.mkdir(o["flash"])
+        except OSError:
+            pass
+        root = o["flash"] + "/games"
+    from playboard.record import Store
+    store = Store(root)
+    ctl_in = ctl_out = None
+    if o["ctl"]:
+        a, b = o["ctl"].split(",")
+        ctl_in = open(int(a), "rb")
+        ctl_out = open(int(b), "wb")
+    virtual = (o["clock"] or ("virtual" if ctl_in is not None else "real")) == "virtual"
+    transport = None
+    if o["link"]:
+        from playboard.link import StdioTransport
+        transport = StdioTransport()
+    think = o["think"] or ("nodes" if virtual else "ms")
+    from playboard.app import App
+    holder = []
+    app = App(hw, cfg, store, transport=transport, clock=lambda: holder[0].clock(), think=think)
+    br = Bridge(app, ctl_in, ctl_out, virtual, bdev)
+    holder.append(br)
+    app.start(br.clock())
+    br.reply({"ok": True, "ready": True, "t": br.clock(), "n_leds": hw.n_leds,
+              "n_sensors": hw.n_sensors, "report": store.report})
+    try:
+        br.loop()
+    finally:
+        store.close()

