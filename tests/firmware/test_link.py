@@ -7,7 +7,7 @@ system of fakeflash.py; the "host" side here encodes requests with
 import json
 
 from fakeflash import FakeFs
-from tlib import raises
+from tlib import heap_lock_check, raises
 
 from playboard import link as L
 from playboard.record import Store, parse_game
@@ -366,3 +366,21 @@ def test_fuzz_never_crashes_answers_every_frame_loses_no_game():
     after = dict((k, bytes(v)) for k, v in fs.files.items() if k.endswith(".rec"))
     assert after == before
     assert lk.frames >= 3000 and lk.errors >= n_bad
+
+
+class Idle:
+    """A transport with nothing to read (no allocation)."""
+
+    def read_into(self, buf):
+        return 0
+
+    def write(self, data):
+        raise AssertionError("nothing to answer")
+
+
+def test_idle_poll_allocates_nothing():
+    lk = _board()[0]
+    lk.t = Idle()
+    lk.poll()
+    assert not heap_lock_check(lk.poll)
+    assert lk.poll() == 0
