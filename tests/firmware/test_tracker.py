@@ -413,3 +413,11 @@ def test_short_occupancy_is_a_clear_error():
     tr = TobitTracker(g, setup=False)
     e = raises(ValueError, tr.update, bytearray(38), 0)
     assert "39" in str(e)
+
+
+def test_promotion_needs_no_gesture():
+    g, tr, o = started("W:W29:B1")
+    o[29], o[35] = 0, 1  # the man reaches the far end: it is a tobit now
+    tr.update(o, 100)
+    assert events(tr, tr.update(o, 400)) == [("committed", 1)]
+    assert g.board[35] == 5  # WHITE_TOBIT (2.5)
