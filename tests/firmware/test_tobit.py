@@ -230,13 +230,13 @@ def test_cpython_twins_match_the_viper_code():
             while not g.is_game_over() and g.ply < 200:
                 b1, b2 = bytearray(64), bytearray(64)
                 assert tobit._scan_viper(g.board, g._geo, g.turn + 1, b1) == \
-                    tobit._scan_cpython(g.board, g._geo, g.turn + 1, b2)
+                    tobit.cpython_twins.tobit_scan(g.board, g._geo, g.turn + 1, b2)
                 assert b1 == b2
                 for m in g.legal_moves():
                     bs = [bytearray(g.board), bytearray(g.board)]
                     sts = [bytearray(g.st), bytearray(g.st)]
                     us = [bytearray(g._snap), bytearray(g._snap)]
-                    for k, fn in enumerate((tobit._push_viper, tobit._push_cpython)):
+                    for k, fn in enumerate((tobit._push_viper, tobit.cpython_twins.tobit_push)):
                         sts[k][8] = len(m)
                         fn(bs[k], m, sts[k], us[k], 0, g._geo, g._z)
                     assert bs[0] == bs[1] and sts[0] == sts[1] and us[0] == us[1], (g.fen(), m)

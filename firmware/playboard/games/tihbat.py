@@ -17,6 +17,7 @@ from playboard.compat import micropython, const, ptr8
 from playboard.games import GameError, TERM_REPETITION, TERM_BOARD_EMPTY
 from playboard.games.base import Game
 from playboard.games import mancala_text
+from playboard.games.bufops import copy as _copy
 
 # Layout of Tihbat.pos
 CAPT = const(4)  # [0],[1] South pits 1,2; [2],[3] North pits 1,2; [4] South's captures, [5] North's
@@ -82,14 +83,6 @@ def _sow(p: ptr8, m: int) -> int:
     p[9] = taken
     p[6] = 1 - side
     return int(p[0]) | (int(p[1]) << 5) | (int(p[2]) << 10) | (int(p[3]) << 15) | ((1 - side) << 20)
-
-
-@micropython.viper
-def _copy(dst: ptr8, doff: int, src: ptr8, soff: int, n: int):
-    i = 0
-    while i < n:
-        dst[doff + i] = src[soff + i]
-        i += 1
 
 
 def _key(p):

@@ -28,6 +28,7 @@ from array import array
 from playboard.compat import micropython, const, ptr8, ptr32, MICROPYTHON
 from playboard.games import GameError, TERM_NO_MOVE, TERM_REPETITION
 from playboard.games.base import Game
+from playboard.games.bufops import copy as _copy, same as _same
 
 EMPTY = const(0)
 WHITE_MAN = const(1)
@@ -73,24 +74,6 @@ def _xorshift_keys(n, seed):
         x ^= (x << 5) & 0x3FFFFFFF
         out[i] = x & 0x3FFFFFFF
     return out
-
-
-@micropython.viper
-def _copy(dst: ptr8, doff: int, src: ptr8, soff: int, n: int):
-    i = 0
-    while i < n:
-        dst[doff + i] = src[soff + i]
-        i += 1
-
-
-@micropython.viper
-def _same(a: ptr8, aoff: int, b: ptr8, boff: int, n: int) -> bool:
-    i = 0
-    while i < n:
-        if a[aoff + i] != b[boff + i]:
-            return False
-        i += 1
-    return True
 
 
 @micropython.viper
@@ -245,110 +228,11 @@ def _unmake(b: ptr8, st: ptr8, u: ptr8, o: int, n1: int):
         i += 1
 
 
-def _scan_cpython(b, geo, me, out):
-    """CPython twin of ``_scan`` (same arguments, same result), in CPython's idiom."""
-    n1 = geo[0]
-    enemy = 3 - me
-    back = SOUTH if me == 1 else NORTH
-    ncap = 0
-    pieces = [p for p in range(1, n1) if b[p] and (b[p] & 3) == me]
-    for p in pieces:
-        c = b[p]
-        for d in range(4):
-            a = geo[4 + 4 * p + d]
-            if c & 4:
-                while a and not b[a]:
-                    a = geo[4 + 4 * a + d]
-            if a and (b[a] & 3) == enemy:
-                t = geo[4 + 4 * a + d]
-                if t and not b[t]:
-                    out[ncap] = p
-                    ncap += 1
-                    break
-    if ncap:
-        return ncap + 256
-    k = 0
-    for p in pieces:
-        c = b[p]
-        for d in range(4):
-            if c & 4:
-                t = geo[4 + 4 * p + d]
-                while t and not b[t]:
-                    out[k] = p
-                    out[k + 1] = t
-                    k += 2
-                    t = geo[4 + 4 * t + d]
-            elif d != back:
-                t = geo[4 + 4 * p + d]
-                if t and not b[t]:
-                    out[k] = p
-                    out[k + 1] = t
-                    k += 2
-    return k >> 1
-
-
-def _push_cpython(b, m, st, u, o, geo, z):
-    """CPython twin of ``_push`` (same arguments, same effect), in CPython's idiom."""
-    n1 = geo[0]
-    mlen = st[8]
-    u[o:o + n1] = b
-    u[o + n1:o + n1 + 10] = st
-    u[o + n1 + 10:o + n1 + 10 + mlen] = m
-    xy = 4 + 4 * n1
-    key = st[4] | (st[5] << 8) | (st[6] << 16) | (st[7] << 24)
-    s = m[1]
-    e = m[mlen - 1]
-    piece = b[s]
-    b[s] = 0
-    key ^= z[4 * s + (piece & 3) - 1 + ((piece >> 1) & 2)]
-    irreversible = m[0] == 1
-    for i in range(1, mlen - 1):
-        p = m[i]
-        t = m[i + 1]
-        if geo[xy + 2 * p] == geo[xy + 2 * t]:
-            d = NORTH if geo[xy + 2 * t + 1] > geo[xy + 2 * p + 1] else SOUTH
-        else:
-            d = EAST if geo[xy + 2 * t] > geo[xy + 2 * p] else WEST
-        while p != t:
-            p = geo[4 + 4 * p + d]
-            c = b[p]
-            if c:
-                key ^= z[4 * p + (c & 3) - 1 + ((c >> 1) & 2)]
-                b[p] = 0
-    if not piece & 4:
-        ey = geo[xy + 2 * e + 1]
-        if ey != geo[xy + 2 * s + 1]:
-            irreversible = True
-        if piece == 1 and ey == geo[1]:
-            piece = 5
-        elif piece == 2 and ey == 0:
-            piece = 6
-    b[e] = piece
-    key ^= z[4 * e + (piece & 3) - 1 + ((piece >> 1) & 2)] ^ z[0]
-    st[3] ^= 1
-    st[4] = key & 255
-    st[5] = (key >> 8) & 255
-    st[6] = (key >> 16) & 255
-    st[7] = key >> 24
-    clock = 0 if irreversible else min(st[1] | (st[2] << 8), 65534) + 1
-    st[1] = clock & 255
-    st[2] = clock >> 8
-    return clock
-
-
 if not MICROPYTHON:  # CPython runs the twins; the viper code stays for the tests
+    from playboard.games import cpython_twins
+
     _push_viper, _scan_viper = _push, _scan
-    _push, _scan = _push_cpython, _scan_cpython
-
-    def _copy(dst, doff, src, soff, n):  # noqa: F811
-        dst[doff:doff + n] = src[soff:soff + n]
-
-    def _same(a, aoff, b, boff, n):  # noqa: F811
-        return a[aoff:aoff + n] == b[boff:boff + n]
-
-    def _unmake(b, st, u, o, n1):  # noqa: F811
-        b[:] = u[o:o + n1]
-        st[:] = u[o + n1:o + n1 + 10]
+    _push, _scan, _unmake = cpython_twins.tobit_push, cpython_twins.tobit_scan, cpython_twins.tobit_unmake
 
 
 class Tobit(Game):

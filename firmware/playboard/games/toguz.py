@@ -11,6 +11,7 @@ from playboard.compat import micropython, const, ptr8, MICROPYTHON
 from playboard.games import GameError, TERM_KAZAN, TERM_NO_MOVE
 from playboard.games.base import Game
 from playboard.games import mancala_text
+from playboard.games.bufops import copy as _copy
 
 # Layout of Toguz.pos
 PITS = const(18)  # [0..8] South pits 1..9, [9..17] North pits 1..9
@@ -146,15 +147,6 @@ def _key(p: ptr8) -> int:
 
 
 @micropython.viper
-def _copy(dst: ptr8, doff: int, src: ptr8, soff: int, n: int):
-    """dst[doff:doff+n] = src[soff:soff+n] without allocating."""
-    i = 0
-    while i < n:
-        dst[doff + i] = src[soff + i]
-        i += 1
-
-
-@micropython.viper
 def _perft_viper(pos, depth: int, stack) -> int:
     """Perft below ``pos`` (a Toguz.pos bytearray), snapshots kept in ``stack``
     (a bytearray of at least depth * SIZE bytes). Every ply is played by _sow."""
@@ -183,88 +175,11 @@ def _perft_viper(pos, depth: int, stack) -> int:
     return n
 
 
-# CPython: the same rules with C-speed slice operations (bytes.translate adds a
-# constant to a run of pits). Tests check it against _sow on random positions.
-_ADD = [bytes((i + q) & 255 for i in range(256)) for q in range(10)]
-_INC = _ADD[1]
+if not MICROPYTHON:  # CPython runs the twin; the viper code stays for the tests
+    from playboard.games.cpython_twins import toguz_sow as _sow_cpython, toguz_perft as _perft_cpython
 
-
-def _sow_cpython(p, pit):
-    """CPython twin of ``_sow``: same arguments, same effect on ``p``."""
-    side = p[22]
-    src = pit + 9 * side
-    n = p[src]
-    p[src] = 0
-    if n == 1:
-        last = src + 1 if src != 17 else 0
-        p[last] += 1
-    else:
-        q, r = divmod(n, 18)
-        if q:
-            p[0:18] = p[0:18].translate(_ADD[q])
-        end = src + r
-        if end <= 18:
-            p[src:end] = p[src:end].translate(_INC)
-        else:
-            p[src:18] = p[src:18].translate(_INC)
-            p[0:end - 18] = p[0:end - 18].translate(_INC)
-        last = (src + n - 1) % 18
-    t = p[20]
-    if t != 255 and p[t]:
-        p[18] += p[t]
-        p[t] = 0
-    t = p[21]
-    if t != 255 and p[t]:
-        p[19] += p[t]
-        p[t] = 0
-    flags = 0
-    if (last >= 9) != side:
-        c = p[last]
-        if c and not c & 1:
-            p[18 + side] += c
-            p[last] = 0
-            flags = 1
-        elif c == 3 and p[20 + side] == 255:
-            ot = p[21 - side]
-            num = last - 9 + 9 * side
-            if num != 8 and (ot == 255 or ot - 9 * side != num):
-                p[20 + side] = last
-                p[18 + side] += 3
-                p[last] = 0
-                flags = 2
-    p[23] = last
-    p[24] = flags
-    p[22] = 1 - side
-    ks = p[18]
-    kn = p[19]
-    if ks >= 82 or kn >= 82 or (ks == 81 and kn == 81):
-        p[25] = 1
-    elif not any(p[9 - 9 * side:18 - 9 * side]):
-        _check_end(p)
-    return 0
-
-
-def _perft_cpython(p, depth):
-    base = 9 * p[22]
-    saved = bytes(p)
-    n = 0
-    for m in range(9):
-        if p[base + m]:
-            _sow_cpython(p, m)
-            if depth == 1:
-                n += 1
-            elif not p[25]:
-                n += _perft_cpython(p, depth - 1)
-            p[:] = saved
-    return n
-
-
-if not MICROPYTHON:
     _sow_viper = _sow
     _sow = _sow_cpython
-
-    def _copy(dst, doff, src, soff, n):  # noqa: F811 - CPython twin of the viper copy
-        dst[doff:doff + n] = src[soff:soff + n]
 
 
 class Toguz(Game):
