@@ -259,6 +259,8 @@ class StdioTransport:
         self.out = getattr(o, "buffer", o)
         self.poller = select.poll()
         self.poller.register(self.inp, select.POLLIN)
+        # ipoll (MicroPython) allocates nothing; CPython has only poll
+        self._poll = getattr(self.poller, "ipoll", self.poller.poll)
         self.one = bytearray(1)
         self.closed = False
 
@@ -267,7 +269,7 @@ class StdioTransport:
         one = self.one
         while n < len(buf) and not self.closed:
             ready = False
-            for _ in self.poller.ipoll(0) if hasattr(self.poller, "ipoll") else self.poller.poll(0):
+            for _ in self._poll(0):
                 ready = True
             if not ready:
                 break
