@@ -1,9 +1,11 @@
 """Scan + debounce time per frame for 64 sensors (simulated board) under MicroPython.
 
 Target: one frame's debounce and change detection for 64 sensors under 0.01 ms on
-the unix port (about 2 ms on the RP2040 at x200). Also reports the simulated
-board's read (a Python copy loop, stands in for the GPIO scan) and the lights
-compose of 58 LEDs.
+the unix port (about 2 ms on the RP2040 at x200), so that 100 Hz scanning leaves
+most of each 10 ms frame for the rest. Also reports the simulated board's read, the
+whole scan step (read + debounce + changes) and the lights compose of 58 LEDs.
+Each figure is the best of 5 batches (the machine is shared: the best batch is the
+one least disturbed).
 """
 import sys
 
@@ -12,62 +14,76 @@ sys.path.insert(0, "bench")
 
 from benchlib import now_us, elapsed_us, report, RP2040_FACTOR  # noqa: E402
 from playboard.board.debounce import Debouncer  # noqa: E402
+from playboard.board.scan import Scanner  # noqa: E402
 from playboard.hw.sim import SimBoard  # noqa: E402
 
 N = 64
-FRAMES = 20000
+BATCH = 4000
+BATCHES = 5
 
 
-def bench_debounce():
+def best_ms(step, n=BATCH):
+    """Best per-call time (ms) of ``step(k)`` over BATCHES batches of n calls."""
+    best = None
+    k = 0
+    for _ in range(BATCHES):
+        t0 = now_us()
+        for _ in range(n):
+            step(k)
+            k += 1
+        us = elapsed_us(t0) / n
+        if best is None or us < best:
+            best = us
+    return best / 1000
+
+
+def emit(name, ms, target_ms=None):
+    met = None if target_ms is None else ms < target_ms
+    report(name, ms, "ms", None if target_ms is None else "< %g ms" % target_ms, met,
+           "%.2f ms" % (ms * RP2040_FACTOR))
+
+
+def bench_scan():
     b = SimBoard(N, 58)
     d = Debouncer(N, stable_ms=40, max_on_ms=5000)
     d.set_momentary(range(40, 58))
     raw = bytearray(N)
     b.read(raw)
     d.update(raw, 0)
-    # a piece placed every 50 frames somewhere, so changes happen too
     upd = d.update
-    t = 0
-    t0 = now_us()
-    for k in range(FRAMES):
-        if k % 50 == 0:
+
+    def deb_step(k):
+        if k % 50 == 0:          # a piece placed or lifted every 50 frames
             raw[k % 37] ^= 1
-        upd(raw, t)
-        t += 10
-    us = elapsed_us(t0) / FRAMES
-    ms = us / 1000
-    report("debounce + change detection, 64 sensors, per frame", ms, "ms",
-           "< 0.01 ms", ms < 0.01, "%.2f ms" % (ms * RP2040_FACTOR))
-    t0 = now_us()
+        upd(raw, 10 * k)
+
+    emit("debounce + change detection, 64 sensors, per frame", best_ms(deb_step), 0.01)
     rd = b.read
-    for k in range(FRAMES // 10):
-        rd(raw)
-    ms = elapsed_us(t0) / (FRAMES // 10) / 1000
-    report("sim board read, 64 sensors, per frame", ms, "ms", None, None,
-           "%.2f ms" % (ms * RP2040_FACTOR))
+    emit("sim board read, 64 sensors, per frame", best_ms(lambda k: rd(raw)))
+    sc = Scanner(b, hz=100, stable_ms=40)
+    poll = sc.poll
+    sens = b.sensors
+
+    def scan_step(k):
+        if k % 50 == 0:
+            sens[k % 37] ^= 1
+        poll(10 * k)
+
+    emit("scan + debounce + changes, 64 sensors (sim), per frame", best_ms(scan_step), 0.01)
 
 
 def bench_lights():
-    try:
-        from playboard.board.lights import Lights, LEGAL, LAST, ERROR
-    except ImportError:
-        return
+    from playboard.board.lights import Lights, LEGAL, LAST, ERROR
     b = SimBoard(N, 58)
     li = Lights(b)
     for i in range(0, 58, 3):
         li.mark(LEGAL, i)
     li.mark(LAST, 5)
     li.mark(ERROR, 9, 3)
-    t = 0
-    n = 2000
-    t0 = now_us()
-    for k in range(n):
-        li.render(t)
-        t += 20
-    ms = elapsed_us(t0) / n / 1000
-    report("lights compose + gamma + current cap, 58 LEDs, per frame", ms, "ms",
-           "< 0.05 ms", ms < 0.05, "%.2f ms" % (ms * RP2040_FACTOR))
+    render = li.render
+    emit("lights compose + gamma + current cap, 58 LEDs, per frame",
+         best_ms(lambda k: render(20 * k), 1000), 0.05)
 
 
-bench_debounce()
+bench_scan()
 bench_lights()

@@ -202,3 +202,17 @@ def test_scanner_reads_at_its_rate_and_debounces():
     s2 = Scanner.from_config(b2, cfg, momentary=range(40, 58))
     s2.poll(0)
     assert s2.deb.fault[41] == STUCK
+
+
+def test_forced_sensor_reads_its_forced_value():
+    b = SimBoard(4, 0)
+    raw = bytearray(4)
+    b.set_sensor(1, 1)
+    b.force(2, 1)
+    b.force(2, 1)
+    b.read(raw)
+    assert list(raw) == [0, 1, 1, 0]
+    b.release(2)
+    b.read(raw)
+    assert list(raw) == [0, 1, 0, 0]
+    assert not heap_lock_check(b.read, raw)

@@ -28,6 +28,7 @@ class SimBoard(Board):
         self.order = ORDERS[order]
         self.sensors = bytearray(n_sensors)
         self._forced = bytearray(n_sensors)  # 0 = not forced, else value + 1
+        self._n_forced = 0
         self.shown = bytearray(3 * n_leds)
         self.wire = bytearray(3 * n_leds)
         self.shows = 0
@@ -58,10 +59,14 @@ class SimBoard(Board):
 
     def force(self, i, value):
         """Make sensor i read ``value`` regardless of set_sensor (a stuck contact)."""
+        if not self._forced[i]:
+            self._n_forced += 1
         self._forced[i] = value + 1
 
     def release(self, i):
         """Undo force(i)."""
+        if self._forced[i]:
+            self._n_forced -= 1
         self._forced[i] = 0
 
     def schedule(self, t_ms, i, value):
@@ -107,11 +112,14 @@ class SimBoard(Board):
     def read(self, buf):
         """Fill buf[0:n_sensors] with the sensors (forced ones read their forced value)."""
         s = self.sensors
+        self.reads += 1
+        if not self._n_forced:
+            buf[0:self.n_sensors] = s      # a slice copy: no allocation
+            return
         f = self._forced
         for i in range(self.n_sensors):
             v = f[i]
             buf[i] = s[i] if v == 0 else v - 1
-        self.reads += 1
 
     def show(self):
         """Latch the LED buffer: ``shown`` (RGB) and ``wire`` (strip order) are updated."""
