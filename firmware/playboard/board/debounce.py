@@ -225,7 +225,8 @@ class Debouncer:
         else:
             dt = 0
         self._last = now_ms
-        self.frames += 1
+        if self.frames < 0x3FFFFFFF:  # saturate: stays a small int on the RP2040
+            self.frames += 1
         k = _step(self._st, self._ages, raw, dt)
         self.n_changes = k
         self.n_fault_changes = self._ages[_H_NFAULT]

@@ -230,6 +230,7 @@ class Lights:
                 return False
         self.render(now_ms)
         self.hw.show()
-        self.shows += 1
+        if self.shows < 0x3FFFFFFF:  # saturate: stays a small int on the RP2040
+            self.shows += 1
         self._last_show = now_ms
         return True

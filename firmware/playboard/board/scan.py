@@ -44,6 +44,7 @@ class Scanner:
         if self.frames and ((now_ms - self._next) & _MASK) > _MASK >> 1:
             return -1   # now_ms is before the next due time (wrap-aware)
         self._next = (now_ms + self.period_ms) & _MASK
-        self.frames += 1
+        if self.frames < 0x3FFFFFFF:  # saturate: stays a small int on the RP2040
+            self.frames += 1
         self.hw.read(self.raw)
         return self.deb.update(self.raw, now_ms)
