@@ -188,3 +188,29 @@ def test_unknown_kind_is_an_error():
     raises(ValueError, open_rp2, cfg)
     cfg = load_board("pico-165")          # the PIO reader without an rp2 module
     raises(ValueError, open_rp2, cfg)
+
+
+def test_reads_and_show_allocate_nothing():
+    from hwfakes import install_quiet_rp2
+    from tlib import heap_lock_check, is_micropython
+    install_quiet_rp2()
+    buf = bytearray(64)
+    for name, over in (("pico-matrix", {}), ("pico-matrix", {"bank_read": False}),
+                       ("pico-165-spi", {}), ("pico-hall", {})):
+        cfg = load_board(name)
+        for k, v in over.items():
+            cfg["sensor"][k] = v
+        b = open_board(cfg)
+        b.set_led(3, 1, 2, 3)
+
+        def frame():
+            b.read(buf)
+            b.show()
+
+        assert not heap_lock_check(frame), (name, over)
+        if not is_micropython():
+            frame()
+        if name == "pico-165-spi":
+            assert [i for i in range(64) if buf[i]] == [8 * k for k in range(8)]
+        if name == "pico-hall":
+            assert sum(buf) == 64          # 30000 - 19859 > 2500: every sensor reads White
