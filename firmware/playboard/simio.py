@@ -33,7 +33,7 @@ of JSON (``{"ok": true, ...}`` or ``{"ok": false, "err": text}``)::
     status                    -> the link status fields and "t"
     game NAME MODE LEVEL      start a game (abandons one being played)
     menu                      open the menu
-    cut N                     (image only) the power goes after N more bytes programmed
+    cut N                     (image only) the power goes after N more bytes programmed (0: never)
     mem                       -> {"alloc", "free"}: heap bytes after a collection
     quit                      close the files and exit
 """
@@ -284,8 +284,9 @@ class Bridge:
         elif c == "cut":
             if self.bdev is None:
                 raise ValueError("cut needs a flash image (--image)")
+            n = int(w[1])
             self.bdev.written = 0
-            self.bdev.cut_at = int(w[1])
+            self.bdev.cut_at = n if n > 0 else None
         elif c == "mem":
             import gc
             gc.collect()
@@ -326,6 +327,8 @@ class Bridge:
                 if link is not None:
                     link.poll()
             else:
+                if link is not None and link.t.closed and self.ctl_in is None:
+                    return  # nobody drives it any more (standard input ended)
                 now = time.ticks_ms()
                 self.hw.tick(now)
                 app.frame(now)

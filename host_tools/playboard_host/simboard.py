@@ -352,7 +352,7 @@ class SimBoard:
 
     def cut_after(self, nbytes):
         """(Flash image only) the power goes after ``nbytes`` more bytes are programmed:
-        the process dies inside that block write."""
+        the process dies inside that block write. 0 disarms."""
         self._command("cut", int(nbytes))
 
     def mem(self):

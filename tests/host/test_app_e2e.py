@@ -1,0 +1,213 @@
+"""The whole firmware end to end: `micropython -X heapsize=192k` on the simulated board.
+
+The firmware (compiled by mpy-cross, as it is frozen on the board) runs in a
+subprocess driven by ``playboard_host.simboard.SimBoard``: games are played
+through the sensors, the process is killed at random moments and its flash cut
+inside block writes (littlefs on a block-device image), and each restart must
+resume with every committed move; then ``playboard sync`` pulls the games over
+the pseudo-terminal link and ``playboard export`` gives back the same moves.
+"""
+import os
+import random
+import sys
+
+import pytest
+
+from playboard.games import new_game
+from playboard.pgn import read_games
+from playboard_host import cli
+from playboard_host.simboard import SimBoard, SimDied, micropython_binary
+
+pytestmark = pytest.mark.skipif(micropython_binary() is None,
+                                reason="micropython not installed (make setup)")
+
+
+@pytest.fixture
+def board():
+    made = []
+
+    def make():
+        b = SimBoard(heap="192k")
+        made.append(b)
+        return b
+
+    yield make
+    for b in made:
+        b.stop()
+
+
+def _moves(events):
+    return [e["move"] for e in events if e["ev"] == "move"]
+
+
+def _toguz_move(b, g, m):
+    """Select pit m (0-based for the mover) by lifting its balls; wait for the auto confirm."""
+    b.tap(m + 9 * g.turn, 150)
+    b.advance(3000)
+
+
+def _tobit_move(b, g, m):
+    """Play Tobit move m the way people do: lift, put down, take off the captured pieces."""
+    caps = g.captured_points(m)
+    b.lift(m[1])
+    b.advance(120)
+    b.place(m[-1])
+    b.advance(120)
+    for p in caps:
+        b.lift(p)
+        b.advance(80)
+    b.advance(1300)
+
+
+def _set_up(b, g):
+    for p in range(1, g.n_points + 1):
+        if g.board[p]:
+            b.place(p)
+    b.advance(700)
+
+
+def _resign(b, side):
+    # White's resign pad during Toguz Kumalak is Tobit point 5, Black's point 38; twice
+    cell = 5 if side == 0 else 38
+    b.set_sensor(_tobit_sensor(cell), 1)
+    b.advance(200)
+    b.set_sensor(_tobit_sensor(cell), 0)
+    b.advance(200)
+    b.set_sensor(_tobit_sensor(cell), 1)
+    b.advance(200)
+    b.set_sensor(_tobit_sensor(cell), 0)
+    b.advance(200)
+
+
+def _tobit_sensor(cell):
+    from playboard.board.layout import load_layout
+    return load_layout("tobit").sensor_of(cell)
+
+
+def test_toguz_game_survives_kills_and_power_cuts_then_syncs_and_exports_byte_for_byte(board, tmp_path):
+    rng = random.Random(20261130)
+    b = board()
+    image = str(tmp_path / "flash.img")
+    ready = b.start("sim", image=image, blocks=48)
+    assert ready["ready"] and ready["n_leds"] == 58
+    b.new_game("toguz", "two")
+    b.advance(100)
+    g = new_game("toguz")
+    plan = []
+    t = new_game("toguz")
+    while len(plan) < 24 and not t.is_game_over():
+        m = rng.choice(t.legal_moves())
+        plan.append(t.move_text(m))
+        t.push(m)
+    committed = 0  # moves whose event we saw: they are on flash
+    kills = cuts = 0
+    while g.ply < len(plan):
+        action = rng.random()
+        if action < 0.25 and kills < 3:
+            b.kill()  # switched off between two frames
+            kills += 1
+        elif action < 0.55:
+            b.cut_after(rng.randrange(1, 700))  # the power goes inside a block write
+        try:
+            m = g.parse_move(plan[g.ply])
+            _toguz_move(b, g, m)
+            g.push(m)
+            committed += len(_moves(b.events()))
+            assert committed == g.ply
+            continue
+        except SimDied:
+            if action >= 0.25:
+                cuts += 1
+        ready = b.restart()
+        st = b.status()
+        # every move seen committed is there; the one being written may be too
+        assert st["state"] == "play" and st["game"] == "toguz", (st, ready)
+        assert committed <= st["ply"] <= committed + 1, (st, committed)
+        g = new_game("toguz")
+        for text in plan[:st["ply"]]:
+            g.push_text(text)
+        assert st["fen"] == g.fen()
+        committed = st["ply"]
+        b.events()
+    assert kills >= 1 and cuts >= 2, (kills, cuts)
+    b.cut_after(0)
+    _resign(b, 1)
+    st = b.status()
+    assert st["state"] == "over" and st["result"] == "1-0" and st["termination"] == "resignation"
+    # sync over the pty link, then export: the same moves byte for byte
+    db = str(tmp_path / "lib.sqlite")
+    assert cli.main(["sync", "--port", b.port, "--library", db, "-q"]) == 0
+    out = str(tmp_path / "out.pgn")
+    assert cli.main(["export", "--library", db, "--game", "toguz", "-o", out]) == 0
+    with open(out, encoding="utf-8") as f:
+        recs = list(read_games(f))
+    assert len(recs) == 1
+    assert recs[0].moves == plan and recs[0].tags["Result"] == "1-0"
+    assert recs[0].tags.get("Termination") == "resignation"
+    # acknowledged: the board dropped it
+    assert b.status()["store"]["games"] == 0
+
+
+def test_tobit_against_the_engine_in_192k_then_resume_lights_the_pieces(board, tmp_path):
+    b = board()
+    b.start("sim", fs_dir=str(tmp_path / "flash"))
+    b.new_game("tobit", "white", 3)  # the player has White, the engine Black
+    g = new_game("tobit")
+    _set_up(b, g)
+    assert b.status()["state"] == "play"
+    rng = random.Random(7)
+    engine_moves = 0
+    while g.ply < 12 and not g.is_game_over():
+        if g.turn == 0:
+            m = rng.choice(g.legal_moves())
+            _tobit_move(b, g, m)
+        else:
+            ev = []
+            for _ in range(200):
+                ev = [e for e in b.events() if e["ev"] == "engine"]
+                if ev:
+                    break
+                b.advance(100)
+            assert ev, b.status()
+            m = g.parse_move(ev[0]["move"])
+            _tobit_move(b, g, m)
+            engine_moves += 1
+        g.push(m)
+        assert b.status()["fen"] == g.fen()
+    assert engine_moves >= 4
+    heap = b.mem()
+    assert heap["alloc"] + heap["free"] <= 192 * 1024
+    # switched off and on: the board lights where the pieces must go
+    b.kill()
+    b.restart()
+    st = b.status()
+    assert st["state"] == "setup" and st["fen"] == g.fen()
+    b.advance(200)
+    lit = [i for i, c in enumerate(b.leds()) if c != (0, 0, 0)]
+    from playboard.board.layout import load_layout
+    lay = load_layout("tobit")
+    want = sorted(lay.led_of(p) for p in range(1, 39) if g.board[p])
+    assert sorted(lit) == want
+    _set_up(b, g)
+    assert b.status()["state"] == "play"
+
+
+def test_micropython_main_runs_from_source_with_the_link_on_stdio(tmp_path):
+    """`micropython firmware/main.py` (from source, the port's default heap) answers a
+    link hello on its standard input/output."""
+    import subprocess
+    from playboard.link import Decoder, encode_frame
+
+    exe = micropython_binary()
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    frame = encode_frame(1, "H", b"")
+    p = subprocess.run([exe, "firmware/main.py", "--flash", str(tmp_path / "f"), "--clock", "real"],
+                       input=frame, capture_output=True, cwd=root, timeout=60)
+    dec = Decoder()
+    got = None
+    for byte in p.stdout:
+        if dec.feed(byte) == 1:
+            got = (dec.type, bytes(dec.payload()))
+            break
+    assert got is not None, (p.stdout[-500:], p.stderr[-2000:])
+    assert got[0] == ord("h") and b'"proto"' in got[1], sys.stderr
