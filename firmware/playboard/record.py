@@ -437,9 +437,9 @@ class Store:
         recs.append(encode_record(_T_CLOSE, str(len(recs))))
         return self._write_atomic(name, b"".join(recs))
 
-    def _write_atomic(self, name, data):
-        """Write ``data`` (bytes) to file ``name`` via ``name.tmp`` and rename; False on OSError."""
-        tmp = self._path(name + ".tmp")
+    def _write_atomic(self, name, data, suffix=".tmp"):
+        """Write ``data`` (bytes) to file ``name`` via ``name + suffix`` and rename; False on OSError."""
+        tmp = self._path(name + suffix)
         path = self._path(name)
         try:
             f = self.fs.open(tmp, "wb")
@@ -487,13 +487,22 @@ class Store:
             gid = _game_id(n)
             if gid is not None:
                 ids.append(gid)
+            elif n.endswith(".rec.new"):
+                # a new game's header cut short, or not yet renamed: the game never began
+                self._remove_tmp(n, "new game never begun")
             elif n.endswith(".rec.tmp"):
-                # a header or repair that was cut short; the .rec (if any) is intact
-                try:
-                    self.fs.remove(self._path(n))
-                except OSError:
-                    pass
-                self.report.append("%s: left-over temporary file removed" % n)
+                base = n[:-4]
+                if base in names:  # a repair cut short: the .rec is intact
+                    self._remove_tmp(n, "left-over temporary file")
+                elif _game_id(base) is not None:
+                    # the .rec was removed to put this whole copy in its place (a file
+                    # system whose rename will not replace): finish the job
+                    try:
+                        self.fs.rename(self._path(n), self._path(base))
+                        ids.append(_game_id(base))
+                        self.report.append("%s: put in place of %s" % (n, base))
+                    except OSError:
+                        pass
         ids.sort()
         # Only the newest readable game is read now (it may be the one to resume);
         # the older ones are checked when first needed (games(), size(), space).
@@ -535,6 +544,13 @@ class Store:
             self._cur_size = unfinished.size
             self._moves = unfinished.plies
             self._dirty = unfinished.problem is not None
+
+    def _remove_tmp(self, n, why):
+        try:
+            self.fs.remove(self._path(n))
+        except OSError:
+            pass
+        self.report.append("%s: %s, removed" % (n, why))
 
     def _remove_bad(self, rec):
         self.report.append("g%d.rec: no valid header (%s); removed" % (rec.id, rec.problem))
@@ -658,7 +674,7 @@ class Store:
         data = b"".join(parts)
         self._make_room(len(data) + 512)
         self._write_small("next", [encode_record(_T_COUNTER, str(gid + 1))])
-        if not self._write_atomic("g%d.rec" % gid, data):
+        if not self._write_atomic("g%d.rec" % gid, data, ".new"):
             return None
         self.index.append([gid, len(data), False, name, RESULT_UNFINISHED])
         self.current = gid

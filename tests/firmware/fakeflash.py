@@ -94,14 +94,16 @@ class _File:
 class FakeFs:
     """An in-memory file system with the methods of ``record.OsFs`` that can lose power.
 
+    ``replace=False`` makes ``rename`` refuse to replace a file, as on FAT.
     ``cut(tick, garbage=0)`` arms a power cut at write tick ``tick``;
     ``power_on()`` disarms it (the board restarts). ``full_at``: total bytes
     beyond which writes fail with ENOSPC; ``free_bytes``: what ``free`` reports.
     """
 
-    def __init__(self):
+    def __init__(self, replace=True):
         self.files = {}
         self.dirs = set()
+        self.replace = replace  # False: rename will not replace a file (as FAT)
         self.power = _Power()
         self.full_at = None
         self.free_bytes = None
@@ -148,6 +150,8 @@ class FakeFs:
     def rename(self, a, b):
         if a not in self.files:
             raise OSError(2)
+        if not self.replace and b in self.files:
+            raise OSError(17)  # EEXIST
         self._tick("rename " + a)
         self.files[b] = self.files.pop(a)
 

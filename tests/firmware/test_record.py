@@ -174,15 +174,44 @@ def test_bad_tail_is_reported_skipped_and_repaired_before_appending():
     assert _store(fs).resume().moves == ["76", "98", "66"]
 
 
+def test_power_cut_during_a_repair_loses_nothing_even_where_rename_will_not_replace():
+    for replace in (True, False):
+        cut = 0
+        while True:
+            fs = FakeFs(replace)
+            st = _store(fs)
+            gid = st.new_game("toguz", {"Event": "repair"})
+            for t in ("76", "98", "66"):
+                st.add_move(t)
+            st.close()
+            fs.files[ROOT + "/g%d.rec" % gid].extend(b"M\x05ab")  # a torn record
+            st = _store(fs)
+            fs.cut(cut, 2)
+            try:
+                assert st.add_move("67")  # repairs (copy + rename), then appends
+                done = True
+            except PowerCut:
+                done = False
+            fs.power_on()
+            r = _store(fs).resume()
+            assert r is not None, (replace, cut)
+            assert r.moves in (["76", "98", "66"], ["76", "98", "66", "67"]), (replace, cut, r.moves)
+            assert r.tags == {"Event": "repair"}
+            if done:
+                break
+            cut += 1
+        assert cut > 60
+
+
 def test_headerless_file_and_temporary_files_are_cleaned_up():
     fs = FakeFs()
     fs.mkdir(ROOT)
     fs.files[ROOT + "/g3.rec"] = bytearray(b"G\x05to")  # cut inside the header
-    fs.files[ROOT + "/g4.rec.tmp"] = bytearray(b"garbage")
+    fs.files[ROOT + "/g4.rec.new"] = bytearray(b"garbage")  # a new game cut short
     fs.files[ROOT + "/notes.txt"] = bytearray(b"left alone")
     st = _store(fs)
     assert st.games() == [] and st.resume() is None
-    assert ROOT + "/g3.rec" not in fs.files and ROOT + "/g4.rec.tmp" not in fs.files
+    assert ROOT + "/g3.rec" not in fs.files and ROOT + "/g4.rec.new" not in fs.files
     assert ROOT + "/notes.txt" in fs.files
     assert len(st.report) == 2
     assert st.new_game("toguz") == 4  # after the highest game id seen on flash
@@ -375,15 +404,15 @@ def _check_after_cut(fs, done, before, after):
     assert st.resume().moves == model[0][-1]["moves"]
 
 
-def _cut_everywhere(garbage, step=1):
-    fs = FakeFs()
+def _cut_everywhere(garbage, step=1, replace=True):
+    fs = FakeFs(replace)
     done, before, after = _run(fs, SCRIPT)
     assert done == len(SCRIPT)
     total = fs.power.ticks
     assert total > 200
     n = 0
     for cut in range(0, total, step):
-        fs = FakeFs()
+        fs = FakeFs(replace)
         fs.cut(cut, garbage)
         done, before, after = _run(fs, SCRIPT)
         assert done < len(SCRIPT), cut
@@ -398,6 +427,11 @@ def test_power_cut_at_every_byte_loses_at_most_the_move_being_written():
 
 def test_power_cut_leaving_a_torn_garbage_tail():
     assert _cut_everywhere(9) > 200
+
+
+def test_power_cut_where_rename_will_not_replace():
+    # FAT-like: a rewritten file is removed, then its whole copy renamed in place
+    assert _cut_everywhere(5, 1, False) > 200
 
 
 # ---- littlefs on a block device that loses power (MicroPython only) -------------------
