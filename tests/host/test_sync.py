@@ -14,7 +14,7 @@ import time
 import pytest
 
 from playboard import link as proto
-from playboard.pgn import read_games
+from playboard.pgn import read_games, replay
 from playboard.record import parse_game
 from playboard_host import cli
 from playboard_host.commands.sync import sync
@@ -30,7 +30,9 @@ def _micropython():
 
 
 class Board:
-    """A MicroPython board process on a pty; ``port`` is the path the host opens."""
+    """A MicroPython board process on a pty; ``port`` is the path the host opens.
+    ``games``: an int (that many made-up toguz games) or "legal N" (N games played
+    by the rules cores)."""
 
     def __init__(self, folder, games=0, play=False, python=None):
         self.master, self.slave = os.openpty()
@@ -39,7 +41,7 @@ class Board:
         if exe is None:
             pytest.skip("micropython not installed (make setup)")
         cmd = [exe] + (["-X", "heapsize=192k"] if python is None else []) + [
-            "tests/host/mp_board.py", str(folder), str(games)] + (["play"] if play else [])
+            "tests/host/mp_board.py", str(folder)] + str(games).split() + (["play"] if play else [])
         self.proc = subprocess.Popen(cmd, cwd=ROOT, stdin=self.master, stdout=self.master,
                                      stderr=subprocess.PIPE)
 
@@ -111,6 +113,26 @@ def test_sync_then_export_gives_back_the_same_moves(board, tmp_path, capsys):
     # a second sync finds nothing new
     assert cli.main(["sync", "--port", b.port, "--library", db, "-q"]) == 0
     assert "synced 0 new games" in capsys.readouterr().out
+
+
+def test_games_played_by_the_rules_cores_sync_export_and_replay(board, tmp_path):
+    b = board(games="legal 8")
+    db = str(tmp_path / "lib.sqlite")
+    assert cli.main(["sync", "--port", b.port, "--library", db, "-q", "--timeout", "3"]) == 0
+    lib = Library(db)
+    games = lib.games()
+    lib.close()
+    assert sorted(g.game for g in games) == ["tihbat", "tihbat", "tobit", "tobit", "tobit4", "tobit4",
+                                             "toguz", "toguz"]
+    out = str(tmp_path / "all.pgn")
+    assert cli.main(["export", "--library", db, "-o", out]) == 0
+    with open(out, encoding="utf-8") as f:
+        recs = list(read_games(f))
+    for rec, g in zip(recs, games):
+        assert rec.moves == parse_game(g.record).moves  # the board's notation, byte for byte
+        game, result = replay(rec)  # every move legal; the result agrees with the rules
+        assert result == g.result
+    assert cli.main(["replay", out]) == 0
 
 
 class CutStream:
