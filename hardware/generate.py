@@ -214,6 +214,9 @@ def svg_template(layout, games, title):
            % (h - 5, h - 5, h - 7)]
     done = set()
     for game in games:
+        cells = layout["games"][game]["cells"]
+        if game.startswith("tobit"):
+            out.append(_tobit_lines(cells, h))
         out.append('<g id="%s">' % game)
         for cell, s, led, x, y, kind in layout["games"][game]["cells"]:
             cy = h - y
@@ -232,10 +235,41 @@ def svg_template(layout, games, title):
                 done.add((x, y))
                 out.append('<path d="M %g %g h 4 M %g %g v 4" stroke="black" stroke-width="0.2"/>'
                            % (x - 2, cy, x, cy - 2))
-                out.append('<text x="%g" y="%g" font-size="3">%d</text>' % (x + 2, cy - 2, cell))
+                out.append('<text x="%g" y="%g" font-size="3.5">%s</text>'
+                           % (x + 2, cy - 2, _label(game, cell, kind)))
         out.append('</g>')
     out.append('</svg>')
     return "\n".join(out) + "\n"
+
+
+def _label(game, cell, kind):
+    """What a maker reads beside a hole: point numbers, S1..S9 / N1..N9 pits, kazans."""
+    if kind == "point":
+        return str(cell)
+    if game == "toguz":
+        if cell < 18:
+            return ("S%d" if cell < 9 else "N%d") % (cell % 9 + 1)
+        return "South kazan" if cell == 18 else "North kazan"
+    if cell < 4:
+        return ("S%d" if cell < 2 else "N%d") % (cell % 2 + 1)
+    return "South captures" if cell == 4 else "North captures"
+
+
+def _tobit_lines(cells, h):
+    """The board's lines (chols and transverse lines) to engrave, between adjacent points."""
+    xy = {(c[3], c[4]) for c in cells}
+    xs = sorted({x for x, _ in xy})
+    ys = sorted({y for _, y in xy})
+    step = xs[1] - xs[0]
+    segs = []
+    for x, y in sorted(xy):
+        # along a transverse line (not on the end rows), along a chol (not on the end columns)
+        if y not in (ys[0], ys[-1]) and (x + step, y) in xy:
+            segs.append((x, y, x + step, y))
+        if x not in (xs[0], xs[-1]) and (x, y + step) in xy:
+            segs.append((x, y, x, y + step))
+    path = " ".join("M %g %g L %g %g" % (a, h - b, c, h - d) for a, b, c, d in segs)
+    return '<path class="engrave" d="%s" stroke="grey" stroke-width="0.5" fill="none"/>' % path
 
 
 def templates():
