@@ -438,6 +438,8 @@ class Link:
             self.error(seq, "memory", "out of memory")
         except OSError as e:
             self.error(seq, "flash", repr(e))
+        except Exception as e:  # noqa: BLE001 - a bug in a hook must not stop the board
+            self.error(seq, "internal", repr(e))
 
     def _req_json(self):
         p = self.dec.payload()

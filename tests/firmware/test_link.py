@@ -188,6 +188,9 @@ def test_set_game_status_and_settings_go_through_the_app():
     lk2, pipe2 = _board()[:2]
     t, r = _ask(lk2, pipe2, 1, "G", {"game": "toguz"})
     assert t == "!" and r["err"] == "refused"
+    lk.app.link_status = lambda: 1 / 0  # a bug in the app: answered, not fatal
+    t, r = _ask(lk, pipe, 5, "S")
+    assert t == "!" and r["err"] == "internal" and "ZeroDivision" in r["msg"]
 
 
 def test_set_time():
