@@ -59,17 +59,19 @@ _UPPER = const(2)
 
 _NO_MOVE = const(255)
 
-# level: (depth cap, root noise amplitude in the evaluation's UNITs)
+# level: (depth cap, root noise amplitude in quarters of the evaluation's UNIT, budget divisor):
+# a level searches at most the given budgets divided by its divisor, so each level
+# sees no more than the one above it, with more noise or a lower depth cap.
 LEVELS = (
     None,
-    (1, 12),
-    (1, 5),
-    (2, 4),
-    (2, 2),
-    (3, 1),
-    (4, 0),
-    (6, 0),
-    (MAX_PLY - 1, 0),
+    (1, 40, 16),
+    (1, 12, 16),
+    (2, 12, 16),
+    (2, 0, 16),
+    (3, 2, 8),
+    (4, 0, 8),
+    (MAX_PLY - 1, 0, 4),
+    (MAX_PLY - 1, 0, 1),
 )
 
 
@@ -159,9 +161,10 @@ class Engine:
         level 8, play Tihbat by the solved table when its file is present
         (no search; False searches instead). ``ms``: time
         budget in milliseconds on the engine's clock, from this call; ``nodes``:
-        node budget; ``depth``: a depth cap below the level's own. With no
-        budget at all the level's depth cap alone bounds the search (level 8
-        then needs a budget: ValueError). A game that is over gives
+        node budget; levels below 8 use a share of both (``LEVELS``: 1/2 at
+        level 7 down to 1/16); ``depth``: a depth cap below the level's own.
+        With no budget the level's depth cap alone bounds the search (levels 7
+        and 8 then need a budget: ValueError). A game that is over gives
         ``best_move`` None; a single legal move is returned without search.
         Raises ValueError for a level outside 1-8 or a negative budget.
         """
@@ -169,17 +172,21 @@ class Engine:
             raise ValueError("level must be 1..8, not %r" % (level,))
         if (ms is not None and ms < 0) or (nodes is not None and nodes < 0):
             raise ValueError("budgets must be >= 0 (ms=%r, nodes=%r)" % (ms, nodes))
-        cap, noise = LEVELS[level]
+        cap, noise, share = LEVELS[level]
+        if nodes is not None and share > 1:
+            nodes = max(1, nodes // share)
+        if ms is not None and share > 1:
+            ms = max(1, ms // share)
         if depth is not None:
             if depth < 1:
                 raise ValueError("depth must be >= 1, not %r" % (depth,))
             cap = min(cap, depth)
-        if level == 8 and ms is None and nodes is None and depth is None:
-            raise ValueError("level 8 searches to its budget: give ms, nodes or depth")
+        if cap >= MAX_PLY - 1 and ms is None and nodes is None and depth is None:
+            raise ValueError("level %d searches to its budget: give ms, nodes or depth" % level)
         self._ev = evaluation.for_game(game.name)
         self._unit = self._ev.UNIT
         self._quiesce = self._ev.QUIESCE
-        self._noise = noise * self._ev.UNIT
+        self._noise = noise * self._ev.UNIT // 4
         self._cap = min(cap, MAX_PLY - 1)
         self._max_nodes = nodes
         self._ms = ms

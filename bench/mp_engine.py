@@ -1,0 +1,136 @@
+"""Engine figures under MicroPython: heap during search, speed, depth in the RP2040's 2 s.
+
+Run from the repository root with firmware/ and bench/ on the path (``make bench``
+does): ``micropython -X heapsize=192k bench/mp_engine.py``.
+
+Per game (level 8, Tihbat searched without its table, and by the table):
+- peak heap used during a search: the live heap (after gc.collect) at every
+  slice boundary of a 1,500-node search in slices of 5 nodes, minus the heap
+  before the engine was made; it counts the engine (search stack, a 1024-entry
+  transposition table), the game copy it searches on, and the move lists.
+  Target < 48 KB.
+- nodes per second (a 2,000-node search, unix port) and the RP2040 estimate
+  (/ 200).
+- the depth completed in a 2 s RP2040 budget, i.e. 10 ms here (the search's
+  own time budget, on the real clock), from the start and from a middle game
+  (20 seeded random plies in), with one engine whose game copy already exists.
+- the time of a Tihbat move by the table (a seek and a 2-byte read per move).
+
+The unix-port figures vary with the machine's load; run on a quiet machine.
+"""
+import gc
+import sys
+import time
+
+sys.path.insert(0, "firmware")
+
+from benchlib import report, RP2040_FACTOR  # noqa: E402
+from playboard.engine import Engine  # noqa: E402
+from playboard.games import new_game  # noqa: E402
+
+MIDDLE_PLIES = 20  # a middle game: this many seeded random plies from the start
+
+
+def middle(name):
+    """The position text after MIDDLE_PLIES seeded random plies (same on every run)."""
+    g = new_game(name)
+    x = 12345
+    for _ in range(MIDDLE_PLIES):
+        ms = g.legal_moves()
+        if not ms:
+            break
+        x = (x * 1103515245 + 12345) & 0x3FFFFFFF
+        g.push(ms[(x >> 8) % len(ms)])
+    while g.is_game_over() or len(g.legal_moves()) < 2:
+        g.pop()
+    return g.fen()
+
+
+TT = 1024
+
+
+def peak_heap(name):
+    gc.collect()
+    g = new_game(name)
+    gc.collect()
+    base = gc.mem_alloc()
+    e = Engine(tt_size=TT)
+    e.start(g, 8, nodes=1500, table=False)
+    peak = 0
+    while True:
+        done = e.step(nodes=5)
+        gc.collect()
+        used = gc.mem_alloc() - base
+        if used > peak:
+            peak = used
+        if done:
+            break
+    return peak, e.depth
+
+
+def speed(e, name):
+    g = new_game(name, middle(name))
+    e.think(g, 8, nodes=1, table=False)  # the engine's game copy is made once, outside the timing
+    gc.collect()
+    t0 = time.ticks_us()
+    e.think(g, 8, nodes=2000, table=False)
+    us = time.ticks_diff(time.ticks_us(), t0)
+    return e.nodes * 1000000 // us, us
+
+
+def depth_in(e, name, fen, ms):
+    g = new_game(name, fen)
+    e.think(g, 8, nodes=1, table=False)  # as the app does: one engine, its copy made once
+    gc.collect()
+    e.start(g, 8, ms=ms, table=False)
+    while not e.step(ms=1):
+        pass
+    return e.depth, e.nodes
+
+
+def median3(fn, *args):
+    """The middle of three runs (by their first figure): the unix port's timing
+    jumps when the machine is busy."""
+    runs = sorted(fn(*args) for _ in range(3))
+    return runs[1]
+
+
+def table_move_us():
+    g = new_game("tihbat")
+    e = Engine()
+    e.think(g, 8, nodes=10)  # opens the table file
+    t0 = time.ticks_us()
+    n = 0
+    while not g.is_game_over() and n < 40:
+        m = e.think(g, 8, nodes=10)
+        g.push(m)
+        n += 1
+    return time.ticks_diff(time.ticks_us(), t0) // max(1, n)
+
+
+def main():
+    for name in ("toguz", "tobit", "tobit4", "tihbat"):
+        peak, d = peak_heap(name)
+        report("engine %s: peak heap during a search (TT %d)" % (name, TT), peak // 1024, "KB",
+               "< 48 KB", peak < 48 * 1024)
+        gc.collect()
+        e = Engine(tt_size=TT)
+        nps, us = speed(e, name)
+        report("engine %s: nodes per second, middle game" % name, nps, "nodes/s", None, None,
+               "%d nodes/s" % (nps // RP2040_FACTOR))
+        gc.collect()
+        d0, n0 = median3(depth_in, e, name, None, 10)
+        report("engine %s: depth in 10 ms (RP2040 2 s), start" % name, d0, "plies", None, None,
+               "%d nodes in 2 s" % n0)
+        gc.collect()
+        d1, n1 = median3(depth_in, e, name, middle(name), 10)
+        report("engine %s: depth in 10 ms (RP2040 2 s), middle game" % name, d1, "plies", None, None,
+               "%d nodes in 2 s" % n1)
+        e = None
+        gc.collect()
+    us = table_move_us()
+    report("engine tihbat level 8: a move by the table (seeks)", us, "us", None, None,
+           "%.1f ms" % (us * RP2040_FACTOR / 1000))
+
+
+main()
