@@ -4,7 +4,8 @@ Whatever the sensors do, the tracker (a) never raises, (b) commits only legal
 moves, each exactly when the board has shown that move's occupancy for the
 settle time (a takeback only from the previous position's), and (c) never locks
 up: once the pieces stand as the game says, it is idle and out of correction.
-Scale: 200 examples of up to 60 sensor changes each (about 6,000 changes).
+Scale: 200 Tobit examples and 150 mancala examples of up to 60 sensor changes each
+(about 10,000 changes).
 """
 from hypothesis import given, settings, strategies as st, HealthCheck
 
@@ -76,3 +77,47 @@ def test_arbitrary_sensor_sequences(changes, fen, takeback):
         tr.update(occ, tt)
     assert not tr.correcting and not tr.busy()
     assert tr.request.mode in (T.M_IDLE, T.M_OVER)
+
+
+mancala_events = st.lists(
+    st.tuples(st.integers(0, 3000), st.integers(0, 19), st.integers(0, 1)),
+    min_size=1, max_size=60)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(mancala_events, st.sampled_from(["toguz", "tihbat"]), st.sampled_from(["stylus", "lift"]))
+def test_arbitrary_pit_events(changes, name, select):
+    """Any pit sensor sequence: only legal moves are pushed, each reported once with
+    its selection; errors change nothing; the board always comes back to the
+    mover's choice once the sensors are quiet."""
+    from playboard.board.mancala_tracker import MancalaTracker
+
+    g = game_class(name)(capacity=64)
+    ref = game_class(name)(capacity=64)
+    tr = MancalaTracker(g, select=select, confirm_ms=1500)
+    n_cells = tr.n_cells
+    occ = bytearray(n_cells)
+    t = 0
+    tr.update(occ, t)
+    for dt, c, v in changes:
+        t += dt
+        occ[c % n_cells] = v
+        n = tr.update(occ, t)
+        kinds = [tr.ev_kind[i] for i in range(n)]
+        for i in range(n):
+            k = tr.ev_kind[i]
+            if k == T.EV_COMMITTED:
+                m = tr.move
+                assert m in ref.legal_moves()
+                ref.push(m)
+            elif k == T.EV_SELECTED:
+                assert T.EV_COMMITTED in kinds
+            elif k == T.EV_ERROR:
+                assert T.EV_COMMITTED not in kinds or T.EV_SELECTED in kinds
+        assert g.fen() == ref.fen()
+    for tt in range(t + 10, t + 2000, 10):
+        for i in range(tr.update(occ, tt)):
+            if tr.ev_kind[i] == T.EV_COMMITTED:  # a forced Tihbat pass
+                ref.push(tr.move)
+    assert g.fen() == ref.fen()
+    assert tr.request.mode in (T.M_CHOOSE, T.M_OVER)
