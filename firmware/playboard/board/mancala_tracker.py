@@ -50,7 +50,8 @@ class MancalaTracker:
         check_ms("error_ms", error_ms, 1)
         check_ms("count_ms", count_ms, 1)
         if select == "lift" and confirm_ms == 0:
-            raise ValueError("tracker: lift selection needs confirm_ms > 0 (balls dropped in sowing are sensor events)")
+            raise ValueError("tracker: lift selection needs confirm_ms > 0 "
+                             "(tokens or balls put back in sowing are sensor events)")
         self.game = game
         self.tap = select != "lift"
         self.confirm_ms = confirm_ms

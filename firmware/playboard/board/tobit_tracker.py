@@ -93,8 +93,10 @@ def _match(rec: ptr32, nrec: int, cur: ptr32, flags: ptr8, colour: int) -> int:
             if int(rec[o]) == clo and int(rec[o + 1]) == chi and (
                     colour == 0 or (int(rec[o + 2]) == int(cur[2]) and int(rec[o + 3]) == int(cur[3]))):
                 f = 3
-            elif okc and (mlo & (int(rec[o + 4]) ^ 0x3FFFFFFF)) == 0 and (mhi & (int(rec[o + 5]) ^ 0x3FFFFFFF)) == 0 \
-                    and (xlo & (int(rec[o + 6]) ^ 0x3FFFFFFF)) == 0 and (xhi & (int(rec[o + 7]) ^ 0x3FFFFFFF)) == 0:
+            elif okc and (mlo & (int(rec[o + 4]) ^ 0x3FFFFFFF)) == 0 \
+                    and (mhi & (int(rec[o + 5]) ^ 0x3FFFFFFF)) == 0 \
+                    and (xlo & (int(rec[o + 6]) ^ 0x3FFFFFFF)) == 0 \
+                    and (xhi & (int(rec[o + 7]) ^ 0x3FFFFFFF)) == 0:
                 f = 1
             if i < nrec - 1:
                 if f & 2:

@@ -2,15 +2,17 @@
 
 Two trackers with one small interface (see docs/tracker.md for the whole story):
 
-- :class:`TobitTracker` (``playboard.board.tobit_tracker``) for Tobit / Tobit 4x4 (a presence or hall sensor under
-  every point). ``occupancy`` is a ``bytearray`` (or memoryview) indexed by
-  *point* 1..N (index 0 unused, so ``len >= n_points + 1``): 0 empty, 1 occupied
-  (presence-only boards) or 1 White / 2 Black (hall boards with ``colour=True``).
-- :class:`MancalaTracker` (``playboard.board.mancala_tracker``) for Toguz Kumalak and Tihbat (a sensor or stylus pad
-  per pit). ``occupancy`` is indexed by *cell* = the index in ``game.pos``
-  (Toguz: 0..8 South pits, 9..17 North pits, 18/19 kazans; Tihbat: 0,1 South,
-  2,3 North, 4/5 capture counters): 0 off, non-zero on. ``press(cell, now_ms)``
-  is the same selection as an explicit event (a button, the simulator).
+- :class:`TobitTracker` (``playboard.board.tobit_tracker``) for Tobit / Tobit 4x4
+  (a presence or hall sensor under every point). ``occupancy`` is a ``bytearray``
+  (or memoryview) indexed by *point* 1..N (index 0 unused, so its length is at
+  least ``n_points + 1``): 0 empty, 1 occupied (presence-only boards) or 1 White /
+  2 Black (hall boards with ``colour=True``).
+- :class:`MancalaTracker` (``playboard.board.mancala_tracker``) for Toguz Kumalak
+  and Tihbat (a sensor or stylus pad per pit). ``occupancy`` is indexed by *cell*,
+  the index in ``game.pos`` (Toguz: 0..8 South pits, 9..17 North pits, 18/19
+  kazans; Tihbat: 0,1 South, 2,3 North, 4/5 capture counters): 0 off, non-zero
+  on. ``press(cell, now_ms)`` is the same selection as an explicit event (a
+  button, the simulator).
 
 ``tracker_for(game, **settings)`` builds the right one (importing only its module:
 each is compiled apart, which keeps the compiler's peak small on the RP2040).
@@ -31,12 +33,9 @@ Nothing allocates in a frame without a change; a frame with a change matches the
 snapshot against masks precomputed once per position (two ints below 2**30 per
 38-point mask). A new position (commit, takeback, new game) allocates a little.
 """
-from array import array
-
 from playboard.compat import micropython, const, ptr8, ptr32, MICROPYTHON  # noqa: F401
 
 _MASK = const(0x3FFFFFFF)  # ticks_ms period - 1
-_LO_BITS = const(29)  # points 1..29 in the low int, 30..58 in the high int
 
 # --- events (ev_kind) --------------------------------------------------------------
 EV_LIFTED = const(1)  # arg: point / cell whose sensor went off
