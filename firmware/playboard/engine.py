@@ -91,6 +91,22 @@ def _ticks_diff_plain(a, b):
     return a - b
 
 
+TT_SIZE_DEFAULT = const(1024)
+
+
+def tt_size_of(board, default=TT_SIZE_DEFAULT):
+    """The transposition table size a board definition asks for.
+
+    ``board``: the parsed board definition (a dict); its optional
+    ``"engine": {"tt_size": N}`` (N = 0 or a power of two up to 65536; 0 on the
+    smallest heaps) wins over ``default``. ValueError for a bad N."""
+    eng = board.get("engine") if board else None
+    n = default if not eng else eng.get("tt_size", default)
+    if not isinstance(n, int) or n < 0 or n > 65536 or (n & (n - 1)):
+        raise ValueError("engine.tt_size must be 0 or a power of two up to 65536, not %r" % (n,))
+    return n
+
+
 class Engine:
     """Negamax alpha-beta search with iterative deepening, stepped in slices.
 

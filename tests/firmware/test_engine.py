@@ -377,6 +377,14 @@ def test_levels_are_seeded_and_repeat():
     assert len(set(a)) > 1  # the noise changes the choice
 
 
+def test_tt_size_from_the_board_definition():
+    assert engine_mod.tt_size_of({"name": "x"}) == 1024
+    assert engine_mod.tt_size_of({"engine": {"tt_size": 0}}) == 0
+    assert engine_mod.tt_size_of({"engine": {"tt_size": 256}}) == 256
+    tlib.raises(ValueError, engine_mod.tt_size_of, {"engine": {"tt_size": 1000}})
+    tlib.raises(ValueError, engine_mod.tt_size_of, {"engine": {"tt_size": "big"}})
+
+
 def test_keys_stay_small():
     for name in ("toguz", "tobit", "tihbat"):
         g = new_game(name)
