@@ -176,9 +176,10 @@ def _check_at(mv, pos, n, types):
     return None
 
 
-def _split0(payload):
-    """Payload bytes -> list of str fields split by a 0 byte."""
-    return [s.decode() for s in payload.split(b"\x00")]
+def _split0(payload, n):
+    """Payload bytes -> list of at most n + 1 str fields split by a 0 byte (the
+    last field may hold 0 bytes itself)."""
+    return [s.decode() for s in payload.split(b"\x00", n)]
 
 
 class GameRecord:
@@ -277,12 +278,12 @@ def read_game(f, gid=0, moves=True, buf=None):
                 if t != _T_HEADER:
                     g.problem = "record 0 is not a header"
                     break
-                fl = _split0(bytes(mv[at + 2:end]))
+                fl = _split0(bytes(mv[at + 2:end]), 2)
                 g.name = fl[0]
                 g.uid = fl[1] if len(fl) > 1 else ""
                 g.fen = fl[2] if len(fl) > 2 and fl[2] else None
             elif t == _T_TAG:
-                fl = _split0(bytes(mv[at + 2:end]))
+                fl = _split0(bytes(mv[at + 2:end]), 1)
                 g.tags[fl[0]] = fl[1] if len(fl) > 1 else ""
             elif t == _T_UNDO:
                 if g.plies:
@@ -290,7 +291,7 @@ def read_game(f, gid=0, moves=True, buf=None):
                     if moves:
                         g.moves.pop()
             elif t == _T_END:
-                fl = _split0(bytes(mv[at + 2:end]))
+                fl = _split0(bytes(mv[at + 2:end]), 1)
                 g.result = fl[0]
                 g.termination = fl[1] if len(fl) > 1 and fl[1] else None
                 g.finished = True
@@ -657,13 +658,11 @@ class Store:
         written to a temporary file and renamed, so the game appears whole or
         not at all.
         """
-        if self.current is not None:
-            self.finish(RESULT_UNFINISHED, TERM_ABANDONED)
-        gid = self._next_id
-        self._next_id = gid + 1
+        if "\x00" in name or (fen and "\x00" in fen) or (tags and any("\x00" in k for k in tags)):
+            raise StoreError("a game name, position text or tag name holds a 0 character")
         uid = self._uid() if self._uid else _random_uid()
         hdr = name + "\x00" + uid + "\x00" + (fen or "")
-        parts = [encode_record(_T_HEADER, hdr)]
+        parts = [encode_record(_T_HEADER, hdr)]  # (StoreError here changes nothing)
         if tags:
             for k in tags:
                 parts.append(encode_record(_T_TAG, k + "\x00" + str(tags[k])))
@@ -672,6 +671,10 @@ class Store:
             if d:
                 parts.append(encode_record(_T_TAG, "Date\x00" + d))
         data = b"".join(parts)
+        if self.current is not None:
+            self.finish(RESULT_UNFINISHED, TERM_ABANDONED)
+        gid = self._next_id
+        self._next_id = gid + 1
         self._make_room(len(data) + 512)
         self._write_small("next", [encode_record(_T_COUNTER, str(gid + 1))])
         if not self._write_atomic("g%d.rec" % gid, data, ".new"):
@@ -791,6 +794,8 @@ class Store:
 
     def set_tag(self, key, value):
         """Record tag ``key`` = ``value`` (str) for the current game (a later one wins)."""
+        if "\x00" in key:
+            raise StoreError("tag name %r holds a 0 character" % key)
         return self._append(_T_TAG, key + "\x00" + str(value))
 
     def finish(self, result, termination=None):

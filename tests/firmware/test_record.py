@@ -66,6 +66,16 @@ def test_record_payload_limit():
     encode_record(0x4D, "x" * 255)
     e = raises(StoreError, encode_record, 0x4D, "x" * 256)
     assert "256" in str(e)
+    fs = FakeFs()
+    st = _store(fs)
+    gid = st.new_game("toguz")
+    st.add_move("76")
+    raises(StoreError, st.add_move, "7" * 256)
+    raises(StoreError, st.new_game, "tobit", {"Event": "e" * 300})  # refused before anything changed
+    raises(StoreError, st.new_game, "tobit", {"Ev\x00nt": "x"})
+    raises(StoreError, st.set_tag, "a\x00b", "x")
+    assert st.current == gid and st.resume() is None
+    assert _store(fs).resume().moves == ["76"]
 
 
 def test_parse_game_applies_takebacks_tags_and_end():
