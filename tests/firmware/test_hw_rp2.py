@@ -214,3 +214,16 @@ def test_reads_and_show_allocate_nothing():
             assert [i for i in range(64) if buf[i]] == [8 * k for k in range(8)]
         if name == "pico-hall":
             assert sum(buf) == 64          # 30000 - 19859 > 2500: every sensor reads White
+
+
+def test_matrix_with_fewer_sensors_than_crossings():
+    w = World()
+    cfg = load_board("pico-matrix")
+    cfg["n_sensors"] = 60
+    install_rp2(w)
+    b = open_board(cfg)
+    w.closed = {(9, 13), (9, 17)}      # sensor 59 and (past the end) 63
+    buf = bytearray(61)
+    buf[60] = 7
+    b.read(buf)
+    assert [i for i in range(60) if buf[i]] == [59] and buf[60] == 7

@@ -27,7 +27,7 @@ PY = os.path.join(VENV, "bin", "python")
 RP2_FILES = [
     "playboard/config.py",
     "playboard/hw/__init__.py", "playboard/hw/sim.py", "playboard/hw/selftest.py",
-    "playboard/hw/rp2.py",
+    "playboard/hw/rp2.py", "playboard/hw/bits.py",
     "playboard/board/debounce.py", "playboard/board/lights.py",
     "playboard/board/layout.py", "playboard/board/scan.py",
 ]

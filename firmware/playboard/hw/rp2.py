@@ -28,6 +28,7 @@ import time
 
 from playboard.compat import const
 from playboard.hw import Board, ORDERS, reorder
+from playboard.hw.bits import unpack_bank, unpack_chain
 
 try:
     import machine
@@ -99,11 +100,10 @@ class MatrixBoard(_Rp2Board):
             if settle:
                 self._sleep_us(settle)
             if bank:
-                v = self._mem32[_SIO_GPIO_IN]
-                for c in range(nc):
-                    if k < n:
-                        buf[k] = ((v >> colpins[c]) & 1) ^ 1
-                    k += 1
+                if k < n:
+                    v = self._mem32[_SIO_GPIO_IN]
+                    unpack_bank(buf, k, v, colpins, nc if k + nc <= n else n - k)
+                k += nc
             else:
                 for c in range(nc):
                     if k < n:
@@ -178,16 +178,7 @@ class ShiftRegisterBoard(_Rp2Board):
 
     def read(self, buf):
         """buf[8 * chip + input] = 1 where the input is active (low, with active_low)."""
-        b = self.read_bytes()
-        inv = self._invert
-        n = self.n_sensors
-        i = 0
-        for k in range(self.chain):
-            v = b[k] ^ inv
-            for j in range(8):
-                if i < n:
-                    buf[i] = (v >> j) & 1
-                i += 1
+        unpack_chain(buf, self.read_bytes(), self.chain, self._invert, self.n_sensors)
 
 
 class HallBoard(_Rp2Board):
