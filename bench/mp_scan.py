@@ -72,6 +72,25 @@ def bench_scan():
     emit("scan + debounce + changes, 64 sensors (sim), per frame", best_ms(scan_step), 0.01)
 
 
+def bench_rp2_matrix():
+    """The rp2 matrix read (bank mode) on do-nothing Python fakes of machine.Pin / mem32:
+    an upper bound, since the real Pin.value() and mem32 are C calls."""
+    sys.path.insert(0, "tests/firmware")
+    try:
+        from hwfakes import install_quiet_rp2
+    except ImportError:
+        return
+    from playboard.config import load_board
+    install_quiet_rp2()
+    from playboard.hw.rp2 import open_rp2
+    cfg = load_board("pico-matrix")
+    cfg["sensor"]["settle_us"] = 0
+    b = open_rp2(cfg)
+    raw = bytearray(N)
+    rd = b.read
+    emit("rp2 matrix read 8x8 (bank), Python fakes, per frame", best_ms(lambda k: rd(raw), 1000))
+
+
 def bench_lights():
     from playboard.board.lights import Lights, LEGAL, LAST, ERROR
     b = SimBoard(N, 58)
@@ -86,4 +105,5 @@ def bench_lights():
 
 
 bench_scan()
+bench_rp2_matrix()
 bench_lights()

@@ -12,8 +12,10 @@ not yet time) and returns the number of debounced changes; ``deb`` is the
 stylus (``pit_select: stylus``): see ``Scanner.from_config``. No allocation.
 """
 from playboard.board.debounce import Debouncer
+from playboard.compat import const
 
-_MASK = 0x3FFFFFFF
+_MASK = const(0x3FFFFFFF)
+_HALF = const(0x1FFFFFFF)
 
 
 class Scanner:
@@ -41,7 +43,7 @@ class Scanner:
 
     def poll(self, now_ms):
         """Scan if due at ``now_ms``; return the number of stable changes, or -1 if not due."""
-        if self.frames and ((now_ms - self._next) & _MASK) > _MASK >> 1:
+        if self.frames and ((now_ms - self._next) & _MASK) > _HALF:
             return -1   # now_ms is before the next due time (wrap-aware)
         self._next = (now_ms + self.period_ms) & _MASK
         if self.frames < 0x3FFFFFFF:  # saturate: stays a small int on the RP2040
