@@ -63,7 +63,7 @@ _DISCARD = const(3)
 
 # Settings the board keeps, with their defaults and (for ints) the allowed range.
 DEFAULT_SETTINGS = {"brightness": 48, "level": 3, "takeback": True, "hints": True}
-SETTING_RANGES = {"brightness": (0, 255), "level": (1, 9)}
+SETTING_RANGES = {"brightness": (0, 255), "level": (1, 8)}  # the engine's levels 1-8
 
 
 def _needs_escape(b):
