@@ -15,7 +15,7 @@ They read the rules cores' internals (``g.pos`` for the mancala games,
 ``g.board`` for Tobit) and never write them. ``register(name, ev)`` adds an
 evaluation for another game (the tests' stand-in games).
 """
-from playboard.compat import const
+from playboard.compat import micropython, const, ptr8
 
 _TOGUZ_UNIT = const(16)
 _TIHBAT_UNIT = const(16)
@@ -41,24 +41,87 @@ class _Eval:
 # -- Toguz Kumalak ----------------------------------------------------------------
 
 
-def _toguz_landing(pos, turn, pit):
-    """(landing pit index 0..17, its count after the sowing) for pit ``pit`` (0..8)."""
-    origin = pit + (9 if turn else 0)
-    n = pos[origin]
+@micropython.viper
+def _toguz_eval(p: ptr8, turn: int) -> int:
+    """ToguzEval.evaluate on ``g.pos`` (viper; plain Python under CPython)."""
+    south = 0
+    i = 0
+    while i < 9:
+        south += int(p[i])
+        i += 1
+    north = 0
+    while i < 18:
+        north += int(p[i])
+        i += 1
+    s = (int(p[18]) - int(p[19])) * 16 + (south - north) * 2
+    tz = ((south + north) * 160) // 162
+    if int(p[20]) != 255:
+        s += tz
+    if int(p[21]) != 255:
+        s -= tz
+    if turn:
+        s = 0 - s
+    base = 9 * turn
+    threat = 0
+    k = 0
+    while k < 9:
+        origin = base + k
+        n = int(p[origin])
+        if n:
+            if n == 1:
+                land = origin + 1
+                if land == 18:
+                    land = 0
+                cnt = int(p[land]) + 1
+            else:
+                land = origin + (n - 1) % 18
+                if land >= 18:
+                    land -= 18
+                got = (n - 1) // 18 + 1
+                if land == origin:
+                    cnt = got
+                else:
+                    cnt = int(p[land]) + got
+            row = 0
+            if land >= 9:
+                row = 1
+            if row != turn and (cnt & 1) == 0 and cnt > threat:
+                threat = cnt
+        k += 1
+    return s + threat * 8
+
+
+@micropython.viper
+def _toguz_order(p: ptr8, turn: int, m: int) -> int:
+    """ToguzEval.order on ``g.pos`` (viper; plain Python under CPython)."""
+    origin = m + 9 * turn
+    n = int(p[origin])
     if n == 1:
         land = origin + 1
         if land == 18:
             land = 0
-        return land, pos[land] + 1
-    off = (n - 1) % 18
-    land = origin + off
-    if land >= 18:
-        land -= 18
-    # the landing pit receives n // 18 balls per full lap plus the last one
-    got = (n - 1) // 18 + 1
-    if land == origin:
-        return land, got
-    return land, pos[land] + got
+        cnt = int(p[land]) + 1
+    else:
+        land = origin + (n - 1) % 18
+        if land >= 18:
+            land -= 18
+        got = (n - 1) // 18 + 1
+        if land == origin:
+            cnt = got
+        else:
+            cnt = int(p[land]) + got
+    row = 0
+    if land >= 9:
+        row = 1
+    if row == turn:
+        return 0  # the last ball stays on the mover's side: no capture
+    if (cnt & 1) == 0:
+        return cnt * 16
+    if cnt == 3 and int(p[20 + turn]) == 255 and land % 9 != 8:
+        other = int(p[21 - turn])
+        if other == 255 or other % 9 != land % 9:
+            return 200  # a tuzdyk
+    return 0
 
 
 class ToguzEval(_Eval):
@@ -75,48 +138,10 @@ class ToguzEval(_Eval):
     UNIT = _TOGUZ_UNIT
 
     def evaluate(self, g):
-        pos = g.pos
-        turn = g.turn
-        south = 0
-        for i in range(9):
-            south += pos[i]
-        north = 0
-        for i in range(9, 18):
-            north += pos[i]
-        board = south + north
-        s = (pos[18] - pos[19]) * 16 + (south - north) * 2
-        tz = (board * 160) // 162  # a tuzdyk's worth, in units: 10 balls on a full board
-        if pos[20] != 255:
-            s += tz
-        if pos[21] != 255:
-            s -= tz
-        if turn:
-            s = -s
-        # the best capture the side to move has now
-        base = 9 if turn else 0
-        threat = 0
-        for p in range(9):
-            if pos[base + p]:
-                land, cnt = _toguz_landing(pos, turn, p)
-                if (land >= 9) != (turn == 1) and not (cnt & 1) and cnt > threat:
-                    threat = cnt
-        return s + threat * 8
+        return _toguz_eval(g.pos, g.turn)
 
     def order(self, g, m):
-        pos = g.pos
-        turn = g.turn
-        land, cnt = _toguz_landing(pos, turn, m)
-        if (land >= 9) == (turn == 1):
-            return 0  # the last ball stays on the mover's side: no capture
-        if not (cnt & 1):
-            return cnt * 16
-        if cnt == 3:
-            own = 21 if turn else 20
-            if pos[own] == 255 and land % 9 != 8:
-                other = pos[20 if turn else 21]
-                if other == 255 or other % 9 != land % 9:
-                    return 200  # a tuzdyk
-        return 0
+        return _toguz_order(g.pos, g.turn, m)
 
 
 # -- Tihbat -----------------------------------------------------------------------
@@ -195,6 +220,51 @@ def _adjacent(g, x, y, dx, dy):
     return g.point(nx, ny)
 
 
+@micropython.viper
+def _tobit_eval(b: ptr8, nb: ptr8, n: int, top: int, turn: int) -> int:
+    """TobitEval.evaluate on ``g.board`` with the neighbour table (viper)."""
+    s = 0
+    p = 1
+    while p <= n:
+        c = int(b[p])
+        if c:
+            k = 5 * p
+            mob = 0
+            if c & 4:
+                v = 300
+                j = 0
+                while j < 4:
+                    q = int(nb[k + j])
+                    if q != 0 and int(b[q]) == 0:
+                        mob += 1
+                    j += 1
+            else:
+                y = int(nb[k + 4])
+                if c == 1:
+                    v = 100 + 6 * y
+                    q = int(nb[k])
+                else:
+                    v = 100 + 6 * (top - y)
+                    q = int(nb[k + 1])
+                if q != 0 and int(b[q]) == 0:
+                    mob += 1
+                q = int(nb[k + 2])
+                if q != 0 and int(b[q]) == 0:
+                    mob += 1
+                q = int(nb[k + 3])
+                if q != 0 and int(b[q]) == 0:
+                    mob += 1
+            v += 4 * mob
+            if (c & 3) == 1:
+                s += v
+            else:
+                s -= v
+        p += 1
+    if turn:
+        return 0 - s
+    return s
+
+
 class TobitEval(_Eval):
     """Tobit (5 x 4 and 4 x 4): material, advancement and mobility.
 
@@ -208,44 +278,7 @@ class TobitEval(_Eval):
     QUIESCE = True
 
     def evaluate(self, g):
-        b = g.board
-        nb = _neighbours(g)
-        top = g.T + 1
-        s = 0
-        for p in range(1, g.n_points + 1):
-            c = b[p]
-            if not c:
-                continue
-            k = 5 * p
-            mob = 0
-            if c & 4:
-                v = 300
-                for j in range(4):
-                    q = nb[k + j]
-                    if q and not b[q]:
-                        mob += 1
-            else:
-                y = nb[k + 4]
-                if c == 1:
-                    v = 100 + 6 * y
-                    fwd = nb[k]
-                else:
-                    v = 100 + 6 * (top - y)
-                    fwd = nb[k + 1]
-                if fwd and not b[fwd]:
-                    mob += 1
-                q = nb[k + 2]
-                if q and not b[q]:
-                    mob += 1
-                q = nb[k + 3]
-                if q and not b[q]:
-                    mob += 1
-            v += 4 * mob
-            if (c & 3) == 1:
-                s += v
-            else:
-                s -= v
-        return -s if g.turn else s
+        return _tobit_eval(g.board, _neighbours(g), g.n_points, g.T + 1, g.turn)
 
     def order(self, g, m):
         if m[0] == 1:
