@@ -27,7 +27,7 @@ def main():
     from playboard.config import load_board
     from playboard.hw import open_board
 
-    cfg = load_board(_board_name())
+    cfg = load_board(_board_name(), with_layout=False)  # the app reads and checks the layout
     hw = open_board(cfg)
     hw.fill(0, 0, 24)  # lit at once, before the rest is imported
     hw.show()

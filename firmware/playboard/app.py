@@ -36,6 +36,7 @@ definition may name sensors as buttons instead (``"buttons": {"menu": 58,
 Events (for the link's live mode and the simulator): ``sink(kind, fields)`` is
 called with ``kind`` one of ``EVENTS`` and a small dict.
 """
+import gc
 import time
 
 from playboard.compat import const
@@ -43,7 +44,7 @@ from playboard.board import tracker as T
 from playboard.board.lights import (Lights, LEGAL, LAST, SOWING, ENGINE, CAPTURE, ERROR, USER,
                                     ON, ACCENT, BLINK)
 from playboard.board.scan import Scanner
-from playboard.board.layout import load_layout
+from playboard.board.layout import load_layout, read_layout_file, boards_dir
 
 GAMES = ("toguz", "tobit", "tobit4", "tihbat")
 MODES = ("two", "white", "black", "demo")
@@ -117,8 +118,16 @@ class App:
         self.think = think
         self.slice_ms = slice_ms
         self.slice_nodes = slice_nodes
-        self.layout_data = layout_data  # None: each layout is read from its file when needed
-        self.layout_name = cfg.get("layout", "default")
+        if layout_data is None:
+            layout_data = read_layout_file("%s/layout_%s.json" % (boards_dir(), cfg.get("layout", "default")))
+        if layout_data.get("n_sensors", 0) > hw.n_sensors or layout_data.get("n_leds", 0) > hw.n_leds:
+            raise ValueError("board %s: the layout needs %r sensors and %r LEDs" % (
+                cfg.get("name"), layout_data.get("n_sensors"), layout_data.get("n_leds")))
+        # every game's layout once, now (one parse of the file; small tables kept)
+        self.layouts = {}
+        for g in GAMES:
+            self.layouts[g] = load_layout(g, data=layout_data)
+        del layout_data
         if settings is None:
             from playboard.link import DEFAULT_SETTINGS
             defaults = dict(DEFAULT_SETTINGS)
@@ -192,12 +201,11 @@ class App:
         self.now = 0
         self.next_due = 0
         self.frames = 0
+        self.memory_errors = 0
 
     def load_layout(self, game):
-        """The ``playboard.board.layout.Layout`` of ``game`` on this board."""
-        if self.layout_data is not None:
-            return load_layout(game, data=self.layout_data)
-        return load_layout(game, self.layout_name)
+        """The ``playboard.board.layout.Layout`` of ``game`` on this board (built at start-up)."""
+        return self.layouts[game]
 
     def _ui(self):
         """The menu / result / start-up module (loaded when needed, dropped in play)."""
@@ -338,6 +346,7 @@ class App:
         if self.tracker.request.mode == T.M_SOWING:
             return  # the player is still sowing: think once it is confirmed
         s = self.settings
+        gc.collect()  # a search churns small lists: start it on a swept heap
         self._fen = (g.fen(), g.ply, g.turn)
         # the search pushes and pops on the game itself (no copy: heap); the frames
         # leave the game alone until it is done
@@ -350,10 +359,18 @@ class App:
 
     def _think(self, now_ms):
         eng = self.engine
-        if self.think == "nodes":
-            done = eng.step(nodes=self.slice_nodes)
-        else:
-            done = eng.step(ms=self.slice_ms)
+        try:
+            if self.think == "nodes":
+                done = eng.step(nodes=self.slice_nodes)
+            else:
+                done = eng.step(ms=self.slice_ms)
+        except MemoryError:
+            # the heap is too cut up for a deeper search: play the best move found so
+            # far (the search's moves are taken back by stop)
+            eng.stop()
+            gc.collect()
+            self.emit("record-error", {"msg": "engine: out of memory, search cut short"})
+            done = True
         if not done:
             return
         self.thinking = False
@@ -375,7 +392,15 @@ class App:
 
     def frame(self, now_ms):
         """One pass of the loop at ``now_ms``: scan, track, record, think, light, link.
-        Never blocks; ``next_due`` is when the next scan is due."""
+        Never blocks; ``next_due`` is when the next scan is due. A MemoryError in a
+        frame is survived: the heap is swept and the next frame goes on."""
+        try:
+            self._frame(now_ms)
+        except MemoryError:
+            gc.collect()
+            self.memory_errors += 1
+
+    def _frame(self, now_ms):
         self.now = now_ms
         self.frames += 1
         sc = self.scanner
@@ -590,6 +615,8 @@ class App:
             d["termination"] = self.termination
         if self.pending:
             d["pending"] = len(self.pending)
+        if self.memory_errors:
+            d["memory_errors"] = self.memory_errors
         return d
 
 

@@ -216,7 +216,7 @@ def begin(app, now_ms, resumed=None):
         from playboard.board.mancala_tracker import MancalaTracker as Tracker
     cls = game_class(name)
     gc.collect()
-    g = cls(capacity=32)  # undo space grows in chunks as the game goes on
+    g = cls(capacity=64)  # undo room for 64 plies now, while the heap is whole
     if resumed is not None:
         if resumed.fen:
             g.set_fen(resumed.fen)
@@ -224,6 +224,7 @@ def begin(app, now_ms, resumed=None):
             g.push_text(t)
     app.game = g
     app.lay = app.load_layout(name)
+    gc.collect()
     if tobit:
         takeback = app.mode == "two" and bool(app.settings.get("takeback", True))
         app.tracker = Tracker(g, takeback=takeback, colour=app.colour, setup=True)

@@ -29,12 +29,18 @@ of JSON (``{"ok": true, ...}`` or ``{"ok": false, "err": text}``)::
                               a cell of the current game (layout), tap: toggled and back MS later
     leds                      -> {"leds": hex of R,G,B per LED as last shown}
     sensors                   -> {"sensors": hex, one byte per sensor}
-    events                    -> {"events": [{"ev": kind, "t": ms, ...}, ...]} since the last call
+    events                    -> {"events": [{"ev": kind, "t": ms, ...}, ...], "lost": n} since
+                              the last call (at most 32 / 2 KB kept: the oldest dropped)
+    events off / events on    stop / restart keeping events
     status                    -> the link status fields and "t"
     game NAME MODE LEVEL      start a game (abandons one being played)
+    setup                     put the pieces of the Tobit position being played on the sensors
     menu                      open the menu
     cut N                     (image only) the power goes after N more bytes programmed (0: never)
-    mem                       -> {"alloc", "free"}: heap bytes after a collection
+    mem                       -> {"alloc", "free"}: heap bytes after a collection, and
+                              "peak", "peak_modules": the largest heap seen by ``watch``
+    watch [off]               collect after every frame and keep the peak heap (slow)
+    auto [off]                a spectator makes each engine move of Tobit on the sensors
     quit                      close the files and exit
 """
 import sys
@@ -48,7 +54,8 @@ except ImportError:  # pragma: no cover
 from playboard.compat import const
 
 _MASK = const(0x3FFFFFFF)
-_MAX_EVENTS = const(400)
+_EVENT_BYTES = const(2048)  # the events kept for the host, as JSON text (oldest dropped)
+_EVENT_COUNT = const(32)
 BLOCK = const(4096)
 
 
@@ -155,21 +162,40 @@ class Bridge:
         self.virtual = virtual
         self.bdev = bdev
         self.now = 0
-        self.events = []
+        self.events = [None] * _EVENT_COUNT  # JSON texts, a ring from ev_head
+        self.ev_head = 0
+        self.n_ev = 0
+        self.ev_bytes = 0
+        self.collect = True
         self.lost = 0
         self.line = bytearray()
         self.rx = bytearray(256)
         self.running = True
+        self.watch = False  # collect after every frame and keep the peak heap
+        self.peak = 0
+        self.peak_modules = []
+        self.auto = False  # a spectator makes the engine's Tobit moves on the sensors
+        self._auto_done = None
         app.sink = self.sink
 
     def sink(self, kind, fields):
-        if len(self.events) >= _MAX_EVENTS:
-            self.events.pop(0)
-            self.lost += 1
+        if not self.collect:
+            return
         d = {"ev": kind, "t": self.app.now}
         if fields:
             d.update(fields)
-        self.events.append(d)
+        s = json.dumps(d)
+        ev = self.events  # a ring of _EVENT_COUNT slots: no list growth in a full heap
+        while self.n_ev and (self.n_ev >= _EVENT_COUNT or self.ev_bytes + len(s) > _EVENT_BYTES):
+            i = self.ev_head
+            self.ev_bytes -= len(ev[i])
+            ev[i] = None
+            self.ev_head = (i + 1) % _EVENT_COUNT
+            self.n_ev -= 1
+            self.lost += 1
+        ev[(self.ev_head + self.n_ev) % _EVENT_COUNT] = s
+        self.n_ev += 1
+        self.ev_bytes += len(s)
 
     def clock(self):
         if self.virtual:
@@ -179,9 +205,11 @@ class Bridge:
     # ---- control channel ---------------------------------------------------------
 
     def reply(self, d):
-        if self.ctl_out is None:
+        if self.ctl_out is None or d is None:
             return
-        data = json.dumps(d).encode() + b"\n"
+        self.write(json.dumps(d).encode() + b"\n")
+
+    def write(self, data):
         mv = memoryview(data)
         while len(mv):
             k = self.ctl_out.write(mv)
@@ -259,13 +287,24 @@ class Bridge:
         elif c == "sensors":
             return {"ok": True, "t": self.clock(), "sensors": _hex(hw.sensors)}
         elif c == "events":
+            if len(w) > 1:
+                self.collect = w[1] != "off"
+                return {"ok": True, "t": self.clock()}
+            # written piece by piece: no copy of the whole list in the heap
+            self.write(b'{"ok": true, "t": %d, "lost": %d, "events": [' % (self.clock(), self.lost))
             ev = self.events
-            self.events = []
-            d = {"ok": True, "t": self.clock(), "events": ev}
-            if self.lost:
-                d["lost"] = self.lost
-                self.lost = 0
-            return d
+            for k in range(self.n_ev):
+                i = (self.ev_head + k) % _EVENT_COUNT
+                if k:
+                    self.write(b", ")
+                self.write(ev[i].encode())
+                ev[i] = None
+            self.ev_head = 0
+            self.n_ev = 0
+            self.ev_bytes = 0
+            self.lost = 0
+            self.write(b"]}\n")
+            return None
         elif c == "status":
             d = app.link_status()
             d["ok"] = True
@@ -279,6 +318,14 @@ class Bridge:
             if len(w) > 3:
                 req["level"] = int(w[3])
             app.link_set_game(req)
+        elif c == "setup":
+            g = app.game
+            if g is None or not hasattr(g, "n_points"):
+                raise ValueError("setup places the pieces of a Tobit game being played")
+            for p in range(1, g.n_points + 1):
+                v = g.board[p]
+                hw.set_sensor(app.lay.sensor_of(p), (1 if v & 3 == 1 else 2) if app.colour and v else
+                              (1 if v else 0))
         elif c == "menu":
             app.open_menu(self.clock())
         elif c == "cut":
@@ -290,7 +337,13 @@ class Bridge:
         elif c == "mem":
             import gc
             gc.collect()
-            return {"ok": True, "t": self.clock(), "alloc": gc.mem_alloc(), "free": gc.mem_free()}
+            return {"ok": True, "t": self.clock(), "alloc": gc.mem_alloc(), "free": gc.mem_free(),
+                    "peak": self.peak, "peak_modules": self.peak_modules}
+        elif c == "watch":
+            self.watch = w[1] != "off" if len(w) > 1 else True
+            self.peak = 0
+        elif c == "auto":
+            self.auto = w[1] != "off" if len(w) > 1 else True
         elif c == "quit":
             self.running = False
         else:
@@ -309,6 +362,32 @@ class Bridge:
             t = self.now & _MASK
             self.hw.tick(t)
             app.frame(t)
+            if self.auto:
+                self._spectator()
+            if self.watch:
+                self._sample()
+
+    def _sample(self):
+        import gc
+        gc.collect()
+        a = gc.mem_alloc()
+        if a > self.peak:
+            self.peak = a
+            self.peak_modules = [k for k in sys.modules if k.startswith("playboard")]
+
+    def _spectator(self):
+        """Make the engine's Tobit move shown on the board, as a spectator would."""
+        app = self.app
+        m = app.expecting
+        if m is None or m is self._auto_done:
+            return
+        self._auto_done = m
+        lay = app.lay
+        hw = self.hw
+        for q in app.game.captured_points(m):
+            hw.set_sensor(lay.sensor_of(q), 0)
+        hw.set_sensor(lay.sensor_of(m[1]), 0)
+        hw.set_sensor(lay.sensor_of(m[len(m) - 1]), 1)
 
     def loop(self):
         """Serve until ``quit`` or the end of the control channel (virtual) / forever (real)."""
@@ -372,19 +451,30 @@ def _opts(argv):
 
 
 def run(argv=None):
-    """Run the firmware on the simulated board as :mod:`main` does on the unix port."""
+    """Run the firmware on the simulated board as :mod:`main` does on the unix port.
+    An error that stops it is printed on standard error (standard output is the link)."""
+    try:
+        _run(argv)
+    except Exception as e:  # noqa: BLE001 - said on stderr, then the process ends
+        sys.print_exception(e, sys.stderr)
+        sys.exit(1)
+
+
+def _run(argv):
     if argv is None:
         argv = sys.argv[1:]
     o = _opts(argv)
+    t0 = time.ticks_us()
     from playboard.config import load_board
     from playboard.hw import open_board
 
-    cfg = load_board(o["board"])
+    cfg = load_board(o["board"], with_layout=False)  # the app checks the layout
     del load_board
     _unload("playboard.config")  # start-up only: give its heap back
     hw = open_board(cfg)
     hw.fill(0, 0, 24)  # the board lights at once
     hw.show()
+    lit_us = time.ticks_diff(time.ticks_us(), t0)
     import os
     bdev = None
     if o["image"]:
@@ -415,8 +505,11 @@ def run(argv=None):
     br = Bridge(app, ctl_in, ctl_out, virtual, bdev)
     holder.append(br)
     app.start(br.clock())
+    app.frame(br.clock())  # the menu or the resumed game lit
+    boot_us = time.ticks_diff(time.ticks_us(), t0)
     br.reply({"ok": True, "ready": True, "t": br.clock(), "n_leds": hw.n_leds,
-              "n_sensors": hw.n_sensors, "report": store.report})
+              "n_sensors": hw.n_sensors, "report": store.report,
+              "lit_ms": lit_us // 1000, "boot_ms": boot_us // 1000, "lit_us": lit_us, "boot_us": boot_us})
     try:
         br.loop()
     finally:

@@ -67,13 +67,16 @@ def _march():
             "aarch64": "arm64", "arm64": "arm64", "armv7l": "armv7emsp"}.get(m)
 
 
-def build_firmware(dest=BUILD, source=FIRMWARE):
+def build_firmware(dest=BUILD, source=FIRMWARE, march=None, opt=3):
     """Compile ``source``'s ``playboard`` package to .mpy for this machine's unix port
-    into ``dest`` (only files that changed), beside copies of ``boards``, ``data``
-    and ``main.py``. Returns ``dest``, or ``source`` when mpy-cross or the
-    architecture is unknown (the firmware then runs from source)."""
+    (or for ``march``, e.g. "armv6m" for the RP2040) into ``dest`` (only files that
+    changed), beside copies of ``boards``, ``data`` and ``main.py``. Returns ``dest``,
+    or ``source`` when mpy-cross or the architecture is unknown (the firmware then
+    runs from source). ``opt``: mpy-cross optimisation level (3: no asserts and no
+    line numbers, the smallest code; tracebacks then say line 1). SimError if
+    mpy-cross refuses a file."""
     cross = _mpy_cross()
-    march = _march()
+    march = march or _march()
     if cross is None or march is None:
         return source
     for top, dirs, files in os.walk(source):
@@ -96,7 +99,7 @@ def build_firmware(dest=BUILD, source=FIRMWARE):
                 continue
             tmp = "%s.%d.tmp" % (out, os.getpid())
             if compile_:
-                r = subprocess.run([cross, "-march=" + march, "-o", tmp, src],
+                r = subprocess.run([cross, "-march=" + march, "-O%d" % opt, "-o", tmp, src],
                                    capture_output=True, text=True)
                 if r.returncode:
                     raise SimError("mpy-cross %s: %s" % (src, r.stderr.strip()))

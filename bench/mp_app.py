@@ -1,0 +1,159 @@
+"""The whole app under MicroPython: heap of the code, peak heap of a game's data,
+the size of the compiled firmware, start-up to a lit board.
+
+Run by ``make bench`` (``micropython -X heapsize=192k``, from the repository root).
+
+- The firmware is compiled by mpy-cross: for this unix port (``build/simfw``, x64:
+  what the heap figures load; on the board the code is frozen in flash instead) and
+  for the RP2040 (``build/mpy-armv6m``, ``-march=armv6m``: the .mpy bytes reported).
+- Code heap: each module's heap when imported here (in dependency order, a
+  collection before each reading).
+- Data peak: the firmware itself (``build/simfw/main.py`` in its own
+  ``micropython -X heapsize=192k``, driven by a command file on its control
+  channel, docs/simulator.md) plays a Tobit game of the engine against itself (a
+  spectator makes the moves on the sensors) and a Toguz Kumalak demo, collecting
+  after every frame; data = its largest live heap minus the code of the modules
+  loaded at that moment. Target 64 KB.
+- Start-up: from the first import to the first lit LED frame (unix-port ms; the
+  RP2040 estimate is x200, pessimistic for frozen code).
+"""
+import gc
+import os
+import sys
+
+from benchlib import now_us, elapsed_us, report, RP2040_FACTOR  # noqa: E402
+
+PY = "./.venv/bin/python"
+MP = "./.venv/bin/micropython"
+BUILDER = ("%s -c 'import sys; sys.path.insert(0, \"host_tools\"); "
+           "from playboard_host.simboard import build_firmware; build_firmware(%s)'")
+# dependency order: a module's imports come before it
+MODULES = ("playboard", "playboard.compat", "playboard.games", "playboard.games.base",
+           "playboard.hw", "playboard.hw.sim", "playboard.board", "playboard.board.layout",
+           "playboard.record", "playboard.link", "playboard.board.debounce", "playboard.board.scan",
+           "playboard.board.lights", "playboard.board.tracker", "playboard.evaluation",
+           "playboard.engine", "playboard.app", "playboard.appui", "playboard.simio",
+           "playboard.games.tobit", "playboard.board.tobit_tracker", "playboard.games.mancala_text",
+           "playboard.games.toguz", "playboard.board.mancala_tracker")
+OPTIONAL = ("playboard.appui", "playboard.games.tobit", "playboard.board.tobit_tracker",
+            "playboard.games.toguz", "playboard.board.mancala_tracker", "playboard.games.mancala_text")
+SCRIPT = """watch
+auto
+game tobit demo 3
+setup
+%s
+status
+mem
+game toguz demo 3
+watch
+%s
+status
+mem
+quit
+""" % ("\n".join(["adv 5000"] * 40), "\n".join(["adv 5000"] * 50))
+TMP = "/tmp/pb-bench-app"
+
+
+def mem():
+    gc.collect()
+    return gc.mem_alloc()
+
+
+def rp2040_mpy_bytes():
+    total = 0
+    stack = ["build/mpy-armv6m/playboard"]
+    while stack:
+        d = stack.pop()
+        for name in os.listdir(d):
+            p = d + "/" + name
+            if os.stat(p)[0] & 0x4000:
+                stack.append(p)
+            elif name.endswith(".mpy") and name != "simio.mpy":
+                total += os.stat(p)[6]
+    return total
+
+
+def code_sizes():
+    sizes = {}
+    for name in MODULES:
+        a = mem()
+        __import__(name)
+        sizes[name] = mem() - a
+        if name in OPTIONAL:
+            sys.modules.pop(name, None)
+    return sizes
+
+
+def play():
+    """Run the firmware on the command script; its JSON replies, parsed."""
+    import json
+    for f in ("/ctl", "/out", "/flash/games"):
+        pass
+    os.system("rm -rf %s && mkdir -p %s" % (TMP, TMP))
+    with open(TMP + "/ctl", "w") as f:
+        f.write(SCRIPT)
+    code = os.system("%s -X heapsize=192k build/simfw/main.py --ctl 3,4 --clock virtual --flash %s/flash "
+                     "--no-link 3<%s/ctl 4>%s/out 2>%s/err" % (MP, TMP, TMP, TMP, TMP))
+    out = []
+    with open(TMP + "/out") as f:
+        for line in f:
+            out.append(json.loads(line))
+    return code, out
+
+
+def main():
+    t0 = now_us()
+    if os.system(BUILDER % (PY, "")) or os.system(BUILDER % (PY, '"build/mpy-armv6m", march="armv6m"')):
+        print("cannot build the compiled firmware (make setup)")
+        return
+    sys.path.insert(0, "build/simfw")
+    del t0
+    t_start = now_us()
+    from playboard.config import load_board
+    from playboard.hw import open_board
+    cfg = load_board("sim")
+    hw = open_board(cfg)
+    hw.fill(0, 0, 24)
+    hw.show()
+    lit_ms = elapsed_us(t_start) / 1000
+    ok = hw.shows == 1 and len(hw.lit()) == hw.n_leds
+    report("start-up to a lit board (config, hw, first frame)", round(lit_ms, 1), "ms",
+           "< 2000 ms on the RP2040", ok and lit_ms * RP2040_FACTOR < 2000, round(lit_ms * RP2040_FACTOR))
+    del cfg, hw, load_board, open_board
+    sys.modules.pop("playboard.config", None)
+    import playboard
+    if hasattr(playboard, "config"):
+        del playboard.config
+    sizes = code_sizes()
+    mpy = rp2040_mpy_bytes()
+    play_code = 0
+    for name in MODULES:
+        if name not in ("playboard.games.mancala_text", "playboard.games.toguz",
+                        "playboard.board.mancala_tracker", "playboard.appui"):
+            play_code += sizes[name]
+    report("app code heap, Tobit game with the engine (unix x64 .mpy)", play_code // 1024, "KB",
+           None, None, None)
+    report("firmware .mpy size (mpy-cross -march=armv6m, frozen on the board)", mpy // 1024, "KB",
+           None, None, None)
+    code, out = play()
+    if code or len(out) < 10:
+        print("the firmware run failed (%r); see %s/err" % (code, TMP))
+        return
+    mems = [d for d in out if "peak" in d]
+    stats = [d for d in out if "state" in d]
+    names = ("Tobit engine v engine", "Toguz Kumalak demo")
+    for i in range(2):
+        m = mems[i]
+        loaded = 0
+        for name in m["peak_modules"]:
+            loaded += sizes.get(name, 0)
+        data = m["peak"] - loaded
+        st = stats[i]
+        report("app data peak, %s (%d plies)" % (names[i], st.get("ply", 0)), data // 1024, "KB",
+               "<= 64 KB", data <= 65536 and st.get("ply", 0) >= 30, None)
+        report("app heap peak, code + data, %s" % names[i], m["peak"] // 1024, "KB", "< 192 KB",
+               m["peak"] < 192 * 1024, None)
+    os.system("rm -rf %s" % TMP)
+
+
+main()
