@@ -259,6 +259,33 @@ def test_the_game_searched_is_left_unchanged():
             gc.collect()
 
 
+def test_the_engine_s_copy_follows_the_game():
+    # one engine through a game with a takeback: its copy is reused, brought up
+    # to date by pops and pushes, and always searches the game's position
+    for name in ("toguz", "tihbat", "tobit4"):
+        gc.collect()
+        g = new_game(name)
+        e = Engine(tt_size=64)
+        copy = None
+        for ply in range(12):
+            if g.is_game_over():
+                break
+            if ply == 6:
+                g.pop()  # a takeback
+                g.pop()
+            m = e.think(g, 4, nodes=60)
+            assert m in g.legal_moves()
+            if len(g.legal_moves()) == 1:
+                g.push(m)  # returned without search (and without the copy)
+                continue
+            assert e._spare.fen() == g.fen() and e._spare.move_stack() == g.move_stack()
+            if copy is not None:
+                assert e._spare is copy
+            copy = e._spare
+            g.push(m)
+        e = g = copy = None
+
+
 def test_game_over_and_single_move():
     g = new_game("tihbat", "2S,2S/2 12 12 S 10")  # South's pits both empty: only a pass
     e = Engine()
