@@ -22,9 +22,10 @@ the order: transposition-table move (or, at the root, the previous iteration's
 best move), two killer moves of that ply, then the game's hint (captures,
 tuzdyks first). Games whose evaluation asks for it (``quiesce``: Tobit, where
 capture is compulsory) extend horizon nodes while the side to move must
-capture. Levels 1-8 (``LEVELS``): the low levels cap the depth and add seeded
-noise to the root moves' scores, so they blunder on purpose; level 8 searches
-until the budget (or the tree) runs out. At level 8 Tihbat plays by the solved
+capture. Levels 1-8 (``LEVELS``): the low levels cap the depth, add seeded
+noise to the root moves' scores (so they blunder on purpose) and get a smaller
+share of the budget (1/16 at level 1, 1/4 at level 7); level 8 searches until
+the budget (or the tree) runs out. At level 8 Tihbat plays by the solved
 table (``playboard.tihbat_table``) when the table file is present.
 
 Budgets: ``ms`` (milliseconds on ``clock``, checked before every node) and
@@ -132,7 +133,7 @@ class Engine:
                 self._tt_key[i] = -1
             self._tt_score = array("h", bytes(2 * tt_size))
             self._tt_info = bytearray(tt_size)  # depth << 2 | bound
-            self._tt_move = bytearray(tt_size)  # index in g.legal_moves() order
+            self._tt_move = bytearray(tt_size)  # move_id() of the best move, 255 none
         if clock is None:
             self._clock = _ticks_ms
             self._diff = _ticks_diff
@@ -177,7 +178,7 @@ class Engine:
         level 8, play Tihbat by the solved table when its file is present
         (no search; False searches instead). ``ms``: time
         budget in milliseconds on the engine's clock, from this call; ``nodes``:
-        node budget; levels below 8 use a share of both (``LEVELS``: 1/2 at
+        node budget; levels below 8 use a share of both (``LEVELS``: 1/4 at
         level 7 down to 1/16); ``depth``: a depth cap below the level's own.
         With no budget the level's depth cap alone bounds the search (levels 7
         and 8 then need a budget: ValueError). A game that is over gives
@@ -200,7 +201,6 @@ class Engine:
         if cap >= MAX_PLY - 1 and ms is None and nodes is None and depth is None:
             raise ValueError("level %d searches to its budget: give ms, nodes or depth" % level)
         self._ev = evaluation.for_game(game.name)
-        self._unit = self._ev.UNIT
         self._quiesce = self._ev.QUIESCE
         self._noise = noise * self._ev.UNIT // 4
         self._cap = min(cap, MAX_PLY - 1)
