@@ -34,6 +34,7 @@ from playboard.board.layout import load_layout
 
 MODES = {"two": "two", "white": "white", "black": "black", "engine": "white"}
 TICK_S = 0.025
+ACTION_MS = 150  # virtual ms the board runs after each action of the page
 MAX_EVENTS = 60
 
 
@@ -128,8 +129,14 @@ class Session:
                 with self.lock:
                     self.advance(ms)
             except SimError as e:
-                self._died(e)
-                return
+                if not self.board.alive():
+                    self._died(e)
+                    return
+                self.error = "the board refused: %s" % e
+            except Exception as e:  # a bug here must not stop the board's clock
+                import traceback
+                traceback.print_exc()
+                self.error = "%s: %s" % (type(e).__name__, e)
 
     def _died(self, e):
         self._dead = str(e)
@@ -320,7 +327,9 @@ class Session:
                     getattr(self.board, op)(_cell(body))
                 else:
                     raise ValueError("unknown action %r" % (op,))
-                self.board.advance(30)
+                # a hand needs this long between two touches; the sensors' debounce
+                # (40 ms) must see each one
+                self.board.advance(ACTION_MS)
                 self._poll()
             except SimError as e:
                 if not self.board.alive():

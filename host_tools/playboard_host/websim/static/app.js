@@ -110,8 +110,13 @@ function ledColour(hex) {
 
 function render(s) {
   STATE = s;
-  if (drawnGame !== s.game) drawBoard(s.game);
-  if ($("game").value !== s.game && document.activeElement !== $("game")) $("game").value = s.game;
+  if (drawnGame !== s.game) {
+    drawBoard(s.game);
+    // the choices follow the board only when its game changes (never under the user's hand)
+    $("game").value = s.game;
+    $("mode").value = s.mode;
+    $("level").value = s.level;
+  }
   // LEDs: each at its cell, in its colour as it glows
   for (const cell in cellNodes) {
     const n = cellNodes[cell];
@@ -184,9 +189,9 @@ function render(s) {
       return (s.tuzdyks || []).includes(c) ? "X" : s.counts[c];
     });
     const store = s.game === "toguz" ? "kazan" : "captured";
-    row("pit", Array.from({length: np}, (_, i) => i + 1));
-    row("North", pits(1).concat([store + " " + s.counts[2 * np + 1]]));
-    row("South", pits(0).concat([store + " " + s.counts[2 * np]]));
+    row("pit", Array.from({length: np}, (_, i) => i + 1).concat([store]));
+    row("North", pits(1).concat([s.counts[2 * np + 1]]));
+    row("South", pits(0).concat([s.counts[2 * np]]));
   }
   const lg = $("legend");
   lg.textContent = "";
@@ -209,17 +214,25 @@ function render(s) {
   ev.scrollTop = ev.scrollHeight;
   $("hand").textContent = s.hand && s.hand.length ? "In hand: " + s.hand.join(" ") : "";
   $("putback").hidden = !(s.hand && s.hand.length);
+  $("setup-all").hidden = s.app_state !== "setup";
   showError(s.error || "");
   document.body.setAttribute("data-version", s.version);
 }
 
-async function act(body) {
-  try {
-    const s = await api("/api/act", body);
-    if (s && s.version !== undefined && (!STATE || s.version >= STATE.version)) render(s);
-  } catch (err) {
-    showError(String(err.message || err));
-  }
+// Actions go to the board one at a time, in the order they were made (a hand
+// lifts, then places: the board must see them in that order).
+let queue = Promise.resolve();
+
+function act(body) {
+  queue = queue.then(async () => {
+    try {
+      const s = await api("/api/act", body);
+      if (s && s.version !== undefined && (!STATE || s.version >= STATE.version)) render(s);
+    } catch (err) {
+      showError(String(err.message || err));
+    }
+  });
+  return queue;
 }
 
 function connect() {
@@ -249,6 +262,7 @@ async function start() {
   $("new").addEventListener("click", () =>
     act({op: "new", game: $("game").value, mode: $("mode").value, level: +$("level").value}));
   $("putback").addEventListener("click", () => act({op: "putback"}));
+  $("setup-all").addEventListener("click", () => act({op: "setup"}));
   $("engine-move").addEventListener("click", () => act({op: "engine_move"}));
   $("export").addEventListener("click", async () => {
     try {

@@ -1,0 +1,218 @@
+"""The simulator page in a real browser: Playwright driving Debian's Chromium headless,
+the real firmware under MicroPython behind the page (playboard sim's server, in-process).
+
+Skips, saying how to install it, where /usr/bin/chromium is missing
+(`apt-get install chromium`; .ci/run installs it). Screenshots of each game's board
+go to test-artifacts/ (gitignored).
+"""
+import json
+import os
+import shutil
+import tempfile
+import urllib.request
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+ARTIFACTS = os.path.join(ROOT, "test-artifacts")
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+if not os.path.exists(CHROMIUM):
+    pytest.skip("Debian's Chromium is not installed at %s: install it with `apt-get install chromium` "
+                "(as .ci/run does) to run the browser tests" % CHROMIUM, allow_module_level=True)
+sync_api = pytest.importorskip("playwright.sync_api", reason="playwright not installed: run `make setup`")
+
+from playboard.games import new_game  # noqa: E402
+from playboard_host.simboard import micropython_binary  # noqa: E402
+from playboard_host.websim import server as srv  # noqa: E402
+from playboard_host.websim.session import Session  # noqa: E402
+
+# display colours of the lights' colours on the page (playboard_host.demo.display_colours)
+GREEN = "#00ff00"  # legal target
+BLUE = "#0033ff"  # the selected piece
+TIMEOUT = 20000  # ms
+
+
+@pytest.fixture(scope="module")
+def sim():
+    if micropython_binary() is None:
+        pytest.skip("micropython not installed (make setup)")
+    hub = srv.Hub()
+    session = Session(hub, game="toguz")
+    httpd = srv.make_server(session, hub, "127.0.0.1", 0)
+    srv.serve_in_thread(httpd)
+    url = "http://127.0.0.1:%d/" % httpd.server_address[1]
+    yield session, url
+    srv.stop(httpd, hub)
+    session.close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    profile = tempfile.mkdtemp(prefix="playboard-chromium-")
+    with sync_api.sync_playwright() as p:
+        ctx = p.chromium.launch_persistent_context(profile, executable_path=CHROMIUM, headless=True,
+                                                   args=CHROMIUM_ARGS, viewport={"width": 1200, "height": 900},
+                                                   accept_downloads=True)
+        yield ctx
+        ctx.close()
+    shutil.rmtree(profile, ignore_errors=True)
+
+
+def _open(browser, url):
+    page = browser.new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(url)
+    page.wait_for_selector("#conn.live", timeout=TIMEOUT)
+    return page, errors
+
+
+def _new_game(page, game, mode="two"):
+    page.select_option("#game", game)
+    page.select_option("#mode", mode)
+    page.click("#new")
+    page.wait_for_function("g => document.querySelector('#cell-1') && "
+                           "document.getElementById('game').value === g && "
+                           "document.getElementById('moves').children.length === 0", arg=game, timeout=TIMEOUT)
+
+
+MOVES_JS = "Array.from(document.querySelectorAll('#moves li')).flatMap(li => li.textContent.trim().split(/ +/))"
+
+
+def _wait_moves(page, n):
+    """Wait until the page's move list holds ``n`` moves."""
+    page.wait_for_function("n => %s.length >= n" % MOVES_JS, arg=n, timeout=TIMEOUT)
+
+
+def _shot(page, name):
+    os.makedirs(ARTIFACTS, exist_ok=True)
+    path = os.path.join(ARTIFACTS, name)
+    page.locator("#board").screenshot(path=path)
+    assert os.path.getsize(path) > 5000
+    return path
+
+
+def _lit(page):
+    """{cell: colour} of the cells whose LED is lit on the page."""
+    return page.evaluate("""() => Object.fromEntries(Array.from(document.querySelectorAll('.cell'))
+        .filter(e => e.getAttribute('data-colour')).map(e => [e.getAttribute('data-cell'),
+        e.getAttribute('data-colour')]))""")
+
+
+def _moves(page):
+    return page.evaluate("() => " + MOVES_JS)
+
+
+def test_tobit_by_clicks_with_a_multi_capture_and_the_leds_of_a_lifted_piece(sim, browser):
+    page, errors = _open(browser, sim[1])
+    _new_game(page, "tobit")
+    page.wait_for_selector("#setup-all:not([hidden])", timeout=TIMEOUT)
+    # set-up: the LEDs ask for every start point (24 of them, magenta)
+    page.wait_for_function("() => document.querySelectorAll('.cell[data-colour]:not([data-colour=\"\"])')"
+                           ".length === 24", timeout=TIMEOUT)
+    page.click("#setup-all")
+    page.wait_for_function("() => document.querySelectorAll('.cell[data-piece=\"w\"]').length === 12 && "
+                           "document.querySelectorAll('.cell[data-piece=\"b\"]').length === 12", timeout=TIMEOUT)
+    page.wait_for_selector("#setup-all[hidden]", state="attached", timeout=TIMEOUT)
+    # lift White's man on 7: its LED shows blue (selected), 14 (its only free step) green
+    page.click("#cell-7")
+    page.wait_for_function("() => document.getElementById('cell-7').getAttribute('data-colour') !== ''",
+                           timeout=TIMEOUT)
+    assert _lit(page) == {"7": BLUE, "14": GREEN}
+    assert page.get_attribute("#cell-7", "data-piece") == ""
+    assert page.text_content("#hand") == "In hand: w"
+    page.click("#cell-14")
+    _wait_moves(page, 1)
+    # 30-23, 9-16, then Black's 23:9:7:21 takes three men in one move
+    g = new_game("tobit")
+    g.push_text("7-14")
+    for text in ("30-23", "9-16", "23:9:7:21"):
+        m = g.parse_move(text)
+        caps = g.captured_points(m)
+        page.click("#cell-%d" % m[1])
+        page.click("#cell-%d" % m[len(m) - 1])
+        for p in caps:
+            page.click("#cell-%d" % p)
+        g.push(m)
+        _wait_moves(page, g.ply)
+    assert sorted(caps) == [8, 14, 16]
+    assert _moves(page) == ["7-14", "30-23", "9-16", "23:9:7:21"]
+    for p in (8, 14, 16, 23):
+        assert page.get_attribute("#cell-%d" % p, "data-piece") == ""
+    assert page.get_attribute("#cell-21", "data-piece") == "b"
+    assert page.text_content("#hand") == ""
+    # the board's own position agrees
+    assert sim[0].board.status()["fen"] == g.fen()
+    _shot(page, "websim-tobit.png")
+    assert errors == []
+    page.close()
+
+
+def test_toguz_tuzdyk_by_taps_and_the_exported_record(sim, browser):
+    page, errors = _open(browser, sim[1])
+    _new_game(page, "toguz")
+    g = new_game("toguz")
+    for text in ("19", "32", "23", "11x"):
+        m = g.parse_move(text)
+        # wait until the board offers the mover's pits (green) again, then tap
+        page.wait_for_function("c => document.getElementById('cell-' + c).getAttribute('data-colour') === '%s'"
+                               % GREEN, arg=g.turn * 9 + m, timeout=TIMEOUT)
+        page.click("#cell-%d" % (g.turn * 9 + m))
+        g.push(m)
+        _wait_moves(page, g.ply)
+    assert g.tuzdyk_of(1) == 0  # North's tuzdyk: South's pit 1
+    page.wait_for_function("() => document.getElementById('cell-0').textContent.includes('X')", timeout=TIMEOUT)
+    counts = page.evaluate("() => Array.from({length: 20}, (_, c) => "
+                           "+document.getElementById('cell-' + c).getAttribute('data-count'))")
+    assert counts == list(g.pos[:20])
+    # the tuzdyk's LED is yellow in the sowing view
+    assert _lit(page).get("0") == "#ffd200"
+    _shot(page, "websim-toguz.png")
+    with page.expect_download(timeout=TIMEOUT) as dl:
+        page.click("#export")
+    path = dl.value.path()
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    assert dl.value.suggested_filename == "playboard-toguz.pgn"
+    assert '[Game "toguz"]' in text and '[Result "*"]' in text
+    assert text.rstrip().endswith("1. 19 32 2. 23 11x *")
+    assert errors == []
+    page.close()
+
+
+def test_tihbat_and_tobit4_boards_are_drawn_from_the_layout(sim, browser):
+    page, errors = _open(browser, sim[1])
+    for game, n in (("tihbat", 6), ("tobit4", 32)):
+        _new_game(page, game)
+        assert page.locator(".cell").count() == n
+        _shot(page, "websim-%s.png" % game)
+    assert errors == []
+    page.close()
+
+
+def test_a_browser_that_goes_away_mid_game_leaves_the_game_going(sim, browser):
+    session, url = sim
+    page, _ = _open(browser, url)
+    _new_game(page, "toguz")
+    g = new_game("toguz")
+    first = g.move_text(4)
+    g.push(4)
+    second = g.move_text(0)
+    page.click("#cell-4")
+    _wait_moves(page, 1)
+    page.close()  # gone mid-game, its event stream open
+    with urllib.request.urlopen(url + "api/state", timeout=10) as r:
+        st = json.loads(r.read())
+    assert st["moves"] == [first] and st["alive"]
+    page, errors = _open(browser, url)  # a new browser sees the same game and plays on
+    _wait_moves(page, 1)
+    page.wait_for_function("() => document.getElementById('cell-9').getAttribute('data-colour') === '%s'" % GREEN,
+                           timeout=TIMEOUT)
+    page.click("#cell-9")
+    _wait_moves(page, 2)
+    assert session.state()["moves"] == [first, second]
+    assert errors == []
+    page.close()
