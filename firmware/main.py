@@ -31,6 +31,8 @@ def main():
     hw = open_board(cfg)
     hw.fill(0, 0, 24)  # lit at once, before the rest is imported
     hw.show()
+    from playboard.app import App, read_layouts
+    layouts = read_layouts(cfg, hw)  # first, while the heap is nearly empty
     wdt = None
     try:
         from machine import WDT
@@ -39,9 +41,9 @@ def main():
         pass
     from playboard.record import Store
     from playboard.link import StdioTransport
-    from playboard.app import App
 
-    app = App(hw, cfg, Store("/games"), transport=StdioTransport(), wdt=wdt)
+    app = App(hw, cfg, Store("/games"), transport=StdioTransport(), wdt=wdt, layouts=layouts)
+    del layouts
     try:
         app.run()
     finally:

@@ -96,8 +96,8 @@ class App:
     (``playboard.config.load_board``); store: a ``playboard.record.Store``.
     transport: the link's byte channel (``playboard.link.StdioTransport``) or None
     for no link. clock: ms function for the link and ``run`` (default device clock).
-    wdt: an object with ``feed()`` (``machine.WDT``) or None. layout_data: the
-    parsed layout file (read from the boards folder when None). sink: a function
+    wdt: an object with ``feed()`` (``machine.WDT``) or None. layouts: dict game
+    name -> ``Layout`` (:func:`read_layouts`; read from the boards folder when None). sink: a function
     ``sink(kind, fields)`` getting every event (the simulator), or None.
     think: ``"ms"`` (the engine thinks ``think_ms`` per move, ``slice_ms`` per
     frame) or ``"nodes"`` (``think_nodes`` per move, ``slice_nodes`` per frame:
@@ -105,7 +105,7 @@ class App:
     ValueError for a bad board definition field the app reads (``buttons``).
     """
 
-    def __init__(self, hw, cfg, store, transport=None, clock=None, wdt=None, layout_data=None,
+    def __init__(self, hw, cfg, store, transport=None, clock=None, wdt=None, layouts=None,
                  sink=None, think="ms", slice_ms=8, slice_nodes=60, tt_size=None, settings=None):
         self.hw = hw
         self.cfg = cfg
@@ -118,16 +118,7 @@ class App:
         self.think = think
         self.slice_ms = slice_ms
         self.slice_nodes = slice_nodes
-        if layout_data is None:
-            layout_data = read_layout_file("%s/layout_%s.json" % (boards_dir(), cfg.get("layout", "default")))
-        if layout_data.get("n_sensors", 0) > hw.n_sensors or layout_data.get("n_leds", 0) > hw.n_leds:
-            raise ValueError("board %s: the layout needs %r sensors and %r LEDs" % (
-                cfg.get("name"), layout_data.get("n_sensors"), layout_data.get("n_leds")))
-        # every game's layout once, now (one parse of the file; small tables kept)
-        self.layouts = {}
-        for g in GAMES:
-            self.layouts[g] = load_layout(g, data=layout_data)
-        del layout_data
+        self.layouts = layouts if layouts is not None else read_layouts(cfg, hw)
         if settings is None:
             from playboard.link import DEFAULT_SETTINGS
             defaults = dict(DEFAULT_SETTINGS)
@@ -202,6 +193,7 @@ class App:
         self.next_due = 0
         self.frames = 0
         self.memory_errors = 0
+        self.last_ply = 0
 
     def load_layout(self, game):
         """The ``playboard.board.layout.Layout`` of ``game`` on this board (built at start-up)."""
@@ -322,6 +314,7 @@ class App:
         self.expecting = None
         self.result = result
         self.termination = termination
+        self.last_ply = self.game.ply if self.game is not None else 0
         if self.store.current is not None:
             if not self.store.finish(result, termination):
                 self.pending.append(("E", result, termination))
@@ -613,6 +606,8 @@ class App:
         if self.result is not None:
             d["result"] = self.result
             d["termination"] = self.termination
+            if g is None:
+                d["ply"] = self.last_ply  # the finished game's length
         if self.pending:
             d["pending"] = len(self.pending)
         if self.memory_errors:
@@ -653,6 +648,23 @@ def _unload(name):
         parent = sys.modules.get(name[:i])
         if parent is not None and name[i + 1:] in dir(parent):
             delattr(parent, name[i + 1:])
+
+
+def read_layouts(cfg, hw):
+    """Every game's ``Layout`` on the board of definition ``cfg`` (dict game -> Layout),
+    from one parse of its layout file; the parsed text is dropped. Call it early at
+    start-up, while the heap is nearly empty (the parse makes many small objects).
+    ValueError if the layout needs more sensors or LEDs than ``hw`` has."""
+    data = read_layout_file("%s/layout_%s.json" % (boards_dir(), cfg.get("layout", "default")))
+    if data.get("n_sensors", 0) > hw.n_sensors or data.get("n_leds", 0) > hw.n_leds:
+        raise ValueError("board %s: the layout needs %r sensors and %r LEDs" % (
+            cfg.get("name"), data.get("n_sensors"), data.get("n_leds")))
+    out = {}
+    for g in GAMES:
+        out[g] = load_layout(g, data=data)
+    del data
+    gc.collect()
+    return out
 
 
 def _clamp(v, lo, hi):

@@ -475,6 +475,8 @@ def _run(argv):
     hw.fill(0, 0, 24)  # the board lights at once
     hw.show()
     lit_us = time.ticks_diff(time.ticks_us(), t0)
+    from playboard.app import App, read_layouts
+    layouts = read_layouts(cfg, hw)  # first, while the heap is nearly empty
     import os
     bdev = None
     if o["image"]:
@@ -499,9 +501,10 @@ def _run(argv):
         from playboard.link import StdioTransport
         transport = StdioTransport()
     think = o["think"] or ("nodes" if virtual else "ms")
-    from playboard.app import App
     holder = []
-    app = App(hw, cfg, store, transport=transport, clock=lambda: holder[0].clock(), think=think)
+    app = App(hw, cfg, store, transport=transport, clock=lambda: holder[0].clock(), think=think,
+              layouts=layouts)
+    del layouts
     br = Bridge(app, ctl_in, ctl_out, virtual, bdev)
     holder.append(br)
     app.start(br.clock())
