@@ -150,9 +150,17 @@ def test_hall_calibration_and_polarity():
     path = "/tmp/playboard_hall_cal.json"
     b.save_calibration(path)
     b2 = build("pico-hall", w)
+    assert not b2.calibrated          # hall_cal.json does not exist in the working folder
     b2.load_calibration(path)
     b2.read(buf)
     assert buf[37] == 1 and b2.zero[37] == 23000
+    # the board definition's calibration file is loaded at start-up when it exists
+    b3 = build("pico-hall", w, calibration=path)
+    assert b3.calibrated and b3.zero[37] == 23000 and b3.polarity[37] == 255
+    with open(path, "w") as f:
+        f.write("{broken")
+    e = raises(ValueError, build, "pico-hall", w, calibration=path)
+    assert "not valid JSON" in str(e)
 
 
 def test_leds_bytes_in_strip_order():

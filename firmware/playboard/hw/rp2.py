@@ -212,6 +212,18 @@ class HallBoard(_Rp2Board):
         self.threshold = array("H", [s["threshold"]] * n)
         self.polarity = bytearray([1 if s["polarity"] > 0 else 255] * n)
         self.last = array("H", bytes(2 * n))   # the raw readings of the last frame
+        # the calibration file (sensor.calibration; a relative name is taken from the
+        # working folder, "/" on the board) is loaded when it exists
+        self.calibration_path = s["calibration"]
+        self.calibrated = False
+        try:
+            open(self.calibration_path).close()
+            found = True
+        except OSError:
+            found = False
+        if found:
+            self.load_calibration(self.calibration_path)
+            self.calibrated = True
 
     def read(self, buf):
         """buf[16 * mux + channel] = 0 empty, 1 White, 2 Black (readings kept in ``last``)."""
@@ -259,8 +271,10 @@ class HallBoard(_Rp2Board):
         for i in range(n):
             self.zero[i] = acc[i] // frames
 
-    def save_calibration(self, path):
-        """Write zero, threshold and polarity to a JSON file."""
+    def save_calibration(self, path=None):
+        """Write zero, threshold and polarity to a JSON file (default: sensor.calibration)."""
+        if path is None:
+            path = self.calibration_path
         import json
         with open(path, "w") as f:
             json.dump({"zero": list(self.zero), "threshold": list(self.threshold),
@@ -269,8 +283,11 @@ class HallBoard(_Rp2Board):
     def load_calibration(self, path):
         """Read a file written by save_calibration; ValueError if it does not fit the board."""
         import json
-        with open(path) as f:
-            d = json.load(f)
+        try:
+            with open(path) as f:
+                d = json.load(f)
+        except ValueError as e:
+            raise ValueError("hall calibration %s is not valid JSON: %s" % (path, e))
         n = self.n_sensors
         for key in ("zero", "threshold", "polarity"):
             if len(d.get(key, ())) != n:
