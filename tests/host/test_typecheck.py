@@ -30,6 +30,10 @@ RP2_FILES = [
     "playboard/hw/rp2.py", "playboard/hw/bits.py",
     "playboard/board/debounce.py", "playboard/board/lights.py",
     "playboard/board/layout.py", "playboard/board/scan.py",
+    # the rules cores and records (compat.pyi gives the viper names a type)
+    "playboard/games/__init__.py", "playboard/games/base.py", "playboard/games/bufops.py",
+    "playboard/games/mancala_text.py", "playboard/games/toguz.py", "playboard/games/tobit.py",
+    "playboard/games/tihbat.py", "playboard/pgn.py",
 ]
 CP_FILES = ["playboard/hw/circuitpython.py"]
 

@@ -12,6 +12,51 @@ class Game:
     """Base of the rules cores (see the ``playboard.games`` docstring for the interface)."""
 
     name = "?"
+    root_fen = ""  # the position text the game was set up from
+
+    # --- what each core implements (see playboard.games) -----------------------
+    def legal_moves(self):
+        """A new list of the legal moves; [] once the game is over."""
+        raise NotImplementedError
+
+    def push(self, m):
+        """Make move ``m`` in place."""
+        raise NotImplementedError
+
+    def pop(self):
+        """Unmake the last move and return it."""
+        raise NotImplementedError
+
+    def move_stack(self):
+        """A new list of the moves played since the set-up position."""
+        raise NotImplementedError
+
+    def parse_move(self, text):
+        """The legal move that ``text`` names; GameError otherwise."""
+        raise NotImplementedError
+
+    def move_text(self, m):
+        """``m`` in the game's notation, in the current position."""
+        raise NotImplementedError
+
+    def fen(self):
+        """The position text."""
+        raise NotImplementedError
+
+    def set_fen(self, text):
+        """Set up the position of ``text``; GameError for a malformed one."""
+        raise NotImplementedError
+
+    @property
+    def termination(self):
+        """None while the game runs, else one of the TERM_* texts."""
+        raise NotImplementedError
+
+    def winner(self):
+        """0 White/South, 1 Black/North, -1 a draw, None while the game runs."""
+        raise NotImplementedError
+
+    # --- shared ------------------------------------------------------------------
 
     def push_text(self, text):
         """Parse ``text`` in the game's notation, push the move and return it (GameError if not legal)."""

@@ -37,7 +37,7 @@ def parse_row(text, n, row_name, allow_tuzdyk):
     """Parse one row of ``n`` pits. Returns (counts in written order, tuzdyk index or -1).
 
     Raises GameError naming the row and the item for anything malformed."""
-    counts = []
+    counts = []  # type: list
     tuz = -1
     if not text:
         raise GameError("position text: the %s row is empty" % row_name)

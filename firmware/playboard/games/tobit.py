@@ -273,13 +273,13 @@ class Tobit(Game):
         self._geo[4:4 + 4 * (n + 1)] = self.nb
         self._geo[4 + 4 * (n + 1):] = self._xy
         self._snap = n + 1 + _EXTRA
-        self._chunks = []
+        self._chunks = []  # type: list
         while len(self._chunks) * _CHUNK < capacity:
             self._chunks.append(bytearray(self._snap * _CHUNK))
         self._z = _xorshift_keys(4 * (n + 1) + 1, 0x2545F491)
         self.ply = 0
         self._cache_ply = -1
-        self._cache = None
+        self._cache = []  # type: list
         self.set_fen(self.start_fen() if fen is None else fen)
 
     # --- geometry (2.1, 2.2) ---------------------------------------------------
@@ -324,7 +324,7 @@ class Tobit(Game):
         if len(fields) != 3 or fields[0] not in ("W", "B"):
             raise GameError("position text: expected 'W|B:W<points>:B<points>', got %r" % text)
         board = bytearray(self.n_points + 1)
-        seen = {}
+        seen = {}  # type: dict
         for field, colour in ((fields[1], "W"), (fields[2], "B")):
             if not field.startswith(colour):
                 raise GameError("position text: field %r should start with %s (White first, then Black)" % (field, colour))
@@ -412,8 +412,8 @@ class Tobit(Game):
         n = _scan(b, self._geo, self.st[ST_TURN] + 1, buf)
         if n < 256:
             return [bytes((QUIET, buf[2 * i], buf[2 * i + 1])) for i in range(n)]
-        caps = []
-        seen = {}
+        caps = []  # type: list
+        seen = {}  # type: dict
         for i in range(n - 256):
             s = buf[i]
             c = b[s]
