@@ -71,12 +71,19 @@ def _open(browser, url):
 
 
 def _new_game(page, game, mode="two"):
+    """Start ``game`` from the page's choices; wait until the page shows its new board."""
+    before = int(page.get_attribute("body", "data-version") or 0)
     page.select_option("#game", game)
     page.select_option("#mode", mode)
     page.click("#new")
-    page.wait_for_function("g => document.querySelector('#cell-1') && "
-                           "document.getElementById('game').value === g && "
-                           "document.getElementById('moves').children.length === 0", arg=game, timeout=TIMEOUT)
+    try:
+        page.wait_for_function("([g, v]) => document.body.getAttribute('data-game') === g && "
+                               "+document.body.getAttribute('data-version') > v && "
+                               "document.body.getAttribute('data-ply') === '0'", arg=[game, before],
+                               timeout=TIMEOUT)
+    except sync_api.TimeoutError:
+        raise AssertionError("no new %s game: page shows %s, error %r" % (
+            game, page.get_attribute("body", "data-game"), page.text_content("#error")))
 
 
 MOVES_JS = "Array.from(document.querySelectorAll('#moves li')).flatMap(li => li.textContent.trim().split(/ +/))"

@@ -1,4 +1,5 @@
 """`playboard sim`: the board in a web page, with the real firmware running behind it."""
+import argparse
 import sys
 import time
 
@@ -21,6 +22,7 @@ def add_arguments(p):
                    help="the engine's level (default 3)")
     p.add_argument("--open", action="store_true", help="open the page in the web browser")
     p.add_argument("--verbose", "-v", action="store_true", help="log every request")
+    p.add_argument("--heap", default="192k", help=argparse.SUPPRESS)  # the firmware's heap (the RP2040's)
 
 
 def run(args):
@@ -39,7 +41,7 @@ def run(args):
         raise CommandError("can't listen on %s:%d: %s" % (args.host, args.port, e.strerror or e))
     try:
         try:
-            session = Session(hub, game=args.game, mode=args.mode, level=args.level)
+            session = Session(hub, game=args.game, mode=args.mode, level=args.level, heap=args.heap)
         except SessionError as e:
             raise CommandError(str(e))
         httpd.session = session

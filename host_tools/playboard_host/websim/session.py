@@ -363,7 +363,6 @@ class Session:
             self.events_text = []
             self.note = ""
             new_board_game(self.board, game, self.mode, level)
-            self.board.advance(50)
             self._poll()
 
     def setup(self):
@@ -438,11 +437,13 @@ def new_board_game(board, game, mode, level):
     games, switch the board off and on again (the flash keeps every game) and retry once."""
     try:
         board.new_game(game, mode, level)
+        board.advance(50)
     except SimError as e:
         if "MemoryError" not in str(e):
             raise
         board.restart()
         board.new_game(game, mode, level)
+        board.advance(50)
 
 
 def physical_actions(g, m):

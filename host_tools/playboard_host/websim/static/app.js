@@ -217,6 +217,8 @@ function render(s) {
   $("setup-all").hidden = s.app_state !== "setup";
   showError(s.error || "");
   document.body.setAttribute("data-version", s.version);
+  document.body.setAttribute("data-game", s.game);
+  document.body.setAttribute("data-ply", s.ply);
 }
 
 // Actions go to the board one at a time, in the order they were made (a hand
