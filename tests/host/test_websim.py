@@ -1,0 +1,232 @@
+"""The simulator's server and model without a browser: layout data, the pieces in hand,
+the HTTP API and its event stream against the real firmware, a port already in use,
+a client that goes away."""
+import http.client
+import json
+import socket
+import threading
+
+import pytest
+
+from playboard.games import new_game
+from playboard_host.cli import main
+from playboard_host.simboard import micropython_binary
+from playboard_host.websim import server as srv
+from playboard_host.websim.model import Pieces, layout_data
+
+
+def test_layout_data_has_every_game_and_the_tobit_lines():
+    d = layout_data()
+    assert sorted(d["games"]) == ["tihbat", "tobit", "tobit4", "toguz"]
+    assert d["size_mm"] == [400, 460] and d["n_leds"] == 58
+    # 5 chols of 6 points and 4 transverse lines of 7 points: 25 + 24 segments
+    assert len(d["games"]["tobit"]["edges"]) == 49
+    assert len(d["games"]["tobit4"]["edges"]) == 4 * 5 + 4 * 5
+    assert [1, 7] in d["games"]["tobit"]["edges"] and [1, 6] not in d["games"]["tobit"]["edges"]
+    assert "edges" not in d["games"]["toguz"]
+    assert len(d["games"]["toguz"]["cells"]) == 20 and d["levels"] == 8
+
+
+def test_pieces_in_hand_follow_a_capture_and_a_promotion():
+    g = new_game("tobit", "W:W14:B21,27")
+    pc = Pieces(g)
+    assert pc.symbols() == {14: "w", 21: "b", 27: "b"}
+    with pytest.raises(ValueError, match="no piece on point 7"):
+        pc.lift(7)
+    pc.lift(21)  # the captured piece first: then the capturer
+    pc.lift(14)
+    with pytest.raises(ValueError, match="point 27 is taken"):
+        pc.place(27, 0)
+    assert pc.place(28, 0) == "w"  # the mover's colour goes down, not the first lifted
+    assert [s for s, _ in pc.hand] == ["b"]
+    g.push_text("14:28")
+    pc.after_move(g)
+    assert pc.hand == [] and pc.symbols() == {27: "b", 28: "w"}
+    g2 = new_game("tobit", "W:W32:B1")
+    pc2 = Pieces(g2)
+    pc2.lift(32)
+    pc2.place(38, 0)
+    g2.push_text("32-38")
+    pc2.after_move(g2)
+    assert pc2.symbols()[38] == "W"  # crowned: a tobit now
+    with pytest.raises(ValueError, match="nothing in the hand"):
+        pc2.place(20, 1)
+
+
+def test_put_back_returns_lifted_pieces():
+    pc = Pieces(new_game("tobit"))
+    pc.lift(7)
+    pc.lift(30)
+    assert sorted(pc.put_back()) == [7, 30] and pc.hand == []
+    assert pc.symbols()[7] == "w" and pc.symbols()[30] == "b"
+
+
+def _free_port():
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    return s, port
+
+
+def test_sim_command_says_when_the_port_is_in_use(capsys):
+    s, port = _free_port()
+    s.listen(1)
+    try:
+        assert main(["sim", "--port", str(port)]) == 2
+    finally:
+        s.close()
+    err = capsys.readouterr().err
+    assert "port %d is already in use" % port in err and "--port" in err
+    assert "Traceback" not in err
+
+
+class FakeSession:
+    """A stand-in for the board: the server's part alone."""
+
+    game_name = "toguz"
+
+    def __init__(self):
+        self.acts = []
+
+    def layout_data(self):
+        return {"size_mm": [400, 460]}
+
+    def state(self):
+        return {"version": len(self.acts), "acts": list(self.acts)}
+
+    def act(self, body):
+        if body.get("op") == "bad":
+            raise ValueError("no such thing")
+        self.acts.append(body)
+        return self.state()
+
+    def record_text(self):
+        return '[Game "toguz"]\n\n*\n'
+
+
+@pytest.fixture
+def server():
+    hub = srv.Hub()
+    session = FakeSession()
+    hub.publish(session.state())
+    httpd = srv.make_server(session, hub, "127.0.0.1", 0)
+    srv.serve_in_thread(httpd)
+    yield httpd, hub, session
+    srv.stop(httpd, hub)
+
+
+def _req(httpd, method, path, body=None):
+    c = http.client.HTTPConnection("127.0.0.1", httpd.server_address[1], timeout=10)
+    c.request(method, path, body=body, headers={"Content-Type": "application/json"} if body else {})
+    r = c.getresponse()
+    data = r.read()
+    c.close()
+    return r.status, r.getheader("Content-Type"), data
+
+
+def test_server_routes_and_errors(server):
+    httpd, hub, session = server
+    st, ct, data = _req(httpd, "GET", "/")
+    assert st == 200 and ct.startswith("text/html") and b"<svg id=\"board\"" in data
+    for name, kind in (("app.js", "text/javascript"), ("style.css", "text/css")):
+        st, ct, data = _req(httpd, "GET", "/static/" + name)
+        assert st == 200 and ct.startswith(kind) and len(data) > 500
+    assert _req(httpd, "GET", "/static/../server.py")[0] == 404
+    assert _req(httpd, "GET", "/static/nothing.js")[0] == 404
+    assert _req(httpd, "GET", "/nowhere")[0] == 404
+    assert json.loads(_req(httpd, "GET", "/api/layout")[2]) == {"size_mm": [400, 460]}
+    st, ct, data = _req(httpd, "GET", "/api/record")
+    assert st == 200 and data.startswith(b'[Game "toguz"]')
+    st, _, data = _req(httpd, "POST", "/api/act", b"not json")
+    assert st == 400 and "JSON object" in json.loads(data)["error"]
+    st, _, data = _req(httpd, "POST", "/api/act", b'{"op": "bad"}')
+    assert st == 400 and json.loads(data)["error"] == "no such thing"
+    st, _, data = _req(httpd, "POST", "/api/act", b'{"op": "click", "cell": 3}')
+    assert st == 200 and json.loads(data)["acts"] == [{"op": "click", "cell": 3}]
+
+
+def _read_event(f):
+    lines = []
+    while True:
+        line = f.readline().decode()
+        if line == "\n" and lines:
+            return lines
+        if line.startswith(":"):
+            continue
+        if line.strip():
+            lines.append(line.strip())
+
+
+def test_event_stream_and_a_client_that_goes_away(server):
+    httpd, hub, session = server
+    port = httpd.server_address[1]
+    socks = []
+    for _ in range(3):  # three clients; two vanish mid-stream
+        s = socket.create_connection(("127.0.0.1", port), timeout=10)
+        s.sendall(b"GET /api/events HTTP/1.1\r\nHost: x\r\n\r\n")
+        socks.append(s)
+    f = socks[0].makefile("rb")
+    assert f.readline().startswith(b"HTTP/1.1 200")
+    while f.readline() not in (b"\r\n", b""):
+        pass
+    ev = _read_event(f)
+    assert ev[0] == "event: state" and json.loads(ev[1][len("data: "):])["version"] == 0
+    socks[1].close()
+    socks[2].setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\x00\x00\x00\x00\x00\x00\x00")
+    socks[2].close()  # a reset, as a browser tab killed
+    # the server goes on: new states reach the client that stayed, requests are served
+    for k in range(3):
+        _req(httpd, "POST", "/api/act", json.dumps({"op": "click", "cell": k}).encode())
+        hub.publish(session.state())
+    seen = 0
+    while seen < 3:
+        ev = _read_event(f)
+        seen = json.loads(ev[1][len("data: "):])["version"]
+    assert seen == 3
+    assert _req(httpd, "GET", "/api/state")[0] == 200
+    socks[0].close()
+    assert threading.active_count() < 50
+
+
+@pytest.mark.skipif(micropython_binary() is None, reason="micropython not installed (make setup)")
+def test_session_plays_on_the_real_firmware():
+    from playboard_host.websim.session import Session
+
+    s = Session(None, game="toguz", pump=False)
+    try:
+        s.advance(100)
+        st = s.act({"op": "click", "cell": 8})
+        s.advance(200)
+        st = s.state()
+        assert st["moves"] == ["98"] and st["turn"] == 1
+        assert st["counts"][18] == 10 and st["counts"][8] == 1
+        assert ["cyan", "sowing, path"] == st["legend"][0][1:] or any(x[2] == "sowing, path" for x in st["legend"])
+        with pytest.raises(ValueError, match="unknown action"):
+            s.act({"op": "fly"})
+        with pytest.raises(ValueError, match="unknown game"):
+            s.act({"op": "new", "game": "chess"})
+        with pytest.raises(ValueError, match="level must be 1..8"):
+            s.act({"op": "new", "game": "tobit", "level": 12})
+        s.act({"op": "new", "game": "tobit", "mode": "white", "level": 1})
+        s.advance(100)
+        assert s.state()["app_state"] == "setup"
+        s.act({"op": "setup"})
+        s.advance(500)
+        s.act({"op": "click", "cell": 7})
+        s.act({"op": "click", "cell": 14})
+        for _ in range(40):  # the board's engine (Black) thinks, then shows its move
+            s.advance(100)
+            if s.state()["engine"]["state"] == "move":
+                break
+        st = s.state()
+        assert st["moves"] == ["7-14"] and st["engine"]["state"] == "move"
+        assert any(x[2].startswith("engine's move") for x in st["legend"])
+        s.act({"op": "engine_move"})
+        s.advance(800)
+        st = s.state()
+        assert len(st["moves"]) == 2 and st["moves"][1] == st["engine"].get("move", st["moves"][1])
+        assert s.board.status()["fen"] == s.game.fen()
+        text = s.record_text()
+        assert '[Game "tobit"]' in text and "1. 7-14 %s *" % st["moves"][1] in text
+    finally:
+        s.close()
