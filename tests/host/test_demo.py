@@ -74,9 +74,9 @@ def test_led_names_follow_the_lights_colours():
     for br in (48, 160, 255):
         assert demo.led_name(demo.shown_colour(DEFAULT_COLOURS[LEGAL][0], br), br)[1] == "green"
         assert demo.led_name(demo.shown_colour(DEFAULT_COLOURS[LEGAL][1], br), br)[2] == "selected"
-        assert demo.led_name(demo.shown_colour(DEFAULT_COLOURS[CAPTURE][0], br), br)[2] == "capture"
+        assert demo.led_name(demo.shown_colour(DEFAULT_COLOURS[CAPTURE][0], br), br)[2] == "capture, take off"
         assert demo.led_name(demo.shown_colour(DEFAULT_COLOURS[CAPTURE][1], br), br)[2] == "tuzdyk"
-        assert demo.led_name(demo.shown_colour(DEFAULT_COLOURS[ENGINE][0], br), br)[2] == "engine from"
+        assert demo.led_name(demo.shown_colour(DEFAULT_COLOURS[ENGINE][0], br), br)[2] == "engine's move from"
         if br >= 160:  # at 48 the strip gets (6, 0, 0) for both capture orange and error red
             assert demo.led_name(demo.shown_colour(DEFAULT_COLOURS[ERROR][0], br), br)[1] == "red"
         assert demo.led_name(demo.shown_colour(DEFAULT_COLOURS[SOWING][1], br), br)[2] == "last ball"
@@ -143,3 +143,61 @@ def test_colour_wanted(monkeypatch):
     monkeypatch.setenv("TERM", "dumb")
     assert not demo.colour_wanted(Tty())
     assert not demo.colour_wanted(open(os.devnull, "w"), "auto")
+
+
+# --- the whole demo on the real firmware -------------------------------------------------------
+def _need_micropython():
+    from playboard_host.simboard import micropython_binary
+
+    if micropython_binary() is None:
+        pytest.skip("micropython not installed (make setup)")
+
+
+def test_demo_plays_the_bundled_record_and_tobit_then_syncs_and_exports(tmp_path, capsys):
+    _need_micropython()
+    lib = tmp_path / "lib.sqlite"
+    out = tmp_path / "export.pgn"
+    assert main(["demo", "--library", str(lib), "--export", str(out), "--color", "never"]) == 0
+    text = capsys.readouterr().out
+    rec, final = demo.load_record(demo.demo_record_path())
+    # every move of the record, as the board committed it, in order
+    lines = [ln for ln in text.splitlines() if ln[:4].strip().rstrip(".").isdigit() and (" South " in ln or " North " in ln)]
+    assert [ln.split()[2] for ln in lines] == rec.moves
+    assert "Final kazans on the board 82 : 53; the record's 82 : 53: equal" in text
+    assert "Result 1-0 (kazan)" in text
+    # pictures with the LED colours named (plain text: no escapes), the sowing shown
+    assert "\x1b[" not in text and "c cyan = sowing, path" in text and "y yellow = tuzdyk" in text
+    # the Tobit game against the board's engine ended with a result
+    assert "== tobit against the board's engine" in text
+    assert "the board's engine shows" in text and "P purple = engine's move to" in text
+    tobit_result = [ln for ln in text.splitlines() if ln.startswith("Result ") and "plies" in ln]
+    assert len(tobit_result) == 1 and tobit_result[0].split()[1] in ("1-0", "0-1", "1/2-1/2")
+    # synced into the library and exported: the same moves, byte for byte
+    assert "synced 2 new games" in text
+    recs = list(pgn.read_games(out.read_text().splitlines()))
+    assert [r.tags["Game"] for r in recs] == ["toguz", "tobit"]
+    assert recs[0].moves == rec.moves and recs[0].tags["Result"] == "1-0"
+    g, res = pgn.replay(recs[1])
+    assert res == tobit_result[0].split()[1]
+    assert "The exported toguz game's 79 moves are equal to the record's." in text
+    from playboard_host.library import Library
+
+    lb = Library(str(lib))
+    assert lb.count() == 2
+    lb.close()
+
+
+def test_demo_plays_a_master_game_from_the_cases(capsys):
+    _need_micropython()
+    here = os.path.dirname(os.path.abspath(__file__))
+    path = os.path.join(here, "..", "..", "..", "shared", "cases", "toguz-masters-2018.pgn")
+    if not os.path.exists(path):
+        pytest.skip("../shared/cases is absent")
+    assert main(["demo", "--record", path, "--number", "3", "--no-tobit", "--quiet"]) == 0
+    text = capsys.readouterr().out
+    rec, final = demo.load_record(path, 3)
+    n = 2 * 9
+    want = "Final kazans on the board %d : %d; the record's %d : %d: equal" % (
+        final.pos[n], final.pos[n + 1], final.pos[n], final.pos[n + 1])
+    assert want in text
+    assert "The exported toguz game's %d moves are equal to the record's." % len(rec.moves) in text
