@@ -25,5 +25,8 @@ bench: setup
 demo: setup
 	$(VENV)/bin/playboard demo
 
+sim: setup
+	$(VENV)/bin/playboard sim
+
 clean:
 	rm -rf $(VENV) .pytest_cache build *.egg-info
