@@ -31,8 +31,10 @@ def main():
     hw = open_board(cfg)
     hw.fill(0, 0, 24)  # lit at once, before the rest is imported
     hw.show()
-    from playboard.app import App, read_layouts
+    from playboard.appgame import read_layouts
     layouts = read_layouts(cfg, hw)  # first, while the heap is nearly empty
+    from playboard.app import App, _unload
+    _unload("playboard.appgame")
     wdt = None
     try:
         from machine import WDT

@@ -44,7 +44,6 @@ from playboard.board import tracker as T
 from playboard.board.lights import (Lights, LEGAL, LAST, SOWING, ENGINE, CAPTURE, ERROR, USER,
                                     ON, ACCENT, BLINK)
 from playboard.board.scan import Scanner
-from playboard.board.layout import load_layout, read_layout_file, boards_dir
 
 GAMES = ("toguz", "tobit", "tobit4", "tihbat")
 MODES = ("two", "white", "black", "demo")
@@ -76,6 +75,8 @@ PADS_ON_TOGUZ = (0, 8, 9, 17)
 PADS_ON_TOBIT = (1, 5, 34, 38)
 
 APP_SETTINGS = {"attract_s": 120, "think_ms": 3000, "think_nodes": 3000}
+
+RESERVE = const(8192)  # bytes of App._reserve
 
 _RESIGNED = "resignation"
 _AGREED = "agreed draw"
@@ -118,7 +119,10 @@ class App:
         self.think = think
         self.slice_ms = slice_ms
         self.slice_nodes = slice_nodes
-        self.layouts = layouts if layouts is not None else read_layouts(cfg, hw)
+        if layouts is None:
+            from playboard.appgame import read_layouts
+            layouts = read_layouts(cfg, hw)
+        self.layouts = layouts
         if settings is None:
             from playboard.link import DEFAULT_SETTINGS
             defaults = dict(DEFAULT_SETTINGS)
@@ -151,10 +155,13 @@ class App:
                 self.menu_sensors[s] = c
         self.pad_sensors = bytearray(b"\xff" * hw.n_sensors)  # sensor -> pad 0..3
         self.pad_leds = [-1, -1, -1, -1]
-        tt = tt_size if tt_size is not None else cfg.get("engine", {}).get("tt_size", 512)
-        from playboard.engine import Engine
-        # built now, while the heap is still in one piece (its table is one block)
-        self.engine = Engine(tt)
+        tt = tt_size if tt_size is not None else cfg.get("engine", {}).get("tt_size", 128)
+        self._tt_size = tt
+        self.engine = None  # built when a game with the engine begins (first of its objects)
+        # a block kept whole for the next game's largest objects (undo chunks, the
+        # tracker's tables): loading a game's code cuts the heap into small holes, so
+        # this is given back only once that code is in, just before those are made
+        self._reserve = bytearray(RESERVE)
         self.link = None
         if transport is not None:
             from playboard.link import Link
@@ -193,6 +200,7 @@ class App:
         self.next_due = 0
         self.frames = 0
         self.memory_errors = 0
+        self._pending = None  # a game to begin at the next frame: (resumed record or None,)
         self.last_ply = 0
 
     def load_layout(self, game):
@@ -236,6 +244,12 @@ class App:
     def open_menu(self, now_ms):
         """Show the menu (game, mode, level, start pads); the finished game stays on record."""
         self._end_game_objects()
+        if self._reserve is None:  # the last game's objects are gone: keep their room
+            gc.collect()
+            try:
+                self._reserve = bytearray(RESERVE)
+            except MemoryError:
+                pass
         self._enter(S_MENU, now_ms)
         self._menu_dirty = True
         self.emit("menu", {"game": self.game_name, "mode": self.mode, "level": self.level})
@@ -264,9 +278,11 @@ class App:
     # ---- a game ----------------------------------------------------------------
 
 
-    def new_game(self, now_ms):
-        """Start the chosen game: record its header, then set-up (Tobit) or play."""
-        self._ui().begin(self, now_ms)
+    def new_game(self, now_ms, resumed=None):
+        """Start the chosen game (or continue ``resumed``, a record.GameRecord) at the
+        next frame: record its header, then set-up (Tobit) or play. The next frame does
+        it from this module, so that the menu's code is out of the heap by then."""
+        self._pending = (resumed,)
 
 
     def engine_side(self, side):
@@ -395,6 +411,29 @@ class App:
 
     def _frame(self, now_ms):
         self.now = now_ms
+        self.begin_pending(now_ms)
+        self._scan_and_play(now_ms)
+
+    def begin_pending(self, now_ms):
+        """Begin the game asked for by ``new_game`` now (the next frame does it anyway).
+        Call it from outside the menu code (a frame, the simulator's bridge)."""
+        if self._pending is not None:
+            resumed = self._pending[0]
+            self._pending = None
+            from playboard import appgame
+            try:
+                appgame.begin(self, now_ms, resumed)
+            except (ValueError, IndexError, OSError) as e:
+                if resumed is None:
+                    raise
+                # a record that does not replay: close it, keep it for the host, go on
+                self.emit("record-error", {"msg": "resume: %s" % e})
+                self.store.finish("*", "abandoned")
+                self.open_menu(now_ms)
+            finally:
+                _unload("playboard.appgame")  # start-up of a game only
+
+    def _scan_and_play(self, now_ms):
         self.frames += 1
         sc = self.scanner
         n = sc.poll(now_ms)
@@ -433,29 +472,33 @@ class App:
         for i in range(n):
             s = deb.changes[i]
             v = deb.stable[s]
-            if v == self.rest[s]:
+            r0 = self.rest[s]
+            if v == r0:
                 continue  # back to rest: re-armed
-            if st == S_MENU or st == S_OVER:
-                c = self.menu_sensors[s]
-                if c != 255:
-                    if st == S_OVER:
-                        if ((now_ms - self._t_state) & _MASK) >= OVER_DELAY_MS:
-                            self.open_menu(now_ms)
-                            return
-                    else:
-                        self._ui().menu_press(self, c, now_ms)
-                        if self.state != S_MENU:
-                            return
-            elif st == S_PLAY or st == S_SETUP:
-                k = self.pad_sensors[s]
-                if k != 255:
-                    self._pad_press(k, now_ms)
-                    if self.state == S_OVER:
-                        return
-            b = self.buttons
-            if b and s == b.get("menu", -1) and st != S_MENU:
-                self.open_menu(now_ms)
+            self._press(s, st, now_ms)
+            if self.state != st:
+                # a new state began with this pad held: its way back is not a press
+                self.rest[s] = r0
                 return
+
+    def _press(self, s, st, now_ms):
+        """Sensor s left its rest value in state st: a menu choice, a pad, a button."""
+        if st == S_MENU or st == S_OVER:
+            c = self.menu_sensors[s]
+            if c != 255:
+                if st == S_MENU:
+                    self._ui().menu_press(self, c, now_ms)
+                elif ((now_ms - self._t_state) & _MASK) >= OVER_DELAY_MS:
+                    self.open_menu(now_ms)
+                return
+        elif st == S_PLAY or st == S_SETUP:
+            k = self.pad_sensors[s]
+            if k != 255:
+                self._pad_press(k, now_ms)
+                return
+        b = self.buttons
+        if b and s == b.get("menu", -1) and st != S_MENU:
+            self.open_menu(now_ms)
 
     def _events(self, n, now_ms):
         tr = self.tracker
@@ -648,23 +691,6 @@ def _unload(name):
         parent = sys.modules.get(name[:i])
         if parent is not None and name[i + 1:] in dir(parent):
             delattr(parent, name[i + 1:])
-
-
-def read_layouts(cfg, hw):
-    """Every game's ``Layout`` on the board of definition ``cfg`` (dict game -> Layout),
-    from one parse of its layout file; the parsed text is dropped. Call it early at
-    start-up, while the heap is nearly empty (the parse makes many small objects).
-    ValueError if the layout needs more sensors or LEDs than ``hw`` has."""
-    data = read_layout_file("%s/layout_%s.json" % (boards_dir(), cfg.get("layout", "default")))
-    if data.get("n_sensors", 0) > hw.n_sensors or data.get("n_leds", 0) > hw.n_leds:
-        raise ValueError("board %s: the layout needs %r sensors and %r LEDs" % (
-            cfg.get("name"), data.get("n_sensors"), data.get("n_leds")))
-    out = {}
-    for g in GAMES:
-        out[g] = load_layout(g, data=data)
-    del data
-    gc.collect()
-    return out
 
 
 def _clamp(v, lo, hi):

@@ -7,7 +7,7 @@ game's rules core, tracker and engine (on the RP2040 the code is frozen in flash
 and this costs nothing). Every function takes the ``App`` as its first argument.
 """
 from playboard.app import (GAMES, MODES, S_SETUP, S_PLAY, MENU_GAME, MENU_MODE,
-                           MENU_LEVEL, MENU_START, PADS_ON_TOGUZ, PADS_ON_TOBIT, _clamp, _unload)
+                           MENU_LEVEL, MENU_START, _clamp)
 from playboard.board.lights import LEGAL, LAST, ENGINE, USER, ON, ACCENT, BLINK
 
 
@@ -20,15 +20,8 @@ def start(app, now_ms):
     app.emit("boot", {"games": len(app.store.index), "problems": len(app.store.report)})
     r = app.store.resume()
     if r is not None and r.name in GAMES:
-        try:
-            resume(app, r, now_ms)
-            return
-        except (ValueError, IndexError, OSError) as e:
-            app.emit("record-error", {"msg": "resume: %s" % e})
-            try:
-                app.store.finish("*", "abandoned")
-            except (ValueError, OSError):
-                pass
+        resume(app, r, now_ms)  # the first frame replays it
+        return
     elif r is not None:
         app.store.finish("*", "abandoned")
     app.open_menu(now_ms)
@@ -41,7 +34,7 @@ def resume(app, r, now_ms):
     app.game_name = r.name
     app.mode = mode if mode in MODES else "two"
     app.level = _clamp(int(level) if level.isdigit() else 3, 1, 8)
-    begin(app, now_ms, resumed=r)
+    app.new_game(now_ms, resumed=r)
 
 
 def paint_menu(app):
@@ -168,107 +161,6 @@ def link_set_game(app, req):
     elif req.get("menu"):
         app.open_menu(now)
     return app.link_status()
-
-
-def player(app, side):
-    if app.mode == "demo" or (app.mode == "white" and side == 1) or (app.mode == "black" and side == 0):
-        return "Playboard L%d" % app.level
-    return "Player"
-
-
-def pads(app, tobit):
-    """Map the resign / draw pads (or buttons) of the game about to start."""
-    ps = app.pad_sensors
-    for i in range(len(ps)):
-        ps[i] = 255
-    b = app.buttons
-    if b:
-        for k, name in ((0, "draw"), (1, "resign"), (2, "draw_black"), (3, "resign_black")):
-            s = b.get(name, -1)
-            if s >= 0:
-                ps[s] = k
-        app.pad_leds = [-1, -1, -1, -1]
-        return
-    pad_game = "toguz" if tobit else "tobit"
-    lay = app.menu_lay if tobit else app.load_layout(pad_game)
-    cells = PADS_ON_TOGUZ if tobit else PADS_ON_TOBIT
-    for k in range(4):
-        s = lay.sensor_of(cells[k])
-        if s >= 0 and app.lay.cell_of_sensor(s) < 0:
-            ps[s] = k
-        app.pad_leds[k] = lay.led_of(cells[k])
-
-
-def begin(app, now_ms, resumed=None):
-    from playboard.games import game_class
-    import gc
-
-    app._end_game_objects()
-    name = app.game_name
-    _unload_games(name)
-    _unload("playboard.appui")  # not needed in play: give the heap to the game
-    gc.collect()
-    tobit = name in ("tobit", "tobit4")
-    # the code first, while the heap has room in one piece, then the objects
-    if tobit:
-        from playboard.board.tobit_tracker import TobitTracker as Tracker
-    else:
-        from playboard.board.mancala_tracker import MancalaTracker as Tracker
-    cls = game_class(name)
-    gc.collect()
-    g = cls(capacity=64)  # undo room for 64 plies now, while the heap is whole
-    if resumed is not None:
-        if resumed.fen:
-            g.set_fen(resumed.fen)
-        for t in resumed.moves:
-            g.push_text(t)
-    app.game = g
-    app.lay = app.load_layout(name)
-    gc.collect()
-    if tobit:
-        takeback = app.mode == "two" and bool(app.settings.get("takeback", True))
-        app.tracker = Tracker(g, takeback=takeback, colour=app.colour, setup=True)
-    else:
-        app.tracker = Tracker(g, select="tap" if app.stylus else "lift")
-    app.occ = bytearray(app.lay.n_cells)
-    app._occ_dirty = True
-    app.result = None
-    app.termination = None
-    pads(app, tobit)
-    if resumed is None:
-        tags = {"Event": "Playboard", "White": player(app, 0), "Black": player(app, 1),
-                "Mode": app.mode}
-        if app.mode != "two":
-            tags["Level"] = str(app.level)
-        gid = app.store.new_game(name, tags)
-        if gid is None:
-            app.emit("record-error", {"msg": app.store.error})
-        app.emit("game", {"game": name, "mode": app.mode, "level": app.level, "id": gid})
-    else:
-        app.emit("resumed", {"game": name, "mode": app.mode, "level": app.level,
-                              "id": resumed.id, "ply": g.ply, "fen": g.fen()})
-    app._enter(S_SETUP if tobit else S_PLAY, now_ms)
-    if tobit:
-        app.emit("setup", {"fen": g.fen()})
-    else:
-        app._turn_check = True
-    if g.is_game_over():  # a record whose last move ended the game
-        app._game_over(g.result(), g.termination, now_ms)
-
-
-_GAME_MODULES = {"toguz": ("playboard.games.toguz", "playboard.board.mancala_tracker"),
-                 "tihbat": ("playboard.games.tihbat", "playboard.board.mancala_tracker"),
-                 "tobit": ("playboard.games.tobit", "playboard.board.tobit_tracker")}
-
-
-def _unload_games(keep):
-    """Forget the rules core and tracker modules that game ``keep`` does not use, so a
-    change of game gives their heap back (the code is in flash on the board)."""
-    need = _GAME_MODULES["tobit" if keep == "tobit4" else keep]
-    for g in _GAME_MODULES:
-        for name in _GAME_MODULES[g]:
-            if name not in need:
-                _unload(name)
 
 
 def buttons(cfg, n_sensors):

@@ -56,95 +56,6 @@ from playboard.compat import const
 _MASK = const(0x3FFFFFFF)
 _EVENT_BYTES = const(2048)  # the events kept for the host, as JSON text (oldest dropped)
 _EVENT_COUNT = const(32)
-BLOCK = const(4096)
-
-
-class FileBlockDev:
-    """A littlefs block device over a file: the board's flash in the simulator.
-
-    Like the record tests' ``RamBlockDev`` (tests/firmware/fakeflash.py) it can
-    lose power: ``cut_at`` counts programmed bytes; the write that crosses it puts
-    only the bytes before the cut into the file and the process is killed at once
-    (SIGKILL through the shell: nothing after the cut runs, not even ``finally``).
-    """
-
-    def __init__(self, path, blocks=64, block_size=BLOCK):
-        self.path = path
-        self.bs = block_size
-        try:
-            f = open(path, "r+b")
-            f.seek(0, 2)
-            size = f.tell()
-            self.fresh = size == 0
-            if size:
-                blocks = size // block_size
-        except OSError:
-            f = open(path, "w+b")
-            self.fresh = True
-        self.f = f
-        self.blocks = blocks
-        if self.fresh:
-            ff = b"\xff" * block_size
-            for _ in range(blocks):
-                f.write(ff)
-            f.flush()
-        self.written = 0
-        self.cut_at = None
-
-    def readblocks(self, block, buf, off=0):
-        f = self.f
-        f.seek(block * self.bs + off)
-        f.readinto(buf)
-
-    def writeblocks(self, block, buf, off=None):
-        f = self.f
-        n = len(buf)
-        f.seek(block * self.bs + (off or 0))
-        if self.cut_at is not None and self.written + n > self.cut_at:
-            k = self.cut_at - self.written
-            if k > 0:
-                f.write(memoryview(buf)[0:k])
-            f.flush()
-            power_cut()
-        f.write(buf)
-        f.flush()
-        self.written += n
-
-    def ioctl(self, op, arg):
-        if op == 4:
-            return self.blocks
-        if op == 5:
-            return self.bs
-        if op == 6:
-            if self.cut_at is not None and self.written >= self.cut_at:
-                power_cut()
-            self.f.seek(arg * self.bs)
-            self.f.write(b"\xff" * self.bs)
-            self.f.flush()
-            return 0
-        return 0
-
-
-def power_cut():
-    """Die at once, as a board does when its power goes (SIGKILL to this process)."""
-    import os
-    os.system("kill -9 $PPID")
-    while True:  # never reached: the signal kills us first
-        pass
-
-
-def mount_image(path, blocks, mount="/flash"):
-    """Mount littlefs from image file ``path`` at ``mount`` (format a new one); the device."""
-    import os
-    bd = FileBlockDev(path, blocks)
-    if bd.fresh:
-        os.VfsLfs2.mkfs(bd)
-    try:
-        os.mount(os.VfsLfs2(bd), mount)
-    except OSError:  # not a littlefs image: start it anew
-        os.VfsLfs2.mkfs(bd)
-        os.mount(os.VfsLfs2(bd), mount)
-    return bd
 
 
 class Bridge:
@@ -318,6 +229,7 @@ class Bridge:
             if len(w) > 3:
                 req["level"] = int(w[3])
             app.link_set_game(req)
+            app.begin_pending(self.clock())  # the game exists when the reply goes
         elif c == "setup":
             g = app.game
             if g is None or not hasattr(g, "n_points"):
@@ -339,6 +251,11 @@ class Bridge:
             gc.collect()
             return {"ok": True, "t": self.clock(), "alloc": gc.mem_alloc(), "free": gc.mem_free(),
                     "peak": self.peak, "peak_modules": self.peak_modules}
+        elif c == "heapmap":  # the heap's block map, on standard output (use with --no-link)
+            import gc
+            import micropython
+            gc.collect()
+            micropython.mem_info(1)
         elif c == "watch":
             self.watch = w[1] != "off" if len(w) > 1 else True
             self.peak = 0
@@ -433,87 +350,18 @@ def _hex(buf):
     return binascii.hexlify(buf).decode()
 
 
-def _opts(argv):
-    o = {"board": "sim", "flash": "sim-flash", "image": None, "blocks": 64, "ctl": None,
-         "clock": None, "think": None, "link": True}
-    i = 0
-    while i < len(argv):
-        a = argv[i]
-        if a == "--no-link":
-            o["link"] = False
-            i += 1
-            continue
-        if not a.startswith("--") or i + 1 >= len(argv) or a[2:] not in o:
-            raise SystemExit("main.py: unknown option %r (see playboard/simio.py)" % a)
-        o[a[2:]] = argv[i + 1]
-        i += 2
-    return o
-
-
 def run(argv=None):
     """Run the firmware on the simulated board as :mod:`main` does on the unix port.
     An error that stops it is printed on standard error (standard output is the link)."""
     try:
-        _run(argv)
+        from playboard import simstart
+        br = simstart.start(argv if argv is not None else sys.argv[1:])
+        _unload("playboard.simstart")  # start-up only
+        del simstart
+        try:
+            br.loop()
+        finally:
+            br.app.store.close()
     except Exception as e:  # noqa: BLE001 - said on stderr, then the process ends
         sys.print_exception(e, sys.stderr)
         sys.exit(1)
-
-
-def _run(argv):
-    if argv is None:
-        argv = sys.argv[1:]
-    o = _opts(argv)
-    t0 = time.ticks_us()
-    from playboard.config import load_board
-    from playboard.hw import open_board
-
-    cfg = load_board(o["board"], with_layout=False)  # the app checks the layout
-    del load_board
-    _unload("playboard.config")  # start-up only: give its heap back
-    hw = open_board(cfg)
-    hw.fill(0, 0, 24)  # the board lights at once
-    hw.show()
-    lit_us = time.ticks_diff(time.ticks_us(), t0)
-    from playboard.app import App, read_layouts
-    layouts = read_layouts(cfg, hw)  # first, while the heap is nearly empty
-    import os
-    bdev = None
-    if o["image"]:
-        bdev = mount_image(o["image"], int(o["blocks"]))
-        root = "/flash/games"
-    else:
-        try:
-            os.mkdir(o["flash"])
-        except OSError:
-            pass
-        root = o["flash"] + "/games"
-    from playboard.record import Store
-    store = Store(root)
-    ctl_in = ctl_out = None
-    if o["ctl"]:
-        a, b = o["ctl"].split(",")
-        ctl_in = open(int(a), "rb")
-        ctl_out = open(int(b), "wb")
-    virtual = (o["clock"] or ("virtual" if ctl_in is not None else "real")) == "virtual"
-    transport = None
-    if o["link"]:
-        from playboard.link import StdioTransport
-        transport = StdioTransport()
-    think = o["think"] or ("nodes" if virtual else "ms")
-    holder = []
-    app = App(hw, cfg, store, transport=transport, clock=lambda: holder[0].clock(), think=think,
-              layouts=layouts)
-    del layouts
-    br = Bridge(app, ctl_in, ctl_out, virtual, bdev)
-    holder.append(br)
-    app.start(br.clock())
-    app.frame(br.clock())  # the menu or the resumed game lit
-    boot_us = time.ticks_diff(time.ticks_us(), t0)
-    br.reply({"ok": True, "ready": True, "t": br.clock(), "n_leds": hw.n_leds,
-              "n_sensors": hw.n_sensors, "report": store.report,
-              "lit_ms": lit_us // 1000, "boot_ms": boot_us // 1000, "lit_us": lit_us, "boot_us": boot_us})
-    try:
-        br.loop()
-    finally:
-        store.close()

@@ -10,6 +10,7 @@ the pseudo-terminal link and ``playboard export`` gives back the same moves.
 import os
 import random
 import sys
+import time
 
 import pytest
 
@@ -103,8 +104,15 @@ def test_toguz_game_survives_kills_and_power_cuts_then_syncs_and_exports_byte_fo
     kills = cuts = 0
     while g.ply < len(plan):
         action = rng.random()
-        if action < 0.25 and kills < 3:
+        if action < 0.12 and kills < 3:
             b.kill()  # switched off between two frames
+            kills += 1
+        elif action < 0.25 and kills < 3:
+            # switched off while it runs: somewhere inside a move's frames
+            pit = g.parse_move(plan[g.ply])
+            os.write(b._ctl_w, b"tap %d 150\nadv 3000\n" % (pit + 9 * g.turn))
+            time.sleep(rng.random() * 0.05)
+            b.kill()
             kills += 1
         elif action < 0.55:
             b.cut_after(rng.randrange(1, 700))  # the power goes inside a block write

@@ -1,0 +1,140 @@
+"""Starting a game: the part of the app (``playboard.app``) that runs when a game
+begins (or is resumed) and at start-up, loaded then and dropped after, so that its
+code is not in the heap while a game is played (on the RP2040 the code is frozen in
+flash and this costs nothing). Functions take the ``App`` as their first argument.
+"""
+import gc
+
+from playboard.app import (GAMES, S_SETUP, S_PLAY, PADS_ON_TOGUZ, PADS_ON_TOBIT, _unload)
+from playboard.board.layout import load_layout, read_layout_file, boards_dir
+
+
+def player(app, side):
+    if app.mode == "demo" or (app.mode == "white" and side == 1) or (app.mode == "black" and side == 0):
+        return "Playboard L%d" % app.level
+    return "Player"
+
+
+def pads(app, tobit):
+    """Map the resign / draw pads (or buttons) of the game about to start."""
+    ps = app.pad_sensors
+    for i in range(len(ps)):
+        ps[i] = 255
+    b = app.buttons
+    if b:
+        for k, name in ((0, "draw"), (1, "resign"), (2, "draw_black"), (3, "resign_black")):
+            s = b.get(name, -1)
+            if s >= 0:
+                ps[s] = k
+        app.pad_leds = [-1, -1, -1, -1]
+        return
+    pad_game = "toguz" if tobit else "tobit"
+    lay = app.menu_lay if tobit else app.load_layout(pad_game)
+    cells = PADS_ON_TOGUZ if tobit else PADS_ON_TOBIT
+    for k in range(4):
+        s = lay.sensor_of(cells[k])
+        if s >= 0 and app.lay.cell_of_sensor(s) < 0:
+            ps[s] = k
+        app.pad_leds[k] = lay.led_of(cells[k])
+
+
+def begin(app, now_ms, resumed=None):
+    from playboard.games import game_class
+
+    app._end_game_objects()
+    name = app.game_name
+    _unload_games(name)
+    _unload("playboard.appui")  # not needed in play: give the heap to the game
+    if app.mode == "two":
+        # no engine in this game: its code and table go back to the heap
+        app.engine = None
+        _unload("playboard.engine")
+        _unload("playboard.evaluation")
+        gc.collect()
+    else:
+        gc.collect()
+        if app.engine is None:
+            # the engine first: its table wants a block in one piece
+            from playboard.engine import Engine
+            app.engine = Engine(app._tt_size)
+    tobit = name in ("tobit", "tobit4")
+    # the code first, while the heap has room in one piece, then the objects
+    if tobit:
+        from playboard.board.tobit_tracker import TobitTracker as Tracker
+    else:
+        from playboard.board.mancala_tracker import MancalaTracker as Tracker
+    cls = game_class(name)
+    app._reserve = None  # the block kept whole for this moment (see App.__init__)
+    gc.collect()
+    g = cls(capacity=64)  # undo room for 64 plies now, while the heap is whole
+    if resumed is not None and resumed.fen:
+        g.set_fen(resumed.fen)
+    app.game = g
+    app.lay = app.load_layout(name)
+    # the tracker's tables next (the largest blocks), before a replay's garbage
+    if tobit:
+        takeback = app.mode == "two" and bool(app.settings.get("takeback", True))
+        app.tracker = Tracker(g, takeback=takeback, colour=app.colour, setup=True)
+    else:
+        app.tracker = Tracker(g, select="tap" if app.stylus else "lift")
+    if resumed is not None and resumed.moves:
+        for t in resumed.moves:
+            g.push_text(t)
+        gc.collect()
+        app.tracker.new_position()
+    app.occ = bytearray(app.lay.n_cells)
+    app._occ_dirty = True
+    app.result = None
+    app.termination = None
+    pads(app, tobit)
+    if resumed is None:
+        tags = {"Event": "Playboard", "White": player(app, 0), "Black": player(app, 1),
+                "Mode": app.mode}
+        if app.mode != "two":
+            tags["Level"] = str(app.level)
+        gid = app.store.new_game(name, tags)
+        if gid is None:
+            app.emit("record-error", {"msg": app.store.error})
+        app.emit("game", {"game": name, "mode": app.mode, "level": app.level, "id": gid})
+    else:
+        app.emit("resumed", {"game": name, "mode": app.mode, "level": app.level,
+                              "id": resumed.id, "ply": g.ply, "fen": g.fen()})
+    app._enter(S_SETUP if tobit else S_PLAY, now_ms)
+    if tobit:
+        app.emit("setup", {"fen": g.fen()})
+    else:
+        app._turn_check = True
+    if g.is_game_over():  # a record whose last move ended the game
+        app._game_over(g.result(), g.termination, now_ms)
+
+
+def read_layouts(cfg, hw):
+    """Every game's ``Layout`` on the board of definition ``cfg`` (dict game -> Layout),
+    from one parse of its layout file; the parsed text is dropped. Call it early at
+    start-up, while the heap is nearly empty (the parse makes many small objects).
+    ValueError if the layout needs more sensors or LEDs than ``hw`` has."""
+    data = read_layout_file("%s/layout_%s.json" % (boards_dir(), cfg.get("layout", "default")))
+    if data.get("n_sensors", 0) > hw.n_sensors or data.get("n_leds", 0) > hw.n_leds:
+        raise ValueError("board %s: the layout needs %r sensors and %r LEDs" % (
+            cfg.get("name"), data.get("n_sensors"), data.get("n_leds")))
+    out = {}
+    for g in GAMES:
+        out[g] = load_layout(g, data=data)
+    del data
+    gc.collect()
+    return out
+
+
+_GAME_MODULES = {"toguz": ("playboard.games.toguz", "playboard.board.mancala_tracker"),
+                 "tihbat": ("playboard.games.tihbat", "playboard.board.mancala_tracker"),
+                 "tobit": ("playboard.games.tobit", "playboard.board.tobit_tracker")}
+
+
+def _unload_games(keep):
+    """Forget the rules core and tracker modules that game ``keep`` does not use, so a
+    change of game gives their heap back (the code is in flash on the board)."""
+    need = _GAME_MODULES["tobit" if keep == "tobit4" else keep]
+    for g in _GAME_MODULES:
+        for name in _GAME_MODULES[g]:
+            if name not in need:
+                _unload(name)

@@ -1,0 +1,84 @@
+"""Start-up of the firmware on the simulated board (``playboard.simio.run``): read the
+options, build the board, the flash, the store, the app and the bridge. Dropped once
+the bridge runs, so that its code leaves the heap.
+"""
+import sys
+import time
+
+from playboard.simio import Bridge, _unload
+
+
+def _opts(argv):
+    o = {"board": "sim", "flash": "sim-flash", "image": None, "blocks": 64, "ctl": None,
+         "clock": None, "think": None, "link": True}
+    i = 0
+    while i < len(argv):
+        a = argv[i]
+        if a == "--no-link":
+            o["link"] = False
+            i += 1
+            continue
+        if not a.startswith("--") or i + 1 >= len(argv) or a[2:] not in o:
+            raise SystemExit("main.py: unknown option %r (see playboard/simio.py)" % a)
+        o[a[2:]] = argv[i + 1]
+        i += 2
+    return o
+
+
+def start(argv):
+    if argv is None:
+        argv = sys.argv[1:]
+    o = _opts(argv)
+    t0 = time.ticks_us()
+    from playboard.config import load_board
+    from playboard.hw import open_board
+
+    cfg = load_board(o["board"], with_layout=False)  # the app checks the layout
+    del load_board
+    _unload("playboard.config")  # start-up only: give its heap back
+    hw = open_board(cfg)
+    hw.fill(0, 0, 24)  # the board lights at once
+    hw.show()
+    lit_us = time.ticks_diff(time.ticks_us(), t0)
+    from playboard.appgame import read_layouts
+    layouts = read_layouts(cfg, hw)  # first, while the heap is nearly empty
+    _unload("playboard.appgame")
+    from playboard.app import App
+    import os
+    bdev = None
+    if o["image"]:
+        from playboard.simflash import mount_image
+        bdev = mount_image(o["image"], int(o["blocks"]))
+        root = "/flash/games"
+    else:
+        try:
+            os.mkdir(o["flash"])
+        except OSError:
+            pass
+        root = o["flash"] + "/games"
+    from playboard.record import Store
+    store = Store(root)
+    ctl_in = ctl_out = None
+    if o["ctl"]:
+        a, b = o["ctl"].split(",")
+        ctl_in = open(int(a), "rb")
+        ctl_out = open(int(b), "wb")
+    virtual = (o["clock"] or ("virtual" if ctl_in is not None else "real")) == "virtual"
+    transport = None
+    if o["link"]:
+        from playboard.link import StdioTransport
+        transport = StdioTransport()
+    think = o["think"] or ("nodes" if virtual else "ms")
+    app = App(hw, cfg, store, transport=transport, think=think, layouts=layouts)
+    del layouts
+    br = Bridge(app, ctl_in, ctl_out, virtual, bdev)
+    app.clock = br.clock  # nothing of this module may stay referenced: it is dropped
+    if app.link is not None:
+        app.link.clock = br.clock
+    app.start(br.clock())
+    app.frame(br.clock())  # the menu or the resumed game lit
+    boot_us = time.ticks_diff(time.ticks_us(), t0)
+    br.reply({"ok": True, "ready": True, "t": br.clock(), "n_leds": hw.n_leds,
+              "n_sensors": hw.n_sensors, "report": store.report,
+              "lit_ms": lit_us // 1000, "boot_ms": boot_us // 1000, "lit_us": lit_us, "boot_us": boot_us})
+    return br
