@@ -352,9 +352,13 @@ class Session:
             raise ValueError("level must be 1..8, not %d" % level)
         with self.lock:
             # take every piece off the old game's area first: the board starts from an empty table
-            if self.game_name.startswith("tobit"):
+            if self.game_name.startswith("tobit") and self.pieces.on:
                 for p in list(self.pieces.on):
                     self.board.lift(p)
+                # let the sensors settle before the new game takes them as its rest
+                # values (or the other game's pads would read as pressed)
+                self.board.advance(300)
+                self._poll()
             self.pieces = Pieces()
             self.game_name = game
             self.game = new_game(game)
