@@ -5,7 +5,7 @@ flash and this costs nothing). Functions take the ``App`` as their first argumen
 """
 import gc
 
-from playboard.app import (GAMES, S_SETUP, S_PLAY, PADS_ON_TOGUZ, PADS_ON_TOBIT, _unload)
+from playboard.app import (GAMES, S_SETUP, S_PLAY, PADS_ON_TOGUZ, PADS_ON_TOBIT, RESERVE, _unload)
 from playboard.board.layout import load_layout, read_layout_file, boards_dir
 
 
@@ -57,6 +57,13 @@ def begin(app, now_ms, resumed=None):
             # the engine first: its table wants a block in one piece
             from playboard.engine import Engine
             app.engine = Engine(app._tt_size)
+    if app._reserve is None:
+        # the last game's objects are gone: keep their room whole while the code loads
+        gc.collect()
+        try:
+            app._reserve = bytearray(RESERVE)
+        except MemoryError:
+            pass
     tobit = name in ("tobit", "tobit4")
     # the code first, while the heap has room in one piece, then the objects
     if tobit:
