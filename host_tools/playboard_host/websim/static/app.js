@@ -147,7 +147,8 @@ function render(s) {
         if ((s.tuzdyks || []).includes(+cell)) el("circle", {cx: sx(x), cy: sy(y), r: 15, class: "tuzdyk"}, n.content);
       }
       el("text", {x: sx(x), y: sy(y), class: "count"}, n.content).textContent =
-        kind === "pit" ? (s.tuzdyks || []).includes(+cell) ? "X" : v : (kind === "kazan" ? "kazan " : "captured ") + v;
+        kind === "pit" ? (s.tuzdyks || []).includes(+cell) ? "X" : v
+          : (+cell % 2 === 0 ? "South " : "North ") + (kind === "kazan" ? "kazan " : "captured ") + v;
     }
   }
   // the panels
