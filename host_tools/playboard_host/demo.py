@@ -297,8 +297,9 @@ def contents_of(g, occupancy=None):
             t = g.tuzdyk_of(side)
             if t is not None:
                 out[t] = "X"
-    out[n] = "K:%d" % pos[n]
-    out[n + 1] = "K:%d" % pos[n + 1]
+    store = "K:" if g.name == "toguz" else "C:"  # kazans; Tihbat's captured counters
+    out[n] = store + "%d" % pos[n]
+    out[n + 1] = store + "%d" % pos[n + 1]
     return out
 
 

@@ -230,3 +230,26 @@ def test_session_plays_on_the_real_firmware():
         assert '[Game "tobit"]' in text and "1. 7-14 %s *" % st["moves"][1] in text
     finally:
         s.close()
+
+
+@pytest.mark.skipif(micropython_binary() is None, reason="micropython not installed (make setup)")
+def test_a_board_that_dies_is_reported_not_raised():
+    import time
+
+    from playboard_host.websim.session import Session
+
+    hub = srv.Hub()
+    s = Session(hub, game="tihbat")
+    try:
+        s.board.kill()  # the firmware process is gone (a crash, a power cut)
+        for _ in range(100):
+            if not s.alive():
+                break
+            time.sleep(0.05)
+        assert not s.alive() and "the firmware ended" in s.failure()
+        st = json.loads(hub.text)
+        assert st["alive"] is False and st["error"].startswith("the simulated board stopped")
+        with pytest.raises(ValueError, match="the simulated board stopped"):
+            s.act({"op": "click", "cell": 0})
+    finally:
+        s.close()
