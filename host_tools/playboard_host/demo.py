@@ -120,6 +120,23 @@ LED_NAMES = (
 )
 
 
+# what a colour means in a game of each kind, where it differs (the tracker's roles:
+# docs/tracker.md); other meanings stay as in LED_NAMES
+_MEANINGS = {
+    "tobit": {"last move to, kazan grows": "last move to", "sowing, path": "path",
+              "capture, take off": "captured: take off"},
+    "mancala": {"last move to, kazan grows": "kazan grows", "sowing, path": "sowing",
+                "capture, take off": "capture", "last move from": "last move"},
+}
+
+
+def meaning(name, game):
+    """(letter, colour name, meaning) ``name`` (from :func:`led_name`) with the meaning
+    said the way ``game`` ("toguz", "tobit", ...) uses that colour."""
+    kind = "tobit" if game.startswith("tobit") else "mancala"
+    return (name[0], name[1], _MEANINGS[kind].get(name[2], name[2]))
+
+
 DEFAULT_BRIGHTNESS = 48  # playboard.link.DEFAULT_SETTINGS["brightness"]: what the board starts with
 _GAMMA = 2.2
 
@@ -261,8 +278,10 @@ class Picture:
             led = self.layout.led_of(c)
             if 0 <= led < len(leds):
                 nm = led_name(leds[led])
-                if nm and nm not in seen:
-                    seen.append(nm)
+                if nm:
+                    nm = meaning(nm, self.game)
+                    if nm not in seen:
+                        seen.append(nm)
         if not seen:
             return "LEDs: all dark"
         if colour:

@@ -113,6 +113,8 @@ def test_toguz_picture_places_pits_by_the_layout():
     coloured = pic.render(demo.contents_of(g), leds, colour=True)
     assert "\x1b[48;5;" in coloured and coloured.count("\x1b[0m") == 1
     assert pic.legend(leds) == "LEDs: g green = legal"
+    leds[lay.led_of(18)] = demo.shown_colour((200, 150, 0))  # the lights' LAST accent on a kazan
+    assert pic.legend(leds) == "LEDs: g green = legal; A amber = kazan grows"
 
 
 def test_tobit_picture_shows_pieces_and_lifted_points():
@@ -166,7 +168,7 @@ def test_demo_plays_the_bundled_record_and_tobit_then_syncs_and_exports(tmp_path
     assert "Final kazans on the board 82 : 53; the record's 82 : 53: equal" in text
     assert "Result 1-0 (kazan)" in text
     # pictures with the LED colours named (plain text: no escapes), the sowing shown
-    assert "\x1b[" not in text and "c cyan = sowing, path" in text and "y yellow = tuzdyk" in text
+    assert "\x1b[" not in text and "c cyan = sowing" in text and "y yellow = tuzdyk" in text
     # the Tobit game against the board's engine ended with a result
     assert "== tobit against the board's engine" in text
     assert "the board's engine shows" in text and "P purple = engine's move to" in text

@@ -27,7 +27,7 @@ import time
 from playboard import pgn
 from playboard.games import GAME_NAMES, GameError, new_game
 
-from playboard_host.demo import LED_NAMES, display_colours, led_name
+from playboard_host.demo import LED_NAMES, display_colours, led_name, meaning
 from playboard_host.simboard import SimBoard, SimError
 from playboard_host.websim.model import Pieces, layout_data
 from playboard.board.layout import load_layout
@@ -244,6 +244,8 @@ class Session:
                 led = lay.led_of(c)
                 if 0 <= led < len(leds):
                     nm = led_name(leds[led])
+                    if nm:
+                        nm = meaning(nm, self.game_name)
                     if nm and nm not in seen:
                         seen.add(nm)
                         legend.append([hexes[led], nm[1], nm[2]])
