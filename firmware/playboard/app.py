@@ -513,7 +513,8 @@ class App:
                 g.push(m)
                 self.expecting = None
                 self._record("M", text)
-                self.emit("move", {"ply": g.ply, "move": text, "fen": g.fen()})
+                if self.sink is not None or (self.link is not None and self.link.live):
+                    self.emit("move", {"ply": g.ply, "move": text, "fen": g.fen()})
                 self._turn_check = True
                 if g.is_game_over():
                     self._game_over(g.result(), g.termination, now_ms)
