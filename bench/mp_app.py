@@ -22,7 +22,7 @@ import gc
 import os
 import sys
 
-from benchlib import now_us, elapsed_us, report, RP2040_FACTOR  # noqa: E402
+from benchlib import report, RP2040_FACTOR  # noqa: E402
 
 PY = "./.venv/bin/python"
 MP = "./.venv/bin/micropython"
@@ -33,10 +33,12 @@ MODULES = ("playboard", "playboard.compat", "playboard.games", "playboard.games.
            "playboard.hw", "playboard.hw.sim", "playboard.board", "playboard.board.layout",
            "playboard.record", "playboard.link", "playboard.board.debounce", "playboard.board.scan",
            "playboard.board.lights", "playboard.board.tracker", "playboard.evaluation",
-           "playboard.engine", "playboard.app", "playboard.appui", "playboard.simio",
+           "playboard.engine", "playboard.app", "playboard.appgame", "playboard.appui",
+           "playboard.simio", "playboard.simflash", "playboard.simstart",
            "playboard.games.tobit", "playboard.board.tobit_tracker", "playboard.games.mancala_text",
            "playboard.games.toguz", "playboard.board.mancala_tracker")
-OPTIONAL = ("playboard.appui", "playboard.games.tobit", "playboard.board.tobit_tracker",
+OPTIONAL = ("playboard.appui", "playboard.appgame", "playboard.simflash", "playboard.simstart",
+            "playboard.games.tobit", "playboard.board.tobit_tracker",
             "playboard.games.toguz", "playboard.board.mancala_tracker", "playboard.games.mancala_text")
 SCRIPT = """events off
 watch
@@ -70,7 +72,7 @@ def rp2040_mpy_bytes():
             p = d + "/" + name
             if os.stat(p)[0] & 0x4000:
                 stack.append(p)
-            elif name.endswith(".mpy") and name != "simio.mpy":
+            elif name.endswith(".mpy") and name not in ("simio.mpy", "simflash.mpy", "simstart.mpy"):
                 total += os.stat(p)[6]
     return total
 
@@ -104,18 +106,17 @@ def play():
 
 
 def main():
-    t0 = now_us()
     if os.system(BUILDER % (PY, "")) or os.system(BUILDER % (PY, '"build/mpy-armv6m", march="armv6m"')):
         print("cannot build the compiled firmware (make setup)")
         return
     sys.path.insert(0, "build/simfw")
-    del t0
     sizes = code_sizes()
     mpy = rp2040_mpy_bytes()
     play_code = 0
     for name in MODULES:
         if name not in ("playboard.games.mancala_text", "playboard.games.toguz",
-                        "playboard.board.mancala_tracker", "playboard.appui"):
+                        "playboard.board.mancala_tracker", "playboard.appui", "playboard.appgame",
+                        "playboard.simflash", "playboard.simstart"):
             play_code += sizes[name]
     report("app code heap, Tobit game with the engine (unix x64 .mpy)", play_code // 1024, "KB",
            None, None, None)

@@ -41,8 +41,7 @@ import time
 
 from playboard.compat import const
 from playboard.board import tracker as T
-from playboard.board.lights import (Lights, LEGAL, LAST, SOWING, ENGINE, CAPTURE, ERROR, USER,
-                                    ON, ACCENT, BLINK)
+from playboard.board.lights import Lights, CAPTURE, ERROR, USER, ON, ACCENT, BLINK
 from playboard.board.scan import Scanner
 
 GAMES = ("toguz", "tobit", "tobit4", "tihbat")
