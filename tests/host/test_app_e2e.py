@@ -219,3 +219,36 @@ def test_micropython_main_runs_from_source_with_the_link_on_stdio(tmp_path):
             break
     assert got is not None, (p.stdout[-500:], p.stderr[-2000:])
     assert got[0] == ord("h") and b'"proto"' in got[1], sys.stderr
+
+
+def test_link_sets_the_game_and_follows_it_live_on_the_simulated_board(board, tmp_path):
+    from playboard_host.serial_link import BoardLink, open_port
+
+    b = board()
+    b.start("sim", fs_dir=str(tmp_path / "flash"))
+    link = BoardLink(open_port(b.port), timeout=3.0)
+    try:
+        assert link.hello()["proto"] >= 1
+        st = link.set_game(game="toguz", mode="two")
+        assert st["game"] == "toguz" and st["mode"] == "two"
+        assert link.live(True)["on"] is True
+        b.advance(20)  # the game begins at the next frame
+        g = new_game("toguz")
+        m = g.legal_moves()[4]
+        text = g.move_text(m)
+        _toguz_move(b, g, m)
+        ev = link.wait_events(1.0)
+        kinds = [e["ev"] for e in ev]
+        assert "game" in kinds and "move" in kinds, ev
+        assert [e["move"] for e in ev if e["ev"] == "move"] == [text]
+        st = link.status()
+        assert st["state"] == "play" and st["ply"] == 1 and st["current"] == 1
+        # a game being played is not abandoned without force
+        with pytest.raises(Exception, match="force"):
+            link.set_game(game="tobit")
+        # settings go to the app at once: brightness 0 darkens every LED
+        link.set_settings(brightness=0)
+        b.advance(100)
+        assert all(c == (0, 0, 0) for c in b.leds())
+    finally:
+        link.close()
