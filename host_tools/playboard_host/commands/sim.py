@@ -16,8 +16,9 @@ def add_arguments(p):
     p.add_argument("--host", default="127.0.0.1",
                    help="address to listen on (default 127.0.0.1: this computer only)")
     p.add_argument("--game", choices=GAME_NAMES, default="toguz", help="the game at start (default toguz)")
-    p.add_argument("--mode", choices=("two", "engine"), default="two",
-                   help="two players, or you against the engine (default two)")
+    p.add_argument("--mode", choices=("two", "white", "black", "engine"), default="two",
+                   help="two players, or you play White (white, engine) or Black (black) against "
+                        "the engine (default two)")
     p.add_argument("--level", type=int, default=3, choices=range(1, 9), metavar="1-8",
                    help="the engine's level (default 3)")
     p.add_argument("--open", action="store_true", help="open the page in the web browser")
