@@ -15,9 +15,8 @@ from array import array
 
 from playboard.compat import micropython, const, ptr8
 from playboard.games import GameError, TERM_REPETITION, TERM_BOARD_EMPTY
-from playboard.games.base import Game
+from playboard.games.snapshot import SnapshotGame
 from playboard.games import mancala_text
-from playboard.games.bufops import copy as _copy
 
 # Layout of Tihbat.pos
 CAPT = const(4)  # [0],[1] South pits 1,2; [2],[3] North pits 1,2; [4] South's captures, [5] North's
@@ -26,6 +25,7 @@ TERM = const(7)  # 0 running, TERM_CODE_*
 LAST = const(8)  # index of the pit where the last counter landed (255: a pass or no move yet)
 TAKEN = const(9)  # counters the last move captured
 SIZE = const(10)
+POS_BYTES = SIZE  # a plain name for SnapshotGame (a const is replaced at compile time)
 
 PASS = const(2)
 NONE = const(255)
@@ -89,22 +89,19 @@ def _key(p):
     return p[0] | (p[1] << 5) | (p[2] << 10) | (p[3] << 15) | (p[TURN] << 20)
 
 
-class Tihbat(Game):
+class Tihbat(SnapshotGame):
     """A game of Tihbat (RULES.md 3). See ``playboard.games`` for the interface.
 
     ``pos`` holds the position (layout: the module's constants); read it, never
     write it. Moves: 0, 1 (pit number - 1) or ``PASS``."""
 
     name = "tihbat"
+    POS_BYTES = POS_BYTES
     n_pits = 2
 
     def __init__(self, fen=None, capacity=256):
-        self.pos = bytearray(SIZE)
-        self._cap = capacity
-        self._undo = bytearray(SIZE * capacity)
-        self._moves = bytearray(capacity)
+        self._init_stack(capacity)
         self._keys = array("i", bytes(4 * (capacity + 1)))
-        self.ply = 0
         self.set_fen(START_FEN if fen is None else fen)
 
     def set_fen(self, text):
@@ -186,15 +183,8 @@ class Tihbat(Game):
 
     def push(self, m):
         """Play ``m`` in place and end the game if 3.5 says so. No legality check."""
-        ply = self.ply
-        if ply >= self._cap:
-            self._grow()
+        ply = self._save(m)
         p = self.pos
-        o = ply * SIZE
-        self._undo[o:o + SIZE] = p
-        self._moves[ply] = m
-        ply += 1
-        self.ply = ply
         key = _sow(p, m)
         keys = self._keys
         keys[ply] = key
@@ -208,35 +198,11 @@ class Tihbat(Game):
                 return
             i -= 1
 
-    def pop(self):
-        """Take back the last move and return it (IndexError if there is none)."""
-        ply = self.ply - 1
-        if ply < 0:
-            raise IndexError("pop from an empty move stack")
-        _copy(self.pos, 0, self._undo, ply * SIZE, SIZE)
-        self.ply = ply
-        return self._moves[ply]
-
-    def peek(self):
-        """The last move played (IndexError if none)."""
-        if self.ply == 0:
-            raise IndexError("no move played")
-        return self._moves[self.ply - 1]
-
-    def move_stack(self):
-        """A new list of the moves played since the set-up position."""
-        return list(self._moves[0:self.ply])
-
-    def _grow(self):
-        cap = self._cap * 2
-        undo = bytearray(SIZE * cap)
-        undo[0:len(self._undo)] = self._undo
-        moves = bytearray(cap)
-        moves[0:len(self._moves)] = self._moves
+    def _grown(self, cap):
         keys = array("i", bytes(4 * (cap + 1)))
         for i in range(self.ply + 1):
             keys[i] = self._keys[i]
-        self._undo, self._moves, self._keys, self._cap = undo, moves, keys, cap
+        self._keys = keys
 
     def last_landing(self):
         """Index in ``pos`` of the pit where the last counter landed (None after a pass)."""

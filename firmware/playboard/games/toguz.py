@@ -9,9 +9,8 @@ Moves are ints 0..8: the mover's pit number minus one.
 """
 from playboard.compat import micropython, const, ptr8, MICROPYTHON
 from playboard.games import GameError, TERM_KAZAN, TERM_NO_MOVE
-from playboard.games.base import Game
+from playboard.games.snapshot import SnapshotGame
 from playboard.games import mancala_text
-from playboard.games.bufops import copy as _copy
 
 # Layout of Toguz.pos
 PITS = const(18)  # [0..8] South pits 1..9, [9..17] North pits 1..9
@@ -22,6 +21,7 @@ LAST = const(23)  # index of the pit where the last move's last ball landed (255
 FLAGS = const(24)  # what the last move did: FLAG_* bits
 TERM = const(25)  # 0 while the game runs, else TERM_CODE_*
 SIZE = const(26)
+POS_BYTES = SIZE  # a plain name for SnapshotGame (a const is replaced at compile time)
 
 NONE = const(255)
 FLAG_CAPTURE = const(1)
@@ -182,21 +182,18 @@ if not MICROPYTHON:  # CPython runs the twin; the viper code stays for the tests
     _sow = _sow_cpython
 
 
-class Toguz(Game):
+class Toguz(SnapshotGame):
     """A game of Toguz Kumalak (RULES.md 1). See ``playboard.games`` for the interface.
 
     ``pos`` holds the position (layout: the module's PITS..TERM constants);
     read it, never write it. Moves are ints 0..8 (pit number - 1)."""
 
     name = "toguz"
+    POS_BYTES = POS_BYTES
     n_pits = 9
 
     def __init__(self, fen=None, capacity=256):
-        self.pos = bytearray(SIZE)
-        self._cap = capacity
-        self._undo = bytearray(SIZE * capacity)
-        self._moves = bytearray(capacity)
-        self.ply = 0
+        self._init_stack(capacity)
         self.set_fen(START_FEN if fen is None else fen)
 
     # --- position text (1.8) -------------------------------------------------
@@ -297,43 +294,8 @@ class Toguz(Game):
     def push(self, m):
         """Play move ``m`` (a legal pit 0..8) in place. No legality check: use
         ``is_legal``/``parse_move`` for untrusted input."""
-        ply = self.ply
-        if ply >= self._cap:
-            self._grow()
-        o = ply * SIZE
-        self._undo[o:o + SIZE] = self.pos
-        self._moves[ply] = m
-        self.ply = ply + 1
+        self._save(m)
         _sow(self.pos, m)
-
-    def pop(self):
-        """Take back the last move and return it (IndexError if there is none)."""
-        ply = self.ply - 1
-        if ply < 0:
-            raise IndexError("pop from an empty move stack")
-        _copy(self.pos, 0, self._undo, ply * SIZE, SIZE)
-        self.ply = ply
-        return self._moves[ply]
-
-    def peek(self):
-        """The last move played (IndexError if none)."""
-        if self.ply == 0:
-            raise IndexError("no move played")
-        return self._moves[self.ply - 1]
-
-    def move_stack(self):
-        """A new list of the moves played since the set-up position."""
-        return list(self._moves[0:self.ply])
-
-    def _grow(self):
-        cap = self._cap * 2
-        undo = bytearray(SIZE * cap)
-        undo[0:len(self._undo)] = self._undo
-        moves = bytearray(cap)
-        moves[0:len(self._moves)] = self._moves
-        self._undo = undo
-        self._moves = moves
-        self._cap = cap
 
     def last_landing(self):
         """Index in ``pos`` of the pit where the last ball of the last move landed, or None."""

@@ -1,0 +1,71 @@
+"""Make/unmake by whole-position snapshots, for the mancala cores.
+
+A game whose position is one small ``bytearray`` (``pos``, ``POS_BYTES`` bytes) saves it
+whole before each move into a preallocated undo stack and copies it back to
+unmake: no allocation once set up, and nothing to get wrong in an unmake.
+Moves are small ints kept in a ``bytearray``.
+"""
+from playboard.games.base import Game
+from playboard.games.bufops import copy
+
+
+class SnapshotGame(Game):
+    """Base of Toguz and Tihbat: ``pos``, the undo stack, ``pop``, ``peek``, ``move_stack``.
+
+    Subclasses set ``POS_BYTES`` and call ``_init_stack(capacity)`` once; their
+    ``push`` calls ``_save(m)`` before changing ``pos``. The stack holds
+    ``capacity`` plies and doubles when a game outgrows it (one allocation,
+    outside any search); ``_grown(cap)`` lets a subclass grow what it keeps per ply."""
+
+    POS_BYTES = 0
+
+    def _init_stack(self, capacity):
+        self.pos = bytearray(self.POS_BYTES)
+        self._cap = capacity
+        self._undo = bytearray(self.POS_BYTES * capacity)
+        self._moves = bytearray(capacity)
+        self.ply = 0
+
+    def _save(self, m):
+        """Save ``pos`` and record move ``m`` for the ply about to be played; returns the new ply."""
+        ply = self.ply
+        if ply >= self._cap:
+            self._grow()
+        size = self.POS_BYTES
+        o = ply * size
+        self._undo[o:o + size] = self.pos
+        self._moves[ply] = m
+        ply += 1
+        self.ply = ply
+        return ply
+
+    def pop(self):
+        """Take back the last move and return it (IndexError if there is none)."""
+        ply = self.ply - 1
+        if ply < 0:
+            raise IndexError("pop from an empty move stack")
+        copy(self.pos, 0, self._undo, ply * self.POS_BYTES, self.POS_BYTES)
+        self.ply = ply
+        return self._moves[ply]
+
+    def peek(self):
+        """The last move played (IndexError if none)."""
+        if self.ply == 0:
+            raise IndexError("no move played")
+        return self._moves[self.ply - 1]
+
+    def move_stack(self):
+        """A new list of the moves played since the set-up position."""
+        return list(self._moves[0:self.ply])
+
+    def _grow(self):
+        cap = self._cap * 2
+        undo = bytearray(self.POS_BYTES * cap)
+        undo[0:len(self._undo)] = self._undo
+        moves = bytearray(cap)
+        moves[0:len(self._moves)] = self._moves
+        self._undo, self._moves, self._cap = undo, moves, cap
+        self._grown(cap)
+
+    def _grown(self, cap):
+        """Called after the stack grew to ``cap`` plies."""
