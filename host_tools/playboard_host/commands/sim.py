@@ -26,6 +26,19 @@ def add_arguments(p):
     p.add_argument("--heap", default="192k", help=argparse.SUPPRESS)  # the firmware's heap (the RP2040's)
 
 
+def _stop_on_sigterm():
+    """A SIGTERM ends the server like Ctrl-C: the firmware is stopped, its flash removed."""
+    import signal
+
+    def stop(signum, frame):
+        raise KeyboardInterrupt
+
+    try:
+        signal.signal(signal.SIGTERM, stop)
+    except ValueError:  # not the main thread (tests)
+        pass
+
+
 def run(args):
     from playboard_host.websim import server as srv
     from playboard_host.websim.session import Session, SessionError
@@ -54,6 +67,7 @@ def run(args):
             import webbrowser
             webbrowser.open(url)
         srv.serve_in_thread(httpd)
+        _stop_on_sigterm()
         try:
             while session.alive():
                 time.sleep(0.5)
