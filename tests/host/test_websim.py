@@ -253,3 +253,21 @@ def test_a_board_that_dies_is_reported_not_raised():
             s.act({"op": "click", "cell": 0})
     finally:
         s.close()
+
+
+@pytest.mark.skipif(micropython_binary() is None, reason="micropython not installed (make setup)")
+def test_pieces_are_drawn_where_the_sensors_say():
+    from playboard_host.websim.session import Session
+
+    s = Session(None, game="tobit", pump=False)
+    try:
+        s.advance(100)
+        assert s.state()["pieces"] == {}  # nothing on the sensors yet
+        s.act({"op": "setup"})
+        assert sorted(int(p) for p in s.state()["pieces"]) == list(range(1, 13)) + list(range(27, 39))
+        s.act({"op": "lift", "cell": 20})  # nothing there: nothing changes
+        s.act({"op": "place", "cell": 20})  # a piece the table does not know, put on by hand
+        st = s.state()
+        assert st["pieces"]["20"] == "?" and st["pieces"]["7"] == "w" and st["pieces"]["30"] == "b"
+    finally:
+        s.close()

@@ -72,6 +72,7 @@ class Session:
         self.game = new_game(game)
         self.pieces = Pieces()
         self.leds = []
+        self.sensors = []
         self.result = "*"
         self.termination = None
         self.engine_move = None
@@ -158,6 +159,10 @@ class Session:
         leds = self.board.leds()
         if leds != self.leds:
             self.leds = leds
+            changed = True
+        sensors = self.board.sensors()
+        if sensors != self.sensors:
+            self.sensors = sensors
             changed = True
         if changed:
             self._publish()
@@ -258,7 +263,15 @@ class Session:
                 "note": self.note, "error": self.error, "alive": self.alive(),
             }
             if self.game_name.startswith("tobit"):
-                st["pieces"] = {str(p): s for p, s in self.pieces.symbols().items()}
+                # a piece is drawn where the sensors say: in the colour the table has it,
+                # or as "?" where a sensor reads a piece the table does not know
+                on = self.pieces.symbols()
+                pieces = {}
+                for p in range(1, g.n_points + 1):
+                    sen = lay.sensor_of(p)
+                    if 0 <= sen < len(self.sensors) and self.sensors[sen]:
+                        pieces[str(p)] = on.get(p, "?")
+                st["pieces"] = pieces
                 st["hand"] = [s for s, _ in self.pieces.hand]
                 st["counts"] = None
                 st["tuzdyks"] = []

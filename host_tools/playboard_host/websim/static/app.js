@@ -131,7 +131,8 @@ function render(s) {
       n.g.setAttribute("data-piece", p);
       if (p) {
         const white = p.toLowerCase() === "w";
-        el("circle", {cx: sx(x), cy: sy(y), r: 13, class: white ? "piece-w" : "piece-b"}, n.content);
+        el("circle", {cx: sx(x), cy: sy(y), r: 13, class: p === "?" ? "piece-unknown" : white ? "piece-w" : "piece-b"},
+           n.content);
         if (p === "W" || p === "B") el("circle", {cx: sx(x), cy: sy(y), r: 7, class: "crown"}, n.content);
       }
     } else {
