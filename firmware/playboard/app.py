@@ -498,6 +498,19 @@ class App:
         b = self.buttons
         if b and s == b.get("menu", -1) and st != S_MENU:
             self.open_menu(now_ms)
+        elif b and s == b.get("takeback", -1) and st == S_PLAY:
+            self.takeback(now_ms)
+
+    def takeback(self, now_ms):
+        """Take the last move back (a button; Toguz Kumalak and Tihbat, whose pits cannot
+        show it): two-player games with the ``takeback`` setting on. True if done."""
+        tr = self.tracker
+        g = self.game
+        if (self.mode != "two" or not self.settings.get("takeback", True) or g is None
+                or g.ply == 0 or not hasattr(tr, "takeback") or self.thinking):
+            return False
+        self._events(tr.takeback(now_ms), now_ms)
+        return True
 
     def _events(self, n, now_ms):
         tr = self.tracker

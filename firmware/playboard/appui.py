@@ -171,7 +171,7 @@ def buttons(cfg, n_sensors):
     if not isinstance(b, dict):
         raise ValueError("board %s: buttons: expected an object" % cfg.get("name"))
     for k in b:
-        if k not in ("menu", "draw", "resign", "draw_black", "resign_black"):
+        if k not in ("menu", "draw", "resign", "draw_black", "resign_black", "takeback"):
             raise ValueError("board %s: buttons.%s: unknown button" % (cfg.get("name"), k))
         v = b[k]
         if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v < n_sensors:

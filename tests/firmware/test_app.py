@@ -250,6 +250,22 @@ def test_attract_mode_after_idle_and_any_touch_ends_it():
     assert r.app.state == 0
 
 
+def test_takeback_button_takes_a_mancala_move_back_on_record():
+    r = Rig()
+    r.app.buttons = {"takeback": 60}
+    r.app.link_set_game({"game": "tihbat", "mode": "two"})
+    r.adv(100)
+    _play_tihbat(r, [0, 1])
+    assert r.app.game.ply == 2
+    r.hw.set_sensor(60, 1)
+    r.adv(100)
+    assert r.app.game.ply == 1 and "undo" in r.kinds()
+    assert r.store.read(1).moves == _moves(r)[:1]
+    r.hw.set_sensor(60, 0)
+    r.adv(100)
+    assert r.app.game.ply == 1  # letting go is no second press
+
+
 def test_bad_buttons_in_a_board_definition_are_refused():
     from playboard.appui import buttons as _buttons
     assert _buttons({"buttons": {"menu": 60}}, 64) == {"menu": 60}
