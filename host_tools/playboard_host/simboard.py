@@ -353,6 +353,20 @@ class SimBoard:
         """Open the menu."""
         self._command("menu")
 
+    def set_up(self):
+        """Put the pieces of the Tobit position being played on the sensors (set-up done
+        by hand in one go). SimError if no Tobit game is being played."""
+        self._command("setup")
+
+    def spectator(self, on=True):
+        """A spectator inside the firmware makes each engine move of Tobit on the
+        sensors as soon as the board shows it (engine against engine runs by itself)."""
+        self._command("auto", "on" if on else "off")
+
+    def keep_events(self, on=True):
+        """Keep the app's events for :meth:`events` (on by default) or drop them."""
+        self._command("events", "on" if on else "off")
+
     def cut_after(self, nbytes):
         """(Flash image only) the power goes after ``nbytes`` more bytes are programmed:
         the process dies inside that block write. 0 disarms."""
