@@ -50,14 +50,23 @@ def sim():
 
 
 @pytest.fixture(scope="module")
-def browser():
-    profile = tempfile.mkdtemp(prefix="playboard-chromium-")
+def pw():
     with sync_api.sync_playwright() as p:
-        ctx = p.chromium.launch_persistent_context(profile, executable_path=CHROMIUM, headless=True,
-                                                   args=CHROMIUM_ARGS, viewport={"width": 1200, "height": 900},
-                                                   accept_downloads=True)
-        yield ctx
-        ctx.close()
+        yield p
+
+
+def _context(pw, profile, **kw):
+    """Debian's Chromium, headless, in the new empty profile folder ``profile``."""
+    return pw.chromium.launch_persistent_context(profile, executable_path=CHROMIUM, headless=True,
+                                                 args=CHROMIUM_ARGS, **kw)
+
+
+@pytest.fixture(scope="module")
+def browser(pw):
+    profile = tempfile.mkdtemp(prefix="playboard-chromium-")
+    ctx = _context(pw, profile, viewport={"width": 1200, "height": 900}, accept_downloads=True)
+    yield ctx
+    ctx.close()
     shutil.rmtree(profile, ignore_errors=True)
 
 
@@ -223,3 +232,47 @@ def test_a_browser_that_goes_away_mid_game_leaves_the_game_going(sim, browser):
     assert session.state()["moves"] == [first, second]
     assert errors == []
     page.close()
+
+
+def test_against_the_engine_its_thinking_and_its_move_are_shown(sim, browser):
+    page, errors = _open(browser, sim[1])
+    _new_game(page, "tobit", "white")
+    page.click("#setup-all")
+    page.wait_for_selector("#setup-all[hidden]", state="attached", timeout=TIMEOUT)
+    page.click("#cell-9")
+    page.click("#cell-16")
+    # the board's engine (Black) thinks, then shows its move in purple for the player to make
+    page.wait_for_selector("#engine[data-state='move']", timeout=TIMEOUT)
+    text = page.text_content("#engine-text")
+    assert text.startswith("plays ") and "depth" in text and "nodes" in text
+    move = text.split()[1]
+    g = new_game("tobit")
+    g.push_text("9-16")
+    m = g.parse_move(move)
+    lit = _lit(page)
+    assert lit[str(m[1])] == "#c300ff" and lit[str(m[len(m) - 1])] == "#dc00ff"  # engine's purple: from, to
+    assert any("thinking level=" in e for e in page.eval_on_selector_all("#events li", "l => l.map(e => e.textContent)"))
+    page.click("#engine-move")
+    _wait_moves(page, 2)
+    assert _moves(page) == ["9-16", move]
+    page.wait_for_selector("#engine[data-state='idle']", timeout=TIMEOUT)
+    assert errors == []
+    page.close()
+
+
+def test_a_pit_played_by_touch(sim, pw):
+    profile = tempfile.mkdtemp(prefix="playboard-chromium-touch-")
+    ctx = _context(pw, profile, has_touch=True, is_mobile=True, viewport={"width": 412, "height": 915})
+    try:
+        page, errors = _open(ctx, sim[1])
+        _new_game(page, "tihbat")
+        page.wait_for_function("() => document.getElementById('cell-1').getAttribute('data-colour') === '%s'"
+                               % GREEN, timeout=TIMEOUT)
+        page.tap("#cell-1")  # South's pit 2
+        _wait_moves(page, 1)
+        assert _moves(page) == ["2"]
+        _shot(page, "websim-tihbat-touch.png")
+        assert errors == []
+    finally:
+        ctx.close()
+        shutil.rmtree(profile, ignore_errors=True)
