@@ -41,7 +41,7 @@ import time
 
 from playboard.compat import const
 from playboard.board import tracker as T
-from playboard.board.lights import Lights, CAPTURE, ERROR, USER, ON, ACCENT, BLINK
+from playboard.board.lights import Lights, ENGINE, CAPTURE, ERROR, USER, ON, ACCENT, BLINK
 from playboard.board.scan import Scanner
 
 GAMES = ("toguz", "tobit", "tobit4", "tihbat")
@@ -363,6 +363,7 @@ class App:
         else:
             self.engine.start(g, self.level, ms=s.get("think_ms", 3000), copy=False)
         self.thinking = True
+        self._shown = -1  # repaint: the thinking light
         self.emit("thinking", {"side": g.turn, "level": self.level})
 
     def _think(self, now_ms):
@@ -382,6 +383,7 @@ class App:
         if not done:
             return
         self.thinking = False
+        self._shown = -1
         g = self.game
         m = eng.best_move
         if m is None:
@@ -635,6 +637,16 @@ class App:
         li = self.lights
         if not self._count_on:
             li.clear(USER)
+        if self.thinking:
+            # the engine is thinking: its side's light blinks purple (Tobit: its pads;
+            # the mancala games: its kazan / counter)
+            side = self._fen[2]
+            g = self.game
+            if hasattr(g, "n_points"):
+                li.mark(ENGINE, self.pad_leds[2 * side], BLINK)
+                li.mark(ENGINE, self.pad_leds[2 * side + 1], BLINK)
+            else:
+                li.mark(ENGINE, self.lay.led_of(2 * g.n_pits + side), BLINK)
         for k in range(4):
             led = self.pad_leds[k]
             if led < 0:

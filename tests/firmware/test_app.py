@@ -227,9 +227,17 @@ def test_link_set_game_refuses_to_abandon_a_game_without_force():
 
 def test_engine_plays_its_pit_and_the_board_shows_the_sowing():
     r = Rig()
-    r.app.link_set_game({"game": "tihbat", "mode": "black", "level": 2})  # engine plays White
-    r.adv(50)
-    assert r.app.thinking or r.app.game.ply == 1
+    r.app.link_set_game({"game": "toguz", "mode": "black", "level": 6})  # engine plays White
+    r.app.slice_nodes = 4  # a few nodes per frame: the search spans many frames
+    r.adv(10)
+    assert r.app.thinking
+    # while it thinks, the engine's kazan light blinks purple
+    led = r.app.lay.led_of(18)
+    seen = set()
+    while r.app.thinking:
+        r.adv(10)
+        seen.add(r.hw.shown_led(led))
+    assert any(c[2] > c[1] and c[0] > c[1] for c in seen), seen
     r.adv(3000)
     assert r.app.game.ply >= 1
     ev = [f for k, f in r.events if k == "engine"]
