@@ -69,8 +69,8 @@ def _march():
 
 def build_firmware(dest=BUILD, source=FIRMWARE, march=None, opt=3):
     """Compile ``source``'s ``playboard`` package to .mpy for this machine's unix port
-    (or for ``march``, e.g. "armv6m" for the RP2040) into ``dest`` (only files that
-    changed), beside copies of ``boards``, ``data`` and ``main.py``. Returns ``dest``,
+    (or for ``march``, e.g. "armv6m" for the RP2040) into ``dest`` (only files whose
+    modification time differs from their output's, which is set to it), beside copies of ``boards``, ``data`` and ``main.py``. Returns ``dest``,
     or ``source`` when mpy-cross or the architecture is unknown (the firmware then
     runs from source). ``opt``: mpy-cross optimisation level (3: no asserts and no
     line numbers, the smallest code; tracebacks then say line 1). SimError if
@@ -95,8 +95,9 @@ def build_firmware(dest=BUILD, source=FIRMWARE, march=None, opt=3):
                 compile_ = False
             else:
                 continue
-            if os.path.exists(out) and os.path.getmtime(out) >= os.path.getmtime(src):
-                continue
+            src_time = os.stat(src).st_mtime_ns
+            if os.path.exists(out) and os.stat(out).st_mtime_ns == src_time:
+                continue  # built from this very version (the output carries its time)
             tmp = "%s.%d.tmp" % (out, os.getpid())
             if compile_:
                 r = subprocess.run([cross, "-march=" + march, "-O%d" % opt, "-o", tmp, src],
@@ -105,6 +106,7 @@ def build_firmware(dest=BUILD, source=FIRMWARE, march=None, opt=3):
                     raise SimError("mpy-cross %s: %s" % (src, r.stderr.strip()))
             else:
                 shutil.copyfile(src, tmp)
+            os.utime(tmp, ns=(src_time, src_time))
             os.replace(tmp, out)
     return dest
 
