@@ -118,6 +118,20 @@ def _lit(page):
         e.getAttribute('data-colour')]))""")
 
 
+LIT_JS = """() => Object.fromEntries(Array.from(document.querySelectorAll('.cell'))
+    .filter(e => e.getAttribute('data-colour')).map(e => [e.getAttribute('data-cell'),
+    e.getAttribute('data-colour')]))"""
+
+
+def _wait_lit(page, want):
+    """Wait until exactly the cells of ``want`` ({cell: colour}) are lit, in those colours."""
+    try:
+        page.wait_for_function("w => JSON.stringify(Object.entries((%s)()).sort()) === "
+                               "JSON.stringify(Object.entries(w).sort())" % LIT_JS, arg=want, timeout=TIMEOUT)
+    except sync_api.TimeoutError:
+        assert _lit(page) == want
+
+
 def _moves(page):
     return page.evaluate("() => " + MOVES_JS)
 
@@ -135,9 +149,7 @@ def test_tobit_by_clicks_with_a_multi_capture_and_the_leds_of_a_lifted_piece(sim
     page.wait_for_selector("#setup-all[hidden]", state="attached", timeout=TIMEOUT)
     # lift White's man on 7: its LED shows blue (selected), 14 (its only free step) green
     page.click("#cell-7")
-    page.wait_for_function("() => document.getElementById('cell-7').getAttribute('data-colour') !== ''",
-                           timeout=TIMEOUT)
-    assert _lit(page) == {"7": BLUE, "14": GREEN}
+    _wait_lit(page, {"7": BLUE, "14": GREEN})
     assert page.get_attribute("#cell-7", "data-piece") == ""
     assert page.text_content("#hand") == "In hand: w"
     page.click("#cell-14")
@@ -161,7 +173,8 @@ def test_tobit_by_clicks_with_a_multi_capture_and_the_leds_of_a_lifted_piece(sim
     assert page.get_attribute("#cell-21", "data-piece") == "b"
     assert page.text_content("#hand") == ""
     # the board's own position agrees
-    assert sim[0].board.status()["fen"] == g.fen()
+    with sim[0].lock:  # the board's control channel is the clock thread's too
+        assert sim[0].board.status()["fen"] == g.fen()
     _shot(page, "websim-tobit.png")
     assert errors == []
     page.close()
