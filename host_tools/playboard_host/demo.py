@@ -76,7 +76,7 @@ def load_record(path, number=1):
     name = os.path.basename(path)
     try:
         with open(path, "rb") as f:
-            raw = f.read(8 << 20)
+            raw = f.read()
     except OSError as e:
         raise DemoError("can't read record file %s: %s" % (path, e.strerror or e))
     if b"\0" in raw:
