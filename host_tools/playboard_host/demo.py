@@ -565,19 +565,8 @@ class Runner:
         return g, res, why
 
     def press_pad(self, game, k):
-        """Press play pad ``k`` (0 White's draw, 1 White's resign, 2 Black's draw,
-        3 Black's resign) during ``game``: cells of the other game's area of the board
-        (docs/app.md, playboard.app.PADS_ON_TOGUZ / PADS_ON_TOBIT)."""
-        from playboard.board.layout import load_layout
-
-        if game.startswith("tobit"):
-            s = load_layout("toguz").sensor_of((0, 8, 9, 17)[k])
-        else:
-            s = load_layout("tobit").sensor_of((1, 5, 34, 38)[k])
-        self.board.set_sensor(s, 1)
-        self.board.advance(300)
-        self.board.set_sensor(s, 0)
-        self.board.advance(300)
+        """Press play pad ``k`` during ``game`` (see :func:`press_pad`)."""
+        press_pad(self.board, game, k)
         self.pending.extend(self.board.events())
 
     def resign(self, side, game="tobit"):
@@ -592,6 +581,26 @@ class Runner:
         self.press_pad(game, 0)
         self.press_pad(game, 2)
         return self.wait_for(("over",), 3000)
+
+
+PAD_WHITE_DRAW, PAD_WHITE_RESIGN, PAD_BLACK_DRAW, PAD_BLACK_RESIGN = 0, 1, 2, 3
+
+
+def press_pad(board, game, k):
+    """Press play pad ``k`` (PAD_*: 0 White's draw, 1 White's resign, 2 Black's draw,
+    3 Black's resign) on SimBoard ``board`` during ``game``: a cell of the other game's
+    area of the board (docs/app.md; playboard.app.PADS_ON_TOGUZ / PADS_ON_TOBIT) is
+    touched for 300 ms and let go for 300 ms (board time)."""
+    from playboard.board.layout import load_layout
+
+    if game.startswith("tobit"):
+        s = load_layout("toguz").sensor_of((0, 8, 9, 17)[k])
+    else:
+        s = load_layout("tobit").sensor_of((1, 5, 34, 38)[k])
+    board.set_sensor(s, 1)
+    board.advance(300)
+    board.set_sensor(s, 0)
+    board.advance(300)
 
 
 def sync_and_export(board, library, out, export_path=None):

@@ -271,3 +271,31 @@ def test_pieces_are_drawn_where_the_sensors_say():
         assert st["pieces"]["20"] == "?" and st["pieces"]["7"] == "w" and st["pieces"]["30"] == "b"
     finally:
         s.close()
+
+
+@pytest.mark.skipif(micropython_binary() is None, reason="micropython not installed (make setup)")
+def test_resign_and_agreed_draw_on_the_pads():
+    from playboard_host.websim.session import Session
+
+    s = Session(None, game="toguz", pump=False)
+    try:
+        s.advance(100)
+        s.act({"op": "click", "cell": 2})
+        s.advance(2600)
+        s.act({"op": "resign"})  # North is to move and resigns
+        s.advance(100)
+        st = s.state()
+        assert (st["result"], st["termination"], st["app_state"]) == ("1-0", "resignation", "over")
+        assert "1-0" in s.record_text() and '[Termination "resignation"]' in s.record_text()
+        with pytest.raises(ValueError, match="no game is being played"):
+            s.act({"op": "resign"})
+        s.act({"op": "new", "game": "tihbat", "mode": "two"})
+        s.act({"op": "draw"})
+        s.advance(100)
+        st = s.state()
+        assert (st["result"], st["termination"]) == ("1/2-1/2", "agreed draw")
+        s.act({"op": "new", "game": "tihbat", "mode": "white"})
+        with pytest.raises(ValueError, match="the engine does not agree draws"):
+            s.act({"op": "draw"})
+    finally:
+        s.close()

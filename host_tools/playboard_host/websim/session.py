@@ -13,6 +13,8 @@ The page's actions (``Session.act``):
 - ``{"op": "setup"}``: stand every piece the set-up position wants.
 - ``{"op": "putback"}``: put the lifted pieces back where they came from.
 - ``{"op": "engine_move"}``: make the move the board shows for the engine.
+- ``{"op": "resign"}`` / ``{"op": "draw"}``: resign (the side to move, or the player
+  against the engine) / agree a draw (two players), on the board's play pads.
 - ``{"op": "lift" | "place" | "tap", "cell": c}``: one sensor action as it is.
 
 Every action returns the new state. Errors a user can cause raise ValueError with
@@ -27,7 +29,8 @@ import time
 from playboard import pgn
 from playboard.games import GAME_NAMES, GameError, new_game
 
-from playboard_host.demo import LED_NAMES, display_colours, led_name, meaning
+from playboard_host.demo import (LED_NAMES, PAD_BLACK_DRAW, PAD_BLACK_RESIGN, PAD_WHITE_DRAW, PAD_WHITE_RESIGN,
+                                 display_colours, led_name, meaning, press_pad)
 from playboard_host.simboard import SimBoard, SimError
 from playboard_host.websim.model import Pieces, layout_data
 from playboard.board.layout import load_layout
@@ -338,6 +341,10 @@ class Session:
                         self.board.place(p)
                 elif op == "engine_move":
                     self.make_engine_move()
+                elif op == "resign":
+                    self.resign()
+                elif op == "draw":
+                    self.agree_draw()
                 elif op in ("lift", "place", "tap"):
                     getattr(self.board, op)(_cell(body))
                 else:
@@ -425,6 +432,24 @@ class Session:
             raise ValueError("nothing in the hand: lift a piece first")
         self.pieces.place(cell, self.game.turn)
         self.board.place(cell)
+
+    def resign(self):
+        """The player resigns on the board's pads (pressed twice): in two-player mode the
+        side to move, against the engine the player's side."""
+        if self.app_state not in ("play", "setup"):
+            raise ValueError("no game is being played")
+        side = self.game.turn if self.mode == "two" else (0 if self.mode == "white" else 1)
+        for _ in range(2):
+            press_pad(self.board, self.game_name, PAD_WHITE_RESIGN if side == 0 else PAD_BLACK_RESIGN)
+
+    def agree_draw(self):
+        """Both players agree a draw: White's draw pad, then Black's (two-player mode)."""
+        if self.app_state not in ("play", "setup"):
+            raise ValueError("no game is being played")
+        if self.mode != "two":
+            raise ValueError("the engine does not agree draws: play on, or resign")
+        press_pad(self.board, self.game_name, PAD_WHITE_DRAW)
+        press_pad(self.board, self.game_name, PAD_BLACK_DRAW)
 
     def make_engine_move(self):
         """Make on the board the move the board shows for the engine."""

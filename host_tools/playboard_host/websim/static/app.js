@@ -217,6 +217,9 @@ function render(s) {
   $("hand").textContent = s.hand && s.hand.length ? "In hand: " + s.hand.join(" ") : "";
   $("putback").hidden = !(s.hand && s.hand.length);
   $("setup-all").hidden = s.app_state !== "setup";
+  const playing = s.app_state === "play" || s.app_state === "setup";
+  $("resign").hidden = !playing;
+  $("draw").hidden = !playing || s.mode !== "two";
   showError(s.error || "");
   document.body.setAttribute("data-version", s.version);
   document.body.setAttribute("data-game", s.game);
@@ -267,6 +270,8 @@ async function start() {
     act({op: "new", game: $("game").value, mode: $("mode").value, level: +$("level").value}));
   $("putback").addEventListener("click", () => act({op: "putback"}));
   $("setup-all").addEventListener("click", () => act({op: "setup"}));
+  $("resign").addEventListener("click", () => act({op: "resign"}));
+  $("draw").addEventListener("click", () => act({op: "draw"}));
   $("engine-move").addEventListener("click", () => act({op: "engine_move"}));
   $("export").addEventListener("click", async () => {
     try {
