@@ -130,9 +130,15 @@ _MEANINGS = {
 }
 
 
-def meaning(name, game):
+_OVER = {"legal": "the winner's side", "last move from": "a draw"}
+
+
+def meaning(name, game, over=False):
     """(letter, colour name, meaning) ``name`` (from :func:`led_name`) with the meaning
-    said the way ``game`` ("toguz", "tobit", ...) uses that colour."""
+    said the way ``game`` ("toguz", "tobit", ...) uses that colour; ``over``: the board
+    shows a result (the winner's half blinks green, a draw lights everything amber)."""
+    if over and name[2] in _OVER:
+        return (name[0], name[1], _OVER[name[2]])
     kind = "tobit" if game.startswith("tobit") else "mancala"
     return (name[0], name[1], _MEANINGS[kind].get(name[2], name[2]))
 

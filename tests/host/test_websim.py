@@ -287,6 +287,13 @@ def test_resign_and_agreed_draw_on_the_pads():
         st = s.state()
         assert (st["result"], st["termination"], st["app_state"]) == ("1-0", "resignation", "over")
         assert "1-0" in s.record_text() and '[Termination "resignation"]' in s.record_text()
+        s.advance(3000)  # the last move's view, then the result: South's half blinks green
+        for _ in range(10):
+            st = s.state()
+            if st["legend"]:
+                break
+            s.advance(250)
+        assert [x[1:] for x in st["legend"]] == [["green", "the winner's side"]]
         with pytest.raises(ValueError, match="no game is being played"):
             s.act({"op": "resign"})
         s.act({"op": "new", "game": "tihbat", "mode": "two"})

@@ -253,7 +253,7 @@ class Session:
                 if 0 <= led < len(leds):
                     nm = led_name(leds[led])
                     if nm:
-                        nm = meaning(nm, self.game_name)
+                        nm = meaning(nm, self.game_name, self.app_state == "over")
                     if nm and nm not in seen:
                         seen.add(nm)
                         legend.append([hexes[led], nm[1], nm[2]])
