@@ -274,8 +274,18 @@ class Picture:
                 else:
                     nm = led_name(rgb)
                     line += (text.rjust(w - 2) + (nm[0] if nm else " ") + " ")
-            lines.append(margin + line.rstrip())
+            lines.append(margin + self.row_label(cells).ljust(6) + line.rstrip())
         return "\n".join(lines)
+
+    def row_label(self, cells):
+        """"North" / "South" for a row of mancala pits, "" otherwise."""
+        if self.game.startswith("tobit"):
+            return ""
+        pits = [c for c in cells if self.layout.kind(c) == "pit"]
+        if not pits:
+            return ""
+        n = 9 if self.game == "toguz" else 2
+        return "South" if pits[0] < n else "North"
 
     def legend(self, leds, colour=False):
         """One line naming the colours lit in ``leds`` and what they mean."""
@@ -453,6 +463,10 @@ class Runner:
         self.new_game(name, "two")
         if name.startswith("tobit"):
             self.set_up(g)
+        elif not self.quiet:
+            self.say("   (each player numbers the pits 1..%d from their own left: South's run left to right, "
+                     "North's right to left; %s)" % (g.n_pits, "K: the kazans" if name == "toguz"
+                                                     else "C: the captured counters"))
         self.picture(g)
         for i, text in enumerate(rec.moves):
             m = g.parse_move(text)

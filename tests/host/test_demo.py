@@ -106,9 +106,9 @@ def test_toguz_picture_places_pits_by_the_layout():
     assert len(lines) == 3  # North pits, kazans, South pits
     assert lines[1].split() == ["K:10", "K:0"]
     south = lines[2].split()
-    assert south == ["9g"] + ["9"] * 7 + ["1"]  # pit 1's LED is green
+    assert south == ["South", "9g"] + ["9"] * 7 + ["1"]  # pit 1's LED is green
     # North's pit 9 on the left, pit 1 on the right; pit 8 captured
-    assert lines[0].split() == ["9", "0"] + ["10"] * 7
+    assert lines[0].split() == ["North", "9", "0"] + ["10"] * 7
     assert "\x1b[" not in text
     coloured = pic.render(demo.contents_of(g), leds, colour=True)
     assert "\x1b[48;5;" in coloured and coloured.count("\x1b[0m") == 1
