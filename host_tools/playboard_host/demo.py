@@ -558,7 +558,8 @@ class Runner:
                     break
                 m = g.parse_move(ev["move"])
                 note = ("  (its only move; LEDs show it in purple)" if not ev.get("nodes") else
-                        "  (searched to depth %s, %s nodes; LEDs show it in purple)" % (ev.get("depth"), ev.get("nodes")))
+                        "  (searched to depth %s, %s nodes; LEDs show it in purple)"
+                        % (ev.get("depth"), ev.get("nodes")))
                 if not self.quiet:
                     self.say("%3d... the board's engine shows %s%s" % (g.ply // 2 + 1, ev["move"], note))
                     self.picture(g)

@@ -163,7 +163,8 @@ def test_demo_plays_the_bundled_record_and_tobit_then_syncs_and_exports(tmp_path
     text = capsys.readouterr().out
     rec, final = demo.load_record(demo.demo_record_path())
     # every move of the record, as the board committed it, in order
-    lines = [ln for ln in text.splitlines() if ln[:4].strip().rstrip(".").isdigit() and (" South " in ln or " North " in ln)]
+    lines = [ln for ln in text.splitlines()
+             if ln[:4].strip().rstrip(".").isdigit() and (" South " in ln or " North " in ln)]
     assert [ln.split()[2] for ln in lines] == rec.moves
     assert "Final kazans on the board 82 : 53; the record's 82 : 53: equal" in text
     assert "Result 1-0 (kazan)" in text

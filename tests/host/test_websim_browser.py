@@ -264,7 +264,8 @@ def test_against_the_engine_its_thinking_and_its_move_are_shown(sim, browser):
     m = g.parse_move(move)
     lit = _lit(page)
     assert lit[str(m[1])] == "#c300ff" and lit[str(m[len(m) - 1])] == "#dc00ff"  # engine's purple: from, to
-    assert any("thinking level=" in e for e in page.eval_on_selector_all("#events li", "l => l.map(e => e.textContent)"))
+    events = page.eval_on_selector_all("#events li", "l => l.map(e => e.textContent)")
+    assert any("thinking level=" in e for e in events)
     page.click("#engine-move")
     _wait_moves(page, 2)
     assert _moves(page) == ["9-16", move]
