@@ -7,6 +7,7 @@ let LAYOUT = null;     // /api/layout: the physical board (size, holes, every ga
 let STATE = null;      // the last state the server sent
 let drawnGame = null;  // the game whose cells are drawn
 const cellNodes = {};  // cell -> {g, halo, content}
+const otherLeds = [];  // {led, halo} of the other games' cells
 
 function el(name, attrs, parent) {
   const e = document.createElementNS(SVG, name);
@@ -51,6 +52,7 @@ function drawBoard(game) {
   // the other games' holes, faint: the physical board has them all
   const active = LAYOUT.games[game];
   const used = new Set();
+  otherLeds.length = 0;
   for (const c of active.cells) used.add(c[3] + "," + c[4]);
   for (const name in LAYOUT.games) {
     if (name === game) continue;
@@ -58,6 +60,11 @@ function drawBoard(game) {
       const key = c[3] + "," + c[4];
       if (used.has(key)) continue;
       used.add(key);
+      // its LED too (the other game's pads light when pressed or armed)
+      if (c[2] >= 0 && (c[5] === "point" || c[5] === "pit")) {
+        otherLeds.push({led: c[2], halo: el("circle", {cx: sx(c[3]), cy: sy(c[4]), r: c[5] === "pit" ? 21 : 18,
+                                                        fill: "none", filter: "url(#glow)", class: "led other"}, svg)});
+      }
       drawHole(svg, c[5], c[3], c[4], holes, "inactive");
     }
   }
@@ -152,6 +159,7 @@ function render(s) {
           : (+cell % 2 === 0 ? "South " : "North ") + (kind === "kazan" ? "kazan " : "captured ") + v;
     }
   }
+  for (const o of otherLeds) o.halo.setAttribute("fill", ledColour(s.leds[o.led]) || "none");
   // the panels
   const who = s.game.startsWith("tobit") ? ["White", "Black"] : ["South", "North"];
   let st = s.result !== "*" ? `Game over: ${s.result}` + (s.termination ? ` (${s.termination})` : "")
