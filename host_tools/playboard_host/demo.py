@@ -130,15 +130,22 @@ _MEANINGS = {
 }
 
 
-_OVER = {"legal": "the winner's side", "last move from": "a draw"}
+_STATES = {
+    # the board shows a result: the winner's half blinks green, a draw lights all amber
+    "over": {"legal": "the winner's side", "last move from": "a draw"},
+    # the menu on the Toguz Kumalak pits (docs/app.md)
+    "menu": {"legal": "a choice", "selected": "chosen", "last move from": "levels below",
+             "last move to, kazan grows": "the level", "engine's move from": "START"},
+}
 
 
-def meaning(name, game, over=False):
+def meaning(name, game, state=None):
     """(letter, colour name, meaning) ``name`` (from :func:`led_name`) with the meaning
-    said the way ``game`` ("toguz", "tobit", ...) uses that colour; ``over``: the board
-    shows a result (the winner's half blinks green, a draw lights everything amber)."""
-    if over and name[2] in _OVER:
-        return (name[0], name[1], _OVER[name[2]])
+    said the way ``game`` ("toguz", "tobit", ...) uses that colour; ``state``: "over"
+    (the board shows a result) or "menu" (the board's menu), else None (play)."""
+    said = _STATES.get(state, {}).get(name[2])
+    if said:
+        return (name[0], name[1], said)
     kind = "tobit" if game.startswith("tobit") else "mancala"
     return (name[0], name[1], _MEANINGS[kind].get(name[2], name[2]))
 

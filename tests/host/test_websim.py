@@ -306,3 +306,33 @@ def test_resign_and_agreed_draw_on_the_pads():
             s.act({"op": "draw"})
     finally:
         s.close()
+
+
+@pytest.mark.skipif(micropython_binary() is None, reason="micropython not installed (make setup)")
+def test_the_boards_own_menu_from_the_page():
+    from playboard_host.websim.session import Session
+
+    s = Session(None, game="tobit", pump=False)
+    try:
+        s.act({"op": "setup"})
+        s.advance(500)
+        s.act({"op": "menu"})
+        s.advance(100)
+        st = s.state()
+        assert st["app_state"] == "menu" and st["draw"] == "toguz" and st["pieces"] == {}
+        # South pit 4: Tihbat; South pit 7: you play White; North pit 2: level 2; North pit 9: START
+        for cell in (3, 6, 10):
+            s.act({"op": "click", "cell": cell})
+            s.advance(200)
+        st = s.state()
+        assert st["menu"] == {"game": "tihbat", "mode": "white", "level": 2}
+        assert {x[2] for x in st["legend"]} >= {"a choice", "chosen", "the level"}  # START blinks
+        s.act({"op": "click", "cell": 17})
+        s.advance(200)
+        st = s.state()
+        assert (st["game"], st["mode"], st["level"], st["app_state"]) == ("tihbat", "white", 2, "play")
+        assert st["draw"] == "tihbat" and st["counts"] == [7, 7, 7, 7, 0, 0]
+        with pytest.raises(ValueError, match="has no sensor"):
+            s.act({"op": "click", "cell": 5})  # Tihbat's captured counter
+    finally:
+        s.close()

@@ -13,6 +13,8 @@ The page's actions (``Session.act``):
 - ``{"op": "setup"}``: stand every piece the set-up position wants.
 - ``{"op": "putback"}``: put the lifted pieces back where they came from.
 - ``{"op": "engine_move"}``: make the move the board shows for the engine.
+- ``{"op": "menu"}``: the board's own menu; then clicks on the Toguz Kumalak pits
+  choose the game, mode and level, and START (North's pit 9) starts it.
 - ``{"op": "resign"}`` / ``{"op": "draw"}``: resign (the side to move, or the player
   against the engine) / agree a draw (two players), on the board's play pads.
 - ``{"op": "lift" | "place" | "tap", "cell": c}``: one sensor action as it is.
@@ -79,6 +81,7 @@ class Session:
         self.result = "*"
         self.termination = None
         self.engine_move = None
+        self.menu_choice = None
         self._dead = None
         self._stop = threading.Event()
         try:
@@ -217,6 +220,9 @@ class Session:
             self.engine = {"state": "idle", "text": "idle"}
         elif kind == "menu":
             self.app_state = "menu"
+            self.menu_choice = {k: ev.get(k) for k in ("game", "mode", "level")}
+            self.note = ""
+            self.engine = {"state": "idle", "text": "idle"}
         line = _event_line(ev)
         if line:
             self.events_text.append(line)
@@ -245,7 +251,7 @@ class Session:
             leds = self.leds or []
             glow = display_colours(leds)
             hexes = ["%02x%02x%02x" % c for c in glow]
-            lay = self.layouts[self.game_name]
+            lay = self.layouts["toguz" if self.app_state == "menu" else self.game_name]
             legend = []
             seen = set()
             for c in lay.cells:
@@ -253,7 +259,7 @@ class Session:
                 if 0 <= led < len(leds):
                     nm = led_name(leds[led])
                     if nm:
-                        nm = meaning(nm, self.game_name, self.app_state == "over")
+                        nm = meaning(nm, self.game_name, self.app_state)
                     if nm and nm not in seen:
                         seen.add(nm)
                         legend.append([hexes[led], nm[1], nm[2]])
@@ -264,14 +270,18 @@ class Session:
                 "moves": self._move_texts(), "leds": hexes, "legend": legend,
                 "events": list(self.events_text), "engine": dict(self.engine),
                 "note": self.note, "error": self.error, "alive": self.alive(),
+                # the cells to draw: the menu lives on the Toguz Kumalak pits
+                "draw": "toguz" if self.app_state == "menu" else self.game_name,
+                "menu": self.menu_choice if self.app_state == "menu" else None,
             }
             if self.game_name.startswith("tobit"):
                 # a piece is drawn where the sensors say: in the colour the table has it,
                 # or as "?" where a sensor reads a piece the table does not know
                 on = self.pieces.symbols()
                 pieces = {}
+                tlay = self.layouts[self.game_name]
                 for p in range(1, g.n_points + 1):
-                    sen = lay.sensor_of(p)
+                    sen = tlay.sensor_of(p)
                     if 0 <= sen < len(self.sensors) and self.sensors[sen]:
                         pieces[str(p)] = on.get(p, "?")
                 st["pieces"] = pieces
@@ -341,6 +351,8 @@ class Session:
                         self.board.place(p)
                 elif op == "engine_move":
                     self.make_engine_move()
+                elif op == "menu":
+                    self.open_menu()
                 elif op == "resign":
                     self.resign()
                 elif op == "draw":
@@ -374,14 +386,7 @@ class Session:
             raise ValueError("level must be 1..8, not %d" % level)
         with self.lock:
             # take every piece off the old game's area first: the board starts from an empty table
-            if self.game_name.startswith("tobit") and self.pieces.on:
-                for p in list(self.pieces.on):
-                    self.board.lift(p)
-                # let the sensors settle before the new game takes them as its rest
-                # values (or the other game's pads would read as pressed)
-                self.board.advance(300)
-                self._poll()
-            self.pieces = Pieces()
+            self._clear_table()
             self.game_name = game
             self.game = new_game(game)
             self.mode = MODES[mode]
@@ -390,6 +395,30 @@ class Session:
             self.note = ""
             new_board_game(self.board, game, self.mode, level)
             self._poll()
+
+    def _clear_table(self):
+        """Take every Tobit piece off the board and let the sensors settle (a new game,
+        or the menu, takes the sensors as its rest values: pieces lifted later would
+        read as pads pressed)."""
+        if self.game_name.startswith("tobit") and self.pieces.on:
+            for p in list(self.pieces.on):
+                self.board.lift(p)
+            self.board.advance(300)
+            self._poll()
+        self.pieces = Pieces()
+
+    def open_menu(self):
+        """The board's own menu (docs/app.md): the game, mode and level chosen on the
+        Toguz Kumalak pits, START on North's pit 9."""
+        self._clear_table()
+        self.board.menu()
+
+    def menu_tap(self, cell):
+        """Tap Toguz Kumalak pit ``cell`` (0..17) as a menu pad."""
+        sen = self.layouts["toguz"].sensor_of(cell)
+        self.board.set_sensor(sen, 1)
+        self.board.advance(ACTION_MS)
+        self.board.set_sensor(sen, 0)
 
     def setup(self):
         """Stand every piece of the game's position on its point (Tobit)."""
@@ -408,6 +437,11 @@ class Session:
 
     def click(self, cell):
         """The user's click or touch on ``cell`` (see the module text)."""
+        if self.app_state == "menu":
+            if not 0 <= cell < 18:
+                raise ValueError("the menu is on the Toguz Kumalak pits (cells 0..17)")
+            self.menu_tap(cell)
+            return
         lay = self.layouts[self.game_name]
         try:
             if lay.sensor_of(cell) < 0:

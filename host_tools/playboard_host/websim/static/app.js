@@ -117,8 +117,9 @@ function ledColour(hex) {
 
 function render(s) {
   STATE = s;
-  if (drawnGame !== s.game) {
-    drawBoard(s.game);
+  const draw = s.draw || s.game;
+  if (drawnGame !== draw) {
+    drawBoard(draw);
     // the choices follow the board only when its game changes (never under the user's hand)
     $("game").value = s.game;
     $("mode").value = s.mode;
@@ -142,6 +143,8 @@ function render(s) {
            n.content);
         if (p === "W" || p === "B") el("circle", {cx: sx(x), cy: sy(y), r: 7, class: "crown"}, n.content);
       }
+    } else if (s.app_state === "menu") {
+      n.g.setAttribute("data-count", "");
     } else {
       const v = s.counts ? s.counts[cell] : 0;
       n.g.setAttribute("data-count", v);
@@ -164,6 +167,11 @@ function render(s) {
   const who = s.game.startsWith("tobit") ? ["White", "Black"] : ["South", "North"];
   let st = s.result !== "*" ? `Game over: ${s.result}` + (s.termination ? ` (${s.termination})` : "")
                             : `${who[s.turn]} to move`;
+  if (s.app_state === "menu") {
+    const m = s.menu || {};
+    st = `The board's menu (now: ${m.game}, ${m.mode}, level ${m.level}): South pits 1-4 choose the game, ` +
+         "6-9 the mode (two, white, black, demo), North pits 1-8 the level; North pit 9 starts";
+  }
   $("status-text").textContent = st + (s.note ? " - " + s.note : "");
   const e = s.engine || {};
   $("engine-text").textContent = e.text || "idle";
@@ -179,7 +187,7 @@ function render(s) {
   ol.scrollTop = ol.scrollHeight;
   const t = $("count-table");
   t.textContent = "";
-  $("counts").hidden = !s.counts;
+  $("counts").hidden = !s.counts || s.app_state === "menu";
   if (s.counts) {
     const np = s.game === "toguz" ? 9 : 2;
     const row = (label, cells) => {
@@ -279,6 +287,7 @@ async function start() {
   $("putback").addEventListener("click", () => act({op: "putback"}));
   $("setup-all").addEventListener("click", () => act({op: "setup"}));
   $("resign").addEventListener("click", () => act({op: "resign"}));
+  $("menu").addEventListener("click", () => act({op: "menu"}));
   $("draw").addEventListener("click", () => act({op: "draw"}));
   $("engine-move").addEventListener("click", () => act({op: "engine_move"}));
   $("export").addEventListener("click", async () => {
