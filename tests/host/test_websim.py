@@ -332,7 +332,17 @@ def test_the_boards_own_menu_from_the_page():
         st = s.state()
         assert (st["game"], st["mode"], st["level"], st["app_state"]) == ("tihbat", "white", 2, "play")
         assert st["draw"] == "tihbat" and st["counts"] == [7, 7, 7, 7, 0, 0]
+        assert not any(" arm " in e for e in st["events"])  # no pad read as pressed
         with pytest.raises(ValueError, match="has no sensor"):
             s.act({"op": "click", "cell": 5})  # Tihbat's captured counter
+        # again, into Tobit: START is Black's resign pad there
+        s.act({"op": "menu"})
+        for cell in (1, 5, 17):  # Tobit, two players, START
+            s.act({"op": "click", "cell": cell})
+            s.advance(200)
+        s.advance(1000)
+        st = s.state()
+        assert (st["game"], st["app_state"]) == ("tobit", "setup")
+        assert not any(" arm " in e for e in st["events"]), st["events"]
     finally:
         s.close()

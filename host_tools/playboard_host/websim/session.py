@@ -414,8 +414,14 @@ class Session:
         self.board.menu()
 
     def menu_tap(self, cell):
-        """Tap Toguz Kumalak pit ``cell`` (0..17) as a menu pad."""
+        """Tap Toguz Kumalak pit ``cell`` (0..17) as a menu pad. START (North's pit 9)
+        is pressed and not let go: the new game takes the sensors as its rest values
+        when it begins, and START is Black's resign pad during Tobit, so letting go
+        after the game began would read as a resign press (see the report of issue 7)."""
         sen = self.layouts["toguz"].sensor_of(cell)
+        if cell == 17:
+            self.board.set_sensor(sen, 0 if self.sensors and self.sensors[sen] else 1)
+            return
         self.board.set_sensor(sen, 1)
         self.board.advance(ACTION_MS)
         self.board.set_sensor(sen, 0)
