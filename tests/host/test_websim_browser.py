@@ -214,9 +214,22 @@ def test_toguz_tuzdyk_by_taps_and_the_exported_record(sim, browser):
 
 def test_tihbat_and_tobit4_boards_are_drawn_from_the_layout(sim, browser):
     page, errors = _open(browser, sim[1])
+    from playboard_host.websim.model import layout_data
+
+    data = layout_data()
+    height = data["size_mm"][1]
     for game, n in (("tihbat", 6), ("tobit4", 32)):
         _new_game(page, game)
         assert page.locator(".cell").count() == n
+        # each cell and its LED at the layout's x, y (mm; the page's y runs down)
+        drawn = page.evaluate("""() => Array.from(document.querySelectorAll('.cell')).map(g => {
+            const h = g.querySelector('.led');
+            const box = h.tagName === 'rect' ? [+h.getAttribute('x') + +h.getAttribute('width') / 2,
+                                                 +h.getAttribute('y') + +h.getAttribute('height') / 2]
+                                             : [+h.getAttribute('cx'), +h.getAttribute('cy')];
+            return [+g.getAttribute('data-cell'), +g.getAttribute('data-led'), box[0], box[1]]; })""")
+        want = sorted([c[0], c[2], c[3], height - c[4]] for c in data["games"][game]["cells"])
+        assert sorted(drawn) == want
         _shot(page, "websim-%s.png" % game)
     assert errors == []
     page.close()
