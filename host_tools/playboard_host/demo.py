@@ -16,7 +16,7 @@ import time
 
 from playboard import pgn
 from playboard.board.layout import load_layout
-from playboard.board.lights import DEFAULT_COLOURS
+from playboard.board.lights import DEFAULT_COLOURS, shown_colour as lights_shown_colour
 from playboard.games import new_game
 
 DATA_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
@@ -151,14 +151,12 @@ def meaning(name, game, state=None):
 
 
 DEFAULT_BRIGHTNESS = 48  # playboard.link.DEFAULT_SETTINGS["brightness"]: what the board starts with
-_GAMMA = 2.2
 
 
 def shown_colour(colour, brightness=DEFAULT_BRIGHTNESS):
     """What the LED chain receives for a layer ``colour`` (r, g, b) at ``brightness``
-    (0..255): the brightness, then the gamma table, as playboard.board.lights does."""
-    br = brightness + 1
-    return tuple(int(255 * (((v * br) >> 8) / 255.0) ** _GAMMA + 0.5) for v in colour)
+    (playboard.board.lights.shown_colour, the firmware's own arithmetic)."""
+    return lights_shown_colour(colour, brightness)
 
 
 _REFS_CACHE = {}

@@ -29,7 +29,7 @@ def test_higher_layer_wins_and_linear_colours_pass_through():
     assert hw.lit() == [2, 3, 7]
     li.clear(LAST)
     li.render(0)
-    assert hw.led(2) == (0, 90, 0)
+    assert hw.led(2) == (0, 160, 0)
     li.clear()
     li.render(0)
     assert hw.leds == bytearray(30)
@@ -44,6 +44,11 @@ def test_brightness_and_gamma():
     r, g, b = hw.led(0)
     assert r == 255 and b == 0
     assert 50 <= g <= 60          # 255 * (128/255) ** 2.2 = 55.4
+    # brightness scales the gamma-corrected colour, so the hue is kept when dimmed:
+    # (255, 56, 0) * 129 / 256 = (128, 28, 0)
+    li.set_brightness(128)
+    li.render()
+    assert hw.led(0) == (128, (g * 129) >> 8, 0) and (g * 129) >> 8 > 20
     li.set_brightness(0)
     li.render()
     assert hw.led(0) == (0, 0, 0)
@@ -98,13 +103,13 @@ def test_blink_and_frame_timing():
     assert not li.frame(10)          # too soon
     assert not li.frame(100)         # nothing changed, same blink phase
     assert li.frame(260)             # blink phase off: the layer below shows
-    assert hw.shown_led(1) == (0, 90, 0)
+    assert hw.shown_led(1) == (0, 160, 0)
     assert not li.frame(300)
     assert li.frame(510)
     assert hw.shown_led(1) == (255, 0, 0)
     li.mark(ERROR, 1, 0)
     assert li.frame(530)
-    assert hw.shown_led(1) == (0, 90, 0)
+    assert hw.shown_led(1) == (0, 160, 0)
     assert not li.frame(800)         # no blinking left: nothing to do
     assert hw.shows == 4
 

@@ -77,16 +77,19 @@ def test_led_names_follow_the_lights_colours():
         assert demo.led_name(demo.shown_colour(DEFAULT_COLOURS[CAPTURE][0], br), br)[2] == "capture, take off"
         assert demo.led_name(demo.shown_colour(DEFAULT_COLOURS[CAPTURE][1], br), br)[2] == "tuzdyk"
         assert demo.led_name(demo.shown_colour(DEFAULT_COLOURS[ENGINE][0], br), br)[2] == "engine's move from"
-        if br >= 160:  # at 48 the strip gets (6, 0, 0) for both capture orange and error red
-            assert demo.led_name(demo.shown_colour(DEFAULT_COLOURS[ERROR][0], br), br)[1] == "red"
+        assert demo.led_name(demo.shown_colour(DEFAULT_COLOURS[ERROR][0], br), br)[1] == "red"
         assert demo.led_name(demo.shown_colour(DEFAULT_COLOURS[SOWING][1], br), br)[2] == "last ball"
-    # the board's default brightness 48: the selected piece's blue reaches the strip as (0, 0, 4)
-    assert demo.shown_colour(DEFAULT_COLOURS[LEGAL][1]) == (0, 0, 4)
-    assert demo.led_name((0, 0, 4))[2] == "selected"
+    # the board's default brightness 48: the selected piece's blue (0, 40, 200) is gamma
+    # corrected to (0, 4, 149), then scaled by 49/256: (0, 0, 28)
+    assert demo.shown_colour(DEFAULT_COLOURS[LEGAL][1]) == (0, 0, 28)
+    assert demo.led_name((0, 0, 28))[2] == "selected"
+    # capture orange and error red stay apart when dimmed (gamma before brightness)
+    assert demo.shown_colour(DEFAULT_COLOURS[CAPTURE][0]) != demo.shown_colour(DEFAULT_COLOURS[ERROR][0])
 
 
 def test_display_colours_show_each_led_in_its_lights_colour():
-    out = demo.display_colours([(0, 0, 0), (0, 1, 0), (0, 0, 4)])
+    from playboard.board.lights import DEFAULT_COLOURS, LEGAL
+    out = demo.display_colours([(0, 0, 0), demo.shown_colour(DEFAULT_COLOURS[LEGAL][0]), (0, 0, 28)])
     assert out == [(0, 0, 0), (0, 255, 0), (0, 51, 255)]
 
 
@@ -100,7 +103,7 @@ def test_toguz_picture_places_pits_by_the_layout():
     pic = demo.Picture("toguz")
     leds = _leds()
     lay = pic.layout
-    leds[lay.led_of(0)] = (0, 1, 0)  # South pit 1 lit green (brightness 48)
+    leds[lay.led_of(0)] = (0, 17, 0)  # South pit 1 lit green (brightness 48)
     text = pic.render(demo.contents_of(g), leds, colour=False)
     lines = text.splitlines()
     assert len(lines) == 3  # North pits, kazans, South pits

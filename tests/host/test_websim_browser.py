@@ -276,7 +276,7 @@ def test_against_the_engine_its_thinking_and_its_move_are_shown(sim, browser):
     g.push_text("9-16")
     m = g.parse_move(move)
     lit = _lit(page)
-    assert lit[str(m[1])] == "#c300ff" and lit[str(m[len(m) - 1])] == "#dc00ff"  # engine's purple: from, to
+    assert lit[str(m[1])] == "#c500ff" and lit[str(m[len(m) - 1])] == "#dc00ff"  # engine purple (170, 0, 220) drawn at full: from; accent: to
     events = page.eval_on_selector_all("#events li", "l => l.map(e => e.textContent)")
     assert any("thinking level=" in e for e in events)
     page.click("#engine-move")

@@ -14,8 +14,9 @@ USER     self-test, menus, attract mode (any colour via set_colour)
 
 Each LED of a layer holds a mark: 0 off, 1 the layer's colour, 2 its accent
 colour, 3 the colour blinking (every ``blink_ms``; in the off half the layers
-below show through). Colours go through the global ``brightness`` (0..255), then
-the gamma table, then the current cap: the WS2812 current is estimated at
+below show through). Colours go through the gamma table, then the global
+``brightness`` (0..255: it scales the gamma-corrected output, so a colour keeps its
+hue when dimmed), then the current cap: the WS2812 current is estimated at
 ``ma_per_led`` / 3 per channel at full duty (60 mA full white) plus ``idle_ma`` per
 LED; when a frame would draw more than ``budget_ma`` every channel is scaled down
 by one factor so that the sum stays within it (integer floor scaling: it never
@@ -43,16 +44,25 @@ BLINK = const(3)
 _MASK = const(0x3FFFFFFF)
 _TAB = const(256)  # colours start after the 256-byte gamma table
 
-# (colour, accent colour) per layer, before brightness and gamma
+# (colour, accent colour) per layer, at full brightness before gamma (the hue is
+# kept when dimmed: brightness scales the gamma-corrected output)
 DEFAULT_COLOURS = (
-    ((0, 90, 0), (0, 40, 200)),       # LEGAL: green targets, blue selection
-    ((110, 80, 0), (200, 150, 0)),    # LAST: amber
-    ((0, 70, 140), (0, 170, 255)),    # SOWING: cyan, bright for the last pit
-    ((130, 0, 170), (220, 0, 255)),   # ENGINE: purple
-    ((255, 70, 0), (255, 210, 0)),    # CAPTURE: orange, yellow tuzdyk
+    ((0, 160, 0), (0, 40, 200)),      # LEGAL: green targets, blue selection
+    ((180, 120, 0), (200, 150, 0)),   # LAST: amber
+    ((0, 110, 200), (0, 170, 255)),   # SOWING: cyan, bright for the last pit
+    ((170, 0, 220), (220, 0, 255)),   # ENGINE: purple
+    ((255, 120, 0), (255, 210, 0)),   # CAPTURE: orange, yellow tuzdyk
     ((255, 0, 0), (255, 0, 90)),      # ERROR: red
     ((255, 255, 255), (0, 0, 255)),   # USER: white, blue
 )
+
+
+def shown_colour(colour, brightness, gamma=2.2):
+    """What the LED chain receives for a layer ``colour`` (r, g, b, 0..255) at
+    ``brightness`` (0..255), before the current cap: the same arithmetic as a frame
+    (gamma table, then brightness). For host tools that name or draw LED colours."""
+    br = brightness + 1
+    return tuple((int(255 * (v / 255) ** gamma + 0.5) * br) >> 8 for v in colour)
 
 
 @micropython.viper
@@ -78,9 +88,10 @@ def _compose(marks: ptr8, tab: ptr8, out: ptr8, p: ptr16) -> int:
                 b = int(tab[c + 2])
                 break
             layer -= 1
-        r = int(tab[(r * br) >> 8])
-        g = int(tab[(g * br) >> 8])
-        b = int(tab[(b * br) >> 8])
+        # gamma first (a colour keeps its hue at any brightness), then brightness
+        r = (int(tab[r]) * br) >> 8
+        g = (int(tab[g]) * br) >> 8
+        b = (int(tab[b]) * br) >> 8
         out[3 * i] = r
         out[3 * i + 1] = g
         out[3 * i + 2] = b
@@ -149,7 +160,7 @@ class Lights:
         self._dirty = True
 
     def set_brightness(self, level):
-        """Global brightness 0..255 (applied before gamma). ValueError outside."""
+        """Global brightness 0..255 (scales the gamma-corrected colours). ValueError outside."""
         if not 0 <= level <= 255:
             raise ValueError("brightness must be 0..255, got %r" % (level,))
         self._p[2] = level
