@@ -200,6 +200,8 @@ class App:
         self.frames = 0
         self.memory_errors = 0
         self._pending = None  # a game to begin at the next frame: (resumed record or None,)
+        self._held = -1  # the sensor whose press began the next state, and its rest value
+        self._held_rest = 0
         self.last_ply = 0
 
     def load_layout(self, game):
@@ -268,6 +270,9 @@ class App:
         self._t_state = now_ms
         self._t_idle = now_ms
         self.rest[:] = self.scanner.deb.stable
+        if self._held >= 0:  # the press that led here is still held: keep its true rest
+            self.rest[self._held] = self._held_rest
+            self._held = -1
         self._armed = -1
         self._draw_offer = -1
         self._shown = -1
@@ -477,9 +482,12 @@ class App:
             if v == r0:
                 continue  # back to rest: re-armed
             self._press(s, st, now_ms)
-            if self.state != st:
-                # a new state began with this pad held: its way back is not a press
+            if self.state != st or self._pending is not None:
+                # a new state begins (now, or with the game at the next frame) while this
+                # sensor is held: its way back to rest is not a press
                 self.rest[s] = r0
+                self._held = s
+                self._held_rest = r0
                 return
 
     def _press(self, s, st, now_ms):

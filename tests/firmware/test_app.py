@@ -132,6 +132,26 @@ def test_menu_pads_choose_game_and_mode_and_start():
     assert r.store.current == 1
 
 
+def test_letting_go_of_start_is_not_a_press_of_the_pad_under_it():
+    # START (North pit 9) is Black's resign pad during Tobit: the game begins while
+    # START is still held, and letting it go must not arm a resignation.
+    r = Rig()
+    r.adv(50)
+    r.tap("toguz", MENU_GAME[1])  # Tobit
+    r.tap("toguz", MENU_MODE[0])  # two players
+    s = r.sensor("toguz", MENU_START)
+    v = r.hw.sensors[s]
+    r.hw.set_sensor(s, 1 - v)
+    r.adv(400)  # held across the frames in which the game begins
+    assert r.app.game is not None and r.app.game.name == "tobit"
+    r.hw.set_sensor(s, v)
+    r.adv(300)
+    assert not [f for k, f in r.events if k == "arm"]
+    # and a real press of the pad afterwards still arms it
+    r.tap("toguz", MENU_START)
+    assert ("arm", {"what": "resign", "side": 1}) in r.events
+
+
 def _play_tihbat(r, pits):
     """Tap each pit (0-based for the mover) and wait for the sowing to be confirmed."""
     g = r.app.game
