@@ -18,6 +18,9 @@ class SnapshotGame(Game):
     outside any search); ``_grown(cap)`` lets a subclass grow what it keeps per ply."""
 
     POS_BYTES = 0
+    TURN_AT = 0  # index in pos of the side to move
+    _root_fullmove = 1  # the set-up position's move number and side, set by set_fen
+    _root_turn = 0
 
     def _init_stack(self, capacity):
         self.pos = bytearray(self.POS_BYTES)
@@ -25,6 +28,16 @@ class SnapshotGame(Game):
         self._undo = bytearray(self.POS_BYTES * capacity)
         self._moves = bytearray(capacity)
         self.ply = 0
+
+    @property
+    def turn(self):
+        """0 when South (White) is to move, 1 for North (Black)."""
+        return self.pos[self.TURN_AT]
+
+    @property
+    def fullmove(self):
+        """The move number: starts at the set-up position's, grows after North's move."""
+        return self._root_fullmove + (self._root_turn + self.ply) // 2
 
     def _save(self, m):
         """Save ``pos`` and record move ``m`` for the ply about to be played; returns the new ply."""

@@ -97,6 +97,7 @@ class Tihbat(SnapshotGame):
 
     name = "tihbat"
     POS_BYTES = POS_BYTES
+    TURN_AT = TURN
     n_pits = 2
 
     def __init__(self, fen=None, capacity=256):
@@ -131,16 +132,6 @@ class Tihbat(SnapshotGame):
         p = self.pos
         return mancala_text.format_position([p[0], p[1]], [p[2], p[3]], -1, -1,
                                             p[CAPT], p[CAPT + 1], p[TURN], self.fullmove)
-
-    @property
-    def fullmove(self):
-        """The move number: starts at the set-up position's, grows after North's move."""
-        return self._root_fullmove + (self._root_turn + self.ply) // 2
-
-    @property
-    def turn(self):
-        """0 when South (White) is to move, 1 for North (Black)."""
-        return self.pos[TURN]
 
     @property
     def termination(self):

@@ -190,6 +190,7 @@ class Toguz(SnapshotGame):
 
     name = "toguz"
     POS_BYTES = POS_BYTES
+    TURN_AT = TURN
     n_pits = 9
 
     def __init__(self, fen=None, capacity=256):
@@ -237,16 +238,6 @@ class Toguz(SnapshotGame):
             list(p[0:9]), list(p[9:18]),
             st if st != NONE else -1, nt - 9 if nt != NONE else -1,
             p[KAZAN], p[KAZAN + 1], p[TURN], self.fullmove)
-
-    @property
-    def fullmove(self):
-        """The move number: starts at the set-up position's, grows after North's move."""
-        return self._root_fullmove + (self._root_turn + self.ply) // 2
-
-    @property
-    def turn(self):
-        """0 when South (White) is to move, 1 for North (Black)."""
-        return self.pos[TURN]
 
     @property
     def termination(self):
