@@ -267,6 +267,7 @@ class Tobit(Game):
         self.st = bytearray(ST_SIZE)
         # at most 2L + 2 pieces a side, each with at most L + T + 2 quiet moves
         self._scanbuf = bytearray(2 * (2 * L + 2) * (L + T + 2))
+        self._perft_bufs = []  # type: list
         self._geo = bytearray(4 + 6 * (n + 1))
         self._geo[0] = n + 1
         self._geo[1] = T + 1
@@ -407,14 +408,18 @@ class Tobit(Game):
         return list(moves)
 
     def _generate(self):
-        b = self.board
         buf = self._scanbuf
-        n = _scan(b, self._geo, self.st[ST_TURN] + 1, buf)
+        n = _scan(self.board, self._geo, self.st[ST_TURN] + 1, buf)
         if n < 256:
             return [bytes((QUIET, buf[2 * i], buf[2 * i + 1])) for i in range(n)]
+        return self._captures(buf, n - 256)
+
+    def _captures(self, buf, n):
+        """The capture moves of the pieces on the points buf[0:n] (from ``_scan``)."""
+        b = self.board
         caps = []  # type: list
         seen = {}  # type: dict
-        for i in range(n - 256):
+        for i in range(n):
             s = buf[i]
             c = b[s]
             b[s] = EMPTY  # the starting point counts as free once left (2.8)
@@ -574,6 +579,46 @@ class Tobit(Game):
     def move_stack(self):
         """A new list of the moves played since the set-up position."""
         return [self._move_at(i) for i in range(self.ply)]
+
+    def perft(self, depth):
+        """Perft (RULES.md 2.14): every ply pushed, no bulk counting.
+
+        Quiet moves are pushed from one reusable buffer instead of a new ``bytes``
+        each (``push`` copies the move), so counting allocates only for captures."""
+        if depth <= 0:
+            return 1
+        if self._term:
+            return 0
+        bufs = self._perft_bufs
+        while len(bufs) < depth:
+            bufs.append(bytearray(len(self._scanbuf)))
+        return self._perft(depth, bufs, bytearray((QUIET, 0, 0)))
+
+    def _perft(self, depth, bufs, mv):
+        buf = bufs[depth - 1]
+        n = _scan(self.board, self._geo, self.st[ST_TURN] + 1, buf)
+        push = self.push
+        unmake = self._unmake
+        count = 0
+        if n >= 256:
+            for m in self._captures(buf, n - 256):
+                push(m)
+                if depth == 1:
+                    count += 1
+                elif not self.st[ST_TERM]:
+                    count += self._perft(depth - 1, bufs, mv)
+                unmake()
+            return count
+        for i in range(n):
+            mv[1] = buf[2 * i]
+            mv[2] = buf[2 * i + 1]
+            push(mv)
+            if depth == 1:
+                count += 1
+            elif not self.st[ST_TERM]:
+                count += self._perft(depth - 1, bufs, mv)
+            unmake()
+        return count
 
     # --- result (2.11) -----------------------------------------------------------
     @property
