@@ -11,7 +11,7 @@ def nodes_to(g, depth):
     return sum(g.perft(d) for d in range(1, depth + 1))
 
 
-def time_perft(name, depth, repeat=3):
+def time_perft(name, depth, repeat=5):
     g = new_game(name)
     best = None
     for _ in range(repeat):

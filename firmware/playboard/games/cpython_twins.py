@@ -19,8 +19,10 @@ def toguz_sow(p, pit):
         last = src + 1 if src != 17 else 0
         p[last] += 1
     else:
-        q, r = divmod(n, 18)
-        if q:
+        if n < 18:
+            r = n
+        else:
+            q, r = divmod(n, 18)
             p[0:18] = p[0:18].translate(_ADD[q])
         end = src + r
         if end <= 18:
@@ -59,7 +61,7 @@ def toguz_sow(p, pit):
     kn = p[19]
     if ks >= 82 or kn >= 82 or (ks == 81 and kn == 81):
         p[25] = 1
-    elif not any(p[9 - 9 * side:18 - 9 * side]):
+    elif p.count(0, 9 - 9 * side, 18 - 9 * side) == 9:  # the next side has no ball
         toguz_check_end(p)
     return 0
 
