@@ -200,6 +200,7 @@ class App:
         self.frames = 0
         self.memory_errors = 0
         self._pending = None  # a game to begin at the next frame: (resumed record or None,)
+        self._begin_tries = 0  # attempts to resume a game that hit a MemoryError
         self._held = -1  # the sensor whose press began the next state, and its rest value
         self._held_rest = 0
         self.last_ply = 0
@@ -429,6 +430,17 @@ class App:
             from playboard import appgame
             try:
                 appgame.begin(self, now_ms, resumed)
+            except MemoryError:
+                # the heap was too broken up for the game's tables (the boot's garbage):
+                # a game to resume is never given up for that; begin again next frame on
+                # a swept heap (begin drops whatever this attempt built)
+                if resumed is None or self._begin_tries >= 3:
+                    raise
+                self._begin_tries += 1
+                self._pending = (resumed,)
+                self._end_game_objects()
+                gc.collect()
+                return
             except (ValueError, IndexError, OSError) as e:
                 if resumed is None:
                     raise

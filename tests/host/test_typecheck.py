@@ -33,7 +33,7 @@ RP2_FILES = [
     # the rules cores and records (compat.pyi gives the viper names a type)
     "playboard/games/__init__.py", "playboard/games/base.py", "playboard/games/bufops.py",
     "playboard/games/mancala_text.py", "playboard/games/snapshot.py", "playboard/games/toguz.py", "playboard/games/tobit.py",
-    "playboard/games/tihbat.py", "playboard/games/tobit_kernels.py", "playboard/pgn.py",
+    "playboard/games/tihbat.py", "playboard/games/tobit_perft.py", "playboard/pgn.py",
 ]
 CP_FILES = ["playboard/hw/circuitpython.py"]
 

@@ -14,9 +14,10 @@ takes are found by walking its notation path (2.8).
 
 Undo and repetition history (2.11): each ply keeps a snapshot of the board, its
 30-bit Zobrist key and the move played (63 bytes on the standard board), in
-chunks of 16 plies (about 1 KB each) allocated as the game grows; the
-first 256 plies are allocated up front (16 KB), so a search never allocates
-for them. A longer game adds a chunk every 16 plies. The moves themselves are
+chunks of 16 plies (about 1 KB each): 64 plies are allocated up front (4 KB)
+and a chunk is added each time the game, or a search below it, first reaches 16
+plies more (small blocks, which a fragmented heap still has; a chunk is never
+freed, so a search allocates only when it goes deeper than any before it). The moves themselves are
 kept as bytes in the snapshots, so a long game leaves no trail of small objects
 on the heap. A push compares the keys of the positions since the last
 irreversible move (a capture or a man's forward step) with the same side to
@@ -25,11 +26,10 @@ end a game.
 """
 from array import array
 
-from playboard.compat import const, MICROPYTHON
+from playboard.compat import micropython, const, ptr8, ptr32, MICROPYTHON
 from playboard.games import GameError, TERM_NO_MOVE, TERM_REPETITION
 from playboard.games.base import Game
 from playboard.games.bufops import copy as _copy, same as _same
-from playboard.games.tobit_kernels import push as _push, scan as _scan, unmake as _unmake
 
 EMPTY = const(0)
 WHITE_MAN = const(1)
@@ -77,6 +77,158 @@ def _xorshift_keys(n, seed):
     return out
 
 
+@micropython.viper
+def _push(b: ptr8, m: ptr8, st: ptr8, u: ptr8, o: int, geo: ptr8, z: ptr32) -> int:
+    """Make move ``m`` (length in st[ST_MLEN]) on board ``b``, saving the board,
+    the state and the move at u[o:]; updates the state ``st`` (turn, key, clock).
+    ``geo``: [n + 1, T + 1, 0, 0], then the neighbour table (4 per point), then
+    (x, y) per point. ``z``: Zobrist keys. Returns the new clock."""
+    n1 = int(geo[0])
+    far = int(geo[1])
+    xy = 4 + 4 * n1
+    i = 0
+    while i < n1:
+        u[o + i] = b[i]
+        i += 1
+    o += n1
+    i = 0
+    while i < 10:
+        u[o + i] = st[i]
+        i += 1
+    mlen = int(st[8])
+    i = 0
+    while i < mlen:
+        u[o + 10 + i] = m[i]
+        i += 1
+    key = int(st[4]) | (int(st[5]) << 8) | (int(st[6]) << 16) | (int(st[7]) << 24)
+    s = int(m[1])
+    e = int(m[mlen - 1])
+    piece = int(b[s])
+    b[s] = 0
+    key ^= int(z[4 * s + (piece & 3) - 1 + ((piece >> 1) & 2)])
+    irreversible = 0
+    if int(m[0]) == 1:
+        irreversible = 1
+        i = 1
+        while i < mlen - 1:
+            p = int(m[i])
+            t = int(m[i + 1])
+            sx = int(geo[xy + 2 * p])
+            tx = int(geo[xy + 2 * t])
+            if sx == tx:
+                d = 2
+                if int(geo[xy + 2 * t + 1]) > int(geo[xy + 2 * p + 1]):
+                    d = 0
+            else:
+                d = 3
+                if tx > sx:
+                    d = 1
+            while p != t:
+                p = int(geo[4 + 4 * p + d])
+                c = int(b[p])
+                if c:
+                    key ^= int(z[4 * p + (c & 3) - 1 + ((c >> 1) & 2)])
+                    b[p] = 0
+            i += 1
+    if (piece & 4) == 0:
+        ey = int(geo[xy + 2 * e + 1])
+        if ey != int(geo[xy + 2 * s + 1]):
+            irreversible = 1  # a man's forward step; a sideways one can be undone
+        if piece == 1:
+            if ey == far:
+                piece = 5  # promotion (2.5)
+        elif ey == 0:
+            piece = 6
+    b[e] = piece
+    key ^= int(z[4 * e + (piece & 3) - 1 + ((piece >> 1) & 2)])
+    key ^= int(z[0])
+    st[3] = 1 - int(st[3])
+    st[4] = key & 255
+    st[5] = (key >> 8) & 255
+    st[6] = (key >> 16) & 255
+    st[7] = (key >> 24) & 255
+    clock = 0
+    if not irreversible:
+        clock = int(st[1]) | (int(st[2]) << 8)
+        if clock < 65535:
+            clock += 1
+    st[1] = clock & 255
+    st[2] = clock >> 8
+    return clock
+
+
+@micropython.viper
+def _scan(b: ptr8, geo: ptr8, me: int, out: ptr8) -> int:
+    """Look over the board for side ``me`` (1 White, 2 Black).
+
+    If any piece of that side can capture, write the points of the pieces that
+    can into ``out`` and return their count + 256. Otherwise write the quiet
+    moves as (from, to) pairs into ``out`` and return the number of pairs."""
+    n1 = int(geo[0])
+    enemy = 3 - me
+    back = 0
+    if me == 1:
+        back = 2
+    ncap = 0
+    p = 1
+    while p < n1:
+        c = int(b[p])
+        if c != 0 and (c & 3) == me:
+            d = 0
+            while d < 4:
+                a = int(geo[4 + 4 * p + d])
+                if c & 4:
+                    while a != 0 and int(b[a]) == 0:
+                        a = int(geo[4 + 4 * a + d])
+                if a != 0 and (int(b[a]) & 3) == enemy:
+                    t = int(geo[4 + 4 * a + d])
+                    if t != 0 and int(b[t]) == 0:
+                        out[ncap] = p
+                        ncap += 1
+                        break
+                d += 1
+        p += 1
+    if ncap:
+        return ncap + 256
+    k = 0
+    p = 1
+    while p < n1:
+        c = int(b[p])
+        if c != 0 and (c & 3) == me:
+            d = 0
+            while d < 4:
+                if c & 4:
+                    t = int(geo[4 + 4 * p + d])
+                    while t != 0 and int(b[t]) == 0:
+                        out[k] = p
+                        out[k + 1] = t
+                        k += 2
+                        t = int(geo[4 + 4 * t + d])
+                elif d != back:
+                    t = int(geo[4 + 4 * p + d])
+                    if t != 0 and int(b[t]) == 0:
+                        out[k] = p
+                        out[k + 1] = t
+                        k += 2
+                d += 1
+        p += 1
+    return k >> 1
+
+
+@micropython.viper
+def _unmake(b: ptr8, st: ptr8, u: ptr8, o: int, n1: int):
+    """Restore the board and state saved at u[o:] by _push."""
+    i = 0
+    while i < n1:
+        b[i] = u[o + i]
+        i += 1
+    o += n1
+    i = 0
+    while i < 10:
+        st[i] = u[o + i]
+        i += 1
+
+
 if not MICROPYTHON:  # CPython runs the twins; the viper code stays for the tests
     from playboard.games import cpython_twins
 
@@ -95,7 +247,7 @@ class Tobit(Game):
     L = 5
     T = 4
 
-    def __init__(self, fen=None, capacity=256):
+    def __init__(self, fen=None, capacity=64):
         L, T = self.L, self.T
         n = L * T + 2 * L + 2 * T
         self.n_points = n
@@ -116,7 +268,6 @@ class Tobit(Game):
         self.st = bytearray(ST_SIZE)
         # at most 2L + 2 pieces a side, each with at most L + T + 2 quiet moves
         self._scanbuf = bytearray(2 * (2 * L + 2) * (L + T + 2))
-        self._perft_bufs = []  # type: list
         self._geo = bytearray(4 + 6 * (n + 1))
         self._geo[0] = n + 1
         self._geo[1] = T + 1
@@ -430,44 +581,11 @@ class Tobit(Game):
         return [self._move_at(i) for i in range(self.ply)]
 
     def perft(self, depth):
-        """Perft (RULES.md 2.14): every ply pushed, no bulk counting.
+        """Perft (RULES.md 2.14): every ply pushed, no bulk counting (tobit_perft.py,
+        loaded only when counting: the board never needs it)."""
+        from playboard.games.tobit_perft import perft
 
-        Quiet moves are pushed from one reusable buffer instead of a new ``bytes``
-        each (``push`` copies the move), so counting allocates only for captures."""
-        if depth <= 0:
-            return 1
-        if self._term:
-            return 0
-        bufs = self._perft_bufs
-        while len(bufs) < depth:
-            bufs.append(bytearray(len(self._scanbuf)))
-        return self._perft(depth, bufs, bytearray((QUIET, 0, 0)))
-
-    def _perft(self, depth, bufs, mv):
-        buf = bufs[depth - 1]
-        n = _scan(self.board, self._geo, self.st[ST_TURN] + 1, buf)
-        push = self.push
-        unmake = self._unmake
-        count = 0
-        if n >= 256:
-            for m in self._captures(buf, n - 256):
-                push(m)
-                if depth == 1:
-                    count += 1
-                elif not self.st[ST_TERM]:
-                    count += self._perft(depth - 1, bufs, mv)
-                unmake()
-            return count
-        for i in range(n):
-            mv[1] = buf[2 * i]
-            mv[2] = buf[2 * i + 1]
-            push(mv)
-            if depth == 1:
-                count += 1
-            elif not self.st[ST_TERM]:
-                count += self._perft(depth - 1, bufs, mv)
-            unmake()
-        return count
+        return perft(self, depth)
 
     # --- result (2.11) -----------------------------------------------------------
     @property
