@@ -187,6 +187,29 @@ def test_two_player_tihbat_game_recorded_move_by_move_and_resumed_after_restart(
     assert r2.store.read(1).moves == played + _moves(r2)
 
 
+def test_a_resume_that_meets_a_memory_error_begins_again_and_loses_nothing():
+    fs = FakeFs()
+    played, fen = _first_half(fs)
+    gc.collect()
+    r2 = Rig(fs)
+    import playboard.appgame as appgame  # the module the first frame will use
+    real = appgame.begin
+    calls = []
+
+    def broken_up_heap(app, now_ms, resumed=None):
+        calls.append(now_ms)
+        raise MemoryError("memory allocation failed")
+
+    appgame.begin = broken_up_heap
+    r2.adv(10)  # the first attempt fails: the game is not given up
+    assert calls and r2.app.game is None and r2.store.current == 1
+    assert not r2.store.read(1).finished
+    r2.adv(10)  # the next frame begins again, with the real module
+    assert appgame.begin is broken_up_heap and real is not broken_up_heap
+    assert r2.app.state == 2 and r2.app.game.ply == 3 and r2.app.game.fen() == fen
+    assert "resumed" in r2.kinds() and len(calls) == 1
+
+
 def test_resign_needs_two_presses_of_a_pad_the_game_never_uses():
     r = Rig()
     r.app.choose("toguz", "two")
