@@ -279,7 +279,7 @@ class TobitTracker:
         self._cap = 0
         self._rec = None
         self._flags = None
-        self._grow(48)
+        self._grow(24)  # grows with the legal moves: small blocks, which a broken-up heap still has
         self._started = False
         self.new_position()
 
@@ -310,7 +310,7 @@ class TobitTracker:
         moves = g.legal_moves()
         nm = len(moves)
         if nm + 1 > self._cap:
-            self._grow(nm + 16)
+            self._grow(nm + 8)
         self._moves = moves
         self._nm = nm
         rec = self._rec

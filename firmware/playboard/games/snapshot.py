@@ -1,12 +1,16 @@
 """Make/unmake by whole-position snapshots, for the mancala cores.
 
 A game whose position is one small ``bytearray`` (``pos``, ``POS_BYTES`` bytes) saves it
-whole before each move into a preallocated undo stack and copies it back to
-unmake: no allocation once set up, and nothing to get wrong in an unmake.
+whole before each move into a preallocated undo stack (chunks of 32 plies) and
+copies it back to unmake: no allocation once set up, and nothing to get wrong in
+an unmake.
 Moves are small ints kept in a ``bytearray``.
 """
+from playboard.compat import const
 from playboard.games.base import Game
 from playboard.games.bufops import copy
+
+CHUNK = const(32)  # plies of snapshots per undo chunk (ply >> 5, ply & 31)
 
 
 class SnapshotGame(Game):
@@ -14,8 +18,9 @@ class SnapshotGame(Game):
 
     Subclasses set ``POS_BYTES`` and call ``_init_stack(capacity)`` once; their
     ``push`` calls ``_save(m)`` before changing ``pos``. The stack holds
-    ``capacity`` plies and doubles when a game outgrows it (one allocation,
-    outside any search); ``_grown(cap)`` lets a subclass grow what it keeps per ply."""
+    ``capacity`` plies and grows by a chunk of 32 plies when a game (or a search
+    below it) first goes deeper; ``_grown(cap)`` lets a subclass grow what it keeps
+    per ply."""
 
     POS_BYTES = 0
     TURN_AT = 0  # index in pos of the side to move
@@ -25,7 +30,9 @@ class SnapshotGame(Game):
     def _init_stack(self, capacity):
         self.pos = bytearray(self.POS_BYTES)
         self._cap = capacity
-        self._undo = bytearray(self.POS_BYTES * capacity)
+        # the snapshots in chunks of CHUNK plies: small blocks, which a broken-up heap
+        # still has; a chunk is added when a game or a search first goes deeper
+        self._undo = [bytearray(self.POS_BYTES * CHUNK) for _ in range((capacity + CHUNK - 1) // CHUNK)]
         self._moves = bytearray(capacity)
         self.ply = 0
 
@@ -45,8 +52,8 @@ class SnapshotGame(Game):
         if ply >= self._cap:
             self._grow()
         size = self.POS_BYTES
-        o = ply * size
-        self._undo[o:o + size] = self.pos
+        o = (ply & 31) * size
+        self._undo[ply >> 5][o:o + size] = self.pos
         self._moves[ply] = m
         ply += 1
         self.ply = ply
@@ -57,7 +64,7 @@ class SnapshotGame(Game):
         ply = self.ply - 1
         if ply < 0:
             raise IndexError("pop from an empty move stack")
-        copy(self.pos, 0, self._undo, ply * self.POS_BYTES, self.POS_BYTES)
+        copy(self.pos, 0, self._undo[ply >> 5], (ply & 31) * self.POS_BYTES, self.POS_BYTES)
         self.ply = ply
         return self._moves[ply]
 
@@ -72,12 +79,11 @@ class SnapshotGame(Game):
         return list(self._moves[0:self.ply])
 
     def _grow(self):
-        cap = self._cap * 2
-        undo = bytearray(self.POS_BYTES * cap)
-        undo[0:len(self._undo)] = self._undo
+        cap = self._cap + CHUNK
+        self._undo.append(bytearray(self.POS_BYTES * CHUNK))
         moves = bytearray(cap)
         moves[0:len(self._moves)] = self._moves
-        self._undo, self._moves, self._cap = undo, moves, cap
+        self._moves, self._cap = moves, cap
         self._grown(cap)
 
     def _grown(self, cap):

@@ -5,9 +5,9 @@ preallocated undo stack and ``pop`` copies it back. The repetition history (3.5)
 is a preallocated ``array`` of position keys, one per ply plus the set-up
 position; the first repetition ends the game, so a scan of it per push finds it.
 
-History size: 256 plies (1 KB of keys, 2.5 KB of undo snapshots). A game that
-outgrows it doubles the buffers once (one allocation, outside any search);
-nothing is lost.
+History size: 64 plies preallocated (260 bytes of keys, 640 bytes of undo
+snapshots); a longer game (or a search below it) adds 32 plies at a time, small
+allocations outside the hot path; nothing is lost.
 
 Moves are ints: 0 and 1 for the mover's pits 1 and 2, ``PASS`` (2) for a pass.
 """
@@ -100,7 +100,7 @@ class Tihbat(SnapshotGame):
     TURN_AT = TURN
     n_pits = 2
 
-    def __init__(self, fen=None, capacity=256):
+    def __init__(self, fen=None, capacity=64):
         self._init_stack(capacity)
         self._keys = array("i", bytes(4 * (capacity + 1)))
         self.set_fen(START_FEN if fen is None else fen)

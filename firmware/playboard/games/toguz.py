@@ -193,7 +193,7 @@ class Toguz(SnapshotGame):
     TURN_AT = TURN
     n_pits = 9
 
-    def __init__(self, fen=None, capacity=256):
+    def __init__(self, fen=None, capacity=64):
         self._init_stack(capacity)
         self.set_fen(START_FEN if fen is None else fen)
 
