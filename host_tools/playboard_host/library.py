@@ -59,16 +59,42 @@ class Game:
         self.moves = json.loads(moves)
 
 
-class Library:
-    """The library at ``path`` (created with its folder if missing)."""
+class LibraryError(Exception):
+    """A library file that is missing (when only read), not a library, or unreadable."""
 
-    def __init__(self, path=None):
+
+class Library:
+    """The library at ``path``. ``create``: make it (and its folder) if missing;
+    otherwise a missing file is a LibraryError and nothing is written. A file that
+    is not a Playboard library (another program's database, any other file) is a
+    LibraryError too and is left as it was."""
+
+    def __init__(self, path=None, create=True):
         self.path = path or default_path()
-        d = os.path.dirname(os.path.abspath(self.path))
-        os.makedirs(d, exist_ok=True)
-        self.db = sqlite3.connect(self.path)
-        self.db.executescript(SCHEMA)
-        self.db.commit()
+        if os.path.isdir(self.path):
+            raise LibraryError("%s is a folder, not a library file" % self.path)
+        exists = os.path.exists(self.path)
+        if not exists and not create:
+            raise LibraryError("no library at %s (playboard sync makes one)" % self.path)
+        if exists and os.path.getsize(self.path) > 0:
+            with open(self.path, "rb") as f:
+                if f.read(16) != b"SQLite format 3\x00":
+                    raise LibraryError("%s is not a Playboard library (not an SQLite file)" % self.path)
+        elif exists and not create:
+            raise LibraryError("%s is empty, not a Playboard library" % self.path)
+        if create:
+            os.makedirs(os.path.dirname(os.path.abspath(self.path)), exist_ok=True)
+        try:
+            self.db = sqlite3.connect(self.path)
+            tables = {r[0] for r in self.db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+            if tables and "games" not in tables:
+                self.db.close()
+                raise LibraryError("%s is another program's database, not a Playboard library" % self.path)
+            if "games" not in tables:
+                self.db.executescript(SCHEMA)
+                self.db.commit()
+        except sqlite3.Error as e:
+            raise LibraryError("can't open the library %s: %s" % (self.path, e))
 
     def close(self):
         self.db.close()

@@ -36,11 +36,34 @@ class BoardError(LinkError):
         self.msg = msg
 
 
+def parse_vid_pid(text):
+    """(vid, pid) of "vvvv:pppp" (hexadecimal); ValueError with a clear message otherwise."""
+    parts = text.split(":")
+    try:
+        if len(parts) != 2:
+            raise ValueError
+        vid, pid = int(parts[0], 16), int(parts[1], 16)
+        if not (0 <= vid <= 0xFFFF and 0 <= pid <= 0xFFFF):
+            raise ValueError
+    except ValueError:
+        raise ValueError("bad USB id %r (expected VID:PID in hexadecimal, e.g. %s)" % (text, DEFAULT_VID_PID))
+    return vid, pid
+
+
+def _vid_pid_arg(text):
+    import argparse
+    try:
+        parse_vid_pid(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e))
+    return text
+
+
 def find_port(vid_pid=DEFAULT_VID_PID):
     """The device path of the first serial port with USB ``vid_pid`` ("vvvv:pppp"), or None."""
     from serial.tools import list_ports
 
-    vid, pid = (int(x, 16) for x in vid_pid.split(":"))
+    vid, pid = parse_vid_pid(vid_pid)
     for p in sorted(list_ports.comports(), key=lambda p: p.device):
         if p.vid == vid and p.pid == pid:
             return p.device
@@ -250,7 +273,7 @@ class BoardLink:
 def add_port_arguments(p):
     """The options that choose the board: --port, --vid-pid, --timeout."""
     p.add_argument("--port", help="serial port of the board (default: found by its USB id)")
-    p.add_argument("--vid-pid", default=DEFAULT_VID_PID,
+    p.add_argument("--vid-pid", default=DEFAULT_VID_PID, type=_vid_pid_arg,
                    help="USB VID:PID that finds the board (default %(default)s, MicroPython on an RP2040)")
     p.add_argument("--timeout", type=float, default=1.0, help="seconds to wait for each answer (default %(default)s)")
 

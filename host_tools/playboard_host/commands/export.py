@@ -5,7 +5,7 @@ from playboard.games import GAME_NAMES
 
 from playboard_host.cli import CommandError
 from playboard_host.export import export
-from playboard_host.library import Library
+from playboard_host.library import Library, LibraryError
 
 HELP = "export library games as PGN-style records (RULES.md) or JSON, filtered by game, date, result"
 
@@ -21,16 +21,30 @@ def add_filter_arguments(p):
 def _date(text):
     if text is None:
         return None
-    t = text.replace(".", "-")
-    parts = t.split("-")
-    if len(parts) != 3 or not all(x.isdigit() for x in parts) or len(parts[0]) != 4:
-        raise CommandError("bad date %r (expected YYYY-MM-DD)" % text)
-    return "%s-%02d-%02d" % (parts[0], int(parts[1]), int(parts[2]))
+    import datetime
+    try:
+        d = datetime.date.fromisoformat(text.replace(".", "-"))
+    except ValueError:
+        raise CommandError("bad date %r (expected YYYY-MM-DD or YYYY.MM.DD, a real day)" % text)
+    return d.isoformat()
+
+
+def open_library(path):
+    """The library at ``path`` for reading: CommandError if missing or not a library."""
+    try:
+        return Library(path, create=False)
+    except LibraryError as e:
+        raise CommandError(str(e))
 
 
 def filtered(lib, args):
-    return lib.games(game=args.game, result=args.result, since=_date(args.since), until=_date(args.until),
-                     ids=args.ids)
+    games = lib.games(game=args.game, result=args.result, since=_date(args.since), until=_date(args.until),
+                      ids=args.ids)
+    if args.ids:
+        missing = sorted(set(args.ids) - {g.id for g in games})
+        if missing and not (args.game or args.result or args.since or args.until):
+            raise CommandError("no game with id %s in the library" % ", ".join(map(str, missing)))
+    return games
 
 
 def add_arguments(p):
@@ -41,7 +55,7 @@ def add_arguments(p):
 
 
 def run(args):
-    lib = Library(args.library)
+    lib = open_library(args.library)
     try:
         games = filtered(lib, args)
     finally:

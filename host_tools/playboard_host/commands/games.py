@@ -1,6 +1,5 @@
 """`playboard games`: list the games in the library."""
-from playboard_host.commands.export import add_filter_arguments, filtered
-from playboard_host.library import Library
+from playboard_host.commands.export import add_filter_arguments, filtered, open_library
 
 HELP = "list the games in the library (filters as for export)"
 
@@ -11,7 +10,7 @@ def add_arguments(p):
 
 
 def run(args):
-    lib = Library(args.library)
+    lib = open_library(args.library)
     try:
         games = filtered(lib, args)
     finally:

@@ -2,7 +2,7 @@
 import sys
 
 from playboard_host.cli import CommandError
-from playboard_host.library import Library
+from playboard_host.library import Library, LibraryError
 from playboard_host.serial_link import LinkError, add_port_arguments, connect
 
 HELP = "pull new games from the board into the library (each acknowledged only after it is stored)"
@@ -40,7 +40,10 @@ def sync(link, board, lib, keep=False, progress=True, out=sys.stdout):
 
 
 def run(args):
-    lib = Library(args.library)
+    try:
+        lib = Library(args.library)
+    except LibraryError as e:
+        raise CommandError(str(e))
     try:
         link, hello = connect(args)
         try:
