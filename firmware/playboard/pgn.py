@@ -237,6 +237,10 @@ def replay(rec):
             g.push_text(text)
         except GameError as e:
             raise RecordError(str(e), rec.number, rec.move_lines[ply - 1], ply)
+    if rec.result is None:
+        last = rec.move_lines[-1] if rec.move_lines else rec.line
+        raise RecordError("the movetext has no result (1-0, 0-1, 1/2-1/2 or *) at its end: "
+                          "a truncated record?", rec.number, last, len(rec.moves) or None)
     tag = rec.tags.get("Result", rec.result or RESULT_NONE)
     if g.is_game_over():
         res = g.result()

@@ -107,6 +107,8 @@ def test_errors_name_game_line_and_ply():
     assert "unterminated" in str(e)
     e = _first_error(['[Game "toguz"]', "", "1. 76 9"])  # truncated movetext
     assert e.ply == 2
+    e = _first_error(['[Game "toguz"]', "", "1. 76 98 2. 66"])  # cut after a whole move
+    assert e.ply == 3 and e.line == 3 and "truncated" in str(e)
     e = _first_error(['[Game "tobit"]', '[Result "0-1"]', "", "1. 22:35 0-1"] and
                      ['[Game "tobit"]', '[FEN "W:W22:B29"]', '[Result "0-1"]', "", "1. 22:35 0-1"])
     assert "contradicts" in str(e)

@@ -48,12 +48,16 @@ def test_rule_2_4_man_steps_forward_left_right_never_back():
 
 
 def test_rule_2_5_promotion_on_the_far_end():
-    g = Tobit("W:W30:B1")
+    g = Tobit("W:W30:B20")
     g.push_text("30-36")
-    assert g.fen() == "B:WK36:B1"
-    g = Tobit("B:W38:B9")
+    assert g.fen() == "B:WK36:B20"
+    g = Tobit("B:W20:B9")
     g.push_text("9-3")
-    assert g.fen() == "W:W38:BK3"
+    assert g.fen() == "W:W20:BK3"
+    # so a man never stands on its own far end in a position text
+    e = raises(GameError, Tobit, "W:W34:B30")
+    assert "White man can't stand on point 34" in str(e)
+    raises(GameError, Tobit, "W:W30:B1")
 
 
 def test_rule_2_6_tobit_moves_any_distance_over_free_points():
@@ -171,8 +175,8 @@ def test_rule_2_13_position_text():
         assert Tobit(text).fen() == text
     g = Tobit("W:W12,3,K5:B")
     assert g.fen() == "W:W3,K5,12:B"
-    for bad in ("", "X:W1:B2", "W:W1", "W:B1:W2", "W:W1,1:B2", "W:W39:B1", "W:W1:B1",
-                "W:Wa:B1", "W:W1:B2:"):
+    for bad in ("", "X:W1:B2", "W:W1", "W:B1:W2", "W:W7,7:B20", "W:W39:B20", "W:W7:B7",
+                "W:Wa:B20", "W:W7:B20:", "W:Wk7:B20", "W:W\u0667:B20"):
         raises(GameError, Tobit, bad)
     raises(GameError, Tobit4, "W:W33:B1")
 

@@ -194,7 +194,9 @@ def test_rule_1_8_position_text_errors():
                 "9S,9S,9S,9S,9S,9S,9S,9S,9S/9S,9S,9S,9S,9S,9S,9S,9S,9S,9S 0 0 S 1",
                 "9S,9S,9S,9S,9S,9S,9S,9S,9S/9S,9S,9S,9S,9S,9S,9S,9S,9Q 0 0 S 1",
                 "t,9S,9S,9S,9S,9S,9S,9S,9S/9S,9S,9S,9S,9S,9S,9S,9S,9S 0 9 S 1",  # tuzdyk on pit 9
-                "9S,9S,9S,9S,9S,9S,9S,9S,9S/9S,9S,9S,9S,9S,9S,9S,9S,9S 0 0 S"):
+                "9S,9S,9S,9S,9S,9S,9S,9S,9S/9S,9S,9S,9S,9S,9S,9S,9S,9S 0 0 S",
+                START_FEN.replace("9S", "9s", 1), START_FEN.replace("9S", "\u0669S", 1),
+                START_FEN.replace(" 0 0 ", " 0_0 0 ")):
         raises(GameError, Toguz, bad)
     g = Toguz()
     raises(GameError, g.set_fen, "nonsense")

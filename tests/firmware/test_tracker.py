@@ -416,7 +416,7 @@ def test_short_occupancy_is_a_clear_error():
 
 
 def test_promotion_needs_no_gesture():
-    g, tr, o = started("W:W29:B1")
+    g, tr, o = started("W:W29:B20")
     o[29], o[35] = 0, 1  # the man reaches the far end: it is a tobit now
     tr.update(o, 100)
     assert events(tr, tr.update(o, 400)) == [("committed", 1)]

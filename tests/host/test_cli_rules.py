@@ -40,6 +40,8 @@ def test_perft_command_bad_input(capsys):
     assert status == 2 and "South row has 1 pits" in err and "Traceback" not in err
     status, _, err = run(capsys, "perft", "toguz", "-1")
     assert status == 2 and "depth" in err
+    status, _, err = run(capsys, "perft", "tobit", "1000")
+    assert status == 2 and "depth must be 0..20" in err
     with pytest.raises(SystemExit):
         main(["perft", "chess", "1"])
 

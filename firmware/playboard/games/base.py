@@ -114,11 +114,11 @@ class Game:
 
 
 def parse_int(text, what, lo, hi):
-    """``int(text)`` checked to lie in lo..hi; GameError naming ``what`` otherwise."""
-    try:
-        v = int(text)
-    except ValueError:
+    """``int(text)`` of ASCII digits only, checked to lie in lo..hi; GameError naming
+    ``what`` otherwise."""
+    if not text or any(c not in "0123456789" for c in text):
         raise GameError("%s: expected a number, got %r" % (what, text))
+    v = int(text)
     if v < lo or v > hi:
         raise GameError("%s: %d is out of range %d..%d" % (what, v, lo, hi))
     return v

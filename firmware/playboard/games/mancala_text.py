@@ -49,7 +49,7 @@ def parse_row(text, n, row_name, allow_tuzdyk):
                 raise GameError("position text: %s row holds two tuzdyks" % row_name)
             tuz = len(counts)
             counts.append(0)
-        elif item.endswith("S") or item.endswith("s"):
+        elif item.endswith("S"):
             c = parse_int(item[:-1], "position text: %s row pit %r" % (row_name, item), 1, 255)
             counts.append(c)
         else:

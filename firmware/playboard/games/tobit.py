@@ -334,17 +334,20 @@ class Tobit(Game):
                 continue
             for item in body.split(","):
                 item = item.strip()
-                king = item[:1] in ("K", "k")
+                king = item[:1] == "K"
                 num = item[1:] if king else item
-                try:
-                    p = int(num)
-                except ValueError:
+                if not num or any(c not in "0123456789" for c in num):
                     raise GameError("position text: bad point %r in %r" % (item, text))
+                p = int(num)
                 if not 1 <= p <= self.n_points:
                     raise GameError("position text: point %d is off the %s board (1..%d)" % (p, self.name, self.n_points))
                 if p in seen:
                     raise GameError("position text: point %d is named twice" % p)
                 seen[p] = 1
+                if not king and self._xy[2 * p + 1] == (self.T + 1 if colour == "W" else 0):
+                    raise GameError("position text: a %s man can't stand on point %d, its far end "
+                                    "(it would be a tobit: RULES.md 2.5); write K%d" % (
+                                        "White" if colour == "W" else "Black", p, p))
                 board[p] = (WHITE_MAN if colour == "W" else BLACK_MAN) | (TOBIT if king else 0)
         self.board[:] = board
         st = self.st

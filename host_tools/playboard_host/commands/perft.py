@@ -3,6 +3,8 @@ from playboard.games import GAME_NAMES, GameError, new_game
 
 from playboard_host.cli import CommandError
 
+MAX_DEPTH = 20
+
 HELP = "count the legal move sequences of DEPTH plies (perft) and print the count"
 
 
@@ -14,8 +16,9 @@ def add_arguments(p):
 
 
 def run(args):
-    if args.depth < 0:
-        raise CommandError("depth must be 0 or more, got %d" % args.depth)
+    if not 0 <= args.depth <= MAX_DEPTH:
+        raise CommandError("depth must be 0..%d, got %d (each ply multiplies the count; "
+                           "Toguz Kumalak perft(8) already takes about a minute)" % (MAX_DEPTH, args.depth))
     try:
         g = new_game(args.game, args.position)
     except GameError as e:
