@@ -15,6 +15,21 @@ class CommandError(Exception):
         self.status = status
 
 
+def check_output_path(path, what="output file"):
+    """Raise CommandError now (before any long work) if ``path`` can't be written as a file."""
+    import os
+
+    if path is None:
+        return
+    if os.path.isdir(path):
+        raise CommandError("%s %s is a folder" % (what, path))
+    d = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(d):
+        raise CommandError("%s %s: no such folder %s" % (what, path, d))
+    if not os.access(d, os.W_OK) or (os.path.exists(path) and not os.access(path, os.W_OK)):
+        raise CommandError("%s %s can't be written" % (what, path))
+
+
 def build_parser():
     parser = argparse.ArgumentParser(
         prog="playboard",

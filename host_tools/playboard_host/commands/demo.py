@@ -2,7 +2,7 @@
 import argparse
 import sys
 
-from playboard_host.cli import CommandError
+from playboard_host.cli import CommandError, check_output_path
 from playboard_host import demo
 
 HELP = ("run the real firmware under MicroPython on the simulated board: replay a recorded Toguz Kumalak "
@@ -35,6 +35,7 @@ def run(args):
     path = args.record or demo.demo_record_path()
     if args.number < 1:
         raise CommandError("--number must be 1 or more")
+    check_output_path(args.export, "--export")
     try:
         rec, final = demo.load_record(path, args.number)
     except demo.DemoError as e:

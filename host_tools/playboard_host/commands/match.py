@@ -4,7 +4,7 @@ import json
 from playboard.games import GAME_NAMES
 
 from playboard_host import match
-from playboard_host.cli import CommandError
+from playboard_host.cli import CommandError, check_output_path
 
 HELP = "play engine matches (level 8 vs random/greedy, each level vs the one below) and print the results"
 
@@ -33,6 +33,7 @@ def suite():
 def run(args):
     if args.games < 1:
         raise CommandError("--games must be 1 or more")
+    check_output_path(args.json, "--json")
     pairs = suite()
     if args.pair:
         pairs = []

@@ -2,7 +2,7 @@
 import os
 
 from playboard_host import tihbat_solver
-from playboard_host.cli import CommandError
+from playboard_host.cli import CommandError, check_output_path
 
 HELP = "solve Tihbat by retrograde analysis and write the table the board plays by (firmware/data/tihbat.tbl)"
 
@@ -18,6 +18,8 @@ def add_arguments(p):
 
 
 def run(args):
+    if not args.check:
+        check_output_path(args.out, "--out")
     value, rank = tihbat_solver.solve()
     n = tihbat_solver.check(value, rank)
     data = tihbat_solver.table_bytes(value, rank)
