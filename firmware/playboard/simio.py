@@ -356,6 +356,14 @@ def run(argv=None):
     try:
         from playboard import simstart
         br = simstart.start(argv if argv is not None else sys.argv[1:])
+        try:
+            interactive = sys.stdin.isatty()
+        except AttributeError:
+            interactive = False
+        if interactive:
+            sys.stderr.write("Playboard firmware running on the simulated board. Its USB link "
+                             "(framed binary) is this terminal: drive it with `playboard sim` (a web "
+                             "page) or playboard_host.simboard (docs/simulator.md). Ctrl-C stops.\n")
         _unload("playboard.simstart")  # start-up only
         del simstart
         try:
@@ -363,5 +371,8 @@ def run(argv=None):
         finally:
             br.app.store.close()
     except Exception as e:  # noqa: BLE001 - said on stderr, then the process ends
-        sys.print_exception(e, sys.stderr)
+        if type(e).__name__ in ("ConfigError", "ValueError", "OSError"):
+            sys.stderr.write("playboard firmware: %s\n" % e)  # a bad option or file: one line
+        else:
+            sys.print_exception(e, sys.stderr)
         sys.exit(1)
