@@ -717,7 +717,9 @@ def run_demo(args, rec, final, out):
                   % (rec.tags["Game"], len(rec.moves), "equal to" if mine else "NOT equal to"))
             if not mine:
                 raise DemoError("the exported game differs from the record")
-        write(out, "Demo done in %.1f s (%d games played, synced and exported)." % (time.monotonic() - t0, n_games))
+        synced = len(recs)
+        write(out, "Demo done in %.1f s (%d game%s played, %d synced and exported)."
+              % (time.monotonic() - t0, n_games, "" if n_games == 1 else "s", synced))
         return 0
     except SimError as e:
         from playboard_host.cli import CommandError
