@@ -165,6 +165,6 @@ def bench_mancala():
 
 bench_tobit_idle()
 bench_tobit_match()
-bench_tobit_match("W:WK7,K12,K16,K21,K26,3:B1,38", 16)  # five tobits: many slides
+bench_tobit_match("W:WK7,K12,K16,K21,K26,3:BK1,38", 16)  # five tobits: many slides
 bench_tobit_precompute()
 bench_mancala()

@@ -42,7 +42,7 @@ def test_pieces_in_hand_follow_a_capture_and_a_promotion():
     g.push_text("14:28")
     pc.after_move(g)
     assert pc.hand == [] and pc.symbols() == {27: "b", 28: "w"}
-    g2 = new_game("tobit", "W:W32:B1")
+    g2 = new_game("tobit", "W:W32:B22")
     pc2 = Pieces(g2)
     pc2.lift(32)
     pc2.place(38, 0)
@@ -50,7 +50,7 @@ def test_pieces_in_hand_follow_a_capture_and_a_promotion():
     pc2.after_move(g2)
     assert pc2.symbols()[38] == "W"  # crowned: a tobit now
     with pytest.raises(ValueError, match="nothing in the hand"):
-        pc2.place(20, 1)
+        pc2.place(21, 1)
 
 
 def test_put_back_returns_lifted_pieces():
