@@ -135,6 +135,9 @@ def test_menu_pads_choose_game_and_mode_and_start():
 def test_letting_go_of_start_is_not_a_press_of_the_pad_under_it():
     # START (North pit 9) is Black's resign pad during Tobit: the game begins while
     # START is still held, and letting it go must not arm a resignation.
+    if is_micropython():
+        # the Tobit rig beside this harness does not fit 192 KB (as below)
+        raise SkipTest("Tobit in-process rig: CPython only (see tests/host/test_app_e2e.py)")
     r = Rig()
     r.adv(50)
     r.tap("toguz", MENU_GAME[1])  # Tobit
