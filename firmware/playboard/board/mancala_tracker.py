@@ -8,7 +8,7 @@ from array import array
 
 from playboard.compat import const
 from playboard.board.tracker import (
-    LightsRequest, check_ms, _differs, _take,
+    EventOutbox, LightsRequest, check_ms, _differs, _take,
     EV_LIFTED, EV_PLACED, EV_COMMITTED, EV_TAKEBACK, EV_SELECTED, EV_ERROR, EV_CONFIRMED,
     R_TARGET, R_SOW, R_LAST, R_CAPTURE, R_TUZDYK, R_KAZAN, R_ERROR,
     M_CHOOSE, M_SOWING, M_OVER,
@@ -22,7 +22,7 @@ _MS_SOWING = const(1)
 _MS_OVER = const(2)
 
 
-class MancalaTracker:
+class MancalaTracker(EventOutbox):
     """Track Toguz Kumalak or Tihbat: a sensor event on a pit selects it; the board
     then shows the sowing and keeps the true counts.
 
@@ -70,9 +70,7 @@ class MancalaTracker:
         self._since = array("i", bytes(4 * nc))  # when each cell's sensor last changed
         self._chg = bytearray(nc)
         self._saved = bytearray(nc)  # the sowing view's roles (under an error flash)
-        self.ev_kind = bytearray(_EV_MAX)
-        self.ev_arg = bytearray(_EV_MAX)
-        self.n_events = 0
+        self._init_events()
         self.move = None
         self.state = _MS_CHOOSE
         self._started = False
@@ -143,13 +141,6 @@ class MancalaTracker:
         self.n_events = 0
         self._edge(cell, now_ms, True)
         return self.n_events
-
-    def _emit(self, kind, arg):
-        k = self.n_events
-        if k < _EV_MAX:
-            self.ev_kind[k] = kind
-            self.ev_arg[k] = arg
-            self.n_events = k + 1
 
     def _edge(self, c, now_ms, tap):
         """An accepted sensor edge (or press) on cell c; ``tap``: it may confirm / error

@@ -11,7 +11,7 @@ from array import array
 
 from playboard.compat import micropython, const, ptr8, ptr32  # noqa: F401
 from playboard.board.tracker import (
-    LightsRequest, check_ms, _fill, _differs, _take,
+    EventOutbox, LightsRequest, check_ms, _fill, _differs, _take,
     EV_LIFTED, EV_PLACED, EV_COMMITTED, EV_TAKEBACK, EV_CORRECTION, EV_RESOLVED,
     EV_AMBIGUOUS, EV_SETUP_DONE,
     R_TARGET, R_SELECTED, R_PATH, R_REMOVE, R_CANDIDATE, R_MISSING, R_EXTRA,
@@ -217,7 +217,7 @@ _S_UNEXPLAINED = const(3)  # nothing explains the board
 _S_AMBIGUOUS = const(4)  # settled on an occupancy two moves give: waiting to be shown
 
 
-class TobitTracker:
+class TobitTracker(EventOutbox):
     """Track a game of Tobit (``playboard.games.tobit``) on a board with a sensor per point.
 
     game: a ``Tobit`` / ``Tobit4`` game (the tracker pushes and pops its moves).
@@ -264,9 +264,7 @@ class TobitTracker:
         self._placed = bytearray(4)  # the last points placed off the base position (a ring)
         self._n_placed = 0
         self._chg = bytearray(_EV_MAX)
-        self.ev_kind = bytearray(_EV_MAX)
-        self.ev_arg = bytearray(_EV_MAX)
-        self.n_events = 0
+        self._init_events()
         self.move = None
         self.correcting = False
         self.setting_up = bool(setup)
@@ -471,13 +469,6 @@ class TobitTracker:
             self._wait = 0
             self._on_settled(now_ms)
         return self.n_events
-
-    def _emit(self, kind, arg):
-        k = self.n_events
-        if k < _EV_MAX:
-            self.ev_kind[k] = kind
-            self.ev_arg[k] = arg
-            self.n_events = k + 1
 
     def busy(self):
         """True while a timer runs (a settle, a correction timeout): only then can a

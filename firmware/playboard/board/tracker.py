@@ -99,6 +99,24 @@ ROLE_LIGHT = (
 )
 
 
+class EventOutbox:
+    """What one ``update`` (or ``press``) reports: ``n_events`` events, each a kind
+    (EV_*) in ``ev_kind`` and an argument (a cell, a count) in ``ev_arg``; at most
+    48 a call, preallocated (the rest are dropped)."""
+
+    def _init_events(self):
+        self.ev_kind = bytearray(_EV_MAX)
+        self.ev_arg = bytearray(_EV_MAX)
+        self.n_events = 0
+
+    def _emit(self, kind, arg):
+        k = self.n_events
+        if k < _EV_MAX:
+            self.ev_kind[k] = kind
+            self.ev_arg[k] = arg
+            self.n_events = k + 1
+
+
 class LightsRequest:
     """What the tracker wants lit, per cell (a point 1..N, or a ``game.pos`` index).
 
