@@ -22,23 +22,19 @@ def perft(g, depth):
 def _perft(g, depth, bufs, mv):
     buf = bufs[depth - 1]
     n = _scan(g.board, g._geo, g.st[ST_TURN] + 1, buf)
+    caps = g._captures(buf, n - 256) if n >= 256 else None
     push = g.push
     unmake = g._unmake
     st = g.st
     count = 0
-    if n >= 256:
-        for m in g._captures(buf, n - 256):
-            push(m)
-            if depth == 1:
-                count += 1
-            elif not st[ST_TERM]:
-                count += _perft(g, depth - 1, bufs, mv)
-            unmake()
-        return count
-    for i in range(n):
-        mv[1] = buf[2 * i]
-        mv[2] = buf[2 * i + 1]
-        push(mv)
+    for i in range(len(caps) if caps is not None else n):
+        if caps is not None:
+            m = caps[i]
+        else:
+            mv[1] = buf[2 * i]
+            mv[2] = buf[2 * i + 1]
+            m = mv
+        push(m)
         if depth == 1:
             count += 1
         elif not st[ST_TERM]:
