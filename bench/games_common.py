@@ -4,11 +4,12 @@ A node is one push: every ply of every depth is played (no bulk counting of the
 last ply), so perft(d) from the start pushes perft(1) + ... + perft(d) moves.
 """
 from benchlib import now_us, elapsed_us, report, RP2040_FACTOR
-from playboard.games import new_game
+from playboard.games.perft import perft
+from playboard.games.registry import new_game
 
 
 def nodes_to(g, depth):
-    return sum(g.perft(d) for d in range(1, depth + 1))
+    return sum(perft(g, d) for d in range(1, depth + 1))
 
 
 def time_perft(name, depth, repeat=5):
@@ -16,7 +17,7 @@ def time_perft(name, depth, repeat=5):
     best = None
     for _ in range(repeat):
         t0 = now_us()
-        g.perft(depth)
+        perft(g, depth)
         dt = elapsed_us(t0)
         best = dt if best is None or dt < best else best
     return best, nodes_to(g, depth)

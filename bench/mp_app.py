@@ -30,15 +30,17 @@ MP = "./.venv/bin/micropython"
 BUILDER = ("%s -c 'import sys; sys.path.insert(0, \"host_tools\"); "
            "from playboard_host.simboard import build_firmware; build_firmware(%s)'")
 # dependency order: a module's imports come before it
-MODULES = ("playboard", "playboard.compat", "playboard.games", "playboard.games.base",
-           "playboard.hw", "playboard.hw.sim", "playboard.board", "playboard.board.layout",
-           "playboard.record", "playboard.link", "playboard.board.debounce", "playboard.board.scan",
-           "playboard.board.lights", "playboard.board.tracker", "playboard.evaluation",
-           "playboard.engine", "playboard.app", "playboard.appgame", "playboard.appui",
-           "playboard.simio", "playboard.simflash", "playboard.simstart",
+MODULES = ("playboard", "playboard.compat", "playboard.games", "playboard.games.common",
+           "playboard.games.registry", "playboard.games.base",
+           "playboard.hw", "playboard.hw.base", "playboard.sim", "playboard.sim.hw", "playboard.board",
+           "playboard.board.layout", "playboard.record", "playboard.link", "playboard.board.debounce",
+           "playboard.board.scan", "playboard.board.lights", "playboard.board.tracker",
+           "playboard.engine", "playboard.engine.evaluation", "playboard.engine.search",
+           "playboard.app", "playboard.app.state", "playboard.app.loop", "playboard.app.gamestart",
+           "playboard.app.ui", "playboard.sim.bridge", "playboard.sim.flash", "playboard.sim.boot",
            "playboard.games.tobit", "playboard.board.tobit_tracker", "playboard.games.mancala_text",
            "playboard.games.toguz", "playboard.board.mancala_tracker")
-OPTIONAL = ("playboard.appui", "playboard.appgame", "playboard.simflash", "playboard.simstart",
+OPTIONAL = ("playboard.app.ui", "playboard.app.gamestart", "playboard.sim.flash", "playboard.sim.boot",
             "playboard.games.tobit", "playboard.board.tobit_tracker",
             "playboard.games.toguz", "playboard.board.mancala_tracker", "playboard.games.mancala_text")
 SCRIPT = """events off
@@ -65,16 +67,13 @@ def mem():
 
 
 def rp2040_mpy_bytes():
+    """Bytes of the armv6m .mpy of the modules firmware/manifest.py freezes."""
+    env = {"include": lambda *a, **k: None, "package": lambda *a, **k: None}
+    with open("firmware/manifest.py") as f:
+        exec(f.read(), env)
     total = 0
-    stack = ["build/mpy-armv6m/playboard"]
-    while stack:
-        d = stack.pop()
-        for name in os.listdir(d):
-            p = d + "/" + name
-            if os.stat(p)[0] & 0x4000:
-                stack.append(p)
-            elif name.endswith(".mpy") and name not in ("simio.mpy", "simflash.mpy", "simstart.mpy"):
-                total += os.stat(p)[6]
+    for name in env["BOARD_FILES"]:
+        total += os.stat("build/mpy-armv6m/playboard/" + name[:-3] + ".mpy")[6]
     return total
 
 
@@ -116,8 +115,8 @@ def main():
     play_code = 0
     for name in MODULES:
         if name not in ("playboard.games.mancala_text", "playboard.games.toguz",
-                        "playboard.board.mancala_tracker", "playboard.appui", "playboard.appgame",
-                        "playboard.simflash", "playboard.simstart"):
+                        "playboard.board.mancala_tracker", "playboard.app.ui", "playboard.app.gamestart",
+                        "playboard.sim.flash", "playboard.sim.boot"):
             play_code += sizes[name]
     report("app code heap, Tobit game with the engine (unix x64 .mpy)", play_code // 1024, "KB",
            None, None, None)

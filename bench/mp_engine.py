@@ -25,8 +25,8 @@ import time
 sys.path.insert(0, "firmware")
 
 from benchlib import report, RP2040_FACTOR  # noqa: E402
-from playboard.engine import Engine  # noqa: E402
-from playboard.games import new_game  # noqa: E402
+from playboard.engine.search import Engine  # noqa: E402
+from playboard.games.registry import new_game  # noqa: E402
 
 MIDDLE_PLIES = 20  # a middle game: this many seeded random plies from the start
 

@@ -11,7 +11,7 @@ sys.path.insert(0, "bench")
 
 from benchlib import report  # noqa: E402
 import games_common  # noqa: E402
-from playboard.games import new_game  # noqa: E402
+from playboard.games.registry import new_game  # noqa: E402
 
 games_common.run("MicroPython", {
     "toguz": (5, 0.1, None),

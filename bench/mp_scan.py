@@ -15,7 +15,7 @@ sys.path.insert(0, "bench")
 from benchlib import now_us, elapsed_us, report, RP2040_FACTOR  # noqa: E402
 from playboard.board.debounce import Debouncer  # noqa: E402
 from playboard.board.scan import Scanner  # noqa: E402
-from playboard.hw.sim import SimBoard  # noqa: E402
+from playboard.sim.hw import SimBoard  # noqa: E402
 
 N = 64
 BATCH = 4000

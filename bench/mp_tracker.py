@@ -19,7 +19,7 @@ sys.path.insert(0, "bench")
 from benchlib import now_us, elapsed_us, report, RP2040_FACTOR  # noqa: E402
 from playboard.board.tobit_tracker import TobitTracker  # noqa: E402
 from playboard.board.mancala_tracker import MancalaTracker  # noqa: E402
-from playboard.games import game_class  # noqa: E402
+from playboard.games.registry import game_class  # noqa: E402
 
 
 def rp(ms):

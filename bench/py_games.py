@@ -8,6 +8,9 @@ import sys
 
 sys.path.insert(0, "firmware")
 sys.path.insert(0, "bench")
+sys.path.insert(0, "host_tools")
+
+import playboard_host  # noqa: E402,F401 - puts the CPython twins of the viper code in place
 
 import games_common  # noqa: E402
 

@@ -5,7 +5,7 @@ On the board (rp2) the board definition named in ``/board.txt`` (default
 kept in ``/games``, the link on the USB serial port (beside the REPL), and a
 watchdog (``machine.WDT``, 8 s) fed by every frame. On the MicroPython unix port
 (``micropython firmware/main.py``) it runs the simulated board instead:
-``playboard.simio`` (docs/simulator.md).
+``playboard.sim.bridge.run`` (docs/simulator.md).
 """
 import sys
 
@@ -21,20 +21,21 @@ def _board_name():
 
 def main():
     if sys.platform in ("linux", "darwin", "win32"):
-        from playboard.simio import run
+        from playboard.sim.bridge import run
         run()
         return
     from playboard.config import load_board
-    from playboard.hw import open_board
+    from playboard.hw.open import open_board
 
     cfg = load_board(_board_name(), with_layout=False)  # the app reads and checks the layout
     hw = open_board(cfg)
     hw.fill(0, 0, 24)  # lit at once, before the rest is imported
     hw.show()
-    from playboard.appgame import read_layouts
+    from playboard.app.gamestart import read_layouts
     layouts = read_layouts(cfg, hw)  # first, while the heap is nearly empty
-    from playboard.app import App, _unload
-    _unload("playboard.appgame")
+    from playboard.app.loop import App
+    from playboard.compat import unload
+    unload("playboard.app.gamestart")
     wdt = None
     try:
         from machine import WDT

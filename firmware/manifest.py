@@ -12,6 +12,21 @@
 # The port's own frozen modules (rp2: neopixel, asyncio, the _boot that mounts littlefs).
 include("$(PORT_DIR)/boards/manifest.py")
 
-# The firmware package, compiled at the highest optimisation level (no asserts, no
-# line numbers: about 5% less flash). The simulator bridge is not needed on a board.
-package("playboard", opt=3)
+# Exactly what a board runs: every module main.py can reach on a board
+# (tests/host/test_architecture.py checks this list against the imports). Left out:
+# the simulated board's package (playboard/sim), the perft driver, the tracker
+# factory and the record text format (pgn), which only tests and the host tools use.
+BOARD_FILES = [
+    "__init__.py", "compat.py", "config.py", "record.py", "link.py",
+    "hw/__init__.py", "hw/base.py", "hw/open.py", "hw/bits.py", "hw/rp2.py", "hw/circuitpython.py",
+    "board/__init__.py", "board/layout.py", "board/debounce.py", "board/scan.py", "board/lights.py",
+    "board/tracker.py", "board/tobit_tracker.py", "board/mancala_tracker.py",
+    "games/__init__.py", "games/common.py", "games/registry.py", "games/base.py", "games/bufops.py",
+    "games/snapshot.py", "games/mancala_text.py", "games/toguz.py", "games/tobit.py", "games/tihbat.py",
+    "engine/__init__.py", "engine/search.py", "engine/evaluation.py", "engine/tihbat_table.py",
+    "app/__init__.py", "app/state.py", "app/loop.py", "app/ui.py", "app/gamestart.py",
+]
+
+# Compiled at the highest optimisation level (no asserts, no line numbers: about 5%
+# less flash).
+package("playboard", files=BOARD_FILES, opt=3)

@@ -47,3 +47,19 @@ else:
 
 
 ptr8 = ptr16 = ptr32 = uint = None
+
+# CPython twins of the rules cores' viper functions: {core module name: {name: function}}.
+# Empty on MicroPython; the host tools fill it (playboard_host.twins.install) and a
+# core takes its twins from here when it is imported (again), never importing them.
+TWINS = {}
+
+
+def unload(name):
+    """Forget module ``name`` (dotted): its code and data go back to the heap at the next
+    collection, once nothing runs or holds them. Used for start-up-only modules."""
+    if name in sys.modules:
+        del sys.modules[name]
+        i = name.rfind(".")
+        parent = sys.modules.get(name[:i])
+        if parent is not None and name[i + 1:] in dir(parent):
+            delattr(parent, name[i + 1:])

@@ -10,3 +10,5 @@ ptr8 = Any
 ptr16 = Any
 ptr32 = Any
 uint = Any
+def unload(name: str) -> None: ...
+TWINS: dict[str, dict[str, Callable[..., Any]]]

@@ -12,7 +12,8 @@ A record looks like::
 record through its rules core. Errors raise ``RecordError`` with the game
 number, the line and, for moves, the ply. Runs on the board and on the PC.
 """
-from playboard.games import GameError, new_game, RESULT_NONE
+from playboard.games.common import GameError, RESULT_NONE
+from playboard.games.registry import new_game
 
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 # The tags written first, in this order (the PGN "seven tag roster", then ours).

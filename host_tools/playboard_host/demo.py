@@ -16,8 +16,10 @@ import time
 
 from playboard import pgn
 from playboard.board.layout import load_layout
-from playboard.board.lights import DEFAULT_COLOURS, shown_colour as lights_shown_colour
-from playboard.games import new_game
+from playboard.games.registry import new_game
+
+from playboard_host.gestures import press_pad, new_board_game, physical_actions
+from playboard_host.leds import meaning, led_name, display_colours
 
 DATA_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
 DEMO_RECORD = "demo-toguz.pgn"
@@ -42,7 +44,7 @@ def make_demo_record(seeds=DEMO_SEEDS, levels=DEMO_LEVELS, nodes=DEMO_NODES, dat
     ``seeds``/``levels``: (South, North) engine seeds and levels (1..8); ``nodes``:
     the node budget of each move (no clock, so the game is the same on any machine).
     Returns the record text (PGN-style, ends with a blank line)."""
-    from playboard.engine import Engine
+    from playboard.engine.search import Engine
 
     g = new_game("toguz")
     engines = (Engine(tt_size=1024, seed=seeds[0]), Engine(tt_size=1024, seed=seeds[1]))
@@ -105,104 +107,6 @@ def load_record(path, number=1):
     except pgn.RecordError as e:
         raise DemoError("%s is not a playable game record: %s" % (name, e))
     return rec, g
-
-
-# --- LED colours by name -------------------------------------------------------------------
-# (letter, name, meaning) of each lights layer's colour and accent (playboard.board.lights)
-LED_NAMES = (
-    (("g", "green", "legal"), ("b", "blue", "selected")),
-    (("a", "amber", "last move from"), ("A", "amber", "last move to, kazan grows")),
-    (("c", "cyan", "sowing, path"), ("C", "cyan", "last ball")),
-    (("p", "purple", "engine's move from"), ("P", "purple", "engine's move to")),
-    (("o", "orange", "capture, take off"), ("y", "yellow", "tuzdyk")),
-    (("r", "red", "error, extra piece"), ("m", "magenta", "put a piece here")),
-    (("w", "white", "menu"), ("u", "blue", "menu")),
-)
-
-
-# what a colour means in a game of each kind, where it differs (the tracker's roles:
-# docs/tracker.md); other meanings stay as in LED_NAMES
-_MEANINGS = {
-    "tobit": {"last move to, kazan grows": "last move to", "sowing, path": "path",
-              "capture, take off": "captured: take off"},
-    "mancala": {"last move to, kazan grows": "kazan grows", "sowing, path": "sowing",
-                "capture, take off": "capture", "last move from": "last move"},
-}
-
-
-_STATES = {
-    # the board shows a result: the winner's half blinks green, a draw lights all amber
-    "over": {"legal": "the winner's side", "last move from": "a draw"},
-    # the menu on the Toguz Kumalak pits (docs/app.md)
-    "menu": {"legal": "a choice", "selected": "chosen", "last move from": "levels below",
-             "last move to, kazan grows": "the level", "engine's move from": "START"},
-}
-
-
-def meaning(name, game, state=None):
-    """(letter, colour name, meaning) ``name`` (from :func:`led_name`) with the meaning
-    said the way ``game`` ("toguz", "tobit", ...) uses that colour; ``state``: "over"
-    (the board shows a result) or "menu" (the board's menu), else None (play)."""
-    said = _STATES.get(state, {}).get(name[2])
-    if said:
-        return (name[0], name[1], said)
-    kind = "tobit" if game.startswith("tobit") else "mancala"
-    return (name[0], name[1], _MEANINGS[kind].get(name[2], name[2]))
-
-
-DEFAULT_BRIGHTNESS = 48  # playboard.link.DEFAULT_SETTINGS["brightness"]: what the board starts with
-
-
-def shown_colour(colour, brightness=DEFAULT_BRIGHTNESS):
-    """What the LED chain receives for a layer ``colour`` (r, g, b) at ``brightness``
-    (playboard.board.lights.shown_colour, the firmware's own arithmetic)."""
-    return lights_shown_colour(colour, brightness)
-
-
-_REFS_CACHE = {}
-
-
-def _refs(brightness):
-    r = _REFS_CACHE.get(brightness)
-    if r is None:
-        r = [(shown_colour(DEFAULT_COLOURS[layer][k], brightness), DEFAULT_COLOURS[layer][k], LED_NAMES[layer][k])
-             for layer in range(len(DEFAULT_COLOURS)) for k in (0, 1)]
-        _REFS_CACHE[brightness] = r
-    return r
-
-
-def _nearest(rgb, brightness):
-    best = None
-    bd = None
-    for shown, designed, name in _refs(brightness):
-        d = (rgb[0] - shown[0]) ** 2 + (rgb[1] - shown[1]) ** 2 + (rgb[2] - shown[2]) ** 2
-        if bd is None or d < bd:  # a tie goes to the lower layer (the commoner meaning)
-            bd = d
-            best = (designed, name)
-    return best
-
-
-def led_name(rgb, brightness=DEFAULT_BRIGHTNESS):
-    """(letter, name, meaning) of the lights colour whose shown value at ``brightness``
-    is nearest ``rgb`` (an LED as the strip received it), or None for a dark LED."""
-    if not (rgb[0] or rgb[1] or rgb[2]):
-        return None
-    return _nearest(rgb, brightness)[1]
-
-
-def display_colours(leds, brightness=DEFAULT_BRIGHTNESS):
-    """The LED colours ``leds`` (list of (r, g, b) as sent to the strip, dimmed by the
-    brightness and gamma) as the page and the terminal draw them: each lit LED in the
-    full colour of the lights colour it shows (dark stays (0, 0, 0))."""
-    out = []
-    for c in leds:
-        if not (c[0] or c[1] or c[2]):
-            out.append((0, 0, 0))
-            continue
-        designed = _nearest(c, brightness)[0]
-        top = max(designed) or 1
-        out.append(tuple(int(v * 255 / top + 0.5) for v in designed))
-    return out
 
 
 def colour_wanted(stream, mode="auto"):
@@ -412,8 +316,6 @@ class Runner:
         self.say("  " + pic.legend(leds, self.colour))
 
     def new_game(self, name, mode, level=3):
-        from playboard_host.websim.session import new_board_game
-
         self.seen = []
         new_board_game(self.board, name, mode, level)
         self.pending = []
@@ -431,8 +333,6 @@ class Runner:
     def physical(self, g, m):
         """Make move ``m`` of game ``g`` on the board's sensors (before the host pushes it)."""
         if g.name.startswith("tobit"):
-            from playboard_host.websim.session import physical_actions
-
             for act, p in physical_actions(g, m):
                 if act == "lift":
                     self.board.lift(p)
@@ -539,7 +439,7 @@ class Runner:
         """A game of ``name``: the demo player (the host's engine at ``player_level``)
         has White and moves the pieces; the board's engine at ``level`` has Black, and
         the demo makes each move its LEDs show. Returns (game, result, termination)."""
-        from playboard.engine import Engine
+        from playboard.engine.search import Engine
 
         sides = SIDES[name]
         g = new_game(name)
@@ -607,26 +507,6 @@ class Runner:
         self.press_pad(game, 0)
         self.press_pad(game, 2)
         return self.wait_for(("over",), 3000)
-
-
-PAD_WHITE_DRAW, PAD_WHITE_RESIGN, PAD_BLACK_DRAW, PAD_BLACK_RESIGN = 0, 1, 2, 3
-
-
-def press_pad(board, game, k):
-    """Press play pad ``k`` (PAD_*: 0 White's draw, 1 White's resign, 2 Black's draw,
-    3 Black's resign) on SimBoard ``board`` during ``game``: a cell of the other game's
-    area of the board (docs/app.md; playboard.app.PADS_ON_TOGUZ / PADS_ON_TOBIT) is
-    touched for 300 ms and let go for 300 ms (board time)."""
-    from playboard.board.layout import load_layout
-
-    if game.startswith("tobit"):
-        s = load_layout("toguz").sensor_of((0, 8, 9, 17)[k])
-    else:
-        s = load_layout("tobit").sensor_of((1, 5, 34, 38)[k])
-    board.set_sensor(s, 1)
-    board.advance(300)
-    board.set_sensor(s, 0)
-    board.advance(300)
 
 
 def sync_and_export(board, library, out, export_path=None):

@@ -2,7 +2,8 @@
 import json
 
 from playboard import pgn
-from playboard.games import GameError, new_game
+from playboard.games.common import GameError
+from playboard.games.registry import new_game
 
 
 def pgn_tags(game):

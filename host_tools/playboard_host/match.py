@@ -11,7 +11,7 @@ Players: ``random`` (a uniform legal move), ``greedy`` (one ply: the move that
 wins at once, else the largest immediate material gain - kazan balls, men
 captured, counters captured - ties broken at random), ``L1``..``L8`` (the
 engine at that level with the match's node budget), and for Tihbat ``L8`` is
-the solved table (``playboard.tihbat_table``).
+the solved table (``playboard.engine.tihbat_table``).
 
 ``playboard match`` runs the suite in docs/engine.md; see ``--help``.
 """
@@ -19,8 +19,8 @@ import multiprocessing
 import random
 import time
 
-from playboard.engine import Engine
-from playboard.games import new_game
+from playboard.engine.search import Engine
+from playboard.games.registry import new_game
 
 DEFAULT_NODES = {"toguz": 3000, "tobit": 3000, "tobit4": 3000, "tihbat": 3000}
 DEFAULT_OPENING = {"toguz": 2, "tobit": 4, "tobit4": 4, "tihbat": 2}
@@ -100,7 +100,7 @@ def play_game(game, white, black, nodes, opening, seed, max_plies=None):
     judged = [None, None]  # Tihbat: the table's final margin for each side when it first moves
     while not g.is_game_over():
         if game == "tihbat" and judged[g.turn] is None:
-            from playboard import tihbat_table as tt
+            from playboard.engine import tihbat_table as tt
 
             me = g.turn
             judged[me] = g.pos[4 + me] - g.pos[5 - me] + tt.value(g)[0]
@@ -160,7 +160,7 @@ def tihbat_table_never_loses(side):
     by the table and the other side tries every reply: (games, worst final
     margin for ``side``, longest game in plies). Exhaustive: for South about
     660,000 games (minutes), for North about 26,000."""
-    from playboard import tihbat_table as tt
+    from playboard.engine import tihbat_table as tt
 
     tab = tt.table()
     g = new_game("tihbat")

@@ -1,6 +1,6 @@
 """Drive the real firmware on the simulated board from CPython.
 
-The firmware (``firmware/main.py`` -> ``playboard.simio``) runs as a MicroPython
+The firmware (``firmware/main.py`` -> ``playboard.sim.bridge.run``) runs as a MicroPython
 unix-port process. Its USB link is on a pseudo-terminal (``port``: open it with
 pyserial, or run ``playboard sync --port PORT``); its sensors, clock, LEDs and
 events are reached over a control channel of two pipes (docs/simulator.md)::
@@ -339,7 +339,7 @@ class SimBoard:
 
     def events(self):
         """The app's events since the last call: list of dicts ``{"ev": kind, "t": ms, ...}``
-        (kinds: playboard.app.EVENTS)."""
+        (kinds: playboard.app.state.EVENTS)."""
         return self._command("events")["events"]
 
     def status(self):

@@ -22,13 +22,13 @@ realises the value (the side ahead plays to lower ranks and so never goes
 round in circles; the side behind delays).
 
 ``playboard tihbat-solve`` writes the table file read by
-``playboard.tihbat_table`` (format there). docs/engine.md says where the
+``playboard.engine.tihbat_table`` (format there). docs/engine.md says where the
 table's value can differ from play under the first-repetition rule.
 """
 import collections
 import struct
 
-from playboard import tihbat_table as tt
+from playboard.engine import tihbat_table as tt
 
 TOTAL = 28
 
@@ -86,7 +86,7 @@ def moves(board):
 
 def solve(progress=None):
     """Solve every board; return (values, ranks): two lists indexed by
-    ``playboard.tihbat_table.index``."""
+    ``playboard.engine.tihbat_table.index``."""
     n = tt.ENTRIES
     value = [0] * n
     rank = [0] * n
@@ -161,7 +161,7 @@ def solve(progress=None):
 
 
 def table_bytes(value, rank):
-    """The table file's bytes (format: ``playboard.tihbat_table``)."""
+    """The table file's bytes (format: ``playboard.engine.tihbat_table``)."""
     if max(rank) > 254:
         raise ValueError("a rank of %d does not fit the table's byte" % max(rank))
     out = bytearray(tt.MAGIC + struct.pack("<BBH", tt.VERSION, 0, tt.ENTRIES))

@@ -1,7 +1,7 @@
 """The app's state machine on the simulated board, in-process, with a virtual clock.
 
 Each test builds the real App (board definition "sim", the default layout) over a
-``playboard.hw.sim.SimBoard`` and a record store on the record tests' FakeFs, and
+``playboard.sim.hw.SimBoard`` and a record store on the record tests' FakeFs, and
 drives it frame by frame: menu pads, a game played through the sensors, resume
 after a restart, resignation and agreed draw by the pads, game over lights.
 The whole firmware in a subprocess (link, flash, kills) is tests/host/test_app_e2e.py.
@@ -38,8 +38,10 @@ def _compiled_firmware():
 if is_micropython():
     _compiled_firmware()
 
-from playboard.app import App, MENU_START, MENU_GAME, MENU_MODE, PADS_ON_TOBIT, _unload
-from playboard.hw import open_board
+from playboard.app.loop import App
+from playboard.app.state import MENU_START, MENU_GAME, MENU_MODE, PADS_ON_TOBIT
+from playboard.compat import unload as _unload
+from playboard.sim.hw import open_board
 from playboard.record import Store
 
 _CFG = None
@@ -50,7 +52,6 @@ def _cfg():
     if _CFG is None:
         from playboard.config import load_board
         _CFG = load_board("sim", with_layout=False)
-        from playboard.app import _unload
         _unload("playboard.config")  # as main.py does: start-up code, not kept
     return _CFG
 
@@ -59,7 +60,7 @@ class Rig:
     """An App on a simulated board with a virtual clock; ``events`` collects (kind, fields)."""
 
     def __init__(self, fs=None):
-        for name in ("playboard.appui", "playboard.games.toguz", "playboard.games.tihbat",
+        for name in ("playboard.app.ui", "playboard.games.toguz", "playboard.games.tihbat",
                      "playboard.games.tobit", "playboard.board.mancala_tracker",
                      "playboard.board.tobit_tracker"):
             _unload(name)  # a fresh board: no game code loaded yet
@@ -195,7 +196,7 @@ def test_a_resume_that_meets_a_memory_error_begins_again_and_loses_nothing():
     played, fen = _first_half(fs)
     gc.collect()
     r2 = Rig(fs)
-    import playboard.appgame as appgame  # the module the first frame will use
+    import playboard.app.gamestart as appgame  # the module the first frame will use
     real = appgame.begin
     calls = []
 
@@ -321,7 +322,7 @@ def test_takeback_button_takes_a_mancala_move_back_on_record():
 
 
 def test_bad_buttons_in_a_board_definition_are_refused():
-    from playboard.appui import buttons as _buttons
+    from playboard.app.ui import buttons as _buttons
     assert _buttons({"buttons": {"menu": 60}}, 64) == {"menu": 60}
     assert raises(ValueError, _buttons, {"name": "x", "buttons": {"menu": 64}}, 64)
     assert raises(ValueError, _buttons, {"name": "x", "buttons": {"fly": 3}}, 64)

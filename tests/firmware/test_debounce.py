@@ -2,7 +2,7 @@
 from tlib import heap_lock_check, raises, is_micropython
 
 from playboard.board.debounce import Debouncer, CHATTER, STUCK, OK
-from playboard.hw.sim import SimBoard
+from playboard.sim.hw import SimBoard
 
 
 def run(board, deb, raw, t0, t1, step=10):

@@ -1,4 +1,4 @@
-"""The engine (playboard.engine) on a stand-in game and on the three rules cores.
+"""The engine (playboard.engine.search) on a stand-in game and on the three rules cores.
 
 Runs under CPython (pytest) and MicroPython (tests/mp_runner.py). The stand-in
 is Nim with moves of 1-3 stones (the side that takes the last stone wins): the
@@ -7,10 +7,10 @@ side to move loses exactly when the pile is a multiple of 4.
 import gc
 import sys
 
-from playboard import engine as engine_mod
-from playboard import evaluation
-from playboard.engine import Engine, WIN
-from playboard.games import new_game
+from playboard.engine import search as engine_mod
+from playboard.engine import evaluation
+from playboard.engine.search import Engine, WIN
+from playboard.games.registry import new_game
 
 import tlib
 

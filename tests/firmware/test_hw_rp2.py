@@ -6,7 +6,7 @@ from tlib import raises
 
 from hwfakes import World, install_rp2
 from playboard.config import load_board, validate_board
-from playboard.hw import open_board
+from playboard.hw.open import open_board
 
 
 def build(name, world, **over):

@@ -2,7 +2,7 @@
 from tlib import raises
 
 from playboard.board.layout import load_layout, LayoutError, Layout, GAMES
-from playboard.games import new_game
+from playboard.games.registry import new_game
 
 
 def test_every_game_has_its_cells():

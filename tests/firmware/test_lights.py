@@ -3,7 +3,7 @@ from tlib import heap_lock_check, raises, is_micropython
 
 from playboard.board.lights import (Lights, LEGAL, LAST, SOWING, ENGINE, CAPTURE, ERROR,
                                     USER, N_LAYERS, ON, ACCENT, BLINK)
-from playboard.hw.sim import SimBoard
+from playboard.sim.hw import SimBoard
 
 
 def estimate(hw, ma_per_led=60, idle=1):

@@ -5,7 +5,7 @@ with a message where absent."""
 from tlib import raises, cases_dir, DATA
 
 from playboard.pgn import read_games, replay, format_game, RecordError
-from playboard.games import new_game
+from playboard.games.registry import new_game
 
 
 def _replay_file(path, check):

@@ -42,7 +42,7 @@ def _play_random(g, plies, seed):
 
 def test_every_game_resumes_to_the_committed_position_after_cuts():
     try:
-        from playboard.games import new_game
+        from playboard.games.registry import new_game
     except ImportError:
         raise SkipTest("rules cores not there yet")
     mp = is_micropython()

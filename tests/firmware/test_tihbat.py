@@ -1,7 +1,8 @@
 """Tihbat rules (RULES.md section 3): one test per numbered rule, values worked by hand."""
 from tlib import raises, heap_lock_check
 
-from playboard.games import GameError, new_game, TERM_BOARD_EMPTY, TERM_REPETITION
+from playboard.games.common import GameError, TERM_BOARD_EMPTY, TERM_REPETITION
+from playboard.games.registry import new_game
 from playboard.games.tihbat import Tihbat, PASS, START_FEN
 
 

@@ -1,4 +1,4 @@
-"""The solved Tihbat table (playboard.tihbat_table): indexing, file, the table's play.
+"""The solved Tihbat table (playboard.engine.tihbat_table): indexing, file, the table's play.
 
 Runs under CPython and MicroPython; the table file is firmware/data/tihbat.tbl
 (regenerate with ``playboard tihbat-solve``; tests/host/test_tihbat_solver.py
@@ -6,9 +6,9 @@ checks that the file is the solver's output).
 """
 import gc
 
-from playboard import tihbat_table as tt
-from playboard.engine import Engine
-from playboard.games import new_game
+from playboard.engine import tihbat_table as tt
+from playboard.engine.search import Engine
+from playboard.games.registry import new_game
 
 import tlib
 

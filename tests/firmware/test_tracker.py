@@ -5,9 +5,10 @@ import os
 
 from tlib import DATA, cases_dir, heap_lock_check, raises, is_micropython
 from playboard.board import tracker as T
+from playboard.board.trackers import tracker_for
 from playboard.board.tobit_tracker import TobitTracker
 import tracelib as L
-from playboard.games import new_game, game_class
+from playboard.games.registry import new_game, game_class
 from playboard import pgn
 
 TRACES = DATA + "/tracker"
@@ -349,7 +350,7 @@ def test_generated_games_played_through_the_tracker():
 
 def test_pipeline_sim_board_debounce_layout_tracker_lights():
     """The app's wiring: scan -> debounce -> layout.occupancy -> tracker -> paint -> lights."""
-    from playboard.hw.sim import SimBoard
+    from playboard.sim.hw import SimBoard
     from playboard.board.debounce import Debouncer
     from playboard.board.layout import load_layout
     from playboard.board.lights import Lights
@@ -362,7 +363,7 @@ def test_pipeline_sim_board_debounce_layout_tracker_lights():
             hw.set_sensor(lay.sensor_of(p), 1)
     deb = Debouncer(lay.n_sensors)
     lights = Lights(hw)
-    tr = T.tracker_for(g, setup=False)
+    tr = tracker_for(g, setup=False)
     raw = bytearray(lay.n_sensors)
     occ = bytearray(lay.n_cells)
     shown = [-1]

@@ -6,7 +6,7 @@ from tlib import DATA, cases_dir, heap_lock_check, raises, is_micropython
 from playboard.board import tracker as T
 from playboard.board.mancala_tracker import MancalaTracker
 import tracelib as L
-from playboard.games import game_class
+from playboard.games.registry import game_class
 from playboard import pgn
 
 TRACES = DATA + "/tracker"

@@ -3,7 +3,7 @@ generator that plays moves the way people do (runs under CPython and MicroPython
 
 A trace is a list of timestamped sensor changes ``(t_ms, cell, value)``: for Tobit
 the cell is the point (1..N), for the mancala games the ``game.pos`` index. The
-:class:`Bench` feeds them through the simulated board (``playboard.hw.sim``) and
+:class:`Bench` feeds them through the simulated board (``playboard.sim.hw``) and
 the debouncer (``playboard.board.debounce``) into a tracker, one scan frame every
 ``step`` ms, and logs the tracker's events.
 
@@ -21,8 +21,9 @@ Trace files (tests/data/tracker/*.trace)::
     end 5000                    # run until t=5000 ms (default: last event + 3 s)
 """
 from playboard.board import tracker as T
+from playboard.board.trackers import tracker_for
 from playboard.board.debounce import Debouncer
-from playboard.hw.sim import SimBoard
+from playboard.sim.hw import SimBoard
 
 
 class Rng:
@@ -274,12 +275,12 @@ def read_trace(path):
 
 def play_trace(trace, debounce=True):
     """Replay a parsed trace; return (bench, list of failed expectations as text)."""
-    from playboard.games import game_class
+    from playboard.games.registry import game_class
 
     g = game_class(trace["game"])(trace["fen"], capacity=32)
     settings = dict(trace["settings"])
     settings.setdefault("setup", 0) if hasattr(g, "n_points") else None
-    tr = T.tracker_for(g, **settings)
+    tr = tracker_for(g, **settings)
     b = Bench(tr, debounce=debounce)
     if hasattr(g, "n_points"):
         b.set_from_game(colour=bool(settings.get("colour")))  # (mancala traces set theirs)

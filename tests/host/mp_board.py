@@ -69,7 +69,7 @@ def record_loop(root, n):
 
 
 def record_legal(st, n):
-    from playboard.games import new_game
+    from playboard.games.registry import new_game
 
     names = ("toguz", "tobit", "tobit4", "tihbat")
     s = 12345

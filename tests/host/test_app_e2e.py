@@ -14,7 +14,7 @@ import time
 
 import pytest
 
-from playboard.games import new_game
+from playboard.games.registry import new_game
 from playboard.pgn import read_games
 from playboard_host import cli
 from playboard_host.simboard import SimBoard, SimDied, micropython_binary

@@ -4,8 +4,9 @@ import os
 import pytest
 
 from playboard import pgn
-from playboard.games import new_game
+from playboard.games.registry import new_game
 from playboard_host import demo
+from playboard_host import leds as led_colours
 from playboard_host.cli import main
 
 
@@ -70,26 +71,26 @@ def test_demo_command_gives_a_clear_message_for_a_bad_record(tmp_path, capsys):
 
 def test_led_names_follow_the_lights_colours():
     from playboard.board.lights import DEFAULT_COLOURS, LEGAL, CAPTURE, ENGINE, ERROR, SOWING
-    assert demo.led_name((0, 0, 0)) is None
+    assert led_colours.led_name((0, 0, 0)) is None
     for br in (48, 160, 255):
-        assert demo.led_name(demo.shown_colour(DEFAULT_COLOURS[LEGAL][0], br), br)[1] == "green"
-        assert demo.led_name(demo.shown_colour(DEFAULT_COLOURS[LEGAL][1], br), br)[2] == "selected"
-        assert demo.led_name(demo.shown_colour(DEFAULT_COLOURS[CAPTURE][0], br), br)[2] == "capture, take off"
-        assert demo.led_name(demo.shown_colour(DEFAULT_COLOURS[CAPTURE][1], br), br)[2] == "tuzdyk"
-        assert demo.led_name(demo.shown_colour(DEFAULT_COLOURS[ENGINE][0], br), br)[2] == "engine's move from"
-        assert demo.led_name(demo.shown_colour(DEFAULT_COLOURS[ERROR][0], br), br)[1] == "red"
-        assert demo.led_name(demo.shown_colour(DEFAULT_COLOURS[SOWING][1], br), br)[2] == "last ball"
+        assert led_colours.led_name(led_colours.shown_colour(DEFAULT_COLOURS[LEGAL][0], br), br)[1] == "green"
+        assert led_colours.led_name(led_colours.shown_colour(DEFAULT_COLOURS[LEGAL][1], br), br)[2] == "selected"
+        assert led_colours.led_name(led_colours.shown_colour(DEFAULT_COLOURS[CAPTURE][0], br), br)[2] == "capture, take off"
+        assert led_colours.led_name(led_colours.shown_colour(DEFAULT_COLOURS[CAPTURE][1], br), br)[2] == "tuzdyk"
+        assert led_colours.led_name(led_colours.shown_colour(DEFAULT_COLOURS[ENGINE][0], br), br)[2] == "engine's move from"
+        assert led_colours.led_name(led_colours.shown_colour(DEFAULT_COLOURS[ERROR][0], br), br)[1] == "red"
+        assert led_colours.led_name(led_colours.shown_colour(DEFAULT_COLOURS[SOWING][1], br), br)[2] == "last ball"
     # the board's default brightness 48: the selected piece's blue (0, 40, 200) is gamma
     # corrected to (0, 4, 149), then scaled by 49/256: (0, 0, 28)
-    assert demo.shown_colour(DEFAULT_COLOURS[LEGAL][1]) == (0, 0, 28)
-    assert demo.led_name((0, 0, 28))[2] == "selected"
+    assert led_colours.shown_colour(DEFAULT_COLOURS[LEGAL][1]) == (0, 0, 28)
+    assert led_colours.led_name((0, 0, 28))[2] == "selected"
     # capture orange and error red stay apart when dimmed (gamma before brightness)
-    assert demo.shown_colour(DEFAULT_COLOURS[CAPTURE][0]) != demo.shown_colour(DEFAULT_COLOURS[ERROR][0])
+    assert led_colours.shown_colour(DEFAULT_COLOURS[CAPTURE][0]) != led_colours.shown_colour(DEFAULT_COLOURS[ERROR][0])
 
 
 def test_display_colours_show_each_led_in_its_lights_colour():
     from playboard.board.lights import DEFAULT_COLOURS, LEGAL
-    out = demo.display_colours([(0, 0, 0), demo.shown_colour(DEFAULT_COLOURS[LEGAL][0]), (0, 0, 28)])
+    out = led_colours.display_colours([(0, 0, 0), led_colours.shown_colour(DEFAULT_COLOURS[LEGAL][0]), (0, 0, 28)])
     assert out == [(0, 0, 0), (0, 255, 0), (0, 51, 255)]
 
 
@@ -116,7 +117,7 @@ def test_toguz_picture_places_pits_by_the_layout():
     coloured = pic.render(demo.contents_of(g), leds, colour=True)
     assert "\x1b[48;5;" in coloured and coloured.count("\x1b[0m") == 1
     assert pic.legend(leds) == "LEDs: g green = legal"
-    leds[lay.led_of(18)] = demo.shown_colour((200, 150, 0))  # the lights' LAST accent on a kazan
+    leds[lay.led_of(18)] = led_colours.shown_colour((200, 150, 0))  # the lights' LAST accent on a kazan
     assert pic.legend(leds) == "LEDs: g green = legal; A amber = kazan grows"
 
 

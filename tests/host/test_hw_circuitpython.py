@@ -111,7 +111,7 @@ def cp(monkeypatch):
 
 def open_cp(cfg, cp):
     import playboard.hw.circuitpython as mod
-    from playboard.hw import open_board
+    from playboard.hw.open import open_board
     mod.keypad, mod.neopixel, mod.microcontroller, _ = cp
     return open_board(cfg)
 

@@ -14,7 +14,7 @@ from pioemu import State, emulate
 
 from hwfakes import World, fake_machine, install_rp2
 from playboard.config import load_board
-from playboard.hw import open_board
+from playboard.hw.open import open_board
 
 # -- a fake rp2 module: asm_pio emits pioasm text ---------------------------------
 

@@ -4,8 +4,8 @@ import random
 
 import pytest
 
-from playboard import tihbat_table as tt
-from playboard.games import new_game
+from playboard.engine import tihbat_table as tt
+from playboard.games.registry import new_game
 from playboard_host import tihbat_solver as ts
 from playboard_host.cli import main
 

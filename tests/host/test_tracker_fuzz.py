@@ -9,7 +9,7 @@ Scale: 200 Tobit examples and 150 mancala examples of up to 60 sensor changes ea
 """
 from hypothesis import given, settings, strategies as st, HealthCheck
 
-from playboard.games import game_class
+from playboard.games.registry import game_class
 from playboard.board import tracker as T
 from playboard.board.tobit_tracker import TobitTracker
 

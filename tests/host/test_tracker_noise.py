@@ -13,7 +13,7 @@ The sensors feed the tracker directly (no debouncer): raw bounce reaches it.
 """
 import pytest
 
-from playboard.games import game_class
+from playboard.games.registry import game_class
 from playboard.board import tracker as T
 from playboard.board.tobit_tracker import TobitTracker
 import tracelib as L

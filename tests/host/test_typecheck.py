@@ -26,14 +26,16 @@ PY = os.path.join(VENV, "bin", "python")
 # the modules checked (the hardware helper's; see docs/hardware.md)
 RP2_FILES = [
     "playboard/config.py",
-    "playboard/hw/__init__.py", "playboard/hw/sim.py", "playboard/hw/selftest.py",
+    "playboard/hw/__init__.py", "playboard/hw/base.py", "playboard/hw/open.py",
+    "playboard/sim/hw.py", "playboard/hw/selftest.py",
     "playboard/hw/rp2.py", "playboard/hw/bits.py",
     "playboard/board/debounce.py", "playboard/board/lights.py",
     "playboard/board/layout.py", "playboard/board/scan.py",
     # the rules cores and records (compat.pyi gives the viper names a type)
-    "playboard/games/__init__.py", "playboard/games/base.py", "playboard/games/bufops.py",
+    "playboard/games/__init__.py", "playboard/games/common.py", "playboard/games/registry.py",
+    "playboard/games/base.py", "playboard/games/bufops.py",
     "playboard/games/mancala_text.py", "playboard/games/snapshot.py", "playboard/games/toguz.py", "playboard/games/tobit.py",
-    "playboard/games/tihbat.py", "playboard/games/tobit_perft.py", "playboard/pgn.py",
+    "playboard/games/tihbat.py", "playboard/games/perft.py", "playboard/pgn.py",
     "main.py",  # the entry point: machine.WDT and the board start-up
 ]
 CP_FILES = ["playboard/hw/circuitpython.py"]

@@ -8,7 +8,7 @@ import threading
 
 import pytest
 
-from playboard.games import new_game
+from playboard.games.registry import new_game
 from playboard_host.cli import main
 from playboard_host.simboard import micropython_binary
 from playboard_host.websim import server as srv

@@ -24,12 +24,12 @@ if not os.path.exists(CHROMIUM):
                 "(as .ci/run does) to run the browser tests" % CHROMIUM, allow_module_level=True)
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright not installed: run `make setup`")
 
-from playboard.games import new_game  # noqa: E402
+from playboard.games.registry import new_game  # noqa: E402
 from playboard_host.simboard import micropython_binary  # noqa: E402
 from playboard_host.websim import server as srv  # noqa: E402
 from playboard_host.websim.session import Session  # noqa: E402
 
-# display colours of the lights' colours on the page (playboard_host.demo.display_colours)
+# display colours of the lights' colours on the page (playboard_host.leds.display_colours)
 GREEN = "#00ff00"  # legal target
 BLUE = "#0033ff"  # the selected piece
 TIMEOUT = 20000  # ms

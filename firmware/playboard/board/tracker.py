@@ -14,7 +14,7 @@ Two trackers with one small interface (see docs/tracker.md for the whole story):
   on. ``press(cell, now_ms)`` is the same selection as an explicit event (a
   button, the simulator).
 
-``tracker_for(game, **settings)`` builds the right one (importing only its module:
+``playboard.board.trackers.tracker_for(game, **settings)`` builds the right one (importing only its module:
 each is compiled apart, which keeps the compiler's peak small on the RP2040).
 Both::
 
@@ -267,15 +267,3 @@ def check_ms(name, v, lo, hi=600000):
     """ValueError unless v is an int in lo..hi (a time setting in ms)."""
     if not isinstance(v, int) or not lo <= v <= hi:
         raise ValueError("tracker: %s must be an int %d..%d ms, got %r" % (name, lo, hi, v))
-
-
-def tracker_for(game, **settings):
-    """The tracker for ``game``: a TobitTracker for Tobit / Tobit 4x4, a MancalaTracker
-    for Toguz Kumalak and Tihbat (``settings`` go to its constructor)."""
-    if hasattr(game, "n_points"):
-        from playboard.board.tobit_tracker import TobitTracker
-
-        return TobitTracker(game, **settings)
-    from playboard.board.mancala_tracker import MancalaTracker
-
-    return MancalaTracker(game, **settings)

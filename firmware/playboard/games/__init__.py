@@ -1,5 +1,10 @@
 """The rules cores: one interface for Toguz Kumalak, Tobit (5 x 4 and 4 x 4) and Tihbat.
 
+This package file holds no code: the shared names (``GameError``, results,
+terminations) are in :mod:`playboard.games.common`, the factory (``new_game``,
+``game_class``) in :mod:`playboard.games.registry`, the perft driver in
+:mod:`playboard.games.perft`; the cores import only ``common`` and their helpers.
+
 Modelled on python-chess. Every game object ``g`` offers:
 
 - ``g.name``: ``"toguz"``, ``"tobit"``, ``"tobit4"`` or ``"tihbat"``.
@@ -17,68 +22,8 @@ Modelled on python-chess. Every game object ``g`` offers:
   (before it is pushed); ``g.parse_move(text)``: the legal move that ``text`` names,
   checked (landing digit, ``x``); ``g.push_text(text)``.
 - ``g.key()``: a position key below 2**30 (a small int on the RP2040).
+- ``g.perft(depth)``: the perft count (every ply pushed); ``perft.perft(g, depth)``
+  is the fast way for every game.
 
 Errors in input raise ``GameError`` (a ``ValueError``) naming what is wrong.
 """
-
-GAME_NAMES = ("toguz", "tobit", "tobit4", "tihbat")
-
-RESULT_WHITE = "1-0"
-RESULT_BLACK = "0-1"
-RESULT_DRAW = "1/2-1/2"
-RESULT_NONE = "*"
-
-# Termination texts, as the records' Termination tag writes them.
-TERM_KAZAN = "kazan"  # Toguz Kumalak: a kazan reached 82, or both 81 (1.6)
-TERM_NO_MOVE = "no piece or no legal move"  # Tobit 2.11; Toguz Kumalak 1.6 (no legal move)
-TERM_REPETITION = "repetition"  # Tobit threefold (2.11); Tihbat first repetition (3.5)
-TERM_BOARD_EMPTY = "board empty"  # Tihbat 3.5
-
-
-class GameError(ValueError):
-    """Bad input to a rules core: a malformed position text, an unknown or illegal move."""
-
-
-def game_class(name):
-    """The class of the game called ``name`` (one of GAME_NAMES); GameError otherwise."""
-    if name == "toguz":
-        from playboard.games.toguz import Toguz
-
-        return Toguz
-    if name == "tobit":
-        from playboard.games.tobit import Tobit
-
-        return Tobit
-    if name == "tobit4":
-        from playboard.games.tobit import Tobit4
-
-        return Tobit4
-    if name == "tihbat":
-        from playboard.games.tihbat import Tihbat
-
-        return Tihbat
-    raise GameError("unknown game %r (expected one of %s)" % (name, ", ".join(GAME_NAMES)))
-
-
-def new_game(name, fen=None):
-    """A new game ``name`` at its start position, or at position text ``fen``."""
-    g = game_class(name)()
-    if fen is not None:
-        g.set_fen(fen)
-    return g
-
-
-def perft(game, depth):
-    """Number of legal move sequences of exactly ``depth`` plies from ``game``'s position.
-
-    A game that ends earlier contributes nothing (RULES.md, common terms). Every
-    ply is pushed (no bulk counting of the last ply). ``game`` is left unchanged.
-    """
-    if depth == 0:
-        return 1
-    n = 0
-    for m in game.legal_moves():
-        game.push(m)
-        n += perft(game, depth - 1) if depth > 1 else 1
-        game.pop()
-    return n

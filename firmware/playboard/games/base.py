@@ -5,7 +5,7 @@ A game class sets ``name`` and implements ``legal_moves``, ``push``, ``pop``,
 ``termination``/``winner`` state; this base adds the rest of the common interface
 (see ``playboard.games``).
 """
-from playboard.games import GameError, RESULT_WHITE, RESULT_BLACK, RESULT_DRAW, RESULT_NONE
+from playboard.games.common import GameError, RESULT_WHITE, RESULT_BLACK, RESULT_DRAW, RESULT_NONE
 
 
 class Game:

@@ -5,7 +5,7 @@ the North row is written from its last pit down to pit 1, the South row from
 pit 1 up; a pit is ``<n>S``, a run of ``n`` empty pits the single digit ``n``, a
 tuzdyk ``t`` (never folded into a run). ``0S`` is never written.
 """
-from playboard.games import GameError
+from playboard.games.common import GameError
 from playboard.games.base import parse_int
 
 

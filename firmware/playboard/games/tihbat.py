@@ -14,7 +14,7 @@ Moves are ints: 0 and 1 for the mover's pits 1 and 2, ``PASS`` (2) for a pass.
 from array import array
 
 from playboard.compat import micropython, const, ptr8
-from playboard.games import GameError, TERM_REPETITION, TERM_BOARD_EMPTY
+from playboard.games.common import GameError, TERM_REPETITION, TERM_BOARD_EMPTY
 from playboard.games.snapshot import SnapshotGame
 from playboard.games import mancala_text
 

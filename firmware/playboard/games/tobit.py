@@ -26,8 +26,8 @@ end a game.
 """
 from array import array
 
-from playboard.compat import micropython, const, ptr8, ptr32, MICROPYTHON
-from playboard.games import GameError, TERM_NO_MOVE, TERM_REPETITION
+from playboard.compat import micropython, const, ptr8, ptr32, TWINS
+from playboard.games.common import GameError, TERM_NO_MOVE, TERM_REPETITION
 from playboard.games.base import Game
 from playboard.games.bufops import copy as _copy, same as _same
 
@@ -229,11 +229,12 @@ def _unmake(b: ptr8, st: ptr8, u: ptr8, o: int, n1: int):
         i += 1
 
 
-if not MICROPYTHON:  # CPython runs the twins; the viper code stays for the tests
-    from playboard.games import cpython_twins
-
-    _push_viper, _scan_viper = _push, _scan  # the viper code, run as Python (tests)
-    _push, _scan, _unmake = cpython_twins.tobit_push, cpython_twins.tobit_scan, cpython_twins.tobit_unmake
+# The viper code; under CPython the host tools' twins run as _push, _scan and _unmake
+# (playboard_host.twins.install, through compat.TWINS), and the tests compare the two.
+_push_viper, _scan_viper, _unmake_viper = _push, _scan, _unmake
+_twins = TWINS.get("tobit")  # filled by playboard_host.twins.install (CPython only)
+if _twins:
+    _push, _scan, _unmake = _twins["_push"], _twins["_scan"], _twins["_unmake"]
 
 
 class Tobit(Game):
@@ -582,13 +583,6 @@ class Tobit(Game):
     def move_stack(self):
         """A new list of the moves played since the set-up position."""
         return [self._move_at(i) for i in range(self.ply)]
-
-    def perft(self, depth):
-        """Perft (RULES.md 2.14): every ply pushed, no bulk counting (tobit_perft.py,
-        loaded only when counting: the board never needs it)."""
-        from playboard.games.tobit_perft import perft
-
-        return perft(self, depth)
 
     # --- result (2.11) -----------------------------------------------------------
     @property

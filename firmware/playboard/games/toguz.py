@@ -7,8 +7,8 @@ MicroPython and the same code as plain Python on CPython.
 
 Moves are ints 0..8: the mover's pit number minus one.
 """
-from playboard.compat import micropython, const, ptr8, MICROPYTHON
-from playboard.games import GameError, TERM_KAZAN, TERM_NO_MOVE
+from playboard.compat import micropython, const, ptr8, TWINS
+from playboard.games.common import GameError, TERM_KAZAN, TERM_NO_MOVE
 from playboard.games.snapshot import SnapshotGame
 from playboard.games import mancala_text
 
@@ -175,11 +175,12 @@ def _perft_viper(pos, depth: int, stack) -> int:
     return n
 
 
-if not MICROPYTHON:  # CPython runs the twin; the viper code stays for the tests
-    from playboard.games.cpython_twins import toguz_sow as _sow_cpython, toguz_perft as _perft_cpython
-
-    _sow_viper = _sow
-    _sow = _sow_cpython
+_sow_viper = _sow  # the viper sowing; under CPython the host tools' twin runs as _sow
+_perft_twin = None  # CPython: the twin of _perft_viper
+_twins = TWINS.get("toguz")  # filled by playboard_host.twins.install (CPython only)
+if _twins:
+    _sow = _twins["_sow"]
+    _perft_twin = _twins["_perft_twin"]
 
 
 class Toguz(SnapshotGame):
@@ -348,6 +349,6 @@ class Toguz(SnapshotGame):
             return 1
         if p[TERM]:
             return 0
-        if not MICROPYTHON:
-            return _perft_cpython(p, depth)
+        if _perft_twin is not None:
+            return _perft_twin(p, depth)
         return _perft_viper(p, depth, bytearray(SIZE * depth))

@@ -18,7 +18,7 @@ The modules ``keypad``, ``neopixel`` and ``microcontroller`` are this module's
 globals, imported at load (type-checked against circuitpython-stubs); off the board
 they are None and tests assign fakes to them.
 """
-from playboard.hw import Board
+from playboard.hw.base import Board
 
 try:
     import keypad

@@ -27,7 +27,7 @@ from array import array
 import time
 
 from playboard.compat import const
-from playboard.hw import Board, ORDERS, reorder
+from playboard.hw.base import Board, ORDERS, reorder
 from playboard.hw.bits import unpack_bank, unpack_chain
 
 try:

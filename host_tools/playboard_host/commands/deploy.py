@@ -81,8 +81,12 @@ def sha256_file(path):
     return h.hexdigest()
 
 
+BOARD_ONLY_SKIP = ("playboard/sim",)  # what only the simulated board runs: never on a board
+
+
 def sources(firmware):
-    """(source path, board path) of every firmware file to deploy, sorted."""
+    """(source path, board path) of every firmware file to deploy, sorted (the
+    simulated board's package ``playboard/sim`` is left out)."""
     out = []
     for top in ("main.py", "boot.py"):
         p = os.path.join(firmware, top)
@@ -91,7 +95,8 @@ def sources(firmware):
     for sub in ("playboard", "boards", "data"):
         base = os.path.join(firmware, sub)
         for d, dirs, files in os.walk(base):
-            dirs[:] = sorted(x for x in dirs if x != "__pycache__")
+            rel = os.path.relpath(d, firmware).replace(os.sep, "/")
+            dirs[:] = sorted(x for x in dirs if x != "__pycache__" and rel + "/" + x not in BOARD_ONLY_SKIP)
             for f in sorted(files):
                 if f.endswith((".pyc", "~")) or f.startswith("."):
                     continue

@@ -1,7 +1,7 @@
 """`playboard export`: write library games as PGN-style records or JSON."""
 import sys
 
-from playboard.games import GAME_NAMES
+from playboard.games.common import GAME_NAMES
 
 from playboard_host.cli import CommandError
 from playboard_host.export import export

@@ -2,7 +2,8 @@
 import sys
 import time
 
-from playboard.games import GameError, new_game
+from playboard.games.common import GameError
+from playboard.games.registry import new_game
 
 from playboard_host.boardtext import picture
 from playboard_host.cli import CommandError

@@ -1,7 +1,7 @@
 """`playboard match`: engine strength by matches (the table in docs/engine.md)."""
 import json
 
-from playboard.games import GAME_NAMES
+from playboard.games.common import GAME_NAMES
 
 from playboard_host import match
 from playboard_host.cli import CommandError, check_output_path

@@ -1,5 +1,7 @@
 """`playboard perft GAME DEPTH [--position TEXT]`: count legal move sequences."""
-from playboard.games import GAME_NAMES, GameError, new_game
+from playboard.games.common import GAME_NAMES, GameError
+from playboard.games.perft import perft
+from playboard.games.registry import new_game
 
 from playboard_host.cli import CommandError
 
@@ -27,7 +29,7 @@ def run(args):
         for m in g.legal_moves():
             text = g.move_text(m)
             g.push(m)
-            print("%s\t%d" % (text, g.perft(args.depth - 1)))
+            print("%s\t%d" % (text, perft(g, args.depth - 1)))
             g.pop()
-    print(g.perft(args.depth))
+    print(perft(g, args.depth))
     return 0

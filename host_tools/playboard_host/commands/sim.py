@@ -3,7 +3,7 @@ import argparse
 import sys
 import time
 
-from playboard.games import GAME_NAMES
+from playboard.games.common import GAME_NAMES
 
 from playboard_host.cli import CommandError
 

@@ -8,8 +8,8 @@ captured pieces in the hand are put aside and a man that reached the far end is
 shown crowned (the rules core says it is a tobit).
 """
 from playboard.board.layout import boards_dir, read_layout_file
-from playboard.engine import LEVELS
-from playboard.games import new_game
+from playboard.engine.search import LEVELS
+from playboard.games.registry import new_game
 
 SYMBOLS = {1: "w", 2: "b", 5: "W", 6: "B"}
 

@@ -29,10 +29,12 @@ import threading
 import time
 
 from playboard import pgn
-from playboard.games import GAME_NAMES, GameError, new_game
+from playboard.games.common import GAME_NAMES, GameError
+from playboard.games.registry import new_game
 
-from playboard_host.demo import (LED_NAMES, PAD_BLACK_DRAW, PAD_BLACK_RESIGN, PAD_WHITE_DRAW, PAD_WHITE_RESIGN,
-                                 display_colours, led_name, meaning, press_pad)
+from playboard_host.gestures import (PAD_BLACK_DRAW, PAD_BLACK_RESIGN, PAD_WHITE_DRAW, PAD_WHITE_RESIGN,
+                                     new_board_game, physical_actions, press_pad)
+from playboard_host.leds import LED_NAMES, display_colours, led_name, meaning
 from playboard_host.simboard import SimBoard, SimError
 from playboard_host.websim.model import Pieces, layout_data
 from playboard.board.layout import load_layout
@@ -514,30 +516,6 @@ class Session:
                 self.pieces.place(point, g.turn)
                 self.board.place(point)
             self.board.advance(60)
-
-
-def new_board_game(board, game, mode, level):
-    """``board.new_game`` (a SimBoard); where the firmware runs out of heap switching
-    games, switch the board off and on again (the flash keeps every game) and retry once."""
-    try:
-        board.new_game(game, mode, level)
-        board.advance(50)
-    except SimError as e:
-        if "MemoryError" not in str(e):
-            raise
-        board.restart()
-        board.new_game(game, mode, level)
-        board.advance(50)
-
-
-def physical_actions(g, m):
-    """The sensor actions of Tobit move ``m`` in game ``g`` (before it is pushed):
-    a list of ("lift" | "place", point): lift the piece, put it down at the end,
-    then take each captured piece off."""
-    acts = [("lift", m[1]), ("place", m[len(m) - 1])]
-    for p in g.captured_points(m):
-        acts.append(("lift", p))
-    return acts
 
 
 def _cell(body):

@@ -1,13 +1,13 @@
 """The board's menu, game-over display, attract mode and start-up: the parts of the
-app (``playboard.app``) that are not needed while a game is played.
+app (``playboard.app.loop``) that are not needed while a game is played.
 
-``playboard.app.App`` loads this module when it shows the menu or a result, and
+``playboard.app.loop.App`` loads this module when it shows the menu or a result, and
 drops it when a game starts, so that its code does not share the heap with the
 game's rules core, tracker and engine (on the RP2040 the code is frozen in flash
 and this costs nothing). Every function takes the ``App`` as its first argument.
 """
-from playboard.app import (GAMES, MODES, S_SETUP, S_PLAY, MENU_GAME, MENU_MODE,
-                           MENU_LEVEL, MENU_START, _clamp)
+from playboard.app.state import (GAMES, MODES, S_SETUP, S_PLAY, MENU_GAME, MENU_MODE,
+                                 MENU_LEVEL, MENU_START, clamp)
 from playboard.board.lights import LEGAL, LAST, ENGINE, USER, ON, ACCENT, BLINK
 
 
@@ -33,7 +33,7 @@ def resume(app, r, now_ms):
     level = tags.get("Level", "3")
     app.game_name = r.name
     app.mode = mode if mode in MODES else "two"
-    app.level = _clamp(int(level) if level.isdigit() else 3, 1, 8)
+    app.level = clamp(int(level) if level.isdigit() else 3, 1, 8)
     app.new_game(now_ms, resumed=r)
 
 

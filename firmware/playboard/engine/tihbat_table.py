@@ -64,10 +64,11 @@ def _default_path():
         f = __file__
     except NameError:  # frozen module: no file name
         return "/data/tihbat.tbl"
-    i = f.rfind("/")
-    base = f[:i] if i > 0 else "."
-    j = base.rfind("/")
-    return (base[:j] if j > 0 else ".") + "/data/tihbat.tbl"
+    base = f
+    for _ in range(3):  # .../firmware/playboard/engine/tihbat_table.py -> .../firmware
+        i = base.rfind("/")
+        base = base[:i] if i > 0 else "."
+    return base + "/data/tihbat.tbl"
 
 
 PATH = _default_path()

@@ -2,7 +2,7 @@
 
 One ``Engine`` plays all games through their common interface (``legal_moves``,
 ``push``/``pop``, ``is_game_over``, ``result``, ``key``, ``copy``) and one
-evaluation per game (``playboard.evaluation``). It never recurses: the search
+evaluation per game (``playboard.engine.evaluation``). It never recurses: the search
 keeps its own stack of at most ``MAX_PLY`` frames in preallocated arrays, so
 it fits the RP2040's 8 KB C stack whatever the depth, and it can be suspended
 after any node and resumed later. The app drives it like this::
@@ -26,7 +26,7 @@ capture. Levels 1-8 (``LEVELS``): the low levels cap the depth, add seeded
 noise to the root moves' scores (so they blunder on purpose) and get a smaller
 share of the budget (1/16 at level 1, 1/4 at level 7); level 8 searches until
 the budget (or the tree) runs out. At level 8 Tihbat plays by the solved
-table (``playboard.tihbat_table``) when the table file is present.
+table (``playboard.engine.tihbat_table``) when the table file is present.
 
 Budgets: ``ms`` (milliseconds on ``clock``, checked before every node) and
 ``nodes`` (a node is a position visited; the search never visits more than
@@ -37,7 +37,7 @@ a won game scores ``WIN - plies``.
 import time
 
 from playboard.compat import const
-from playboard import evaluation
+from playboard.engine import evaluation
 
 try:
     from array import array
@@ -230,7 +230,7 @@ class Engine:
             return
         if level == 8 and table and game.name == "tihbat":
             try:
-                from playboard import tihbat_table
+                from playboard.engine import tihbat_table
 
                 m = tihbat_table.best_move(game)
             except (OSError, ImportError):  # no table on this board: search instead

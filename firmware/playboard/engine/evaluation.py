@@ -1,4 +1,4 @@
-"""One static evaluation per game, for the engine (``playboard.engine``).
+"""One static evaluation per game, for the engine (``playboard.engine.search``).
 
 ``for_game(name)`` returns an object with:
 

@@ -1,11 +1,12 @@
-"""Starting a game: the part of the app (``playboard.app``) that runs when a game
+"""Starting a game: the part of the app (``playboard.app.loop``) that runs when a game
 begins (or is resumed) and at start-up, loaded then and dropped after, so that its
 code is not in the heap while a game is played (on the RP2040 the code is frozen in
 flash and this costs nothing). Functions take the ``App`` as their first argument.
 """
 import gc
 
-from playboard.app import (GAMES, S_SETUP, S_PLAY, PADS_ON_TOGUZ, PADS_ON_TOBIT, RESERVE, _unload)
+from playboard.app.state import GAMES, S_SETUP, S_PLAY, PADS_ON_TOGUZ, PADS_ON_TOBIT, RESERVE
+from playboard.compat import unload
 from playboard.board.layout import load_layout, read_layout_file, boards_dir
 
 
@@ -39,23 +40,24 @@ def pads(app, tobit):
 
 
 def begin(app, now_ms, resumed=None):
-    from playboard.games import game_class
+    from playboard.games.registry import game_class
 
     app._end_game_objects()
     name = app.game_name
     _unload_games(name)
-    _unload("playboard.appui")  # not needed in play: give the heap to the game
+    unload("playboard.app.ui")  # not needed in play: give the heap to the game
     if app.mode == "two":
         # no engine in this game: its code and table go back to the heap
         app.engine = None
-        _unload("playboard.engine")
-        _unload("playboard.evaluation")
+        unload("playboard.engine.search")
+        unload("playboard.engine.evaluation")
+        unload("playboard.engine.tihbat_table")
         gc.collect()
     else:
         gc.collect()
         if app.engine is None:
             # the engine first: its table wants a block in one piece
-            from playboard.engine import Engine
+            from playboard.engine.search import Engine
             app.engine = Engine(app._tt_size)
     if app._reserve is None:
         # the last game's objects are gone: keep their room whole while the code loads
@@ -71,6 +73,8 @@ def begin(app, now_ms, resumed=None):
     else:
         from playboard.board.mancala_tracker import MancalaTracker as Tracker
     cls = game_class(name)
+    del game_class
+    unload("playboard.games.registry")  # the class is all a game needs of it
     app._reserve = None  # the block kept whole for this moment (see App.__init__)
     gc.collect()
     g = cls(capacity=64)  # undo room for 64 plies now, while the heap is whole
@@ -144,4 +148,4 @@ def _unload_games(keep):
     for g in _GAME_MODULES:
         for name in _GAME_MODULES[g]:
             if name not in need:
-                _unload(name)
+                unload(name)

@@ -1,11 +1,11 @@
-"""Start-up of the firmware on the simulated board (``playboard.simio.run``): read the
+"""Start-up of the firmware on the simulated board (``playboard.sim.bridge.run``): read the
 options, build the board, the flash, the store, the app and the bridge. Dropped once
 the bridge runs, so that its code leaves the heap.
 """
 import sys
 import time
 
-from playboard.simio import Bridge, _unload
+from playboard.compat import unload
 
 
 def _opts(argv):
@@ -19,35 +19,38 @@ def _opts(argv):
             i += 1
             continue
         if not a.startswith("--") or i + 1 >= len(argv) or a[2:] not in o:
-            raise SystemExit("main.py: unknown option %r (see playboard/simio.py)" % a)
+            raise SystemExit("main.py: unknown option %r (see playboard/sim/bridge.py)" % a)
         o[a[2:]] = argv[i + 1]
         i += 2
     return o
 
 
-def start(argv):
+def start(argv, bridge_class):
+    """Build the board, flash, store, app and ``bridge_class`` (the caller's
+    :class:`playboard.sim.bridge.Bridge`: this module never imports it) from the
+    command-line options ``argv``; light the first frame and return the bridge."""
     if argv is None:
         argv = sys.argv[1:]
     o = _opts(argv)
     t0 = time.ticks_us()
     from playboard.config import load_board
-    from playboard.hw import open_board
+    from playboard.sim.hw import open_board
 
     cfg = load_board(o["board"], with_layout=False)  # the app checks the layout
     del load_board
-    _unload("playboard.config")  # start-up only: give its heap back
+    unload("playboard.config")  # start-up only: give its heap back
     hw = open_board(cfg)
     hw.fill(0, 0, 24)  # the board lights at once
     hw.show()
     lit_us = time.ticks_diff(time.ticks_us(), t0)
-    from playboard.appgame import read_layouts
+    from playboard.app.gamestart import read_layouts
     layouts = read_layouts(cfg, hw)  # first, while the heap is nearly empty
-    _unload("playboard.appgame")
-    from playboard.app import App
+    unload("playboard.app.gamestart")
+    from playboard.app.loop import App
     import os
     bdev = None
     if o["image"]:
-        from playboard.simflash import mount_image
+        from playboard.sim.flash import mount_image
         bdev = mount_image(o["image"], int(o["blocks"]))
         root = "/flash/games"
     else:
@@ -71,7 +74,7 @@ def start(argv):
     think = o["think"] or ("nodes" if virtual else "ms")
     app = App(hw, cfg, store, transport=transport, think=think, layouts=layouts)
     del layouts
-    br = Bridge(app, ctl_in, ctl_out, virtual, bdev)
+    br = bridge_class(app, ctl_in, ctl_out, virtual, bdev)
     app.clock = br.clock  # nothing of this module may stay referenced: it is dropped
     if app.link is not None:
         app.link.clock = br.clock

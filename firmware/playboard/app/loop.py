@@ -39,54 +39,13 @@ called with ``kind`` one of ``EVENTS`` and a small dict.
 import gc
 import time
 
-from playboard.compat import const
+from playboard.compat import unload
 from playboard.board import tracker as T
 from playboard.board.lights import Lights, ENGINE, CAPTURE, ERROR, USER, ON, ACCENT, BLINK
 from playboard.board.scan import Scanner
-
-GAMES = ("toguz", "tobit", "tobit4", "tihbat")
-MODES = ("two", "white", "black", "demo")
-STATE_NAMES = ("menu", "setup", "play", "over", "attract")
-EVENTS = ("boot", "menu", "game", "resumed", "setup", "move", "undo", "lift", "place",
-          "correction", "resolved", "thinking", "engine", "arm", "over", "record-error",
-          "attract", "dropped")
-
-S_MENU = const(0)
-S_SETUP = const(1)
-S_PLAY = const(2)
-S_OVER = const(3)
-S_ATTRACT = const(4)
-
-_MASK = const(0x3FFFFFFF)
-ARM_MS = const(4000)  # a resign press must be confirmed within this
-DRAW_MS = const(10000)  # a draw offer stands this long for the other player
-OVER_DELAY_MS = const(2500)  # the last move's view stays this long before the result
-ATTRACT_STEP_MS = const(80)
-
-# Menu pads: cells of the Toguz Kumalak layout (South pits 0..8, North pits 9..17).
-MENU_GAME = (0, 1, 2, 3)  # South pits 1-4: toguz, tobit, tobit4, tihbat
-MENU_MODE = (5, 6, 7, 8)  # South pits 6-9: two, white, black, demo
-MENU_LEVEL = (9, 10, 11, 12, 13, 14, 15, 16)  # North pits 1-8: level 1..8
-MENU_START = 17  # North pit 9
-# Play pads (White draw, White resign, Black draw, Black resign) as cells of the
-# pad game's layout: Toguz pits during Tobit, Tobit points during the mancala games.
-PADS_ON_TOGUZ = (0, 8, 9, 17)
-PADS_ON_TOBIT = (1, 5, 34, 38)
-
-APP_SETTINGS = {"attract_s": 120, "think_ms": 3000, "think_nodes": 3000}
-
-RESERVE = const(8192)  # bytes of App._reserve
-
-_RESIGNED = "resignation"
-_AGREED = "agreed draw"
-
-
-def ticks_ms():
-    """The device clock in ms (wraps at 2**30): ``time.ticks_ms`` or a CPython stand-in."""
-    t = getattr(time, "ticks_ms", None)
-    if t is not None:
-        return t()
-    return int(time.monotonic() * 1000) & _MASK
+from playboard.app.state import (STATE_NAMES, S_MENU, S_SETUP, S_PLAY, S_OVER, S_ATTRACT,
+                                 MASK, ARM_MS, DRAW_MS, OVER_DELAY_MS, ATTRACT_STEP_MS,
+                                 APP_SETTINGS, RESERVE, RESIGNED, AGREED, ticks_ms, clamp)
 
 
 class App:
@@ -119,7 +78,7 @@ class App:
         self.slice_ms = slice_ms
         self.slice_nodes = slice_nodes
         if layouts is None:
-            from playboard.appgame import read_layouts
+            from playboard.app.gamestart import read_layouts
             layouts = read_layouts(cfg, hw)
         self.layouts = layouts
         if settings is None:
@@ -130,7 +89,7 @@ class App:
         self.settings = settings
         leds = cfg["leds"]
         self.lights = Lights(hw, leds["budget_ma"], leds["ma_per_led"], leds["idle_ma"],
-                             _clamp(settings.get("brightness", leds["brightness"]), 0, 255))
+                             clamp(settings.get("brightness", leds["brightness"]), 0, 255))
         self.stylus = cfg.get("pit_select") == "stylus"
         self.colour = cfg.get("sensor", {}).get("kind") == "hall_mux"
         momentary = ()
@@ -160,7 +119,12 @@ class App:
         # a block kept whole for the next game's largest objects (undo chunks, the
         # tracker's tables): loading a game's code cuts the heap into small holes, so
         # this is given back only once that code is in, just before those are made
-        self._reserve = bytearray(RESERVE)
+        # (none when the heap has no such block now: open_menu and begin try again)
+        self._reserve = None
+        try:
+            self._reserve = bytearray(RESERVE)
+        except MemoryError:
+            pass
         self.link = None
         if transport is not None:
             from playboard.link import Link
@@ -168,7 +132,7 @@ class App:
         # the choice (menu / link)
         self.game_name = "toguz"
         self.mode = "two"
-        self.level = _clamp(settings.get("level", 3), 1, 8)
+        self.level = clamp(settings.get("level", 3), 1, 8)
         # the game in play
         self.game = None
         self.lay = None
@@ -200,7 +164,7 @@ class App:
         self.frames = 0
         self.memory_errors = 0
         self._pending = None  # a game to begin at the next frame: (resumed record or None,)
-        self._begin_tries = 0  # attempts to resume a game that hit a MemoryError
+        self._begin_tries = 0  # attempts to begin or resume a game that hit a MemoryError
         self._held = -1  # the sensor whose press began the next state, and its rest value
         self._held_rest = 0
         self.last_ply = 0
@@ -211,8 +175,8 @@ class App:
 
     def _ui(self):
         """The menu / result / start-up module (loaded when needed, dropped in play)."""
-        from playboard import appui
-        return appui
+        from playboard.app import ui
+        return ui
 
     def start(self, now_ms):
         """First frame's work: light the board, then resume the unfinished game found by
@@ -300,18 +264,18 @@ class App:
         """Pad k: 0 White draw, 1 White resign, 2 Black draw, 3 Black resign."""
         side = k >> 1
         if k & 1:  # resign: press twice within ARM_MS
-            if self._armed == k and ((now_ms - self._t_armed) & _MASK) < ARM_MS:
+            if self._armed == k and ((now_ms - self._t_armed) & MASK) < ARM_MS:
                 self._armed = -1
-                self._game_over("0-1" if side == 0 else "1-0", _RESIGNED, now_ms)
+                self._game_over("0-1" if side == 0 else "1-0", RESIGNED, now_ms)
                 return
             self._armed = k
             self._t_armed = now_ms
             self.emit("arm", {"what": "resign", "side": side})
         else:  # draw: one side offers, the other accepts within DRAW_MS
             if self._draw_offer >= 0 and self._draw_offer != side and \
-                    ((now_ms - self._t_draw) & _MASK) < DRAW_MS:
+                    ((now_ms - self._t_draw) & MASK) < DRAW_MS:
                 self._draw_offer = -1
-                self._game_over("1/2-1/2", _AGREED, now_ms)
+                self._game_over("1/2-1/2", AGREED, now_ms)
                 return
             self._draw_offer = side
             self._t_draw = now_ms
@@ -321,12 +285,12 @@ class App:
     def resign(self, side, now_ms):
         """Side ``side`` (0/1) resigns (a button or the link)."""
         if self.state in (S_SETUP, S_PLAY):
-            self._game_over("0-1" if side == 0 else "1-0", _RESIGNED, now_ms)
+            self._game_over("0-1" if side == 0 else "1-0", RESIGNED, now_ms)
 
     def agree_draw(self, now_ms):
         """Both players agreed a draw (a button or the link)."""
         if self.state in (S_SETUP, S_PLAY):
-            self._game_over("1/2-1/2", _AGREED, now_ms)
+            self._game_over("1/2-1/2", AGREED, now_ms)
 
     def _game_over(self, result, termination, now_ms):
         if self.engine is not None:
@@ -426,22 +390,26 @@ class App:
         Call it from outside the menu code (a frame, the simulator's bridge)."""
         if self._pending is not None:
             resumed = self._pending[0]
-            self._pending = None
-            from playboard import appgame
             try:
-                appgame.begin(self, now_ms, resumed)
+                from playboard.app import gamestart  # a MemoryError here too: try again
+                gamestart.begin(self, now_ms, resumed)
+                self._pending = None
+                self._begin_tries = 0
             except MemoryError:
-                # the heap was too broken up for the game's tables (the boot's garbage):
-                # a game to resume is never given up for that; begin again next frame on
-                # a swept heap (begin drops whatever this attempt built)
-                if resumed is None or self._begin_tries >= 3:
+                # the heap was too broken up for the game's code or tables (the boot's
+                # garbage): a game is never given up for that at once; begin again next
+                # frame on a swept heap (begin drops whatever this attempt built)
+                if self._begin_tries >= 3:
+                    self._pending = None
+                    self._begin_tries = 0
                     raise
                 self._begin_tries += 1
-                self._pending = (resumed,)
                 self._end_game_objects()
+                self.engine = None  # rebuilt first, in one piece, by the next attempt
                 gc.collect()
                 return
             except (ValueError, IndexError, OSError) as e:
+                self._pending = None
                 if resumed is None:
                     raise
                 # a record that does not replay: close it, keep it for the host, go on
@@ -449,14 +417,14 @@ class App:
                 self.store.finish("*", "abandoned")
                 self.open_menu(now_ms)
             finally:
-                _unload("playboard.appgame")  # start-up of a game only
+                unload("playboard.app.gamestart")  # start-up of a game only
 
     def _scan_and_play(self, now_ms):
         self.frames += 1
         sc = self.scanner
         n = sc.poll(now_ms)
         if n >= 0:
-            self.next_due = (now_ms + self.period_ms) & _MASK
+            self.next_due = (now_ms + self.period_ms) & MASK
             if n > 0:
                 self._changes(n, now_ms)
             tr = self.tracker
@@ -509,7 +477,7 @@ class App:
             if c != 255:
                 if st == S_MENU:
                     self._ui().menu_press(self, c, now_ms)
-                elif ((now_ms - self._t_state) & _MASK) >= OVER_DELAY_MS:
+                elif ((now_ms - self._t_state) & MASK) >= OVER_DELAY_MS:
                     self.open_menu(now_ms)
                 return
         elif st == S_PLAY or st == S_SETUP:
@@ -606,7 +574,7 @@ class App:
         li = self.lights
         if st == S_MENU:
             s = self.settings.get("attract_s", 0)
-            if s and ((now_ms - self._t_idle) & _MASK) >= 1000 * s:
+            if s and ((now_ms - self._t_idle) & MASK) >= 1000 * s:
                 self._enter(S_ATTRACT, now_ms)
                 self.emit("attract", None)
                 return
@@ -614,23 +582,23 @@ class App:
                 self._ui().paint_menu(self)
             return
         if st == S_ATTRACT:
-            if ((now_ms - self._t_attract) & _MASK) >= ATTRACT_STEP_MS:
+            if ((now_ms - self._t_attract) & MASK) >= ATTRACT_STEP_MS:
                 self._t_attract = now_ms
                 self._ui().attract_step(self)
             return
         if st == S_OVER:
-            if not self._over_painted and ((now_ms - self._t_state) & _MASK) >= OVER_DELAY_MS:
+            if not self._over_painted and ((now_ms - self._t_state) & MASK) >= OVER_DELAY_MS:
                 self._ui().paint_over(self)
             elif not self._over_painted:
                 self._paint_tracker()
             s = self.settings.get("attract_s", 0)
-            if s and ((now_ms - self._t_idle) & _MASK) >= 1000 * s:
+            if s and ((now_ms - self._t_idle) & MASK) >= 1000 * s:
                 self.open_menu(now_ms)
             return
         self._paint_tracker()
         req = self.tracker.request
         if req.count_cell != 255:
-            v = T.count_blink(req.count_value, (now_ms - req.count_since) & _MASK)
+            v = T.count_blink(req.count_value, (now_ms - req.count_since) & MASK)
             li.mark(USER, self.lay.led_of(req.count_cell), (ON, ON, ACCENT)[v] if v else 0)
             self._count_on = True
         elif self._count_on:
@@ -638,10 +606,10 @@ class App:
             self._count_on = False
             self._shown = -1
         # armed pads blink until they time out
-        if self._armed >= 0 and ((now_ms - self._t_armed) & _MASK) >= ARM_MS:
+        if self._armed >= 0 and ((now_ms - self._t_armed) & MASK) >= ARM_MS:
             self._armed = -1
             self._shown = -1
-        if self._draw_offer >= 0 and ((now_ms - self._t_draw) & _MASK) >= DRAW_MS:
+        if self._draw_offer >= 0 and ((now_ms - self._t_draw) & MASK) >= DRAW_MS:
             self._draw_offer = -1
             self._shown = -1
 
@@ -706,9 +674,9 @@ class App:
     def link_settings(self, changed):
         """Apply settings the host changed (already saved on flash)."""
         if "brightness" in changed:
-            self.lights.set_brightness(_clamp(self.settings["brightness"], 0, 255))
+            self.lights.set_brightness(clamp(self.settings["brightness"], 0, 255))
         if "level" in changed and self.state == S_MENU:
-            self.level = _clamp(self.settings["level"], 1, 8)
+            self.level = clamp(self.settings["level"], 1, 8)
             self._menu_dirty = True
 
     # ---- running ----------------------------------------------------------------------
@@ -722,25 +690,6 @@ class App:
         while True:
             now = clock()
             self.frame(now)
-            wait = (self.next_due - clock()) & _MASK
+            wait = (self.next_due - clock()) & MASK
             if 0 < wait <= self.period_ms:
                 sleep_ms(wait)
-
-
-def _unload(name):
-    """Forget module ``name``: its code goes back to the heap once nothing runs it."""
-    import sys
-    if name in sys.modules:
-        del sys.modules[name]
-        i = name.rfind(".")
-        parent = sys.modules.get(name[:i])
-        if parent is not None and name[i + 1:] in dir(parent):
-            delattr(parent, name[i + 1:])
-
-
-def _clamp(v, lo, hi):
-    if not isinstance(v, int) or isinstance(v, bool):
-        return lo
-    return lo if v < lo else (hi if v > hi else v)
-
-

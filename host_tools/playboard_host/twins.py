@@ -1,10 +1,16 @@
 """CPython twins of the rules cores' viper functions (host tools only; never on the board).
 
+:func:`install` puts them in place of the viper functions of ``playboard.games.toguz``
+and ``playboard.games.tobit`` (importing ``playboard_host`` does it), through
+``playboard.compat.TWINS``: the cores never import this module.
+
 Under CPython a viper function runs as plain Python, byte by byte. These twins do
 the same work in CPython's idiom (slices, ``bytes.translate``), with the same
 arguments and the same effect; the tests check each against its viper original on
 thousands of random moves. Directions: 0 North, 1 East, 2 South, 3 West.
 """
+from playboard.compat import TWINS
+
 _ADD = [bytes((i + q) & 255 for i in range(256)) for q in range(10)]
 _INC = _ADD[1]
 
@@ -183,3 +189,18 @@ def tobit_unmake(b, st, u, o, n1):
     """CPython twin of ``tobit._unmake``."""
     b[:] = u[o:o + n1]
     st[:] = u[o + n1:o + n1 + 10]
+
+
+def install():
+    """Make the rules cores run these twins under CPython (idempotent): registered in
+    ``playboard.compat.TWINS``, where a core looks when it is imported (again, after a
+    test unloads it), and put into the cores already imported. The viper originals
+    stay as ``toguz._sow_viper``, ``tobit._push_viper`` and so on."""
+    import sys
+    TWINS["toguz"] = {"_sow": toguz_sow, "_perft_twin": toguz_perft}
+    TWINS["tobit"] = {"_push": tobit_push, "_scan": tobit_scan, "_unmake": tobit_unmake}
+    for name in ("toguz", "tobit"):
+        mod = sys.modules.get("playboard.games." + name)
+        if mod is not None:
+            for k, f in TWINS[name].items():
+                setattr(mod, k, f)

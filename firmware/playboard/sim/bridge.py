@@ -1,7 +1,7 @@
 """The firmware on the MicroPython unix port, on the simulated board, driven from outside.
 
 ``micropython firmware/main.py [options]`` runs :func:`run`: the real app
-(``playboard.app``) on the simulated board (``playboard.hw.sim``), the USB link on
+(``playboard.app.loop``) on the simulated board (``playboard.sim.hw``), the USB link on
 standard input / output (a pseudo-terminal when a host drives it, so that
 ``playboard sync`` talks to it as to a board), and - with ``--ctl IN,OUT`` - a
 control channel on two inherited pipe file descriptors that sets sensors,
@@ -51,7 +51,7 @@ try:
 except ImportError:  # pragma: no cover
     import ujson as json
 
-from playboard.compat import const
+from playboard.compat import const, unload
 
 _MASK = const(0x3FFFFFFF)
 _EVENT_BYTES = const(2048)  # the events kept for the host, as JSON text (oldest dropped)
@@ -333,18 +333,6 @@ class Bridge:
                 self.read_ctl()
 
 
-def _unload(name):
-    """Forget module ``name`` (its code and data go back to the heap at the next collection)."""
-    sys.modules.pop(name, None)
-    i = name.rfind(".")
-    parent = sys.modules.get(name[:i])
-    if parent is not None:
-        try:
-            delattr(parent, name[i + 1:])
-        except AttributeError:
-            pass
-
-
 def _hex(buf):
     import binascii
     return binascii.hexlify(buf).decode()
@@ -354,8 +342,8 @@ def run(argv=None):
     """Run the firmware on the simulated board as :mod:`main` does on the unix port.
     An error that stops it is printed on standard error (standard output is the link)."""
     try:
-        from playboard import simstart
-        br = simstart.start(argv if argv is not None else sys.argv[1:])
+        from playboard.sim import boot
+        br = boot.start(argv if argv is not None else sys.argv[1:], Bridge)
         try:
             interactive = sys.stdin.isatty()
         except AttributeError:
@@ -364,8 +352,8 @@ def run(argv=None):
             sys.stderr.write("Playboard firmware running on the simulated board. Its USB link "
                              "(framed binary) is this terminal: drive it with `playboard sim` (a web "
                              "page) or playboard_host.simboard (docs/simulator.md). Ctrl-C stops.\n")
-        _unload("playboard.simstart")  # start-up only
-        del simstart
+        unload("playboard.sim.boot")  # start-up only
+        del boot
         try:
             br.loop()
         finally:

@@ -11,7 +11,7 @@ makes a sensor read ``v`` whatever is set (a stuck or broken contact), ``release
 undoes it. ``shown`` holds the RGB colours of the last ``show()``, ``wire`` the bytes
 as a real strip of that ``order`` would have received them, ``shows`` counts calls.
 """
-from playboard.hw import Board, ORDERS, reorder
+from playboard.hw.base import Board, ORDERS, reorder
 
 _NONE = 255
 
@@ -136,3 +136,13 @@ class SimBoard(Board):
         """List of indices of LEDs that were not black at the last show()."""
         s = self.shown
         return [i for i in range(self.n_leds) if s[3 * i] or s[3 * i + 1] or s[3 * i + 2]]
+
+
+def open_board(cfg):
+    """The backend for a validated board definition on the simulated board's side:
+    a :class:`SimBoard` for ``"backend": "sim"``, else what
+    :func:`playboard.hw.open.open_board` builds (ValueError as there)."""
+    if cfg.get("backend") == "sim":
+        return SimBoard.from_config(cfg)
+    from playboard.hw.open import open_board as open_hw
+    return open_hw(cfg)

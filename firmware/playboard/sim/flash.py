@@ -1,6 +1,6 @@
 """The simulator's flash as littlefs on a block-device image file that can lose power.
 
-Used by ``playboard.simio`` with ``--image FILE`` (docs/simulator.md): the record
+Used by ``playboard.sim.boot`` with ``--image FILE`` (docs/simulator.md): the record
 tests' power-cut block device (tests/firmware/fakeflash.py ``RamBlockDev``) kept in
 a file, so that a killed process leaves its flash behind for the next start.
 """

@@ -1,0 +1,58 @@
+"""The app's shared names: games, modes, states, events, timings, the menu and play
+pads, and small helpers. Every module of ``playboard.app`` imports from here; this
+module imports nothing of the app (docs/architecture.md)."""
+import time
+
+from playboard.compat import const
+
+GAMES = ("toguz", "tobit", "tobit4", "tihbat")
+MODES = ("two", "white", "black", "demo")
+STATE_NAMES = ("menu", "setup", "play", "over", "attract")
+EVENTS = ("boot", "menu", "game", "resumed", "setup", "move", "undo", "lift", "place",
+          "correction", "resolved", "thinking", "engine", "arm", "over", "record-error",
+          "attract", "dropped")
+
+S_MENU = const(0)
+S_SETUP = const(1)
+S_PLAY = const(2)
+S_OVER = const(3)
+S_ATTRACT = const(4)
+
+MASK = const(0x3FFFFFFF)
+ARM_MS = const(4000)  # a resign press must be confirmed within this
+DRAW_MS = const(10000)  # a draw offer stands this long for the other player
+OVER_DELAY_MS = const(2500)  # the last move's view stays this long before the result
+ATTRACT_STEP_MS = const(80)
+
+# Menu pads: cells of the Toguz Kumalak layout (South pits 0..8, North pits 9..17).
+MENU_GAME = (0, 1, 2, 3)  # South pits 1-4: toguz, tobit, tobit4, tihbat
+MENU_MODE = (5, 6, 7, 8)  # South pits 6-9: two, white, black, demo
+MENU_LEVEL = (9, 10, 11, 12, 13, 14, 15, 16)  # North pits 1-8: level 1..8
+MENU_START = 17  # North pit 9
+# Play pads (White draw, White resign, Black draw, Black resign) as cells of the
+# pad game's layout: Toguz pits during Tobit, Tobit points during the mancala games.
+PADS_ON_TOGUZ = (0, 8, 9, 17)
+PADS_ON_TOBIT = (1, 5, 34, 38)
+
+APP_SETTINGS = {"attract_s": 120, "think_ms": 3000, "think_nodes": 3000}
+
+RESERVE = const(16384)  # bytes of App._reserve: kept whole while a game's code loads
+
+RESIGNED = "resignation"
+AGREED = "agreed draw"
+
+
+def ticks_ms():
+    """The device clock in ms (wraps at 2**30): ``time.ticks_ms`` or a CPython stand-in."""
+    t = getattr(time, "ticks_ms", None)
+    if t is not None:
+        return t()
+    return int(time.monotonic() * 1000) & MASK
+
+
+def clamp(v, lo, hi):
+    if not isinstance(v, int) or isinstance(v, bool):
+        return lo
+    return lo if v < lo else (hi if v > hi else v)
+
+

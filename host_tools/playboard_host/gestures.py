@@ -1,0 +1,48 @@
+"""What a person does on a simulated board (``playboard_host.simboard.SimBoard``), shared
+by the demo and the web page: press a play pad, start a game, make a Tobit move with
+the hands."""
+from playboard.board.layout import load_layout
+from playboard.app.state import PADS_ON_TOBIT, PADS_ON_TOGUZ
+
+from playboard_host.simboard import SimError
+
+PAD_WHITE_DRAW, PAD_WHITE_RESIGN, PAD_BLACK_DRAW, PAD_BLACK_RESIGN = 0, 1, 2, 3
+
+
+def press_pad(board, game, k):
+    """Press play pad ``k`` (PAD_*: 0 White's draw, 1 White's resign, 2 Black's draw,
+    3 Black's resign) on SimBoard ``board`` during ``game``: a cell of the other game's
+    area of the board (docs/app.md; playboard.app.state.PADS_ON_TOGUZ / PADS_ON_TOBIT) is
+    touched for 300 ms and let go for 300 ms (board time)."""
+    if game.startswith("tobit"):
+        s = load_layout("toguz").sensor_of(PADS_ON_TOGUZ[k])
+    else:
+        s = load_layout("tobit").sensor_of(PADS_ON_TOBIT[k])
+    board.set_sensor(s, 1)
+    board.advance(300)
+    board.set_sensor(s, 0)
+    board.advance(300)
+
+
+def new_board_game(board, game, mode, level):
+    """``board.new_game`` (a SimBoard); where the firmware runs out of heap switching
+    games, switch the board off and on again (the flash keeps every game) and retry once."""
+    try:
+        board.new_game(game, mode, level)
+        board.advance(50)
+    except SimError as e:
+        if "MemoryError" not in str(e):
+            raise
+        board.restart()
+        board.new_game(game, mode, level)
+        board.advance(50)
+
+
+def physical_actions(g, m):
+    """The sensor actions of Tobit move ``m`` in game ``g`` (before it is pushed):
+    a list of ("lift" | "place", point): lift the piece, put it down at the end,
+    then take each captured piece off."""
+    acts = [("lift", m[1]), ("place", m[len(m) - 1])]
+    for p in g.captured_points(m):
+        acts.append(("lift", p))
+    return acts
