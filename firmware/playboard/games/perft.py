@@ -22,16 +22,18 @@ def perft(game, depth):
     if game.st[tobit.ST_TERM]:
         return 0
     bufs = [bytearray(len(game._scanbuf)) for _ in range(depth)]
-    return _perft(game, depth, bufs, bytearray((tobit.QUIET, 0, 0)))
+    # the module's scan, looked up once: the viper code, or its twin on CPython
+    return _perft(game, depth, bufs, bytearray((tobit.QUIET, 0, 0)), tobit._scan,
+                  tobit.ST_TURN, tobit.ST_TERM)
 
 
-def _perft(g, depth, bufs, mv):
+def _perft(g, depth, bufs, mv, scan, turn_at, term_at):
     buf = bufs[depth - 1]
-    n = tobit._scan(g.board, g._geo, g.st[tobit.ST_TURN] + 1, buf)  # the module's: a twin on CPython
+    st = g.st
+    n = scan(g.board, g._geo, st[turn_at] + 1, buf)
     caps = g._captures(buf, n - 256) if n >= 256 else None
     push = g.push
     unmake = g._unmake
-    st = g.st
     count = 0
     for i in range(len(caps) if caps is not None else n):
         if caps is not None:
@@ -43,7 +45,7 @@ def _perft(g, depth, bufs, mv):
         push(m)
         if depth == 1:
             count += 1
-        elif not st[tobit.ST_TERM]:
-            count += _perft(g, depth - 1, bufs, mv)
+        elif not st[term_at]:
+            count += _perft(g, depth - 1, bufs, mv, scan, turn_at, term_at)
         unmake()
     return count
