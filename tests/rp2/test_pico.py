@@ -162,7 +162,7 @@ def test_ctrl_c_perft_and_deploy_without_a_watchdog_reset(fs_image, tmp_path):
         port.close()
         deploy = [sys.executable, "-m", "playboard_host.cli", "deploy", "--port", p.port,
                   "--build", str(tmp_path / "build")]
-        for extra in (["--all"], ["--all"], []):
+        for extra in (["--all"], []):
             out = subprocess.run(deploy + extra, capture_output=True, text=True, timeout=900)
             assert out.returncode == 0, out.stdout + out.stderr
         assert "0 to copy" in out.stdout, out.stdout
