@@ -234,7 +234,7 @@ function run() {
   // Emulated time may run ahead of host time (x speed) only while the core works.
   const limit = speed > 0 ? (Date.now() - hostStart) * 1e6 * speed - emuBase + 20e6 : Infinity;
   const t0 = Date.now();
-  while (Date.now() - t0 < 20) {
+  while (Date.now() - t0 < 5) {
     for (let i = 0; i < 20000; i++) {
       if (pendingReboot) break;
       if (clock.nanos >= nextChange) applySchedule();
