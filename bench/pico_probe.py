@@ -6,7 +6,7 @@ Ctrl-C, with the firmware's .mpy files on its flash): prints one line ``PICO {js
 - the app built as main.py builds it (pico-matrix; no link, no watchdog) and run
   frame by frame at its scan period: frame times (us) in the menu, in a Toguz Kumalak
   game of two players with nobody moving, while the engine thinks (engine against
-  engine, Tobit), and the frame that starts the game;
+  engine, Toguz Kumalak), and the frame that starts the game;
 - free heap and the largest free block (the largest bytearray that can be made) in
   play, after a collection.
 """
@@ -17,22 +17,10 @@ import time
 from playboard.games.registry import new_game
 from playboard.games.perft import perft
 
+from benchlib import middle
+
 PERFT = (("toguz", 3), ("tobit", 3), ("tobit4", 3), ("tihbat", 4))
 out = {}
-
-
-def middle(name, plies=20):
-    g = new_game(name)
-    x = 12345
-    for _ in range(plies):
-        ms = g.legal_moves()
-        if not ms:
-            break
-        x = (x * 1103515245 + 12345) & 0x3FFFFFFF
-        g.push(ms[(x >> 8) % len(ms)])
-    while g.is_game_over() or len(g.legal_moves()) < 2:
-        g.pop()
-    return g.fen()
 
 
 for name, depth in PERFT:
@@ -112,7 +100,7 @@ out["play"] = frames(100)
 gc.collect()
 out["free"] = gc.mem_free()
 out["largest"] = largest_block()
-app.link_set_game({"game": "tobit", "mode": "engine", "start": True, "force": True})
+app.link_set_game({"game": "toguz", "mode": "demo", "start": True, "force": True})
 frames(5)
 th = []
 for _ in range(400):

@@ -31,10 +31,12 @@ def main():
     except pico.PicoUnavailable as e:
         print("virtual Pico unavailable, no emulated figures: %s" % e)
         return 0
-    with open(os.path.join(HERE, "pico_probe.py"), "rb") as f:
-        probe = f.read()
+    probe = {}
+    for name in ("pico_probe.py", "benchlib.py"):
+        with open(os.path.join(HERE, name), "rb") as f:
+            probe[name] = f.read()
     cfg = json.load(open(os.path.join(pico.ROOT, "firmware", "boards", "pico-matrix.json")))
-    image = pico.build_fs_image(pico.staged_firmware(), {"pico_probe.py": probe})
+    image = pico.build_fs_image(pico.staged_firmware(), probe)
     with pico.VirtualPico(image, cfg, speed=0) as p:
         p.wait_for(lambda q: q.usb_up.is_set() and q.led_frames >= 2, 600, "boot")
         start = len(p.output)
