@@ -172,5 +172,16 @@ def test_ctrl_c_perft_and_deploy_without_a_watchdog_reset(fs_image, tmp_path):
         staged = dict((d, s) for s, d in pico.staged_firmware())
         with fs.open("playboard/app/loop.mpy", "rb") as f:
             assert f.read() == open(staged["playboard/app/loop.mpy"], "rb").read()
+        # a deploy cut off (its marker left on flash), then a reset: the board comes
+        # back (the emulator reboots it from its flash) with the app kept stopped
+        port = serial.Serial(p.port, 115200, timeout=0.05)
+        _exec(p, port, "open('/deploy.incomplete', 'w').close()")
+        start = len(p.output)
+        port.write(b"import machine; machine.reset()\r")
+        p.wait_for(lambda q: q.resets, 120, "the reset")
+        assert p.resets[0][1] == "force"
+        port.close()
+        p.wait_output(b"a deploy was cut off", BOOT_S, start)
+        assert len(p.resets) == 1
     finally:
         p.close()
