@@ -185,3 +185,41 @@ def test_ctrl_c_perft_and_deploy_without_a_watchdog_reset(fs_image, tmp_path):
         assert len(p.resets) == 1
     finally:
         p.close()
+
+
+def test_tobit_set_up_and_moves_through_the_matrix(fs_image):
+    """A Tobit game on the emulated matrix: the pieces put on their points (the board
+    leaves its set-up view by itself), then moves made by hand (lift, put down, take
+    off what is captured), each position checked against the rules core, the last
+    move's points lit on the LEDs read back from the WS2812 stream."""
+    p = _boot(fs_image)
+    try:
+        link = BoardLink(open_port(p.port, timeout=0.05), timeout=10)
+        link.set_game(game="tobit", mode="two")
+        g = new_game("tobit")
+        lay = load_layout("tobit")
+        stand = set(lay.sensor_of(pt) for pt in range(1, g.n_points + 1) if g.board[pt])
+        p.set_closed(stand, p.time_us + 100000)
+        t = p.time_us + 1500000
+        p.wait_for(lambda q: q.time_us > t, 300, "the set-up seen")
+        assert link.status()["state"] == "play"
+        for k in range(3):
+            m = g.legal_moves()[k % len(g.legal_moves())]
+            t = p.time_us + 100000
+            stand.discard(lay.sensor_of(m[1]))
+            p.set_closed(stand, t)
+            stand.add(lay.sensor_of(m[-1]))
+            p.set_closed(stand, t + 150000)
+            for i, pt in enumerate(g.captured_points(m)):
+                stand.discard(lay.sensor_of(pt))
+                p.set_closed(stand, t + 300000 + 100000 * i)
+            g.push(m)
+            p.wait_for(lambda q: q.time_us > t + 2000000, 300, "the move committed")
+            st = link.status()
+            assert st["ply"] == k + 1 and st["fen"] == g.fen(), (st, g.fen())
+            for pt in (m[1], m[-1]):
+                assert any(p.leds[lay.led_of(pt)]), (pt, p.leds)
+        assert p.resets == []
+        link.close()
+    finally:
+        p.close()
