@@ -7,7 +7,10 @@ STAMP := $(VENV)/.installed
 
 .PHONY: setup test bench demo sim clean
 
-setup: $(STAMP)
+PICO := host_tools/playboard_host/pico
+PICO_STAMP := $(PICO)/node_modules/.installed
+
+setup: $(STAMP) $(PICO_STAMP)
 
 $(STAMP): requirements-dev.txt requirements-nodeps.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -15,6 +18,14 @@ $(STAMP): requirements-dev.txt requirements-nodeps.txt pyproject.toml
 	$(PY) -m pip install -q --disable-pip-version-check --no-deps -r requirements-nodeps.txt
 	$(PY) -m pip install -q --disable-pip-version-check --no-deps -e .
 	touch $(STAMP)
+
+# rp2040js (npm, pinned by package-lock.json) for the virtual Pico (docs/pico.md);
+# without Node/npm its tests skip with a message.
+$(PICO_STAMP): $(PICO)/package.json $(PICO)/package-lock.json
+	@if command -v npm >/dev/null 2>&1; then \
+	  npm ci --prefix $(PICO) --no-audit --no-fund --silent && touch $@ \
+	  || echo "warning: npm ci failed; the virtual Pico tests will skip"; \
+	else echo "warning: npm not found; the virtual Pico tests will skip"; fi
 
 test: setup
 	$(PY) -m pytest -q

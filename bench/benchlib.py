@@ -26,3 +26,22 @@ def report(name, value, unit, target=None, met=None, rp2040=None):
     """Print one figure for `make bench` (see playboard_host.bench)."""
     print("BENCH " + json.dumps({"name": name, "value": value, "unit": unit,
                                  "target": target, "met": met, "rp2040": rp2040}))
+
+
+MIDDLE_PLIES = 20  # a middle game: this many seeded random plies from the start
+
+
+def middle(name):
+    """The position text after MIDDLE_PLIES seeded random plies (same on every run)."""
+    from playboard.games.registry import new_game
+    g = new_game(name)
+    x = 12345
+    for _ in range(MIDDLE_PLIES):
+        ms = g.legal_moves()
+        if not ms:
+            break
+        x = (x * 1103515245 + 12345) & 0x3FFFFFFF
+        g.push(ms[(x >> 8) % len(ms)])
+    while g.is_game_over() or len(g.legal_moves()) < 2:
+        g.pop()
+    return g.fen()

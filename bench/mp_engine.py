@@ -24,27 +24,9 @@ import time
 
 sys.path.insert(0, "firmware")
 
-from benchlib import report, RP2040_FACTOR  # noqa: E402
+from benchlib import middle, report, RP2040_FACTOR  # noqa: E402
 from playboard.engine.search import Engine  # noqa: E402
 from playboard.games.registry import new_game  # noqa: E402
-
-MIDDLE_PLIES = 20  # a middle game: this many seeded random plies from the start
-
-
-def middle(name):
-    """The position text after MIDDLE_PLIES seeded random plies (same on every run)."""
-    g = new_game(name)
-    x = 12345
-    for _ in range(MIDDLE_PLIES):
-        ms = g.legal_moves()
-        if not ms:
-            break
-        x = (x * 1103515245 + 12345) & 0x3FFFFFFF
-        g.push(ms[(x >> 8) % len(ms)])
-    while g.is_game_over() or len(g.legal_moves()) < 2:
-        g.pop()
-    return g.fen()
-
 
 TT = 1024
 

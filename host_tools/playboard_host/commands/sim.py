@@ -1,4 +1,5 @@
-"""`playboard sim`: the board in a web page, with the real firmware running behind it."""
+"""`playboard sim`: the board in a web page, with the real firmware running behind it;
+``--pico``: the firmware on a virtual Raspberry Pi Pico instead (docs/pico.md)."""
 import argparse
 import sys
 import time
@@ -23,6 +24,14 @@ def add_arguments(p):
                    help="the engine's level (default 3)")
     p.add_argument("--open", action="store_true", help="open the page in the web browser")
     p.add_argument("--verbose", "-v", action="store_true", help="log every request")
+    p.add_argument("--pico", action="store_true",
+                   help="run the firmware on an emulated Raspberry Pi Pico (rp2040js under Node) with a "
+                        "console for the switches and the LEDs; its USB serial is a pseudo-terminal")
+    p.add_argument("--board", default="pico-matrix",
+                   help="with --pico: board definition in firmware/boards (default pico-matrix)")
+    p.add_argument("--board-file", help="with --pico: your own board definition (JSON) to try")
+    p.add_argument("--uf2", help="with --pico: MicroPython RPI_PICO .uf2 (default $PLAYBOARD_PICO_UF2 or ../shared/rp2)")
+    p.add_argument("--bootrom", help="with --pico: RP2040 bootrom image (default $PLAYBOARD_PICO_BOOTROM or ../shared/rp2)")
     p.add_argument("--heap", default="192k", help=argparse.SUPPRESS)  # the firmware's heap (the RP2040's)
 
 
@@ -39,7 +48,20 @@ def _stop_on_sigterm():
         pass
 
 
+def _run_pico(args):
+    from playboard_host import pico
+    from playboard_host.pico import console
+    try:
+        return console.run(args.board, args.board_file, uf2=args.uf2, bootrom=args.bootrom)
+    except (ValueError, pico.PicoUnavailable) as e:
+        raise CommandError(str(e))
+    except KeyboardInterrupt:
+        return 0
+
+
 def run(args):
+    if args.pico:
+        return _run_pico(args)
     from playboard_host.websim import server as srv
     from playboard_host.websim.session import Session, SessionError
 

@@ -1,0 +1,311 @@
+"""A virtual Raspberry Pi Pico: the board's firmware on an emulated RP2040 (docs/pico.md).
+
+``VirtualPico`` runs ``pico.mjs`` (beside this file) under Node with ``rp2040js``
+(npm, pinned in ``package.json``): a MicroPython RPI_PICO ``.uf2`` and the RP2040
+bootrom, the flash filesystem a littlefs2 image made here from the firmware
+compiled by ``mpy-cross -march=armv6m`` (:func:`build_fs_image`). The USB CDC
+serial is bridged to a pseudo-terminal (``port``), so ``mpremote``, pyserial and
+``playboard sync/live/deploy --port`` talk to it as to a Pico; the diode matrix of
+the board definition answers the rows the firmware drives (:meth:`set_closed`);
+the WS2812 stream is decoded into LED colours (``leds``); emulated time, busy time
+and watchdog resets are reported.
+
+Images: ``$PLAYBOARD_PICO_UF2`` and ``$PLAYBOARD_PICO_BOOTROM``, else the copies in
+``../shared/rp2/`` beside the repository (:func:`find_images`).
+"""
+import json
+import os
+import shutil
+import subprocess
+import threading
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
+SCRIPT = os.path.join(HERE, "pico.mjs")
+NODE_MODULES = os.path.join(HERE, "node_modules")
+
+FS_OFFSET = 0xA0000      # the littlefs2 filesystem of MicroPython's RPI_PICO build
+FS_BLOCK = 4096
+FS_BLOCKS = 352
+FS_PROG = 256
+
+
+class PicoUnavailable(Exception):
+    """What the virtual Pico needs is missing (Node, rp2040js, the images); the
+    message says what and how to get it."""
+
+
+def find_images(uf2=None, bootrom=None):
+    """(uf2 path, bootrom path): the given ones, else $PLAYBOARD_PICO_UF2 /
+    $PLAYBOARD_PICO_BOOTROM, else ``../shared/rp2/``. PicoUnavailable if absent."""
+    shared = os.path.join(os.path.dirname(ROOT), "shared", "rp2")
+    uf2 = uf2 or os.environ.get("PLAYBOARD_PICO_UF2") or os.path.join(shared, "micropython-v1.28.0-RPI_PICO.uf2")
+    bootrom = bootrom or os.environ.get("PLAYBOARD_PICO_BOOTROM") or os.path.join(shared, "rp2040-bootrom-b1.bin")
+    for what, p in (("MicroPython RPI_PICO .uf2", uf2), ("RP2040 bootrom", bootrom)):
+        if not os.path.exists(p):
+            raise PicoUnavailable("no %s at %s (set $PLAYBOARD_PICO_UF2 / $PLAYBOARD_PICO_BOOTROM)" % (what, p))
+    return uf2, bootrom
+
+
+def check_node():
+    """The ``node`` command; PicoUnavailable if Node or the npm packages are missing."""
+    node = shutil.which("node")
+    if node is None:
+        raise PicoUnavailable("Node.js not found (the virtual Pico runs rp2040js under Node)")
+    if not os.path.isdir(os.path.join(NODE_MODULES, "rp2040js")):
+        raise PicoUnavailable("rp2040js not installed: run `npm ci --prefix %s` (make setup does)" % HERE)
+    return node
+
+
+def staged_firmware(firmware=None, build=None, mpy_cross=None):
+    """[(staged file, board path)] of the firmware compiled for the RP2040 (``playboard
+    deploy``'s staging: ``.mpy`` for -march=armv6m, sources for main.py, boards, data)."""
+    from playboard_host.commands import deploy
+    firmware = firmware or os.path.join(ROOT, "firmware")
+    build = build or os.path.join(ROOT, "build", "pico")
+    return deploy.stage(firmware, build, deploy._tool("mpy-cross", mpy_cross), "armv6m")
+
+
+def build_fs_image(files, extra=None):
+    """A littlefs2 image (bytes, FS_BLOCKS * FS_BLOCK) holding ``files`` [(host path,
+    board path)] and ``extra`` {board path: bytes} (e.g. ``{"board.txt": b"pico-matrix"}``)."""
+    from littlefs import LittleFS
+    fs = LittleFS(block_size=FS_BLOCK, block_count=FS_BLOCKS, prog_size=FS_PROG, read_size=FS_PROG)
+    items = [(dest, open(src, "rb").read()) for src, dest in files]
+    items += sorted((extra or {}).items())
+    for dest, data in items:
+        d = os.path.dirname(dest)
+        if d:
+            fs.makedirs(d, exist_ok=True)
+        with fs.open(dest, "wb") as f:
+            f.write(data)
+    return bytes(fs.context.buffer)
+
+
+def read_fs_image(image):
+    """A ``littlefs.LittleFS`` mounted on a copy of ``image`` (bytes) to read files back."""
+    from littlefs import LittleFS
+    fs = LittleFS(block_size=FS_BLOCK, block_count=FS_BLOCKS, prog_size=FS_PROG, read_size=FS_PROG, mount=False)
+    fs.context.buffer[:] = image
+    fs.mount()
+    return fs
+
+
+def matrix_args(cfg):
+    """The ``--matrix`` and ``--leds`` arguments of pico.mjs for a board definition (dict)."""
+    out = []
+    s = cfg.get("sensor", {})
+    if s.get("kind") == "matrix":
+        out += ["--matrix", "%s:%s" % (",".join(map(str, s["rows"])), ",".join(map(str, s["cols"])))]
+    if cfg.get("leds", {}).get("count"):
+        out += ["--leds", str(cfg["leds"]["pin"])]
+    return out
+
+
+def frame_rgb(wire, order="GRB"):
+    """[(r, g, b)] of a WS2812 frame as it went down the wire (bytes in ``order``, a
+    key of ``playboard.hw.base.ORDERS``); a trailing partial pixel is dropped."""
+    from playboard.hw.base import ORDERS
+    ir, ig, ib = ORDERS[order]
+    return [(wire[k + ir], wire[k + ig], wire[k + ib]) for k in range(0, len(wire) - 2, 3)]
+
+
+class VirtualPico:
+    """One emulated Pico (see the module docstring); a context manager.
+
+    ``fs_image``: bytes of the littlefs2 filesystem (None: MicroPython formats an
+    empty one). ``cfg``: the board definition (dict) whose matrix and LED pin are
+    wired. ``speed``: emulated seconds per host second the idle core may run ahead
+    (1 = real time, what a person at the port expects; 0 = as fast as the host can).
+
+    After :meth:`start`: ``port`` (the pseudo-terminal's path), ``leds`` (list of
+    (r, g, b) of the last WS2812 frame, in chain order), ``led_frames`` (count),
+    ``time_us`` and ``busy_us`` (emulated time and the part the core worked),
+    ``resets`` (list of (time_us, "timer"|"force") watchdog resets; the chip
+    reboots from its flash and goes on), ``output`` (bytearray: all the board wrote).
+    """
+
+    def __init__(self, fs_image=None, cfg=None, uf2=None, bootrom=None, speed=1.0, order="GRB"):
+        self.uf2, self.bootrom = find_images(uf2, bootrom)
+        self.node = check_node()
+        self.fs_image = fs_image
+        self.cfg = cfg or {}
+        self.speed = speed
+        self.order = (self.cfg.get("leds") or {}).get("order", order)
+        self.port = None
+        self.leds = []
+        self.led_frames = 0
+        self.led_log = []          # (time_us, leds) of every frame, for tests and bench
+        self.time_us = 0
+        self.busy_us = 0
+        self.resets = []
+        self.output = bytearray()
+        self.usb_up = threading.Event()
+        self._proc = None
+        self._tmp = None
+        self._lock = threading.Condition()
+        self._flash_reply = None
+        self._master = self._slave = None
+
+    # --- life -------------------------------------------------------------------
+    def start(self):
+        import tempfile
+        import tty
+        args = [self.node, SCRIPT, "--uf2", self.uf2, "--bootrom", self.bootrom, "--speed", str(self.speed)]
+        if self.fs_image is not None:
+            fd, self._tmp = tempfile.mkstemp(suffix=".lfs")
+            with os.fdopen(fd, "wb") as f:
+                f.write(self.fs_image)
+            args += ["--fs", self._tmp]
+        args += matrix_args(self.cfg)
+        self._master, self._slave = os.openpty()
+        tty.setraw(self._slave)
+        self.port = os.ttyname(self._slave)
+        self._proc = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                      stderr=subprocess.PIPE, cwd=HERE)
+        threading.Thread(target=self._events, daemon=True).start()
+        threading.Thread(target=self._from_pty, daemon=True).start()
+        return self
+
+    def __enter__(self):
+        return self.start()
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def close(self):
+        """Stop the emulator and close the pseudo-terminal."""
+        if self._proc is not None and self._proc.poll() is None:
+            try:
+                self._send({"cmd": "quit"})
+                self._proc.wait(5)
+            except (OSError, subprocess.TimeoutExpired):
+                self._proc.kill()
+                self._proc.wait()
+        for fd in (self._master, self._slave):
+            if fd is not None:
+                try:
+                    os.close(fd)
+                except OSError:
+                    pass
+        self._master = self._slave = None
+        if self._tmp:
+            os.unlink(self._tmp)
+            self._tmp = None
+
+    # --- to the chip --------------------------------------------------------------
+    def _send(self, obj):
+        self._proc.stdin.write((json.dumps(obj) + "\n").encode())
+        self._proc.stdin.flush()
+
+    def write(self, data):
+        """Bytes typed at the USB serial port (as a host would send them)."""
+        self._send({"cmd": "serial", "hex": bytes(data).hex()})
+
+    def set_closed(self, indices, at_us=None):
+        """The closed switches of the matrix (sensor indices row * n_cols + col), from
+        emulated time ``at_us`` (default: at once)."""
+        cmd = {"cmd": "closed", "idx": sorted(int(i) for i in indices)}
+        if at_us is not None:
+            cmd["at"] = int(at_us)
+        self._send(cmd)
+
+    def flash(self, offset=FS_OFFSET, length=FS_BLOCKS * FS_BLOCK, timeout=30):
+        """Bytes of the emulated flash (default: the filesystem)."""
+        with self._lock:
+            self._flash_reply = None
+            self._send({"cmd": "flash", "off": offset, "len": length})
+            if not self._lock.wait_for(lambda: self._flash_reply is not None, timeout):
+                raise TimeoutError("no flash dump from the emulator")
+            return self._flash_reply
+
+    def files(self):
+        """The littlefs filesystem as it is now (``littlefs.LittleFS``, read it)."""
+        return read_fs_image(self.flash())
+
+    # --- from the chip ------------------------------------------------------------
+    def _from_pty(self):
+        while True:
+            try:
+                data = os.read(self._master, 4096)
+            except (OSError, TypeError):
+                return
+            if not data:
+                return
+            try:
+                self.write(data)
+            except (OSError, ValueError):
+                return
+
+    def _events(self):
+        for line in self._proc.stdout:
+            try:
+                ev = json.loads(line)
+            except ValueError:
+                continue
+            kind = ev.get("ev")
+            with self._lock:
+                if kind == "serial":
+                    data = bytes.fromhex(ev["hex"])
+                    self.output += data
+                    if self._master is not None:
+                        try:
+                            os.write(self._master, data)
+                        except OSError:
+                            pass
+                elif kind == "leds":
+                    self.leds = frame_rgb(bytes.fromhex(ev["hex"]), self.order)
+                    self.led_frames += 1
+                    self.led_log.append((ev["t"], self.leds))
+                    del self.led_log[:-2000]
+                    self.time_us = max(self.time_us, ev["t"])
+                elif kind == "time":
+                    self.time_us = ev["t"]
+                    self.busy_us = ev["busy"]
+                elif kind == "wdt":
+                    self.resets.append((ev["t"], ev["reason"]))
+                    self.usb_up.clear()
+                elif kind == "usb":
+                    self.usb_up.set()
+                elif kind == "flash":
+                    self._flash_reply = bytes.fromhex(ev["hex"])
+                self._lock.notify_all()
+        with self._lock:
+            self._lock.notify_all()
+
+    @property
+    def alive(self):
+        return self._proc is not None and self._proc.poll() is None
+
+    def wait_for(self, predicate, timeout, what="the condition"):
+        """Wait (host seconds) until ``predicate(self)`` is true; TimeoutError naming
+        ``what`` otherwise, or RuntimeError if the emulator died (with its stderr)."""
+        end = time.monotonic() + timeout
+        with self._lock:
+            while not predicate(self):
+                left = end - time.monotonic()
+                if not self.alive:
+                    raise RuntimeError("the emulator stopped: %s" % self._proc.stderr.read().decode()[-2000:])
+                if left <= 0:
+                    raise TimeoutError("virtual Pico: %s did not happen in %.0f s (emulated %.2f s; output tail %r)"
+                                       % (what, timeout, self.time_us / 1e6, bytes(self.output[-300:])))
+                self._lock.wait(min(left, 0.5))
+
+    def wait_output(self, text, timeout, start=0):
+        """Wait until the board wrote ``text`` (bytes) at or after offset ``start`` of
+        ``output``; returns the offset just after it."""
+        found = []
+
+        def seen(p):
+            i = p.output.find(text, start)
+            if i >= 0:
+                found.append(i + len(text))
+            return i >= 0
+        self.wait_for(seen, timeout, "output %r" % text)
+        return found[0]
+
+    def wait_emulated(self, seconds, timeout):
+        """Wait until ``seconds`` of emulated time have passed from now."""
+        t = self.time_us + int(seconds * 1e6)
+        self.wait_for(lambda p: p.time_us >= t, timeout, "%.1f emulated s" % seconds)

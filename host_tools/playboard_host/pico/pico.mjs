@@ -1,0 +1,300 @@
+// A virtual Raspberry Pi Pico for Playboard: rp2040js (npm) running a MicroPython .uf2.
+//
+// Driven by playboard_host.pico.emulator (Python) over stdin/stdout, one JSON object a line.
+// The Python side owns the pseudo-terminal, builds the flash filesystem and plays the
+// sensors; this script only runs the chip and turns its pins into events.
+//
+// Arguments: --uf2 FILE --bootrom FILE [--fs FILE (littlefs2 image, flash 0xA0000)]
+//            [--matrix ROWS:COLS e.g. 2,3,4:10,11] [--leds PIN] [--speed X (emulated s per
+//            host s while the core idles; 0 = as fast as possible)]
+// Commands (stdin):  {"cmd":"serial","hex":"..."}   bytes for the USB CDC serial (the REPL)
+//                    {"cmd":"closed","idx":[...],"at":us}  closed switches (row * n_cols + col),
+//                                                    from emulated time ``at`` (default: now)
+//                    {"cmd":"flash","off":N,"len":N} dump flash bytes -> {"ev":"flash",...}
+//                    {"cmd":"quit"}
+// Events (stdout):   {"ev":"ready"} {"ev":"usb"} (CDC configured) {"ev":"serial","hex":...}
+//                    {"ev":"leds","t":us,"hex":...} one WS2812 frame (wire byte order)
+//                    {"ev":"wdt","t":us,"reason":"timer"|"force","boot":n} then a reboot
+//                    {"ev":"time","t":us,"busy":us,"host_ms":ms} about every 100 ms emulated
+import fs from 'node:fs';
+import readline from 'node:readline';
+import { Simulator, USBCDC, LogLevel, ConsoleLogger } from 'rp2040js';
+
+function parseArgs(argv) {
+  const a = {};
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i].startsWith('--')) {
+      a[argv[i].slice(2)] = argv[i + 1];
+      i++;
+    }
+  }
+  return a;
+}
+
+const args = parseArgs(process.argv.slice(2));
+const FS_OFFSET = 0xa0000;
+const FLASH_START = 0x10000000;
+const speed = args.speed === undefined ? 1 : Number(args.speed);
+const bootrom = new Uint32Array(new Uint8Array(fs.readFileSync(args.bootrom)).buffer);
+
+function emit(obj) {
+  process.stdout.write(JSON.stringify(obj) + '\n');
+}
+
+// The flash contents survive a (watchdog) reboot: kept here, copied into each new chip.
+let flash = null;
+
+function loadUF2(bytes, target) {
+  for (let off = 0; off + 512 <= bytes.length; off += 512) {
+    const dv = new DataView(bytes.buffer, bytes.byteOffset + off, 512);
+    if (dv.getUint32(0, true) !== 0x0a324655 || dv.getUint32(4, true) !== 0x9e5d5157) {
+      throw new Error('not a UF2 block at ' + off);
+    }
+    const addr = dv.getUint32(12, true);
+    const size = dv.getUint32(16, true);
+    target.set(bytes.subarray(off + 32, off + 32 + size), addr - FLASH_START);
+  }
+}
+
+// The bootrom's public function table: 16-bit pointer at 0x14, entries (code, address).
+function romFunction(code) {
+  const rom = new Uint8Array(bootrom.buffer);
+  let p = rom[0x14] | (rom[0x15] << 8);
+  for (;;) {
+    const c = rom[p] | (rom[p + 1] << 8);
+    if (c === 0) return -1;
+    if (c === code) return (rom[p + 2] | (rom[p + 3] << 8)) & ~1;
+    p += 4;
+  }
+}
+const rc = (s) => s.charCodeAt(0) | (s.charCodeAt(1) << 8);
+const ROM_ERASE = romFunction(rc('RE'));
+const ROM_PROGRAM = romFunction(rc('RP'));
+
+// --- the board around the chip ---------------------------------------------------
+let rows = [];
+let cols = [];
+if (args.matrix) {
+  const [r, c] = args.matrix.split(':');
+  rows = r.split(',').map(Number);
+  cols = c.split(',').map(Number);
+}
+let closed = new Set();
+let schedule = []; // [{t (emulated ns), idx}] sorted by t: sensor changes to come
+let nextChange = Infinity;
+
+function applySchedule() {
+  while (schedule.length && schedule[0].t <= now()) {
+    closed = new Set(schedule.shift().idx);
+    if (rows.length) updateMatrix();
+  }
+  nextChange = schedule.length ? schedule[0].t - emuBase : Infinity;
+}
+const ledPin = args.leds === undefined ? -1 : Number(args.leds);
+
+let sim = null;
+let mcu = null;
+let cdc = null;
+let boots = 0;
+let serialQueue = [];
+let busyNanos = 0;
+let lastTimeEv = 0;
+let quitting = false;
+const hostStart = Date.now();
+let emuBase = 0; // emulated ns before the current boot (the clock restarts at a reboot)
+
+function now() {
+  return emuBase + mcu.clock.nanos;
+}
+
+function updateMatrix() {
+  // A column reads low when a row driven low reaches it through a closed switch.
+  for (let ci = 0; ci < cols.length; ci++) {
+    let low = false;
+    for (let ri = 0; ri < rows.length && !low; ri++) {
+      const pin = mcu.gpio[rows[ri]];
+      if (pin.outputEnable && !pin.outputValue && closed.has(ri * cols.length + ci)) low = true;
+    }
+    mcu.gpio[cols[ci]].setInputValue(!low);
+  }
+}
+
+// WS2812: a bit is a high pulse (about 0.4 us = 0, 0.8 us = 1); low for 50 us latches.
+let ledBits = [];
+let ledRise = -1;
+let ledFall = -1;
+
+function flushLeds() {
+  if (ledBits.length >= 8) {
+    const n = ledBits.length >> 3;
+    const out = Buffer.alloc(n);
+    for (let i = 0; i < n; i++) {
+      let v = 0;
+      for (let b = 0; b < 8; b++) v = (v << 1) | ledBits[8 * i + b];
+      out[i] = v;
+    }
+    emit({ ev: 'leds', t: Math.round(now() / 1000), hex: out.toString('hex') });
+  }
+  ledBits = [];
+}
+
+function onLedPin(value) {
+  const t = now();
+  if (value === 1) {
+    if (ledFall >= 0 && t - ledFall > 50000) flushLeds();
+    ledRise = t;
+  } else if (value === 0 && ledRise >= 0) {
+    ledBits.push(t - ledRise > 600 ? 1 : 0);
+    ledFall = t;
+    ledRise = -1;
+  }
+}
+
+function boot(reason) {
+  if (mcu) {
+    emuBase += mcu.clock.nanos;
+    sim.stop();
+  }
+  sim = new Simulator();
+  mcu = sim.rp2040;
+  mcu.logger = new ConsoleLogger(LogLevel.Error);
+  mcu.loadBootrom(bootrom);
+  if (flash === null) {
+    flash = mcu.flash; // first boot: the image goes in
+    loadUF2(new Uint8Array(fs.readFileSync(args.uf2)), flash);
+    if (args.fs) flash.set(new Uint8Array(fs.readFileSync(args.fs)), FS_OFFSET);
+  } else {
+    mcu.flash.set(flash);
+    flash = mcu.flash;
+  }
+  boots++;
+  const wd = mcu.peripherals[0x40058];
+  wd.onWatchdogTrigger = () => {
+    const why = wd.reason === 2 ? 'force' : 'timer';
+    flushLeds();
+    emit({ ev: 'wdt', t: Math.round(now() / 1000), reason: why, boot: boots });
+    pendingReboot = true;
+  };
+  cdc = new USBCDC(mcu.usbCtrl);
+  cdc.onDeviceConnected = () => emit({ ev: 'usb' });
+  cdc.onSerialData = (buf) => emit({ ev: 'serial', hex: Buffer.from(buf).toString('hex') });
+  // rp2040js answers the device's read of the OUT endpoint at once, with an empty
+  // packet when no byte waits: the device re-arms at once and its core never sleeps.
+  // Hold the read until bytes come instead (a real host sends nothing meanwhile).
+  const answerRead = mcu.usbCtrl.onEndpointRead;
+  pendingRead = null;
+  mcu.usbCtrl.onEndpointRead = (endpoint, size) => {
+    if (endpoint === cdc.outEndpoint && cdc.txFIFO.empty) pendingRead = [endpoint, size];
+    else answerRead(endpoint, size);
+  };
+  flushRead = () => {
+    if (pendingRead && !cdc.txFIFO.empty) {
+      const [endpoint, size] = pendingRead;
+      pendingRead = null;
+      answerRead(endpoint, size);
+    }
+  };
+  for (const r of rows) mcu.gpio[r].addListener(updateMatrix);
+  if (rows.length) updateMatrix();
+  if (ledPin >= 0) mcu.gpio[ledPin].addListener((v) => onLedPin(v));
+  mcu.core.PC = 0x10000000;
+  ledBits = [];
+  ledRise = ledFall = -1;
+  applySchedule();
+  if (reason) emit({ ev: 'boot', n: boots, reason });
+}
+
+let pendingReboot = false;
+let pendingRead = null;
+let flushRead = () => {};
+
+// The bootrom's flash erase/program (not emulated by rp2040js) done on the flash array.
+function romCall(pc) {
+  const core = mcu.core;
+  const r = core.registers;
+  if (pc === ROM_ERASE) {
+    const addr = r[0] >>> 0;
+    const count = r[1] >>> 0;
+    flash.fill(0xff, addr, addr + count);
+  } else {
+    const addr = r[0] >>> 0;
+    const data = r[1] >>> 0;
+    const count = r[2] >>> 0;
+    for (let i = 0; i < count; i++) flash[addr + i] &= mcu.readUint8(data + i);
+  }
+  core.PC = r[14] & ~1; // return to the caller (LR)
+}
+
+const CYCLE_NS = 1e9 / 125e6;
+
+function run() {
+  if (quitting) return;
+  const core = mcu.core;
+  const clock = mcu.clock;
+  // Emulated time may run ahead of host time (x speed) only while the core works.
+  const limit = speed > 0 ? (Date.now() - hostStart) * 1e6 * speed - emuBase + 20e6 : Infinity;
+  const t0 = Date.now();
+  while (Date.now() - t0 < 5) {
+    for (let i = 0; i < 20000; i++) {
+      if (pendingReboot) break;
+      if (clock.nanos >= nextChange) applySchedule();
+      if (core.waiting) {
+        if (clock.nanos >= limit) break;
+        const next = clock.nanosToNextAlarm;
+        let step = next > 0 && next < 1e6 ? next : 1e6;
+        if (nextChange - clock.nanos < step) step = Math.max(nextChange - clock.nanos, CYCLE_NS);
+        clock.tick(step);
+      } else {
+        const pc = core.PC;
+        if (pc === ROM_ERASE || pc === ROM_PROGRAM) {
+          romCall(pc);
+          continue;
+        }
+        const cycles = core.executeInstruction();
+        clock.tick(cycles * CYCLE_NS);
+        busyNanos += cycles * CYCLE_NS;
+      }
+    }
+    if (pendingReboot || (core.waiting && clock.nanos >= limit)) break;
+    if (serialQueue.length) break;
+  }
+  if (ledRise < 0 && ledFall >= 0 && ledBits.length && now() - ledFall > 50000) flushLeds();
+  if (now() - lastTimeEv >= 100e6) {
+    lastTimeEv = now();
+    emit({ ev: 'time', t: Math.round(now() / 1000), busy: Math.round(busyNanos / 1000), host_ms: Date.now() - hostStart });
+  }
+  if (pendingReboot) {
+    pendingReboot = false;
+    boot('watchdog');
+  }
+  while (serialQueue.length && !cdc.txFIFO.full) cdc.sendSerialByte(serialQueue.shift());
+  flushRead();
+  const idle = core.waiting && clock.nanos >= limit;
+  if (idle) setTimeout(run, 2);
+  else setImmediate(run);
+}
+
+const rl = readline.createInterface({ input: process.stdin });
+rl.on('line', (line) => {
+  if (!line.trim()) return;
+  const m = JSON.parse(line);
+  if (m.cmd === 'serial') {
+    for (const b of Buffer.from(m.hex, 'hex')) serialQueue.push(b);
+  } else if (m.cmd === 'closed') {
+    const t = m.at === undefined ? now() : m.at * 1000;
+    schedule.push({ t, idx: m.idx });
+    schedule.sort((a, b) => a.t - b.t);
+    applySchedule();
+  } else if (m.cmd === 'flash') {
+    emit({ ev: 'flash', off: m.off, hex: Buffer.from(flash.subarray(m.off, m.off + m.len)).toString('hex') });
+  } else if (m.cmd === 'quit') {
+    quitting = true;
+    emit({ ev: 'bye', t: Math.round(now() / 1000), busy: Math.round(busyNanos / 1000), pc: mcu.core.PC });
+    process.exit(0);
+  }
+});
+rl.on('close', () => process.exit(0));
+
+boot(null);
+emit({ ev: 'ready', rom_erase: ROM_ERASE, rom_program: ROM_PROGRAM });
+run();

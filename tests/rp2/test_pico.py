@@ -1,0 +1,225 @@
+"""The firmware on an emulated Raspberry Pi Pico (playboard_host.pico, docs/pico.md).
+
+The stock MicroPython RPI_PICO image runs in rp2040js with the firmware compiled by
+``mpy-cross -march=armv6m`` on its littlefs flash, the ``pico-matrix`` board's diode
+matrix played from outside and its WS2812 stream decoded. Skips with a clear message
+where Node, rp2040js (``npm ci``, done by ``make setup``) or the images
+(``../shared/rp2/``) are absent. The emulator is slow (several host seconds per busy
+emulated second): the scenarios are short.
+"""
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from playboard.board.layout import load_layout
+from playboard.app.state import PADS_ON_TOBIT
+from playboard.games.registry import new_game
+from playboard.games.perft import perft
+
+from playboard_host import pico
+from playboard_host.serial_link import BoardLink, open_port
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+CFG = json.load(open(os.path.join(ROOT, "firmware", "boards", "pico-matrix.json")))
+PITS = [load_layout("toguz").sensor_of(c) for c in range(18)]   # South 0-8, North 9-17
+BOOT_S = 300     # host seconds allowed for a boot (a loaded CI machine)
+
+
+def _needs_pico():
+    try:
+        pico.find_images()
+        pico.check_node()
+    except pico.PicoUnavailable as e:
+        pytest.skip("virtual Pico unavailable: %s" % e)
+
+
+@pytest.fixture(scope="module")
+def fs_image():
+    _needs_pico()
+    return pico.build_fs_image(pico.staged_firmware())
+
+
+def _boot(image, closed=()):
+    p = pico.VirtualPico(image, CFG, speed=0).start()
+    if closed:
+        p.set_closed(closed)
+    p.wait_for(lambda q: q.usb_up.is_set() and q.led_frames >= 2, BOOT_S, "boot (USB up, the menu lit)")
+    return p
+
+
+def _repl(p, port):
+    """Ctrl-C the app; returns the pyserial port at the REPL prompt."""
+    start = len(p.output)
+    port.write(b"\x03")
+    p.wait_output(b"watchdog off", 60, start)
+    p.wait_output(b">>> ", 60, start)
+    return port
+
+
+def _exec(p, port, code, timeout=300):
+    """Run ``code`` (one line) at the REPL; the text it printed up to the next prompt."""
+    start = len(p.output)
+    port.write(code.encode() + b"\r")
+    end = p.wait_output(b"\r\n>>> ", timeout, start)
+    return p.output[start:end].decode(errors="replace").split("\r\n", 1)[1].rsplit("\r\n>>> ", 1)[0]
+
+
+def _toguz_move(p, link, pit, t_us):
+    """Lift the balls of sensor ``pit`` for 200 ms from emulated time ``t_us``, let the
+    board confirm the move by itself; returns the board's status after it."""
+    p.set_closed([s for s in PITS if s != pit], t_us)
+    p.set_closed(PITS, t_us + 200000)
+    ply = link.status()["ply"]
+    p.wait_for(lambda q: q.time_us > t_us + 3500000, 300, "the move confirmed")
+    st = link.status()
+    assert st["ply"] == ply + 1, st
+    return st
+
+
+def test_boot_game_through_the_matrix_leds_and_sync(fs_image, tmp_path):
+    """Boots with the pico-matrix board (first frame: all 58 LEDs (0, 0, 24), lit before
+    the app is imported); a Toguz Kumalak game played by lifting the balls of pits on
+    the emulated matrix, the LEDs read back from the WS2812 stream (the mover's legal
+    pits lit green, as the rules core says), resigned with the play pad, then synced
+    over the emulated USB by `playboard sync` and exported move for move."""
+    p = _boot(fs_image, PITS)
+    try:
+        assert p.led_log[0][1] == [(0, 0, 24)] * 58
+        assert p.resets == []
+        link = BoardLink(open_port(p.port, timeout=0.05), timeout=10)
+        assert link.hello()["proto"] == 1
+        link.set_game(game="toguz", mode="two")
+        assert link.status()["state"] == "play"
+        g = new_game("toguz")
+        lay = load_layout("toguz")
+        t = p.time_us + 100000
+        played = []
+        for pit in (2, 9 + 6, 8):              # South 3, North 7, South 9 (0-based pits)
+            m = pit - 9 * g.turn
+            st = _toguz_move(p, link, PITS[pit], t)
+            played.append(g.move_text(m))
+            g.push(m)
+            assert st["fen"] == g.fen()
+            t = p.time_us + 100000
+            # the mover's legal pits lit (green: any colour where g > r and g > b), no other pit
+            lit = sorted(c for c in range(18) if lay.led_of(c) >= 0
+                         and p.leds[lay.led_of(c)][1] > max(p.leds[lay.led_of(c)][0], p.leds[lay.led_of(c)][2]))
+            assert lit == sorted(9 * g.turn + mv for mv in g.legal_moves()), (lit, p.leds)
+        # White (to move: 3 plies played) resigns: its pad twice within 4 s
+        pad = load_layout("tobit").sensor_of(PADS_ON_TOBIT[1])
+        t = p.time_us + 100000
+        for k in range(2):
+            p.set_closed(PITS + [pad], t + k * 700000)
+            p.set_closed(PITS, t + k * 700000 + 300000)
+        p.wait_for(lambda q: q.time_us > t + 2000000, 300, "the resignation")
+        st = link.status()
+        assert st["finished"] == 1 and st["state"] != "play", st
+        link.close()
+        lib = str(tmp_path / "lib.sqlite")
+        env = dict(os.environ, PLAYBOARD_LIBRARY=lib)
+        out = subprocess.run([sys.executable, "-m", "playboard_host.cli", "sync", "--port", p.port, "-q"],
+                             capture_output=True, text=True, env=env, timeout=600)
+        assert out.returncode == 0, out.stderr
+        exp = subprocess.run([sys.executable, "-m", "playboard_host.cli", "export", "--format", "json"],
+                             capture_output=True, text=True, env=env, timeout=120)
+        assert exp.returncode == 0, exp.stderr
+        games = json.loads(exp.stdout)
+        assert len(games) == 1
+        assert games[0]["result"] == "0-1"
+        assert games[0]["moves"] == played
+        assert p.resets == []
+    finally:
+        p.close()
+
+
+# perft counts, exact (RULES.md 1.9, 2.14, 3.6): the same function on CPython gives them
+PERFT = (("toguz", 3), ("tobit", 3), ("tobit4", 3), ("tihbat", 4))
+
+
+def test_ctrl_c_perft_and_deploy_without_a_watchdog_reset(fs_image, tmp_path):
+    """Ctrl-C stops the app and its watchdog: 12 emulated seconds at the REPL without a
+    reset; perft exact for all four games on the Cortex-M0+; then `playboard deploy
+    --all` of the whole firmware twice (idempotent: the folders exist the second time),
+    and a plain deploy finds nothing to copy; no watchdog reset through it all."""
+    import serial
+    p = _boot(fs_image)
+    try:
+        port = serial.Serial(p.port, 115200, timeout=0.05)
+        _repl(p, port)
+        p.wait_emulated(12, 300)
+        assert p.resets == []
+        assert _exec(p, port, "print(6 * 7)") == "42"
+        # WATCHDOG CTRL: ENABLE (bit 30) cleared by main.py on the Ctrl-C
+        assert int(_exec(p, port, "import machine; print(machine.mem32[0x40058000])")) & (1 << 30) == 0
+        _exec(p, port, "from playboard.games.perft import perft; from playboard.games.registry import new_game")
+        for name, depth in PERFT:
+            want = perft(new_game(name), depth)
+            got = _exec(p, port, "print(perft(new_game(%r), %d))" % (name, depth))
+            assert got == str(want), (name, depth, got)
+        port.close()
+        deploy = [sys.executable, "-m", "playboard_host.cli", "deploy", "--port", p.port,
+                  "--build", str(tmp_path / "build")]
+        for extra in (["--all"], []):
+            out = subprocess.run(deploy + extra, capture_output=True, text=True, timeout=900)
+            assert out.returncode == 0, out.stdout + out.stderr
+        assert "0 to copy" in out.stdout, out.stdout
+        assert p.resets == []
+        fs = p.files()
+        assert "deploy.incomplete" not in fs.listdir("/")
+        staged = dict((d, s) for s, d in pico.staged_firmware())
+        with fs.open("playboard/app/loop.mpy", "rb") as f:
+            assert f.read() == open(staged["playboard/app/loop.mpy"], "rb").read()
+        # a deploy cut off (its marker left on flash), then a reset: the board comes
+        # back (the emulator reboots it from its flash) with the app kept stopped
+        port = serial.Serial(p.port, 115200, timeout=0.05)
+        _exec(p, port, "open('/deploy.incomplete', 'w').close()")
+        start = len(p.output)
+        port.write(b"import machine; machine.reset()\r")
+        p.wait_for(lambda q: q.resets, 120, "the reset")
+        assert p.resets[0][1] == "force"
+        port.close()
+        p.wait_output(b"a deploy was cut off", BOOT_S, start)
+        assert len(p.resets) == 1
+    finally:
+        p.close()
+
+
+def test_tobit_set_up_and_moves_through_the_matrix(fs_image):
+    """A Tobit game on the emulated matrix: the pieces put on their points (the board
+    leaves its set-up view by itself), then moves made by hand (lift, put down, take
+    off what is captured), each position checked against the rules core, the last
+    move's points lit on the LEDs read back from the WS2812 stream."""
+    p = _boot(fs_image)
+    try:
+        link = BoardLink(open_port(p.port, timeout=0.05), timeout=10)
+        link.set_game(game="tobit", mode="two")
+        g = new_game("tobit")
+        lay = load_layout("tobit")
+        stand = set(lay.sensor_of(pt) for pt in range(1, g.n_points + 1) if g.board[pt])
+        p.set_closed(stand, p.time_us + 100000)
+        t = p.time_us + 1500000
+        p.wait_for(lambda q: q.time_us > t, 300, "the set-up seen")
+        assert link.status()["state"] == "play"
+        for k in range(3):
+            m = g.legal_moves()[k % len(g.legal_moves())]
+            t = p.time_us + 100000
+            stand.discard(lay.sensor_of(m[1]))
+            p.set_closed(stand, t)
+            stand.add(lay.sensor_of(m[-1]))
+            p.set_closed(stand, t + 150000)
+            for i, pt in enumerate(g.captured_points(m)):
+                stand.discard(lay.sensor_of(pt))
+                p.set_closed(stand, t + 300000 + 100000 * i)
+            g.push(m)
+            p.wait_for(lambda q: q.time_us > t + 2000000, 300, "the move committed")
+            st = link.status()
+            assert st["ply"] == k + 1 and st["fen"] == g.fen(), (st, g.fen())
+            for pt in (m[1], m[-1]):
+                assert any(p.leds[lay.led_of(pt)]), (pt, p.leds)
+        assert p.resets == []
+        link.close()
+    finally:
+        p.close()
