@@ -424,9 +424,11 @@ class Event:
             raise TournamentError("round %d still lacks results; pair the next one when it is complete" % last)
         if last < n_group_rounds:
             r = last + 1
+            offset = 0  # tables numbered on through the groups
             for g, members in groups.items():
                 if last < len(scheds[g]):
-                    self._pair_rr_round(members, scheds[g][last], r, "group " + g)
+                    self._pair_rr_round(members, scheds[g][last], r, "group " + g, offset)
+                offset += (len(members) + 1) // 2
             return r
         # the final: the first `advance` of each group, seeded by place, then group
         finalists = self.finalists()
