@@ -108,12 +108,13 @@ class BoardState:
 class BoardWatch(threading.Thread):
     """The thread that follows one port for ``hall``; ``opener(port)`` gives the stream."""
 
-    def __init__(self, hall, port, opener, timeout=1.0):
+    def __init__(self, hall, port, opener, timeout=1.0, keepalive_s=KEEPALIVE_S):
         threading.Thread.__init__(self, daemon=True, name="hall " + port)
         self.hall = hall
         self.port = port
         self.opener = opener
         self.timeout = timeout
+        self.keepalive_s = keepalive_s
         self.stopping = False
 
     def run(self):
@@ -138,11 +139,11 @@ class BoardWatch(threading.Thread):
                     st.start(rec.name, rec.fen, rec.moves, rec.result)
                 st.updated = time.time()
             self.hall.changed(st)
-            t_keep = time.monotonic() + KEEPALIVE_S
+            t_keep = time.monotonic() + self.keepalive_s
             while not self.stopping and not self.hall.stopping:
                 if time.monotonic() >= t_keep:
                     link.live(True)
-                    t_keep = time.monotonic() + KEEPALIVE_S
+                    t_keep = time.monotonic() + self.keepalive_s
                 evs = link.wait_events(0.05)
                 if evs:
                     now = time.monotonic()
@@ -188,10 +189,12 @@ class Hall:
     ..., "none": True}; None for a board not in the event), called every
     ``refresh_s`` s from the hall's own thread. ``live_dir``: folder for the
     live PGN-style files (``round-N.pgn``, ``live.pgn`` for boards without a
-    pairing)."""
+    pairing). ``keepalive_s``: how often live events are asked for again (a board
+    stops them after 20 s of its own time without a request)."""
 
     def __init__(self, ports, hub=None, pairings=None, event_name=None, live_dir=None, opener=None,
-                 rescan_s=1.0, correction_s=CORRECTION_S, refresh_s=2.0, retry_s=3.0, timeout=1.0):
+                 rescan_s=1.0, correction_s=CORRECTION_S, refresh_s=2.0, retry_s=3.0, timeout=1.0,
+                 keepalive_s=KEEPALIVE_S):
         self.ports = ports
         self.hub = hub
         self.pairings = pairings
@@ -203,6 +206,7 @@ class Hall:
         self.refresh_s = refresh_s
         self.retry_s = retry_s
         self.timeout = timeout
+        self.keepalive_s = keepalive_s
         self.lock = threading.RLock()
         self.boards = {}
         self.watches = {}
@@ -257,7 +261,7 @@ class Hall:
                 continue
             self.tried[p] = now
             self.state_of(p)
-            w = BoardWatch(self, p, self.opener, self.timeout)
+            w = BoardWatch(self, p, self.opener, self.timeout, self.keepalive_s)
             self.watches[p] = w
             w.start()
 
