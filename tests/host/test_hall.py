@@ -186,3 +186,29 @@ def test_a_board_outside_the_event_is_flagged(tmp_path):
     h.boards["/dev/x"] = st
     h.refresh()
     assert [a["text"] for a in h.state()["alerts"]] == ["board stranger (id stranger) is not a board of Cup"]
+
+
+def test_playboard_hall_command_follows_a_board_and_says_bad_input_in_one_line(tmp_path, capsys):
+    from playboard_host import cli
+
+    db = str(tmp_path / "lib.sqlite")
+    assert cli.main(["hall", "--event", "Nope", "--library", db, "--seconds", "0.1"]) == 2
+    assert capsys.readouterr().err == "playboard: no library at %s (playboard sync makes one)\n" % db
+    Library(db).close()
+    assert cli.main(["hall", "--event", "Nope", "--library", db, "--seconds", "0.1"]) == 2
+    assert capsys.readouterr().err == "playboard: no event named 'Nope' in %s (no events yet)\n" % db
+    b = SimBoard(heap="192k")
+    try:
+        b.start("sim", fs_dir=str(tmp_path / "flash"), board_id="solo")
+        b.new_game("toguz", "two")
+        b.advance(100)
+        live = str(tmp_path / "live")
+        # the board goes away while the hall follows it: one alert line on the console
+        import threading
+        threading.Timer(2.0, b.stop).start()
+        assert cli.main(["hall", "--port", b.port, "--seconds", "5", "--http-port", "0", "--live-dir", live]) == 0
+        out = capsys.readouterr().out
+        assert out.startswith("Playboard hall on http://localhost:") and "live files in %s" % live in out
+        assert out.count("ALERT board solo disconnected") == 1, out
+    finally:
+        b.stop()

@@ -388,3 +388,35 @@ def test_a_failing_migration_leaves_the_old_library_as_it_was(tmp_path, monkeypa
     # step 1 went through whole, the broken step 2 not at all; the game is there
     assert c.execute("PRAGMA user_version").fetchone()[0] == 1
     assert c.execute("SELECT COUNT(*) FROM games").fetchone()[0] == 1
+
+
+def test_forfeits_score_but_are_no_wins_and_carry_no_moves(tmp_path):
+    lib = Library(str(tmp_path / "lib.sqlite"))
+    e = Event.create(lib, "F", "tobit", tiebreaks=["wins", "sb"], scoring_={"forfeit_loss": -1})
+    for n in "ABC":
+        e.add_entrant(n)
+    _, ps = e.pair_next()  # A bye; B-C
+    assert e.find_pairing(1, "B").match == "2"
+    e.set_result(1, "B", "+/-", "C did not come")
+    st = {x["name"]: x for x in e.standings()}
+    assert (st["B"]["score"], st["B"]["tiebreaks"]["wins"]) == (2, 0)  # a forfeit win scores, is no win
+    assert st["C"]["score"] == -1 and st["A"]["score"] == 0  # --forfeit-loss; a bye scores 0 by default
+    recs = list(read_games(outputs.event_pgn(e, lib).splitlines()))
+    assert [(r.tags["White"], r.tags["Result"], r.tags["Termination"], r.moves) for r in recs] == [
+        ("B", "1-0", "forfeit", [])]
+    lib.close()
+
+
+def test_knockout_withdrawal_sends_the_opponent_through(tmp_path):
+    lib = Library(str(tmp_path / "lib.sqlite"))
+    e = Event.create(lib, "K", "toguz", system="knockout", games_per_match=1)
+    for n in "ABCD":
+        e.add_entrant(n)
+    e.withdraw("D", 1)
+    _, ps = e.pair_next()  # A-D forfeited at once, B-C to play
+    names = e.names_by_id()
+    assert [(names[p.white], names[p.black], p.result) for p in ps] == [("A", "D", "+/-"), ("B", "C", None)]
+    e.set_result(1, "B", "0-1", "s")
+    _, ps = e.pair_next()
+    assert [(names[p.white], names[p.black]) for p in ps] == [("A", "C")]
+    lib.close()

@@ -564,11 +564,9 @@ class Event:
         for e in self.entrants():
             if e.withdrawn_round is None:
                 continue
-            mine = [p for p in ps if p.black is not None and e.id in (p.white, p.black)]
-            played = [p for p in mine if p.result in ("1-0", "0-1", "1/2-1/2")]
-            total = len(mine)
-            if self.settings["system"] == "roundrobin":
-                total = (len(self.entrants()) - 1) * self.settings["cycles"]
+            played = [p for p in ps if p.black is not None and e.id in (p.white, p.black)
+                      and p.result in ("1-0", "0-1", "1/2-1/2")]
+            total = (len(self.entrants()) - 1) * self.settings["cycles"]  # their games in the whole event
             if 2 * len(played) < total:
                 out.add(e.id)
         return out

@@ -53,7 +53,7 @@ def take_results(event, lib):
     todo = [p for p in event.pairings() if p.board is not None and p.black is not None
             and p.library_game is None and p.result not in FORFEITS]
     todo.sort(key=lambda p: (p.assigned_at or "", p.round, p.game_no, p.id))
-    # games from boards that are not the event's: said once each, never taken
+    # games from boards that are not the event's: said at each collect, never taken
     known_ids = set(boards.values())
     first_assigned = min((p.assigned_at for p in event.pairings() if p.assigned_at), default=None)
     if first_assigned:
