@@ -626,10 +626,15 @@ class Event:
                 out.append(scoring.Outcome(ta, tb, mpa, mpb, ka=ka if kz else None, kb=kb if kz else None))
         return out, gp
 
-    def bye_points(self):
+    def bye_points(self, stage=None):
+        """{entrant: points} of the round-robin byes (of ``stage``, or of every
+        round-robin stage); a knockout bye scores nothing, its player advances."""
         out = {}
         for p in self.pairings():
-            if p.result == "bye" and p.stage == "rr":
+            if p.result == "bye" and (p.stage == stage if stage else p.stage in ("rr", "final") or
+                                      p.stage.startswith("group ")) and p.stage != "ko":
+                if p.stage == "final" and self.settings["final"] == "knockout":
+                    continue
                 out[p.white] = out.get(p.white, 0) + self.settings["bye_points"]
         return out
 
@@ -650,7 +655,7 @@ class Event:
         if self.settings["system"] == "knockout" or stage == "final" and self.settings["final"] == "knockout":
             return self._ko_standings(ents, stage or "ko")
         vals = scoring.tiebreak_values(ids, outs, order, self.scoring["win"],
-                                       extra=self.bye_points() if stage is None else None, game_points=gp)
+                                       extra=self.bye_points(stage), game_points=gp)
         played = {e: 0 for e in ids}
         for o in outs:
             played[o.a] += 1

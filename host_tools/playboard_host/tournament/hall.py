@@ -187,7 +187,8 @@ class Hall:
     ``pairings``: None, or a function board id -> dict {label, round, table, white,
     black, result, source, flag, game} of the pairing in play on it (or {"label":
     ..., "none": True}; None for a board not in the event), called every
-    ``refresh_s`` s from the hall's own thread. ``live_dir``: folder for the
+    ``refresh_s`` s and when a board first answers, from the hall's threads (so it
+    must open what it reads itself, as :func:`event_pairings` does). ``live_dir``: folder for the
     live PGN-style files (``round-N.pgn``, ``live.pgn`` for boards without a
     pairing). ``keepalive_s``: how often live events are asked for again (a board
     stops them after 20 s of its own time without a request)."""
