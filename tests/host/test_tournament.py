@@ -186,7 +186,8 @@ def test_knockout_with_byes_and_tiebreak_games(tmp_path):
     with pytest.raises(TournamentError, match="the winner is P2"):
         e.pair_next()
     st = e.standings()
-    assert [x["name"] for x in st][:2] == ["P2", "P1"] and st[0]["tiebreaks"]["champion"] is True
+    assert [x["name"] for x in st][:2] == ["P2", "P1"] and st[0]["champion"] is True
+    assert [(x["score"], x["tiebreaks"]["out in"]) for x in st] == [(3, None), (3, 3), (2, 2), (2, 2), (1, 1)]
 
 
 def test_groups_then_a_knockout_final_seeded_from_the_groups(tmp_path):

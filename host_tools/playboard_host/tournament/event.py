@@ -683,10 +683,11 @@ class Event:
                         out_in[loser] = i + 1
                     if i == len(rounds) - 1 and len(self._matches(r, stage)) == 1:
                         champion = w
-        vals = {e.id: [2 if e.id == champion else 0, reached.get(e.id, 0)] for e in ents if e.id in reached}
+        vals = {e.id: [1 if e.id == champion else 0, reached.get(e.id, 0)] for e in ents if e.id in reached}
         seeds = {e.id: e.seed for e in ents}
         names = {e.id: e.name for e in ents}
-        return [{"place": place, "id": e, "name": names[e], "score": vals[e][1],
-                 "tiebreaks": {"champion": vals[e][0] == 2, "out in round": out_in.get(e)},
-                 "played": None, "withdrawn": None}
+        wd = {e.id: e.withdrawn_round for e in ents}
+        # score: the last round reached (of this stage); "out in": the round they lost in
+        return [{"place": place, "id": e, "name": names[e], "score": vals[e][1], "champion": vals[e][0] == 1,
+                 "tiebreaks": {"out in": out_in.get(e)}, "played": None, "withdrawn": wd[e]}
                 for place, e in scoring.rank(vals, seeds)]

@@ -84,23 +84,25 @@ def standings_text(event, fmt="text"):
                           indent=1) + "\n"
     if fmt == "html":
         return _page(event, "Standings", "".join(crosstable_html(event, t, st, rows) for t, st, rows in tables))
-    out = []
-    for title, _, rows in tables:
-        tbs = list(rows[0]["tiebreaks"]) if rows else []
-        if fmt == "csv":
-            flat = []
+    if fmt == "csv":
+        tbs = []
+        flat = []
+        for title, _, rows in tables:
             for r in rows:
+                tbs.extend(t for t in r["tiebreaks"] if t not in tbs)
                 d = {"table": title, "place": r["place"], "name": r["name"], "score": r["score"],
                      "played": r["played"], "withdrawn": r["withdrawn"]}
                 d.update(r["tiebreaks"])
                 flat.append(d)
-            text = _csv(flat, ["table", "place", "name", "score", "played"] + tbs + ["withdrawn"])
-            out.append(text if not out else text.split("\n", 1)[1])
-            continue
+        return _csv(flat, ["table", "place", "name", "score", "played"] + tbs + ["withdrawn"])
+    out = []
+    for title, _, rows in tables:
+        tbs = list(rows[0]["tiebreaks"]) if rows else []
         if title:
             out.append(title + "\n")
-        out.append("%-5s %-24s %6s %6s %s\n" % ("place", "name", "score", "games",
-                                                 " ".join("%8s" % t for t in tbs)))
+        knockout = bool(rows) and "out in" in rows[0]["tiebreaks"]
+        out.append("%-5s %-24s %6s %6s %s\n" % ("place", "name", "round" if knockout else "score",
+                                                 "" if knockout else "games", " ".join("%8s" % t for t in tbs)))
         for r in rows:
             out.append("%-5s %-24s %6s %6s %s%s\n" % (
                 r["place"], r["name"], _num(r["score"]), _num(r["played"]),
