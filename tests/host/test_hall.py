@@ -212,3 +212,49 @@ def test_playboard_hall_command_follows_a_board_and_says_bad_input_in_one_line(t
         assert out.count("ALERT board solo disconnected") == 1, out
     finally:
         b.stop()
+
+
+def test_the_hall_syncs_a_finished_game_and_takes_its_result(tmp_path):
+    db = str(tmp_path / "lib.sqlite")
+    lib = Library(db)
+    e = Event.create(lib, "Duel", "toguz", boards=["1=duel"])
+    e.add_entrant("Aru")
+    e.add_entrant("Bek")
+    e.pair_next()
+    lib.close()
+    b = SimBoard(heap="192k")
+    out = []
+
+    class Out:
+        def write(self, t):
+            out.append(t)
+
+        def flush(self):
+            pass
+    try:
+        b.start("sim", fs_dir=str(tmp_path / "flash"), board_id="duel")
+        b.new_game("toguz", "two")
+        b.advance(100)
+        hall = hall_mod.Hall(lambda: [b.port], None, hall_mod.event_pairings(db, "Duel"), "Duel",
+                             rescan_s=0.2, refresh_s=0.3, sync_library=db, out=Out())
+        hall.start()
+        try:
+            assert wait_for(lambda: (board_by_label(hall, "1") or {}).get("white") == "Aru")
+            g = new_game("toguz")
+            moves = [toguz_move(b, g, k) for k in range(3)]
+            for _ in range(2):  # Black (North) resigns: its pad pressed twice
+                b.set_sensor(_tobit_sensor(38), 1)
+                b.advance(200)
+                b.set_sensor(_tobit_sensor(38), 0)
+                b.advance(200)
+            assert wait_for(lambda: any("Aru - Bek 1-0" in n for n in hall.state()["notices"]))
+        finally:
+            hall.stop()
+        assert "board duel: 1 game stored\n" in out
+        lib = Library(db)
+        p = Event(lib, "Duel").pairings(1)[0]
+        assert (p.result, p.source) == ("1-0", "board") and lib.games(ids=[p.library_game])[0].moves == moves
+        lib.close()
+        assert b.status()["store"]["games"] == 0  # acknowledged: the board's flash is free again
+    finally:
+        b.stop()

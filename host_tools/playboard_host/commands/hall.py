@@ -19,6 +19,9 @@ def add_arguments(p):
                    help="USB VID:PID of the boards (default %(default)s)")
     p.add_argument("--event", help="a tournament event: players, round and table shown from its pairings")
     p.add_argument("--library", help="library file (default $PLAYBOARD_LIBRARY or ~/.playboard/library.sqlite)")
+    p.add_argument("--sync", action="store_true",
+                   help="store each board's finished games in the library as they end (and acknowledge them);"
+                        " with --event, take the results at once")
     p.add_argument("--live-dir", default="hall-live",
                    help="folder for the live PGN-style files, round-N.pgn (default ./hall-live)")
     p.add_argument("--http-port", type=int, default=8766, help="TCP port of the page (default 8766)")
@@ -56,8 +59,8 @@ def run(args):
     if not 0 <= args.http_port < 65536:
         raise CommandError("--http-port must be 0..65535, not %d" % args.http_port)
     pairings = None
+    path = args.library or default_path()
     if args.event:
-        path = args.library or default_path()
         try:
             lib = Library(path, create=False)
             try:
@@ -73,7 +76,7 @@ def run(args):
         raise CommandError("can't make the live folder %s: %s" % (args.live_dir, e.strerror or e))
     hub = srv.Hub()
     hall = hall_mod.Hall(port_lister(args.port, args.vid_pid), hub, pairings, args.event, args.live_dir,
-                         timeout=args.timeout)
+                         timeout=args.timeout, sync_library=path if args.sync else None, out=sys.stdout)
     try:
         httpd = make_server(hall, hub, args.host, args.http_port, args.verbose)
     except srv.PortInUse:

@@ -139,6 +139,7 @@ class BoardWatch(threading.Thread):
                     st.start(rec.name, rec.fen, rec.moves, rec.result)
                 st.updated = time.time()
             self.hall.changed(st)
+            self.hall.sync_board(link, st)
             t_keep = time.monotonic() + self.keepalive_s
             while not self.stopping and not self.hall.stopping:
                 if time.monotonic() >= t_keep:
@@ -153,6 +154,8 @@ class BoardWatch(threading.Thread):
                         link.missed_events = 0
                     if any(shown):
                         self.hall.changed(st, evs)
+                    if any(ev.get("ev") == "over" for ev in evs):
+                        self.hall.sync_board(link, st)
         except (LinkError, OSError, ValueError) as e:
             with self.hall.lock:
                 st.connected = False
@@ -191,11 +194,14 @@ class Hall:
     must open what it reads itself, as :func:`event_pairings` does). ``live_dir``: folder for the
     live PGN-style files (``round-N.pgn``, ``live.pgn`` for boards without a
     pairing). ``keepalive_s``: how often live events are asked for again (a board
-    stops them after 20 s of its own time without a request)."""
+    stops them after 20 s of its own time without a request). ``sync_library``: a
+    library path: each board's finished games are stored there (then acknowledged)
+    when it connects and whenever a game ends, and with an event its results are
+    taken at once (``notices`` keeps what that said; ``out``, a file, is told too)."""
 
     def __init__(self, ports, hub=None, pairings=None, event_name=None, live_dir=None, opener=None,
                  rescan_s=1.0, correction_s=CORRECTION_S, refresh_s=2.0, retry_s=3.0, timeout=1.0,
-                 keepalive_s=KEEPALIVE_S):
+                 keepalive_s=KEEPALIVE_S, sync_library=None, out=None):
         self.ports = ports
         self.hub = hub
         self.pairings = pairings
@@ -208,6 +214,9 @@ class Hall:
         self.retry_s = retry_s
         self.timeout = timeout
         self.keepalive_s = keepalive_s
+        self.sync_library = sync_library
+        self.out = out
+        self.notices = []
         self.lock = threading.RLock()
         self.boards = {}
         self.watches = {}
@@ -289,6 +298,43 @@ class Hall:
         if changed:
             self.changed(None)
 
+    def notice(self, text):
+        with self.lock:
+            self.notices = (self.notices + [text])[-20:]
+        if self.out is not None:
+            self.out.write(text + "\n")
+            self.out.flush()
+
+    def sync_board(self, link, st):
+        """Store the finished games of the board on ``link`` in the library (then
+        acknowledge them), and take the event's results from them. A failure is a
+        notice; the board is still followed."""
+        if not self.sync_library:
+            return
+        from playboard_host.commands.sync import sync
+        from playboard_host.library import Library, LibraryError
+        from playboard_host.tournament.event import Event, TournamentError
+        from playboard_host.tournament.results import take_results
+
+        try:
+            lib = Library(self.sync_library)
+        except LibraryError as e:
+            self.notice("can't store the games of board %s: %s" % (st.board_id, e))
+            return
+        try:
+            new, _ = sync(link, st.board_id, lib, progress=False)
+            if new:
+                self.notice("board %s: %d game%s stored" % (st.board_id, new, "" if new == 1 else "s"))
+            if new and self.event_name:
+                for line in take_results(Event(lib, self.event_name), lib):
+                    self.notice(line)
+        except (LinkError, TournamentError) as e:
+            self.notice("board %s: sync stopped: %s (it is tried again when a game ends)" % (st.board_id, e))
+        finally:
+            lib.close()
+        if self.pairings is not None:
+            self.refresh()
+
     # ---- state ----------------------------------------------------------------------
 
     def changed(self, st, events=None):
@@ -358,7 +404,9 @@ class Hall:
                 alerts.extend(a)
                 boards.append(b)
         boards.sort(key=lambda b: (_natural(b["label"]), b["port"]))
-        return {"event": self.event_name, "boards": boards, "alerts": alerts}
+        with self.lock:
+            notices = list(self.notices)
+        return {"event": self.event_name, "boards": boards, "alerts": alerts, "notices": notices}
 
     def publish(self):
         s = self.state()
