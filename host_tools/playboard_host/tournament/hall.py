@@ -15,6 +15,7 @@ shows a mistake to put right) for more than ``correction_s`` seconds; a result o
 a game that contradicts the event's pairing on that board.
 """
 import os
+import sqlite3
 import threading
 import time
 
@@ -145,7 +146,7 @@ class BoardWatch(threading.Thread):
                 if time.monotonic() >= t_keep:
                     link.live(True)
                     t_keep = time.monotonic() + self.keepalive_s
-                evs = link.wait_events(0.05)
+                evs = [ev for ev in link.wait_events(0.05) if isinstance(ev, dict)]
                 if evs:
                     now = time.monotonic()
                     with self.hall.lock:
@@ -156,10 +157,12 @@ class BoardWatch(threading.Thread):
                         self.hall.changed(st, evs)
                     if any(ev.get("ev") == "over" for ev in evs):
                         self.hall.sync_board(link, st)
-        except (LinkError, OSError, ValueError) as e:
+        except Exception as e:  # the link failed (LinkError, OSError) or a bug: shown, tried again
             with self.hall.lock:
                 st.connected = False
                 st.error = str(e) or type(e).__name__
+                if not isinstance(e, (LinkError, OSError, ValueError)):
+                    st.error = "internal error: %s: %s" % (type(e).__name__, e)
                 st.updated = time.time()
             self.hall.changed(st)
         finally:
@@ -218,6 +221,7 @@ class Hall:
         self.out = out
         self.notices = []
         self.lock = threading.RLock()
+        self.file_lock = threading.Lock()
         self.boards = {}
         self.watches = {}
         self.tried = {}
@@ -328,7 +332,7 @@ class Hall:
             if new and self.event_name:
                 for line in take_results(Event(lib, self.event_name), lib):
                     self.notice(line)
-        except (LinkError, TournamentError) as e:
+        except (LinkError, TournamentError, LibraryError, sqlite3.Error) as e:
             self.notice("board %s: sync stopped: %s (it is tried again when a game ends)" % (st.board_id, e))
         finally:
             lib.close()
@@ -437,9 +441,13 @@ class Hall:
         name = "round-%s.pgn" % rnd if rnd else "live.pgn"
         path = os.path.join(self.live_dir, name)
         tmp = path + ".tmp"
-        with open(tmp, "w", encoding="utf-8", newline="\n") as f:
-            f.write("".join(texts))
-        os.replace(tmp, path)  # a viewer polling the file never reads half of it
+        try:
+            with self.file_lock:  # boards' threads write the same round's file in turn
+                with open(tmp, "w", encoding="utf-8", newline="\n") as f:
+                    f.write("".join(texts))
+                os.replace(tmp, path)  # a viewer polling the file never reads half of it
+        except OSError as e:
+            self.notice("can't write the live file %s: %s" % (path, e.strerror or e))
 
 
 def _natural(label):
