@@ -595,7 +595,12 @@ def get32(buf, at):
     return buf[at] | (buf[at + 1] << 8) | (buf[at + 2] << 16) | (buf[at + 3] << 24)
 
 
+BOARD_ID = None  # the simulated board's id (sim/boot.py --id); None: the chip's
+
+
 def _board_id():
+    if BOARD_ID:
+        return BOARD_ID
     try:
         import machine
 

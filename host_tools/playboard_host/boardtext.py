@@ -41,3 +41,29 @@ def picture(g):
         rows.append("%s to move" % ("White" if g.turn == 0 else "Black"))
         return "\n".join(rows)
     return g.fen()
+
+
+def view(g):
+    """The position of game ``g`` as the board shows it, for a web page: a dict
+    ``{"game", "rows": [[cell, ...], ...] (North/Black row first), "stores": [South's,
+    North's] kazans or captured balls (mancala games; [] for Tobit), "tuzdyk": [pit
+    indexes 0..17], "turn": 0|1, "fen"}``. A mancala cell is its ball count; a Tobit
+    cell is "" (no point), "." (empty), "w", "b" (men) or "W", "B" (tobits)."""
+    name = g.name
+    d = {"game": name, "turn": g.turn, "fen": g.fen(), "stores": [], "tuzdyk": []}
+    if name == "toguz":
+        p = g.pos
+        d["rows"] = [[p[9 + i] for i in range(8, -1, -1)], [p[i] for i in range(9)]]
+        d["stores"] = [p[18], p[19]]
+        d["tuzdyk"] = [t for t in (p[20], p[21]) if t != 255]
+    elif name == "tihbat":
+        p = g.pos
+        d["rows"] = [[p[3], p[2]], [p[0], p[1]]]
+        d["stores"] = [p[4], p[5]]
+    elif name in ("tobit", "tobit4"):
+        sym = {0: ".", 1: "w", 2: "b", 5: "W", 6: "B"}
+        d["rows"] = [["" if g.point(x, y) == 0 else sym.get(g.board[g.point(x, y)], "?")
+                      for x in range(0, g.L + 2)] for y in range(g.T + 1, -1, -1)]
+    else:
+        d["rows"] = []
+    return d

@@ -4,6 +4,12 @@ One row per game, keyed by (board, uid): the board's id and the game's unique id
 written in its header, so a game synced twice (an acknowledgement lost when a
 sync was cut off) is stored once. The raw record bytes are kept beside the
 decoded fields, so that nothing the board wrote is lost.
+
+The file carries a schema version (SQLite's ``user_version``): 0 is a library
+from before tournaments (the games table only); each step of ``MIGRATIONS``
+upgrades it by one, inside one transaction, when the file is opened. A library
+written by a newer ``playboard`` (a version above ``SCHEMA_VERSION``) is a
+LibraryError and is left untouched.
 """
 import datetime
 import json
@@ -30,6 +36,58 @@ CREATE TABLE IF NOT EXISTS games (
     UNIQUE (board, uid)
 );
 """
+
+# Version 1: tournaments (docs/tournament.md): events, their players or teams, their
+# pairings (one row per game to play, with its board, result and where the result
+# came from) and the hand corrections with their reasons.
+MIGRATIONS = (
+    (1, """
+CREATE TABLE events (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE,
+    game TEXT NOT NULL,
+    settings TEXT NOT NULL,
+    created_at TEXT NOT NULL
+);
+CREATE TABLE entrants (
+    id INTEGER PRIMARY KEY,
+    event INTEGER NOT NULL REFERENCES events(id),
+    name TEXT NOT NULL,
+    seed INTEGER NOT NULL,
+    team TEXT,
+    rating INTEGER,
+    withdrawn_round INTEGER,
+    UNIQUE (event, name)
+);
+CREATE TABLE pairings (
+    id INTEGER PRIMARY KEY,
+    event INTEGER NOT NULL REFERENCES events(id),
+    round INTEGER NOT NULL,
+    stage TEXT NOT NULL,
+    match TEXT NOT NULL,
+    game_no INTEGER NOT NULL,
+    white INTEGER REFERENCES entrants(id),
+    black INTEGER REFERENCES entrants(id),
+    board TEXT,
+    result TEXT,
+    source TEXT,
+    library_game INTEGER REFERENCES games(id),
+    kazans TEXT,
+    flag TEXT,
+    assigned_at TEXT,
+    UNIQUE (event, round, match, game_no)
+);
+CREATE TABLE corrections (
+    id INTEGER PRIMARY KEY,
+    pairing INTEGER NOT NULL REFERENCES pairings(id),
+    old TEXT,
+    new TEXT NOT NULL,
+    reason TEXT NOT NULL,
+    at TEXT NOT NULL
+);
+"""),
+)
+SCHEMA_VERSION = MIGRATIONS[-1][0]
 
 DEFAULT_PATH = os.path.join(os.path.expanduser("~"), ".playboard", "library.sqlite")
 
@@ -90,11 +148,35 @@ class Library:
             if tables and "games" not in tables:
                 self.db.close()
                 raise LibraryError("%s is another program's database, not a Playboard library" % self.path)
-            if "games" not in tables:
+            fresh = "games" not in tables
+            if fresh:
                 self.db.executescript(SCHEMA)
                 self.db.commit()
+            self.upgraded_from = self._migrate()
+            if fresh:
+                self.upgraded_from = None  # made now, not upgraded
         except sqlite3.Error as e:
             raise LibraryError("can't open the library %s: %s" % (self.path, e))
+
+    def _migrate(self):
+        """Bring the file up to SCHEMA_VERSION; returns the version it had (None if
+        it was already current). Each step commits whole or not at all."""
+        have = self.db.execute("PRAGMA user_version").fetchone()[0]
+        if have > SCHEMA_VERSION:
+            self.db.close()
+            raise LibraryError("%s was written by a newer playboard (library version %d, this one knows %d):"
+                               " update playboard" % (self.path, have, SCHEMA_VERSION))
+        if have == SCHEMA_VERSION:
+            return None
+        for version, sql in MIGRATIONS:
+            if version <= have:
+                continue
+            try:
+                self.db.executescript("BEGIN;" + sql + "PRAGMA user_version=%d; COMMIT;" % version)
+            except sqlite3.Error:
+                self.db.rollback()
+                raise
+        return have
 
     def close(self):
         self.db.close()
@@ -139,6 +221,17 @@ class Library:
             args.extend(ids)
         q += " ORDER BY date, id"
         return [Game(r) for r in self.db.execute(q, args)]
+
+    def games_from(self, board, since=None):
+        """Games synced from board id ``board`` (at or after ``since``, an ISO time
+        "YYYY-MM-DDTHH:MM:SS"), in the order the board numbered them."""
+        q = "SELECT id, board, uid, board_game, game, result, termination, date, fen, tags, moves, plies," \
+            " record, synced_at FROM games WHERE board=?"
+        args = [board]
+        if since:
+            q += " AND synced_at>=?"
+            args.append(since)
+        return [Game(r) for r in self.db.execute(q + " ORDER BY board_game, id", args)]
 
     def count(self):
         return self.db.execute("SELECT COUNT(*) FROM games").fetchone()[0]

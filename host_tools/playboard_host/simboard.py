@@ -141,15 +141,16 @@ class SimBoard:
     # ---- process ------------------------------------------------------------
 
     def start(self, board_def="sim", fs_dir=None, image=None, blocks=64, clock="virtual",
-              think=None, link=True):
+              think=None, link=True, board_id=None):
         """Start the firmware: ``board_def`` (a name in firmware/boards), flash in
         folder ``fs_dir`` (games in ``fs_dir/games``) or littlefs image file ``image``
-        (``blocks`` x 4 KB when new). Returns the firmware's ready message (dict:
+        (``blocks`` x 4 KB when new); ``board_id``: the id its link's hello gives
+        (default "sim"; several boards of a hall each need their own). Returns the firmware's ready message (dict:
         ``report`` lists what the record store found wrong at start-up)."""
         if fs_dir is None and image is None:
             raise ValueError("give fs_dir (a folder) or image (a file) for the board's flash")
         self._args = dict(board_def=board_def, fs_dir=fs_dir, image=image, blocks=blocks,
-                          clock=clock, think=think, link=link)
+                          clock=clock, think=think, link=link, board_id=board_id)
         return self._spawn()
 
     def _spawn(self):
@@ -176,6 +177,8 @@ class SimBoard:
             cmd += ["--think", a["think"]]
         if not a["link"]:
             cmd += ["--no-link"]
+        if a.get("board_id"):
+            cmd += ["--id", a["board_id"]]
         base = a["fs_dir"] or os.path.dirname(os.path.abspath(a["image"]))
         self.stderr_path = os.path.join(base, "firmware.stderr")
         err = open(self.stderr_path, "ab")

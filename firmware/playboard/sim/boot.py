@@ -10,7 +10,7 @@ from playboard.compat import unload
 
 def _opts(argv):
     o = {"board": "sim", "flash": "sim-flash", "image": None, "blocks": 64, "ctl": None,
-         "clock": None, "think": None, "link": True}
+         "clock": None, "think": None, "link": True, "id": None}
     i = 0
     while i < len(argv):
         a = argv[i]
@@ -69,8 +69,11 @@ def start(argv, bridge_class):
     virtual = (o["clock"] or ("virtual" if ctl_in is not None else "real")) == "virtual"
     transport = None
     if o["link"]:
+        import playboard.link
         from playboard.link import StdioTransport
         transport = StdioTransport()
+        if o["id"]:
+            playboard.link.BOARD_ID = o["id"]  # several simulated boards told apart (a hall)
     think = o["think"] or ("nodes" if virtual else "ms")
     app = App(hw, cfg, store, transport=transport, think=think, layouts=layouts)
     del layouts

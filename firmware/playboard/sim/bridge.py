@@ -18,6 +18,7 @@ Options::
     --clock virtual     time moves only by ``adv`` commands (default with --ctl); ``real``: ticks_ms
     --think nodes|ms    engine budget per move (default nodes with a virtual clock)
     --no-link           no link on stdin/stdout
+    --id TEXT           the board id the link's hello gives (default "sim")
 
 Control commands: one line each, words split by spaces; each gets one reply line
 of JSON (``{"ok": true, ...}`` or ``{"ok": false, "err": text}``)::

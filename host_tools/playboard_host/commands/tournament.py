@@ -1,0 +1,199 @@
+"""`playboard tournament`: run an event on a room of boards (docs/tournament.md)."""
+import sys
+
+from playboard.games.common import GAME_NAMES
+
+from playboard_host.cli import CommandError, check_output_path
+from playboard_host.library import SCHEMA_VERSION, Library, LibraryError
+from playboard_host.tournament import outputs
+from playboard_host.tournament.event import RESULTS, SYSTEMS, Event, TournamentError
+from playboard_host.tournament.results import take_results
+from playboard_host.tournament.scoring import TIEBREAKS
+
+HELP = "run a tournament: create an event, enter players, pair rounds on boards, take results, standings"
+
+
+def _number(text):
+    try:
+        v = float(text)
+    except ValueError:
+        raise CommandError("bad number %r" % text)
+    return int(v) if v == int(v) else v
+
+
+def add_arguments(p):
+    p.add_argument("--library", help="library file (default $PLAYBOARD_LIBRARY or ~/.playboard/library.sqlite)")
+    sub = p.add_subparsers(dest="action", metavar="ACTION")
+
+    c = sub.add_parser("create", help="create an event")
+    c.add_argument("event", help="the event's name")
+    c.add_argument("--game", required=True, choices=GAME_NAMES)
+    c.add_argument("--system", choices=SYSTEMS, default="roundrobin",
+                   help="roundrobin (Berger tables), knockout, or groups (round robins, then a final)")
+    c.add_argument("--cycles", type=int, default=1, help="round-robin cycles (default 1; 2: a double round robin)")
+    c.add_argument("--games-per-match", type=int, default=2, help="knockout: games per match (default 2)")
+    c.add_argument("--tiebreak-games", type=int, default=2,
+                   help="knockout: games added, block by block, while a match is tied (default 2; 0: by hand)")
+    c.add_argument("--groups", type=int, default=2, help="groups: how many (default 2; snake seeding)")
+    c.add_argument("--advance", type=int, default=2, help="groups: places of each group that reach the final")
+    c.add_argument("--final", choices=("knockout", "roundrobin"), default="knockout")
+    for k in ("win", "draw", "loss", "forfeit-loss"):
+        c.add_argument("--" + k, type=_number, help="points for a %s (default by game: Tobit 2/1/0, the"
+                       " mancala games 1/0.5/0)" % k.replace("-", " ") if k == "win" else "points for a %s" % k)
+    c.add_argument("--bye-points", type=_number, default=0, help="round robin: points for a bye (default 0)")
+    c.add_argument("--tiebreaks", help="comma-separated, in order, from: %s" % ", ".join(TIEBREAKS))
+    c.add_argument("--team", action="store_true", help="a team event (a round robin of team matches)")
+    c.add_argument("--boards-per-match", type=int, help="team event: boards in each team match")
+    c.add_argument("--board", action="append", default=[], metavar="LABEL[=ID]",
+                   help="a board of the event (repeatable): its label and the id it gives in its hello")
+
+    sub.add_parser("list", help="list the events")
+    for name, hlp in (("show", "the event's settings, boards, entrants and corrections"),
+                      ("pair", "pair the next round (or add tiebreak games to a tied knockout match)"),
+                      ("collect", "take results from the games synced from the event's boards")):
+        x = sub.add_parser(name, help=hlp)
+        x.add_argument("event")
+
+    a = sub.add_parser("add", help="enter players (or teams, in a team event)")
+    a.add_argument("event")
+    a.add_argument("names", nargs="+")
+    a.add_argument("--rating", type=int, help="rating (seeds follow ratings once everyone has one)")
+    a.add_argument("--team", help="team event: the team these players play for (in board order)")
+
+    b = sub.add_parser("board", help="add a board to the event")
+    b.add_argument("event")
+    b.add_argument("label", help="the board's label in the room (e.g. 3)")
+    b.add_argument("--id", help="the id the board gives in its hello (playboard sync shows it; default the label)")
+
+    s = sub.add_parser("assign", help="put a pairing on a board")
+    s.add_argument("event")
+    s.add_argument("round", type=int)
+    s.add_argument("who", help="table number (3, or 3.2 for game 2 of match 3) or a player's name")
+    s.add_argument("board", help="the board's label")
+
+    r = sub.add_parser("result", help="enter or correct a result by hand (the reason is kept)")
+    r.add_argument("event")
+    r.add_argument("round", type=int)
+    r.add_argument("who", help="table number or a player's name")
+    r.add_argument("result", choices=RESULTS, help="+/- : White wins by forfeit; -/+ Black; -/- both forfeit")
+    r.add_argument("--reason", required=True)
+    r.add_argument("--kazans", help="balls in the kazans at the end, WHITE-BLACK (mancala tiebreak)")
+
+    w = sub.add_parser("withdraw", help="withdraw a player: their games without a result become forfeits")
+    w.add_argument("event")
+    w.add_argument("name")
+    w.add_argument("--round", type=int, help="from this round on (default: their first game without a result)")
+
+    for name, hlp in (("pairings", "print the pairings"), ("standings", "print the standings (crosstable in html)"),
+                      ("pgn", "all the event's games as one PGN-style file")):
+        x = sub.add_parser(name, help=hlp)
+        x.add_argument("event")
+        if name != "pgn":
+            x.add_argument("--format", "-f", choices=outputs.FORMATS, default="text")
+        if name == "pairings":
+            x.add_argument("--round", type=int)
+        x.add_argument("--output", "-o", help="write to this file (default standard output)")
+
+
+def _write(args, text):
+    if getattr(args, "output", None):
+        check_output_path(args.output)
+        try:
+            with open(args.output, "w", encoding="utf-8", newline="\n") as f:
+                f.write(text)
+        except OSError as e:
+            raise CommandError("can't write %s: %s" % (args.output, e.strerror or e))
+        print("written to %s" % args.output, file=sys.stderr)
+    else:
+        sys.stdout.write(text)
+
+
+def run(args):
+    if not args.action:
+        raise CommandError("tournament needs an action: create, add, board, pair, assign, collect, result,"
+                           " withdraw, pairings, standings, pgn, show, list (see --help)")
+    try:
+        lib = Library(args.library, create=args.action == "create")
+    except LibraryError as e:
+        raise CommandError(str(e))
+    try:
+        if lib.upgraded_from is not None:
+            print("library %s upgraded from version %d to %d (its games kept)"
+                  % (lib.path, lib.upgraded_from, SCHEMA_VERSION), file=sys.stderr)
+        return _run(args, lib)
+    except TournamentError as e:
+        raise CommandError(str(e))
+    finally:
+        lib.close()
+
+
+def _run(args, lib):
+    act = args.action
+    if act == "list":
+        for n in Event.names(lib):
+            e = Event(lib, n)
+            print("%-24s %-7s %-10s %d entrants, %d rounds paired" % (
+                n, e.game, e.settings["system"], len(e.entrants()), len(e.rounds())))
+        return 0
+    if act == "create":
+        sc = {k: getattr(args, k.replace("-", "_")) for k in ("win", "draw", "loss", "forfeit_loss")
+              if getattr(args, k.replace("-", "_")) is not None}
+        tb = [t.strip() for t in args.tiebreaks.split(",") if t.strip()] if args.tiebreaks else None
+        e = Event.create(lib, args.event, args.game, args.system, cycles=args.cycles,
+                         games_per_match=args.games_per_match, tiebreak_games=args.tiebreak_games,
+                         groups=args.groups, advance=args.advance, final=args.final, scoring_=sc,
+                         tiebreaks=tb, team=args.team, boards_per_match=args.boards_per_match,
+                         bye_points=args.bye_points, boards=args.board)
+        print("event %s: %s, %s, scoring %s, tiebreaks %s" % (
+            e.name, e.game, e.settings["system"],
+            "/".join(outputs._num(e.scoring[k]) for k in ("win", "draw", "loss")), ", ".join(e.settings["tiebreaks"])))
+        return 0
+    e = Event(lib, args.event)
+    if act == "add":
+        for n in args.names:
+            x = e.add_entrant(n, args.rating, args.team)
+            print("entered %s (seed %d%s)" % (x.name, x.seed, ", team " + args.team if args.team else ""))
+        if all(x.rating for x in e.entrants(teams_only=False)):
+            e.reseed()
+    elif act == "board":
+        e.add_board(args.label, args.id)
+        print("board %s (id %s) added to %s" % (args.label, args.id or args.label, e.name))
+    elif act == "pair":
+        r, ps = e.pair_next()
+        print("round %d paired" % r)
+        sys.stdout.write(outputs.pairings_text(e, r))
+    elif act == "assign":
+        p = e.assign(args.round, args.who, args.board)
+        print("round %d table %s on board %s" % (p.round, p.match, args.board))
+    elif act == "result":
+        p = e.set_result(args.round, args.who, args.result, args.reason, args.kazans)
+        print("round %d table %s: %s (%s)%s" % (p.round, p.match, p.result, args.reason,
+                                                ("\nflag: " + p.flag) if p.flag else ""))
+    elif act == "withdraw":
+        r = e.withdraw(args.name, args.round)
+        print("%s withdrawn from round %d on: their games without a result are forfeits" % (args.name, r))
+    elif act == "collect":
+        lines = take_results(e, lib)
+        for line in lines:
+            print(line)
+        if not lines:
+            print("no new games from the boards of %s (sync the boards first: playboard sync)" % e.name)
+    elif act == "pairings":
+        _write(args, outputs.pairings_text(e, args.round, args.format))
+    elif act == "standings":
+        _write(args, outputs.standings_text(e, args.format))
+    elif act == "pgn":
+        _write(args, outputs.event_pgn(e, lib))
+    elif act == "show":
+        s = e.settings
+        print("%s: %s, %s" % (e.name, e.game, s["system"]))
+        for k in sorted(s):
+            if k != "boards":
+                print("  %s: %s" % (k, s[k]))
+        print("  boards: %s" % (", ".join("%s=%s" % kv for kv in s["boards"].items()) or "none"))
+        for x in e.entrants(teams_only=False):
+            print("  %3d %s%s%s" % (x.seed, x.name, " (team %s)" % x.team if x.team else "",
+                                    " withdrawn from round %d" % x.withdrawn_round if x.withdrawn_round else ""))
+        for c in e.corrections():
+            print("  correction round %d table %s: %s -> %s (%s, %s)" % (c[1], c[2], c[3], c[4], c[5], c[6]))
+    return 0

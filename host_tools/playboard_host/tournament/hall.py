@@ -1,0 +1,482 @@
+"""The live hall: every board of a room followed at once, for one web page and the
+operator (docs/tournament.md, "The live hall").
+
+A :class:`Hall` watches a set of serial ports (given, or found by the boards' USB
+id; the set is looked at again every ``rescan_s`` seconds, so a board plugged in
+later is picked up and one that comes back is followed again). Each port gets a
+:class:`BoardWatch` thread that speaks the board's protocol (docs/protocol.md):
+hello, the game in play fetched, live events on (``V`` repeated every 5 s); each
+event updates that board's state (position from the rules core, moves, last move,
+result) and the hall publishes the whole state to a ``websim.server.Hub`` (the
+page's server-sent events) and rewrites the round's live PGN-style file.
+
+Alerts for the operator: a board disconnected; a board in correction (the board
+shows a mistake to put right) for more than ``correction_s`` seconds; a result or
+a game that contradicts the event's pairing on that board.
+"""
+import os
+import sqlite3
+import threading
+import time
+
+from playboard import pgn
+from playboard.games.common import GameError
+from playboard.games.registry import new_game
+
+from playboard_host.boardtext import view
+from playboard_host.serial_link import LinkError, BoardLink, open_port
+
+KEEPALIVE_S = 5.0
+CORRECTION_S = 30.0
+
+
+class BoardState:
+    """What the hall knows of the board on ``port``: its ``board_id``, ``connected``,
+    the rules-core game ``g`` and its ``moves``, ``last_move``, ``result``,
+    ``termination``, ``correction_since`` (time.monotonic() or None), ``error``
+    (why it went away), ``moves_seen`` and ``updated`` (time.time() of the last
+    change)."""
+
+    def __init__(self, port):
+        self.port = port
+        self.board_id = None
+        self.connected = False
+        self.error = None
+        self.g = None
+        self.game = None
+        self.moves = []
+        self.last_move = None
+        self.result = None
+        self.termination = None
+        self.correction_since = None
+        self.moves_seen = 0
+        self.updated = time.time()
+        self.lost_events = 0
+
+    def start(self, name, fen=None, moves=(), result=None):
+        self.game = name
+        self.moves = list(moves)
+        self.last_move = self.moves[-1] if self.moves else None
+        self.result = result if result not in (None, "*") else None
+        self.termination = None
+        self.correction_since = None
+        try:
+            self.g = new_game(name, fen)
+            for m in self.moves:
+                self.g.push_text(m)
+        except (GameError, ValueError):
+            self.g = None
+
+    def event(self, ev, now):
+        """Apply live event ``ev`` (dict) at ``now`` (monotonic s). True if it changed anything shown."""
+        kind = ev.get("ev")
+        if kind == "game":
+            self.start(ev.get("game"), ev.get("fen"))
+        elif kind == "resumed":  # the position only: the moves before it are in the board's record
+            self.start(ev.get("game"), ev.get("fen"))
+        elif kind == "move":
+            text = ev.get("move", "?")
+            self.moves.append(text)
+            self.last_move = text
+            self.moves_seen += 1
+            self.correction_since = None
+            if self.g is not None:
+                try:
+                    self.g.push_text(text)
+                except (GameError, ValueError):
+                    self.g = None
+        elif kind == "undo":
+            if self.moves:
+                self.moves.pop()
+            self.last_move = self.moves[-1] if self.moves else None
+            if self.g is not None and self.g.ply:
+                self.g.pop()
+        elif kind == "over":
+            self.result = ev.get("result")
+            self.termination = ev.get("termination")
+            self.correction_since = None
+        elif kind == "correction":
+            if self.correction_since is None:
+                self.correction_since = now
+        elif kind == "resolved":
+            self.correction_since = None
+        else:
+            return False
+        self.updated = time.time()
+        return True
+
+
+class BoardWatch(threading.Thread):
+    """The thread that follows one port for ``hall``; ``opener(port)`` gives the stream."""
+
+    def __init__(self, hall, port, opener, timeout=1.0, keepalive_s=KEEPALIVE_S):
+        threading.Thread.__init__(self, daemon=True, name="hall " + port)
+        self.hall = hall
+        self.port = port
+        self.opener = opener
+        self.timeout = timeout
+        self.keepalive_s = keepalive_s
+        self.stopping = False
+
+    def run(self):
+        link = None
+        st = self.hall.state_of(self.port)
+        try:
+            link = BoardLink(self.opener(self.port), timeout=self.timeout)
+            hello = link.hello()
+            try:
+                link.set_time()
+            except LinkError:
+                pass
+            status = link.status()
+            cur = status.get("current")
+            rec = link.fetch_game(cur)[0] if cur is not None else None
+            link.live(True)
+            with self.hall.lock:
+                st.board_id = hello.get("board")
+                st.connected = True
+                st.error = None
+                if rec is not None:
+                    st.start(rec.name, rec.fen, rec.moves, rec.result)
+                st.updated = time.time()
+            self.hall.changed(st)
+            self.hall.sync_board(link, st)
+            t_keep = time.monotonic() + self.keepalive_s
+            while not self.stopping and not self.hall.stopping:
+                if time.monotonic() >= t_keep:
+                    link.live(True)
+                    t_keep = time.monotonic() + self.keepalive_s
+                evs = [ev for ev in link.wait_events(0.05) if isinstance(ev, dict)]
+                if evs:
+                    now = time.monotonic()
+                    with self.hall.lock:
+                        shown = [st.event(ev, now) for ev in evs]
+                        st.lost_events += link.missed_events
+                        link.missed_events = 0
+                    if any(shown):
+                        self.hall.changed(st, evs)
+                    if any(ev.get("ev") == "over" for ev in evs):
+                        self.hall.sync_board(link, st)
+        except Exception as e:  # the link failed (LinkError, OSError) or a bug: shown, tried again
+            with self.hall.lock:
+                st.connected = False
+                st.error = str(e) or type(e).__name__
+                if not isinstance(e, (LinkError, OSError, ValueError)):
+                    st.error = "internal error: %s: %s" % (type(e).__name__, e)
+                st.updated = time.time()
+            self.hall.changed(st)
+        finally:
+            if link is not None:
+                try:
+                    link.live(False)
+                except (LinkError, OSError, ValueError):
+                    pass
+                link.close()
+
+
+def usb_ports(vid_pid):
+    """A function listing the serial ports of boards with USB id ``vid_pid`` now."""
+    from playboard_host.serial_link import parse_vid_pid
+
+    vid, pid = parse_vid_pid(vid_pid)
+
+    def ports():
+        from serial.tools import list_ports
+        return sorted(p.device for p in list_ports.comports() if p.vid == vid and p.pid == pid)
+    return ports
+
+
+class Hall:
+    """The boards on the ports ``ports()`` returns (a function, called again every
+    ``rescan_s`` s), published to ``hub`` (a websim.server.Hub, or None).
+
+    ``pairings``: None, or a function board id -> dict {label, round, table, white,
+    black, result, source, flag, game} of the pairing in play on it (or {"label":
+    ..., "none": True}; None for a board not in the event), called every
+    ``refresh_s`` s and when a board first answers, from the hall's threads (so it
+    must open what it reads itself, as :func:`event_pairings` does). ``live_dir``: folder for the
+    live PGN-style files (``round-N.pgn``, ``live.pgn`` for boards without a
+    pairing). ``keepalive_s``: how often live events are asked for again (a board
+    stops them after 20 s of its own time without a request). ``sync_library``: a
+    library path: each board's finished games are stored there (then acknowledged)
+    when it connects and whenever a game ends, and with an event its results are
+    taken at once (``notices`` keeps what that said; ``out``, a file, is told too)."""
+
+    def __init__(self, ports, hub=None, pairings=None, event_name=None, live_dir=None, opener=None,
+                 rescan_s=1.0, correction_s=CORRECTION_S, refresh_s=2.0, retry_s=3.0, timeout=1.0,
+                 keepalive_s=KEEPALIVE_S, sync_library=None, out=None):
+        self.ports = ports
+        self.hub = hub
+        self.pairings = pairings
+        self.event_name = event_name
+        self.live_dir = live_dir
+        self.opener = opener or (lambda p: open_port(p))
+        self.rescan_s = rescan_s
+        self.correction_s = correction_s
+        self.refresh_s = refresh_s
+        self.retry_s = retry_s
+        self.timeout = timeout
+        self.keepalive_s = keepalive_s
+        self.sync_library = sync_library
+        self.out = out
+        self.notices = []
+        self.lock = threading.RLock()
+        self.file_lock = threading.Lock()
+        self.boards = {}
+        self.watches = {}
+        self.tried = {}
+        self.pairing_of = {}
+        self.stopping = False
+        self.thread = None
+        self.version = 0
+        self.publishes = 0
+        self.seen_version = threading.Condition(self.lock)
+
+    # ---- life ---------------------------------------------------------------------
+
+    def start(self):
+        self.thread = threading.Thread(target=self._run, daemon=True, name="hall")
+        self.thread.start()
+        return self
+
+    def stop(self):
+        self.stopping = True
+        if self.thread is not None:
+            self.thread.join(5)
+        for w in list(self.watches.values()):
+            w.join(5)
+
+    def _run(self):
+        t_refresh = 0
+        while not self.stopping:
+            self.scan()
+            now = time.monotonic()
+            if self.pairings is not None and now >= t_refresh:
+                self.refresh()
+                t_refresh = now + self.refresh_s
+            self.publish()  # the correction alerts' seconds move on
+            end = time.monotonic() + self.rescan_s
+            while not self.stopping and time.monotonic() < end:
+                time.sleep(0.05)
+
+    def scan(self):
+        """Follow every port ``ports()`` lists that no thread follows (a board that went
+        away is tried again after ``retry_s`` s)."""
+        try:
+            ports = list(self.ports())
+        except OSError:
+            return
+        now = time.monotonic()
+        for p in ports:
+            w = self.watches.get(p)
+            if w is not None and w.is_alive():
+                continue
+            if w is not None and now - self.tried.get(p, 0) < self.retry_s:
+                continue
+            self.tried[p] = now
+            self.state_of(p)
+            w = BoardWatch(self, p, self.opener, self.timeout, self.keepalive_s)
+            self.watches[p] = w
+            w.start()
+
+    def state_of(self, port):
+        with self.lock:
+            st = self.boards.get(port)
+            if st is None:
+                st = self.boards[port] = BoardState(port)
+            return st
+
+    def refresh(self):
+        """Read the pairing on each board again (the event may have moved on)."""
+        with self.lock:
+            ids = [s.board_id for s in self.boards.values() if s.board_id]
+        got = {}
+        for bid in ids:
+            try:
+                got[bid] = self.pairings(bid)
+            except Exception as e:  # a library being written: try again next time
+                got[bid] = self.pairing_of.get(bid, {"error": str(e)})
+        with self.lock:
+            changed = got != self.pairing_of
+            self.pairing_of = got
+        if changed:
+            self.changed(None)
+
+    def notice(self, text):
+        with self.lock:
+            self.notices = (self.notices + [text])[-20:]
+        if self.out is not None:
+            self.out.write(text + "\n")
+            self.out.flush()
+
+    def sync_board(self, link, st):
+        """Store the finished games of the board on ``link`` in the library (then
+        acknowledge them), and take the event's results from them. A failure is a
+        notice; the board is still followed."""
+        if not self.sync_library:
+            return
+        from playboard_host.commands.sync import sync
+        from playboard_host.library import Library, LibraryError
+        from playboard_host.tournament.event import Event, TournamentError
+        from playboard_host.tournament.results import take_results
+
+        try:
+            lib = Library(self.sync_library)
+        except LibraryError as e:
+            self.notice("can't store the games of board %s: %s" % (st.board_id, e))
+            return
+        try:
+            new, _ = sync(link, st.board_id, lib, progress=False)
+            if new:
+                self.notice("board %s: %d game%s stored" % (st.board_id, new, "" if new == 1 else "s"))
+            if new and self.event_name:
+                for line in take_results(Event(lib, self.event_name), lib):
+                    self.notice(line)
+        except (LinkError, TournamentError, LibraryError, sqlite3.Error) as e:
+            self.notice("board %s: sync stopped: %s (it is tried again when a game ends)" % (st.board_id, e))
+        finally:
+            lib.close()
+        if self.pairings is not None:
+            self.refresh()
+
+    # ---- state ----------------------------------------------------------------------
+
+    def changed(self, st, events=None):
+        """A board changed: pairings of new boards, live file, publish."""
+        if st is not None and self.pairings is not None and st.board_id and st.board_id not in self.pairing_of:
+            try:
+                p = self.pairings(st.board_id)
+            except Exception:
+                p = None
+            with self.lock:
+                self.pairing_of[st.board_id] = p
+        if self.live_dir and st is not None and (events is None or any(e.get("ev") in (
+                "move", "undo", "game", "resumed", "over") for e in events)):
+            self.write_live(st)
+        self.publish()
+
+    def _alerts(self, st, pair, now):
+        out = []
+        label = (pair or {}).get("label") or st.board_id or st.port
+        if not st.connected and st.error:
+            out.append({"kind": "disconnected", "board": label,
+                        "text": "board %s disconnected (%s)" % (label, st.error)})
+        if st.correction_since is not None and now - st.correction_since > self.correction_s:
+            out.append({"kind": "correction", "board": label,
+                        "text": "board %s in correction for %d s" % (label, now - st.correction_since)})
+        if self.pairings is not None and st.board_id:
+            if pair is None:
+                if st.game is not None:
+                    out.append({"kind": "contradiction", "board": label,
+                                "text": "board %s (id %s) is not a board of %s" % (
+                                    label, st.board_id, self.event_name)})
+            elif "error" not in pair:
+                if pair.get("game") and st.game and st.game != pair["game"]:
+                    out.append({"kind": "contradiction", "board": label, "text": "board %s plays %s, the event %s"
+                                % (label, st.game, pair["game"])})
+                if pair.get("none") and st.result:
+                    out.append({"kind": "contradiction", "board": label,
+                                "text": "board %s finished a game (%s) with no pairing on it" % (label, st.result)})
+                if st.result and pair.get("result") and pair.get("source") != "board" and \
+                        pair["result"] not in ("+/-", "-/+", "-/-") and st.result != pair["result"]:
+                    out.append({"kind": "contradiction", "board": label,
+                                "text": "board %s ended %s but round %s table %s has %s by hand" % (
+                                    label, st.result, pair["round"], pair["table"], pair["result"])})
+                if pair.get("flag"):
+                    out.append({"kind": "contradiction", "board": label, "text": "board %s: %s" % (label, pair["flag"])})
+        return out
+
+    def state(self):
+        """The whole hall as a JSON-ready dict: ``boards`` (list, by label) and ``alerts``."""
+        now = time.monotonic()
+        boards = []
+        alerts = []
+        with self.lock:
+            for st in self.boards.values():
+                pair = self.pairing_of.get(st.board_id) if st.board_id else None
+                pos = None
+                if st.g is not None:
+                    pos = view(st.g)
+                b = {"port": st.port, "id": st.board_id, "label": (pair or {}).get("label") or st.board_id or st.port,
+                     "connected": st.connected, "game": st.game, "position": pos, "moves": len(st.moves),
+                     "last_move": st.last_move, "result": st.result, "termination": st.termination,
+                     "in_correction": st.correction_since is not None, "updated": st.updated,
+                     "round": (pair or {}).get("round"), "table": (pair or {}).get("table"),
+                     "white": (pair or {}).get("white"), "black": (pair or {}).get("black")}
+                a = self._alerts(st, pair, now)
+                b["alerts"] = [x["kind"] for x in a]
+                alerts.extend(a)
+                boards.append(b)
+        boards.sort(key=lambda b: (_natural(b["label"]), b["port"]))
+        with self.lock:
+            notices = list(self.notices)
+        return {"event": self.event_name, "boards": boards, "alerts": alerts, "notices": notices}
+
+    def publish(self):
+        s = self.state()
+        with self.lock:
+            self.publishes += 1
+            self.version += 1
+            self.seen_version.notify_all()
+        if self.hub is not None:
+            self.hub.publish(s)
+        return s
+
+    # ---- live PGN-style files ---------------------------------------------------------
+
+    def write_live(self, st):
+        """Rewrite the live file of ``st``'s round (every board of that round, moves so far)."""
+        with self.lock:
+            pair = self.pairing_of.get(st.board_id) if st.board_id else None
+            rnd = (pair or {}).get("round")
+            members = [(s, self.pairing_of.get(s.board_id)) for s in self.boards.values()
+                       if s.game is not None and ((self.pairing_of.get(s.board_id) or {}).get("round") == rnd)]
+            texts = []
+            for s, p in sorted(members, key=lambda x: _natural((x[1] or {}).get("label") or x[0].port)):
+                p = p or {}
+                tags = {"Event": self.event_name or "Playboard hall", "Round": str(p.get("round") or "?"),
+                        "White": p.get("white") or "?", "Black": p.get("black") or "?", "Game": s.game,
+                        "Board": p.get("label") or s.board_id or s.port, "Result": s.result or "*"}
+                texts.append(pgn.format_game(tags, list(s.moves), s.result or "*"))
+        name = "round-%s.pgn" % rnd if rnd else "live.pgn"
+        path = os.path.join(self.live_dir, name)
+        tmp = path + ".tmp"
+        try:
+            with self.file_lock:  # boards' threads write the same round's file in turn
+                with open(tmp, "w", encoding="utf-8", newline="\n") as f:
+                    f.write("".join(texts))
+                os.replace(tmp, path)  # a viewer polling the file never reads half of it
+        except OSError as e:
+            self.notice("can't write the live file %s: %s" % (path, e.strerror or e))
+
+
+def _natural(label):
+    s = str(label)
+    return (0, int(s), "") if s.isdigit() else (1, 0, s)
+
+
+def event_pairings(library_path, event_name):
+    """A ``pairings`` function for :class:`Hall` reading event ``event_name`` of the library
+    at ``library_path`` (opened on each call, from the hall's thread)."""
+    from playboard_host.library import Library
+    from playboard_host.tournament.event import Event
+
+    def pairings(board_id):
+        lib = Library(library_path, create=False)
+        try:
+            e = Event(lib, event_name)
+            label = e.board_of_id(board_id)
+            if label is None:
+                return None
+            ps = [p for p in e.pairings() if p.board == label and p.black is not None]
+            if not ps:
+                return {"label": label, "none": True, "game": e.game}
+            open_ = [p for p in ps if p.result is None]
+            p = (open_ or ps)[0 if open_ else -1]
+            names = e.names_by_id()
+            return {"label": label, "round": p.round, "table": p.match + ("" if p.game_no == 1 else ".%d" % p.game_no),
+                    "white": names[p.white], "black": names[p.black], "result": p.result, "source": p.source,
+                    "flag": p.flag, "game": e.game}
+        finally:
+            lib.close()
+    return pairings

@@ -1,0 +1,260 @@
+"""The live hall against simulated boards (the real firmware under MicroPython, each on its
+own pseudo-terminal): boards followed at once, one plugged in later picked up, moves
+and results shown with the event's players, alerts (disconnected, a long correction,
+a result contradicting the pairing), the live PGN-style file of each round."""
+import json
+import time
+import urllib.request
+
+import pytest
+
+from playboard.games.registry import new_game
+from playboard.pgn import read_games
+from playboard_host.library import Library
+from playboard_host.simboard import SimBoard, micropython_binary
+from playboard_host.tournament import hall as hall_mod
+from playboard_host.tournament.event import Event
+from playboard_host.tournament.hall_server import make_server
+from playboard_host.websim import server as srv
+
+pytestmark = pytest.mark.skipif(micropython_binary() is None, reason="micropython not installed (make setup)")
+
+
+def wait_for(cond, seconds=10.0, step=0.02):
+    """Poll ``cond()`` until it is true (returns it) or ``seconds`` pass (returns None)."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        v = cond()
+        if v:
+            return v
+        time.sleep(step)
+    return None
+
+
+def board_by_label(hall, label):
+    for b in hall.state()["boards"]:
+        if b["label"] == label:
+            return b
+    return None
+
+
+def toguz_move(b, g, k=0):
+    m = g.legal_moves()[k % len(g.legal_moves())]
+    b.tap(m + 9 * g.turn, 150)
+    b.advance(3000)
+    text = g.move_text(m)
+    g.push(m)
+    return text
+
+
+@pytest.fixture
+def room(tmp_path):
+    """3 simulated boards (ids hall-1..3), an event on them with 6 players, round 1 paired."""
+    boards = []
+    lib = Library(str(tmp_path / "lib.sqlite"))
+    e = Event.create(lib, "Cup", "toguz", boards=["%d=hall-%d" % (k, k) for k in (1, 2, 3)])
+    for n in ("Aru", "Bek", "Dina", "Erlan", "Gul", "Nurlan"):
+        e.add_entrant(n)
+    e.pair_next()
+    lib.close()
+    try:
+        for k in range(3):
+            b = SimBoard(heap="192k")
+            b.start("sim", fs_dir=str(tmp_path / ("flash%d" % k)), board_id="hall-%d" % (k + 1))
+            b.new_game("toguz", "two")
+            b.advance(100)
+            boards.append(b)
+        yield boards, str(tmp_path / "lib.sqlite")
+    finally:
+        for b in boards:
+            b.stop()
+
+
+def test_hall_follows_every_board_with_alerts_and_live_files(room, tmp_path):
+    boards, db = room
+    ports = [boards[0].port, boards[1].port]
+    live = tmp_path / "live"
+    live.mkdir()
+    hub = srv.Hub()
+    hall = hall_mod.Hall(lambda: list(ports), hub, hall_mod.event_pairings(db, "Cup"), "Cup", str(live),
+                         rescan_s=0.2, correction_s=1.0, refresh_s=0.3)
+    hall.start()
+    try:
+        assert wait_for(lambda: sum(b["connected"] and b["white"] is not None for b in hall.state()["boards"]) == 2)
+        st = hall.state()
+        assert [(b["label"], b["round"], b["table"], b["white"], b["black"]) for b in st["boards"]] == [
+            ("1", 1, "1", "Aru", "Nurlan"), ("2", 1, "2", "Bek", "Gul")]
+        assert st["boards"][0]["position"]["rows"] == [[9] * 9, [9] * 9] and st["alerts"] == []
+        # a board plugged in later is picked up
+        ports.append(boards[2].port)
+        assert wait_for(lambda: (board_by_label(hall, "3") or {}).get("white"))
+        assert board_by_label(hall, "3")["connected"] and board_by_label(hall, "3")["black"] == "Erlan"
+        # moves on every board reach the hall
+        games = [new_game("toguz") for _ in boards]
+        texts = [[], [], []]
+        for rnd in range(2):
+            for k, b in enumerate(boards):
+                texts[k].append(toguz_move(b, games[k], rnd))
+        for k in range(3):
+            label = str(k + 1)
+            b = wait_for(lambda: (lambda x: x if x["moves"] == 2 else None)(board_by_label(hall, label)))
+            assert b["last_move"] == texts[k][-1]
+            assert b["position"]["rows"][1] == [games[k].pos[i] for i in range(9)]
+            assert b["position"]["stores"] == [games[k].pos[18], games[k].pos[19]]
+        # the live file of round 1 holds every board's moves so far
+        recs = list(read_games(open(str(live / "round-1.pgn"), encoding="utf-8")))
+        assert [(r.tags["Board"], r.tags["White"], r.tags["Result"], r.moves) for r in recs] == [
+            ("1", "Aru", "*", texts[0]), ("2", "Bek", "*", texts[1]), ("3", "Dina", "*", texts[2])]
+        # the arbiter entered a result for table 2 by hand; the board then ends otherwise: alert
+        lib = Library(db)
+        Event(lib, "Cup").set_result(1, "2", "1-0", "reported early by the players")
+        lib.close()
+        boards[1].set_sensor(_tobit_sensor(5), 1)  # White resigns on board 2 (pad pressed twice)
+        for _ in range(2):
+            boards[1].set_sensor(_tobit_sensor(5), 1)
+            boards[1].advance(200)
+            boards[1].set_sensor(_tobit_sensor(5), 0)
+            boards[1].advance(200)
+        a = wait_for(lambda: [x for x in hall.state()["alerts"] if x["kind"] == "contradiction"])
+        assert a[0]["text"] == "board 2 ended 0-1 but round 1 table 2 has 1-0 by hand"
+        assert board_by_label(hall, "2")["result"] == "0-1"
+        # a board unplugged: alert
+        boards[2].stop()
+        ports.remove(boards[2].port)
+        a = wait_for(lambda: [x for x in hall.state()["alerts"] if x["kind"] == "disconnected"])
+        assert a[0]["board"] == "3" and a[0]["text"].startswith("board 3 disconnected")
+        # the page's server serves the same state and the live file
+        httpd = make_server(hall, hub, "127.0.0.1", 0)
+        srv.serve_in_thread(httpd)
+        try:
+            url = "http://127.0.0.1:%d" % httpd.server_address[1]
+            got = json.loads(urllib.request.urlopen(url + "/api/state", timeout=5).read())
+            assert [b["label"] for b in got["boards"]] == ["1", "2", "3"]
+            text = urllib.request.urlopen(url + "/live/round-1.pgn", timeout=5).read().decode()
+            assert '[Board "2"]' in text and '[Result "0-1"]' in text
+            assert b"<title>Playboard hall</title>" in urllib.request.urlopen(url + "/", timeout=5).read()
+        finally:
+            srv.stop(httpd, hub)
+    finally:
+        hall.stop()
+
+
+def _tobit_sensor(cell):
+    from playboard.board.layout import load_layout
+    return load_layout("tobit").sensor_of(cell)
+
+
+def test_a_board_in_correction_too_long_raises_an_alert(tmp_path):
+    b = SimBoard(heap="192k")
+    try:
+        b.start("sim", fs_dir=str(tmp_path / "flash"), board_id="solo")
+        b.new_game("tobit", "two")
+        b.set_up()
+        b.advance(800)
+        hall = hall_mod.Hall(lambda: [b.port], None, rescan_s=0.2, correction_s=0.5)
+        hall.start()
+        try:
+            assert wait_for(lambda: hall.state()["boards"] and hall.state()["boards"][0]["connected"])
+            assert hall.state()["boards"][0]["position"]["rows"][4] == ["w"] * 7
+            b.place(20)  # a stray piece on an empty point: the board asks for a correction
+            b.advance(3000)
+            assert wait_for(lambda: hall.state()["boards"][0]["in_correction"])
+            a = wait_for(lambda: hall.state()["alerts"], 5)
+            assert a[0]["kind"] == "correction" and a[0]["text"].startswith("board solo in correction for")
+            b.lift(20)
+            b.advance(3000)
+            assert wait_for(lambda: not hall.state()["alerts"])
+        finally:
+            hall.stop()
+    finally:
+        b.stop()
+
+
+def test_a_board_outside_the_event_is_flagged(tmp_path):
+    db = str(tmp_path / "lib.sqlite")
+    lib = Library(db)
+    Event.create(lib, "Cup", "toguz", boards=["1=b-one"])
+    lib.close()
+    pairings = hall_mod.event_pairings(db, "Cup")
+    assert pairings("stranger") is None
+    assert pairings("b-one") == {"label": "1", "none": True, "game": "toguz"}
+    st = hall_mod.BoardState("/dev/x")
+    st.board_id = "stranger"
+    st.connected = True
+    st.start("toguz")
+    h = hall_mod.Hall(lambda: [], pairings=pairings, event_name="Cup")
+    h.boards["/dev/x"] = st
+    h.refresh()
+    assert [a["text"] for a in h.state()["alerts"]] == ["board stranger (id stranger) is not a board of Cup"]
+
+
+def test_playboard_hall_command_follows_a_board_and_says_bad_input_in_one_line(tmp_path, capsys):
+    from playboard_host import cli
+
+    db = str(tmp_path / "lib.sqlite")
+    assert cli.main(["hall", "--event", "Nope", "--library", db, "--seconds", "0.1"]) == 2
+    assert capsys.readouterr().err == "playboard: no library at %s (playboard sync makes one)\n" % db
+    Library(db).close()
+    assert cli.main(["hall", "--event", "Nope", "--library", db, "--seconds", "0.1"]) == 2
+    assert capsys.readouterr().err == "playboard: no event named 'Nope' in %s (no events yet)\n" % db
+    b = SimBoard(heap="192k")
+    try:
+        b.start("sim", fs_dir=str(tmp_path / "flash"), board_id="solo")
+        b.new_game("toguz", "two")
+        b.advance(100)
+        live = str(tmp_path / "live")
+        # the board goes away while the hall follows it: one alert line on the console
+        import threading
+        threading.Timer(2.0, b.stop).start()
+        assert cli.main(["hall", "--port", b.port, "--seconds", "5", "--http-port", "0", "--live-dir", live]) == 0
+        out = capsys.readouterr().out
+        assert out.startswith("Playboard hall on http://localhost:") and "live files in %s" % live in out
+        assert out.count("ALERT board solo disconnected") == 1, out
+    finally:
+        b.stop()
+
+
+def test_the_hall_syncs_a_finished_game_and_takes_its_result(tmp_path):
+    db = str(tmp_path / "lib.sqlite")
+    lib = Library(db)
+    e = Event.create(lib, "Duel", "toguz", boards=["1=duel"])
+    e.add_entrant("Aru")
+    e.add_entrant("Bek")
+    e.pair_next()
+    lib.close()
+    b = SimBoard(heap="192k")
+    out = []
+
+    class Out:
+        def write(self, t):
+            out.append(t)
+
+        def flush(self):
+            pass
+    try:
+        b.start("sim", fs_dir=str(tmp_path / "flash"), board_id="duel")
+        b.new_game("toguz", "two")
+        b.advance(100)
+        hall = hall_mod.Hall(lambda: [b.port], None, hall_mod.event_pairings(db, "Duel"), "Duel",
+                             rescan_s=0.2, refresh_s=0.3, sync_library=db, out=Out())
+        hall.start()
+        try:
+            assert wait_for(lambda: (board_by_label(hall, "1") or {}).get("white") == "Aru")
+            g = new_game("toguz")
+            moves = [toguz_move(b, g, k) for k in range(3)]
+            for _ in range(2):  # Black (North) resigns: its pad pressed twice
+                b.set_sensor(_tobit_sensor(38), 1)
+                b.advance(200)
+                b.set_sensor(_tobit_sensor(38), 0)
+                b.advance(200)
+            assert wait_for(lambda: any("Aru - Bek 1-0" in n for n in hall.state()["notices"]))
+        finally:
+            hall.stop()
+        assert "board duel: 1 game stored\n" in out
+        lib = Library(db)
+        p = Event(lib, "Duel").pairings(1)[0]
+        assert (p.result, p.source) == ("1-0", "board") and lib.games(ids=[p.library_game])[0].moves == moves
+        lib.close()
+        assert b.status()["store"]["games"] == 0  # acknowledged: the board's flash is free again
+    finally:
+        b.stop()

@@ -1,0 +1,104 @@
+"""The live hall's page in a real browser (Playwright driving Debian's Chromium headless):
+3 simulated boards of an event, moves made through their sensors, and each board's
+picture on the page follows within a second. Skips where /usr/bin/chromium is missing
+(`apt-get install chromium`; .ci/run installs it)."""
+import os
+import shutil
+import tempfile
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+if not os.path.exists(CHROMIUM):
+    pytest.skip("Debian's Chromium is not installed at %s: install it with `apt-get install chromium` "
+                "(as .ci/run does) to run the browser tests" % CHROMIUM, allow_module_level=True)
+sync_api = pytest.importorskip("playwright.sync_api", reason="playwright not installed: run `make setup`")
+
+from playboard.games.registry import new_game  # noqa: E402
+from playboard_host.library import Library  # noqa: E402
+from playboard_host.simboard import SimBoard, micropython_binary  # noqa: E402
+from playboard_host.tournament import hall as hall_mod  # noqa: E402
+from playboard_host.tournament.event import Event  # noqa: E402
+from playboard_host.tournament.hall_server import make_server  # noqa: E402
+from playboard_host.websim import server as srv  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+ARTIFACTS = os.path.join(ROOT, "test-artifacts")
+
+
+def test_the_hall_page_shows_three_boards_updating_as_moves_are_made(tmp_path):
+    if micropython_binary() is None:
+        pytest.skip("micropython not installed (make setup)")
+    db = str(tmp_path / "lib.sqlite")
+    lib = Library(db)
+    e = Event.create(lib, "Cup", "toguz", boards=["%d=hall-%d" % (k, k) for k in (1, 2, 3)])
+    for n in ("Aru", "Bek", "Dina", "Erlan", "Gul", "Nurlan"):
+        e.add_entrant(n)
+    e.pair_next()
+    lib.close()
+    boards = []
+    hub = srv.Hub()
+    hall = None
+    httpd = None
+    profile = tempfile.mkdtemp(prefix="playboard-chromium-")
+    try:
+        for k in range(3):
+            b = SimBoard(heap="192k")
+            b.start("sim", fs_dir=str(tmp_path / ("flash%d" % k)), board_id="hall-%d" % (k + 1))
+            b.new_game("toguz", "two")
+            b.advance(100)
+            boards.append(b)
+        hall = hall_mod.Hall(lambda: [b.port for b in boards], hub, hall_mod.event_pairings(db, "Cup"), "Cup",
+                             str(tmp_path), rescan_s=0.2, refresh_s=0.3)
+        hall.start()
+        httpd = make_server(hall, hub, "127.0.0.1", 0)
+        srv.serve_in_thread(httpd)
+        url = "http://127.0.0.1:%d/" % httpd.server_address[1]
+        with sync_api.sync_playwright() as pw:
+            ctx = pw.chromium.launch_persistent_context(profile, executable_path=CHROMIUM, headless=True,
+                                                        args=CHROMIUM_ARGS, viewport={"width": 1200, "height": 800})
+            try:
+                page = ctx.new_page()
+                errors = []
+                page.on("pageerror", lambda x: errors.append(str(x)))
+                page.goto(url)
+                page.wait_for_selector("#conn.live", timeout=20000)
+                for label, names in (("1", "Aru \u2013 Nurlan"), ("2", "Bek \u2013 Gul"), ("3", "Dina \u2013 Erlan")):
+                    page.wait_for_function(
+                        "([l, n]) => { const d = document.getElementById('board-' + l);"
+                        " return d && d.querySelector('.players').textContent === n; }", arg=[label, names],
+                        timeout=20000)
+                games = [new_game("toguz") for _ in boards]
+                for k, b in enumerate(boards):
+                    g = games[k]
+                    m = g.legal_moves()[k]
+                    b.tap(m, 150)
+                    b.advance(3000)
+                    text = g.move_text(m)
+                    g.push(m)
+                    # the board's card shows the move and the new position (the delay: make bench)
+                    page.wait_for_function(
+                        "([l, t]) => { const d = document.getElementById('board-' + l);"
+                        " return d && d.dataset.moves === '1' && d.querySelector('.last').textContent.includes(t); }",
+                        arg=[str(k + 1), text], timeout=5000)
+                    cells = page.eval_on_selector_all("#board-%d table.pos tr:last-child td" % (k + 1),
+                                                      "tds => tds.map(t => Number(t.textContent))")
+                    assert cells == [g.pos[i] for i in range(9)]
+                    north = page.eval_on_selector_all("#board-%d table.pos tr:first-child td" % (k + 1),
+                                                      "tds => tds.map(t => Number(t.textContent))")
+                    assert north == [g.pos[9 + i] for i in range(8, -1, -1)]
+                os.makedirs(ARTIFACTS, exist_ok=True)
+                page.screenshot(path=os.path.join(ARTIFACTS, "hall.png"))
+                assert errors == []
+            finally:
+                ctx.close()
+    finally:
+        if httpd is not None:
+            srv.stop(httpd, hub)
+        if hall is not None:
+            hall.stop()
+        for b in boards:
+            b.stop()
+        shutil.rmtree(profile, ignore_errors=True)
