@@ -72,12 +72,36 @@ def test_sim_command_says_when_the_port_is_in_use(capsys):
     s, port = _free_port()
     s.listen(1)
     try:
-        assert main(["sim", "--port", str(port)]) == 2
+        assert main(["sim", "--http-port", str(port)]) == 2
     finally:
         s.close()
     err = capsys.readouterr().err
-    assert "port %d is already in use" % port in err and "--port" in err
+    assert "port %d is already in use" % port in err and "--http-port N" in err
     assert "Traceback" not in err
+
+
+def test_sim_port_options_are_not_confused_with_a_serial_port(capsys, tmp_path):
+    # --port is a board's serial port everywhere else: sim says so instead of listening on it
+    assert main(["sim", "--port", "8765"]) == 2
+    err = capsys.readouterr().err
+    assert err.strip() == ("playboard: sim's web page port is --http-port N (--port is a board's serial "
+                           "port in the other commands)")
+    assert main(["sim", "--http-port", "70000"]) == 2
+    assert "--http-port must be 1..65535, not 70000" in capsys.readouterr().err
+    f = tmp_path / "flash"
+    f.write_text("x")
+    assert main(["sim", "--flash", str(f)]) == 2
+    assert "--flash %s is a file, not a folder" % f in capsys.readouterr().err
+
+
+def test_sim_on_every_interface_prints_an_address_others_can_open():
+    from playboard_host.commands.sim import page_urls
+
+    assert page_urls("127.0.0.1", 8765) == ["http://localhost:8765/"]
+    urls = page_urls("0.0.0.0", 8080)
+    assert urls[0] == "http://localhost:8080/ (this computer)"
+    assert urls[1].startswith("http://%s:8080/ (other computers" % socket.gethostname())
+    assert page_urls("192.168.1.5", 80) == ["http://192.168.1.5:80/"]
 
 
 class FakeSession:

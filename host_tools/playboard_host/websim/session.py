@@ -18,11 +18,14 @@ The page's actions (``Session.act``):
 - ``{"op": "resign"}`` / ``{"op": "draw"}``: resign (the side to move, or the player
   against the engine) / agree a draw (two players), on the board's play pads.
 - ``{"op": "lift" | "place" | "tap", "cell": c}``: one sensor action as it is.
+- ``{"op": "sync"}``: pull the board's finished games into the library (over the
+  board's own USB link, as ``playboard sync --port PORT`` does).
 
 Every action returns the new state. Errors a user can cause raise ValueError with
 a message for the page; the firmware going away raises nothing here: the state says
 so (``error``) and :meth:`alive` turns False.
 """
+import os
 import shutil
 import tempfile
 import threading
@@ -37,9 +40,10 @@ from playboard_host.gestures import (PAD_BLACK_DRAW, PAD_BLACK_RESIGN, PAD_WHITE
 from playboard_host.leds import LED_NAMES, display_colours, led_name, meaning
 from playboard_host.simboard import SimBoard, SimError
 from playboard_host.websim.model import Pieces, layout_data
+from playboard_host.words import about, event_words, result_words
 from playboard.board.layout import load_layout
 
-MODES = {"two": "two", "white": "white", "black": "black", "engine": "white"}
+MODES = {"two": "two", "white": "white", "black": "black", "demo": "demo", "engine": "white"}
 TICK_S = 0.025
 ACTION_MS = 150  # virtual ms the board runs after each action of the page
 MAX_EVENTS = 60
@@ -54,11 +58,16 @@ class Session:
     ``game``/``mode``/``level``: the first game; ``pump``: keep the board's clock
     running in a thread (False: the caller advances with :meth:`advance`, for tests);
     ``board``: a started SimBoard to use instead of starting one; ``heap``: the
-    firmware's MicroPython heap (the RP2040's 192k by default)."""
+    firmware's MicroPython heap (the RP2040's 192k by default); ``flash_dir``: the
+    board's flash folder (kept: its games survive; None: a temporary folder removed
+    on :meth:`close`); ``library``: the library file the page's "sync" fills (None:
+    ``playboard_host.library.default_path()``)."""
 
     def __init__(self, hub=None, game="toguz", mode="two", level=3, pump=True, flash_dir=None, board=None,
-                 heap="192k"):
+                 heap="192k", library=None):
         self.hub = hub
+        self.library = library
+        self.sync_text = ""
         self.lock = threading.RLock()
         self._tmp = None
         if flash_dir is None:
@@ -212,8 +221,8 @@ class Session:
             self.engine = {"state": "thinking", "text": "thinking (level %s) ..." % ev.get("level", self.level)}
         elif kind == "engine":
             self.engine_move = ev.get("move")
-            self.engine = {"state": "move", "text": "plays %s (depth %s, %s nodes): make it on the board"
-                           % (ev.get("move"), ev.get("depth"), ev.get("nodes")),
+            self.engine = {"state": "move", "text": "plays %s (looked %s plies ahead): make it on the board"
+                           % (ev.get("move"), ev.get("depth")),
                            "move": ev.get("move"), "depth": ev.get("depth"), "nodes": ev.get("nodes")}
         elif kind == "over":
             self.result = ev.get("result", "*")
@@ -225,7 +234,7 @@ class Session:
             self.menu_choice = {k: ev.get(k) for k in ("game", "mode", "level")}
             self.note = ""
             self.engine = {"state": "idle", "text": "idle"}
-        line = _event_line(ev)
+        line = event_words(ev, self.game_name)
         if line:
             self.events_text.append(line)
             del self.events_text[:-MAX_EVENTS]
@@ -275,6 +284,8 @@ class Session:
                 # the cells to draw: the menu lives on the Toguz Kumalak pits
                 "draw": "toguz" if self.app_state == "menu" else self.game_name,
                 "menu": self.menu_choice if self.app_state == "menu" else None,
+                "port": getattr(self.board, "port", None), "flash": self.flash_dir,
+                "library": self.library_path(), "synced": self.sync_text,
             }
             if self.game_name.startswith("tobit"):
                 # a piece is drawn where the sensors say: in the colour the table has it,
@@ -336,6 +347,9 @@ class Session:
         """Do one page action (see the module text); return the new state.
         ValueError for an unknown action or one the position refuses."""
         op = body.get("op")
+        if op == "sync":  # outside the lock: the board's clock must run while it answers
+            self.sync_games()
+            return self.state()
         with self.lock:
             if self._dead:
                 raise ValueError("the simulated board stopped: %s" % self._dead)
@@ -374,12 +388,51 @@ class Session:
             self._publish()
             return self.state()
 
+    def library_path(self):
+        """The library file the page's sync fills."""
+        from playboard_host.library import default_path
+
+        return self.library or default_path()
+
+    def sync_games(self, timeout=5.0):
+        """Pull the board's finished games into the library over the board's USB link
+        (its pseudo-terminal), acknowledging each once stored; returns (new, already
+        stored). Needs the board's clock running (``pump``). ValueError with one line
+        if the library or the link fails."""
+        from playboard_host.commands.sync import sync
+        from playboard_host.library import Library, LibraryError
+        from playboard_host.serial_link import BoardLink, LinkError, open_port
+
+        if self._thread is None:
+            raise ValueError("the board's clock is not running (a test session): nothing answers the link")
+        try:
+            lib = Library(self.library_path())
+        except LibraryError as e:
+            raise ValueError(str(e))
+        try:
+            port = open_port(self.board.port)
+            try:
+                link = BoardLink(port, timeout=timeout)
+                board_id = link.hello()["board"]
+                new, old = sync(link, board_id, lib, progress=False)
+            finally:
+                port.close()
+        except LinkError as e:
+            raise ValueError("sync: %s" % e)
+        finally:
+            lib.close()
+        with self.lock:
+            self.sync_text = "%d new game%s synced into %s%s" % (
+                new, "" if new == 1 else "s", lib.path, " (%d already there)" % old if old else "")
+            self._publish()
+        return new, old
+
     def new(self, game, mode="two", level=3):
         """Start ``game`` (a GAME_NAMES name) in ``mode`` at ``level`` on the board."""
         if game not in GAME_NAMES:
             raise ValueError("unknown game %r (one of %s)" % (game, ", ".join(GAME_NAMES)))
         if mode not in MODES:
-            raise ValueError("unknown mode %r (two, white, black)" % (mode,))
+            raise ValueError("unknown mode %r (two, white, black, demo)" % (mode,))
         try:
             level = int(level)
         except (TypeError, ValueError):
@@ -523,15 +576,6 @@ def _cell(body):
         return int(body["cell"])
     except (KeyError, TypeError, ValueError):
         raise ValueError("the action needs a cell number")
-
-
-def _event_line(ev):
-    kind = ev.get("ev")
-    if kind in ("boot",):
-        return None
-    t = ev.get("t", 0)
-    rest = " ".join("%s=%s" % (k, v) for k, v in ev.items() if k not in ("ev", "t", "fen"))
-    return "%7.2f s  %s %s" % (t / 1000.0, kind, rest)
 
 
 __all__ = ["Session", "SessionError", "physical_actions", "new_board_game", "LED_NAMES"]
