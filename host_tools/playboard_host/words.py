@@ -86,6 +86,10 @@ def result_words(game, result, termination=None, g=None):
         "agreed draw": "agreed",
         "abandoned": "the game was abandoned",
     }.get(termination or "", termination or "")
+    if termination in ("resignation", "agreed draw", "abandoned") and g is not None and game == "toguz":
+        return "%s - %s (kazans: South %d, North %d)" % (head, why, g.pos[18], g.pos[19])
+    if termination in ("resignation", "agreed draw", "abandoned") and g is not None and game == "tihbat":
+        return "%s - %s (captured: South %d, North %d)" % (head, why, g.pos[4], g.pos[5])
     return head + score + (" - " + why if why else "")
 
 
@@ -107,7 +111,7 @@ def event_words(ev, game):
     def where(c):
         return "point %d" % c if tobit else pit_name(game, c)
 
-    cell = ev.get("cell")
+    cell = ev.get("cell", ev.get("point"))
     if kind in ("boot", "heartbeat"):
         return None
     if kind == "game":
@@ -146,7 +150,7 @@ def event_words(ev, game):
         text = "%s pressed %s: press again to confirm" % (who, ev.get("what", "a pad"))
     else:
         rest = ", ".join("%s %s" % (k, v) for k, v in ev.items()
-                         if k not in ("ev", "t", "fen", "nodes", "cell"))
+                         if k not in ("ev", "t", "fen", "nodes", "cell", "point"))
         if cell is not None:
             rest = where(cell) + (", " + rest if rest else "")
         text = kind.replace("_", " ") + (": " + rest if rest else "")

@@ -224,7 +224,9 @@ def test_session_plays_on_the_real_firmware():
         st = s.state()
         assert st["moves"] == ["98"] and st["turn"] == 1
         assert st["counts"][18] == 10 and st["counts"][8] == 1
-        assert any(x[1:] == ["cyan", "sowing"] for x in st["legend"])
+        assert ["sky blue", "sowing", True] in [x[1:] for x in st["legend"]]
+        assert st["events"][-1].endswith("move 98") and "cell" not in " ".join(st["events"])
+        assert any(e.endswith("South 9 touched") for e in st["events"])  # 1-based pit names
         with pytest.raises(ValueError, match="unknown action"):
             s.act({"op": "fly"})
         with pytest.raises(ValueError, match="unknown game"):
@@ -314,10 +316,11 @@ def test_resign_and_agreed_draw_on_the_pads():
         s.advance(3000)  # the last move's view, then the result: South's half blinks green
         for _ in range(10):
             st = s.state()
-            if st["legend"]:
+            if any(x[3] for x in st["legend"]):
                 break
             s.advance(250)
-        assert [x[1:] for x in st["legend"]] == [["green", "the winner's side"]]
+        assert [x[1:] for x in st["legend"]] == [["green", "the winner's side", True], ["lavender", "a draw", False]]
+        assert st["result_text"] == "South wins - North resigned (kazans: South 10, North 0)"
         with pytest.raises(ValueError, match="no game is being played"):
             s.act({"op": "resign"})
         s.act({"op": "new", "game": "tihbat", "mode": "two"})

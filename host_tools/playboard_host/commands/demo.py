@@ -35,6 +35,8 @@ def run(args):
     path = args.record or demo.demo_record_path()
     if args.number < 1:
         raise CommandError("--number must be 1 or more")
+    if args.every < 1:
+        raise CommandError("--every must be 1 or more, not %d" % args.every)
     check_output_path(args.export, "--export")
     try:
         rec, final = demo.load_record(path, args.number)

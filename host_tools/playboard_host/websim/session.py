@@ -37,10 +37,10 @@ from playboard.games.registry import new_game
 
 from playboard_host.gestures import (PAD_BLACK_DRAW, PAD_BLACK_RESIGN, PAD_WHITE_DRAW, PAD_WHITE_RESIGN,
                                      new_board_game, physical_actions, press_pad)
-from playboard_host.leds import LED_NAMES, display_colours, led_name, meaning
+from playboard_host.leds import LED_NAMES, display_colours, legend as led_legend
 from playboard_host.simboard import SimBoard, SimError
 from playboard_host.websim.model import Pieces, layout_data
-from playboard_host.words import about, event_words, result_words
+from playboard_host.words import about, event_words, result_words, sides
 from playboard.board.layout import load_layout
 
 MODES = {"two": "two", "white": "white", "black": "black", "demo": "demo", "engine": "white"}
@@ -255,29 +255,22 @@ class Session:
         ``leds`` (hex "rrggbb" per LED, as they glow), ``pieces`` (point -> w b W B),
         ``hand``, ``counts`` (mancala ``pos``: pits, then kazans / captures), ``tuzdyks``
         (cells), ``engine`` (``state``: idle, thinking, move; ``text``), ``legend``
-        ([hex, name, meaning] of the colours lit), ``events`` (text lines), ``note``,
-        ``error``."""
+        ([hex, name, meaning, lit] of every colour the game and state can show: steady),
+        ``result_text`` (who won, the score, why), ``about`` (the game and how to win),
+        ``sides``, ``events`` (text lines in players' terms), ``note``, ``error``,
+        ``port`` (the board's serial port), ``flash``, ``library``, ``synced``."""
         with self.lock:
             g = self.game
             leds = self.leds or []
             glow = display_colours(leds)
             hexes = ["%02x%02x%02x" % c for c in glow]
-            lay = self.layouts["toguz" if self.app_state == "menu" else self.game_name]
-            legend = []
-            seen = set()
-            for c in lay.cells:
-                led = lay.led_of(c)
-                if 0 <= led < len(leds):
-                    nm = led_name(leds[led])
-                    if nm:
-                        nm = meaning(nm, self.game_name, self.app_state)
-                    if nm and nm not in seen:
-                        seen.add(nm)
-                        legend.append([hexes[led], nm[1], nm[2]])
+            legend = led_legend(self.game_name, self.app_state, leds)
             st = {
                 "version": self.version, "game": self.game_name, "mode": self.mode, "level": self.level,
                 "app_state": self.app_state, "turn": g.turn, "ply": g.ply,
                 "result": self.result, "termination": self.termination,
+                "result_text": result_words(self.game_name, self.result, self.termination, g),
+                "about": about(self.game_name), "sides": list(sides(self.game_name)),
                 "moves": self._move_texts(), "leds": hexes, "legend": legend,
                 "events": list(self.events_text), "engine": dict(self.engine),
                 "note": self.note, "error": self.error, "alive": self.alive(),
