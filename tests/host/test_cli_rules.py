@@ -65,6 +65,39 @@ def test_replay_stops_on_a_mis_noted_move(capsys, tmp_path):
     assert "game 2, line 8, ply 4" in err and "lands in pit 7, not 6" in err
 
 
+def test_replay_reports_each_bad_game_and_goes_on(capsys, tmp_path):
+    f = tmp_path / "mixed.pgn"
+    f.write_text('[Game "toguz"]\n\n1. 76 98 2. 66 86 *\n\n'  # game 1: a mis-noted move
+                 '[Game "tihbat"]\n[Result "*"]\n\n1. 2 1 *\n\n'  # game 2: fine
+                 '[Game "tobit"]\n\n1. 7-15 *\n\n'  # game 3: an illegal move
+                 '[Game "tobit"]\n[Result "1-0"]\n\n1. 7-14 0-1\n\n'  # game 4: tag and movetext differ
+                 '[Game "toguz"]\n[Result "0-1"]\n\n1. 76 0-1\n')  # game 5: result without an end
+    status, out, err = run(capsys, "replay", str(f))
+    assert status == 1
+    assert [ln.split("\t")[:3] for ln in out.splitlines()] == [["2", "tihbat", "*"], ["4", "tobit", "1-0"],
+                                                                ["5", "toguz", "0-1"]]
+    lines = err.splitlines()
+    assert len(lines) == 6
+    assert lines[0].startswith("playboard: %s: game 1, line 3, ply 4" % f)
+    assert lines[1].startswith("playboard: %s: game 3, line 12, ply 1: move '7-15' is not legal here" % f)
+    assert lines[2] == ("playboard: %s: game 4: the Result tag 1-0 differs from the result 0-1 written after "
+                        "the moves" % f)
+    assert lines[4] == ("playboard: %s: game 5: the moves do not end the game: the result 0-1 must come from a "
+                         "resignation, an agreement or time (no Termination tag says which)" % f)
+    assert lines[5] == "playboard: %s: 2 of 5 games could not be replayed" % f
+
+
+def test_replay_json(capsys):
+    import json
+
+    status, out, err = run(capsys, "replay", "--json", os.path.join(ROOT, "tests", "data", "own-games.pgn"))
+    assert status == 0, err
+    rows = [json.loads(ln) for ln in out.splitlines()]
+    assert [(r["number"], r["game"], r["result"]) for r in rows] == [
+        (1, "toguz", "1-0"), (2, "tobit", "0-1"), (3, "tobit4", "0-1"), (4, "tihbat", "1-0")]
+    assert rows[1]["fen"] == "W:W:BK13,26,27,30,31,33,36" and all(r["plies"] > 0 for r in rows)
+
+
 def test_replay_bad_files(capsys, tmp_path):
     f = tmp_path / "notes.txt"
     f.write_text("these are my notes\nnot a game\n")
