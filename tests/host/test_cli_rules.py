@@ -124,3 +124,43 @@ def test_replay_shared_cases(capsys):
     assert len(out.splitlines()) == 76
     first = out.splitlines()[0].split("\t")
     assert first == ["1", "tobit", "1-0", "B:W9,18,28:B"]
+
+
+def test_deep_perft_shows_progress_on_a_terminal(tmp_path):
+    # stderr on a pseudo-terminal: tqdm draws its bar there (one step per first move);
+    # stdout (a pipe) gets the count alone
+    import pty
+    import subprocess
+    import sys
+
+    import fcntl
+    import struct
+    import termios
+
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 100, 0, 0))  # a terminal 100 wide
+    r = subprocess.run([sys.executable, "-m", "playboard_host.cli", "perft", "tobit4", "5"], stdout=subprocess.PIPE,
+                       stderr=slave, timeout=120, cwd=ROOT)
+    os.close(slave)
+    err = b""
+    try:
+        while True:
+            chunk = os.read(master, 65536)
+            if not chunk:
+                break
+            err += chunk
+    except OSError:
+        pass
+    os.close(master)
+    assert r.returncode == 0 and r.stdout == b"5112\n"  # RULES.md 2.14
+    assert b"perft 5" in err and b"4/4" in err
+
+
+def test_match_reports_progress_after_each_game(capsys):
+    from playboard_host import match
+
+    seen = []
+    r = match.run_match("tihbat", "L2", "random", games=3, progress=lambda: seen.append(1))
+    assert len(seen) == 3 and r["games"] == 3 and r["wins"] + r["draws"] + r["losses"] == 3
+    status, out, err = run(capsys, "match", "--game", "tihbat", "--pair", "L2:random", "--games", "2", "-q")
+    assert status == 0 and out.splitlines()[2].startswith("| tihbat | L2 | random | 2 |") and err == ""
