@@ -153,7 +153,7 @@ def test_deep_perft_shows_progress_on_a_terminal(tmp_path):
         pass
     os.close(master)
     assert r.returncode == 0 and r.stdout == b"5112\n"  # RULES.md 2.14
-    assert b"perft 5" in err and b"4/4" in err
+    assert b"perft 5:   0%" in err and b"0/4 " in err  # one step per first move (4 from the start)
 
 
 def test_match_reports_progress_after_each_game(capsys):
