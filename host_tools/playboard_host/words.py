@@ -155,3 +155,19 @@ def event_words(ev, game):
             rest = where(cell) + (", " + rest if rest else "")
         text = kind.replace("_", " ") + (": " + rest if rest else "")
     return stamp + text
+
+
+def capture_hint(g, point):
+    """Tobit: the words for a man of the side to move lifted from ``point`` while a
+    capture is compulsory elsewhere (RULES.md 2.7), or "" (not Tobit, not the mover's
+    piece, a capture it can make, or no capture to make)."""
+    if not g.name.startswith("tobit") or not isinstance(point, int) or not 1 <= point <= g.n_points:
+        return ""
+    legal = g.legal_moves()
+    if not legal or legal[0][0] != 1:  # tobit.CAPTURE: captures first when there are any
+        return ""
+    v = g.board[point]
+    if not v or (v & 3) != g.turn + 1 or any(m[1] == point for m in legal):
+        return ""
+    return ("A capture is compulsory (RULES.md 2.7): the man from point %d cannot capture, so it cannot move "
+            "now; put it back and capture, e.g. %s" % (point, g.move_text(legal[0])))

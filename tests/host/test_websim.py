@@ -410,3 +410,40 @@ def test_sim_prints_its_serial_port_and_sync_reaches_it_and_the_flash_is_kept(tm
         p.wait(30)
     assert p.returncode == 130  # stopped as by Ctrl-C
     assert flash.is_dir() and any(flash.iterdir())  # the board's flash stays for the next run
+
+
+@pytest.mark.skipif(micropython_binary() is None, reason="micropython not installed (make setup)")
+def test_tobit_hints_a_compulsory_capture_and_the_men_to_take_off():
+    from playboard_host.websim.session import Session
+
+    s = Session(None, game="tobit", pump=False)
+    try:
+        s.act({"op": "setup"})
+        s.advance(500)
+        for a, b in ((7, 14), (30, 23), (9, 16)):
+            s.act({"op": "click", "cell": a})
+            s.act({"op": "click", "cell": b})
+            s.advance(600)
+        st = s.state()
+        assert st["moves"] == ["7-14", "30-23", "9-16"] and st["hint"] == ""
+        s.act({"op": "click", "cell": 29})  # Black lifts a man that cannot capture
+        s.advance(300)
+        assert s.state()["hint"] == ("A capture is compulsory (RULES.md 2.7): the man from point 29 cannot "
+                                     "capture, so it cannot move now; put it back and capture, e.g. 23:9:7:21")
+        s.act({"op": "putback"})
+        s.advance(300)
+        assert s.state()["hint"] == ""
+        s.act({"op": "click", "cell": 23})
+        s.act({"op": "click", "cell": 21})  # the jumps' end: 8, 14 and 16 must come off
+        for _ in range(12):
+            s.advance(250)
+            if s.state()["hint"]:
+                break
+        assert s.state()["hint"] == "Captured: take the pieces on points 8, 14, 16 off the board"
+        for p in (8, 14, 16):
+            s.act({"op": "click", "cell": p})
+        s.advance(600)
+        st = s.state()
+        assert st["moves"][-1] == "23:9:7:21" and st["hint"] == ""
+    finally:
+        s.close()

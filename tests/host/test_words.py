@@ -54,3 +54,15 @@ def test_events_in_players_terms():
 def test_every_game_is_explained():
     for name in GAME_NAMES:
         assert "win" in words.about(name) and len(words.about(name)) < 700
+
+
+def test_capture_hint_for_a_man_that_may_not_move():
+    g = new_game("tobit")
+    for t in ("7-14", "30-23", "9-16"):
+        g.push_text(t)
+    assert words.capture_hint(g, 29) == ("A capture is compulsory (RULES.md 2.7): the man from point 29 cannot "
+                                         "capture, so it cannot move now; put it back and capture, e.g. 23:9:7:21")
+    assert words.capture_hint(g, 23) == ""  # it captures
+    assert words.capture_hint(g, 14) == ""  # White's man: not the mover's
+    assert words.capture_hint(new_game("tobit"), 7) == ""  # no capture to make
+    assert words.capture_hint(new_game("toguz"), 3) == ""

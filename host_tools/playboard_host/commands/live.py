@@ -8,7 +8,7 @@ from playboard.games.registry import new_game
 from playboard_host.boardtext import picture
 from playboard_host.cli import CommandError
 from playboard_host.serial_link import LinkError, add_port_arguments, connect
-from playboard_host.words import event_words, result_words, sides
+from playboard_host.words import capture_hint, event_words, result_words, sides
 
 KEEPALIVE_S = 5.0  # well inside the board's LIVE_TIMEOUT_MS
 
@@ -87,6 +87,10 @@ class Follower:
             line = event_words(ev, self.g.name if self.g is not None else ev.get("game", "toguz"))
             if line:
                 self.say(line.strip())
+            if kind == "lift" and self.g is not None:
+                hint = capture_hint(self.g, ev.get("cell", ev.get("point")))
+                if hint:
+                    self.say("  " + hint)
 
 
 def run(args):

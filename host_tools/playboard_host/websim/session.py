@@ -37,10 +37,10 @@ from playboard.games.registry import new_game
 
 from playboard_host.gestures import (PAD_BLACK_DRAW, PAD_BLACK_RESIGN, PAD_WHITE_DRAW, PAD_WHITE_RESIGN,
                                      new_board_game, physical_actions, press_pad)
-from playboard_host.leds import LED_NAMES, display_colours, legend as led_legend
+from playboard_host.leds import LED_NAMES, display_colours, led_name, legend as led_legend
 from playboard_host.simboard import SimBoard, SimError
 from playboard_host.websim.model import Pieces, layout_data
-from playboard_host.words import about, event_words, result_words, sides
+from playboard_host.words import about, capture_hint, event_words, result_words, sides
 from playboard.board.layout import load_layout
 
 MODES = {"two": "two", "white": "white", "black": "black", "demo": "demo", "engine": "white"}
@@ -292,16 +292,42 @@ class Session:
                         pieces[str(p)] = on.get(p, "?")
                 st["pieces"] = pieces
                 st["hand"] = [s for s, _ in self.pieces.hand]
+                st["hint"] = self._tobit_hint(leds, pieces)
                 st["counts"] = None
                 st["tuzdyks"] = []
             else:
                 n = 2 * g.n_pits + 2
                 st["pieces"] = {}
                 st["hand"] = []
+                st["hint"] = ""
                 st["counts"] = list(g.pos[:n])
                 st["tuzdyks"] = [t for t in (g.tuzdyk_of(0), g.tuzdyk_of(1)) if t is not None] \
                     if self.game_name == "toguz" else []
             return st
+
+    def _tobit_hint(self, leds, pieces):
+        """Plain words for the Tobit player now (RULES.md 2.7, 2.8): a lifted man that may
+        not move because a capture is compulsory elsewhere, or the captured men to take
+        off (the points lit in the capture colour where a piece still stands)."""
+        if self.app_state != "play":
+            return ""
+        g = self.game
+        tlay = self.layouts[self.game_name]
+        take = []
+        for p in range(1, g.n_points + 1):
+            led = tlay.led_of(p)
+            if str(p) in pieces and 0 <= led < len(leds) and (leds[led][0] or leds[led][1] or leds[led][2]):
+                nm = led_name(leds[led])
+                if nm and nm[2] == "capture, take off":
+                    take.append(p)
+        if take:
+            return "Captured: take the piece%s on point%s %s off the board" % (
+                "" if len(take) == 1 else "s", "" if len(take) == 1 else "s", ", ".join(map(str, take)))
+        for sym, frm in self.pieces.hand:  # the board's pieces are still as before the move
+            hint = capture_hint(g, frm)
+            if hint:
+                return hint
+        return ""
 
     def _move_texts(self):
         g = self.game.copy()

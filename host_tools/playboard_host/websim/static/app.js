@@ -183,6 +183,8 @@ function render(s) {
          "6-9 the mode (two, white, black, demo), North pits 1-8 the level; North pit 9 starts";
   }
   $("status-text").textContent = st + (s.note ? " - " + s.note : "");
+  $("hint").textContent = s.hint || "";
+  $("hint").hidden = !s.hint;
   const e = s.engine || {};
   $("engine-text").textContent = e.text || "idle";
   $("engine").setAttribute("data-state", e.state || "idle");
