@@ -35,10 +35,28 @@ def _dirname(path):
     return path[:i] if i > 0 else ("/" if i == 0 else ".")
 
 
+def _exists(path):
+    try:
+        import os
+
+        os.stat(path)
+        return True
+    except (OSError, ImportError):
+        return False
+
+
 def boards_dir():
-    """Folder of board definitions and layouts: ``<firmware>/boards`` (``/boards`` on the board)."""
-    here = _dirname(_dirname(_dirname(__file__.replace("\\", "/"))))
-    return (here if here != "/" else "") + "/boards" if here not in (".", "") else "boards"
+    """Folder of board definitions and layouts: ``<firmware>/boards`` (``/boards`` on the
+    board); where that is missing, ``playboard/boards`` inside the package (an installed
+    wheel of the host tools packs them there: pyproject.toml)."""
+    f = __file__.replace("\\", "/")
+    here = _dirname(_dirname(_dirname(f)))
+    d = (here if here != "/" else "") + "/boards" if here not in (".", "") else "boards"
+    if not _exists(d):
+        packed = _dirname(_dirname(f)) + "/boards"
+        if _exists(packed):
+            return packed
+    return d
 
 
 class LayoutError(ValueError):

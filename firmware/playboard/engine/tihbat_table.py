@@ -64,11 +64,27 @@ def _default_path():
         f = __file__
     except NameError:  # frozen module: no file name
         return "/data/tihbat.tbl"
-    base = f
+    base = f.replace("\\", "/")
+    dirs = []
     for _ in range(3):  # .../firmware/playboard/engine/tihbat_table.py -> .../firmware
         i = base.rfind("/")
         base = base[:i] if i > 0 else "."
-    return base + "/data/tihbat.tbl"
+        dirs.append(base)
+    path = base + "/data/tihbat.tbl"
+    packed = dirs[1] + "/data/tihbat.tbl"  # .../playboard/data: inside an installed wheel
+    if not _exists(path) and _exists(packed):
+        return packed
+    return path
+
+
+def _exists(path):
+    try:
+        import os
+
+        os.stat(path)
+        return True
+    except (OSError, ImportError):
+        return False
 
 
 PATH = _default_path()
