@@ -62,3 +62,16 @@ def test_no_answer_names_the_request_not_its_protocol_letter():
 def test_demo_every_must_be_positive(capsys):
     assert main(["demo", "--every", "-3"]) == 2
     assert capsys.readouterr().err == "playboard: --every must be 1 or more, not -3\n"
+
+
+def test_the_command_line_starts_without_posix_only_modules():
+    # as on Windows: no tty, termios, pty or fcntl; every command's options still load
+    import subprocess
+    import sys
+
+    code = ("import sys\nfor m in ('tty', 'termios', 'pty', 'fcntl'): sys.modules[m] = None\n"
+            "from playboard_host.cli import build_parser\n"
+            "p = build_parser()\nprint(sorted(p._subparsers._group_actions[0].choices))")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    assert "'ports'" in r.stdout and "'sync'" in r.stdout and "'sim'" in r.stdout
