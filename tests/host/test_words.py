@@ -66,3 +66,15 @@ def test_capture_hint_for_a_man_that_may_not_move():
     assert words.capture_hint(g, 14) == ""  # White's man: not the mover's
     assert words.capture_hint(new_game("tobit"), 7) == ""  # no capture to make
     assert words.capture_hint(new_game("toguz"), 3) == ""
+
+
+def test_live_pictures_number_tobits_points_and_name_the_kings():
+    from playboard_host.boardtext import picture
+
+    g = new_game("tobit", "W:WK36,7:B30")
+    lines = picture(g).splitlines()
+    assert lines[0] == "5    . . W . .      points 34-38"  # (3, 5) is point 36: a White king
+    assert lines[4] == "1  . w . . . . .    points 6-12"  # White's man on 7, (1, 1)
+    assert lines[1] == "4  . . . b . . .    points 27-33"  # Black's man on 30, (3, 4)
+    assert lines[-2] == "w b men, W B kings (tobits); points numbered from White's side, left to right"
+    assert len({ln.index("points") for ln in lines[:6]}) == 1
