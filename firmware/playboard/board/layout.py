@@ -23,7 +23,7 @@ helpers. ``occupancy(stable, out)`` maps a sensor snapshot to cells in one pass.
 """
 from array import array
 
-from playboard.compat import const
+from playboard.compat import const, exists
 
 _NONE = const(255)
 KINDS = ("point", "pit", "kazan", "counter")
@@ -35,16 +35,6 @@ def _dirname(path):
     return path[:i] if i > 0 else ("/" if i == 0 else ".")
 
 
-def _exists(path):
-    try:
-        import os
-
-        os.stat(path)
-        return True
-    except (OSError, ImportError):
-        return False
-
-
 def boards_dir():
     """Folder of board definitions and layouts: ``<firmware>/boards`` (``/boards`` on the
     board); where that is missing, ``playboard/boards`` inside the package (an installed
@@ -52,9 +42,9 @@ def boards_dir():
     f = __file__.replace("\\", "/")
     here = _dirname(_dirname(_dirname(f)))
     d = (here if here != "/" else "") + "/boards" if here not in (".", "") else "boards"
-    if not _exists(d):
+    if not exists(d):
         packed = _dirname(_dirname(f)) + "/boards"
-        if _exists(packed):
+        if exists(packed):
             return packed
     return d
 

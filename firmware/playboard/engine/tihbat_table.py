@@ -18,7 +18,7 @@ entry count (little-endian uint16). The board never loads the table: each
 look-up is one ``seek`` and a 2-byte ``readinto`` (size: 8 + 2 x 19,160 =
 38,328 bytes). Side-to-move symmetry halves the ~38,000 positions.
 """
-from playboard.compat import const
+from playboard.compat import const, exists
 
 MAGIC = b"TIHB"
 VERSION = const(1)
@@ -72,19 +72,9 @@ def _default_path():
         dirs.append(base)
     path = base + "/data/tihbat.tbl"
     packed = dirs[1] + "/data/tihbat.tbl"  # .../playboard/data: inside an installed wheel
-    if not _exists(path) and _exists(packed):
+    if not exists(path) and exists(packed):
         return packed
     return path
-
-
-def _exists(path):
-    try:
-        import os
-
-        os.stat(path)
-        return True
-    except (OSError, ImportError):
-        return False
 
 
 PATH = _default_path()
