@@ -384,8 +384,17 @@ def test_tobit_point_numbers_the_kings_key_and_the_board_turned_for_black(sim, b
     top = page.evaluate("() => +document.querySelector('#cell-0 circle.hole').getAttribute('cy')")
     bottom = page.evaluate("() => +document.querySelector('#cell-17 circle.hole').getAttribute('cy')")
     assert top < bottom  # North's pits nearest the player
+    label_y = "c => [+document.querySelector('#cell-' + c + ' text.label').getAttribute('y'), " \
+              "+document.querySelector('#cell-' + c + ' circle.hole').getAttribute('cy')]"
+    ly, cy = page.evaluate(label_y, 9)
+    assert page.text_content("#cell-9 text.label") == "N1" and ly > cy  # North's names on North's far side
+    _shot(page, "websim-toguz-north.png")
     _new_game(page, "toguz", "two")
     page.wait_for_selector("#board[data-turned='0']", timeout=TIMEOUT)
+    ly, cy = page.evaluate(label_y, 9)
+    assert ly < cy
+    ly, cy = page.evaluate(label_y, 0)
+    assert page.text_content("#cell-0 text.label") == "S1" and ly > cy
     assert errors == []
     page.close()
 

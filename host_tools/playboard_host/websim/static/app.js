@@ -91,8 +91,8 @@ function drawBoard(game) {
     if (kind === "pit") {  // each player numbers their pits 1..N from their own left
       const np = active.cells.filter(c => c[5] === "pit").length / 2;
       const north = cell >= np;
-      const top = sy(y) < h / 2;
-      el("text", {x: sx(x), y: sy(y) + (top ? -25 : 29), class: "label"}, g).textContent =
+      const above = north !== TURNED;  // each label on its owner's far side of the pit row
+      el("text", {x: sx(x), y: sy(y) + (above ? -25 : 29), class: "label"}, g).textContent =
         (north ? "N" : "S") + (cell % np + 1);
     } else if (kind === "point") {  // the point numbers the moves are written in (RULES.md 2.2)
       el("text", {x: sx(x) + 13, y: sy(y) - 12, class: "pointno", "data-point": cell}, g).textContent = cell;
