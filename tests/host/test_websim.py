@@ -447,3 +447,18 @@ def test_tobit_hints_a_compulsory_capture_and_the_men_to_take_off():
         assert st["moves"][-1] == "23:9:7:21" and st["hint"] == ""
     finally:
         s.close()
+
+
+def test_one_flash_folder_serves_one_simulator_at_a_time(tmp_path, capsys):
+    from playboard_host.commands.sim import lock_flash
+
+    held = lock_flash(str(tmp_path))
+    try:
+        s, port = _free_port()
+        s.close()
+        assert main(["sim", "--http-port", str(port), "--flash", str(tmp_path)]) == 2
+        assert capsys.readouterr().err == (
+            "playboard: the flash folder %s is in use by another `playboard sim`; stop it or give another folder "
+            "with --flash\n" % tmp_path)
+    finally:
+        held.close()

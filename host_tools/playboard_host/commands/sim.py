@@ -58,6 +58,21 @@ def _stop_on_sigterm():
         pass
 
 
+def lock_flash(flash):
+    """Hold an exclusive lock on ``flash``/.lock (two boards on one flash would spoil
+    it); CommandError when another simulator holds it. Returns the open lock file."""
+    import fcntl
+
+    f = open(os.path.join(flash, ".lock"), "a")
+    try:
+        fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        f.close()
+        raise CommandError("the flash folder %s is in use by another `playboard sim`; stop it or give "
+                           "another folder with --flash" % flash)
+    return f
+
+
 def page_urls(host, port):
     """The page's addresses to print: localhost for this computer; for 0.0.0.0 (every
     interface) also this computer's network name and address, which others can open."""
@@ -101,10 +116,12 @@ def run(args):
             os.makedirs(flash, exist_ok=True)
         except OSError as e:
             raise CommandError("can't make the flash folder %s: %s" % (flash, e.strerror or e))
+        lock = lock_flash(flash)  # held while the board runs
         try:
             session = Session(hub, game=args.game, mode=args.mode, level=args.level, heap=args.heap,
                               flash_dir=flash, library=args.library)
         except SessionError as e:
+            lock.close()
             raise CommandError(str(e))
         httpd.session = session
         for url in page_urls(args.host, httpd.server_address[1]):
@@ -126,6 +143,7 @@ def run(args):
         finally:
             srv.stop(httpd, hub)
             session.close()
+            lock.close()
     finally:
         httpd.server_close()
     return 0
