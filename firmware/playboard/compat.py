@@ -63,3 +63,15 @@ def unload(name):
         parent = sys.modules.get(name[:i])
         if parent is not None and name[i + 1:] in dir(parent):
             delattr(parent, name[i + 1:])
+
+
+def exists(path):
+    """True if ``path`` (a file or folder) exists; False where it does not or the
+    port has no ``os``."""
+    try:
+        import os
+
+        os.stat(path)
+        return True
+    except (OSError, ImportError):
+        return False

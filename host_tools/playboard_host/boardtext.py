@@ -37,7 +37,9 @@ def picture(g):
             for x in range(0, g.L + 2):
                 pt = g.point(x, y)
                 cells.append(" " if pt == 0 else sym.get(g.board[pt], "?"))
-            rows.append("%d  %s" % (y, " ".join(cells)))
+            pts = [g.point(x, y) for x in range(0, g.L + 2) if g.point(x, y)]
+            rows.append("%d  %s    points %d-%d" % (y, " ".join(cells).ljust(2 * g.L + 3), min(pts), max(pts)))
+        rows.append("w b men, W B kings (tobits); points numbered from White's side, left to right")
         rows.append("%s to move" % ("White" if g.turn == 0 else "Black"))
         return "\n".join(rows)
     return g.fen()

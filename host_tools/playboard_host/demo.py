@@ -20,6 +20,7 @@ from playboard.games.registry import new_game
 
 from playboard_host.gestures import press_pad, new_board_game, physical_actions
 from playboard_host.leds import meaning, led_name, display_colours
+from playboard_host.words import about, result_words
 
 DATA_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
 DEMO_RECORD = "demo-toguz.pgn"
@@ -183,16 +184,23 @@ class Picture:
                 else:
                     nm = led_name(rgb)
                     line += (text.rjust(w - 2) + (nm[0] if nm else " ") + " ")
+            if self.game.startswith("tobit"):  # the point numbers the moves are written in (RULES.md 2.2)
+                line = line.rstrip().ljust(self.width()) + "   points %d-%d" % (min(cells), max(cells))
             lines.append(margin + self.row_label(cells).ljust(6) + line.rstrip())
         return "\n".join(lines)
 
+    def width(self):
+        """Characters of the widest row of cells (the point numbers are written beside it)."""
+        return max(self.column(c) for c in self.layout.cells) + self.CELL
+
     def row_label(self, cells):
-        """"North" / "South" for a row of mancala pits, "" otherwise."""
+        """"North" / "South" for a row of mancala pits, "kazans" / "capt." for the row of
+        stores (each written S:n, N:n), "" otherwise."""
         if self.game.startswith("tobit"):
             return ""
         pits = [c for c in cells if self.layout.kind(c) == "pit"]
         if not pits:
-            return ""
+            return "kazans" if self.game == "toguz" else "capt."
         n = 9 if self.game == "toguz" else 2
         return "South" if pits[0] < n else "North"
 
@@ -241,9 +249,9 @@ def contents_of(g, occupancy=None):
             t = g.tuzdyk_of(side)
             if t is not None:
                 out[t] = "X"
-    store = "K:" if g.name == "toguz" else "C:"  # kazans; Tihbat's captured counters
-    out[n] = store + "%d" % pos[n]
-    out[n + 1] = store + "%d" % pos[n + 1]
+    # South's and North's kazans (Tihbat's captured counters): their row says which
+    out[n] = "S:%d" % pos[n]
+    out[n + 1] = "N:%d" % pos[n + 1]
     return out
 
 
@@ -361,6 +369,7 @@ class Runner:
         sides = SIDES[name]
         g = new_game(name, rec.tags.get("FEN"))
         self.say("== %s: %s" % (name, " - ".join(rec.tags.get(k, "?") for k in ("White", "Black"))))
+        self.about(name)
         if rec.tags.get("Event"):
             self.say("   %s, %s" % (rec.tags["Event"], rec.tags.get("Date", "?")))
         if rec.tags.get("FEN"):
@@ -370,8 +379,8 @@ class Runner:
             self.set_up(g)
         elif not self.quiet:
             self.say("   (each player numbers the pits 1..%d from their own left: South's run left to right, "
-                     "North's right to left; %s)" % (g.n_pits, "K: the kazans" if name == "toguz"
-                                                     else "C: the captured counters"))
+                     "North's right to left; the row between them: %s, S: South's, N: North's)"
+                     % (g.n_pits, "the kazans" if name == "toguz" else "the captured counters"))
         self.picture(g)
         for i, text in enumerate(rec.moves):
             m = g.parse_move(text)
@@ -403,19 +412,31 @@ class Runner:
         self.report(g, rec, final, over)
         return g
 
+    def about(self, name):
+        """Say what the game is and how it is won (playboard_host.words.ABOUT), unless quiet."""
+        if not self.quiet:
+            import textwrap
+
+            for line in textwrap.wrap(about(name), 92):
+                self.say("   " + line)
+
     def describe(self, g, before, captured):
         if captured is not None:
             return ("  captures %s" % ", ".join(str(p) for p in captured)) if captured else ""
         n = 2 * g.n_pits
         got = [g.pos[n] - before[n], g.pos[n + 1] - before[n + 1]]
         mover = 1 - g.turn
+        sides = SIDES[g.name]
+        store = "kazan" if g.name == "toguz" else "captures"
         parts = []
-        if got[mover]:
-            parts.append("+%d to %s" % (got[mover], "the kazan" if g.name == "toguz" else "captures"))
+        for side in (mover, 1 - mover):
+            if got[side]:  # the other side's kazan grows when the sowing feeds its tuzdyk
+                parts.append("+%d to %s's %s%s" % (got[side], sides[side], store,
+                                                   "" if side == mover else " (its tuzdyk)"))
         if g.name == "toguz" and g.last_flags() & 2:
             parts.append("tuzdyk")
         store = "kazans" if g.name == "toguz" else "captured"
-        return "%-22s %s %d : %d" % ("  " + ", ".join(parts), store, g.pos[n], g.pos[n + 1])
+        return "%-44s %s %d : %d" % ("  " + ", ".join(parts), store, g.pos[n], g.pos[n + 1])
 
     def report(self, g, rec, final, over):
         if hasattr(g, "pos"):
@@ -431,8 +452,8 @@ class Runner:
             raise DemoError("the board's final position %s differs from the record's %s" % (g.fen(), final.fen()))
         res = over["result"] if over else rec.tags.get("Result", "*")
         why = (over or {}).get("termination") or rec.tags.get("Termination", "")
-        self.say("Result %s%s (the record: %s); %d moves, all committed by the board"
-                 % (res, " (%s)" % why if why else "", rec.tags.get("Result", "*"), len(rec.moves)))
+        self.say("Result %s: %s (the record: %s); %d moves, all committed by the board"
+                 % (res, result_words(g.name, res, why or None, g), rec.tags.get("Result", "*"), len(rec.moves)))
 
     # --- Tobit against the engine ---------------------------------------------------------
     def play_engine_game(self, name="tobit", level=2, player_level=6, seed=5, player_nodes=3000):
@@ -445,6 +466,7 @@ class Runner:
         g = new_game(name)
         self.say("")
         self.say("== %s against the board's engine (level %d): White is the demo player" % (name, level))
+        self.about(name)
         self.new_game(name, "white", level)
         self.set_up(g)
         self.picture(g)
@@ -487,7 +509,7 @@ class Runner:
             over = self.resign(0)
         res = over["result"] if over else g.result()
         why = (over or {}).get("termination") or g.termination
-        self.say("Result %s (%s) after %d plies" % (res, why, g.ply))
+        self.say("Result %s: %s, after %d plies" % (res, result_words(name, res, why, g), g.ply))
         return g, res, why
 
     def press_pad(self, game, k):

@@ -6,12 +6,12 @@ from playboard.board.lights import DEFAULT_COLOURS, shown_colour as lights_shown
 # (letter, name, meaning) of each lights layer's colour and accent (playboard.board.lights)
 LED_NAMES = (
     (("g", "green", "legal"), ("b", "blue", "selected")),
-    (("a", "amber", "last move from"), ("A", "amber", "last move to, kazan grows")),
-    (("c", "cyan", "sowing, path"), ("C", "cyan", "last ball")),
-    (("p", "purple", "engine's move from"), ("P", "purple", "engine's move to")),
+    (("v", "lavender", "last move from"), ("h", "white", "last move to, kazan grows")),
+    (("s", "sky blue", "sowing, path"), ("z", "azure", "last ball")),
+    (("p", "purple", "engine's move from"), ("q", "rose", "engine's move to")),
     (("o", "orange", "capture, take off"), ("y", "yellow", "tuzdyk")),
-    (("r", "red", "error, extra piece"), ("m", "magenta", "put a piece here")),
-    (("w", "white", "menu"), ("u", "blue", "menu")),
+    (("r", "red", "error, extra piece"), ("m", "mint", "put a piece here")),
+    (("w", "white", "menu, count"), ("u", "blue", "menu, count")),
 )
 
 
@@ -98,3 +98,30 @@ def display_colours(leds, brightness=DEFAULT_BRIGHTNESS):
         top = max(designed) or 1
         out.append(tuple(int(v * 255 / top + 0.5) for v in designed))
     return out
+
+
+# (layer, mark index) of the colours each kind of game and state can light (a steady
+# legend lists them all: docs/tracker.md's roles; the app's menu and result, docs/app.md)
+_SHOWN = {
+    "tobit": ((0, 0), (0, 1), (1, 0), (1, 1), (2, 0), (3, 0), (3, 1), (4, 0), (5, 0), (5, 1)),
+    "mancala": ((0, 0), (0, 1), (1, 0), (1, 1), (2, 0), (2, 1), (3, 0), (3, 1), (4, 0), (4, 1), (5, 0)),
+    "over": ((0, 0), (1, 0)),
+    "menu": ((0, 0), (0, 1), (1, 0), (1, 1), (3, 0)),
+}
+
+
+def legend(game, state, leds, brightness=DEFAULT_BRIGHTNESS):
+    """The steady legend of ``game`` in ``state`` ("play", "setup", "over", "menu"):
+    every colour that can light there, in layer order, each as [hex "rrggbb" as drawn,
+    colour name, meaning, lit now (bool)], whether lit or not, so that the list does
+    not change while LEDs blink. ``leds``: the LEDs as sent to the strip."""
+    kind = state if state in ("over", "menu") else ("tobit" if game.startswith("tobit") else "mancala")
+    lit = {_nearest(c, brightness)[1] for c in leds if c[0] or c[1] or c[2]}
+    rows = []
+    for layer, k in _SHOWN[kind]:
+        nm = LED_NAMES[layer][k]
+        said = meaning(nm, game, state if state in ("over", "menu") else None)
+        hexc = "%02x%02x%02x" % display_colours([shown_colour(DEFAULT_COLOURS[layer][k], brightness)],
+                                                brightness)[0]
+        rows.append([hexc, said[1], said[2], nm in lit])
+    return rows

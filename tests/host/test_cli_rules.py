@@ -65,6 +65,39 @@ def test_replay_stops_on_a_mis_noted_move(capsys, tmp_path):
     assert "game 2, line 8, ply 4" in err and "lands in pit 7, not 6" in err
 
 
+def test_replay_reports_each_bad_game_and_goes_on(capsys, tmp_path):
+    f = tmp_path / "mixed.pgn"
+    f.write_text('[Game "toguz"]\n\n1. 76 98 2. 66 86 *\n\n'  # game 1: a mis-noted move
+                 '[Game "tihbat"]\n[Result "*"]\n\n1. 2 1 *\n\n'  # game 2: fine
+                 '[Game "tobit"]\n\n1. 7-15 *\n\n'  # game 3: an illegal move
+                 '[Game "tobit"]\n[Result "1-0"]\n\n1. 7-14 0-1\n\n'  # game 4: tag and movetext differ
+                 '[Game "toguz"]\n[Result "0-1"]\n\n1. 76 0-1\n')  # game 5: result without an end
+    status, out, err = run(capsys, "replay", str(f))
+    assert status == 1
+    assert [ln.split("\t")[:3] for ln in out.splitlines()] == [["2", "tihbat", "*"], ["4", "tobit", "1-0"],
+                                                                ["5", "toguz", "0-1"]]
+    lines = err.splitlines()
+    assert len(lines) == 6
+    assert lines[0].startswith("playboard: %s: game 1, line 3, ply 4" % f)
+    assert lines[1].startswith("playboard: %s: game 3, line 12, ply 1: move '7-15' is not legal here" % f)
+    assert lines[2] == ("playboard: %s: game 4: the Result tag 1-0 differs from the result 0-1 written after "
+                        "the moves" % f)
+    assert lines[4] == ("playboard: %s: game 5: the moves do not end the game: the result 0-1 must come from a "
+                         "resignation, an agreement or time (no Termination tag says which)" % f)
+    assert lines[5] == "playboard: %s: 2 of 5 games could not be replayed" % f
+
+
+def test_replay_json(capsys):
+    import json
+
+    status, out, err = run(capsys, "replay", "--json", os.path.join(ROOT, "tests", "data", "own-games.pgn"))
+    assert status == 0, err
+    rows = [json.loads(ln) for ln in out.splitlines()]
+    assert [(r["number"], r["game"], r["result"]) for r in rows] == [
+        (1, "toguz", "1-0"), (2, "tobit", "0-1"), (3, "tobit4", "0-1"), (4, "tihbat", "1-0")]
+    assert rows[1]["fen"] == "W:W:BK13,26,27,30,31,33,36" and all(r["plies"] > 0 for r in rows)
+
+
 def test_replay_bad_files(capsys, tmp_path):
     f = tmp_path / "notes.txt"
     f.write_text("these are my notes\nnot a game\n")
@@ -91,3 +124,43 @@ def test_replay_shared_cases(capsys):
     assert len(out.splitlines()) == 76
     first = out.splitlines()[0].split("\t")
     assert first == ["1", "tobit", "1-0", "B:W9,18,28:B"]
+
+
+def test_deep_perft_shows_progress_on_a_terminal(tmp_path):
+    # stderr on a pseudo-terminal: tqdm draws its bar there (one step per first move);
+    # stdout (a pipe) gets the count alone
+    import pty
+    import subprocess
+    import sys
+
+    import fcntl
+    import struct
+    import termios
+
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 100, 0, 0))  # a terminal 100 wide
+    r = subprocess.run([sys.executable, "-m", "playboard_host.cli", "perft", "tobit4", "5"], stdout=subprocess.PIPE,
+                       stderr=slave, timeout=120, cwd=ROOT)
+    os.close(slave)
+    err = b""
+    try:
+        while True:
+            chunk = os.read(master, 65536)
+            if not chunk:
+                break
+            err += chunk
+    except OSError:
+        pass
+    os.close(master)
+    assert r.returncode == 0 and r.stdout == b"5112\n"  # RULES.md 2.14
+    assert b"perft 5:   0%" in err and b"0/4 " in err  # one step per first move (4 from the start)
+
+
+def test_match_reports_progress_after_each_game(capsys):
+    from playboard_host import match
+
+    seen = []
+    r = match.run_match("tihbat", "L2", "random", games=3, progress=lambda: seen.append(1))
+    assert len(seen) == 3 and r["games"] == 3 and r["wins"] + r["draws"] + r["losses"] == 3
+    status, out, err = run(capsys, "match", "--game", "tihbat", "--pair", "L2:random", "--games", "2", "-q")
+    assert status == 0 and out.splitlines()[2].startswith("| tihbat | L2 | random | 2 |") and err == ""

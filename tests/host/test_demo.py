@@ -108,7 +108,7 @@ def test_toguz_picture_places_pits_by_the_layout():
     text = pic.render(demo.contents_of(g), leds, colour=False)
     lines = text.splitlines()
     assert len(lines) == 3  # North pits, kazans, South pits
-    assert lines[1].split() == ["K:10", "K:0"]
+    assert lines[1].split() == ["kazans", "S:10", "N:0"]  # which kazan is whose
     south = lines[2].split()
     assert south == ["South", "9g"] + ["9"] * 7 + ["1"]  # pit 1's LED is green
     # North's pit 9 on the left, pit 1 on the right; pit 8 captured
@@ -117,8 +117,9 @@ def test_toguz_picture_places_pits_by_the_layout():
     coloured = pic.render(demo.contents_of(g), leds, colour=True)
     assert "\x1b[48;5;" in coloured and coloured.count("\x1b[0m") == 1
     assert pic.legend(leds) == "LEDs: g green = legal"
-    leds[lay.led_of(18)] = led_colours.shown_colour((200, 150, 0))  # the lights' LAST accent on a kazan
-    assert pic.legend(leds) == "LEDs: g green = legal; A amber = kazan grows"
+    from playboard.board.lights import DEFAULT_COLOURS, LAST
+    leds[lay.led_of(18)] = led_colours.shown_colour(DEFAULT_COLOURS[LAST][1])  # the LAST accent on a kazan
+    assert pic.legend(leds) == "LEDs: g green = legal; h white = kazan grows"
 
 
 def test_tobit_picture_shows_pieces_and_lifted_points():
@@ -129,9 +130,11 @@ def test_tobit_picture_shows_pieces_and_lifted_points():
     text = pic.render(demo.contents_of(g, occ), _leds(), colour=False)
     lines = text.splitlines()
     assert len(lines) == 6
-    assert lines[0].split() == ["b"] * 5
-    assert lines[4].split() == ["w", "_", "w", "w", "w", "w", "w"]
-    assert lines[2].split() == ["."] * 7
+    # each row, then the numbers of its points (as the moves write them: RULES.md 2.2)
+    assert lines[0].split() == ["b"] * 5 + ["points", "34-38"]
+    assert lines[4].split() == ["w", "_", "w", "w", "w", "w", "w", "points", "6-12"]
+    assert lines[2].split() == ["."] * 7 + ["points", "20-26"]
+    assert len({ln.index("points") for ln in lines}) == 1  # in one column
 
 
 def test_colour_wanted(monkeypatch):
@@ -171,21 +174,26 @@ def test_demo_plays_the_bundled_record_and_tobit_then_syncs_and_exports(tmp_path
              if ln[:4].strip().rstrip(".").isdigit() and (" South " in ln or " North " in ln)]
     assert [ln.split()[2] for ln in lines] == rec.moves
     assert "Final kazans on the board 82 : 53; the record's 82 : 53: equal" in text
-    assert "Result 1-0 (kazan)" in text
+    assert ("Result 1-0: South wins 82 to 53 in the kazans (South 82, North 53) - a kazan reached 82"
+            in text)
+    # a sowing that feeds the opponent's tuzdyk says whose kazan grew; the game is explained
+    assert "13... North 78        +1 to South's kazan (its tuzdyk)" in text
+    flat = " ".join(text.split())
+    assert "You win with 82 balls in your kazan" in flat and "You win when your opponent has no piece" in flat
     # pictures with the LED colours named (plain text: no escapes), the sowing shown
-    assert "\x1b[" not in text and "c cyan = sowing" in text and "y yellow = tuzdyk" in text
+    assert "\x1b[" not in text and "s sky blue = sowing" in text and "y yellow = tuzdyk" in text
     # the Tobit game against the board's engine ended with a result
     assert "== tobit against the board's engine" in text
-    assert "the board's engine shows" in text and "P purple = engine's move to" in text
+    assert "the board's engine shows" in text and "q rose = engine's move to" in text
     tobit_result = [ln for ln in text.splitlines() if ln.startswith("Result ") and "plies" in ln]
-    assert len(tobit_result) == 1 and tobit_result[0].split()[1] in ("1-0", "0-1", "1/2-1/2")
+    assert len(tobit_result) == 1 and tobit_result[0].split()[1] in ("1-0:", "0-1:", "1/2-1/2:")
     # synced into the library and exported: the same moves, byte for byte
     assert "synced 2 new games" in text
     recs = list(pgn.read_games(out.read_text().splitlines()))
     assert [r.tags["Game"] for r in recs] == ["toguz", "tobit"]
     assert recs[0].moves == rec.moves and recs[0].tags["Result"] == "1-0"
     g, res = pgn.replay(recs[1])
-    assert res == tobit_result[0].split()[1]
+    assert res + ":" == tobit_result[0].split()[1]
     assert "The exported toguz game's 79 moves are equal to the record's." in text
     from playboard_host.library import Library
 

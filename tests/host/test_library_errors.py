@@ -58,3 +58,51 @@ def test_bad_filters_and_usb_ids(capsys, tmp_path):
     with pytest.raises(SystemExit):
         main(["sync", "--vid-pid", "zzzz"])
     assert "bad USB id 'zzzz'" in capsys.readouterr().err
+
+
+def test_a_foreign_games_table_gives_one_line_everywhere(capsys, tmp_path):
+    other = tmp_path / "shop.db"
+    db = sqlite3.connect(str(other))
+    db.execute("CREATE TABLE games (title TEXT, price REAL)")
+    db.execute("INSERT INTO games VALUES ('chess set', 20.0)")
+    db.commit()
+    db.close()
+    before = other.read_bytes()
+    want = "playboard: %s is another program's database, not a Playboard library (its games table has other " \
+           "columns)\n" % other
+    for argv in (("games",), ("export",), ("sync", "--port", "/nonexistent-port"), ("demo", "--no-tobit", "-q")):
+        status, out, err = run(capsys, *argv, "--library", str(other))
+        assert (status, err) == (2, want), argv
+    assert other.read_bytes() == before
+
+
+def test_since_after_until_is_said_not_silently_empty(capsys, tmp_path):
+    for cmd in ("games", "export"):
+        status, out, err = run(capsys, cmd, "--library", str(tmp_path / "x.sqlite"), "--since", "2026-05-02",
+                               "--until", "2026-05-01")
+        # the dates are checked before the library is opened
+        assert status == 2 and err == "playboard: --since 2026-05-02 is after --until 2026-05-01: no day is in " \
+                                      "between\n", cmd
+
+
+def test_games_json_lists_one_object_per_game(capsys, tmp_path):
+    import json
+
+    from playboard.record import parse_game  # noqa: F401  (the library reads records)
+    from playboard_host.library import Library
+
+    path = str(tmp_path / "lib.sqlite")
+    Library(path).close()
+    status, out, err = run(capsys, "games", "--json", "--library", path)
+    assert (status, out, err) == (0, "", "")
+    db = sqlite3.connect(path)
+    db.execute("INSERT INTO games (board, uid, board_game, game, result, termination, date, fen, tags, moves, "
+               "plies, record, synced_at) VALUES ('b1', 'u1', 3, 'tobit', '1-0', 'resignation', '2026.05.01', "
+               "NULL, '{\"White\": \"Aigul\", \"Black\": \"Bolat\"}', '[\"7-14\"]', 1, x'00', '2026-05-01T10:00:00')")
+    db.commit()
+    db.close()
+    status, out, err = run(capsys, "games", "--json", "--library", path)
+    assert status == 0
+    assert [json.loads(ln) for ln in out.splitlines()] == [
+        {"id": 1, "date": "2026.05.01", "game": "tobit", "result": "1-0", "termination": "resignation",
+         "plies": 1, "white": "Aigul", "black": "Bolat", "board": "b1"}]

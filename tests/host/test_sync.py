@@ -192,7 +192,7 @@ def test_live_follows_moves_and_prints_a_picture(board, capsys):
     out = capsys.readouterr().out
     assert "game: tobit" in out
     assert "1. 7-14" in out and "1... 29-22" in out and "3. 11-18" in out
-    assert "lift point=11" in out
+    assert "piece lifted from point 11" in out and "point=" not in out and "nodes" not in out
     assert "b b b b b" in out  # the picture: Black's far row
 
 

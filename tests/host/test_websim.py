@@ -72,12 +72,36 @@ def test_sim_command_says_when_the_port_is_in_use(capsys):
     s, port = _free_port()
     s.listen(1)
     try:
-        assert main(["sim", "--port", str(port)]) == 2
+        assert main(["sim", "--http-port", str(port)]) == 2
     finally:
         s.close()
     err = capsys.readouterr().err
-    assert "port %d is already in use" % port in err and "--port" in err
+    assert "port %d is already in use" % port in err and "--http-port N" in err
     assert "Traceback" not in err
+
+
+def test_sim_port_options_are_not_confused_with_a_serial_port(capsys, tmp_path):
+    # --port is a board's serial port everywhere else: sim says so instead of listening on it
+    assert main(["sim", "--port", "8765"]) == 2
+    err = capsys.readouterr().err
+    assert err.strip() == ("playboard: sim's web page port is --http-port N (--port is a board's serial "
+                           "port in the other commands)")
+    assert main(["sim", "--http-port", "70000"]) == 2
+    assert "--http-port must be 1..65535, not 70000" in capsys.readouterr().err
+    f = tmp_path / "flash"
+    f.write_text("x")
+    assert main(["sim", "--flash", str(f)]) == 2
+    assert "--flash %s is a file, not a folder" % f in capsys.readouterr().err
+
+
+def test_sim_on_every_interface_prints_an_address_others_can_open():
+    from playboard_host.commands.sim import page_urls
+
+    assert page_urls("127.0.0.1", 8765) == ["http://localhost:8765/"]
+    urls = page_urls("0.0.0.0", 8080)
+    assert urls[0] == "http://localhost:8080/ (this computer)"
+    assert urls[1].startswith("http://%s:8080/ (other computers" % socket.gethostname())
+    assert page_urls("192.168.1.5", 80) == ["http://192.168.1.5:80/"]
 
 
 class FakeSession:
@@ -200,7 +224,9 @@ def test_session_plays_on_the_real_firmware():
         st = s.state()
         assert st["moves"] == ["98"] and st["turn"] == 1
         assert st["counts"][18] == 10 and st["counts"][8] == 1
-        assert any(x[1:] == ["cyan", "sowing"] for x in st["legend"])
+        assert ["sky blue", "sowing", True] in [x[1:] for x in st["legend"]]
+        assert st["events"][-1].endswith("move 98") and "cell" not in " ".join(st["events"])
+        assert any(e.endswith("South 9 touched") for e in st["events"])  # 1-based pit names
         with pytest.raises(ValueError, match="unknown action"):
             s.act({"op": "fly"})
         with pytest.raises(ValueError, match="unknown game"):
@@ -290,10 +316,11 @@ def test_resign_and_agreed_draw_on_the_pads():
         s.advance(3000)  # the last move's view, then the result: South's half blinks green
         for _ in range(10):
             st = s.state()
-            if st["legend"]:
+            if any(x[3] for x in st["legend"]):
                 break
             s.advance(250)
-        assert [x[1:] for x in st["legend"]] == [["green", "the winner's side"]]
+        assert [x[1:] for x in st["legend"]] == [["green", "the winner's side", True], ["lavender", "a draw", False]]
+        assert st["result_text"] == "South wins - North resigned (kazans: South 10, North 0)"
         with pytest.raises(ValueError, match="no game is being played"):
             s.act({"op": "resign"})
         s.act({"op": "new", "game": "tihbat", "mode": "two"})
@@ -332,7 +359,7 @@ def test_the_boards_own_menu_from_the_page():
         st = s.state()
         assert (st["game"], st["mode"], st["level"], st["app_state"]) == ("tihbat", "white", 2, "play")
         assert st["draw"] == "tihbat" and st["counts"] == [7, 7, 7, 7, 0, 0]
-        assert not any(" arm " in e for e in st["events"])  # no pad read as pressed
+        assert not any("pressed" in e for e in st["events"])  # no pad read as pressed
         with pytest.raises(ValueError, match="has no sensor"):
             s.act({"op": "click", "cell": 5})  # Tihbat's captured counter
         # again, into Tobit: START is Black's resign pad there
@@ -343,6 +370,95 @@ def test_the_boards_own_menu_from_the_page():
         s.advance(1000)
         st = s.state()
         assert (st["game"], st["app_state"]) == ("tobit", "setup")
-        assert not any(" arm " in e for e in st["events"]), st["events"]
+        assert not any("pressed" in e for e in st["events"]), st["events"]
     finally:
         s.close()
+
+
+@pytest.mark.skipif(micropython_binary() is None, reason="micropython not installed (make setup)")
+def test_sim_prints_its_serial_port_and_sync_reaches_it_and_the_flash_is_kept(tmp_path):
+    import signal
+    import subprocess
+    import sys
+
+    s, port = _free_port()
+    s.close()
+    flash = tmp_path / "flash"
+    lib = tmp_path / "lib.sqlite"
+    p = subprocess.Popen([sys.executable, "-m", "playboard_host.cli", "sim", "--http-port", str(port),
+                          "--flash", str(flash), "--library", str(lib)],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        lines = []
+        for line in p.stdout:
+            lines.append(line.rstrip("\n"))
+            if line.startswith("Ctrl-C"):
+                break
+        assert lines[0] == "Playboard simulator on http://localhost:%d/" % port
+        assert lines[1].startswith("The board's USB serial port: /dev/")
+        serial_port = lines[1].split()[5]
+        assert lines[1] == ("The board's USB serial port: %s  (playboard sync --port %s; playboard live --port %s)"
+                            % (serial_port, serial_port, serial_port))
+        assert lines[2] == "Its flash (the games kept): %s; library: %s" % (flash, lib)
+        r = subprocess.run([sys.executable, "-m", "playboard_host.cli", "sync", "--port", serial_port, "--library",
+                            str(tmp_path / "synced.sqlite"), "-q", "--timeout", "3"],
+                           capture_output=True, text=True, timeout=60)
+        assert r.returncode == 0, r.stderr
+        assert r.stdout.startswith("synced 0 new games; library %s" % (tmp_path / "synced.sqlite"))
+    finally:
+        p.send_signal(signal.SIGTERM)
+        p.wait(30)
+    assert p.returncode == 130  # stopped as by Ctrl-C
+    assert flash.is_dir() and any(flash.iterdir())  # the board's flash stays for the next run
+
+
+@pytest.mark.skipif(micropython_binary() is None, reason="micropython not installed (make setup)")
+def test_tobit_hints_a_compulsory_capture_and_the_men_to_take_off():
+    from playboard_host.websim.session import Session
+
+    s = Session(None, game="tobit", pump=False)
+    try:
+        s.act({"op": "setup"})
+        s.advance(500)
+        for a, b in ((7, 14), (30, 23), (9, 16)):
+            s.act({"op": "click", "cell": a})
+            s.act({"op": "click", "cell": b})
+            s.advance(600)
+        st = s.state()
+        assert st["moves"] == ["7-14", "30-23", "9-16"] and st["hint"] == ""
+        s.act({"op": "click", "cell": 29})  # Black lifts a man that cannot capture
+        s.advance(300)
+        assert s.state()["hint"] == ("A capture is compulsory (RULES.md 2.7): the man from point 29 cannot "
+                                     "capture, so it cannot move now; put it back and capture, e.g. 23:9:7:21")
+        s.act({"op": "putback"})
+        s.advance(300)
+        assert s.state()["hint"] == ""
+        s.act({"op": "click", "cell": 23})
+        s.act({"op": "click", "cell": 21})  # the jumps' end: 8, 14 and 16 must come off
+        for _ in range(12):
+            s.advance(250)
+            if s.state()["hint"]:
+                break
+        assert s.state()["hint"] == "Captured: take the pieces on points 8, 14, 16 off the board"
+        for p in (8, 14, 16):
+            s.act({"op": "click", "cell": p})
+        s.advance(600)
+        st = s.state()
+        assert st["moves"][-1] == "23:9:7:21" and st["hint"] == ""
+    finally:
+        s.close()
+
+
+def test_one_flash_folder_serves_one_simulator_at_a_time(tmp_path, capsys):
+    from playboard_host.commands.sim import lock_flash
+
+    held = lock_flash(str(tmp_path))
+    try:
+        s, port = _free_port()
+        s.close()
+        assert main(["sim", "--http-port", str(port), "--flash", str(tmp_path)]) == 2
+        assert capsys.readouterr().err == (
+            "playboard: the flash folder %s is in use by another `playboard sim`; stop it or give another folder "
+            "with --flash\n" % tmp_path)
+    finally:
+        held.close()

@@ -6,6 +6,7 @@ Skips, saying how to install it, where /usr/bin/chromium is missing
 go to test-artifacts/ (gitignored).
 """
 import json
+import time
 import os
 import shutil
 import tempfile
@@ -198,7 +199,7 @@ def test_toguz_tuzdyk_by_taps_and_the_exported_record(sim, browser):
                            "+document.getElementById('cell-' + c).getAttribute('data-count'))")
     assert counts == list(g.pos[:20])
     # the tuzdyk's LED is yellow in the sowing view
-    assert _lit(page).get("0") == "#ffd200"
+    assert _lit(page).get("0") == "#ffff3c"
     _shot(page, "websim-toguz.png")
     with page.expect_download(timeout=TIMEOUT) as dl:
         page.click("#export")
@@ -270,15 +271,15 @@ def test_against_the_engine_its_thinking_and_its_move_are_shown(sim, browser):
     # the board's engine (Black) thinks, then shows its move in purple for the player to make
     page.wait_for_selector("#engine[data-state='move']", timeout=TIMEOUT)
     text = page.text_content("#engine-text")
-    assert text.startswith("plays ") and "depth" in text and "nodes" in text
+    assert text.startswith("plays ") and "plies ahead" in text and "nodes" not in text
     move = text.split()[1]
     g = new_game("tobit")
     g.push_text("9-16")
     m = g.parse_move(move)
     lit = _lit(page)
-    assert lit[str(m[1])] == "#c500ff" and lit[str(m[len(m) - 1])] == "#dc00ff"  # engine purple (170, 0, 220) drawn at full: from; accent: to
+    assert lit[str(m[1])] == "#dc00ff" and lit[str(m[len(m) - 1])] == "#ff648c"  # engine: purple from, rose to
     events = page.eval_on_selector_all("#events li", "l => l.map(e => e.textContent)")
-    assert any("thinking level=" in e for e in events)
+    assert any("engine thinking (level 3)" in e for e in events)
     page.click("#engine-move")
     _wait_moves(page, 2)
     assert _moves(page) == ["9-16", move]
@@ -303,3 +304,137 @@ def test_a_pit_played_by_touch(sim, pw):
     finally:
         ctx.close()
         shutil.rmtree(profile, ignore_errors=True)
+
+
+# --- issue 17: the page as a new user meets it ---------------------------------------------------
+def _wait_body(page, attr, value):
+    page.wait_for_function("([a, v]) => document.body.getAttribute(a) === v", arg=[attr, value], timeout=TIMEOUT)
+
+
+def test_the_header_follows_a_game_started_from_the_board_menu_and_a_reload(sim, browser):
+    page, errors = _open(browser, sim[1])
+    _new_game(page, "tihbat")
+    assert (page.input_value("#game"), page.input_value("#mode")) == ("tihbat", "two")
+    page.click("#menu")
+    page.wait_for_function("() => document.getElementById('status-text').textContent.includes(\"board's menu\")",
+                           timeout=TIMEOUT)
+    for cell in (0, 8):  # South pit 1: Toguz Kumalak; South pit 9: demo (the engine against itself)
+        page.click("#cell-%d" % cell)
+    page.wait_for_function("() => document.getElementById('status-text').textContent.includes('now: toguz, demo')",
+                           timeout=TIMEOUT)
+    page.click("#cell-17")  # START
+    page.wait_for_function("() => document.getElementById('mode').value === 'demo'", timeout=TIMEOUT)
+    assert page.input_value("#game") == "toguz"  # the header shows the game the board plays
+    page.reload()
+    page.wait_for_selector("#conn.live", timeout=TIMEOUT)
+    page.wait_for_function("() => document.getElementById('mode').value === 'demo'", timeout=TIMEOUT)
+    assert page.eval_on_selector("#mode", "e => e.selectedIndex") >= 0  # never blank after a reload
+    assert page.input_value("#game") == "toguz"
+    about = page.text_content("#about-text")
+    assert "Toguz Kumalak" in about and "You win with 82 balls" in about
+    assert errors == []
+    page.close()
+
+
+def test_a_long_move_list_scrolls_inside_its_panel(sim, browser):
+    page, errors = _open(browser, sim[1])
+    _new_game(page, "toguz")
+    # 64 plies in the page's own render (the layout is the page's: no board needed for it)
+    page.evaluate("() => render(Object.assign({}, STATE, {moves: Array.from({length: 64}, (_, i) => "
+                  "String(11 + i % 89)), version: STATE.version + 1000000}))")
+    box = page.evaluate("""() => { const ol = document.getElementById('moves');
+        const r = ol.getBoundingClientRect(); const items = Array.from(ol.querySelectorAll('li'));
+        const last = items[items.length - 1].getBoundingClientRect();
+        return {n: items.length, scroll: ol.scrollHeight > ol.clientHeight, top: ol.scrollTop,
+                inside: last.bottom <= r.bottom + 1 && last.top >= r.top - 1,
+                wide: items.every(li => li.scrollWidth <= ol.clientWidth),
+                text: items[31].textContent}; }""")
+    assert box["n"] == 32 and box["scroll"] and box["top"] > 0  # scrolled to the newest move
+    assert box["inside"] and box["wide"]  # the last line is shown whole, no column cut off
+    assert box["text"].split() == [str(11 + 62 % 89), str(11 + 63 % 89)]
+    page.close()
+
+
+def test_tobit_point_numbers_the_kings_key_and_the_board_turned_for_black(sim, browser):
+    page, errors = _open(browser, sim[1])
+    _new_game(page, "tobit")
+    nums = page.eval_on_selector_all(".pointno", "l => l.map(e => +e.textContent)")
+    assert sorted(nums) == list(range(1, 39))
+    assert "a gold ring marks a king" in page.text_content("#pieces-key")
+    y = page.evaluate("p => +document.querySelector('#cell-' + p + ' .pointno').getAttribute('y')", 1)
+    y38 = page.evaluate("p => +document.querySelector('#cell-' + p + ' .pointno').getAttribute('y')", 38)
+    assert y > y38  # White's side at the bottom
+    assert page.get_attribute("#board", "data-turned") == "0"
+    _new_game(page, "tobit", "black")
+    page.wait_for_selector("#board[data-turned='1']", timeout=TIMEOUT)
+    y = page.evaluate("p => +document.querySelector('#cell-' + p + ' .pointno').getAttribute('y')", 1)
+    y38 = page.evaluate("p => +document.querySelector('#cell-' + p + ' .pointno').getAttribute('y')", 38)
+    assert y < y38  # Black's side (38) at the bottom, near the player
+    x1 = page.evaluate("p => +document.querySelector('#cell-' + p + ' .pointno').getAttribute('x')", 1)
+    x5 = page.evaluate("p => +document.querySelector('#cell-' + p + ' .pointno').getAttribute('x')", 5)
+    assert x1 > x5  # and left and right turned too
+    _shot(page, "websim-tobit-black.png")
+    # the legend is steady: every colour of the game listed, lit or not
+    rows = page.eval_on_selector_all("#legend li", "l => l.map(e => e.textContent)")
+    assert len(rows) == 10 and any("mint: put a piece here" in r for r in rows)
+    page.select_option("#game", "toguz")
+    page.select_option("#mode", "black")
+    page.click("#new")  # the engine (South) moves at once: no wait for ply 0
+    page.wait_for_selector("body[data-game='toguz'] #board[data-turned='1']", timeout=TIMEOUT)
+    top = page.evaluate("() => +document.querySelector('#cell-0 circle.hole').getAttribute('cy')")
+    bottom = page.evaluate("() => +document.querySelector('#cell-17 circle.hole').getAttribute('cy')")
+    assert top < bottom  # North's pits nearest the player
+    label_y = "c => [+document.querySelector('#cell-' + c + ' text.label').getAttribute('y'), " \
+              "+document.querySelector('#cell-' + c + ' circle.hole').getAttribute('cy')]"
+    ly, cy = page.evaluate(label_y, 9)
+    assert page.text_content("#cell-9 text.label") == "N1" and ly > cy  # North's names on North's far side
+    _shot(page, "websim-toguz-north.png")
+    _new_game(page, "toguz", "two")
+    page.wait_for_selector("#board[data-turned='0']", timeout=TIMEOUT)
+    ly, cy = page.evaluate(label_y, 9)
+    assert ly < cy
+    ly, cy = page.evaluate(label_y, 0)
+    assert page.text_content("#cell-0 text.label") == "S1" and ly > cy
+    assert errors == []
+    page.close()
+
+
+def test_games_are_kept_on_the_flash_and_synced_from_the_page(browser, tmp_path):
+    if micropython_binary() is None:
+        pytest.skip("micropython not installed (make setup)")
+    flash = str(tmp_path / "flash")
+    library = str(tmp_path / "lib.sqlite")
+    hub = srv.Hub()
+    s = Session(hub, game="tihbat", flash_dir=flash, library=library)
+    s.act({"op": "click", "cell": 1})  # South plays pit 2
+    time.sleep(3.5)  # the board confirms the sowing
+    s.act({"op": "resign"})
+    time.sleep(0.5)
+    assert s.state()["result"] == "1-0"  # North, to move, resigned
+    s.close()  # switched off: the finished game stays on its flash
+    assert os.path.isdir(flash)
+    hub = srv.Hub()
+    s = Session(hub, game="toguz", flash_dir=flash, library=library)
+    httpd = srv.make_server(s, hub, "127.0.0.1", 0)
+    srv.serve_in_thread(httpd)
+    try:
+        page, errors = _open(browser, "http://127.0.0.1:%d/" % httpd.server_address[1])
+        info = page.text_content("#boardinfo")
+        assert s.board.port in info and flash in info and library in info
+        page.click("#sync")
+        page.wait_for_function("() => document.getElementById('boardinfo').textContent.includes('1 new game synced')",
+                               timeout=TIMEOUT)
+        from playboard_host.library import Library
+
+        lib = Library(library, create=False)
+        games = lib.games()
+        lib.close()
+        assert [(g.game, g.result, g.moves) for g in games] == [("tihbat", "1-0", ["2"])]
+        page.click("#sync")  # again: nothing new (the board acknowledged it)
+        page.wait_for_function("() => document.getElementById('boardinfo').textContent.includes('0 new games')",
+                               timeout=TIMEOUT)
+        assert errors == []
+        page.close()
+    finally:
+        srv.stop(httpd, hub)
+        s.close()

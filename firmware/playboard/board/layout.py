@@ -23,7 +23,7 @@ helpers. ``occupancy(stable, out)`` maps a sensor snapshot to cells in one pass.
 """
 from array import array
 
-from playboard.compat import const
+from playboard.compat import const, exists
 
 _NONE = const(255)
 KINDS = ("point", "pit", "kazan", "counter")
@@ -36,9 +36,17 @@ def _dirname(path):
 
 
 def boards_dir():
-    """Folder of board definitions and layouts: ``<firmware>/boards`` (``/boards`` on the board)."""
-    here = _dirname(_dirname(_dirname(__file__.replace("\\", "/"))))
-    return (here if here != "/" else "") + "/boards" if here not in (".", "") else "boards"
+    """Folder of board definitions and layouts: ``<firmware>/boards`` (``/boards`` on the
+    board); where that is missing, ``playboard/boards`` inside the package (an installed
+    wheel of the host tools packs them there: pyproject.toml)."""
+    f = __file__.replace("\\", "/")
+    here = _dirname(_dirname(_dirname(f)))
+    d = (here if here != "/" else "") + "/boards" if here not in (".", "") else "boards"
+    if not exists(d):
+        packed = _dirname(_dirname(f)) + "/boards"
+        if exists(packed):
+            return packed
+    return d
 
 
 class LayoutError(ValueError):

@@ -45,15 +45,17 @@ _MASK = const(0x3FFFFFFF)
 _TAB = const(256)  # colours start after the 256-byte gamma table
 
 # (colour, accent colour) per layer, at full brightness before gamma (the hue is
-# kept when dimmed: brightness scales the gamma-corrected output)
+# kept when dimmed: brightness scales the gamma-corrected output). Every colour of
+# layers LEGAL..ERROR differs from every other by CIEDE2000 >= 20 as the LEDs show
+# them at the default brightness (tests/host/test_led_palette.py: the reasoning).
 DEFAULT_COLOURS = (
     ((0, 160, 0), (0, 40, 200)),      # LEGAL: green targets, blue selection
-    ((180, 120, 0), (200, 150, 0)),   # LAST: amber
-    ((0, 110, 200), (0, 170, 255)),   # SOWING: cyan, bright for the last pit
-    ((170, 0, 220), (220, 0, 255)),   # ENGINE: purple
-    ((255, 120, 0), (255, 210, 0)),   # CAPTURE: orange, yellow tuzdyk
-    ((255, 0, 0), (255, 0, 90)),      # ERROR: red
-    ((255, 255, 255), (0, 0, 255)),   # USER: white, blue
+    ((220, 180, 255), (255, 255, 255)),  # LAST: lavender from, white to (a kazan that grows)
+    ((60, 220, 255), (0, 140, 255)),  # SOWING: sky-blue path, azure last ball
+    ((220, 0, 255), (255, 100, 140)),  # ENGINE: purple from, rose to
+    ((255, 180, 60), (255, 255, 60)),  # CAPTURE: orange take off, yellow tuzdyk
+    ((255, 0, 0), (0, 255, 140)),     # ERROR: red error / extra piece, mint "put a piece here"
+    ((255, 255, 255), (0, 0, 255)),   # USER: white, blue (menus, self-test, count display)
 )
 
 

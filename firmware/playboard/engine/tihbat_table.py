@@ -18,7 +18,7 @@ entry count (little-endian uint16). The board never loads the table: each
 look-up is one ``seek`` and a 2-byte ``readinto`` (size: 8 + 2 x 19,160 =
 38,328 bytes). Side-to-move symmetry halves the ~38,000 positions.
 """
-from playboard.compat import const
+from playboard.compat import const, exists
 
 MAGIC = b"TIHB"
 VERSION = const(1)
@@ -64,11 +64,17 @@ def _default_path():
         f = __file__
     except NameError:  # frozen module: no file name
         return "/data/tihbat.tbl"
-    base = f
+    base = f.replace("\\", "/")
+    dirs = []
     for _ in range(3):  # .../firmware/playboard/engine/tihbat_table.py -> .../firmware
         i = base.rfind("/")
         base = base[:i] if i > 0 else "."
-    return base + "/data/tihbat.tbl"
+        dirs.append(base)
+    path = base + "/data/tihbat.tbl"
+    packed = dirs[1] + "/data/tihbat.tbl"  # .../playboard/data: inside an installed wheel
+    if not exists(path) and exists(packed):
+        return packed
+    return path
 
 
 PATH = _default_path()

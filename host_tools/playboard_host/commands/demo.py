@@ -35,7 +35,16 @@ def run(args):
     path = args.record or demo.demo_record_path()
     if args.number < 1:
         raise CommandError("--number must be 1 or more")
+    if args.every < 1:
+        raise CommandError("--every must be 1 or more, not %d" % args.every)
     check_output_path(args.export, "--export")
+    if args.library:  # before the games are played: a file that is no library stops the demo now
+        from playboard_host.library import Library, LibraryError
+
+        try:
+            Library(args.library).close()
+        except LibraryError as e:
+            raise CommandError(str(e))
     try:
         rec, final = demo.load_record(path, args.number)
     except demo.DemoError as e:

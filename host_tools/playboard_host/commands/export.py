@@ -3,7 +3,7 @@ import sys
 
 from playboard.games.common import GAME_NAMES
 
-from playboard_host.cli import CommandError
+from playboard_host.cli import CommandError, check_output_path
 from playboard_host.export import export
 from playboard_host.library import Library, LibraryError
 
@@ -37,9 +37,17 @@ def open_library(path):
         raise CommandError(str(e))
 
 
+def check_filters(args):
+    """CommandError for filters that can match nothing (before any file is opened)."""
+    since, until = _date(args.since), _date(args.until)
+    if since and until and since > until:
+        raise CommandError("--since %s is after --until %s: no day is in between" % (since, until))
+    return since, until
+
+
 def filtered(lib, args):
-    games = lib.games(game=args.game, result=args.result, since=_date(args.since), until=_date(args.until),
-                      ids=args.ids)
+    since, until = check_filters(args)
+    games = lib.games(game=args.game, result=args.result, since=since, until=until, ids=args.ids)
     if args.ids:
         missing = sorted(set(args.ids) - {g.id for g in games})
         if missing and not (args.game or args.result or args.since or args.until):
@@ -55,6 +63,8 @@ def add_arguments(p):
 
 
 def run(args):
+    check_output_path(args.output, "--output")
+    check_filters(args)
     lib = open_library(args.library)
     try:
         games = filtered(lib, args)

@@ -1,5 +1,5 @@
 """`playboard games`: list the games in the library."""
-from playboard_host.commands.export import add_filter_arguments, filtered, open_library
+from playboard_host.commands.export import add_filter_arguments, check_filters, filtered, open_library
 
 HELP = "list the games in the library (filters as for export)"
 
@@ -7,14 +7,26 @@ HELP = "list the games in the library (filters as for export)"
 def add_arguments(p):
     p.add_argument("--library", help="library file (default $PLAYBOARD_LIBRARY or ~/.playboard/library.sqlite)")
     add_filter_arguments(p)
+    p.add_argument("--json", action="store_true",
+                   help="one JSON object per game (id, date, game, result, termination, plies, white, black, "
+                        "board) instead of the table")
 
 
 def run(args):
+    check_filters(args)
     lib = open_library(args.library)
     try:
         games = filtered(lib, args)
     finally:
         lib.close()
+    if args.json:
+        import json
+
+        for g in games:
+            print(json.dumps({"id": g.id, "date": g.date, "game": g.game, "result": g.result,
+                              "termination": g.termination, "plies": g.plies, "white": g.tags.get("White"),
+                              "black": g.tags.get("Black"), "board": g.board}, ensure_ascii=False))
+        return 0
     print("%5s  %-10s  %-7s  %-8s  %5s  %s" % ("id", "date", "game", "result", "plies", "players"))
     for g in games:
         players = "%s - %s" % (g.tags.get("White", "?"), g.tags.get("Black", "?"))

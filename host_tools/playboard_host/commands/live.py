@@ -8,6 +8,7 @@ from playboard.games.registry import new_game
 from playboard_host.boardtext import picture
 from playboard_host.cli import CommandError
 from playboard_host.serial_link import LinkError, add_port_arguments, connect
+from playboard_host.words import capture_hint, event_words, result_words, sides
 
 KEEPALIVE_S = 5.0  # well inside the board's LIVE_TIMEOUT_MS
 
@@ -46,7 +47,12 @@ class Follower:
             self.say("cannot follow %s: %s" % (name, e))
             self.g = None
             return
-        self.say("game: %s%s, %d moves played" % (name, " from " + fen if fen else "", len(moves)))
+        g = self.g
+        w, b = sides(name)
+        self.say("game: %s%s; %s (%d plies so far), %s to move" % (
+            name, " from " + fen if fen else "",
+            "move %d" % getattr(g, "fullmove", g.ply // 2 + 1) if moves or fen else "the start",
+            len(moves), (w, b)[g.turn]))
         self.show()
 
     def event(self, ev):
@@ -74,10 +80,17 @@ class Follower:
             self.say("move taken back")
             self.show()
         elif kind == "over":
-            self.say("game over: %s %s" % (ev.get("result", "?"), ev.get("termination") or ""))
+            name = self.g.name if self.g is not None else ev.get("game", "toguz")
+            self.say("game over: %s %s" % (ev.get("result", "?"),
+                                          result_words(name, ev.get("result"), ev.get("termination"), self.g)))
         else:
-            rest = " ".join("%s=%s" % (k, ev[k]) for k in sorted(ev) if k != "ev")
-            self.say("%s %s" % (kind, rest))
+            line = event_words(ev, self.g.name if self.g is not None else ev.get("game", "toguz"))
+            if line:
+                self.say(line.strip())
+            if kind == "lift" and self.g is not None:
+                hint = capture_hint(self.g, ev.get("cell", ev.get("point")))
+                if hint:
+                    self.say("  " + hint)
 
 
 def run(args):

@@ -20,6 +20,7 @@ def add_arguments(p):
     p.add_argument("--seed", type=int, default=1, help="seed of the random openings (default 1)")
     p.add_argument("--processes", type=int, default=1, help="worker processes (default 1)")
     p.add_argument("--json", metavar="FILE", help="also append each result as a JSON line to FILE")
+    p.add_argument("--quiet", "-q", action="store_true", help="no progress bar (it shows on a terminal only)")
     p.add_argument("--exhaustive", action="store_true",
                    help="also play the Tihbat table against every reply from the start, for each side")
 
@@ -43,13 +44,20 @@ def run(args):
                 raise CommandError("--pair wants A:B, e.g. L8:greedy, not %r" % text)
             pairs.append((a, b))
     games = args.game or list(GAME_NAMES)
+    import sys
+
+    from tqdm import tqdm
+
+    bar = tqdm(total=len(games) * len(pairs) * args.games, unit="game", desc="match", file=sys.stderr,
+               disable=True if args.quiet else None, leave=False)
     print("| game | A | B | games | A wins | draws | A losses | A score | mean plies | adjudicated | nodes (L8) | notes |")
     print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for game in games:
         for a, b in pairs:
             try:
+                bar.set_description("%s %s-%s" % (game, a, b))
                 r = match.run_match(game, a, b, games=args.games, nodes=args.nodes, seed=args.seed,
-                                    processes=args.processes)
+                                    processes=args.processes, progress=bar.update)
             except ValueError as e:
                 raise CommandError(str(e))
             extra = ""
@@ -61,6 +69,7 @@ def run(args):
             if args.json:
                 with open(args.json, "a") as f:
                     f.write(json.dumps(r) + "\n")
+    bar.close()
     if args.exhaustive:
         for side in (0, 1):
             n, worst, longest = match.tihbat_table_never_loses(side)

@@ -15,6 +15,8 @@ def add_arguments(p):
     p.add_argument("depth", type=int, help="plies (0 or more)")
     p.add_argument("--position", metavar="TEXT", help="start from this position text instead of the start")
     p.add_argument("--divide", action="store_true", help="also print the count below each first move")
+    p.add_argument("--quiet", "-q", action="store_true",
+                   help="no progress bar (shown on a terminal for depth 5 and more, one step per first move)")
 
 
 def run(args):
@@ -25,11 +27,29 @@ def run(args):
         g = new_game(args.game, args.position)
     except GameError as e:
         raise CommandError(str(e))
-    if args.divide and args.depth > 0:
-        for m in g.legal_moves():
+    if args.depth == 0:
+        print(perft(g, 0))
+        return 0
+    import sys
+
+    from tqdm import tqdm
+
+    moves = g.legal_moves()
+    bar = tqdm(total=len(moves), unit="move", desc="perft %d" % args.depth, file=sys.stderr, leave=False,
+               disable=True if args.quiet or args.depth < 5 else None)
+    total = 0
+    try:
+        for m in moves:  # perft(d) = the sum of perft(d - 1) below each first move
             text = g.move_text(m)
             g.push(m)
-            print("%s\t%d" % (text, perft(g, args.depth - 1)))
+            n = perft(g, args.depth - 1)
             g.pop()
-    print(perft(g, args.depth))
+            total += n
+            bar.update()
+            if args.divide:
+                bar.clear()
+                print("%s\t%d" % (text, n), flush=True)
+    finally:
+        bar.close()
+    print(total)
     return 0

@@ -1,6 +1,8 @@
 """`playboard sim`: the board in a web page, with the real firmware running behind it;
 ``--pico``: the firmware on a virtual Raspberry Pi Pico instead (docs/pico.md)."""
 import argparse
+import os
+import socket
 import sys
 import time
 
@@ -12,14 +14,31 @@ HELP = ("the simulated board in a local web page: the real firmware under MicroP
         "lift and place pieces or tap pits with the mouse or touch")
 
 
+def default_flash_dir():
+    """Where the simulated board keeps its flash between runs: $PLAYBOARD_SIM_FLASH,
+    else ~/.playboard/sim-flash."""
+    return os.environ.get("PLAYBOARD_SIM_FLASH") or os.path.join(os.path.expanduser("~"), ".playboard",
+                                                                 "sim-flash")
+
+
 def add_arguments(p):
-    p.add_argument("--port", "-p", type=int, default=8765, help="TCP port of the page (default 8765)")
+    p.add_argument("--http-port", type=int, default=8765, metavar="N",
+                   help="TCP port of the web page (default 8765; the board's own USB serial port is "
+                        "printed at start)")
+    p.add_argument("--port", type=int, dest="old_port", help=argparse.SUPPRESS)
     p.add_argument("--host", default="127.0.0.1",
-                   help="address to listen on (default 127.0.0.1: this computer only)")
+                   help="address to listen on (default 127.0.0.1: this computer only; 0.0.0.0: every "
+                        "network interface)")
     p.add_argument("--game", choices=GAME_NAMES, default="toguz", help="the game at start (default toguz)")
-    p.add_argument("--mode", choices=("two", "white", "black", "engine"), default="two",
-                   help="two players, or you play White (white, engine) or Black (black) against "
-                        "the engine (default two)")
+    p.add_argument("--mode", choices=("two", "white", "black", "demo"), default="two",
+                   help="as on the board's menu: two players, you play White (white) or Black (black) "
+                        "against the engine, or the engine against itself (demo) (default two)")
+    p.add_argument("--flash", metavar="FOLDER",
+                   help="the board's flash folder, kept between runs (default $PLAYBOARD_SIM_FLASH or "
+                        "~/.playboard/sim-flash)")
+    p.add_argument("--library", metavar="FILE",
+                   help="library file the page's Sync button fills (default $PLAYBOARD_LIBRARY or "
+                        "~/.playboard/library.sqlite)")
     p.add_argument("--level", type=int, default=3, choices=range(1, 9), metavar="1-8",
                    help="the engine's level (default 3)")
     p.add_argument("--open", action="store_true", help="open the page in the web browser")
@@ -59,35 +78,84 @@ def _run_pico(args):
         return 0
 
 
+def lock_flash(flash):
+    """Hold an exclusive lock on ``flash``/.lock (two boards on one flash would spoil
+    it); CommandError when another simulator holds it. Returns the open lock file."""
+    import fcntl
+
+    f = open(os.path.join(flash, ".lock"), "a")
+    try:
+        fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        f.close()
+        raise CommandError("the flash folder %s is in use by another `playboard sim`; stop it or give "
+                           "another folder with --flash" % flash)
+    return f
+
+
+def page_urls(host, port):
+    """The page's addresses to print: localhost for this computer; for 0.0.0.0 (every
+    interface) also this computer's network name and address, which others can open."""
+    if host in ("127.0.0.1", "localhost", ""):
+        return ["http://localhost:%d/" % port]
+    if host in ("0.0.0.0", "::"):
+        urls = ["http://localhost:%d/ (this computer)" % port]
+        name = socket.gethostname()
+        try:
+            addr = socket.gethostbyname(name)
+        except OSError:
+            addr = None
+        urls.append("http://%s:%d/ (other computers%s)" % (name, port, ", or http://%s:%d/" % (addr, port)
+                                                            if addr and not addr.startswith("127.") else ""))
+        return urls
+    return ["http://%s:%d/" % (host, port)]
+
+
 def run(args):
     if args.pico:
         return _run_pico(args)
     from playboard_host.websim import server as srv
     from playboard_host.websim.session import Session, SessionError
 
-    if not 0 < args.port < 65536:
-        raise CommandError("--port must be 1..65535, not %d" % args.port)
+    if args.old_port is not None:
+        raise CommandError("sim's web page port is --http-port N (--port is a board's serial port "
+                           "in the other commands)")
+    if not 0 < args.http_port < 65536:
+        raise CommandError("--http-port must be 1..65535, not %d" % args.http_port)
+    flash = args.flash or default_flash_dir()
+    if os.path.exists(flash) and not os.path.isdir(flash):
+        raise CommandError("--flash %s is a file, not a folder" % flash)
     hub = srv.Hub()
     try:
-        httpd = srv.make_server(None, hub, args.host, args.port, args.verbose)
+        httpd = srv.make_server(None, hub, args.host, args.http_port, args.verbose)
     except srv.PortInUse:
         raise CommandError("port %d is already in use (is another `playboard sim` running?); "
-                           "stop it or choose another port with --port N" % args.port)
+                           "stop it or choose another port with --http-port N" % args.http_port)
     except OSError as e:
-        raise CommandError("can't listen on %s:%d: %s" % (args.host, args.port, e.strerror or e))
+        raise CommandError("can't listen on %s:%d: %s" % (args.host, args.http_port, e.strerror or e))
     try:
         try:
-            session = Session(hub, game=args.game, mode=args.mode, level=args.level, heap=args.heap)
+            os.makedirs(flash, exist_ok=True)
+        except OSError as e:
+            raise CommandError("can't make the flash folder %s: %s" % (flash, e.strerror or e))
+        lock = lock_flash(flash)  # held while the board runs
+        try:
+            session = Session(hub, game=args.game, mode=args.mode, level=args.level, heap=args.heap,
+                              flash_dir=flash, library=args.library)
         except SessionError as e:
+            lock.close()
             raise CommandError(str(e))
         httpd.session = session
-        url = "http://%s:%d/" % ("localhost" if args.host in ("127.0.0.1", "0.0.0.0", "") else args.host,
-                                 httpd.server_address[1])
-        print("Playboard simulator on %s  (Ctrl-C stops it)" % url)
+        for url in page_urls(args.host, httpd.server_address[1]):
+            print("Playboard simulator on %s" % url)
+        print("The board's USB serial port: %s  (playboard sync --port %s; playboard live --port %s)"
+              % (session.board.port, session.board.port, session.board.port))
+        print("Its flash (the games kept): %s; library: %s" % (flash, session.library_path()))
+        print("Ctrl-C stops it")
         sys.stdout.flush()
         if args.open:
             import webbrowser
-            webbrowser.open(url)
+            webbrowser.open(page_urls(args.host, httpd.server_address[1])[0])
         srv.serve_in_thread(httpd)
         _stop_on_sigterm()
         try:
@@ -97,6 +165,7 @@ def run(args):
         finally:
             srv.stop(httpd, hub)
             session.close()
+            lock.close()
     finally:
         httpd.server_close()
     return 0

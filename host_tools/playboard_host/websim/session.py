@@ -18,11 +18,14 @@ The page's actions (``Session.act``):
 - ``{"op": "resign"}`` / ``{"op": "draw"}``: resign (the side to move, or the player
   against the engine) / agree a draw (two players), on the board's play pads.
 - ``{"op": "lift" | "place" | "tap", "cell": c}``: one sensor action as it is.
+- ``{"op": "sync"}``: pull the board's finished games into the library (over the
+  board's own USB link, as ``playboard sync --port PORT`` does).
 
 Every action returns the new state. Errors a user can cause raise ValueError with
 a message for the page; the firmware going away raises nothing here: the state says
 so (``error``) and :meth:`alive` turns False.
 """
+import os
 import shutil
 import tempfile
 import threading
@@ -34,12 +37,13 @@ from playboard.games.registry import new_game
 
 from playboard_host.gestures import (PAD_BLACK_DRAW, PAD_BLACK_RESIGN, PAD_WHITE_DRAW, PAD_WHITE_RESIGN,
                                      new_board_game, physical_actions, press_pad)
-from playboard_host.leds import LED_NAMES, display_colours, led_name, meaning
+from playboard_host.leds import LED_NAMES, display_colours, led_name, legend as led_legend
 from playboard_host.simboard import SimBoard, SimError
 from playboard_host.websim.model import Pieces, layout_data
+from playboard_host.words import about, capture_hint, event_words, result_words, sides
 from playboard.board.layout import load_layout
 
-MODES = {"two": "two", "white": "white", "black": "black", "engine": "white"}
+MODES = {"two": "two", "white": "white", "black": "black", "demo": "demo", "engine": "white"}
 TICK_S = 0.025
 ACTION_MS = 150  # virtual ms the board runs after each action of the page
 MAX_EVENTS = 60
@@ -54,11 +58,16 @@ class Session:
     ``game``/``mode``/``level``: the first game; ``pump``: keep the board's clock
     running in a thread (False: the caller advances with :meth:`advance`, for tests);
     ``board``: a started SimBoard to use instead of starting one; ``heap``: the
-    firmware's MicroPython heap (the RP2040's 192k by default)."""
+    firmware's MicroPython heap (the RP2040's 192k by default); ``flash_dir``: the
+    board's flash folder (kept: its games survive; None: a temporary folder removed
+    on :meth:`close`); ``library``: the library file the page's "sync" fills (None:
+    ``playboard_host.library.default_path()``)."""
 
     def __init__(self, hub=None, game="toguz", mode="two", level=3, pump=True, flash_dir=None, board=None,
-                 heap="192k"):
+                 heap="192k", library=None):
         self.hub = hub
+        self.library = library
+        self.sync_text = ""
         self.lock = threading.RLock()
         self._tmp = None
         if flash_dir is None:
@@ -212,8 +221,8 @@ class Session:
             self.engine = {"state": "thinking", "text": "thinking (level %s) ..." % ev.get("level", self.level)}
         elif kind == "engine":
             self.engine_move = ev.get("move")
-            self.engine = {"state": "move", "text": "plays %s (depth %s, %s nodes): make it on the board"
-                           % (ev.get("move"), ev.get("depth"), ev.get("nodes")),
+            self.engine = {"state": "move", "text": "plays %s (looked %s plies ahead): make it on the board"
+                           % (ev.get("move"), ev.get("depth")),
                            "move": ev.get("move"), "depth": ev.get("depth"), "nodes": ev.get("nodes")}
         elif kind == "over":
             self.result = ev.get("result", "*")
@@ -225,7 +234,7 @@ class Session:
             self.menu_choice = {k: ev.get(k) for k in ("game", "mode", "level")}
             self.note = ""
             self.engine = {"state": "idle", "text": "idle"}
-        line = _event_line(ev)
+        line = event_words(ev, self.game_name)
         if line:
             self.events_text.append(line)
             del self.events_text[:-MAX_EVENTS]
@@ -246,35 +255,30 @@ class Session:
         ``leds`` (hex "rrggbb" per LED, as they glow), ``pieces`` (point -> w b W B),
         ``hand``, ``counts`` (mancala ``pos``: pits, then kazans / captures), ``tuzdyks``
         (cells), ``engine`` (``state``: idle, thinking, move; ``text``), ``legend``
-        ([hex, name, meaning] of the colours lit), ``events`` (text lines), ``note``,
-        ``error``."""
+        ([hex, name, meaning, lit] of every colour the game and state can show: steady),
+        ``result_text`` (who won, the score, why), ``about`` (the game and how to win),
+        ``sides``, ``events`` (text lines in players' terms), ``note``, ``error``,
+        ``port`` (the board's serial port), ``flash``, ``library``, ``synced``."""
         with self.lock:
             g = self.game
             leds = self.leds or []
             glow = display_colours(leds)
             hexes = ["%02x%02x%02x" % c for c in glow]
-            lay = self.layouts["toguz" if self.app_state == "menu" else self.game_name]
-            legend = []
-            seen = set()
-            for c in lay.cells:
-                led = lay.led_of(c)
-                if 0 <= led < len(leds):
-                    nm = led_name(leds[led])
-                    if nm:
-                        nm = meaning(nm, self.game_name, self.app_state)
-                    if nm and nm not in seen:
-                        seen.add(nm)
-                        legend.append([hexes[led], nm[1], nm[2]])
+            legend = led_legend(self.game_name, self.app_state, leds)
             st = {
                 "version": self.version, "game": self.game_name, "mode": self.mode, "level": self.level,
                 "app_state": self.app_state, "turn": g.turn, "ply": g.ply,
                 "result": self.result, "termination": self.termination,
+                "result_text": result_words(self.game_name, self.result, self.termination, g),
+                "about": about(self.game_name), "sides": list(sides(self.game_name)),
                 "moves": self._move_texts(), "leds": hexes, "legend": legend,
                 "events": list(self.events_text), "engine": dict(self.engine),
                 "note": self.note, "error": self.error, "alive": self.alive(),
                 # the cells to draw: the menu lives on the Toguz Kumalak pits
                 "draw": "toguz" if self.app_state == "menu" else self.game_name,
                 "menu": self.menu_choice if self.app_state == "menu" else None,
+                "port": getattr(self.board, "port", None), "flash": self.flash_dir,
+                "library": self.library_path(), "synced": self.sync_text,
             }
             if self.game_name.startswith("tobit"):
                 # a piece is drawn where the sensors say: in the colour the table has it,
@@ -288,16 +292,42 @@ class Session:
                         pieces[str(p)] = on.get(p, "?")
                 st["pieces"] = pieces
                 st["hand"] = [s for s, _ in self.pieces.hand]
+                st["hint"] = self._tobit_hint(leds, pieces)
                 st["counts"] = None
                 st["tuzdyks"] = []
             else:
                 n = 2 * g.n_pits + 2
                 st["pieces"] = {}
                 st["hand"] = []
+                st["hint"] = ""
                 st["counts"] = list(g.pos[:n])
                 st["tuzdyks"] = [t for t in (g.tuzdyk_of(0), g.tuzdyk_of(1)) if t is not None] \
                     if self.game_name == "toguz" else []
             return st
+
+    def _tobit_hint(self, leds, pieces):
+        """Plain words for the Tobit player now (RULES.md 2.7, 2.8): a lifted man that may
+        not move because a capture is compulsory elsewhere, or the captured men to take
+        off (the points lit in the capture colour where a piece still stands)."""
+        if self.app_state != "play":
+            return ""
+        g = self.game
+        tlay = self.layouts[self.game_name]
+        take = []
+        for p in range(1, g.n_points + 1):
+            led = tlay.led_of(p)
+            if str(p) in pieces and 0 <= led < len(leds) and (leds[led][0] or leds[led][1] or leds[led][2]):
+                nm = led_name(leds[led])
+                if nm and nm[2] == "capture, take off":
+                    take.append(p)
+        if take:
+            return "Captured: take the piece%s on point%s %s off the board" % (
+                "" if len(take) == 1 else "s", "" if len(take) == 1 else "s", ", ".join(map(str, take)))
+        for sym, frm in self.pieces.hand:  # the board's pieces are still as before the move
+            hint = capture_hint(g, frm)
+            if hint:
+                return hint
+        return ""
 
     def _move_texts(self):
         g = self.game.copy()
@@ -336,6 +366,9 @@ class Session:
         """Do one page action (see the module text); return the new state.
         ValueError for an unknown action or one the position refuses."""
         op = body.get("op")
+        if op == "sync":  # outside the lock: the board's clock must run while it answers
+            self.sync_games()
+            return self.state()
         with self.lock:
             if self._dead:
                 raise ValueError("the simulated board stopped: %s" % self._dead)
@@ -374,12 +407,51 @@ class Session:
             self._publish()
             return self.state()
 
+    def library_path(self):
+        """The library file the page's sync fills."""
+        from playboard_host.library import default_path
+
+        return self.library or default_path()
+
+    def sync_games(self, timeout=5.0):
+        """Pull the board's finished games into the library over the board's USB link
+        (its pseudo-terminal), acknowledging each once stored; returns (new, already
+        stored). Needs the board's clock running (``pump``). ValueError with one line
+        if the library or the link fails."""
+        from playboard_host.commands.sync import sync
+        from playboard_host.library import Library, LibraryError
+        from playboard_host.serial_link import BoardLink, LinkError, open_port
+
+        if self._thread is None:
+            raise ValueError("the board's clock is not running (a test session): nothing answers the link")
+        try:
+            lib = Library(self.library_path())
+        except LibraryError as e:
+            raise ValueError(str(e))
+        try:
+            port = open_port(self.board.port)
+            try:
+                link = BoardLink(port, timeout=timeout)
+                board_id = link.hello()["board"]
+                new, old = sync(link, board_id, lib, progress=False)
+            finally:
+                port.close()
+        except LinkError as e:
+            raise ValueError("sync: %s" % e)
+        finally:
+            lib.close()
+        with self.lock:
+            self.sync_text = "%d new game%s synced into %s%s" % (
+                new, "" if new == 1 else "s", lib.path, " (%d already there)" % old if old else "")
+            self._publish()
+        return new, old
+
     def new(self, game, mode="two", level=3):
         """Start ``game`` (a GAME_NAMES name) in ``mode`` at ``level`` on the board."""
         if game not in GAME_NAMES:
             raise ValueError("unknown game %r (one of %s)" % (game, ", ".join(GAME_NAMES)))
         if mode not in MODES:
-            raise ValueError("unknown mode %r (two, white, black)" % (mode,))
+            raise ValueError("unknown mode %r (two, white, black, demo)" % (mode,))
         try:
             level = int(level)
         except (TypeError, ValueError):
@@ -523,15 +595,6 @@ def _cell(body):
         return int(body["cell"])
     except (KeyError, TypeError, ValueError):
         raise ValueError("the action needs a cell number")
-
-
-def _event_line(ev):
-    kind = ev.get("ev")
-    if kind in ("boot",):
-        return None
-    t = ev.get("t", 0)
-    rest = " ".join("%s=%s" % (k, v) for k, v in ev.items() if k not in ("ev", "t", "fen"))
-    return "%7.2f s  %s %s" % (t / 1000.0, kind, rest)
 
 
 __all__ = ["Session", "SessionError", "physical_actions", "new_board_game", "LED_NAMES"]

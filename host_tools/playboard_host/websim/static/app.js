@@ -5,7 +5,9 @@
 const SVG = "http://www.w3.org/2000/svg";
 let LAYOUT = null;     // /api/layout: the physical board (size, holes, every game's cells)
 let STATE = null;      // the last state the server sent
-let drawnGame = null;  // the game whose cells are drawn
+let drawnGame = null;  // the game whose cells are drawn ("game/turned")
+let boardChoice = null;  // the game, mode and level the board last reported (the header follows it)
+let TURNED = false;    // the board seen from Black / North (you play Black against the engine)
 const cellNodes = {};  // cell -> {g, halo, content}
 const otherLeds = [];  // {led, halo} of the other games' cells
 
@@ -35,8 +37,9 @@ function showError(msg) {
 
 // --- the board ------------------------------------------------------------------
 const H = () => LAYOUT.size_mm[1];
-const sx = x => x;
-const sy = y => H() - y;   // layout y runs away from White; SVG y runs down
+const W = () => LAYOUT.size_mm[0];
+const sx = x => TURNED ? W() - x : x;
+const sy = y => TURNED ? y : H() - y;   // layout y runs away from White; SVG y runs down
 
 function drawBoard(game) {
   const svg = $("board");
@@ -88,8 +91,11 @@ function drawBoard(game) {
     if (kind === "pit") {  // each player numbers their pits 1..N from their own left
       const np = active.cells.filter(c => c[5] === "pit").length / 2;
       const north = cell >= np;
-      el("text", {x: sx(x), y: sy(y) + (north ? -25 : 29), class: "label"}, g).textContent =
+      const above = north !== TURNED;  // each label on its owner's far side of the pit row
+      el("text", {x: sx(x), y: sy(y) + (above ? -25 : 29), class: "label"}, g).textContent =
         (north ? "N" : "S") + (cell % np + 1);
+    } else if (kind === "point") {  // the point numbers the moves are written in (RULES.md 2.2)
+      el("text", {x: sx(x) + 13, y: sy(y) - 12, class: "pointno", "data-point": cell}, g).textContent = cell;
     }
     const content = el("g", {class: "content"}, g);
     cellNodes[cell] = {g, halo, content, kind, x, y};
@@ -98,7 +104,8 @@ function drawBoard(game) {
       g.addEventListener("keydown", e => { if (e.key === "Enter" || e.key === " ") act({op: "click", cell}); });
     }
   }
-  drawnGame = game;
+  drawnGame = game + (TURNED ? "/turned" : "");
+  svg.setAttribute("data-turned", TURNED ? "1" : "0");
 }
 
 function drawHole(parent, kind, x, y, holes, cls) {
@@ -118,12 +125,16 @@ function ledColour(hex) {
 function render(s) {
   STATE = s;
   const draw = s.draw || s.game;
-  if (drawnGame !== draw) {
-    drawBoard(draw);
-    // the choices follow the board only when its game changes (never under the user's hand)
+  TURNED = s.mode === "black" && s.app_state !== "menu";
+  if (drawnGame !== draw + (TURNED ? "/turned" : "")) drawBoard(draw);
+  // the header follows the board whenever the board's game, mode or level changes (a game
+  // started from the board's menu too), never under the user's hand otherwise
+  const choice = s.app_state === "menu" ? null : `${s.game}/${s.mode}/${s.level}`;
+  if (choice && choice !== boardChoice) {
     $("game").value = s.game;
     $("mode").value = s.mode;
     $("level").value = s.level;
+    boardChoice = choice;
   }
   // LEDs: each at its cell, in its colour as it glows
   for (const cell in cellNodes) {
@@ -165,14 +176,15 @@ function render(s) {
   for (const o of otherLeds) o.halo.setAttribute("fill", ledColour(s.leds[o.led]) || "none");
   // the panels
   const who = s.game.startsWith("tobit") ? ["White", "Black"] : ["South", "North"];
-  let st = s.result !== "*" ? `Game over: ${s.result}` + (s.termination ? ` (${s.termination})` : "")
-                            : `${who[s.turn]} to move`;
+  let st = s.result !== "*" ? `Game over: ${s.result_text || s.result}` : `${who[s.turn]} to move`;
   if (s.app_state === "menu") {
     const m = s.menu || {};
     st = `The board's menu (now: ${m.game}, ${m.mode}, level ${m.level}): South pits 1-4 choose the game, ` +
          "6-9 the mode (two, white, black, demo), North pits 1-8 the level; North pit 9 starts";
   }
   $("status-text").textContent = st + (s.note ? " - " + s.note : "");
+  $("hint").textContent = s.hint || "";
+  $("hint").hidden = !s.hint;
   const e = s.engine || {};
   $("engine-text").textContent = e.text || "idle";
   $("engine").setAttribute("data-state", e.state || "idle");
@@ -213,8 +225,9 @@ function render(s) {
   }
   const lg = $("legend");
   lg.textContent = "";
-  for (const [hex, name, meaning] of s.legend || []) {
+  for (const [hex, name, meaning, lit] of s.legend || []) {
     const li = document.createElement("li");
+    if (lit) li.className = "lit";
     const sw = document.createElement("span");
     sw.className = "swatch";
     sw.style.background = "#" + hex;
@@ -222,6 +235,13 @@ function render(s) {
     li.appendChild(document.createTextNode(`${name}: ${meaning}`));
     lg.appendChild(li);
   }
+  $("pieces-key").textContent = s.game.startsWith("tobit") && s.app_state !== "menu"
+    ? "Pieces: a light disc is White's man, a dark one Black's; a gold ring marks a king (tobit), " +
+      "W or B in text. The small numbers are the points the moves are written in (7-14, 8:22)."
+    : "";
+  $("about-text").textContent = s.about || "";
+  $("boardinfo").textContent = (s.port ? `The board's USB serial port: ${s.port} (playboard sync --port ${s.port}). ` : "") +
+    (s.flash ? `Its flash: ${s.flash}. ` : "") + (s.library ? `Library: ${s.library}. ` : "") + (s.synced || "");
   const ev = $("events");
   ev.textContent = "";
   for (const line of (s.events || []).slice(-30)) {
@@ -290,6 +310,7 @@ async function start() {
   $("menu").addEventListener("click", () => act({op: "menu"}));
   $("draw").addEventListener("click", () => act({op: "draw"}));
   $("engine-move").addEventListener("click", () => act({op: "engine_move"}));
+  $("sync").addEventListener("click", () => act({op: "sync"}));
   $("export").addEventListener("click", async () => {
     try {
       const text = await api("/api/record");

@@ -1,0 +1,173 @@
+"""Plain words for players, shared by the web page, `live`, the demo and `replay`:
+who won and by what score, what each game is and how it is won, the board's events
+in players' terms (1-based pit and point names, no internals).
+
+Side names: White/Black in Tobit, South/North in the mancala games (RULES.md).
+"""
+from playboard.games.common import RESULT_BLACK, RESULT_DRAW, RESULT_WHITE
+
+# "What is this game and how do you win", one short paragraph each (RULES.md 1, 2, 3)
+ABOUT = {
+    "toguz": ("Toguz Kumalak (nine balls), a mancala for two: each player owns the near row of nine pits "
+              "(9 balls in each) and a kazan (store). A move takes every ball of one of your pits and sows "
+              "them one by one counter-clockwise, the first ball back into that pit. If the last ball makes "
+              "an opponent's pit even, you take that pit into your kazan; if it makes it exactly 3, it may "
+              "become your tuzdyk (one per game; not pit 9): every ball sown into it later is yours. "
+              "You win with 82 balls in your kazan (more than half of 162); 81 each is a draw."),
+    "tobit": ("Tobit (Khakas draughts) on 5 x 4 lines: 12 men each, White near, Black far. A man steps "
+              "along a line to the next free point, forward, left or right (never back). Capture is "
+              "compulsory: jump over an opponent's piece next to yours onto the free point behind it (any "
+              "direction) and go on jumping while you can. A man ending on the far end of a line becomes a "
+              "tobit (king: drawn with a ring, W or B in text), which moves and captures any distance along "
+              "a line. You win when your opponent has no piece left or no legal move; the same position a "
+              "third time is a draw."),
+    "tobit4": ("Tobit 4 x 4: Tobit (Khakas draughts) on the smaller board, 10 men each, same rules: step "
+               "forward, left or right; jumping over an opponent's piece is compulsory and goes on while it "
+               "can; a man ending on the far end becomes a tobit (king: a ring, W or B in text). You win when "
+               "your opponent has no piece left or no legal move; the same position a third time is a draw."),
+    "tihbat": ("Tihbat, the smallest mancala: two pits each (7 counters in each), South near, North far. A "
+               "move sows every counter of one of your pits counter-clockwise, the first back into that pit. "
+               "If the last counter makes one of your own pits 2, 4, 6 or 8, you capture it. With both pits "
+               "empty you pass. The game ends when the board is empty or a position comes back; the counters "
+               "left are split equally. Most counters captured wins; equal is a draw."),
+}
+
+
+def about(game):
+    """The short "what is this game and how do you win" text of ``game`` (a GAME_NAMES
+    name). KeyError for an unknown name."""
+    return ABOUT[game]
+
+
+def sides(game):
+    """("White", "Black") for Tobit, ("South", "North") for the mancala games."""
+    return ("White", "Black") if game.startswith("tobit") else ("South", "North")
+
+
+def _plural(n, word):
+    return "%d %s%s" % (n, word, "" if n == 1 else "s")
+
+
+def result_words(game, result, termination=None, g=None):
+    """One sentence for a finished game: who won and by what score, and why.
+
+    ``game``: a GAME_NAMES name; ``result``: "1-0", "0-1", "1/2-1/2" or "*";
+    ``termination``: the records' Termination text (or None); ``g``: the rules core at the
+    end (for the scores: Toguz Kumalak's kazans, Tihbat's captures and the equal split
+    of what is left, RULES.md 1.6, 3.5), or None. "*" gives "game in progress".
+    """
+    if result not in (RESULT_WHITE, RESULT_BLACK, RESULT_DRAW):
+        return "game in progress"
+    w, b = sides(game)
+    if result == RESULT_DRAW:
+        head = "Draw"
+    else:
+        head = "%s wins" % (w if result == RESULT_WHITE else b)
+    score = ""
+    if g is not None and game == "toguz":
+        s, n = g.pos[18], g.pos[19]
+        score = " %d to %d in the kazans (South %d, North %d)" % (max(s, n), min(s, n), s, n) \
+            if result != RESULT_DRAW else " %d to %d in the kazans" % (s, n)
+    elif g is not None and game == "tihbat":
+        cs, cn = g.captures()
+        fs, fn = g.final_captures()
+        left = fs - cs + fn - cn
+        score = " %d to %d (South %d, North %d" % (max(fs, fn), min(fs, fn), fs, fn) \
+            if result != RESULT_DRAW else " %d to %d (South %d, North %d" % (fs, fn, fs, fn)
+        score += ": %d and %d captured, the %s left on the board split equally)" % (
+            cs, cn, _plural(left, "counter")) if left else ", all captured)"
+    why = {
+        "kazan": "a kazan reached 82" if result != RESULT_DRAW else "both kazans reached 81",
+        "no piece or no legal move": "%s has no piece or no legal move" % (
+            b if result == RESULT_WHITE else w) if result != RESULT_DRAW else "no legal move",
+        "repetition": "the position repeated",
+        "board empty": "the board is empty",
+        "resignation": "%s resigned" % (b if result == RESULT_WHITE else w),
+        "agreed draw": "agreed",
+        "abandoned": "the game was abandoned",
+    }.get(termination or "", termination or "")
+    if termination in ("resignation", "agreed draw", "abandoned") and g is not None and game == "toguz":
+        return "%s - %s (kazans: South %d, North %d)" % (head, why, g.pos[18], g.pos[19])
+    if termination in ("resignation", "agreed draw", "abandoned") and g is not None and game == "tihbat":
+        return "%s - %s (captured: South %d, North %d)" % (head, why, g.pos[4], g.pos[5])
+    return head + score + (" - " + why if why else "")
+
+
+def pit_name(game, cell):
+    """A mancala cell (0-based, South's pits first) as a player names it: "South 3"."""
+    n = 9 if game == "toguz" else 2
+    return "%s %d" % ("South" if cell < n else "North", cell % n + 1)
+
+
+def event_words(ev, game):
+    """A firmware event (dict with ``ev``) in players' terms, one line, or None for an
+    event a player need not see (boot, heartbeat). Sensor cells become pit names (mancala)
+    or point numbers (Tobit, as the moves write them); engine node counts are left out."""
+    kind = ev.get("ev")
+    t = ev.get("t")
+    stamp = "%6.1f s  " % (t / 1000.0) if isinstance(t, (int, float)) else ""
+    tobit = game.startswith("tobit")
+
+    def where(c):
+        return "point %d" % c if tobit else pit_name(game, c)
+
+    cell = ev.get("cell", ev.get("point"))
+    if kind in ("boot", "heartbeat"):
+        return None
+    if kind == "game":
+        text = "new game: %s (%s)" % (game, ev.get("mode", "two"))
+    elif kind == "resumed":
+        text = "game resumed after a restart: %s" % ev.get("game", game)
+    elif kind == "setup":
+        text = "pieces set up: play" if ev.get("done") else "set up the pieces where the LEDs show"
+    elif kind == "move":
+        text = "move %s" % ev.get("move", "?")
+    elif kind == "undo":
+        text = "move taken back"
+    elif kind == "thinking":
+        text = "engine thinking (level %s)" % ev.get("level", "?")
+    elif kind == "engine":
+        text = "engine plays %s: make it on the board" % ev.get("move", "?")
+    elif kind == "correction":
+        text = "the board differs from the game: put the pieces where the LEDs show"
+    elif kind == "resolved":
+        text = "the board matches the game again"
+    elif kind == "record-error":
+        text = "the board's game store: %s" % ev.get("msg", "?")
+    elif kind == "over":
+        text = "game over: " + result_words(game, ev.get("result"), ev.get("termination"))
+    elif kind == "menu":
+        text = "the board's menu"
+    elif kind in ("lift", "place") and cell is not None:
+        text = "%s %s" % ("piece lifted from" if kind == "lift" else "piece put on", where(cell)) \
+            if tobit else "%s %s" % (where(cell), "touched" if kind == "place" else "let go")
+    elif kind == "tap" and cell is not None:
+        text = "%s tapped" % where(cell)
+    elif kind == "arm":
+        side = ev.get("side")
+        w, b = sides(game)
+        who = (w, b)[side] if side in (0, 1) else "?"
+        text = "%s pressed %s: press again to confirm" % (who, ev.get("what", "a pad"))
+    else:
+        rest = ", ".join("%s %s" % (k, v) for k, v in ev.items()
+                         if k not in ("ev", "t", "fen", "nodes", "cell", "point"))
+        if cell is not None:
+            rest = where(cell) + (", " + rest if rest else "")
+        text = kind.replace("_", " ") + (": " + rest if rest else "")
+    return stamp + text
+
+
+def capture_hint(g, point):
+    """Tobit: the words for a man of the side to move lifted from ``point`` while a
+    capture is compulsory elsewhere (RULES.md 2.7), or "" (not Tobit, not the mover's
+    piece, a capture it can make, or no capture to make)."""
+    if not g.name.startswith("tobit") or not isinstance(point, int) or not 1 <= point <= g.n_points:
+        return ""
+    legal = g.legal_moves()
+    if not legal or legal[0][0] != 1:  # tobit.CAPTURE: captures first when there are any
+        return ""
+    v = g.board[point]
+    if not v or (v & 3) != g.turn + 1 or any(m[1] == point for m in legal):
+        return ""
+    return ("A capture is compulsory (RULES.md 2.7): the man from point %d cannot capture, so it cannot move "
+            "now; put it back and capture, e.g. %s" % (point, g.move_text(legal[0])))

@@ -1,0 +1,77 @@
+"""`playboard ports`, and the small messages of the serial link (issue 17)."""
+import json
+
+from playboard_host.cli import main
+from playboard_host.commands import ports as ports_cmd
+from playboard_host.serial_link import BoardLink, LinkError, open_port
+
+
+class Info:
+    def __init__(self, device, vid=None, pid=None, description="n/a", serial_number=None):
+        self.device, self.vid, self.pid = device, vid, pid
+        self.description, self.serial_number = description, serial_number
+
+
+FAKE = [Info("/dev/ttyS0"), Info("/dev/ttyUSB0", 0x0403, 0x6001, "FT232R USB UART"),
+        Info("COM7", 0x2E8A, 0x0005, "Board in FS mode", "E6614C311B")]
+
+
+def test_ports_lists_boards_first():
+    got = ports_cmd.ports(comports=lambda: FAKE)
+    assert [(d["port"], d["board"], d["usb"]) for d in got] == [("COM7", True, "2e8a:0005"),
+                                                                ("/dev/ttyUSB0", False, "0403:6001")]
+    assert got[0]["serial"] == "E6614C311B" and got[1]["description"] == "FT232R USB UART"
+    assert [d["port"] for d in ports_cmd.ports(include_all=True, comports=lambda: FAKE)] == [
+        "COM7", "/dev/ttyS0", "/dev/ttyUSB0"]
+
+
+def test_ports_command_runs_on_this_computer(capsys):
+    assert main(["ports", "--json"]) == 0
+    for line in capsys.readouterr().out.splitlines():
+        assert set(json.loads(line)) == {"port", "board", "usb", "description", "serial"}
+    assert main(["ports"]) == 0
+    assert capsys.readouterr().out.strip()
+
+
+def test_a_missing_port_is_named_once():
+    try:
+        open_port("/dev/no-such-board")
+    except LinkError as e:
+        text = str(e)
+    assert text == ("cannot open /dev/no-such-board: no such file or directory (is the board plugged in? "
+                    "`playboard ports` lists the serial ports)")
+    assert text.count("/dev/no-such-board") == 1
+
+
+def test_no_answer_names_the_request_not_its_protocol_letter():
+    class Silent:
+        def write(self, b):
+            pass
+
+        def read(self, n):
+            return b""
+
+    try:
+        BoardLink(Silent(), timeout=0.01, retries=1).request("L", {"from": 0})
+    except LinkError as e:
+        text = str(e)
+    assert text.startswith("no answer from the board to the game list after 2 tries")
+    assert " L " not in text
+
+
+def test_demo_every_must_be_positive(capsys):
+    assert main(["demo", "--every", "-3"]) == 2
+    assert capsys.readouterr().err == "playboard: --every must be 1 or more, not -3\n"
+
+
+def test_the_command_line_starts_without_posix_only_modules():
+    # as on Windows: no tty, termios, pty or fcntl; every command's options still load
+    import subprocess
+    import sys
+
+    code = ("import sys\nfor m in ('tty', 'termios', 'pty', 'fcntl'): sys.modules[m] = None\n"
+            "from playboard_host.cli import build_parser\n"
+            "p = build_parser()\nprint(sorted(p._subparsers._group_actions[0].choices))")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    assert "'ports'" in r.stdout and "'sync'" in r.stdout and "'sim'" in r.stdout

@@ -1,0 +1,80 @@
+"""Plain words for players (playboard_host.words): results with the score, events in
+players' terms, what each game is."""
+from playboard.games.common import GAME_NAMES
+from playboard.games.registry import new_game
+from playboard_host import words
+
+
+def _tihbat_end():
+    # play the first legal move until the rules end the game (3.5): the counters left split
+    g = new_game("tihbat")
+    while not g.is_game_over():
+        g.push(g.legal_moves()[0])
+    return g
+
+
+def test_toguz_result_says_who_won_and_the_kazans():
+    g = new_game("toguz", "9/2S,1S,1S,1S,1S,1S,1S,1S,1S 82 70 N 40")
+    assert words.result_words("toguz", "1-0", "kazan", g) == \
+        "South wins 82 to 70 in the kazans (South 82, North 70) - a kazan reached 82"
+    g = new_game("toguz", "9/9 81 81 N 40")
+    assert words.result_words("toguz", "1/2-1/2", "kazan", g) == "Draw 81 to 81 in the kazans - both kazans reached 81"
+    assert words.result_words("toguz", "*") == "game in progress"
+
+
+def test_tihbat_result_shows_the_equal_split():
+    g = _tihbat_end()
+    cs, cn = g.captures()
+    fs, fn = g.final_captures()
+    left = fs - cs + fn - cn
+    text = words.result_words("tihbat", g.result(), g.termination, g)
+    assert ("South %d, North %d" % (fs, fn)) in text
+    if left:
+        assert "%d and %d captured, the %d counters left on the board split equally" % (cs, cn, left) in text
+    assert text.startswith({"1-0": "South wins", "0-1": "North wins", "1/2-1/2": "Draw"}[g.result()])
+
+
+def test_tobit_result_names_the_loser_reason():
+    assert words.result_words("tobit", "0-1", "no piece or no legal move") == \
+        "Black wins - White has no piece or no legal move"
+    assert words.result_words("tobit4", "1/2-1/2", "repetition") == "Draw - the position repeated"
+    assert words.result_words("tobit", "1-0", "resignation") == "White wins - Black resigned"
+
+
+def test_events_in_players_terms():
+    assert words.event_words({"ev": "place", "cell": 6, "t": 1500}, "toguz") == "   1.5 s  South 7 touched"
+    assert words.event_words({"ev": "lift", "cell": 14}, "tobit") == "piece lifted from point 14"
+    assert words.event_words({"ev": "engine", "move": "29-22", "depth": 5, "nodes": 1234}, "tobit") == \
+        "engine plays 29-22: make it on the board"
+    assert words.event_words({"ev": "boot", "games": 3}, "toguz") is None
+    assert "nodes" not in words.event_words({"ev": "weird", "nodes": 3, "cell": 2}, "tihbat")
+    assert words.event_words({"ev": "weird", "cell": 2}, "tihbat") == "weird: North 1"
+
+
+def test_every_game_is_explained():
+    for name in GAME_NAMES:
+        assert "win" in words.about(name) and len(words.about(name)) < 700
+
+
+def test_capture_hint_for_a_man_that_may_not_move():
+    g = new_game("tobit")
+    for t in ("7-14", "30-23", "9-16"):
+        g.push_text(t)
+    assert words.capture_hint(g, 29) == ("A capture is compulsory (RULES.md 2.7): the man from point 29 cannot "
+                                         "capture, so it cannot move now; put it back and capture, e.g. 23:9:7:21")
+    assert words.capture_hint(g, 23) == ""  # it captures
+    assert words.capture_hint(g, 14) == ""  # White's man: not the mover's
+    assert words.capture_hint(new_game("tobit"), 7) == ""  # no capture to make
+    assert words.capture_hint(new_game("toguz"), 3) == ""
+
+
+def test_live_pictures_number_tobits_points_and_name_the_kings():
+    from playboard_host.boardtext import picture
+
+    g = new_game("tobit", "W:WK36,7:B30")
+    lines = picture(g).splitlines()
+    assert lines[0] == "5    . . W . .      points 34-38"  # (3, 5) is point 36: a White king
+    assert lines[4] == "1  . w . . . . .    points 6-12"  # White's man on 7, (1, 1)
+    assert lines[1] == "4  . . . b . . .    points 27-33"  # Black's man on 30, (3, 4)
+    assert lines[-2] == "w b men, W B kings (tobits); points numbered from White's side, left to right"
+    assert len({ln.index("points") for ln in lines[:6]}) == 1
