@@ -97,13 +97,13 @@ def parse_spec(spec):
     """(kind, level, nodes) of a player spec: kind "random", "greedy", "noisy",
     "engine" or "base"; level 1..8 (engines) or None; nodes: the spec's own
     budget (``@N``) or None. ValueError for anything else."""
-    name, _, budget = spec.partition("@")
+    name, at, budget = spec.partition("@")
     nodes = None
-    if budget:
+    if at:
         if not budget.isdigit() or int(budget) < 1:
             raise ValueError("bad node budget in player %r (want e.g. L8@2000)" % spec)
         nodes = int(budget)
-    if name in ("random", "greedy", "noisy") and not budget:
+    if name in ("random", "greedy", "noisy") and not at:
         return name, None, None
     if name == "base8":
         return "base", 8, nodes
