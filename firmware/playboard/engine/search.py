@@ -22,10 +22,11 @@ the order: transposition-table move (or, at the root, the previous iteration's
 best move), two killer moves of that ply, then the game's hint (captures,
 tuzdyks first). Games whose evaluation asks for it (``quiesce``: Tobit, where
 capture is compulsory) extend horizon nodes while the side to move must
-capture. Levels 1-8 (``LEVELS``): the low levels cap the depth, add seeded
-noise to the root moves' scores (so they blunder on purpose) and get a smaller
-share of the budget (1/16 at level 1, 1/4 at level 7); level 8 searches until
-the budget (or the tree) runs out. At level 8 Tihbat plays by the solved
+capture. Levels 1-8 (``LEVELS``, ``TOBIT_LEVELS``: one table per game): the
+low levels play a seeded random move in some of their moves, cap the depth,
+add seeded noise to the root moves' scores (so they blunder on purpose) and get
+a smaller share of the budget (1/16 at level 1, 1/4 at level 7); level 8
+searches until the budget (or the tree) runs out. At level 8 Tihbat plays by the solved
 table (``playboard.engine.tihbat_table``) when the table file is present.
 
 Budgets: ``ms`` (milliseconds on ``clock``, checked before every node) and
@@ -71,7 +72,7 @@ LEVELS = (  # Toguz Kumalak, Tihbat
     (1, 0, 16, 8),
     (1, 0, 16, 5),
     (1, 0, 16, 2),
-    (2, 6, 16, 0),
+    (2, 10, 16, 0),
     (2, 0, 16, 0),
     (3, 0, 8, 0),
     (MAX_PLY - 1, 0, 4, 0),
@@ -80,9 +81,9 @@ LEVELS = (  # Toguz Kumalak, Tihbat
 TOBIT_LEVELS = (  # Tobit 5 x 4 and 4 x 4: its greedy mover is little better than a random one
     None,
     (1, 0, 16, 15),
-    (1, 0, 16, 10),
-    (1, 0, 16, 6),
-    (1, 0, 16, 2),
+    (1, 0, 16, 12),
+    (1, 0, 16, 8),
+    (1, 0, 16, 3),
     (2, 0, 16, 1),
     (3, 0, 8, 0),
     (MAX_PLY - 1, 0, 4, 0),
