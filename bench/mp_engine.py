@@ -11,9 +11,12 @@ Per game (level 8, Tihbat searched without its table, and by the table):
   Target < 48 KB.
 - nodes per second (a 2,000-node search, unix port) and the RP2040 estimate
   (/ 200).
-- the depth completed in a 2 s RP2040 budget, i.e. 10 ms here (the search's
-  own time budget, on the real clock), from the start and from a middle game
-  (20 seeded random plies in), with one engine whose game copy already exists.
+- the depth completed in a 2 s RP2040 budget: the node count of 2 s at the rate
+  measured on an emulated Pico (``CHIP_NODES_PER_S``: Toguz Kumalak 1,187
+  nodes/s, Tobit 516; the unix rate / 200 is 4-6 times too low for the
+  engine), from the start and from a middle game (20 seeded random plies in),
+  with one engine whose game copy already exists. Node budgets: the figure
+  repeats on any machine.
 - the time of a Tihbat move by the table (a seek and a 2-byte read per move).
 
 The unix-port figures vary with the machine's load; run on a quiet machine.
@@ -27,6 +30,10 @@ sys.path.insert(0, "firmware")
 from benchlib import middle, report, RP2040_FACTOR  # noqa: E402
 from playboard.engine.search import Engine  # noqa: E402
 from playboard.games.registry import new_game  # noqa: E402
+
+# nodes/s of the engine on an emulated RP2040 (playboard_host.match.CHIP_NODES_PER_S)
+CHIP_NODES_PER_S = {"toguz": 1187, "tobit": 516, "tobit4": 516, "tihbat": 1500}
+
 
 TT = 1024
 
@@ -60,21 +67,14 @@ def speed(e, name):
     return e.nodes * 1000000 // us, us
 
 
-def depth_in(e, name, fen, ms):
+def depth_in(e, name, fen, nodes):
     g = new_game(name, fen)
     e.think(g, 8, nodes=1, table=False)  # as the app does: one engine, its copy made once
     gc.collect()
-    e.start(g, 8, ms=ms, table=False)
-    while not e.step(ms=1):
+    e.start(g, 8, nodes=nodes, table=False)
+    while not e.step(nodes=20):
         pass
     return e.depth, e.nodes
-
-
-def median3(fn, *args):
-    """The middle of three runs (by their first figure): the unix port's timing
-    jumps when the machine is busy."""
-    runs = sorted(fn(*args) for _ in range(3))
-    return runs[1]
 
 
 def table_move_us():
@@ -99,15 +99,17 @@ def main():
         e = Engine(tt_size=TT)
         nps, us = speed(e, name)
         report("engine %s: nodes per second, middle game" % name, nps, "nodes/s", None, None,
-               "%d nodes/s" % (nps // RP2040_FACTOR))
+               "%d nodes/s (/%d); emulated Pico %d" % (nps // RP2040_FACTOR, RP2040_FACTOR,
+                                                       CHIP_NODES_PER_S[name]))
+        chip = 2 * CHIP_NODES_PER_S[name]
         gc.collect()
-        d0, n0 = median3(depth_in, e, name, None, 10)
-        report("engine %s: depth in 10 ms (RP2040 2 s), start" % name, d0, "plies", None, None,
-               "%d nodes in 2 s" % n0)
+        d0, n0 = depth_in(e, name, None, chip)
+        report("engine %s: depth in the RP2040's 2 s (%d nodes), start" % (name, chip), d0, "plies",
+               None, None, "%d nodes searched" % n0)
         gc.collect()
-        d1, n1 = median3(depth_in, e, name, middle(name), 10)
-        report("engine %s: depth in 10 ms (RP2040 2 s), middle game" % name, d1, "plies", None, None,
-               "%d nodes in 2 s" % n1)
+        d1, n1 = depth_in(e, name, middle(name), chip)
+        report("engine %s: depth in the RP2040's 2 s (%d nodes), middle game" % (name, chip), d1,
+               "plies", None, None, "%d nodes searched" % n1)
         e = None
         gc.collect()
     us = table_move_us()

@@ -3,28 +3,49 @@
 A match plays ``games`` games between two players, colours alternated (player A
 is White in even games), each game starting with ``opening`` random plies
 drawn from a seed (different in each pair of games, the same for both colour
-orders of a pair, so that each opening is played from both sides). Tobit games
-still running after ``max_plies`` plies are adjudicated by material (a man 1, a
-tobit 3; equal is a draw). A win scores 1, a draw 1/2.
+orders of a pair, so that each opening is played from both sides). Games still
+running after ``max_plies`` plies are adjudicated by material (a man 1, a tobit
+3; kazans; captures; equal is a draw). A win scores 1, a draw 1/2.
 
-Players: ``random`` (a uniform legal move), ``greedy`` (one ply: the move that
-wins at once, else the largest immediate material gain - kazan balls, men
-captured, counters captured - ties broken at random), ``L1``..``L8`` (the
-engine at that level with the match's node budget), and for Tihbat ``L8`` is
-the solved table (``playboard.engine.tihbat_table``).
+Players (specs):
+
+- ``random``: a uniform legal move;
+- ``greedy``: one ply: the move that wins at once, else the largest immediate
+  material gain (kazan balls, men captured, counters captured), ties at random;
+- ``noisy``: greedy, but one move in ``NOISY_RANDOM`` (a quarter) is a uniform
+  legal move instead: a beginner who sees captures and sometimes does not look;
+- ``L1``..``L8``: the engine at that level with the match's node budget (for
+  Tihbat ``L8`` is the solved table);
+- ``base8``: level 8 of the engine as it was at commit ``BASELINE_REV`` (read
+  with ``git show``; needs the repository's history): today's engine measured
+  against the one before issue 18;
+- any engine spec may end in ``@N``: that player's own node budget ``N``
+  (``L8@2374``, ``base8@8000``), else the match's.
 
 ``playboard match`` runs the suite in docs/engine.md; see ``--help``.
 """
+import math
 import multiprocessing
+import os
 import random
+import subprocess
+import sys
 import time
 
 from playboard.engine.search import Engine
 from playboard.games.registry import new_game
 
-DEFAULT_NODES = {"toguz": 3000, "tobit": 3000, "tobit4": 3000, "tihbat": 3000}
+# The RP2040's node budget for a 2 s move: nodes/s measured on an emulated Pico
+# (Toguz Kumalak 1,187, Tobit 516; Tobit 4 x 4 taken as Tobit's) x 2 s. Tihbat's
+# level 8 plays by its table.
+CHIP_NODES_PER_S = {"toguz": 1187, "tobit": 516, "tobit4": 516, "tihbat": 1500}
+DEFAULT_NODES = {k: 2 * v for k, v in CHIP_NODES_PER_S.items()}
 DEFAULT_OPENING = {"toguz": 2, "tobit": 4, "tobit4": 4, "tihbat": 2}
 MAX_PLIES = {"toguz": 1000, "tobit": 300, "tobit4": 300, "tihbat": 1000}
+NOISY_RANDOM = 4  # the noisy player moves at random once in this many moves
+# the engine before issue 18 (level 8 of this commit is the ``base8`` player)
+BASELINE_REV = "f493dce644f065dcb5fccea3f04f8941f9181504"
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 def material(g):
@@ -44,25 +65,76 @@ def material(g):
     return s
 
 
+_BASELINE = []
+
+
+def baseline_engine_class():
+    """The ``Engine`` class of ``playboard.engine.search`` at ``BASELINE_REV``, with
+    that commit's evaluation (loaded once per process from ``git show``).
+    ValueError when the history is not there."""
+    if _BASELINE:
+        return _BASELINE[0]
+    src = {}
+    for name in ("search", "evaluation"):
+        try:
+            src[name] = subprocess.run(
+                ["git", "show", "%s:firmware/playboard/engine/%s.py" % (BASELINE_REV, name)],
+                cwd=ROOT, capture_output=True, text=True, check=True).stdout
+        except (OSError, subprocess.CalledProcessError):
+            raise ValueError("base8 needs the git history of the repository (commit %s)" % BASELINE_REV[:10])
+    ev = type(sys)("playboard_baseline_evaluation")
+    exec(compile(src["evaluation"], "baseline/evaluation.py", "exec"), ev.__dict__)
+    sys.modules[ev.__name__] = ev
+    code = src["search"].replace("from playboard.engine import evaluation",
+                                 "import playboard_baseline_evaluation as evaluation")
+    se = type(sys)("playboard_baseline_search")
+    exec(compile(code, "baseline/search.py", "exec"), se.__dict__)
+    _BASELINE.append(se.Engine)
+    return se.Engine
+
+
+def parse_spec(spec):
+    """(kind, level, nodes) of a player spec: kind "random", "greedy", "noisy",
+    "engine" or "base"; level 1..8 (engines) or None; nodes: the spec's own
+    budget (``@N``) or None. ValueError for anything else."""
+    name, at, budget = spec.partition("@")
+    nodes = None
+    if at:
+        if not budget.isdigit() or int(budget) < 1:
+            raise ValueError("bad node budget in player %r (want e.g. L8@2000)" % spec)
+        nodes = int(budget)
+    if name in ("random", "greedy", "noisy") and not at:
+        return name, None, None
+    if name == "base8":
+        return "base", 8, nodes
+    if name[:1] == "L" and name[1:].isdigit() and 1 <= int(name[1:]) <= 8:
+        return "engine", int(name[1:]), nodes
+    raise ValueError("unknown player %r (random, greedy, noisy, L1..L8, base8, with @N nodes for engines)" % spec)
+
+
 class Player:
-    """A match player: ``move(g)`` returns a legal move of ``g``."""
+    """A match player: ``move(g)`` returns a legal move of ``g``.
+
+    ``spec``: see the module docstring; ``nodes``: the match's node budget per
+    move (an ``@N`` in the spec wins); ``seed``: the player's random moves and
+    the engine's noise."""
 
     def __init__(self, spec, nodes, seed):
         self.spec = spec
+        self.kind, self.level, own = parse_spec(spec)
         self.rng = random.Random(seed)
-        self.nodes = nodes
+        self.nodes = own or nodes
         self.engine = None
-        if spec.startswith("L"):
-            self.level = int(spec[1:])
+        if self.kind == "engine":
             self.engine = Engine(tt_size=1024, seed=seed & 0x3FFFFFFF or 1)
-        elif spec not in ("random", "greedy"):
-            raise ValueError("unknown player %r (random, greedy, L1..L8)" % spec)
+        elif self.kind == "base":
+            self.engine = baseline_engine_class()(tt_size=1024, seed=seed & 0x3FFFFFFF or 1)
 
     def move(self, g):
         moves = g.legal_moves()
-        if self.spec == "random":
+        if self.kind == "random" or (self.kind == "noisy" and self.rng.randrange(NOISY_RANDOM) == 0):
             return self.rng.choice(moves)
-        if self.spec == "greedy":
+        if self.kind in ("greedy", "noisy"):
             me = g.turn
             best = None
             best_v = None
@@ -79,6 +151,25 @@ class Player:
                     best, best_v = m, v
             return best
         return self.engine.think(g, self.level, nodes=self.nodes)
+
+
+def interval95(wins, draws, losses):
+    """The 95% interval of a score (wins + draws/2) / games, as (low, high) in 0..1:
+    the Wilson score interval on the games' mean score, with the draws' variance
+    (a draw is 1/2) taken into account through the effective number of games."""
+    n = wins + draws + losses
+    if n == 0:
+        return 0.0, 1.0
+    p = (wins + 0.5 * draws) / n
+    var = (wins * (1 - p) ** 2 + draws * (0.5 - p) ** 2 + losses * p ** 2) / n
+    # a game's score has variance var; a Bernoulli game with mean p has p(1-p):
+    # scale the number of games so that Wilson's binomial formula sees the same spread
+    n_eff = n * p * (1 - p) / var if var > 0 and 0 < p < 1 else n
+    z = 1.96
+    den = 1 + z * z / n_eff
+    mid = (p + z * z / (2 * n_eff)) / den
+    half = z * math.sqrt(p * (1 - p) / n_eff + z * z / (4 * n_eff * n_eff)) / den
+    return max(0.0, mid - half), min(1.0, mid + half)
 
 
 def play_game(game, white, black, nodes, opening, seed, max_plies=None):
@@ -129,32 +220,39 @@ def _task(args):
 
 def run_match(game, a, b, games=100, nodes=None, opening=None, seed=1, processes=1, progress=None):
     """Play ``games`` games of ``a`` against ``b``; return a dict with ``wins``,
-    ``draws``, ``losses`` (for ``a``), ``score`` (a's share, 0..1), ``plies``
-    (mean), ``adjudicated`` (count), ``seconds``. ``progress``: called with no
-    argument after each game (a progress bar's update), or None."""
+    ``draws``, ``losses`` (for ``a``), ``score`` (a's share, 0..1), ``low``/``high``
+    (its 95% interval, ``interval95``), ``plies`` (mean), ``adjudicated`` (count),
+    ``seconds``. ``progress(done, games, points_a)`` is called after each game.
+    ValueError for an unknown player. A KeyboardInterrupt stops the workers and
+    propagates (the caller keeps the pairings already finished)."""
+    parse_spec(a)
+    parse_spec(b)
     nodes = nodes or DEFAULT_NODES[game]
     opening = DEFAULT_OPENING[game] if opening is None else opening
     tasks = [(game, a, b, nodes, opening, seed * 100003 + i // 2, i) for i in range(games)]
     t0 = time.time()
+    rows = []
+
+    def note(r):
+        rows.append(r)
+        if progress is not None:
+            progress(len(rows), games, sum(x[1] for x in rows))
+
     if processes > 1:
         with multiprocessing.Pool(processes) as pool:
-            rows = []
-            for r in pool.imap(_task, tasks, chunksize=1):
-                rows.append(r)
-                if progress:
-                    progress()
+            for r in pool.imap_unordered(_task, tasks, chunksize=1):
+                note(r)
     else:
-        rows = []
         for t in tasks:
-            rows.append(_task(t))
-            if progress:
-                progress()
+            note(_task(t))
     wins = sum(1 for r in rows if r[1] == 1.0)
     draws = sum(1 for r in rows if r[1] == 0.5)
+    losses = games - wins - draws
+    low, high = interval95(wins, draws, losses)
     return {
         "game": game, "a": a, "b": b, "games": games, "nodes": nodes, "opening": opening,
-        "wins": wins, "draws": draws, "losses": games - wins - draws,
-        "score": (wins + 0.5 * draws) / games,
+        "wins": wins, "draws": draws, "losses": losses,
+        "score": (wins + 0.5 * draws) / games, "low": low, "high": high,
         "plies": sum(r[3] for r in rows) / games,
         "adjudicated": sum(1 for r in rows if r[4] == "adjudicated"),
         "seconds": time.time() - t0,

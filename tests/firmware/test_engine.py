@@ -273,7 +273,7 @@ def test_the_engine_s_copy_follows_the_game():
             if ply == 6:
                 g.pop()  # a takeback
                 g.pop()
-            m = e.think(g, 4, nodes=60)
+            m = e.think(g, 6, nodes=60)
             assert m in g.legal_moves()
             if len(g.legal_moves()) == 1:
                 g.push(m)  # returned without search (and without the copy)
@@ -478,3 +478,28 @@ def test_top_level_search_in_a_small_stack():
         assert nodes <= 1500
         out.append((name, depth))
     assert all(d >= 2 for _, d in out), out
+
+
+def test_level_tables_have_eight_levels_each():
+    for name in ("toguz", "tihbat", "tobit", "tobit4"):
+        t = engine_mod.levels_of(name)
+        assert len(t) == 9 and t[0] is None
+        for cap, noise, share, blunders in t[1:]:
+            assert 1 <= cap <= engine_mod.MAX_PLY - 1 and noise >= 0 and share >= 1 and 0 <= blunders <= 16
+        assert t[8] == (engine_mod.MAX_PLY - 1, 0, 1, 0)  # the top level: no handicap at all
+    assert engine_mod.levels_of("tobit") is engine_mod.TOBIT_LEVELS
+    assert engine_mod.levels_of("toguz") is engine_mod.LEVELS
+
+
+def test_level_one_blunders_by_its_seed():
+    # Toguz level 1 plays a random legal move in 8 of 16 moves: from one position,
+    # 40 seeds give several different moves, the same on a second run
+    g = new_game("toguz")
+    g.push(4)  # pit 5 from the start: North has captures to choose from
+    deep = Engine().think(g, 8, nodes=300)
+    a = [Engine(seed=s).think(g, 1, nodes=300) for s in range(1, 41)]
+    assert a == [Engine(seed=s).think(g, 1, nodes=300) for s in range(1, 41)]
+    assert len(set(a)) >= 4
+    assert 10 <= sum(1 for m in a if m != deep) <= 38  # about half the moves are not the search's
+    # level 8 never blunders: every seed plays the search's move
+    assert all(Engine(seed=s).think(g, 8, nodes=300) == deep for s in (1, 2, 3))

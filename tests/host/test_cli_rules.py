@@ -160,7 +160,7 @@ def test_match_reports_progress_after_each_game(capsys):
     from playboard_host import match
 
     seen = []
-    r = match.run_match("tihbat", "L2", "random", games=3, progress=lambda: seen.append(1))
+    r = match.run_match("tihbat", "L2", "random", games=3, progress=lambda *done: seen.append(done))
     assert len(seen) == 3 and r["games"] == 3 and r["wins"] + r["draws"] + r["losses"] == 3
     status, out, err = run(capsys, "match", "--game", "tihbat", "--pair", "L2:random", "--games", "2", "-q")
     assert status == 0 and out.splitlines()[2].startswith("| tihbat | L2 | random | 2 |") and err == ""

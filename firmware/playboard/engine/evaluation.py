@@ -42,32 +42,18 @@ class _Eval:
 
 
 @micropython.viper
-def _toguz_eval(p: ptr8, turn: int) -> int:
-    """ToguzEval.evaluate on ``g.pos`` (viper; plain Python under CPython)."""
-    south = 0
-    i = 0
-    while i < 9:
-        south += int(p[i])
-        i += 1
-    north = 0
-    while i < 18:
-        north += int(p[i])
-        i += 1
-    s = (int(p[18]) - int(p[19])) * 16 + (south - north) * 2
-    tz = ((south + north) * 160) // 162
-    if int(p[20]) != 255:
-        s += tz
-    if int(p[21]) != 255:
-        s -= tz
-    if turn:
-        s = 0 - s
-    base = 9 * turn
+def _toguz_side(p: ptr8, side: int) -> int:
+    """The largest even capture (ball count) ``side`` could make by one sowing
+    now, and its movable pits: ``threat << 4 | pits`` (viper)."""
+    base = 9 * side
     threat = 0
+    pits = 0
     k = 0
     while k < 9:
         origin = base + k
         n = int(p[origin])
         if n:
+            pits += 1
             if n == 1:
                 land = origin + 1
                 if land == 18:
@@ -85,10 +71,34 @@ def _toguz_eval(p: ptr8, turn: int) -> int:
             row = 0
             if land >= 9:
                 row = 1
-            if row != turn and (cnt & 1) == 0 and cnt > threat:
+            if row != side and (cnt & 1) == 0 and cnt > threat:
                 threat = cnt
         k += 1
-    return s + threat * 8
+    return (threat << 4) | pits
+
+
+@micropython.viper
+def _toguz_eval(p: ptr8, turn: int) -> int:
+    """ToguzEval.evaluate on ``g.pos`` (viper; plain Python under CPython)."""
+    south = 0
+    i = 0
+    while i < 9:
+        south += int(p[i])
+        i += 1
+    north = 0
+    while i < 18:
+        north += int(p[i])
+        i += 1
+    s = (int(p[18]) - int(p[19])) * 16 + (south - north) * 2
+    if int(p[20]) != 255:
+        s += 160
+    if int(p[21]) != 255:
+        s -= 160
+    if turn:
+        s = 0 - s
+    me = int(_toguz_side(p, turn))
+    them = int(_toguz_side(p, 1 - turn))
+    return s + (me >> 4) * 12 - (them >> 4) * 6 + ((me & 15) - (them & 15)) * 16
 
 
 @micropython.viper
@@ -125,14 +135,17 @@ def _toguz_order(p: ptr8, turn: int, m: int) -> int:
 
 
 class ToguzEval(_Eval):
-    """Toguz Kumalak: kazan difference, tuzdyks, balls on each side, threats.
+    """Toguz Kumalak: kazan difference, tuzdyks, balls on each side, threats, mobility.
 
     Units: 16 per ball. Terms for the side to move (minus the opponent's):
-    kazan x16; a tuzdyk (g.pos[20]/[21]) worth about 10 balls while the board is
-    full, shrinking with the balls left on the board; balls on one's own side
-    x2 (they end in one's kazan if the opponent runs out of moves, and they are
-    the material of later moves); the largest capture the side to move
-    threatens now x8 (half, since the opponent moves next only after it).
+    kazan x16; a tuzdyk (g.pos[20]/[21]) 160 (10 balls); balls on one's own
+    side x2 (they end in one's kazan if the opponent runs out of moves, and
+    they are the material of later moves); the largest capture the side to
+    move threatens now x12, the opponent's x6 (it moves only after us);
+    mobility: 16 per non-empty pit of one's own minus the opponent's. The
+    weights were chosen by matches at equal nodes against the earlier
+    evaluation (docs/engine.md), after a logistic (Texel-style) fit on the
+    master games' positions pointed at threats and mobility.
     """
 
     UNIT = _TOGUZ_UNIT

@@ -22,10 +22,11 @@ the order: transposition-table move (or, at the root, the previous iteration's
 best move), two killer moves of that ply, then the game's hint (captures,
 tuzdyks first). Games whose evaluation asks for it (``quiesce``: Tobit, where
 capture is compulsory) extend horizon nodes while the side to move must
-capture. Levels 1-8 (``LEVELS``): the low levels cap the depth, add seeded
-noise to the root moves' scores (so they blunder on purpose) and get a smaller
-share of the budget (1/16 at level 1, 1/4 at level 7); level 8 searches until
-the budget (or the tree) runs out. At level 8 Tihbat plays by the solved
+capture. Levels 1-8 (``LEVELS``, ``TOBIT_LEVELS``: one table per game): the
+low levels play a seeded random move in some of their moves, cap the depth,
+add seeded noise to the root moves' scores (so they blunder on purpose) and get
+a smaller share of the budget (1/16 at level 1, 1/4 at level 7); level 8
+searches until the budget (or the tree) runs out. At level 8 Tihbat plays by the solved
 table (``playboard.engine.tihbat_table``) when the table file is present.
 
 Budgets: ``ms`` (milliseconds on ``clock``, checked before every node) and
@@ -60,20 +61,39 @@ _UPPER = const(2)
 
 _NO_MOVE = const(255)
 
-# level: (depth cap, root noise amplitude in quarters of the evaluation's UNIT, budget divisor):
-# a level searches at most the given budgets divided by its divisor, so each level
-# sees no more than the one above it, with more noise or a lower depth cap.
-LEVELS = (
+# level: (depth cap, root noise amplitude in quarters of the evaluation's UNIT, budget
+# divisor, blunders in 16): a level searches at most the given budgets divided by its
+# divisor, with a depth cap, noise on the root moves' scores, and - in ``blunders``
+# of 16 moves, drawn from the seed - a uniformly random legal move instead of a
+# search (a child can win against level 1). Calibrated per game by matches
+# (docs/engine.md, ``playboard match``): each level 60-75% against the one below.
+LEVELS = (  # Toguz Kumalak, Tihbat
     None,
-    (1, 40, 16),
-    (1, 12, 16),
-    (2, 12, 16),
-    (2, 0, 16),
-    (3, 0, 8),
-    (4, 0, 8),
-    (MAX_PLY - 1, 0, 4),
-    (MAX_PLY - 1, 0, 1),
+    (1, 0, 16, 8),
+    (1, 0, 16, 5),
+    (1, 0, 16, 2),
+    (2, 10, 16, 0),
+    (2, 0, 16, 0),
+    (3, 0, 8, 0),
+    (MAX_PLY - 1, 0, 4, 0),
+    (MAX_PLY - 1, 0, 1, 0),
 )
+TOBIT_LEVELS = (  # Tobit 5 x 4 and 4 x 4: its greedy mover is little better than a random one
+    None,
+    (1, 0, 16, 15),
+    (1, 0, 16, 12),
+    (1, 0, 16, 8),
+    (1, 0, 16, 3),
+    (2, 0, 16, 1),
+    (3, 0, 8, 0),
+    (MAX_PLY - 1, 0, 4, 0),
+    (MAX_PLY - 1, 0, 1, 0),
+)
+GAME_LEVELS = {"tobit": TOBIT_LEVELS, "tobit4": TOBIT_LEVELS}
+
+def levels_of(name):
+    """The levels table (``LEVELS``' shape, indexed 1..8) of the game called ``name``."""
+    return GAME_LEVELS.get(name, LEVELS)
 
 
 try:
@@ -189,7 +209,7 @@ class Engine:
             raise ValueError("level must be 1..8, not %r" % (level,))
         if (ms is not None and ms < 0) or (nodes is not None and nodes < 0):
             raise ValueError("budgets must be >= 0 (ms=%r, nodes=%r)" % (ms, nodes))
-        cap, noise, share = LEVELS[level]
+        cap, noise, share, blunders = levels_of(game.name)[level]
         if nodes is not None and share > 1:
             nodes = max(1, nodes // share)
         if ms is not None and share > 1:
@@ -226,6 +246,10 @@ class Engine:
             return
         self.best_move = moves[0]
         if len(moves) == 1:
+            self.done = True
+            return
+        if blunders and self._rand_below(16) < blunders:
+            self.best_move = moves[self._rand_below(len(moves))]
             self.done = True
             return
         if level == 8 and table and game.name == "tihbat":

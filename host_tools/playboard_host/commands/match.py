@@ -1,34 +1,46 @@
-"""`playboard match`: engine strength by matches (the table in docs/engine.md)."""
+"""`playboard match`: engine strength by matches (the ladder in docs/engine.md)."""
 import json
+import sys
 
 from playboard.games.common import GAME_NAMES
 
 from playboard_host import match
 from playboard_host.cli import CommandError, check_output_path
 
-HELP = "play engine matches (level 8 vs random/greedy, each level vs the one below) and print the results"
+HELP = "play engine matches (the ladder: each level vs the one below and vs random/greedy/noisy) and print the results"
 
 
 def add_arguments(p):
     p.add_argument("--game", action="append", choices=GAME_NAMES,
                    help="a game to play (repeatable; default: all four)")
     p.add_argument("--games", type=int, default=100, help="games per pairing (default 100)")
-    p.add_argument("--nodes", type=int, help="level 8's node budget per move (default %s)" % (
+    p.add_argument("--nodes", type=int, help="level 8's node budget per move (default: the RP2040's 2 s, %s)" % (
         ", ".join("%s %d" % kv for kv in sorted(match.DEFAULT_NODES.items()))))
     p.add_argument("--pair", action="append", metavar="A:B",
-                   help="a pairing such as L8:greedy (repeatable; default: the whole suite)")
+                   help="a pairing such as L8:greedy or L8:base8@8000 (repeatable; default: the ladder)")
     p.add_argument("--seed", type=int, default=1, help="seed of the random openings (default 1)")
     p.add_argument("--processes", type=int, default=1, help="worker processes (default 1)")
     p.add_argument("--json", metavar="FILE", help="also append each result as a JSON line to FILE")
-    p.add_argument("--quiet", "-q", action="store_true", help="no progress bar (it shows on a terminal only)")
+    p.add_argument("--quiet", "-q", action="store_true", help="no progress on standard error")
     p.add_argument("--exhaustive", action="store_true",
                    help="also play the Tihbat table against every reply from the start, for each side")
 
 
 def suite():
-    pairs = [("L8", "random"), ("L8", "greedy")]
+    """The ladder's pairings: each level against the reference players (random,
+    greedy, noisy), then each level against the one below, cheapest first."""
+    pairs = [("L%d" % k, ref) for k in range(1, 9) for ref in ("random", "greedy", "noisy")]
     pairs += [("L%d" % k, "L%d" % (k - 1)) for k in range(2, 9)]
     return pairs
+
+
+def _progress(label):
+    def show(done, total, points):
+        sys.stderr.write("\r%s: %d/%d games, A %.1f points " % (label, done, total, points))
+        if done == total:
+            sys.stderr.write("\r" + " " * (len(label) + 40) + "\r")
+        sys.stderr.flush()
+    return show
 
 
 def run(args):
@@ -44,32 +56,37 @@ def run(args):
                 raise CommandError("--pair wants A:B, e.g. L8:greedy, not %r" % text)
             pairs.append((a, b))
     games = args.game or list(GAME_NAMES)
-    import sys
-
-    from tqdm import tqdm
-
-    bar = tqdm(total=len(games) * len(pairs) * args.games, unit="game", desc="match", file=sys.stderr,
-               disable=True if args.quiet else None, leave=False)
-    print("| game | A | B | games | A wins | draws | A losses | A score | mean plies | adjudicated | nodes (L8) | notes |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+    for text in {x for pair in pairs for x in pair}:
+        try:
+            match.parse_spec(text)
+        except ValueError as e:
+            raise CommandError(str(e))
+    print("| game | A | B | games | A wins | draws | A losses | A score | 95% interval | mean plies "
+          "| adjudicated | nodes (L8) | notes |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    finished = 0
     for game in games:
         for a, b in pairs:
             try:
-                bar.set_description("%s %s-%s" % (game, a, b))
                 r = match.run_match(game, a, b, games=args.games, nodes=args.nodes, seed=args.seed,
-                                    processes=args.processes, progress=bar.update)
+                                    processes=args.processes,
+                                    progress=None if args.quiet else _progress("%s %s:%s" % (game, a, b)))
             except ValueError as e:
                 raise CommandError(str(e))
+            except KeyboardInterrupt:
+                sys.stderr.write("\ninterrupted: %d pairing(s) finished (above%s); %s %s:%s dropped\n" % (
+                    finished, ", and in " + args.json if args.json else "", game, a, b))
+                return 130
             extra = ""
             if game == "tihbat" and a == "L8":
                 extra = "table said not lost in %d; lost %d of them" % (r["not_lost"], r["lost_when_not_lost"])
-            print("| %s | %s | %s | %d | %d | %d | %d | %.1f%% | %.0f | %d | %d | %s |" % (
+            print("| %s | %s | %s | %d | %d | %d | %d | %.1f%% | %.1f-%.1f%% | %.0f | %d | %d | %s |" % (
                 game, a, b, r["games"], r["wins"], r["draws"], r["losses"], 100 * r["score"],
-                r["plies"], r["adjudicated"], r["nodes"], extra), flush=True)
+                100 * r["low"], 100 * r["high"], r["plies"], r["adjudicated"], r["nodes"], extra), flush=True)
             if args.json:
                 with open(args.json, "a") as f:
                     f.write(json.dumps(r) + "\n")
-    bar.close()
+            finished += 1
     if args.exhaustive:
         for side in (0, 1):
             n, worst, longest = match.tihbat_table_never_loses(side)

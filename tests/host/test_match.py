@@ -1,0 +1,102 @@
+"""`playboard match` and playboard_host.match: players, intervals, progress, Ctrl-C."""
+import json
+
+import pytest
+
+from playboard.games.registry import new_game
+from playboard_host import match
+from playboard_host.cli import main
+
+
+def test_interval95_known_values():
+    # 50 wins of 100 with no draws: the Wilson interval 40.4%-59.6%
+    lo, hi = match.interval95(50, 0, 50)
+    assert round(100 * lo, 1) == 40.4 and round(100 * hi, 1) == 59.6
+    # 70-0-30: 60.4%-78.1%
+    lo, hi = match.interval95(70, 0, 30)
+    assert round(100 * lo, 1) == 60.4 and round(100 * hi, 1) == 78.1
+    # draws narrow it: 40-20-40 scores 50% with less spread than 50-0-50
+    lo2, hi2 = match.interval95(40, 20, 40)
+    lo, hi = match.interval95(50, 0, 50)
+    assert lo < lo2 < 0.5 < hi2 < hi
+    assert match.interval95(10, 0, 0) == (pytest.approx(0.7225, abs=1e-3), 1.0)
+    assert match.interval95(0, 0, 0) == (0.0, 1.0)
+
+
+def test_player_specs():
+    assert match.parse_spec("random") == ("random", None, None)
+    assert match.parse_spec("noisy") == ("noisy", None, None)
+    assert match.parse_spec("L3") == ("engine", 3, None)
+    assert match.parse_spec("L8@2374") == ("engine", 8, 2374)
+    assert match.parse_spec("base8@8000") == ("base", 8, 8000)
+    for bad in ("L9", "L0", "greedy@5", "L8@", "L8@-1", "L8@x", "stockfish"):
+        with pytest.raises(ValueError):
+            match.parse_spec(bad)
+
+
+def test_noisy_player_mixes_greedy_and_random_moves():
+    # after pit 1 North has few capturing moves: the greedy player picks among
+    # them only; the noisy player leaves them in about 1 move of 4
+    g = new_game("toguz")
+    g.push(0)
+    greedy = match.Player("greedy", 0, 7)
+    best = {greedy.move(g) for _ in range(20)}
+    noisy = match.Player("noisy", 0, 7)
+    picks = [noisy.move(g) for _ in range(400)]
+    other = sum(1 for m in picks if m not in best)
+    assert len(best) <= 2
+    assert 40 <= other <= 120  # a quarter of the moves are random, most of them not the greedy move
+
+
+def test_run_match_counts_and_reports_progress():
+    seen = []
+    r = match.run_match("tihbat", "L2", "random", games=4, nodes=40, seed=3,
+                        progress=lambda done, total, pts: seen.append((done, total, pts)))
+    assert [s[:2] for s in seen] == [(1, 4), (2, 4), (3, 4), (4, 4)]
+    assert r["wins"] + r["draws"] + r["losses"] == 4
+    assert seen[-1][2] == r["wins"] + 0.5 * r["draws"]
+    assert 0 <= r["low"] <= r["score"] <= r["high"] <= 1
+    # the same seed plays the same games
+    r2 = match.run_match("tihbat", "L2", "random", games=4, nodes=40, seed=3)
+    assert (r2["wins"], r2["draws"], r2["plies"]) == (r["wins"], r["draws"], r["plies"])
+
+
+def test_unknown_player_is_one_clear_line(capsys):
+    assert main(["match", "--game", "tihbat", "--games", "1", "--pair", "L8:stockfish"]) == 2
+    err = capsys.readouterr().err
+    assert "unknown player 'stockfish'" in err and "Traceback" not in err
+
+
+def test_ctrl_c_keeps_the_finished_pairings(capsys, tmp_path, monkeypatch):
+    real = match.run_match
+    calls = []
+
+    def run_then_interrupt(*args, **kw):
+        calls.append(args[1:3])
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return real(*args, **kw)
+
+    monkeypatch.setattr(match, "run_match", run_then_interrupt)
+    out_json = tmp_path / "m.json"
+    rc = main(["match", "--game", "tihbat", "--games", "2", "--nodes", "40", "--pair", "L2:L1",
+               "--pair", "L3:L2", "--pair", "L4:L3", "--json", str(out_json)])
+    assert rc == 130
+    cap = capsys.readouterr()
+    rows = [line for line in cap.out.splitlines() if line.startswith("| tihbat")]
+    assert len(rows) == 1 and rows[0].startswith("| tihbat | L2 | L1 | 2 |")
+    assert "interrupted: 1 pairing(s) finished" in cap.err and "tihbat L3:L2 dropped" in cap.err
+    assert [json.loads(x)["a"] for x in out_json.read_text().splitlines()] == ["L2"]
+    assert calls == [("L2", "L1"), ("L3", "L2")]
+
+
+def test_ladder_suite_has_every_level_against_the_references_and_the_one_below():
+    from playboard_host.commands.match import suite
+
+    pairs = suite()
+    for k in range(1, 9):
+        for ref in ("random", "greedy", "noisy"):
+            assert ("L%d" % k, ref) in pairs
+    for k in range(2, 9):
+        assert ("L%d" % k, "L%d" % (k - 1)) in pairs
+    assert len(pairs) == 31
