@@ -738,32 +738,50 @@ class Store:
 
     def _close_file(self):
         if self._f is not None:
-            try:
-                self._f.close()
-            except OSError:
-                pass
+            f = self._f
             self._f = None
+            try:
+                f.close()
+            except Exception:  # noqa: BLE001 - OSError, MemoryError: the file is let go
+                pass
+
+    def _fail(self, what, e):
+        """Set ``error`` to ``what``: ``e`` (a short fixed text if the heap is too
+        short to format it)."""
+        try:
+            self.error = "%s: %r" % (what, e)
+        except MemoryError:
+            self.error = "out of memory"
 
     def _append(self, rtype, payload):
+        """Append one record to the current game: True once it is on flash. Any
+        failure (OSError from flash, MemoryError from the heap) returns False with
+        ``error`` set and changes nothing on record: a record written in part is cut
+        off before the next append (``_dirty``), so a retry never leaves a gap or a
+        double. StoreError (bad input, no current game) is raised before anything."""
         if self.current is None:
             raise StoreError("no game is being recorded (call new_game)")
-        if self._dirty and not self._repair():  # (the repair uses _buf too)
-            return False
-        n = encode_record(rtype, payload, self._buf)
-        self._since_check += 1
-        if (self.budget is not None or self._since_check >= 16) and rtype == _T_MOVE:
-            self._since_check = 0
-            self._make_room(n + 256)
+        writing = False
         try:
+            if self._dirty and not self._repair():  # (the repair uses _buf too)
+                return False
+            n = encode_record(rtype, payload, self._buf)
+            self._since_check += 1
+            if (self.budget is not None or self._since_check >= 16) and rtype == _T_MOVE:
+                self._since_check = 0
+                self._make_room(n + 256)
             if self._f is None:
                 self._f = self.fs.open(self._gpath(self.current), "ab")
+            writing = True
             self._f.write(memoryview(self._buf)[0:n])
             self._f.flush()
-        except OSError as e:
-            # the file may now end in part of this record: rewrite before the next one
-            self.error = "appending to g%d.rec: %r" % (self.current, e)
-            self._dirty = True
+        except StoreError:
+            raise
+        except Exception as e:  # noqa: BLE001 - OSError, MemoryError: kept by the caller
+            if writing:  # the file may now end in part of this record: cut it off first
+                self._dirty = True
             self._close_file()
+            self._fail("appending to g%d.rec" % self.current, e)
             return False
         self._cur_size += n
         e = self._entry(self.current)

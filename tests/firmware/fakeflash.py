@@ -15,8 +15,10 @@ new ``Store`` on what is left, as the board does when it is switched on again.
 """
 
 
-class PowerCut(Exception):
-    """The power went off: raised at the cut point; nothing after it reaches flash."""
+class PowerCut(BaseException):
+    """The power went off: raised at the cut point; nothing after it reaches flash.
+    (A BaseException, as a SystemExit: the firmware's ``except Exception`` that keeps
+    a failed write queued must not catch the death of the board.)"""
 
 
 class _Power:
