@@ -596,8 +596,12 @@ class App:
         ``a`` its name, ``b`` its tags). Once queued it is on flash or in ``pending``,
         retried each frame, in order: the record never has a gap."""
         self.pending.append((op, a, b))  # first: a MemoryError before it changes nothing
-        if not self._retry():
-            self.emit("record-error", {"msg": self.store.error, "queue": len(self.pending)})
+        # from here on nothing raises: the caller marks the operation queued after this
+        try:
+            if not self._retry():
+                self.emit("record-error", {"msg": self.store.error, "queue": len(self.pending)})
+        except MemoryError:
+            pass  # (the event only) the operation is queued: a later frame writes it
 
     def _record_op(self, op, a, b):
         st = self.store
