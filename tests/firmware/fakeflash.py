@@ -163,6 +163,15 @@ class FakeFs:
         p = path + "/"
         return [k[len(p):] for k in self.files if k.startswith(p) and "/" not in k[len(p):]]
 
+    def ilistdir(self, path):
+        """``(name, size)`` of each file in ``path``, one at a time (as ``record.OsFs``)."""
+        if path not in self.dirs:
+            raise OSError(2)
+        p = path + "/"
+        for k in list(self.files):
+            if k.startswith(p) and "/" not in k[len(p):]:
+                yield k[len(p):], len(self.files[k])
+
     def size(self, path):
         if path not in self.files:
             raise OSError(2)

@@ -17,7 +17,7 @@ def start(app, now_ms):
     app.now = now_ms
     app.lights.mark(USER, 0, ON)
     app.lights.frame(now_ms)  # a lit board at once
-    app.emit("boot", {"games": len(app.store.index), "problems": len(app.store.report)})
+    app.emit("boot", {"games": app.store.count, "problems": len(app.store.report)})
     r = app.store.resume()
     if r is not None and r.name in GAMES:
         resume(app, r, now_ms)  # the first frame replays it

@@ -220,7 +220,7 @@ class Bridge:
             d = app.link_status()
             d["ok"] = True
             d["t"] = self.clock()
-            d["store"] = {"current": app.store.current, "games": len(app.store.index)}
+            d["store"] = {"current": app.store.current, "games": app.store.count}
             return d
         elif c == "game":
             req = {"game": w[1], "force": True}
