@@ -579,6 +579,7 @@ class Store:
             self._remove_bad(rec)
             top = self._newest(top)
         self._resume = unfinished
+        self._make_room(0)  # (sets ``low``; drops synced games if the flash is short)
         if unfinished is not None:
             self.current = unfinished.id
             self._cur_size = unfinished.size

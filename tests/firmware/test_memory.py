@@ -319,3 +319,26 @@ def test_every_commit_frame_on_a_squeezed_heap_loses_nothing():
     r = _demo("tihbat", 30, OSError, squeeze=True)
     _check(r, 30)
     assert r.app.memory_errors >= 5
+
+
+# ---- a nearly full flash -------------------------------------------------------------
+
+def test_a_nearly_full_flash_blinks_on_the_menu_and_shows_in_the_status():
+    from playboard.app.state import MENU_FLASH
+    gc.collect()
+    fs = FakeFs()
+    fs.free_bytes = 9000  # the store keeps 8192 free: less than that again is left
+    r = Rig(fs)
+    led = r.app.menu_lay.led_of(MENU_FLASH)
+    seen = set()
+    for _ in range(12):
+        r.adv(60)
+        seen.add(r.hw.shown_led(led))
+    assert r.app.link_status()["flash_low"] is True
+    assert any(c[0] > 2 * (c[1] + c[2]) for c in seen if c), seen  # red, blinking
+    assert (0, 0, 0) in seen or min(seen) != max(seen)
+    fs.free_bytes = None  # room again (the games were synced and dropped)
+    r2 = Rig(fs)
+    r2.adv(200)
+    assert r2.app.link_status()["flash_low"] is False
+    assert led not in r2.lit()

@@ -735,6 +735,7 @@ class App:
             if g is None:
                 d["ply"] = self.last_ply  # the finished game's length
         d["queue"] = len(self.pending)  # record operations not yet on flash
+        d["flash_low"] = self.store.low  # nearly full (also a red blink on the menu)
         if self.pending:
             d["pending"] = len(self.pending)
         if self.memory_errors:
