@@ -354,13 +354,12 @@ class OsFs:
         """``(name, size)`` of each entry of folder ``path``, one at a time (no list of
         them all: a folder of 200 games costs no more heap than one of 2). OSError if absent."""
         it = getattr(os, "ilistdir", None)
-        if it is not None:  # MicroPython: (name, type, inode[, size])
-            for e in it(path):
-                yield e[0], (e[3] if len(e) > 3 else self.size(path + "/" + e[0]))
-        else:  # CPython
-            with os.scandir(path) as d:
-                for e in d:
-                    yield e.name, e.stat().st_size
+        if it is None:  # CPython
+            for n in os.listdir(path):
+                yield n, self.size(path + "/" + n)
+            return
+        for e in it(path):  # (name, type, inode[, size])
+            yield e[0], e[3] if len(e) > 3 else self.size(path + "/" + e[0])
 
     def size(self, path):
         """Size of file ``path`` in bytes; OSError if absent."""
@@ -397,15 +396,6 @@ def _game_id(name, kind="g"):
         if d.isdigit():
             return int(d)
     return None
-
-
-def _entries(fs, path):
-    """``(name, size)`` of each file in folder ``path`` of ``fs``, streamed where the file
-    system can (``ilistdir``)."""
-    it = getattr(fs, "ilistdir", None)
-    if it is not None:
-        return it(path)
-    return ((n, fs.size(path + "/" + n)) for n in fs.listdir(path))
 
 
 class Store:
@@ -530,7 +520,7 @@ class Store:
         odd = None  # temporary files left by a cut (few: kept in a list)
         seen = False
         try:
-            for n, size in _entries(self.fs, self.root):
+            for n, size in self.fs.ilistdir(self.root):
                 seen = True  # (a folder that cannot be read: no games, ``error`` says why)
                 gid = _game_id(n)
                 if gid is not None:
@@ -577,7 +567,7 @@ class Store:
                     unfinished = rec
                 break
             self._remove_bad(rec)
-            top = self._newest(top)
+            top = self._find("g", top)
         self._resume = unfinished
         self._make_room(0)  # (sets ``low``; drops synced games if the flash is short)
         if unfinished is not None:
@@ -618,31 +608,21 @@ class Store:
         except OSError:
             return False
 
-    def _newest(self, below, kind="g"):
-        """The largest id under ``below`` of a ``kind`` game file (0 if none), one pass."""
-        best = 0
-        try:
-            for n, size in _entries(self.fs, self.root):
-                gid = _game_id(n, kind)
-                if gid is not None and best < gid < below:
-                    best = gid
-        except OSError:
-            pass
-        return best
-
-    def _oldest(self, kind="s"):
-        """The smallest id of a ``kind`` game file and its size, ``(0, 0)`` if none."""
+    def _find(self, kind, below=0):
+        """One pass over the folder: the largest id under ``below`` of a ``kind`` game
+        file, or with ``below`` 0 the smallest id and its size as ``(id, size)``; 0 /
+        ``(0, 0)`` if none."""
         best = 0
         bsize = 0
         try:
-            for n, size in _entries(self.fs, self.root):
+            for n, size in self.fs.ilistdir(self.root):
                 gid = _game_id(n, kind)
-                if gid is not None and (best == 0 or gid < best):
+                if gid is not None and ((best < gid < below) if below else (not best or gid < best)):
                     best = gid
                     bsize = size
         except OSError:
             pass
-        return best, bsize
+        return best if below else (best, bsize)
 
     def _remove_tmp(self, n, why):
         try:
@@ -704,7 +684,7 @@ class Store:
             left = self._left()
             if left is None or left >= need:
                 break
-            gid, size = self._oldest("s")
+            gid, size = self._find("s")
             if not gid:
                 self.low = True
                 return False
@@ -914,7 +894,7 @@ class Store:
         games; a game with no valid header is removed (and left out)."""
         ids = []
         try:
-            for n, size in _entries(self.fs, self.root):
+            for n, size in self.fs.ilistdir(self.root):
                 gid = _game_id(n)
                 if gid is None or gid < frm:
                     continue
@@ -937,9 +917,9 @@ class Store:
 
     def _info(self, gid):
         """``(id, name, size, finished, result)`` of game ``gid`` not yet synced, or None."""
-        if gid == self.current:
-            return (gid, self._name_of_current(), self._cur_size, False, RESULT_UNFINISHED)
         rec = self._read_game(gid, False)
+        if gid == self.current:
+            return (gid, rec.name, self._cur_size, False, RESULT_UNFINISHED)
         if rec.name is None:
             if self._exists("g%d.rec" % gid):
                 self._remove_bad(rec)
@@ -949,10 +929,6 @@ class Store:
             # as finished with result "*"
             self._note("g%d.rec: unfinished older game kept as abandoned" % gid)
         return (gid, rec.name, rec.size, True, rec.result)
-
-    def _name_of_current(self):
-        rec = self._read_game(self.current, False)
-        return rec.name
 
     def size(self, gid):
         """Valid bytes of game ``gid`` (not yet synced); StoreError if unknown."""
