@@ -342,3 +342,40 @@ def test_a_nearly_full_flash_blinks_on_the_menu_and_shows_in_the_status():
     r2.adv(200)
     assert r2.app.link_status()["flash_low"] is False
     assert led not in r2.lit()
+
+
+# ---- no leak: games back to back ---------------------------------------------------------
+
+def test_games_back_to_back_leave_the_heap_flat():
+    """24 games in one session (make bench: 200, every game and mode): the heap after
+    each game, collected, within 2 KB of the same mode's first (after a first round)."""
+    if not is_micropython():
+        raise SkipTest("heap figures need MicroPython's gc.mem_alloc")
+    gc.collect()
+    r = Rig()
+    app = r.app
+    modes = ("two", "demo", "white", "black")
+    allocs = []
+    for i in range(24):
+        app.link_set_game({"game": "tihbat", "mode": modes[i % 4], "level": 1, "force": True})
+        r.adv(10)
+        while app._pending is not None and r.t % 1000:
+            r.adv(10)
+        assert app.game is not None and app.game.name == "tihbat", (i, app.memory_errors)
+        r.adv(1500)
+        app.resign(0, r.t)
+        r.adv(20)
+        app.open_menu(r.t)
+        r.adv(20)
+        for k in list(r.fs.files):  # the finished games are on flash, not in this heap
+            if k.endswith(".rec") and k != "/games/g%d.rec" % (i + 1):
+                del r.fs.files[k]
+        r.events = []  # (the rig's own list)
+        gc.collect()
+        allocs.append(gc.mem_alloc())
+    spread = 0
+    for j in range(4):
+        xs = allocs[4 + j::4]
+        spread = max(spread, max(xs) - min(xs))
+    assert spread <= 2048, (spread, allocs)
+    assert not app.pending and app.memory_errors == 0
