@@ -353,12 +353,7 @@ class OsFs:
     def ilistdir(self, path):
         """``(name, size)`` of each entry of folder ``path``, one at a time (no list of
         them all: a folder of 200 games costs no more heap than one of 2). OSError if absent."""
-        it = getattr(os, "ilistdir", None)
-        if it is None:  # CPython
-            for n in os.listdir(path):
-                yield n, self.size(path + "/" + n)
-            return
-        for e in it(path):  # (name, type, inode[, size])
+        for e in os.ilistdir(path):  # (name, type, inode[, size]); MicroPython only
             yield e[0], e[3] if len(e) > 3 else self.size(path + "/" + e[0])
 
     def size(self, path):
@@ -896,39 +891,29 @@ class Store:
         try:
             for n, size in self.fs.ilistdir(self.root):
                 gid = _game_id(n)
-                if gid is None or gid < frm:
-                    continue
-                if limit is not None and len(ids) >= limit:
-                    if gid > ids[-1]:
-                        continue
-                    ids.pop()
-                k = len(ids)
-                while k and ids[k - 1] > gid:
-                    k -= 1
-                ids.insert(k, gid)
+                if gid is not None and gid >= frm:
+                    ids.append(gid)
+                    if limit is not None and len(ids) > 2 * limit:
+                        ids.sort()
+                        del ids[limit:]  # (the list stays short however many games)
         except OSError:
             pass
+        ids.sort()
         out = []
-        for gid in ids:
-            e = self._info(gid)
-            if e is not None:
-                out.append(e)
+        for gid in ids[:limit]:
+            rec = self._read_game(gid, False)
+            if gid == self.current:
+                out.append((gid, rec.name, self._cur_size, False, RESULT_UNFINISHED))
+            elif rec.name is None:
+                if self._exists("g%d.rec" % gid):
+                    self._remove_bad(rec)
+            else:
+                if not rec.finished:
+                    # an older game that never ended (a cut while the next one started):
+                    # kept, as finished with result "*"
+                    self._note("g%d.rec: unfinished older game kept as abandoned" % gid)
+                out.append((gid, rec.name, rec.size, True, rec.result))
         return out
-
-    def _info(self, gid):
-        """``(id, name, size, finished, result)`` of game ``gid`` not yet synced, or None."""
-        rec = self._read_game(gid, False)
-        if gid == self.current:
-            return (gid, rec.name, self._cur_size, False, RESULT_UNFINISHED)
-        if rec.name is None:
-            if self._exists("g%d.rec" % gid):
-                self._remove_bad(rec)
-            return None
-        if not rec.finished:
-            # an older game that never ended (a cut while the next one started): kept,
-            # as finished with result "*"
-            self._note("g%d.rec: unfinished older game kept as abandoned" % gid)
-        return (gid, rec.name, rec.size, True, rec.result)
 
     def size(self, gid):
         """Valid bytes of game ``gid`` (not yet synced); StoreError if unknown."""

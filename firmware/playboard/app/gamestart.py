@@ -144,8 +144,10 @@ def read_layouts(cfg, hw):
     return out
 
 
-_GAME_MODULES = {"toguz": ("playboard.games.toguz", "playboard.board.mancala_tracker"),
-                 "tihbat": ("playboard.games.tihbat", "playboard.board.mancala_tracker"),
+_GAME_MODULES = {"toguz": ("playboard.games.toguz", "playboard.games.mancala_text",
+                           "playboard.board.mancala_tracker"),
+                 "tihbat": ("playboard.games.tihbat", "playboard.games.mancala_text",
+                            "playboard.board.mancala_tracker"),
                  "tobit": ("playboard.games.tobit", "playboard.board.tobit_tracker")}
 
 

@@ -422,8 +422,13 @@ class App:
                 # garbage): a game is never given up for that at once; begin again next
                 # frame on a swept heap (begin drops whatever this attempt built)
                 if self._begin_tries >= 3:
+                    # given up (the menu then, not a game half gone: START again, or
+                    # the board switched off and on, begins it on a whole heap)
                     self._pending = None
                     self._begin_tries = 0
+                    self._end_game_objects()
+                    self.state = S_MENU
+                    self._menu_dirty = True
                     raise
                 self._begin_tries += 1
                 self._end_game_objects()
@@ -543,6 +548,9 @@ class App:
         once (``_ev_rec``)."""
         tr = self.tracker
         g = self.game
+        if tr is None:  # the game is gone (a new one begins): its events with it
+            self._ev_i = self._ev_n
+            return
         while self._ev_i < self._ev_n:
             i = self._ev_i
             kind = tr.ev_kind[i]
@@ -560,13 +568,13 @@ class App:
                     self._ev_rec = i
                 self.expecting = None
                 self._turn_check = True
-                if g.is_game_over():
-                    self._ev_i = self._ev_n  # the rest of the events do not matter
-                    self._game_over(g.result(), g.termination, now_ms)
-                    return
                 if text is not None and (self.sink is not None or
                                          (self.link is not None and self.link.live)):
                     self.emit("move", {"ply": g.ply, "move": text, "fen": g.fen()})
+                if g.is_game_over():
+                    self._game_over(g.result(), g.termination, now_ms)  # (redone whole if cut)
+                    self._ev_i = self._ev_n  # the rest of the events do not matter
+                    return
             elif kind == T.EV_TAKEBACK:
                 if self._ev_rec != i:
                     self._record("U", None)
@@ -664,6 +672,8 @@ class App:
             s = self.settings.get("attract_s", 0)
             if s and ((now_ms - self._t_idle) & MASK) >= 1000 * s:
                 self.open_menu(now_ms)
+            return
+        if self.tracker is None:  # a game's start cut short by a MemoryError: begun again
             return
         self._paint_tracker()
         req = self.tracker.request

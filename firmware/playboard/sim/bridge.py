@@ -247,7 +247,8 @@ class Bridge:
             if len(w) > 3:
                 req["level"] = int(w[3])
             app.link_set_game(req)
-            app.begin_pending(self.clock())  # the game exists when the reply goes
+            while app._pending is not None:  # the game exists when the reply goes (or a
+                app.begin_pending(self.clock())  # MemoryError once it is given up)
         elif c == "setup":
             g = app.game
             if g is None or not hasattr(g, "n_points"):
