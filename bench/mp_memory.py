@@ -57,18 +57,36 @@ def fill_flash(root):
     return int(a), int(b)
 
 
-def run(script, flash):
-    """Run the firmware on the command ``script`` (list of lines); its JSON replies."""
+def run(script, flash, keep=None):
+    """Run the firmware on the command ``script`` (lines, any iterable); its JSON replies,
+    each passed through ``keep`` (None: left out) when given."""
     import json
     with open(TMP + "/ctl", "w") as f:
-        f.write("\n".join(script) + "\nquit\n")
+        for line in script:
+            f.write(line + "\n")
+        f.write("quit\n")
     code = os.system("%s -X heapsize=192k build/simfw/main.py --ctl 3,4 --clock virtual --flash %s "
                      "--no-link 3<%s/ctl 4>%s/out 2>%s/err" % (MP, flash, TMP, TMP, TMP))
     out = []
     with open(TMP + "/out") as f:
         for line in f:
-            out.append(json.loads(line))
+            d = json.loads(line)
+            d = keep(d) if keep else d
+            if d is not None:
+                out.append(d)
     return code, out
+
+
+def session_lines():
+    """The 200-game session's commands: every game and mode in turn, levels 1-3."""
+    yield "events off"
+    yield "auto"
+    for i in range(SESSION):
+        for line in game_lines(GAMES[i % len(GAMES)], MODES[(i // len(GAMES)) % len(MODES)],
+                               1 + i % 3, 1):
+            yield line
+        yield "status"
+        yield "mem"
 
 
 def game_lines(game, mode, level, advs):
@@ -100,17 +118,12 @@ def main():
             mems.append(mm[-1] if mm else (0, [], 0))
             out = script = None
     # 200 games back to back in one session
-    script = ["events off", "auto"]
-    k = 0
-    for i in range(SESSION):
-        game = GAMES[k % len(GAMES)]
-        mode = MODES[(k // len(GAMES)) % len(MODES)]
-        k += 1
-        script += game_lines(game, mode, 1 + i % 3, 1) + ["status", "mem"]
-    code2, out = run(script, TMP + "/flash2")
-    allocs = [d["alloc"] for d in out if "alloc" in d]
-    begun = sum(1 for d in out if d.get("state") in ("setup", "play", "over"))
-    out = script = None
+    code2, out = run(session_lines(), TMP + "/flash2",
+                     lambda d: d["alloc"] if "alloc" in d else (-1 if d.get("state") in (
+                         "setup", "play", "over") else None))
+    allocs = [a for a in out if a >= 0]
+    begun = sum(1 for a in out if a < 0)
+    out = None
     # the code's heap, to tell the data from it (bench/mp_app.py's way)
     sys.path.insert(0, "build/simfw")
     sizes = code_sizes()
