@@ -75,6 +75,9 @@ class NullFs(record.OsFs):
     def listdir(self, path):
         return []
 
+    def ilistdir(self, path):
+        return iter(())
+
     def free(self, path):
         return None
 

@@ -466,8 +466,9 @@ class Link:
 
     def _status(self, req):
         st = self.store
-        d = {"current": st.current, "games": len(st.index),
-             "finished": sum(1 for e in st.games() if e[3]), "dropped": st.dropped[-8:],
+        d = {"current": st.current, "games": st.count,
+             "finished": st.count - (st.current is not None), "synced": st.synced,
+             "used": st.used(), "flash_low": st.low, "dropped": st.dropped[-8:],
              "problems": len(st.report), "error": st.error, "live": self.live}
         if self.app is not None and hasattr(self.app, "link_status"):
             d.update(self.app.link_status())
@@ -477,9 +478,7 @@ class Link:
         frm = _int(req, "from", 0)
         out = []
         more = False
-        for e in self.store.games():
-            if e[0] < frm:
-                continue
+        for e in self.store.games(frm, LIST_PAGE + 1):  # (streamed: one page read)
             if len(out) >= LIST_PAGE:
                 more = True
                 break

@@ -350,6 +350,12 @@ class OsFs:
     def listdir(self, path):
         return os.listdir(path)
 
+    def ilistdir(self, path):
+        """``(name, size)`` of each entry of folder ``path``, one at a time (no list of
+        them all: a folder of 200 games costs no more heap than one of 2). OSError if absent."""
+        for e in os.ilistdir(path):  # (name, type, inode[, size]); MicroPython only
+            yield e[0], e[3] if len(e) > 3 else self.size(path + "/" + e[0])
+
     def size(self, path):
         """Size of file ``path`` in bytes; OSError if absent."""
         return os.stat(path)[6]
@@ -377,9 +383,10 @@ def _read_file(fs, path):
         f.close()
 
 
-def _game_id(name):
-    """File name ``g<id>.rec`` -> id (int), or None."""
-    if len(name) > 5 and name[0] == "g" and name[-4:] == ".rec":
+def _game_id(name, kind="g"):
+    """File name ``g<id>.rec`` (``kind`` "g": not yet synced) or ``s<id>.rec`` ("s":
+    synced, kept until the flash needs its room) -> id (int), or None."""
+    if len(name) > 5 and name[0] == kind and name[-4:] == ".rec":
         d = name[1:-4]
         if d.isdigit():
             return int(d)
@@ -389,19 +396,27 @@ def _game_id(name):
 class Store:
     """The games and settings kept in folder ``root`` of the board's flash.
 
-    ``budget``: most bytes that game files may take together (None: no cap);
-    ``reserve``: bytes to keep free on the file system (checked with
-    ``os.statvfs`` when a game starts and every 16 moves). When either is short,
-    the oldest finished games are dropped, their ids appended to ``dropped`` and
-    a line to ``report``. ``fs`` is the file-system object (``OsFs()`` by
-    default); ``uid`` a function returning a short unique text for a new game
-    (random by default); ``date`` a function returning today as "YYYY.MM.DD" or
-    None when the clock is not set (``today`` by default; None: no Date tags).
+    A game is ``g<id>.rec`` until the host has it (``ack``), then ``s<id>.rec``
+    (synced): kept as long as the flash has room. ``budget``: most bytes that game
+    files may take together (None: no cap); ``reserve``: bytes to keep free on the
+    file system (checked with ``os.statvfs`` when a game starts and every 16
+    moves). When either is short, the oldest synced games are dropped, their ids
+    appended to ``dropped`` (the last 16) and a line to ``report``; a game not yet
+    synced is never dropped (the flash is then full: ``low``, and appends fail
+    with ``error`` set until the host syncs). ``low`` is True while the flash is
+    nearly full (less than ``2 * reserve`` left once the synced games are gone).
+    ``fs`` is the file-system object (``OsFs()`` by default); ``uid`` a function
+    returning a short unique text for a new game (random by default); ``date`` a
+    function returning today as "YYYY.MM.DD" or None when the clock is not set
+    (``today`` by default; None: no Date tags).
 
-    Opening scans every game file: ``report`` (list of str) then says what was
-    wrong (bad tails skipped, left-over temporary files, empty games removed).
-    No method raises on a full or failing flash: it returns False and sets
-    ``error``; bad arguments raise StoreError.
+    The heap it needs does not grow with the games on flash: the folder is read
+    one entry at a time (``ilistdir``) whenever a game must be found, and only
+    counts are kept (``count`` games not yet synced, ``synced``, bytes ``used``).
+    Opening reads the newest game (the one to resume); ``report`` (list of str,
+    the last 32) then says what was wrong (bad tails skipped, left-over temporary
+    files, empty games removed). No method raises on a full or failing flash: it
+    returns False and sets ``error``; bad arguments raise StoreError.
     """
 
     def __init__(self, root="/games", budget=None, reserve=8192, fs=None, uid=None, date=-1):
@@ -414,7 +429,10 @@ class Store:
         self.report = []
         self.dropped = []
         self.error = None
-        self.index = []  # [id, size, finished, name, result], oldest first
+        self.count = 0  # games not yet synced (the current one included)
+        self.synced = 0  # synced games still kept
+        self._used = 0  # bytes of all game files
+        self.low = False
         self.current = None  # id of the unfinished game being recorded
         self._f = None
         self._cur_size = 0
@@ -423,7 +441,16 @@ class Store:
         self._since_check = 0
         self._buf = bytearray(READ_BUF)
         self._next_id = 1
+        self._sized = (0, 0)  # (id, valid bytes) of the game last sized (the link's fetch)
+        self._resume = None
         self._scan()
+
+    def _note(self, line):
+        """Add ``line`` to ``report``, keeping the last 32."""
+        r = self.report
+        if len(r) >= 32:
+            del r[0]
+        r.append(line)
 
     # ---- paths and small files -------------------------------------------------
 
@@ -469,127 +496,150 @@ class Store:
             if problem is None and recs and recs[-1] == (_T_CLOSE, str(len(recs) - 1).encode()):
                 recs.pop()
                 return [p for t, p in recs]
-            self.report.append("%s: %s" % (n, problem or "incomplete"))
+            self._note("%s: %s" % (n, problem or "incomplete"))
         return None
 
     # ---- start-up --------------------------------------------------------------
 
     def _scan(self):
+        # Make the folder (a new board), or fail to (EEXIST): either way a write call
+        # first, which makes littlefs finish what a power cut left half done (a rename's
+        # pending move): before it, a file can be listed and yet not open (ENOENT).
         try:
-            names = self.fs.listdir(self.root)
+            self.fs.mkdir(self.root)
         except OSError:
-            try:
-                self.fs.mkdir(self.root)
-            except OSError as e:
-                self.error = "cannot make %s: %r" % (self.root, e)
-            names = []
-        ids = []
-        for n in names:
-            gid = _game_id(n)
-            if gid is not None:
-                ids.append(gid)
-            elif n.endswith(".rec.new"):
-                # a new game's header cut short, or not yet renamed: the game never began
-                self._remove_tmp(n, "new game never begun")
-            elif n.endswith(".rec.tmp"):
-                base = n[:-4]
-                if base in names:  # a repair cut short: the .rec is intact
-                    self._remove_tmp(n, "left-over temporary file")
-                elif _game_id(base) is not None:
-                    # the .rec was removed to put this whole copy in its place (a file
-                    # system whose rename will not replace): finish the job
-                    try:
-                        self.fs.rename(self._path(n), self._path(base))
-                        ids.append(_game_id(base))
-                        self.report.append("%s: put in place of %s" % (n, base))
-                    except OSError:
-                        pass
-        ids.sort()
-        # Only the newest readable game is read now (it may be the one to resume);
-        # the older ones are checked when first needed (games(), size(), space).
-        unfinished = None
-        top = ids[-1] if ids else 0
-        k = len(ids) - 1
-        while k >= 0:
-            rec = self._read_game(ids[k], True)
-            if rec.name is not None:
-                break
-            self._remove_bad(rec)
-            ids.pop(k)
-            k -= 1
-        for gid in ids[:k]:
-            try:
-                n = self.fs.size(self._gpath(gid))
-            except OSError:
-                n = 0
-            self.index.append([gid, n, False, None, RESULT_UNFINISHED])
-        if k >= 0:
-            if rec.problem:
-                self.report.append("g%d.rec: %s" % (rec.id, rec.problem))
-            self.index.append([rec.id, rec.size, rec.finished, rec.name, rec.result])
-            if not rec.finished:
-                unfinished = rec
+            pass
+        # one pass over the folder: counts, sizes, the newest ids; odd files noted
+        top = 0  # the newest game not yet synced
+        top_any = 0  # the newest id of any game (the counter never goes back)
+        odd = None  # temporary files left by a cut (few: kept in a list)
+        seen = False
+        try:
+            for n, size in self.fs.ilistdir(self.root):
+                seen = True  # (a folder that cannot be read: no games, ``error`` says why)
+                gid = _game_id(n)
+                if gid is not None:
+                    self.count += 1
+                    self._used += size
+                    if gid > top:
+                        top = gid
+                else:
+                    gid = _game_id(n, "s")
+                    if gid is not None:
+                        self.synced += 1
+                        self._used += size
+                    elif n.endswith(".rec.new") or n.endswith(".rec.tmp"):
+                        if odd is None:
+                            odd = []
+                        odd.append(n)
+                if gid is not None and gid > top_any:
+                    top_any = gid
+        except OSError as e:
+            self.error = "reading %s: %r" % (self.root, e)
+            if not seen:
+                return
+        if odd:
+            for n in odd:
+                gid = self._tidy(n)
+                top = max(top, gid)
+                top_any = max(top_any, gid)
         counter = self._read_small("next", _T_COUNTER)
-        n = 1
+        nxt = 1
         if counter:
             try:
-                n = int(counter[0].decode())
+                nxt = int(counter[0].decode())
             except ValueError:
-                n = 1
-        if top + 1 > n:
-            n = top + 1
-        self._next_id = n
+                nxt = 1
+        self._next_id = max(nxt, top_any + 1)
+        # Only the newest game is read now (it may be the one to resume)
+        unfinished = None
+        while top:
+            rec = self._read_game(top, True)
+            if rec.name is not None:
+                if rec.problem:
+                    self._note("g%d.rec: %s" % (rec.id, rec.problem))
+                if not rec.finished:
+                    unfinished = rec
+                break
+            self._remove_bad(rec)
+            top = self._find("g", top)
         self._resume = unfinished
+        self._make_room(0)  # (sets ``low``; drops synced games if the flash is short)
         if unfinished is not None:
             self.current = unfinished.id
             self._cur_size = unfinished.size
             self._moves = unfinished.plies
             self._dirty = unfinished.problem is not None
 
+    def _tidy(self, n):
+        """Deal with temporary file ``n`` left by a cut; the game id it gave back or 0."""
+        if n.endswith(".rec.new"):
+            # a new game's header cut short, or not yet renamed: the game never began
+            self._remove_tmp(n, "new game never begun")
+            return 0
+        base = n[:-4]
+        if self._exists(base):  # a repair cut short: the .rec is intact
+            self._remove_tmp(n, "left-over temporary file")
+            return 0
+        gid = _game_id(base)
+        if gid is None:
+            return 0
+        # the .rec was removed to put this whole copy in its place (a file system whose
+        # rename will not replace): finish the job
+        try:
+            self.fs.rename(self._path(n), self._path(base))
+            size = self.fs.size(self._path(base))
+        except OSError:
+            return 0
+        self.count += 1
+        self._used += size
+        self._note("%s: put in place of %s" % (n, base))
+        return gid
+
+    def _exists(self, name):
+        try:
+            self.fs.size(self._path(name))
+            return True
+        except OSError:
+            return False
+
+    def _find(self, kind, below=0):
+        """One pass over the folder: the largest id under ``below`` of a ``kind`` game
+        file, or with ``below`` 0 the smallest id and its size as ``(id, size)``; 0 /
+        ``(0, 0)`` if none."""
+        best = 0
+        bsize = 0
+        try:
+            for n, size in self.fs.ilistdir(self.root):
+                gid = _game_id(n, kind)
+                if gid is not None and ((best < gid < below) if below else (not best or gid < best)):
+                    best = gid
+                    bsize = size
+        except OSError:
+            pass
+        return best if below else (best, bsize)
+
     def _remove_tmp(self, n, why):
         try:
             self.fs.remove(self._path(n))
         except OSError:
             pass
-        self.report.append("%s: %s, removed" % (n, why))
+        self._note("%s: %s, removed" % (n, why))
 
     def _remove_bad(self, rec):
-        self.report.append("g%d.rec: no valid header (%s); removed" % (rec.id, rec.problem))
+        self._note("g%d.rec: no valid header (%s); removed" % (rec.id, rec.problem))
         try:
+            size = self.fs.size(self._gpath(rec.id))
             self.fs.remove(self._gpath(rec.id))
+            self.count -= 1
+            self._used -= size
         except OSError:
             pass
 
-    def _verify(self, e):
-        """Check an older game's records on first need; False if it was unreadable
-        (then removed from flash and from the index)."""
-        if e[3] is not None:
-            return True
-        rec = self._read_game(e[0], False)
-        if rec.name is None:
-            self._remove_bad(rec)
-            self.index.remove(e)
-            return False
-        if rec.problem:
-            self.report.append("g%d.rec: %s" % (rec.id, rec.problem))
-        if not rec.finished:
-            # an older game never ended (a cut while the next one started): it is
-            # kept, as finished with result "*"
-            self.report.append("g%d.rec: unfinished older game kept as abandoned" % rec.id)
-        e[1] = rec.size
-        e[2] = True
-        e[3] = rec.name
-        e[4] = rec.result
-        return True
-
-    def _verify_all(self):
-        for e in list(self.index):
-            self._verify(e)
-
-    def _read_game(self, gid, moves):
+    def _read_game(self, gid, moves, kind="g"):
         """Game ``gid`` read from flash record by record (GameRecord; name None if unreadable)."""
         try:
-            f = self.fs.open(self._gpath(gid), "rb")
+            f = self.fs.open(self._path("%s%d.rec" % (kind, gid)), "rb")
         except OSError:
             return GameRecord(gid)
         try:
@@ -604,45 +654,47 @@ class Store:
         self._resume = None
         return r
 
-    def _entry(self, gid):
-        for e in self.index:
-            if e[0] == gid:
-                return e
-        return None
-
     # ---- space -----------------------------------------------------------------
 
     def used(self):
-        """Bytes taken by the game files (valid records)."""
-        t = 0
-        for e in self.index:
-            t += e[1]
-        return t
+        """Bytes taken by the game files (synced or not)."""
+        return self._used
 
-    def _short(self, need):
-        if self.budget is not None and self.used() + need > self.budget:
-            return True
+    def _left(self):
+        """Bytes the games may still take: the budget's and the file system's (less the
+        reserve), the smaller; None if neither is known."""
+        left = None
+        if self.budget is not None:
+            left = self.budget - self._used
         free = self.fs.free(self.root)
-        return free is not None and free - need < self.reserve
+        if free is not None:
+            free -= self.reserve
+            left = free if left is None or free < left else left
+        return left
 
     def _make_room(self, need):
-        """Drop the oldest finished games while space is short; False if still short."""
-        while self._short(need):
-            victim = None
-            for e in list(self.index):
-                if e[0] != self.current and self._verify(e) and e[2]:
-                    victim = e
-                    break
-            if victim is None:
+        """Drop the oldest synced games while space is short; False if still short
+        (the games not yet synced are never dropped). Sets ``low``."""
+        while True:
+            left = self._left()
+            if left is None or left >= need:
+                break
+            gid, size = self._find("s")
+            if not gid:
+                self.low = True
                 return False
             try:
-                self.fs.remove(self._gpath(victim[0]))
+                self.fs.remove(self._path("s%d.rec" % gid))
             except OSError:
-                pass
-            self.index.remove(victim)
-            self.dropped.append(victim[0])
-            self.report.append("g%d.rec: dropped (flash short), %s %s not synced" % (
-                victim[0], victim[3], victim[4]))
+                self.low = True
+                return False
+            self.synced -= 1
+            self._used -= size
+            if len(self.dropped) >= 16:
+                del self.dropped[0]
+            self.dropped.append(gid)
+            self._note("s%d.rec: dropped (flash short; it was synced)" % gid)
+        self.low = left is not None and left - need < self.reserve and not self.synced
         return True
 
     # ---- recording -------------------------------------------------------------
@@ -679,7 +731,8 @@ class Store:
         self._write_small("next", [encode_record(_T_COUNTER, str(gid + 1))])
         if not self._write_atomic("g%d.rec" % gid, data, ".new"):
             return None
-        self.index.append([gid, len(data), False, name, RESULT_UNFINISHED])
+        self.count += 1
+        self._used += len(data)
         self.current = gid
         self._cur_size = len(data)
         self._moves = 0
@@ -699,7 +752,7 @@ class Store:
         if have != self._cur_size:
             if not self._copy_prefix(name, self._cur_size):
                 return False
-            self.report.append("%s: rewritten to its %d valid bytes (%d dropped)" % (
+            self._note("%s: rewritten to its %d valid bytes (%d dropped)" % (
                 name, self._cur_size, have - self._cur_size))
         self._dirty = False
         return True
@@ -738,37 +791,53 @@ class Store:
 
     def _close_file(self):
         if self._f is not None:
-            try:
-                self._f.close()
-            except OSError:
-                pass
+            f = self._f
             self._f = None
+            try:
+                f.close()
+            except Exception:  # noqa: BLE001 - OSError, MemoryError: the file is let go
+                pass
+
+    def _fail(self, what, e):
+        """Set ``error`` to ``what``: ``e`` (a short fixed text if the heap is too
+        short to format it)."""
+        try:
+            self.error = "%s: %r" % (what, e)
+        except MemoryError:
+            self.error = "out of memory"
 
     def _append(self, rtype, payload):
+        """Append one record to the current game: True once it is on flash. Any
+        failure (OSError from flash, MemoryError from the heap) returns False with
+        ``error`` set and changes nothing on record: a record written in part is cut
+        off before the next append (``_dirty``), so a retry never leaves a gap or a
+        double. StoreError (bad input, no current game) is raised before anything."""
         if self.current is None:
             raise StoreError("no game is being recorded (call new_game)")
-        if self._dirty and not self._repair():  # (the repair uses _buf too)
-            return False
-        n = encode_record(rtype, payload, self._buf)
-        self._since_check += 1
-        if (self.budget is not None or self._since_check >= 16) and rtype == _T_MOVE:
-            self._since_check = 0
-            self._make_room(n + 256)
+        writing = False
         try:
+            if self._dirty and not self._repair():  # (the repair uses _buf too)
+                return False
+            n = encode_record(rtype, payload, self._buf)
+            self._since_check += 1
+            if (self.budget is not None or self._since_check >= 16) and rtype == _T_MOVE:
+                self._since_check = 0
+                self._make_room(n + 256)
             if self._f is None:
                 self._f = self.fs.open(self._gpath(self.current), "ab")
+            writing = True
             self._f.write(memoryview(self._buf)[0:n])
             self._f.flush()
-        except OSError as e:
-            # the file may now end in part of this record: rewrite before the next one
-            self.error = "appending to g%d.rec: %r" % (self.current, e)
-            self._dirty = True
+        except StoreError:
+            raise
+        except Exception as e:  # noqa: BLE001 - OSError, MemoryError: kept by the caller
+            if writing:  # the file may now end in part of this record: cut it off first
+                self._dirty = True
             self._close_file()
+            self._fail("appending to g%d.rec" % self.current, e)
             return False
         self._cur_size += n
-        e = self._entry(self.current)
-        if e is not None:
-            e[1] = self._cur_size
+        self._used += n
         self.error = None
         return True
 
@@ -803,10 +872,6 @@ class Store:
         ``termination`` (str or None). It is then kept until acknowledged."""
         ok = self._append(_T_END, result + "\x00" + (termination or ""))
         self._close_file()
-        e = self._entry(self.current)
-        if e is not None and ok:
-            e[2] = True
-            e[4] = result
         if ok:
             self.current = None
         return ok
@@ -817,17 +882,50 @@ class Store:
 
     # ---- reading and acknowledging (the link) ----------------------------------
 
-    def games(self):
-        """List of ``(id, name, size, finished, result)``, oldest first."""
-        self._verify_all()
-        return [(e[0], e[3], e[1], e[2], e[4]) for e in self.index]
+    def games(self, frm=0, limit=None):
+        """``(id, name, size, finished, result)`` of the games not yet synced with an id
+        from ``frm`` on, oldest first, at most ``limit`` (None: all). Streamed: one
+        pass over the folder keeps the ``limit`` smallest ids, then reads each of those
+        games; a game with no valid header is removed (and left out)."""
+        ids = []
+        try:
+            for n, size in self.fs.ilistdir(self.root):
+                gid = _game_id(n)
+                if gid is not None and gid >= frm:
+                    ids.append(gid)
+                    if limit is not None and len(ids) > 2 * limit:
+                        ids.sort()
+                        del ids[limit:]  # (the list stays short however many games)
+        except OSError:
+            pass
+        ids.sort()
+        out = []
+        for gid in ids[:limit]:
+            rec = self._read_game(gid, False)
+            if gid == self.current:
+                out.append((gid, rec.name, self._cur_size, False, RESULT_UNFINISHED))
+            elif rec.name is None:
+                if self._exists("g%d.rec" % gid):
+                    self._remove_bad(rec)
+            else:
+                if not rec.finished:
+                    # an older game that never ended (a cut while the next one started):
+                    # kept, as finished with result "*"
+                    self._note("g%d.rec: unfinished older game kept as abandoned" % gid)
+                out.append((gid, rec.name, rec.size, True, rec.result))
+        return out
 
     def size(self, gid):
-        """Valid bytes of game ``gid``; StoreError if unknown."""
-        e = self._entry(gid)
-        if e is None or not self._verify(e):
+        """Valid bytes of game ``gid`` (not yet synced); StoreError if unknown."""
+        if gid == self.current:
+            return self._cur_size
+        if self._sized[0] == gid:
+            return self._sized[1]
+        rec = self._read_game(gid, False)
+        if rec.name is None:
             raise StoreError("no game %d" % gid)
-        return e[1]
+        self._sized = (gid, rec.size)
+        return rec.size
 
     def read_into(self, gid, offset, buf):
         """Copy game ``gid``'s record bytes from ``offset`` into ``buf`` (a bytearray
@@ -859,19 +957,22 @@ class Store:
         return self._read_game(gid, True)
 
     def ack(self, gid):
-        """The host has stored game ``gid``: drop it. True if dropped or already gone;
+        """The host has stored game ``gid``: it becomes synced (``s<id>.rec``, kept
+        until the flash needs its room). True if done or already synced or gone;
         StoreError for the game being recorded (it is not finished)."""
         if gid == self.current:
             raise StoreError("game %d is still being played" % gid)
-        e = self._entry(gid)
-        if e is None:
+        if not self._exists("g%d.rec" % gid):
             return True
         try:
-            self.fs.remove(self._gpath(gid))
+            self.fs.rename(self._gpath(gid), self._path("s%d.rec" % gid))
         except OSError as ex:
-            self.error = "removing g%d.rec: %r" % (gid, ex)
+            self._fail("marking g%d.rec synced" % gid, ex)
             return False
-        self.index.remove(e)
+        self.count -= 1
+        self.synced += 1
+        if self._sized[0] == gid:
+            self._sized = (0, 0)
         return True
 
     # ---- settings --------------------------------------------------------------
@@ -891,7 +992,7 @@ class Store:
                     k, v = p.split(b"\x00", 1)
                     out[k.decode()] = json.loads(v)
                 except (ValueError, IndexError):
-                    self.report.append("settings: unreadable entry skipped")
+                    self._note("settings: unreadable entry skipped")
         return out
 
     def save_settings(self, settings):

@@ -15,8 +15,10 @@ new ``Store`` on what is left, as the board does when it is switched on again.
 """
 
 
-class PowerCut(Exception):
-    """The power went off: raised at the cut point; nothing after it reaches flash."""
+class PowerCut(BaseException):
+    """The power went off: raised at the cut point; nothing after it reaches flash.
+    (A BaseException, as a SystemExit: the firmware's ``except Exception`` that keeps
+    a failed write queued must not catch the death of the board.)"""
 
 
 class _Power:
@@ -160,6 +162,15 @@ class FakeFs:
             raise OSError(2)
         p = path + "/"
         return [k[len(p):] for k in self.files if k.startswith(p) and "/" not in k[len(p):]]
+
+    def ilistdir(self, path):
+        """``(name, size)`` of each file in ``path``, one at a time (as ``record.OsFs``)."""
+        if path not in self.dirs:
+            raise OSError(2)
+        p = path + "/"
+        for k in list(self.files):
+            if k.startswith(p) and "/" not in k[len(p):]:
+                yield k[len(p):], len(self.files[k])
 
     def size(self, path):
         if path not in self.files:

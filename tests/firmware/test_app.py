@@ -7,103 +7,12 @@ after a restart, resignation and agreed draw by the pads, game over lights.
 The whole firmware in a subprocess (link, flash, kills) is tests/host/test_app_e2e.py.
 """
 import gc
-import sys
 
 from fakeflash import FakeFs
-from tlib import ROOT, SkipTest, is_micropython, raises
+from tlib import SkipTest, is_micropython, raises
 
-
-def _compiled_firmware():
-    """Under MicroPython: put the firmware compiled by mpy-cross (build/simfw, made fresh
-    by the host's builder) first on the path. The whole firmware compiled from source
-    does not fit a 192 KB heap (the compiler's peak); on the board it is frozen."""
-    import os
-    py = ROOT + "/.venv/bin/python"
-    try:
-        os.stat(py)
-    except OSError:
-        raise SkipTest("no .venv/bin/python to build the compiled firmware (make setup)")
-    code = os.system("%s -c 'import sys; sys.path.insert(0, \"%s/host_tools\"); "
-                     "from playboard_host.simboard import build_firmware; build_firmware()'" % (py, ROOT))
-    if code != 0:
-        raise SkipTest("building the compiled firmware failed (%d)" % code)
-    path = ROOT + "/build/simfw"
-    if path not in sys.path:
-        sys.path.insert(0, path)
-    for k in list(sys.modules):
-        if k.startswith("playboard"):
-            del sys.modules[k]
-
-
-if is_micropython():
-    _compiled_firmware()
-
-from playboard.app.loop import App
+from apprig import Rig, _cfg  # noqa: F401 - the rig (and its board definition)
 from playboard.app.state import MENU_START, MENU_GAME, MENU_MODE, PADS_ON_TOBIT
-from playboard.compat import unload as _unload
-from playboard.sim.hw import open_board
-from playboard.record import Store
-
-_CFG = None
-
-
-def _cfg():
-    global _CFG
-    if _CFG is None:
-        from playboard.config import load_board
-        _CFG = load_board("sim", with_layout=False)
-        _unload("playboard.config")  # as main.py does: start-up code, not kept
-    return _CFG
-
-
-class Rig:
-    """An App on a simulated board with a virtual clock; ``events`` collects (kind, fields)."""
-
-    def __init__(self, fs=None):
-        for name in ("playboard.app.ui", "playboard.games.toguz", "playboard.games.tihbat",
-                     "playboard.games.tobit", "playboard.board.mancala_tracker",
-                     "playboard.board.tobit_tracker"):
-            _unload(name)  # a fresh board: no game code loaded yet
-        gc.collect()
-        self.fs = fs or FakeFs()
-        self.cfg = _cfg()
-        self.hw = open_board(self.cfg)
-        self.events = []
-        self.t = 0
-        self.store = Store("/games", fs=self.fs)
-        self.app = App(self.hw, self.cfg, self.store, think="nodes", tt_size=64,
-                       sink=self.sink, clock=lambda: self.t)
-        self.app.start(0)
-
-    def sink(self, kind, fields):
-        if fields and "fen" in fields:  # keep the test's own heap small
-            fields = dict(fields)
-            del fields["fen"]
-        self.events.append((kind, fields))
-
-    def adv(self, ms):
-        end = self.t + ms
-        while self.t < end:
-            self.t += 10
-            self.hw.tick(self.t)
-            self.app.frame(self.t)
-
-    def kinds(self):
-        return [k for k, f in self.events]
-
-    def sensor(self, game, cell):
-        return self.app.load_layout(game).sensor_of(cell)
-
-    def tap(self, game, cell, ms=150):
-        s = self.sensor(game, cell)
-        v = self.hw.sensors[s]
-        self.hw.set_sensor(s, 1 - v)
-        self.adv(ms)
-        self.hw.set_sensor(s, v)
-        self.adv(300)
-
-    def lit(self):
-        return self.hw.lit()
 
 
 def _moves(rig):

@@ -4,13 +4,15 @@ The link runs over an in-memory pipe against a record.Store on the fake file
 system of fakeflash.py; the "host" side here encodes requests with
 ``encode_frame`` and decodes the board's answers with ``Decoder``.
 """
+import gc
 import json
 
 from fakeflash import FakeFs
 from tlib import heap_lock_check, raises
 
-from playboard import link as L
-from playboard.record import Store, parse_game
+gc.collect()  # (MicroPython compiles link.py next: give it the heap in one piece)
+from playboard import link as L  # noqa: E402
+from playboard.record import Store, parse_game  # noqa: E402
 
 
 class Pipe:

@@ -246,7 +246,7 @@ def test_older_unfinished_game_is_kept_as_abandoned():
     assert st.ack(a) and [g[0] for g in st.games()] == [b]
 
 
-def test_flash_short_drops_oldest_finished_games_and_says_so():
+def test_flash_short_drops_oldest_synced_games_and_never_an_unsynced_one():
     fs = FakeFs()
     st = _store(fs, budget=400)
     ids = []
@@ -254,23 +254,40 @@ def test_flash_short_drops_oldest_finished_games_and_says_so():
         ids.append(st.new_game("toguz", {"Round": str(k)}))
         for i in range(8):
             assert st.add_move("%d%d" % (i % 9 + 1, k % 9 + 1))
-        st.finish("1-0")
-    kept = [x[0] for x in st.games()]
-    assert st.used() <= 400 and ids[-1] in kept
+        assert st.finish("1-0") and st.ack(ids[-1])  # synced: kept while there is room
+    kept = [int(n[1:-4]) for n in fs.listdir(ROOT) if n[0] == "s"]
+    assert st.used() <= 400 and ids[-1] in kept and st.synced == len(kept)
     assert st.dropped == ids[:len(ids) - len(kept)] and st.dropped
     assert sum(1 for x in st.report if "dropped" in x) == len(st.dropped)
-    # statvfs-style free space: the current game is never dropped
+    assert st.games() == [] and st.count == 0
+    # games not yet synced are never dropped: the flash is full, and says so
     fs2 = FakeFs()
-    st2 = _store(fs2, reserve=1000)
-    fs2.free_bytes = 5000
-    g1 = st2.new_game("toguz")
-    st2.finish("1-0")
-    fs2.free_bytes = 900
-    g2 = st2.new_game("toguz")
-    assert st2.dropped == [g1]
-    for i in range(20):
+    st2 = _store(fs2, budget=600)
+    a = st2.new_game("toguz")
+    for i in range(8):
         assert st2.add_move("11")
-    assert [x[0] for x in st2.games()] == [g2]
+    assert st2.finish("1-0")
+    b = st2.new_game("toguz")
+    for i in range(100):  # over the budget: nothing to drop, so the moves go on (the
+        assert st2.add_move("22")  # budget is the room synced games may keep)
+    assert st2.low and st2.dropped == [] and st2.used() > 600
+    fs2.full_at = fs2.total()  # the flash itself is full: appends fail, nothing is lost
+    assert not st2.add_move("33") and st2.error
+    assert [x[0] for x in st2.games()] == [a, b]
+    assert _store(fs2, budget=600).resume().moves == ["22"] * 100
+    # statvfs-style free space: a synced game goes first, then appends go on
+    fs3 = FakeFs()
+    st3 = _store(fs3, reserve=1000)
+    fs3.free_bytes = 5000
+    g1 = st3.new_game("toguz")
+    st3.finish("1-0")
+    st3.ack(g1)
+    fs3.free_bytes = 900
+    g2 = st3.new_game("toguz")
+    assert st3.dropped == [g1] and st3.low
+    for i in range(20):
+        assert st3.add_move("11")  # (this fake's flash takes them all the same)
+    assert [x[0] for x in st3.games()] == [g2]
 
 
 def test_full_flash_returns_false_and_loses_nothing_committed():

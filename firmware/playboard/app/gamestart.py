@@ -40,6 +40,10 @@ def pads(app, tobit):
 
 
 def begin(app, now_ms, resumed=None):
+    """Begin the chosen game (or go on with ``resumed``, a record.GameRecord). Done
+    again from the start after a MemoryError (``App.begin_pending``): the app's
+    ``_pending`` (``[resumed, header queued]``) keeps the new game's header from
+    being queued twice."""
     from playboard.games.registry import game_class
 
     app._end_game_objects()
@@ -98,14 +102,18 @@ def begin(app, now_ms, resumed=None):
     app.result = None
     app.termination = None
     pads(app, tobit)
+    app._ended = False
+    pending = app._pending
     if resumed is None:
-        tags = {"Event": "Playboard", "White": player(app, 0), "Black": player(app, 1),
-                "Mode": app.mode}
-        if app.mode != "two":
-            tags["Level"] = str(app.level)
-        gid = app.store.new_game(name, tags)
-        if gid is None:
-            app.emit("record-error", {"msg": app.store.error})
+        if pending is None or not pending[1]:
+            tags = {"Event": "Playboard", "White": player(app, 0), "Black": player(app, 1),
+                    "Mode": app.mode}
+            if app.mode != "two":
+                tags["Level"] = str(app.level)
+            app._record("G", name, tags)  # on flash now, or queued (and retried)
+            if pending is not None:
+                pending[1] = True
+        gid = app.store.current if not app.pending else None
         app.emit("game", {"game": name, "mode": app.mode, "level": app.level, "id": gid})
     else:
         app.emit("resumed", {"game": name, "mode": app.mode, "level": app.level,
@@ -136,8 +144,10 @@ def read_layouts(cfg, hw):
     return out
 
 
-_GAME_MODULES = {"toguz": ("playboard.games.toguz", "playboard.board.mancala_tracker"),
-                 "tihbat": ("playboard.games.tihbat", "playboard.board.mancala_tracker"),
+_GAME_MODULES = {"toguz": ("playboard.games.toguz", "playboard.games.mancala_text",
+                           "playboard.board.mancala_tracker"),
+                 "tihbat": ("playboard.games.tihbat", "playboard.games.mancala_text",
+                            "playboard.board.mancala_tracker"),
                  "tobit": ("playboard.games.tobit", "playboard.board.tobit_tracker")}
 
 

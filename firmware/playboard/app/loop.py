@@ -143,7 +143,16 @@ class App:
         self.expecting = None  # the engine's move shown, waiting for the board
         self.result = None
         self.termination = None
-        self.pending = []  # record operations that failed on flash, retried each frame
+        # the record queue: every record operation ("G" a game's header, "M" a move, "U" a
+        # takeback, "E" the end) is put here first and taken off once it is on flash, in
+        # order; whatever fails (OSError, MemoryError) stays and is retried each frame
+        self.pending = []
+        self._ended = False  # the end of the game in play is queued
+        # the tracker's events of the last update, handled one by one: a frame cut short
+        # by a MemoryError leaves the rest (and the one it was in) to the next frame
+        self._ev_i = 0
+        self._ev_n = 0
+        self._ev_rec = -1  # the event whose record operation is queued already
         self._shown = -1
         self._occ_dirty = True
         self._turn_check = False
@@ -163,7 +172,8 @@ class App:
         self.next_due = 0
         self.frames = 0
         self.memory_errors = 0
-        self._pending = None  # a game to begin at the next frame: (resumed record or None,)
+        self._pending = None  # a game to begin at the next frame: [resumed record or None,
+        # its header queued (bool)]
         self._begin_tries = 0  # attempts to begin or resume a game that hit a MemoryError
         self._held = -1  # the sensor whose press began the next state, and its rest value
         self._held_rest = 0
@@ -251,7 +261,7 @@ class App:
         """Start the chosen game (or continue ``resumed``, a record.GameRecord) at the
         next frame: record its header, then set-up (Tobit) or play. The next frame does
         it from this module, so that the menu's code is out of the heap by then."""
-        self._pending = (resumed,)
+        self._pending = [resumed, False]
 
 
     def engine_side(self, side):
@@ -300,14 +310,13 @@ class App:
         self.result = result
         self.termination = termination
         self.last_ply = self.game.ply if self.game is not None else 0
-        if self.store.current is not None:
-            if not self.store.finish(result, termination):
-                self.pending.append(("E", result, termination))
-                self.emit("record-error", {"msg": self.store.error})
-        self.emit("over", {"result": result, "termination": termination,
-                           "ply": self.game.ply if self.game else 0})
+        if not self._ended:  # (a frame cut short and done again queues it once)
+            self._record("E", result, termination)
+            self._ended = True
         self._enter(S_OVER, now_ms)
         self._over_painted = False
+        self.emit("over", {"result": result, "termination": termination,
+                           "ply": self.game.ply if self.game else 0})
 
 
     # ---- turns and the engine --------------------------------------------------
@@ -352,31 +361,44 @@ class App:
             done = True
         if not done:
             return
-        self.thinking = False
-        self._shown = -1
         g = self.game
         m = eng.best_move
         if m is None:
+            self.thinking = False
+            self._shown = -1
             return
+        # the hand-off: what can fail (the text) first; the turn passes to the tracker
+        # and ``thinking`` ends together, so a frame cut short by a MemoryError before
+        # it does it again (the search is done: ``step`` answers at once) and after it
+        # finds the move's events still queued (``_ev_n``)
         text = g.move_text(m)
-        self.emit("engine", {"move": text, "ply": g.ply + 1, "depth": eng.depth, "nodes": eng.nodes})
         tr = self.tracker
+        n = 0
         if hasattr(g, "n_points"):
-            self.expecting = m
             tr.expect(m, now_ms)
+            self.expecting = m
         elif 0 <= m < g.n_pits:
             n = tr.press(m + g.turn * g.n_pits, now_ms)
-            self._events(n, now_ms)
+        self.thinking = False
+        self._shown = -1
+        self._ev_i = 0
+        self._ev_n = n
+        self._ev_rec = -1
+        self.emit("engine", {"move": text, "ply": g.ply + 1, "depth": eng.depth, "nodes": eng.nodes})
+        self._drain(now_ms)
 
     # ---- the frame ---------------------------------------------------------------
 
     def frame(self, now_ms):
         """One pass of the loop at ``now_ms``: scan, track, record, think, light, link.
         Never blocks; ``next_due`` is when the next scan is due. A MemoryError in a
-        frame is survived: the heap is swept and the next frame goes on."""
+        frame is survived: the heap is swept and the next frame does the work left
+        undone (the tracker's events not yet handled, the record queue, the turn
+        check, the sensors' occupancy read again); see docs/app.md, "Memory"."""
         try:
             self._frame(now_ms)
         except MemoryError:
+            self._occ_dirty = True  # the tracker is fed the whole occupancy again
             gc.collect()
             self.memory_errors += 1
 
@@ -400,8 +422,13 @@ class App:
                 # garbage): a game is never given up for that at once; begin again next
                 # frame on a swept heap (begin drops whatever this attempt built)
                 if self._begin_tries >= 3:
+                    # given up (the menu then, not a game half gone: START again, or
+                    # the board switched off and on, begins it on a whole heap)
                     self._pending = None
                     self._begin_tries = 0
+                    self._end_game_objects()
+                    self.state = S_MENU
+                    self._menu_dirty = True
                     raise
                 self._begin_tries += 1
                 self._end_game_objects()
@@ -414,13 +441,15 @@ class App:
                     raise
                 # a record that does not replay: close it, keep it for the host, go on
                 self.emit("record-error", {"msg": "resume: %s" % e})
-                self.store.finish("*", "abandoned")
+                self._record("E", "*", "abandoned")
                 self.open_menu(now_ms)
             finally:
                 unload("playboard.app.gamestart")  # start-up of a game only
 
     def _scan_and_play(self, now_ms):
         self.frames += 1
+        if self._ev_i < self._ev_n:  # a frame cut short: its events first, before the
+            self._drain(now_ms)  # tracker's next update writes over them
         sc = self.scanner
         n = sc.poll(now_ms)
         if n >= 0:
@@ -436,9 +465,13 @@ class App:
                     self._events(tr.update(self.occ, now_ms), now_ms)
         if self.pending:
             self._retry()
+        if (not self._turn_check and self.state == S_PLAY and not self.thinking
+                and self.expecting is None and self.game is not None
+                and self.engine_side(self.game.turn)):
+            self._turn_check = True  # the engine's turn, and nothing under way: look
         if self._turn_check:
+            self._next_turn(now_ms)  # (cleared once done: a MemoryError leaves it set)
             self._turn_check = False
-            self._next_turn(now_ms)
         if self.thinking:
             self._think(now_ms)
         self._paint(now_ms)
@@ -503,28 +536,51 @@ class App:
         return True
 
     def _events(self, n, now_ms):
+        """Handle the ``n`` events the tracker just gave (``ev_kind`` / ``ev_arg``)."""
+        self._ev_i = 0
+        self._ev_n = n
+        self._ev_rec = -1
+        self._drain(now_ms)
+
+    def _drain(self, now_ms):
+        """Handle the tracker's events from ``_ev_i`` on. Each is done whole or, cut short
+        by a MemoryError, done again by the next frame; its record operation is queued
+        once (``_ev_rec``)."""
         tr = self.tracker
         g = self.game
-        for i in range(n):
+        if tr is None:  # the game is gone (a new one begins): its events with it
+            self._ev_i = self._ev_n
+            return
+        while self._ev_i < self._ev_n:
+            i = self._ev_i
             kind = tr.ev_kind[i]
             arg = tr.ev_arg[i]
             if kind == T.EV_COMMITTED:
-                m = tr.move
-                g.pop()
-                text = g.move_text(m)
-                g.push(m)
+                text = None
+                if self._ev_rec != i:
+                    m = tr.move
+                    g.pop()
+                    try:
+                        text = g.move_text(m)
+                    finally:
+                        g.push(m)  # (into the undo slot just freed: no allocation)
+                    self._record("M", text)
+                    self._ev_rec = i
                 self.expecting = None
-                self._record("M", text)
-                if self.sink is not None or (self.link is not None and self.link.live):
-                    self.emit("move", {"ply": g.ply, "move": text, "fen": g.fen()})
                 self._turn_check = True
+                if text is not None and (self.sink is not None or
+                                         (self.link is not None and self.link.live)):
+                    self.emit("move", {"ply": g.ply, "move": text, "fen": g.fen()})
                 if g.is_game_over():
-                    self._game_over(g.result(), g.termination, now_ms)
+                    self._game_over(g.result(), g.termination, now_ms)  # (redone whole if cut)
+                    self._ev_i = self._ev_n  # the rest of the events do not matter
                     return
             elif kind == T.EV_TAKEBACK:
-                self._record("U", None)
-                self.emit("undo", {"ply": g.ply})
+                if self._ev_rec != i:
+                    self._record("U", None)
+                    self._ev_rec = i
                 self._turn_check = True
+                self.emit("undo", {"ply": g.ply})
             elif kind == T.EV_SETUP_DONE:
                 if self.state == S_SETUP:
                     self.state = S_PLAY
@@ -540,32 +596,54 @@ class App:
                 self.emit("correction", None)
             elif kind == T.EV_RESOLVED:
                 self.emit("resolved", None)
+            self._ev_i = i + 1
 
-    def _record(self, op, text):
-        """Put one operation on flash at once; keep it for a retry if flash failed."""
-        if self.pending:
-            self.pending.append((op, text, None))
-            return
-        if not self._record_op(op, text, None):
-            self.pending.append((op, text, None))
-            self.emit("record-error", {"msg": self.store.error})
+    def _record(self, op, a, b=None):
+        """Queue one record operation and write the queue: ``op`` "M" (``a`` the move
+        text), "U" (takeback), "E" (``a`` result, ``b`` termination) or "G" (a new game:
+        ``a`` its name, ``b`` its tags). Once queued it is on flash or in ``pending``,
+        retried each frame, in order: the record never has a gap."""
+        self.pending.append((op, a, b))  # first: a MemoryError before it changes nothing
+        # from here on nothing raises: the caller marks the operation queued after this
+        try:
+            if not self._retry():
+                self.emit("record-error", {"msg": self.store.error, "queue": len(self.pending)})
+        except MemoryError:
+            pass  # (the event only) the operation is queued: a later frame writes it
 
     def _record_op(self, op, a, b):
         st = self.store
-        if st.current is None:
-            return True
         if op == "M":
             return st.add_move(a)
         if op == "U":
             return st.undo()
+        if op == "G":
+            return st.new_game(a, b) is not None
+        if st.current is None:
+            return True  # no game is being recorded: nothing to end
         return st.finish(a, b)
 
     def _retry(self):
-        while self.pending:
-            op, a, b = self.pending[0]
-            if not self._record_op(op, a, b):
-                return
-            self.pending.pop(0)
+        """Write the queued record operations in order; True once the queue is empty.
+        Any failure (False from the store, OSError, MemoryError) keeps the operation
+        at the head of the queue for the next frame; one the store refuses as bad
+        (StoreError: never writable) is dropped with a ``record-error`` event."""
+        q = self.pending
+        while q:
+            op, a, b = q[0]
+            try:
+                ok = self._record_op(op, a, b)
+            except ValueError as e:  # StoreError: this operation can never be written
+                q.pop(0)
+                self.emit("record-error", {"msg": "dropped %s: %s" % (op, e)})
+                continue
+            except Exception:  # noqa: BLE001 - MemoryError, OSError: kept, retried
+                self.store.error = "record queue: out of memory or flash failed"
+                return False
+            if not ok:
+                return False
+            q.pop(0)
+        return True
 
     # ---- lights --------------------------------------------------------------------
 
@@ -594,6 +672,8 @@ class App:
             s = self.settings.get("attract_s", 0)
             if s and ((now_ms - self._t_idle) & MASK) >= 1000 * s:
                 self.open_menu(now_ms)
+            return
+        if self.tracker is None:  # a game's start cut short by a MemoryError: begun again
             return
         self._paint_tracker()
         req = self.tracker.request
@@ -664,6 +744,8 @@ class App:
             d["termination"] = self.termination
             if g is None:
                 d["ply"] = self.last_ply  # the finished game's length
+        d["queue"] = len(self.pending)  # record operations not yet on flash
+        d["flash_low"] = self.store.low  # nearly full (also a red blink on the menu)
         if self.pending:
             d["pending"] = len(self.pending)
         if self.memory_errors:

@@ -6,9 +6,9 @@ drops it when a game starts, so that its code does not share the heap with the
 game's rules core, tracker and engine (on the RP2040 the code is frozen in flash
 and this costs nothing). Every function takes the ``App`` as its first argument.
 """
-from playboard.app.state import (GAMES, MODES, S_SETUP, S_PLAY, MENU_GAME, MENU_MODE,
+from playboard.app.state import (GAMES, MODES, S_SETUP, S_PLAY, MENU_GAME, MENU_MODE, MENU_FLASH,
                                  MENU_LEVEL, MENU_START, clamp)
-from playboard.board.lights import LEGAL, LAST, ENGINE, USER, ON, ACCENT, BLINK
+from playboard.board.lights import LEGAL, LAST, ENGINE, ERROR, USER, ON, ACCENT, BLINK
 
 
 def start(app, now_ms):
@@ -17,7 +17,7 @@ def start(app, now_ms):
     app.now = now_ms
     app.lights.mark(USER, 0, ON)
     app.lights.frame(now_ms)  # a lit board at once
-    app.emit("boot", {"games": len(app.store.index), "problems": len(app.store.report)})
+    app.emit("boot", {"games": app.store.count, "problems": len(app.store.report)})
     r = app.store.resume()
     if r is not None and r.name in GAMES:
         resume(app, r, now_ms)  # the first frame replays it
@@ -49,6 +49,8 @@ def paint_menu(app):
             li.mark(LAST, lay.led_of(MENU_LEVEL[i]), ACCENT if i + 1 == app.level else
                     (ON if i + 1 < app.level else 0))
     li.mark(ENGINE, lay.led_of(MENU_START), BLINK)
+    if app.store.low:  # the flash is nearly full: the games want syncing
+        li.mark(ERROR, lay.led_of(MENU_FLASH), BLINK)
     app._menu_dirty = False
 
 

@@ -39,7 +39,8 @@ of JSON (``{"ok": true, ...}`` or ``{"ok": false, "err": text}``)::
     menu                      open the menu
     cut N                     (image only) the power goes after N more bytes programmed (0: never)
     mem                       -> {"alloc", "free"}: heap bytes after a collection, and
-                              "peak", "peak_modules": the largest heap seen by ``watch``
+                              "peak", "peak_modules": the largest heap seen by ``watch``,
+                              "min_block": the smallest largest-free-block it saw (bytes)
     watch [off]               collect after every frame and keep the peak heap (slow)
     auto [off]                a spectator makes each engine move of Tobit on the sensors
     quit                      close the files and exit
@@ -57,6 +58,21 @@ from playboard.compat import const, unload
 _MASK = const(0x3FFFFFFF)
 _EVENT_BYTES = const(2048)  # the events kept for the host, as JSON text (oldest dropped)
 _EVENT_COUNT = const(32)
+
+
+def largest_block():
+    """The largest block the heap can give now (bytes, to 16), found by trying."""
+    lo = 0
+    hi = 256 * 1024
+    while hi - lo > 16:
+        mid = (lo + hi) // 2
+        try:
+            b = bytearray(mid)
+            b = None
+            lo = mid
+        except MemoryError:
+            hi = mid
+    return lo
 
 
 class Bridge:
@@ -86,6 +102,8 @@ class Bridge:
         self.watch = False  # collect after every frame and keep the peak heap
         self.peak = 0
         self.peak_modules = []
+        self.min_block = 0  # the smallest "largest free block" seen by ``watch`` (0: none)
+        self._nsample = 0
         self.auto = False  # a spectator makes the engine's Tobit moves on the sensors
         self._auto_done = None
         app.sink = self.sink
@@ -221,7 +239,7 @@ class Bridge:
             d = app.link_status()
             d["ok"] = True
             d["t"] = self.clock()
-            d["store"] = {"current": app.store.current, "games": len(app.store.index)}
+            d["store"] = {"current": app.store.current, "games": app.store.count}
             return d
         elif c == "game":
             req = {"game": w[1], "force": True}
@@ -230,7 +248,8 @@ class Bridge:
             if len(w) > 3:
                 req["level"] = int(w[3])
             app.link_set_game(req)
-            app.begin_pending(self.clock())  # the game exists when the reply goes
+            while app._pending is not None:  # the game exists when the reply goes (or a
+                app.begin_pending(self.clock())  # MemoryError once it is given up)
         elif c == "setup":
             g = app.game
             if g is None or not hasattr(g, "n_points"):
@@ -251,7 +270,8 @@ class Bridge:
             import gc
             gc.collect()
             return {"ok": True, "t": self.clock(), "alloc": gc.mem_alloc(), "free": gc.mem_free(),
-                    "peak": self.peak, "peak_modules": self.peak_modules}
+                    "peak": self.peak, "peak_modules": self.peak_modules,
+                    "min_block": self.min_block}
         elif c == "heapmap":  # the heap's block map, on standard output (use with --no-link)
             import gc
             import micropython
@@ -260,6 +280,7 @@ class Bridge:
         elif c == "watch":
             self.watch = w[1] != "off" if len(w) > 1 else True
             self.peak = 0
+            self.min_block = 0
         elif c == "auto":
             self.auto = w[1] != "off" if len(w) > 1 else True
         elif c == "quit":
@@ -292,6 +313,11 @@ class Bridge:
         if a > self.peak:
             self.peak = a
             self.peak_modules = [k for k in sys.modules if k.startswith("playboard")]
+        self._nsample += 1
+        if self._nsample % 8 == 0 or a == self.peak:  # (a search: not every frame)
+            b = largest_block()
+            if self.min_block == 0 or b < self.min_block:
+                self.min_block = b
 
     def _spectator(self):
         """Make the engine's Tobit move shown on the board, as a spectator would."""

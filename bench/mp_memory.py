@@ -1,0 +1,177 @@
+"""The heap under pressure: every game x mode at level 8 with 200 games on flash, and
+200 games back to back in one power-on session (MicroPython, 192 KB heap model).
+
+Run by ``make bench``. The firmware compiled for the unix port (``build/simfw``, its
+code in the heap: the worst case; on the RP2040 it is frozen in flash) runs in
+its own ``micropython -X heapsize=192k`` on a flash folder holding 200 finished
+games (100 synced, 100 not), driven by a command file on its control channel
+(docs/simulator.md), with ``watch`` on (a collection after every frame):
+
+- for each game x mode at level 8 (Tobit: a spectator makes the engine's moves):
+  the game must start; the heap's peak (code + data) against 160 KB (a margin of
+  32 KB in 192 KB), its data (peak minus the code of the modules loaded at that
+  moment, as bench/mp_app.py) against 48 KB, and the smallest "largest free
+  block" seen (no target: how broken up the heap gets);
+- 200 games started one after the other (each abandoned by the next after a few
+  moves), every game and mode in turn: the heap after each (collected) must stay
+  within 2 KB of the first game's.
+"""
+import os
+
+from benchlib import report  # noqa: E402
+from mp_app import BUILDER, PY, MP  # noqa: E402
+
+TMP = "/tmp/pb-bench-memory"
+GAMES = ("toguz", "tobit", "tobit4", "tihbat")
+MODES = ("two", "white", "black", "demo")
+ON_FLASH = 200
+SESSION = 200
+
+
+FILL = """
+import sys
+sys.path.insert(0, "build/simfw")
+from playboard.record import Store
+st = Store("%s", date=None)
+for i in range(%d):
+    st.new_game("toguz", {"Event": "bench", "Round": str(i)})
+    for k in range(40):
+        st.add_move("%%d%%d" %% (k %% 9 + 1, (k * 7 + i) %% 9 + 1))
+    st.finish("1-0", "kazan")
+    if i < %d:
+        st.ack(i + 1)
+st.close()
+print(st.count, st.synced)
+"""
+
+
+def fill_flash(root):
+    """Write ``ON_FLASH`` finished games of 40 moves into folder ``root`` (in a process of
+    its own), the oldest half acknowledged (synced); (unsynced, synced) counts."""
+    with open(TMP + "/fill.py", "w") as f:
+        f.write(FILL % (root, ON_FLASH, ON_FLASH // 2))
+    os.system("%s -X heapsize=192k %s/fill.py > %s/fill.out" % (MP, TMP, TMP))
+    with open(TMP + "/fill.out") as f:
+        a, b = f.read().split()
+    return int(a), int(b)
+
+
+def run(script, flash, keep=None):
+    """Run the firmware on the command ``script`` (lines, any iterable); its JSON replies,
+    each passed through ``keep`` (None: left out) when given."""
+    import json
+    with open(TMP + "/ctl", "w") as f:
+        for line in script:
+            f.write(line + "\n")
+        f.write("quit\n")
+    code = os.system("%s -X heapsize=192k build/simfw/main.py --ctl 3,4 --clock virtual --flash %s "
+                     "--no-link 3<%s/ctl 4>%s/out 2>%s/err" % (MP, flash, TMP, TMP, TMP))
+    out = []
+    with open(TMP + "/out") as f:
+        for line in f:
+            d = json.loads(line)
+            d = keep(d) if keep else d
+            if d is not None:
+                out.append(d)
+    return code, out
+
+
+def code_sizes_apart():
+    """bench/mp_app.py's ``code_sizes`` (module -> heap bytes of its code) measured in a
+    MicroPython process of its own (this one's heap holds the runs' results)."""
+    import json
+    with open(TMP + "/sizes.py", "w") as f:
+        f.write("import sys, json\nsys.path.insert(0, 'build/simfw')\nsys.path.insert(0, 'bench')\n"
+                "from mp_app import code_sizes\nprint(json.dumps(code_sizes()))\n")
+    os.system("MICROPYPATH=firmware:bench %s -X heapsize=192k %s/sizes.py > %s/sizes.out" % (MP, TMP, TMP))
+    with open(TMP + "/sizes.out") as f:
+        return json.loads(f.read())
+
+
+def session_lines():
+    """The 200-game session's commands: every game and mode in turn, levels 1-3."""
+    yield "events off"
+    yield "auto"
+    for i in range(SESSION):
+        for line in game_lines(GAMES[i % len(GAMES)], MODES[(i // len(GAMES)) % len(MODES)],
+                               1 + i % 3, 1):
+            yield line
+        yield "status"
+        yield "mem"
+
+
+def game_lines(game, mode, level, advs):
+    lines = ["game %s %s %d" % (game, mode, level)]
+    if game in ("tobit", "tobit4"):
+        lines.append("setup")
+    lines += ["adv 5000"] * advs
+    return lines
+
+
+def main():
+    if os.system(BUILDER % (PY, "")):
+        print("cannot build the compiled firmware (make setup)")
+        return
+    os.system("rm -rf %s && mkdir -p %s/flash" % (TMP, TMP))
+    unsynced, synced = fill_flash(TMP + "/flash/games")
+    os.system("cp -r %s/flash %s/flash2" % (TMP, TMP))
+    # every game x mode at level 8, each from a fresh start (switched on with 200 games on flash)
+    stats = []
+    mems = []
+    for game in GAMES:
+        for mode in MODES:
+            os.system("rm -rf %s/flash1 && cp -r %s/flash %s/flash1" % (TMP, TMP, TMP))
+            script = ["events off", "auto", "watch"] + game_lines(game, mode, 8, 4 if mode == "demo" else 2)
+            code, out = run(script + ["status", "mem"], TMP + "/flash1")
+            st = [(d.get("game"), d.get("state"), d.get("ply", 0)) for d in out if "state" in d]
+            mm = [(d["peak"], d["peak_modules"], d["min_block"]) for d in out if "peak" in d]
+            stats.append(st[-1] if st else (None, "failed (%r)" % code, 0))
+            mems.append(mm[-1] if mm else (0, [], 0))
+            out = script = None
+    # 200 games back to back in one session
+    code2, out = run(session_lines(), TMP + "/flash2",
+                     lambda d: d["alloc"] if "alloc" in d else (-1 if d.get("state") in (
+                         "setup", "play", "over") else None))
+    allocs = [a for a in out if a >= 0]
+    begun = sum(1 for a in out if a < 0)
+    out = None
+    # the code's heap, to tell the data from it (bench/mp_app.py's way, in a process of its own)
+    sizes = code_sizes_apart()
+    started = 0
+    for i in range(len(mems)):
+        game = GAMES[i // len(MODES)]
+        mode = MODES[i % len(MODES)]
+        name, state, ply = stats[i]
+        started += name == game and state in ("setup", "play", "over")
+        peak, modules, block = mems[i]
+        loaded = 0
+        for m in modules:
+            loaded += sizes.get(m, 0)
+        data = peak - loaded
+        label = "%s %s L8, %d games on flash (ply %d)" % (game, mode, unsynced + synced, ply)
+        report("heap peak, code + data: " + label, round(peak / 1024, 1), "KB", "< 160 KB",
+               peak < 160 * 1024, None)
+        report("data peak: " + label, round(data / 1024, 1), "KB", "< 48 KB", data < 48 * 1024, None)
+        report("smallest largest-free-block: " + label, round(block / 1024, 1), "KB",
+               None, None, None)
+    report("games x modes started at level 8 with %d games on flash (%d synced)" % (
+        unsynced + synced, synced), started, "of %d" % len(mems), "all", started == len(mems), None)
+    report("games started of %d back to back in one session (all games and modes)" % SESSION, begun,
+           "games", "all", begun == SESSION, None)
+    if code2 or len(allocs) != SESSION:
+        print("the 200-game run failed (%r, %d games); see %s/err" % (code2, len(allocs), TMP))
+        return
+    # the same game and mode come round every 16 games: compare like with like
+    spread = 0
+    for j in range(16):
+        xs = allocs[j::16]
+        spread = max(spread, max(xs) - min(xs))
+    growth = sum(allocs[-16:]) // 16 - sum(allocs[:16]) // 16
+    report("heap after each of %d games back to back, spread per game x mode" % SESSION, spread,
+           "bytes", "<= 2048", spread <= 2048, None)
+    report("heap after the last 16 games minus after the first 16 (growth)", growth, "bytes",
+           "<= 2048", growth <= 2048, None)
+    os.system("rm -rf %s" % TMP)
+
+
+main()
