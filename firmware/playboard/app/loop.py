@@ -427,6 +427,10 @@ class App:
                     self._pending = None
                     self._begin_tries = 0
                     self._end_game_objects()
+                    if resumed is None and self.store.current is not None:
+                        # the game left for the new one is over: switched off and on,
+                        # the board opens the menu, not that game, on a whole heap
+                        self._record("E", "*", "abandoned")
                     self.state = S_MENU
                     self._menu_dirty = True
                     raise
