@@ -27,9 +27,13 @@ that side against the engine at ``level``), ``demo`` (engine against engine).
 Gestures: see docs/app.md. The *pads* are cells of another game's area of the
 board that the current game never uses (so normal play cannot press them): the
 menu is on the Toguz Kumalak pits; during Tobit the resign / draw pads are Toguz
-pits, during Toguz Kumalak and Tihbat they are Tobit points. A pad is pressed when
-its sensor leaves the value it had when the state began (a stylus put on, a ball
-or piece lifted); it must come back before it can be pressed again. A board
+pits, during Toguz Kumalak and Tihbat they are Tobit points. A pad (or menu pit) is
+pressed *deliberately*: its sensor leaves its rest value (a stylus put on, a ball or
+piece lifted), stays away ``HOLD_MS`` (its row of pits fills on the LEDs) and comes
+back before ``RELEASE_MS``, while no other sensor of the pad area changes and none
+changed for ``QUIET_MS`` before: a brief touch, a child stirring the balls or staff
+filling the pits press nothing. A board left unchanged for ``REST_MS`` takes what it
+shows as its new rest (a filled pit is then pressed by lifting its balls). A board
 definition may name sensors as buttons instead (``"buttons": {"menu": 58,
 "resign": 59, "draw": 60}``, see docs/app.md).
 
@@ -45,6 +49,7 @@ from playboard.board.lights import Lights, ENGINE, CAPTURE, ERROR, USER, ON, ACC
 from playboard.board.scan import Scanner
 from playboard.app.state import (STATE_NAMES, S_MENU, S_SETUP, S_PLAY, S_OVER, S_ATTRACT,
                                  MASK, ARM_MS, DRAW_MS, OVER_DELAY_MS, ATTRACT_STEP_MS,
+                                 HOLD_MS, RELEASE_MS, QUIET_MS, REST_MS,
                                  APP_SETTINGS, RESERVE, RESIGNED, AGREED, ticks_ms, clamp)
 
 
@@ -165,8 +170,11 @@ class App:
         self.memory_errors = 0
         self._pending = None  # a game to begin at the next frame: (resumed record or None,)
         self._begin_tries = 0  # attempts to begin or resume a game that hit a MemoryError
-        self._held = -1  # the sensor whose press began the next state, and its rest value
-        self._held_rest = 0
+        self._hold = -1  # the sensor of a deliberate press in progress (-1 none)
+        self._t_hold = 0  # when it left its rest value
+        self._hold_bad = False  # another pad or pit changed meanwhile: no press
+        self._t_busy = -QUIET_MS  # the last change of a pad or pit (not a press's own)
+        self._rested = True  # rest[] holds the board as it stands (see REST_MS)
         self.last_ply = 0
 
     def load_layout(self, game):
@@ -235,9 +243,7 @@ class App:
         self._t_state = now_ms
         self._t_idle = now_ms
         self.rest[:] = self.scanner.deb.stable
-        if self._held >= 0:  # the press that led here is still held: keep its true rest
-            self.rest[self._held] = self._held_rest
-            self._held = -1
+        self._hold = -1
         self._armed = -1
         self._draw_offer = -1
         self._shown = -1
@@ -427,6 +433,8 @@ class App:
             self.next_due = (now_ms + self.period_ms) & MASK
             if n > 0:
                 self._changes(n, now_ms)
+            if self.state != S_ATTRACT:
+                self._controls(now_ms)
             tr = self.tracker
             if tr is not None and not self.thinking:
                 if self._occ_dirty or n > 0:
@@ -452,26 +460,92 @@ class App:
         deb = self.scanner.deb
         st = self.state
         self._t_idle = now_ms
+        self._rested = False
         if st == S_ATTRACT:
             self.open_menu(now_ms)
             return
+        b = self.buttons
         for i in range(n):
             s = deb.changes[i]
             v = deb.stable[s]
             r0 = self.rest[s]
-            if v == r0:
-                continue  # back to rest: re-armed
-            self._press(s, st, now_ms)
-            if self.state != st or self._pending is not None:
-                # a new state begins (now, or with the game at the next frame) while this
-                # sensor is held: its way back to rest is not a press
-                self.rest[s] = r0
-                self._held = s
-                self._held_rest = r0
-                return
+            if s == self._hold:
+                if v != r0:
+                    continue  # still held (a hall sensor's other colour)
+                ok = not self._hold_bad and HOLD_MS <= ((now_ms - self._t_hold) & MASK) < RELEASE_MS
+                self._end_hold()
+                if ok:  # let go after a deliberate hold: the press
+                    self._press(s, st, now_ms)
+                    if self.state != st or self._pending is not None:
+                        return
+                continue
+            if b and v != r0 and (s == b.get("menu", -1) or s == b.get("takeback", -1)):
+                self._button(s, st, now_ms)  # real buttons act at once
+                continue
+            if not self._in_area(s, st):
+                continue
+            if self._hold >= 0:
+                self._hold_bad = True  # the board is being filled or stirred
+            quiet = ((now_ms - self._t_busy) & MASK) >= QUIET_MS
+            self._t_busy = now_ms
+            if v != r0 and self._hold < 0 and quiet and self._target(s, st):
+                self._hold = s
+                self._t_hold = now_ms
+                self._hold_bad = False
+
+    def _in_area(self, s, st):
+        """True if sensor s is a pit or pad of the controls in state st: in the menu and
+        the result the Toguz pits, in a game every sensor the game does not use."""
+        if st == S_MENU or st == S_OVER:
+            return self.menu_sensors[s] != 255
+        return self.lay is not None and self.lay.cell_of_sensor(s) < 0
+
+    def _target(self, s, st):
+        """True if a deliberate press of sensor s does something in state st."""
+        if st == S_MENU or st == S_OVER:
+            return self.menu_sensors[s] != 255
+        return self.pad_sensors[s] != 255
+
+    def _end_hold(self):
+        self._hold = -1
+        self.lights.clear(USER)
+        self._menu_dirty = True
+        self._shown = -1
+
+    def _controls(self, now_ms):
+        """Per frame in the menu, the result and a game: a press held past RELEASE_MS is a
+        pit filled (its value becomes its rest); a board unchanged REST_MS is at rest."""
+        h = self._hold
+        if h >= 0 and ((now_ms - self._t_hold) & MASK) >= RELEASE_MS:
+            self.rest[h] = self.scanner.deb.stable[h]
+            self._end_hold()
+        elif h < 0 and not self._rested and ((now_ms - self._t_idle) & MASK) >= REST_MS:
+            self.rest[:] = self.scanner.deb.stable
+            self._rested = True
+
+    def _paint_hold(self, now_ms):
+        """The fill of a deliberate press: a Toguz pit's row lights pit by pit (white)
+        and turns blue when held long enough (let go now); any other pad blinks white,
+        then shows blue. Nothing while the press is spoilt."""
+        h = self._hold
+        if h < 0 or self._hold_bad:
+            return
+        li = self.lights
+        dt = (now_ms - self._t_hold) & MASK
+        mark = ACCENT if dt >= HOLD_MS else ON
+        c = self.menu_sensors[h]
+        if c != 255:
+            k = 9 if dt >= HOLD_MS else 1 + 8 * dt // HOLD_MS
+            row = c - c % 9
+            for i in range(9):
+                li.mark(USER, self.menu_lay.led_of(row + i), mark if i < k else 0)
+        else:
+            k = self.pad_sensors[h]
+            if k != 255:
+                li.mark(USER, self.pad_leds[k], mark if dt >= HOLD_MS else BLINK)
 
     def _press(self, s, st, now_ms):
-        """Sensor s left its rest value in state st: a menu choice, a pad, a button."""
+        """A deliberate press of sensor s in state st: a menu choice or a play pad."""
         if st == S_MENU or st == S_OVER:
             c = self.menu_sensors[s]
             if c != 255:
@@ -479,16 +553,17 @@ class App:
                     self._ui().menu_press(self, c, now_ms)
                 elif ((now_ms - self._t_state) & MASK) >= OVER_DELAY_MS:
                     self.open_menu(now_ms)
-                return
         elif st == S_PLAY or st == S_SETUP:
             k = self.pad_sensors[s]
             if k != 255:
                 self._pad_press(k, now_ms)
-                return
+
+    def _button(self, s, st, now_ms):
+        """A real button (board definition ``buttons``): menu or takeback, at once."""
         b = self.buttons
-        if b and s == b.get("menu", -1) and st != S_MENU:
+        if s == b.get("menu", -1) and st != S_MENU:
             self.open_menu(now_ms)
-        elif b and s == b.get("takeback", -1) and st == S_PLAY:
+        elif s == b.get("takeback", -1) and st == S_PLAY:
             self.takeback(now_ms)
 
     def takeback(self, now_ms):
@@ -580,6 +655,7 @@ class App:
                 return
             if self._menu_dirty:
                 self._ui().paint_menu(self)
+            self._paint_hold(now_ms)
             return
         if st == S_ATTRACT:
             if ((now_ms - self._t_attract) & MASK) >= ATTRACT_STEP_MS:
@@ -594,6 +670,8 @@ class App:
             s = self.settings.get("attract_s", 0)
             if s and ((now_ms - self._t_idle) & MASK) >= 1000 * s:
                 self.open_menu(now_ms)
+                return
+            self._paint_hold(now_ms)
             return
         self._paint_tracker()
         req = self.tracker.request
@@ -612,6 +690,7 @@ class App:
         if self._draw_offer >= 0 and ((now_ms - self._t_draw) & MASK) >= DRAW_MS:
             self._draw_offer = -1
             self._shown = -1
+        self._paint_hold(now_ms)
 
     def _paint_tracker(self):
         tr = self.tracker

@@ -20,6 +20,11 @@ S_ATTRACT = const(4)
 
 MASK = const(0x3FFFFFFF)
 ARM_MS = const(4000)  # a resign press must be confirmed within this
+# Deliberate presses (menu choices, play pads; docs/app.md "Deliberate presses"):
+HOLD_MS = const(800)  # a press is held at least this long (the fill on the LEDs)...
+RELEASE_MS = const(4000)  # ...and let go before this: a pit filled, never let go, is no press
+QUIET_MS = const(500)  # no other pad or pit changed this long before a press begins
+REST_MS = const(3000)  # a board left unchanged this long: what it shows is the new rest
 DRAW_MS = const(10000)  # a draw offer stands this long for the other player
 OVER_DELAY_MS = const(2500)  # the last move's view stays this long before the result
 ATTRACT_STEP_MS = const(80)
@@ -31,7 +36,8 @@ MENU_LEVEL = (9, 10, 11, 12, 13, 14, 15, 16)  # North pits 1-8: level 1..8
 MENU_START = 17  # North pit 9
 # Play pads (White draw, White resign, Black draw, Black resign) as cells of the
 # pad game's layout: Toguz pits during Tobit, Tobit points during the mancala games.
-PADS_ON_TOGUZ = (0, 8, 9, 17)
+# START (North pit 9) is never a play pad: presses of START never resign.
+PADS_ON_TOGUZ = (0, 7, 9, 16)
 PADS_ON_TOBIT = (1, 5, 34, 38)
 
 APP_SETTINGS = {"attract_s": 120, "think_ms": 3000, "think_nodes": 3000}
