@@ -161,6 +161,124 @@ def test_start_is_never_a_play_pad_pressing_it_three_times_never_resigns():
     assert r.app.state == 3 and r.app.result == "1-0"
 
 
+def test_a_brief_touch_selects_nothing_a_held_press_fills_its_row_then_selects():
+    r = Rig()
+    r.adv(50)
+    r.tap("toguz", MENU_GAME[3], 150)  # brushed: no choice
+    r.tap("toguz", MENU_START, 500)  # touched half a second: no game
+    assert r.app.game_name == "toguz" and r.app.state == 0 and not r.app._pending
+    s = r.sensor("toguz", MENU_GAME[3])
+    lay = r.app.menu_lay
+    south = [lay.led_of(c) for c in range(9)]
+    r.hw.set_sensor(s, 1)
+    r.adv(HOLD_MS // 2)  # half way: part of South's row is lit white
+    white = [led for led in south if r.hw.shown_led(led)[0] > 0 and r.hw.shown_led(led)[1] > 0]
+    assert 3 <= len(white) <= 6, white
+    r.adv(HOLD_MS // 2 + 100)  # full: the whole row blue (let go now)
+    assert all(r.hw.shown_led(led)[2] > r.hw.shown_led(led)[0] for led in south)
+    assert r.app.game_name == "toguz"  # nothing chosen while held
+    r.hw.set_sensor(s, 0)
+    r.adv(100)
+    assert r.app.game_name == "tihbat" and ("menu", {"game": "tihbat", "mode": "two",
+                                                     "level": 3}) in r.events
+
+
+def test_a_press_held_too_long_is_no_press_and_two_pits_at_once_select_nothing():
+    r = Rig()
+    r.adv(50)
+    r.tap("toguz", MENU_START, RELEASE_MS + 200)  # a pit left filled, then emptied
+    assert r.app.state == 0 and not r.app._pending
+    a, b = r.sensor("toguz", MENU_GAME[1]), r.sensor("toguz", MENU_START)
+    r.adv(1000)
+    r.hw.set_sensor(a, 1)
+    r.adv(200)
+    r.hw.set_sensor(b, 1)  # a second pit while the first is held
+    r.adv(1000)
+    r.hw.set_sensor(a, 0)
+    r.hw.set_sensor(b, 0)
+    r.adv(300)
+    assert r.app.game_name == "toguz" and r.app.state == 0 and not r.app._pending
+
+
+def _stir(r, rnd, cells, ms):
+    """A child stirring the balls: a pit touched every 100-400 ms, each for 0.2-1.5 s,
+    so that several are touched at once."""
+    sens = [r.sensor("toguz", c) for c in cells]
+    ends = {}
+    end = r.t + ms
+    while r.t < end:
+        s = sens[rnd.randrange(len(sens))]
+        if s not in ends:
+            r.hw.set_sensor(s, 1 - r.hw.sensors[s])
+            ends[s] = r.t + rnd.randrange(200, 1500)
+        step = rnd.randrange(100, 400)
+        stop = r.t + step
+        while r.t < stop:
+            r.adv(10)
+            for k in [k for k in ends if ends[k] <= r.t]:
+                r.hw.set_sensor(k, 1 - r.hw.sensors[k])
+                del ends[k]
+    for k in ends:
+        r.hw.set_sensor(k, 1 - r.hw.sensors[k])
+    r.adv(100)
+
+
+def test_a_child_stirring_the_balls_selects_nothing_and_starts_no_game():
+    import random
+    rnd = random.Random(7)
+    r = Rig()
+    r.adv(50)
+    for _ in range(3):
+        _stir(r, rnd, range(18), 20000)
+        assert r.app.state == 0 and not r.app._pending, r.events[-3:]
+        assert (r.app.game_name, r.app.mode, r.app.level) == ("toguz", "two", 3)
+    assert not [f for k, f in r.events if k == "game"] and r.store.current is None
+    r.adv(REST_MS + 100)  # then a deliberate press still works
+    r.press("toguz", MENU_MODE[1])
+    assert r.app.mode == "white"
+
+
+def test_staff_filling_the_pits_starts_nothing_then_a_filled_pit_is_pressed_by_its_balls():
+    import random
+    rnd = random.Random(3)
+    r = Rig()
+    r.adv(50)
+    # staff put the balls in pit after pit (0.3-2.5 s apart), each pit's sensor
+    # bouncing as the balls drop, START among them, adjusting a pit now and then
+    for c in list(range(18)) + [MENU_START, 5, 17]:
+        s = r.sensor("toguz", c)
+        for _ in range(rnd.randrange(1, 4)):  # bounce
+            r.hw.set_sensor(s, 1)
+            r.adv(rnd.randrange(20, 60))
+            r.hw.set_sensor(s, 0)
+            r.adv(rnd.randrange(10, 40))
+        r.hw.set_sensor(s, 1)
+        r.adv(rnd.randrange(300, 2500))
+    r.adv(6000)
+    assert r.app.state == 0 and not r.app._pending
+    assert "game" not in r.kinds() and r.store.current is None
+    # the filled board is now at rest: lifting START's balls for a second and putting
+    # them back is a deliberate press
+    s = r.sensor("toguz", MENU_START)
+    r.hw.set_sensor(s, 0)
+    r.adv(1000)
+    r.hw.set_sensor(s, 1)
+    r.adv(300)
+    assert r.app.state == 2 and r.app.game.name == "toguz"
+
+
+def test_a_brief_touch_of_a_play_pad_does_nothing():
+    r = Rig()
+    r.app.choose("toguz", "two")
+    r.app.new_game(r.t)
+    r.adv(100)
+    for _ in range(4):
+        r.tap("tobit", PADS_ON_TOBIT[1], 200)  # brushed four times
+    r.tap("tobit", PADS_ON_TOBIT[0], 200)
+    r.tap("tobit", PADS_ON_TOBIT[2], 200)
+    assert r.app.state == 2 and not [f for k, f in r.events if k in ("arm", "over")]
+
+
 def _play_tihbat(r, pits):
     """Tap each pit (0-based for the mover) and wait for the sowing to be confirmed."""
     g = r.app.game
@@ -275,6 +393,42 @@ def test_link_set_game_refuses_to_abandon_a_game_without_force():
     assert st["game"] == "toguz" and st["mode"] == "white" and st["level"] == 2
     r.adv(10)
     assert r.app.game.name == "toguz" and r.store.read(1).termination == "abandoned"
+
+
+def test_a_refused_set_game_changes_nothing():
+    r = Rig()
+    r.adv(50)
+
+    def seen():
+        a = r.app
+        return (a.link_status(), a.game_name, a.mode, a.level, a.settings.get("level"),
+                a.state, a._pending, r.store.current, len(r.events))
+
+    for bad in ({"game": "tobit", "mode": "fly"}, {"game": "tihbat", "level": 9},
+                {"mode": "white", "level": True}, {"game": "tobit", "start": "yes"},
+                {"game": "tobit", "colour": "red"}, {"resign": 0}, {"draw": True}):
+        before = seen()
+        assert raises(ValueError, r.app.link_set_game, bad), bad
+        assert seen() == before, bad
+    r.app.link_set_game({"game": "tihbat", "mode": "two"})
+    r.adv(100)
+    _play_tihbat(r, [0])
+    for bad in ({"level": 5, "mode": "white"}, {"game": "toguz", "level": 2},
+                {"resign": 2}, {"resign": True}, {"resign": 0, "game": "toguz"},
+                {"draw": True, "level": 3}, {"game": "toguz", "force": 1}):
+        before = seen()
+        assert raises(ValueError, r.app.link_set_game, bad), bad
+        assert seen() == before, bad
+    assert r.app.game.name == "tihbat" and r.app.level == 3 and r.app.mode == "two"
+    # locked (museum) mode: the link changes nothing until the staff unlock it
+    r.app.settings["locked"] = True
+    before = seen()
+    for req in ({"game": "toguz", "force": True}, {"resign": 0}, {"menu": True, "start": False}):
+        assert raises(ValueError, r.app.link_set_game, req)
+        assert seen() == before
+    r.app.unlocked = True
+    r.app.link_set_game({"resign": 0})
+    assert r.app.state == 3 and r.app.result == "0-1"
 
 
 def test_engine_plays_its_pit_and_the_board_shows_the_sowing():

@@ -68,16 +68,12 @@ def _set_up(b, g):
 
 
 def _resign(b, side):
-    # White's resign pad during Toguz Kumalak is Tobit point 5, Black's point 38; twice
+    # White's resign pad during Toguz Kumalak is Tobit point 5, Black's point 38;
+    # pressed deliberately twice
+    from playboard_host.gestures import press_sensor
     cell = 5 if side == 0 else 38
-    b.set_sensor(_tobit_sensor(cell), 1)
-    b.advance(200)
-    b.set_sensor(_tobit_sensor(cell), 0)
-    b.advance(200)
-    b.set_sensor(_tobit_sensor(cell), 1)
-    b.advance(200)
-    b.set_sensor(_tobit_sensor(cell), 0)
-    b.advance(200)
+    press_sensor(b, _tobit_sensor(cell))
+    press_sensor(b, _tobit_sensor(cell))
 
 
 def _tobit_sensor(cell):

@@ -175,6 +175,7 @@ class App:
         self._hold_bad = False  # another pad or pit changed meanwhile: no press
         self._t_busy = -QUIET_MS  # the last change of a pad or pit (not a press's own)
         self._rested = True  # rest[] holds the board as it stands (see REST_MS)
+        self.unlocked = False  # locked mode: the staff unlocked the link (until power-off)
         self.last_ply = 0
 
     def load_layout(self, game):
@@ -750,12 +751,20 @@ class App:
         return d
 
 
+    def link_locked(self):
+        """True while the link must refuse changes: locked (museum) mode with
+        ``lock_link``, and the staff have not unlocked it (docs/museum.md)."""
+        s = self.settings
+        return bool(s.get("locked")) and bool(s.get("lock_link", True)) and not self.unlocked
+
     def link_settings(self, changed):
-        """Apply settings the host changed (already saved on flash)."""
+        """Apply settings the host changed (already checked and saved on flash)."""
         if "brightness" in changed:
             self.lights.set_brightness(clamp(self.settings["brightness"], 0, 255))
         if "level" in changed and self.state == S_MENU:
             self.level = clamp(self.settings["level"], 1, 8)
+        if self.state == S_MENU:
+            self._ui().fit_choice(self)
             self._menu_dirty = True
 
     # ---- running ----------------------------------------------------------------------

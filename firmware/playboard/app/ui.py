@@ -19,6 +19,10 @@ def start(app, now_ms):
     app.lights.frame(now_ms)  # a lit board at once
     app.emit("boot", {"games": len(app.store.index), "problems": len(app.store.report)})
     r = app.store.resume()
+    if r is not None and app.settings.get("resume", "always") == "never":
+        app.store.finish("*", "abandoned")  # a museum board starts afresh
+        r = None
+    fit_choice(app)
     if r is not None and r.name in GAMES:
         resume(app, r, now_ms)  # the first frame replays it
         return
@@ -37,15 +41,38 @@ def resume(app, r, now_ms):
     app.new_game(now_ms, resumed=r)
 
 
+def offered(app):
+    """(games, modes, max level) the menu offers: every one, or in locked (museum)
+    mode the settings ``games``, ``modes`` and ``max_level``."""
+    s = app.settings
+    if not s.get("locked"):
+        return GAMES, MODES, 8
+    return s.get("games", GAMES), s.get("modes", MODES), s.get("max_level", 8)
+
+
+def fit_choice(app):
+    """Make the menu's choice one that is offered (locked mode narrows it)."""
+    games, modes, top = offered(app)
+    if app.game_name not in games:
+        app.game_name = games[0]
+    if app.mode not in modes:
+        app.mode = modes[0]
+    if app.level > top:
+        app.level = top
+
+
 def paint_menu(app):
     li = app.lights
     li.clear()
     lay = app.menu_lay
+    games, modes, top = offered(app)
     for i in range(4):
-        li.mark(LEGAL, lay.led_of(MENU_GAME[i]), ACCENT if GAMES[i] == app.game_name else ON)
-        li.mark(LEGAL, lay.led_of(MENU_MODE[i]), ACCENT if MODES[i] == app.mode else ON)
+        if GAMES[i] in games:
+            li.mark(LEGAL, lay.led_of(MENU_GAME[i]), ACCENT if GAMES[i] == app.game_name else ON)
+        if MODES[i] in modes:
+            li.mark(LEGAL, lay.led_of(MENU_MODE[i]), ACCENT if MODES[i] == app.mode else ON)
     if app.mode != "two":
-        for i in range(8):
+        for i in range(top):
             li.mark(LAST, lay.led_of(MENU_LEVEL[i]), ACCENT if i + 1 == app.level else
                     (ON if i + 1 < app.level else 0))
     li.mark(ENGINE, lay.led_of(MENU_START), BLINK)
@@ -53,11 +80,13 @@ def paint_menu(app):
 
 
 def menu_press(app, cell, now_ms):
-    if cell in MENU_GAME:
+    """A deliberate press of menu pit ``cell``: a choice the menu offers, or START."""
+    games, modes, top = offered(app)
+    if cell in MENU_GAME and GAMES[MENU_GAME.index(cell)] in games:
         app.game_name = GAMES[MENU_GAME.index(cell)]
-    elif cell in MENU_MODE:
+    elif cell in MENU_MODE and MODES[MENU_MODE.index(cell)] in modes:
         app.mode = MODES[MENU_MODE.index(cell)]
-    elif cell in MENU_LEVEL and app.mode != "two":
+    elif cell in MENU_LEVEL and app.mode != "two" and MENU_LEVEL.index(cell) < top:
         app.level = MENU_LEVEL.index(cell) + 1
     elif cell == MENU_START:
         app.new_game(now_ms)
@@ -68,19 +97,27 @@ def menu_press(app, cell, now_ms):
     app.emit("menu", {"game": app.game_name, "mode": app.mode, "level": app.level})
 
 
+def check_choice(game=None, mode=None, level=None):
+    """ValueError (one line) unless ``game`` (one of GAMES), ``mode`` (one of MODES) and
+    ``level`` (int 1..8) are each None or valid. Changes nothing."""
+    if game is not None and game not in GAMES:
+        raise ValueError("unknown game %r (one of %s)" % (game, ", ".join(GAMES)))
+    if mode is not None and mode not in MODES:
+        raise ValueError("unknown mode %r (one of %s)" % (mode, ", ".join(MODES)))
+    if level is not None and (not isinstance(level, int) or isinstance(level, bool)
+                              or not 1 <= level <= 8):
+        raise ValueError("level must be 1..8, got %r" % (level,))
+
+
 def choose(app, game=None, mode=None, level=None):
-    """Set the next game's name, mode and level (as the menu does). ValueError if bad."""
+    """Set the next game's name, mode and level (as the menu does). ValueError if any
+    is bad, and then nothing is changed."""
+    check_choice(game, mode, level)
     if game is not None:
-        if game not in GAMES:
-            raise ValueError("unknown game %r (one of %s)" % (game, ", ".join(GAMES)))
         app.game_name = game
     if mode is not None:
-        if mode not in MODES:
-            raise ValueError("unknown mode %r (one of %s)" % (mode, ", ".join(MODES)))
         app.mode = mode
     if level is not None:
-        if not isinstance(level, int) or isinstance(level, bool) or not 1 <= level <= 8:
-            raise ValueError("level must be 1..8, got %r" % (level,))
         app.level = level
     app._menu_dirty = True
 
@@ -131,32 +168,49 @@ def attract_step(app):
     app._attract_i = i + 1
 
 
+_G_FIELDS = ("game", "mode", "level", "start", "force", "resign", "draw", "menu")
+
+
 def link_set_game(app, req):
     """The link's ``G`` request: ``{"game", "mode", "level", "start": true,
     "force": false, "resign": 0|1, "draw": true, "menu": true}``. Starting a game
-    while one with moves is being played needs ``force``. ValueError to refuse."""
+    while one with moves is being played needs ``force``. The request is checked
+    whole before anything changes: ValueError (one line) to refuse, and then the
+    board's choice, level, settings and game are as they were."""
+    if app.link_locked():
+        from playboard.link import LOCKED
+        raise ValueError(LOCKED)
+    for k in req:
+        if k not in _G_FIELDS:
+            raise ValueError("unknown field %r (one of %s)" % (k, ", ".join(_G_FIELDS)))
+    for k in ("start", "force", "draw", "menu"):
+        if k in req and not isinstance(req[k], bool):
+            raise ValueError("%s takes true or false" % k)
     now = app.now
-    if "resign" in req:
-        side = req["resign"]
-        if side not in (0, 1):
-            raise ValueError("resign takes side 0 or 1")
-        if app.state not in (S_SETUP, S_PLAY):
+    in_game = app.state in (S_SETUP, S_PLAY)
+    if "resign" in req or req.get("draw"):
+        if len(req) != 1:
+            raise ValueError("resign and draw take no other field")
+        if not in_game:
             raise ValueError("no game is being played")
-        app.resign(side, now)
+        if "resign" in req:
+            side = req["resign"]
+            if side not in (0, 1) or isinstance(side, bool):
+                raise ValueError("resign takes side 0 or 1")
+            app.resign(side, now)
+        else:
+            app.agree_draw(now)
         return app.link_status()
-    if req.get("draw"):
-        if app.state not in (S_SETUP, S_PLAY):
-            raise ValueError("no game is being played")
-        app.agree_draw(now)
-        return app.link_status()
-    level = req.get("level")
-    app.choose(req.get("game"), req.get("mode"), level)
+    game, mode, level = req.get("game"), req.get("mode"), req.get("level")
+    check_choice(game, mode, level)
+    start = req.get("start", True)
+    if start and in_game and app.game is not None and app.game.ply > 0 and not req.get("force"):
+        raise ValueError("a game is being played (give force to abandon it)")
+    # everything checked: now change
+    app.choose(game, mode, level)
     if level is not None:
         app.settings["level"] = level
-    if req.get("start", True):
-        playing = app.state in (S_SETUP, S_PLAY) and app.game is not None and app.game.ply > 0
-        if playing and not req.get("force"):
-            raise ValueError("a game is being played (give force to abandon it)")
+    if start:
         app.new_game(now)
     elif req.get("menu"):
         app.open_menu(now)
