@@ -10,7 +10,7 @@ import gc
 import sys
 
 from fakeflash import FakeFs
-from tlib import ROOT, SkipTest, is_micropython, raises
+from tlib import ROOT, Rng, SkipTest, is_micropython, raises
 
 
 def _compiled_firmware():
@@ -207,11 +207,11 @@ def _stir(r, rnd, cells, ms):
     ends = {}
     end = r.t + ms
     while r.t < end:
-        s = sens[rnd.randrange(len(sens))]
+        s = sens[rnd.below(len(sens))]
         if s not in ends:
             r.hw.set_sensor(s, 1 - r.hw.sensors[s])
-            ends[s] = r.t + rnd.randrange(200, 1500)
-        step = rnd.randrange(100, 400)
+            ends[s] = r.t + rnd.between(200, 1499)
+        step = rnd.between(100, 399)
         stop = r.t + step
         while r.t < stop:
             r.adv(10)
@@ -224,8 +224,7 @@ def _stir(r, rnd, cells, ms):
 
 
 def test_a_child_stirring_the_balls_selects_nothing_and_starts_no_game():
-    import random
-    rnd = random.Random(7)
+    rnd = Rng(7)
     r = Rig()
     r.adv(50)
     for _ in range(3):
@@ -239,21 +238,20 @@ def test_a_child_stirring_the_balls_selects_nothing_and_starts_no_game():
 
 
 def test_staff_filling_the_pits_starts_nothing_then_a_filled_pit_is_pressed_by_its_balls():
-    import random
-    rnd = random.Random(3)
+    rnd = Rng(3)
     r = Rig()
     r.adv(50)
     # staff put the balls in pit after pit (0.3-2.5 s apart), each pit's sensor
     # bouncing as the balls drop, START among them, adjusting a pit now and then
     for c in list(range(18)) + [MENU_START, 5, 17]:
         s = r.sensor("toguz", c)
-        for _ in range(rnd.randrange(1, 4)):  # bounce
+        for _ in range(rnd.between(1, 3)):  # bounce
             r.hw.set_sensor(s, 1)
-            r.adv(rnd.randrange(20, 60))
+            r.adv(rnd.between(20, 59))
             r.hw.set_sensor(s, 0)
-            r.adv(rnd.randrange(10, 40))
+            r.adv(rnd.between(10, 39))
         r.hw.set_sensor(s, 1)
-        r.adv(rnd.randrange(300, 2500))
+        r.adv(rnd.between(300, 2499))
     r.adv(6000)
     assert r.app.state == 0 and not r.app._pending
     assert "game" not in r.kinds() and r.store.current is None
