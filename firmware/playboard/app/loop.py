@@ -47,9 +47,9 @@ from playboard.compat import unload
 from playboard.board import tracker as T
 from playboard.board.lights import Lights, ENGINE, CAPTURE, ERROR, USER, ON, ACCENT, BLINK
 from playboard.board.scan import Scanner
-from playboard.app.state import (STATE_NAMES, S_MENU, S_SETUP, S_PLAY, S_OVER, S_ATTRACT,
+from playboard.app.state import (STATE_NAMES, S_MENU, S_SETUP, S_PLAY, S_OVER, S_ATTRACT, S_STAFF,
                                  MASK, ARM_MS, DRAW_MS, OVER_DELAY_MS, ATTRACT_STEP_MS,
-                                 HOLD_MS, RELEASE_MS, QUIET_MS, REST_MS,
+                                 HOLD_MS, RELEASE_MS, QUIET_MS, REST_MS, STAFF_IDLE_MS,
                                  APP_SETTINGS, RESERVE, RESIGNED, AGREED, ticks_ms, clamp)
 
 
@@ -172,10 +172,12 @@ class App:
         self._begin_tries = 0  # attempts to begin or resume a game that hit a MemoryError
         self._hold = -1  # the sensor of a deliberate press in progress (-1 none)
         self._t_hold = 0  # when it left its rest value
-        self._hold_bad = False  # another pad or pit changed meanwhile: no press
         self._t_busy = -QUIET_MS  # the last change of a pad or pit (not a press's own)
         self._rested = True  # rest[] holds the board as it stands (see REST_MS)
         self.unlocked = False  # locked mode: the staff unlocked the link (until power-off)
+        self.staff = None  # ui.StaffWatch in the menu and the result (the staff gesture)
+        self._selftest = None  # the staff menu's self-test (hw.selftest.SelfTest) or None
+        self._show_flash = False  # the staff menu shows flash use and faults
         self.last_ply = 0
 
     def load_layout(self, game):
@@ -225,6 +227,8 @@ class App:
                 self._reserve = bytearray(RESERVE)
             except MemoryError:
                 pass
+        self._selftest = None
+        self._show_flash = False
         self._enter(S_MENU, now_ms)
         self._menu_dirty = True
         self.emit("menu", {"game": self.game_name, "mode": self.mode, "level": self.level})
@@ -245,6 +249,7 @@ class App:
         self._t_idle = now_ms
         self.rest[:] = self.scanner.deb.stable
         self._hold = -1
+        self.staff = None
         self._armed = -1
         self._draw_offer = -1
         self._shown = -1
@@ -316,6 +321,18 @@ class App:
         self._enter(S_OVER, now_ms)
         self._over_painted = False
 
+
+    def _abandon(self, now_ms):
+        """A game left alone for ``idle_s`` seconds (museum: the visitor went away): it
+        is recorded as abandoned and the board goes back to its attract loop."""
+        ply = self.game.ply if self.game is not None else 0
+        if self.store.current is not None and not self.store.finish("*", "abandoned"):
+            self.pending.append(("E", "*", "abandoned"))
+            self.emit("record-error", {"msg": self.store.error})
+        self.emit("abandoned", {"ply": ply})
+        self.open_menu(now_ms)
+        self._enter(S_ATTRACT, now_ms)
+        self.emit("attract", None)
 
     # ---- turns and the engine --------------------------------------------------
 
@@ -473,7 +490,7 @@ class App:
             if s == self._hold:
                 if v != r0:
                     continue  # still held (a hall sensor's other colour)
-                ok = not self._hold_bad and HOLD_MS <= ((now_ms - self._t_hold) & MASK) < RELEASE_MS
+                ok = HOLD_MS <= ((now_ms - self._t_hold) & MASK) < RELEASE_MS
                 self._end_hold()
                 if ok:  # let go after a deliberate hold: the press
                     self._press(s, st, now_ms)
@@ -485,27 +502,28 @@ class App:
                 continue
             if not self._in_area(s, st):
                 continue
+            if st == S_MENU or st == S_OVER:
+                self._ui().staff_change(self, s, now_ms)
             if self._hold >= 0:
-                self._hold_bad = True  # the board is being filled or stirred
+                self._end_hold()  # another pit: the board is being filled or stirred
             quiet = ((now_ms - self._t_busy) & MASK) >= QUIET_MS
             self._t_busy = now_ms
             if v != r0 and self._hold < 0 and quiet and self._target(s, st):
                 self._hold = s
                 self._t_hold = now_ms
-                self._hold_bad = False
 
     def _in_area(self, s, st):
         """True if sensor s is a pit or pad of the controls in state st: in the menu and
         the result the Toguz pits, in a game every sensor the game does not use."""
-        if st == S_MENU or st == S_OVER:
-            return self.menu_sensors[s] != 255
-        return self.lay is not None and self.lay.cell_of_sensor(s) < 0
+        if st == S_PLAY or st == S_SETUP:
+            return self.lay is not None and self.lay.cell_of_sensor(s) < 0
+        return self.menu_sensors[s] != 255
 
     def _target(self, s, st):
         """True if a deliberate press of sensor s does something in state st."""
-        if st == S_MENU or st == S_OVER:
-            return self.menu_sensors[s] != 255
-        return self.pad_sensors[s] != 255
+        if st == S_PLAY or st == S_SETUP:
+            return self.pad_sensors[s] != 255
+        return self.menu_sensors[s] != 255
 
     def _end_hold(self):
         self._hold = -1
@@ -517,19 +535,24 @@ class App:
         """Per frame in the menu, the result and a game: a press held past RELEASE_MS is a
         pit filled (its value becomes its rest); a board unchanged REST_MS is at rest."""
         h = self._hold
+        w = self.staff
+        if w is not None and w.tick(now_ms):
+            self._ui().staff_open(self, now_ms)
+            return
         if h >= 0 and ((now_ms - self._t_hold) & MASK) >= RELEASE_MS:
             self.rest[h] = self.scanner.deb.stable[h]
             self._end_hold()
-        elif h < 0 and not self._rested and ((now_ms - self._t_idle) & MASK) >= REST_MS:
+        elif (h < 0 and not self._rested and ((now_ms - self._t_idle) & MASK) >= REST_MS
+              and (w is None or not w.busy)):
             self.rest[:] = self.scanner.deb.stable
             self._rested = True
 
     def _paint_hold(self, now_ms):
         """The fill of a deliberate press: a Toguz pit's row lights pit by pit (white)
         and turns blue when held long enough (let go now); any other pad blinks white,
-        then shows blue. Nothing while the press is spoilt."""
+        then shows blue."""
         h = self._hold
-        if h < 0 or self._hold_bad:
+        if h < 0:
             return
         li = self.lights
         dt = (now_ms - self._t_hold) & MASK
@@ -554,6 +577,8 @@ class App:
                     self._ui().menu_press(self, c, now_ms)
                 elif ((now_ms - self._t_state) & MASK) >= OVER_DELAY_MS:
                     self.open_menu(now_ms)
+        elif st == S_STAFF:
+            self._ui().staff_press(self, self.menu_sensors[s], now_ms)
         elif st == S_PLAY or st == S_SETUP:
             k = self.pad_sensors[s]
             if k != 255:
@@ -590,6 +615,7 @@ class App:
                 text = g.move_text(m)
                 g.push(m)
                 self.expecting = None
+                self._t_idle = now_ms  # a move (the engine's too) is not idleness
                 self._record("M", text)
                 if self.sink is not None or (self.link is not None and self.link.live):
                     self.emit("move", {"ply": g.ply, "move": text, "fen": g.fen()})
@@ -658,6 +684,13 @@ class App:
                 self._ui().paint_menu(self)
             self._paint_hold(now_ms)
             return
+        if st == S_STAFF:
+            if ((now_ms - self._t_idle) & MASK) >= STAFF_IDLE_MS:
+                self.open_menu(now_ms)
+                return
+            self._ui().paint_staff(self, now_ms)
+            self._paint_hold(now_ms)
+            return
         if st == S_ATTRACT:
             if ((now_ms - self._t_attract) & MASK) >= ATTRACT_STEP_MS:
                 self._t_attract = now_ms
@@ -673,6 +706,10 @@ class App:
                 self.open_menu(now_ms)
                 return
             self._paint_hold(now_ms)
+            return
+        idle = self.settings.get("idle_s", 0)
+        if idle and self.mode != "demo" and ((now_ms - self._t_idle) & MASK) >= 1000 * idle:
+            self._abandon(now_ms)
             return
         self._paint_tracker()
         req = self.tracker.request

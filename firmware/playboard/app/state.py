@@ -7,16 +7,17 @@ from playboard.compat import const
 
 GAMES = ("toguz", "tobit", "tobit4", "tihbat")
 MODES = ("two", "white", "black", "demo")
-STATE_NAMES = ("menu", "setup", "play", "over", "attract")
+STATE_NAMES = ("menu", "setup", "play", "over", "attract", "staff")
 EVENTS = ("boot", "menu", "game", "resumed", "setup", "move", "undo", "lift", "place",
           "correction", "resolved", "thinking", "engine", "arm", "over", "record-error",
-          "attract", "dropped")
+          "attract", "dropped", "abandoned", "staff")
 
 S_MENU = const(0)
 S_SETUP = const(1)
 S_PLAY = const(2)
 S_OVER = const(3)
 S_ATTRACT = const(4)
+S_STAFF = const(5)  # the staff menu (docs/museum.md)
 
 MASK = const(0x3FFFFFFF)
 ARM_MS = const(4000)  # a resign press must be confirmed within this
@@ -25,6 +26,7 @@ HOLD_MS = const(800)  # a press is held at least this long (the fill on the LEDs
 RELEASE_MS = const(4000)  # ...and let go before this: a pit filled, never let go, is no press
 QUIET_MS = const(300)  # no other pad or pit changed this long before a press begins
 REST_MS = const(3000)  # a board left unchanged this long: what it shows is the new rest
+STAFF_IDLE_MS = const(60000)  # the staff menu closes by itself after this long untouched
 DRAW_MS = const(10000)  # a draw offer stands this long for the other player
 OVER_DELAY_MS = const(2500)  # the last move's view stays this long before the result
 ATTRACT_STEP_MS = const(80)
