@@ -523,7 +523,7 @@ def test_tobit_setup_move_and_takeback_are_recorded():
 def _staff_gesture(r, hold=3200):
     """The staff gesture on the simulated board: the four corner pits held together
     ``hold`` ms, let go, held again ``hold`` ms, let go."""
-    from playboard.app.ui import STAFF_CORNERS
+    from playboard.app.state import STAFF_CORNERS
     sens = [r.sensor("toguz", c) for c in STAFF_CORNERS]
     for _ in range(2):
         for s in sens:
@@ -541,7 +541,8 @@ def test_staff_gesture_opens_the_staff_menu_not_a_short_one_nor_with_another_pit
     r.adv(50)
     _staff_gesture(r, 2000)  # held too briefly
     assert r.app.state == 0 and "staff" not in r.kinds()
-    from playboard.app.ui import STAFF_CORNERS, STAFF_BRIGHT, STAFF_UNLOCK, STAFF_EXIT
+    from playboard.app.state import STAFF_CORNERS
+    from playboard.app.staff import STAFF_BRIGHT, STAFF_UNLOCK, STAFF_EXIT
     r.adv(6000)
     sens = [r.sensor("toguz", c) for c in STAFF_CORNERS]
     for k in range(2):  # the gesture with a fifth pit touched during its second hold

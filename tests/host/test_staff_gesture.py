@@ -12,7 +12,8 @@ its menu: tests/firmware/test_app.py.
 """
 import random
 
-from playboard.app.ui import STAFF_CORNERS, StaffWatch
+from playboard.app.staff import StaffWatch
+from playboard.app.state import STAFF_CORNERS
 
 TRACES = 10000
 TRACE_MS = 60000

@@ -50,6 +50,7 @@ from playboard.board.scan import Scanner
 from playboard.app.state import (STATE_NAMES, S_MENU, S_SETUP, S_PLAY, S_OVER, S_ATTRACT, S_STAFF,
                                  MASK, ARM_MS, DRAW_MS, OVER_DELAY_MS, ATTRACT_STEP_MS,
                                  HOLD_MS, RELEASE_MS, QUIET_MS, REST_MS, STAFF_IDLE_MS,
+                                 STAFF_CORNERS,
                                  APP_SETTINGS, RESERVE, RESIGNED, AGREED, ticks_ms, clamp)
 
 
@@ -229,6 +230,8 @@ class App:
                 pass
         self._selftest = None
         self._show_flash = False
+        unload("playboard.app.staff")  # the staff menu's code: only while it is open
+        unload("playboard.hw.selftest")
         self._enter(S_MENU, now_ms)
         self._menu_dirty = True
         self.emit("menu", {"game": self.game_name, "mode": self.mode, "level": self.level})
@@ -321,18 +324,6 @@ class App:
         self._enter(S_OVER, now_ms)
         self._over_painted = False
 
-
-    def _abandon(self, now_ms):
-        """A game left alone for ``idle_s`` seconds (museum: the visitor went away): it
-        is recorded as abandoned and the board goes back to its attract loop."""
-        ply = self.game.ply if self.game is not None else 0
-        if self.store.current is not None and not self.store.finish("*", "abandoned"):
-            self.pending.append(("E", "*", "abandoned"))
-            self.emit("record-error", {"msg": self.store.error})
-        self.emit("abandoned", {"ply": ply})
-        self.open_menu(now_ms)
-        self._enter(S_ATTRACT, now_ms)
-        self.emit("attract", None)
 
     # ---- turns and the engine --------------------------------------------------
 
@@ -502,8 +493,10 @@ class App:
                 continue
             if not self._in_area(s, st):
                 continue
-            if st == S_MENU or st == S_OVER:
-                self._ui().staff_change(self, s, now_ms)
+            if (st == S_MENU or st == S_OVER) and (self.staff is not None
+                                                   or self.menu_sensors[s] in STAFF_CORNERS):
+                from playboard.app import staff
+                staff.staff_change(self, s, now_ms)
             if self._hold >= 0:
                 self._end_hold()  # another pit: the board is being filled or stirred
             quiet = ((now_ms - self._t_busy) & MASK) >= QUIET_MS
@@ -537,7 +530,8 @@ class App:
         h = self._hold
         w = self.staff
         if w is not None and w.tick(now_ms):
-            self._ui().staff_open(self, now_ms)
+            from playboard.app import staff
+            staff.staff_open(self, now_ms)
             return
         if h >= 0 and ((now_ms - self._t_hold) & MASK) >= RELEASE_MS:
             self.rest[h] = self.scanner.deb.stable[h]
@@ -578,7 +572,8 @@ class App:
                 elif ((now_ms - self._t_state) & MASK) >= OVER_DELAY_MS:
                     self.open_menu(now_ms)
         elif st == S_STAFF:
-            self._ui().staff_press(self, self.menu_sensors[s], now_ms)
+            from playboard.app import staff
+            staff.staff_press(self, self.menu_sensors[s], now_ms)
         elif st == S_PLAY or st == S_SETUP:
             k = self.pad_sensors[s]
             if k != 255:
@@ -688,7 +683,8 @@ class App:
             if ((now_ms - self._t_idle) & MASK) >= STAFF_IDLE_MS:
                 self.open_menu(now_ms)
                 return
-            self._ui().paint_staff(self, now_ms)
+            from playboard.app import staff
+            staff.paint_staff(self, now_ms)
             self._paint_hold(now_ms)
             return
         if st == S_ATTRACT:
@@ -709,7 +705,7 @@ class App:
             return
         idle = self.settings.get("idle_s", 0)
         if idle and self.mode != "demo" and ((now_ms - self._t_idle) & MASK) >= 1000 * idle:
-            self._abandon(now_ms)
+            self._ui().abandon(self, now_ms)
             return
         self._paint_tracker()
         req = self.tracker.request

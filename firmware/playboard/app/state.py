@@ -36,6 +36,7 @@ MENU_GAME = (0, 1, 2, 3)  # South pits 1-4: toguz, tobit, tobit4, tihbat
 MENU_MODE = (5, 6, 7, 8)  # South pits 6-9: two, white, black, demo
 MENU_LEVEL = (9, 10, 11, 12, 13, 14, 15, 16)  # North pits 1-8: level 1..8
 MENU_START = 17  # North pit 9
+STAFF_CORNERS = (0, 8, 9, 17)  # the staff gesture's pits: South 1 and 9, North 1 and 9
 # Play pads (White draw, White resign, Black draw, Black resign) as cells of the
 # pad game's layout: Toguz pits during Tobit, Tobit points during the mancala games.
 # START (North pit 9) is never a play pad: presses of START never resign.
