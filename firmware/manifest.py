@@ -26,7 +26,7 @@ BOARD_FILES = [
     "games/snapshot.py", "games/mancala_text.py", "games/toguz.py", "games/tobit.py", "games/tihbat.py",
     "engine/__init__.py", "engine/search.py", "engine/evaluation.py", "engine/tihbat_table.py",
     "app/__init__.py", "app/state.py", "app/loop.py", "app/ui.py", "app/gamestart.py",
-    "app/staff.py",
+    "app/staff.py", "app/request.py",
 ]
 
 # Compiled at the highest optimisation level (no asserts, no line numbers: about 5%

@@ -64,7 +64,6 @@ _DISCARD = const(3)
 # Settings the board keeps, with their defaults (their kinds and ranges:
 # playboard.settings.SPEC; docs/museum.md). The app adds its own (app.state).
 DEFAULT_SETTINGS = {"brightness": 48, "level": 3, "takeback": True, "hints": True}
-LOCKED = "the board is locked (museum mode): unlock the link with the staff gesture"
 
 
 def _needs_escape(b):
@@ -519,10 +518,10 @@ class Link:
         before anything is written; refused whole (one line) while the board is locked,
         for an unknown setting or a bad value; then saved on flash (power-safe) and
         applied."""
-        if self.app is not None and getattr(self.app, "link_locked", None) and self.app.link_locked():
-            raise ValueError(LOCKED)
         from playboard import settings as S
         try:
+            if S.link_locked(self.settings, self.app):
+                raise ValueError(S.LOCKED)
             new = S.check_all(req, self.settings)
         finally:
             del S

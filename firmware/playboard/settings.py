@@ -32,6 +32,21 @@ SPEC = {
 }
 
 
+# The defaults of the settings the board keeps only once changed (the app reads them
+# with these defaults); the others' defaults: link.DEFAULT_SETTINGS, app.state.APP_SETTINGS
+DEFAULTS = {"idle_s": 0, "games": list(GAMES), "modes": list(MODES), "max_level": 8,
+            "locked": False, "lock_link": True, "resume": "always"}
+
+LOCKED = "the board is locked (museum mode): unlock the link with the staff gesture"
+
+
+def link_locked(settings, app=None):
+    """True while the link must refuse changes: locked (museum) mode with ``lock_link``
+    and the staff have not unlocked it (``app.unlocked``; docs/museum.md)."""
+    return (bool(settings.get("locked")) and bool(settings.get("lock_link", True))
+            and not getattr(app, "unlocked", False))
+
+
 def check(name, value):
     """ValueError (one line naming the setting and what it takes) unless ``value`` is
     a valid value of setting ``name``. Returns the value to store (a list for a set)."""

@@ -565,9 +565,10 @@ def test_staff_gesture_opens_the_staff_menu_not_a_short_one_nor_with_another_pit
     assert r.app.settings["brightness"] == 32 and r.store.load_settings({})["brightness"] == 32
     # locked mode: the link refuses until the staff unlock it here
     r.app.settings["locked"] = True
-    assert r.app.link_locked()
+    from playboard.settings import link_locked
+    assert link_locked(r.app.settings, r.app)
     r.press("toguz", STAFF_UNLOCK)
-    assert not r.app.link_locked() and ("staff", {"unlocked": True}) in r.events
+    assert not link_locked(r.app.settings, r.app) and ("staff", {"unlocked": True}) in r.events
     r.press("toguz", STAFF_EXIT)
     assert r.app.state == 0
     # left alone, the staff menu closes by itself

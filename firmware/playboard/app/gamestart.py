@@ -59,8 +59,9 @@ def begin(app, now_ms, resumed=None):
             # the engine first: its table wants a block in one piece
             from playboard.engine.search import Engine
             app.engine = Engine(app._tt_size)
-    if app._reserve is None:
+    if app._reserve is None and app._begin_tries == 0:
         # the last game's objects are gone: keep their room whole while the code loads
+        # (not on a retry: the code itself did not fit beside it)
         gc.collect()
         try:
             app._reserve = bytearray(RESERVE)

@@ -49,8 +49,7 @@ from playboard.board.lights import Lights, ENGINE, CAPTURE, ERROR, USER, ON, ACC
 from playboard.board.scan import Scanner
 from playboard.app.state import (STATE_NAMES, S_MENU, S_SETUP, S_PLAY, S_OVER, S_ATTRACT, S_STAFF,
                                  MASK, ARM_MS, DRAW_MS, OVER_DELAY_MS, ATTRACT_STEP_MS,
-                                 HOLD_MS, RELEASE_MS, QUIET_MS, REST_MS, STAFF_IDLE_MS,
-                                 STAFF_CORNERS,
+                                 HOLD_MS, RELEASE_MS, QUIET_MS, REST_MS,
                                  APP_SETTINGS, RESERVE, RESIGNED, AGREED, ticks_ms, clamp)
 
 
@@ -203,7 +202,13 @@ class App:
         """The link's ``G`` request: ``{"game", "mode", "level", "start": true,
         "force": false, "resign": 0|1, "draw": true, "menu": true}``. Starting a game
         while one with moves is being played needs ``force``. ValueError to refuse."""
-        return self._ui().link_set_game(self, req)
+        from playboard.app import request
+        try:
+            return request.link_set_game(self, req)
+        finally:
+            del request
+            unload("playboard.app.request")  # one request: not kept in the heap
+            unload("playboard.settings")
 
     # ---- events --------------------------------------------------------------
 
@@ -421,6 +426,7 @@ class App:
                 self._begin_tries += 1
                 self._end_game_objects()
                 self.engine = None  # rebuilt first, in one piece, by the next attempt
+                self._reserve = None  # the code did not fit beside it: the next has the room
                 gc.collect()
                 return
             except (ValueError, IndexError, OSError) as e:
@@ -474,49 +480,50 @@ class App:
             self.open_menu(now_ms)
             return
         b = self.buttons
+        game = st == S_PLAY or st == S_SETUP
         for i in range(n):
             s = deb.changes[i]
             v = deb.stable[s]
             r0 = self.rest[s]
             if s == self._hold:
-                if v != r0:
-                    continue  # still held (a hall sensor's other colour)
-                ok = HOLD_MS <= ((now_ms - self._t_hold) & MASK) < RELEASE_MS
-                self._end_hold()
-                if ok:  # let go after a deliberate hold: the press
-                    self._press(s, st, now_ms)
-                    if self.state != st or self._pending is not None:
-                        return
+                if v == r0:  # let go: a press if held HOLD_MS..RELEASE_MS
+                    ok = HOLD_MS <= ((now_ms - self._t_hold) & MASK) < RELEASE_MS
+                    self._end_hold()
+                    if ok:
+                        if game:
+                            self._pad_press(self.pad_sensors[s], now_ms)
+                        else:
+                            self._ui().press(self, s, st, now_ms)
+                        if self.state != st or self._pending is not None:
+                            return
                 continue
-            if b and v != r0 and (s == b.get("menu", -1) or s == b.get("takeback", -1)):
-                self._button(s, st, now_ms)  # real buttons act at once
-                continue
-            if not self._in_area(s, st):
-                continue
-            if (st == S_MENU or st == S_OVER) and (self.staff is not None
-                                                   or self.menu_sensors[s] in STAFF_CORNERS):
-                from playboard.app import staff
-                staff.staff_change(self, s, now_ms)
+            if b and v != r0:  # real buttons act at once
+                if s == b.get("menu", -1) and st != S_MENU:
+                    self.open_menu(now_ms)
+                    return
+                if s == b.get("takeback", -1):
+                    if st == S_PLAY:
+                        self.takeback(now_ms)
+                    continue
+            # the pits and pads of the controls: in a game the sensors it does not use,
+            # else the Toguz pits
+            if game:
+                if self.lay is None or self.lay.cell_of_sensor(s) >= 0:
+                    continue
+                target = self.pad_sensors[s] != 255
+            else:
+                target = self.menu_sensors[s] != 255
+                if not target:
+                    continue
+                if st != S_STAFF:
+                    self._ui().staff_change(self, s, now_ms)
             if self._hold >= 0:
                 self._end_hold()  # another pit: the board is being filled or stirred
             quiet = ((now_ms - self._t_busy) & MASK) >= QUIET_MS
             self._t_busy = now_ms
-            if v != r0 and self._hold < 0 and quiet and self._target(s, st):
+            if v != r0 and self._hold < 0 and quiet and target:
                 self._hold = s
                 self._t_hold = now_ms
-
-    def _in_area(self, s, st):
-        """True if sensor s is a pit or pad of the controls in state st: in the menu and
-        the result the Toguz pits, in a game every sensor the game does not use."""
-        if st == S_PLAY or st == S_SETUP:
-            return self.lay is not None and self.lay.cell_of_sensor(s) < 0
-        return self.menu_sensors[s] != 255
-
-    def _target(self, s, st):
-        """True if a deliberate press of sensor s does something in state st."""
-        if st == S_PLAY or st == S_SETUP:
-            return self.pad_sensors[s] != 255
-        return self.menu_sensors[s] != 255
 
     def _end_hold(self):
         self._hold = -1
@@ -530,8 +537,7 @@ class App:
         h = self._hold
         w = self.staff
         if w is not None and w.tick(now_ms):
-            from playboard.app import staff
-            staff.staff_open(self, now_ms)
+            self._ui().staff_open(self, now_ms)
             return
         if h >= 0 and ((now_ms - self._t_hold) & MASK) >= RELEASE_MS:
             self.rest[h] = self.scanner.deb.stable[h]
@@ -561,31 +567,6 @@ class App:
             k = self.pad_sensors[h]
             if k != 255:
                 li.mark(USER, self.pad_leds[k], mark if dt >= HOLD_MS else BLINK)
-
-    def _press(self, s, st, now_ms):
-        """A deliberate press of sensor s in state st: a menu choice or a play pad."""
-        if st == S_MENU or st == S_OVER:
-            c = self.menu_sensors[s]
-            if c != 255:
-                if st == S_MENU:
-                    self._ui().menu_press(self, c, now_ms)
-                elif ((now_ms - self._t_state) & MASK) >= OVER_DELAY_MS:
-                    self.open_menu(now_ms)
-        elif st == S_STAFF:
-            from playboard.app import staff
-            staff.staff_press(self, self.menu_sensors[s], now_ms)
-        elif st == S_PLAY or st == S_SETUP:
-            k = self.pad_sensors[s]
-            if k != 255:
-                self._pad_press(k, now_ms)
-
-    def _button(self, s, st, now_ms):
-        """A real button (board definition ``buttons``): menu or takeback, at once."""
-        b = self.buttons
-        if s == b.get("menu", -1) and st != S_MENU:
-            self.open_menu(now_ms)
-        elif s == b.get("takeback", -1) and st == S_PLAY:
-            self.takeback(now_ms)
 
     def takeback(self, now_ms):
         """Take the last move back (a button; Toguz Kumalak and Tihbat, whose pits cannot
@@ -680,12 +661,7 @@ class App:
             self._paint_hold(now_ms)
             return
         if st == S_STAFF:
-            if ((now_ms - self._t_idle) & MASK) >= STAFF_IDLE_MS:
-                self.open_menu(now_ms)
-                return
-            from playboard.app import staff
-            staff.paint_staff(self, now_ms)
-            self._paint_hold(now_ms)
+            self._ui().paint_staff(self, now_ms)
             return
         if st == S_ATTRACT:
             if ((now_ms - self._t_attract) & MASK) >= ATTRACT_STEP_MS:
@@ -703,6 +679,8 @@ class App:
                 return
             self._paint_hold(now_ms)
             return
+        if self.tracker is None:
+            return  # a game's begin met a MemoryError: it begins again next frame
         idle = self.settings.get("idle_s", 0)
         if idle and self.mode != "demo" and ((now_ms - self._t_idle) & MASK) >= 1000 * idle:
             self._ui().abandon(self, now_ms)
@@ -783,12 +761,6 @@ class App:
             d["memory_errors"] = self.memory_errors
         return d
 
-
-    def link_locked(self):
-        """True while the link must refuse changes: locked (museum) mode with
-        ``lock_link``, and the staff have not unlocked it (docs/museum.md)."""
-        s = self.settings
-        return bool(s.get("locked")) and bool(s.get("lock_link", True)) and not self.unlocked
 
     def link_settings(self, changed):
         """Apply settings the host changed (already checked and saved on flash)."""

@@ -26,7 +26,6 @@ HOLD_MS = const(800)  # a press is held at least this long (the fill on the LEDs
 RELEASE_MS = const(4000)  # ...and let go before this: a pit filled, never let go, is no press
 QUIET_MS = const(300)  # no other pad or pit changed this long before a press begins
 REST_MS = const(3000)  # a board left unchanged this long: what it shows is the new rest
-STAFF_IDLE_MS = const(60000)  # the staff menu closes by itself after this long untouched
 DRAW_MS = const(10000)  # a draw offer stands this long for the other player
 OVER_DELAY_MS = const(2500)  # the last move's view stays this long before the result
 ATTRACT_STEP_MS = const(80)
@@ -43,10 +42,9 @@ STAFF_CORNERS = (0, 8, 9, 17)  # the staff gesture's pits: South 1 and 9, North 
 PADS_ON_TOGUZ = (0, 7, 9, 16)
 PADS_ON_TOBIT = (1, 5, 34, 38)
 
-# The app's settings beside the link's (kinds and ranges: playboard.settings.SPEC)
-APP_SETTINGS = {"attract_s": 120, "think_ms": 3000, "think_nodes": 3000, "idle_s": 0,
-                "games": list(GAMES), "modes": list(MODES), "max_level": 8, "locked": False,
-                "lock_link": True, "resume": "always"}
+# The app's settings beside the link's (kinds, ranges and the defaults of the others,
+# read with .get where used: playboard.settings.SPEC)
+APP_SETTINGS = {"attract_s": 120, "think_ms": 3000, "think_nodes": 3000}
 
 RESERVE = const(16384)  # bytes of App._reserve: kept whole while a game's code loads
 

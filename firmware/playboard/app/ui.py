@@ -6,8 +6,11 @@ drops it when a game starts, so that its code does not share the heap with the
 game's rules core, tracker and engine (on the RP2040 the code is frozen in flash
 and this costs nothing). Every function takes the ``App`` as its first argument.
 """
-from playboard.app.state import (GAMES, MODES, S_SETUP, S_PLAY, S_ATTRACT, MENU_GAME, MENU_MODE,
-                                 MENU_LEVEL, MENU_START, clamp)
+from playboard.app.state import (GAMES, MODES, S_MENU, S_OVER, S_ATTRACT, MENU_GAME, MENU_MODE,
+                                 MENU_LEVEL, MENU_START, MASK, OVER_DELAY_MS, STAFF_CORNERS,
+                                 clamp)
+
+STAFF_IDLE_MS = 60000  # the staff menu closes by itself after this long untouched
 from playboard.board.lights import LEGAL, LAST, ENGINE, USER, ON, ACCENT, BLINK
 
 
@@ -97,21 +100,10 @@ def menu_press(app, cell, now_ms):
     app.emit("menu", {"game": app.game_name, "mode": app.mode, "level": app.level})
 
 
-def check_choice(game=None, mode=None, level=None):
-    """ValueError (one line) unless ``game`` (one of GAMES), ``mode`` (one of MODES) and
-    ``level`` (int 1..8) are each None or valid. Changes nothing."""
-    if game is not None and game not in GAMES:
-        raise ValueError("unknown game %r (one of %s)" % (game, ", ".join(GAMES)))
-    if mode is not None and mode not in MODES:
-        raise ValueError("unknown mode %r (one of %s)" % (mode, ", ".join(MODES)))
-    if level is not None and (not isinstance(level, int) or isinstance(level, bool)
-                              or not 1 <= level <= 8):
-        raise ValueError("level must be 1..8, got %r" % (level,))
-
-
 def choose(app, game=None, mode=None, level=None):
     """Set the next game's name, mode and level (as the menu does). ValueError if any
     is bad, and then nothing is changed."""
+    from playboard.app.request import check_choice
     check_choice(game, mode, level)
     if game is not None:
         app.game_name = game
@@ -168,55 +160,6 @@ def attract_step(app):
     app._attract_i = i + 1
 
 
-_G_FIELDS = ("game", "mode", "level", "start", "force", "resign", "draw", "menu")
-
-
-def link_set_game(app, req):
-    """The link's ``G`` request: ``{"game", "mode", "level", "start": true,
-    "force": false, "resign": 0|1, "draw": true, "menu": true}``. Starting a game
-    while one with moves is being played needs ``force``. The request is checked
-    whole before anything changes: ValueError (one line) to refuse, and then the
-    board's choice, level, settings and game are as they were."""
-    if app.link_locked():
-        from playboard.link import LOCKED
-        raise ValueError(LOCKED)
-    for k in req:
-        if k not in _G_FIELDS:
-            raise ValueError("unknown field %r (one of %s)" % (k, ", ".join(_G_FIELDS)))
-    for k in ("start", "force", "draw", "menu"):
-        if k in req and not isinstance(req[k], bool):
-            raise ValueError("%s takes true or false" % k)
-    now = app.now
-    in_game = app.state in (S_SETUP, S_PLAY)
-    if "resign" in req or req.get("draw"):
-        if len(req) != 1:
-            raise ValueError("resign and draw take no other field")
-        if not in_game:
-            raise ValueError("no game is being played")
-        if "resign" in req:
-            side = req["resign"]
-            if side not in (0, 1) or isinstance(side, bool):
-                raise ValueError("resign takes side 0 or 1")
-            app.resign(side, now)
-        else:
-            app.agree_draw(now)
-        return app.link_status()
-    game, mode, level = req.get("game"), req.get("mode"), req.get("level")
-    check_choice(game, mode, level)
-    start = req.get("start", True)
-    if start and in_game and app.game is not None and app.game.ply > 0 and not req.get("force"):
-        raise ValueError("a game is being played (give force to abandon it)")
-    # everything checked: now change
-    app.choose(game, mode, level)
-    if level is not None:
-        app.settings["level"] = level
-    if start:
-        app.new_game(now)
-    elif req.get("menu"):
-        app.open_menu(now)
-    return app.link_status()
-
-
 def buttons(cfg, n_sensors):
     """The board definition's optional ``buttons`` (name -> sensor index), checked."""
     b = cfg.get("buttons")
@@ -245,3 +188,40 @@ def abandon(app, now_ms):
     app.open_menu(now_ms)
     app._enter(S_ATTRACT, now_ms)
     app.emit("attract", None)
+
+
+def press(app, s, st, now_ms):
+    """A deliberate press of Toguz pit sensor ``s`` in the menu, the result or the
+    staff menu (state ``st``): a choice, back to the menu, a staff function."""
+    c = app.menu_sensors[s]
+    if st == S_MENU:
+        menu_press(app, c, now_ms)
+    elif st == S_OVER:
+        if ((now_ms - app._t_state) & MASK) >= OVER_DELAY_MS:
+            app.open_menu(now_ms)
+    else:
+        from playboard.app import staff
+        staff.staff_press(app, c, now_ms)
+
+
+def staff_change(app, s, now_ms):
+    """Toguz pit sensor ``s`` changed in the menu or the result: the staff gesture's
+    watch, from the first change of a corner pit."""
+    if app.staff is not None or app.menu_sensors[s] in STAFF_CORNERS:
+        from playboard.app import staff
+        staff.staff_change(app, s, now_ms)
+
+
+def staff_open(app, now_ms):
+    from playboard.app import staff
+    staff.staff_open(app, now_ms)
+
+
+def paint_staff(app, now_ms):
+    """A frame of the staff menu; it closes by itself after STAFF_IDLE_MS untouched."""
+    if ((now_ms - app._t_idle) & MASK) >= STAFF_IDLE_MS:
+        app.open_menu(now_ms)
+        return
+    from playboard.app import staff
+    staff.paint_staff(app, now_ms)
+    app._paint_hold(now_ms)

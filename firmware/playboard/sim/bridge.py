@@ -229,7 +229,10 @@ class Bridge:
             if len(w) > 3:
                 req["level"] = int(w[3])
             app.link_set_game(req)
-            app.begin_pending(self.clock())  # the game exists when the reply goes
+            for _ in range(4):  # the game exists when the reply goes (or MemoryError)
+                app.begin_pending(self.clock())  # raises MemoryError after 3 retries
+                if app._pending is None:
+                    break
         elif c == "setup":
             g = app.game
             if g is None or not hasattr(g, "n_points"):

@@ -98,7 +98,8 @@ def run(args):
     try:
         link, hello = connect(args)
         try:
-            now = link.settings()
+            now = dict(S.DEFAULTS)
+            now.update(link.settings())
             if changes is not None:
                 try:
                     S.check_all(changes, now)  # the whole change, as the board will check it
