@@ -4,7 +4,7 @@ Each trace is a minute of what visitors do on the Toguz Kumalak pits, drawn from
 mix of behaviours (their shares below): a child stirring the balls, deliberate
 presses of one pit, two hands on two pits, emptying and refilling several pits,
 resting hands on 1-4 pits for seconds, pits touched in a row. The traces go through
-``playboard.app.ui.StaffWatch`` (the detector the board runs) with a tick every
+``playboard.app.ui.watch_change`` / ``watch_tick`` (the detector the board runs) with a tick every
 50 ms; none may open the staff menu. The same generator's staff behaviour (the
 four corners held 3.2 s, let go, held again) must open it every time, so the
 detector is not simply deaf. The board itself (the App) recognising the gesture and
@@ -12,10 +12,23 @@ its menu: tests/firmware/test_app.py.
 """
 import random
 
-from playboard.app.staff import StaffWatch
+from playboard.app.ui import watch_change, watch_tick
 from playboard.app.state import STAFF_CORNERS
 
 TRACES = 10000
+
+
+class StaffWatch:
+    """The watch's state, as the App holds it (ints), with the board's two functions."""
+
+    def __init__(self):
+        self.sw_away = self.sw_phase = self.sw_t = 0
+
+    def change(self, i, away, now_ms):
+        watch_change(self, i, away, now_ms)
+
+    def tick(self, now_ms):
+        return watch_tick(self, now_ms)
 TRACE_MS = 60000
 TICK_MS = 50
 

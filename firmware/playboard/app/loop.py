@@ -38,7 +38,7 @@ definition may name sensors as buttons instead (``"buttons": {"menu": 58,
 "resign": 59, "draw": 60}``, see docs/app.md).
 
 Events (for the link's live mode and the simulator): ``sink(kind, fields)`` is
-called with ``kind`` one of ``EVENTS`` and a small dict.
+called with ``kind`` one of the event kinds listed in ``playboard.app.state`` and a small dict.
 """
 import gc
 import time
@@ -108,7 +108,9 @@ class App:
                         momentary.append(s)
         self.scanner = Scanner.from_config(hw, cfg, momentary)
         self.period_ms = self.scanner.period_ms
-        self.buttons = self._ui().buttons(cfg, hw.n_sensors)
+        from playboard.app.gamestart import buttons
+        self.buttons = buttons(cfg, hw.n_sensors)
+        del buttons
         self.rest = bytearray(hw.n_sensors)  # each sensor's value when the state began
         self.menu_lay = self.load_layout("toguz")
         self.menu_sensors = bytearray(b"\xff" * hw.n_sensors)  # sensor -> menu cell
@@ -175,9 +177,9 @@ class App:
         self._t_busy = -QUIET_MS  # the last change of a pad or pit (not a press's own)
         self._rested = True  # rest[] holds the board as it stands (see REST_MS)
         self.unlocked = False  # locked mode: the staff unlocked the link (until power-off)
-        self.staff = None  # ui.StaffWatch in the menu and the result (the staff gesture)
-        self._selftest = None  # the staff menu's self-test (hw.selftest.SelfTest) or None
-        self._show_flash = False  # the staff menu shows flash use and faults
+        self.sw_away = 0  # the staff gesture's watch (ui.watch_change): corners away,
+        self.sw_phase = 0  # its step,
+        self.sw_t = 0  # and when it began
         self.last_ply = 0
 
     def load_layout(self, game):
@@ -192,7 +194,12 @@ class App:
     def start(self, now_ms):
         """First frame's work: light the board, then resume the unfinished game found by
         the store (lighting what the pieces must be) or open the menu."""
-        self._ui().start(self, now_ms)
+        from playboard.app import gamestart
+        try:
+            gamestart.start(self, now_ms)
+        finally:
+            del gamestart
+            unload("playboard.app.gamestart")  # start-up only
 
     def choose(self, game=None, mode=None, level=None):
         """Set the next game's name, mode and level (as the menu does). ValueError if bad."""
@@ -202,18 +209,13 @@ class App:
         """The link's ``G`` request: ``{"game", "mode", "level", "start": true,
         "force": false, "resign": 0|1, "draw": true, "menu": true}``. Starting a game
         while one with moves is being played needs ``force``. ValueError to refuse."""
-        from playboard.app import request
-        try:
-            return request.link_set_game(self, req)
-        finally:
-            del request
-            unload("playboard.app.request")  # one request: not kept in the heap
-            unload("playboard.settings")
+        from playboard.app import request  # dropped when a game begins or the menu opens
+        return request.link_set_game(self, req)
 
     # ---- events --------------------------------------------------------------
 
     def emit(self, kind, fields=None):
-        """Send event ``kind`` (one of EVENTS) with ``fields`` (dict) to the sink and the link."""
+        """Send event ``kind`` (see playboard.app.state) with ``fields`` (dict) to the sink and the link."""
         if self.sink is not None:
             self.sink(kind, fields)
         if self.link is not None and self.link.live:
@@ -233,9 +235,8 @@ class App:
                 self._reserve = bytearray(RESERVE)
             except MemoryError:
                 pass
-        self._selftest = None
-        self._show_flash = False
         unload("playboard.app.staff")  # the staff menu's code: only while it is open
+        unload("playboard.app.request")
         unload("playboard.hw.selftest")
         self._enter(S_MENU, now_ms)
         self._menu_dirty = True
@@ -257,7 +258,7 @@ class App:
         self._t_idle = now_ms
         self.rest[:] = self.scanner.deb.stable
         self._hold = -1
-        self.staff = None
+        self.sw_away = self.sw_phase = 0
         self._armed = -1
         self._draw_offer = -1
         self._shown = -1
@@ -301,16 +302,6 @@ class App:
             self._t_draw = now_ms
             self.emit("arm", {"what": "draw", "side": side})
         self._shown = -1
-
-    def resign(self, side, now_ms):
-        """Side ``side`` (0/1) resigns (a button or the link)."""
-        if self.state in (S_SETUP, S_PLAY):
-            self._game_over("0-1" if side == 0 else "1-0", RESIGNED, now_ms)
-
-    def agree_draw(self, now_ms):
-        """Both players agreed a draw (a button or the link)."""
-        if self.state in (S_SETUP, S_PLAY):
-            self._game_over("1/2-1/2", AGREED, now_ms)
 
     def _game_over(self, result, termination, now_ms):
         if self.engine is not None:
@@ -422,6 +413,10 @@ class App:
                 if self._begin_tries >= 3:
                     self._pending = None
                     self._begin_tries = 0
+                    if resumed is None and self.store.current is not None:
+                        # the game asked for replaces the one on record (a forced change):
+                        # close that one, so that a restart begins afresh from the menu
+                        self.store.finish("*", "abandoned")
                     raise
                 self._begin_tries += 1
                 self._end_game_objects()
@@ -535,38 +530,16 @@ class App:
         """Per frame in the menu, the result and a game: a press held past RELEASE_MS is a
         pit filled (its value becomes its rest); a board unchanged REST_MS is at rest."""
         h = self._hold
-        w = self.staff
-        if w is not None and w.tick(now_ms):
+        if self.sw_phase and self._ui().watch_tick(self, now_ms):
             self._ui().staff_open(self, now_ms)
             return
         if h >= 0 and ((now_ms - self._t_hold) & MASK) >= RELEASE_MS:
             self.rest[h] = self.scanner.deb.stable[h]
             self._end_hold()
         elif (h < 0 and not self._rested and ((now_ms - self._t_idle) & MASK) >= REST_MS
-              and (w is None or not w.busy)):
+              and not (self.sw_phase or self.sw_away)):
             self.rest[:] = self.scanner.deb.stable
             self._rested = True
-
-    def _paint_hold(self, now_ms):
-        """The fill of a deliberate press: a Toguz pit's row lights pit by pit (white)
-        and turns blue when held long enough (let go now); any other pad blinks white,
-        then shows blue."""
-        h = self._hold
-        if h < 0:
-            return
-        li = self.lights
-        dt = (now_ms - self._t_hold) & MASK
-        mark = ACCENT if dt >= HOLD_MS else ON
-        c = self.menu_sensors[h]
-        if c != 255:
-            k = 9 if dt >= HOLD_MS else 1 + 8 * dt // HOLD_MS
-            row = c - c % 9
-            for i in range(9):
-                li.mark(USER, self.menu_lay.led_of(row + i), mark if i < k else 0)
-        else:
-            k = self.pad_sensors[h]
-            if k != 255:
-                li.mark(USER, self.pad_leds[k], mark if dt >= HOLD_MS else BLINK)
 
     def takeback(self, now_ms):
         """Take the last move back (a button; Toguz Kumalak and Tihbat, whose pits cannot
@@ -658,7 +631,8 @@ class App:
                 return
             if self._menu_dirty:
                 self._ui().paint_menu(self)
-            self._paint_hold(now_ms)
+            if self._hold >= 0:
+                self._ui().paint_hold(self, now_ms)
             return
         if st == S_STAFF:
             self._ui().paint_staff(self, now_ms)
@@ -677,7 +651,8 @@ class App:
             if s and ((now_ms - self._t_idle) & MASK) >= 1000 * s:
                 self.open_menu(now_ms)
                 return
-            self._paint_hold(now_ms)
+            if self._hold >= 0:
+                self._ui().paint_hold(self, now_ms)
             return
         if self.tracker is None:
             return  # a game's begin met a MemoryError: it begins again next frame
@@ -702,7 +677,10 @@ class App:
         if self._draw_offer >= 0 and ((now_ms - self._t_draw) & MASK) >= DRAW_MS:
             self._draw_offer = -1
             self._shown = -1
-        self._paint_hold(now_ms)
+        h = self._hold
+        if h >= 0:  # a pad being pressed blinks white, then shows blue: let go now
+            li.mark(USER, self.pad_leds[self.pad_sensors[h]],
+                    ACCENT if ((now_ms - self._t_hold) & MASK) >= HOLD_MS else BLINK)
 
     def _paint_tracker(self):
         tr = self.tracker

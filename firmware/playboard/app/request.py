@@ -1,9 +1,9 @@
 """The link's set-game request (``G``), checked whole before anything changes: loaded
-by ``playboard.app.loop.App`` for that request only and dropped after, so that a
-request during a game does not bring the menu's code (``ui``) into the heap.
-Functions take the ``App`` as their first argument.
+by ``playboard.app.loop.App`` for that request only and dropped when a game begins or
+the menu opens, so that a request does not bring the menu's code (``ui``) into the
+heap. Functions take the ``App`` as their first argument.
 """
-from playboard.app.state import GAMES, MODES, S_SETUP, S_PLAY
+from playboard.app.state import GAMES, MODES, S_SETUP, S_PLAY, RESIGNED, AGREED
 
 
 def check_choice(game=None, mode=None, level=None):
@@ -27,9 +27,12 @@ def link_set_game(app, req):
     while one with moves is being played needs ``force``. The request is checked
     whole before anything changes: ValueError (one line) to refuse, and then the
     board's choice, level, settings and game are as they were."""
-    from playboard.settings import link_locked, LOCKED
-    if link_locked(app.settings, app):
-        raise ValueError(LOCKED)
+    st = app.settings
+    if st.get("locked") and st.get("lock_link", True) and not app.unlocked:
+        # as playboard.settings.link_locked (not loaded here: a request must not cut up
+        # the heap just before a game begins)
+        raise ValueError("the board is locked (museum mode): unlock the link with the "
+                         "staff gesture")
     for k in req:
         if k not in _G_FIELDS:
             raise ValueError("unknown field %r (one of %s)" % (k, ", ".join(_G_FIELDS)))
@@ -47,9 +50,9 @@ def link_set_game(app, req):
             side = req["resign"]
             if side not in (0, 1) or isinstance(side, bool):
                 raise ValueError("resign takes side 0 or 1")
-            app.resign(side, now)
+            app._game_over("0-1" if side == 0 else "1-0", RESIGNED, now)
         else:
-            app.agree_draw(now)
+            app._game_over("1/2-1/2", AGREED, now)
         return app.link_status()
     game, mode, level = req.get("game"), req.get("mode"), req.get("level")
     check_choice(game, mode, level)

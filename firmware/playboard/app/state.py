@@ -8,9 +8,10 @@ from playboard.compat import const
 GAMES = ("toguz", "tobit", "tobit4", "tihbat")
 MODES = ("two", "white", "black", "demo")
 STATE_NAMES = ("menu", "setup", "play", "over", "attract", "staff")
-EVENTS = ("boot", "menu", "game", "resumed", "setup", "move", "undo", "lift", "place",
-          "correction", "resolved", "thinking", "engine", "arm", "over", "record-error",
-          "attract", "dropped", "abandoned", "staff")
+# Event kinds (App.emit; kept as text here, not as a tuple in the heap):
+# "boot", "menu", "game", "resumed", "setup", "move", "undo", "lift", "place",
+# "correction", "resolved", "thinking", "engine", "arm", "over", "record-error",
+# "attract", "dropped", "abandoned", "staff"
 
 S_MENU = const(0)
 S_SETUP = const(1)

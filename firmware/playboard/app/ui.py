@@ -7,41 +7,10 @@ game's rules core, tracker and engine (on the RP2040 the code is frozen in flash
 and this costs nothing). Every function takes the ``App`` as its first argument.
 """
 from playboard.app.state import (GAMES, MODES, S_MENU, S_OVER, S_ATTRACT, MENU_GAME, MENU_MODE,
-                                 MENU_LEVEL, MENU_START, MASK, OVER_DELAY_MS, STAFF_CORNERS,
-                                 clamp)
+                                 MENU_LEVEL, MENU_START, MASK, OVER_DELAY_MS, STAFF_CORNERS, HOLD_MS)
 
 STAFF_IDLE_MS = 60000  # the staff menu closes by itself after this long untouched
 from playboard.board.lights import LEGAL, LAST, ENGINE, USER, ON, ACCENT, BLINK
-
-
-def start(app, now_ms):
-    """First frame's work: light the board, then resume the unfinished game found by
-    the store (lighting what the pieces must be) or open the menu."""
-    app.now = now_ms
-    app.lights.mark(USER, 0, ON)
-    app.lights.frame(now_ms)  # a lit board at once
-    app.emit("boot", {"games": len(app.store.index), "problems": len(app.store.report)})
-    r = app.store.resume()
-    if r is not None and app.settings.get("resume", "always") == "never":
-        app.store.finish("*", "abandoned")  # a museum board starts afresh
-        r = None
-    fit_choice(app)
-    if r is not None and r.name in GAMES:
-        resume(app, r, now_ms)  # the first frame replays it
-        return
-    elif r is not None:
-        app.store.finish("*", "abandoned")
-    app.open_menu(now_ms)
-
-
-def resume(app, r, now_ms):
-    tags = r.tags
-    mode = tags.get("Mode", "two")
-    level = tags.get("Level", "3")
-    app.game_name = r.name
-    app.mode = mode if mode in MODES else "two"
-    app.level = clamp(int(level) if level.isdigit() else 3, 1, 8)
-    app.new_game(now_ms, resumed=r)
 
 
 def offered(app):
@@ -160,23 +129,6 @@ def attract_step(app):
     app._attract_i = i + 1
 
 
-def buttons(cfg, n_sensors):
-    """The board definition's optional ``buttons`` (name -> sensor index), checked."""
-    b = cfg.get("buttons")
-    if not b:
-        return None
-    if not isinstance(b, dict):
-        raise ValueError("board %s: buttons: expected an object" % cfg.get("name"))
-    for k in b:
-        if k not in ("menu", "draw", "resign", "draw_black", "resign_black", "takeback"):
-            raise ValueError("board %s: buttons.%s: unknown button" % (cfg.get("name"), k))
-        v = b[k]
-        if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v < n_sensors:
-            raise ValueError("board %s: buttons.%s: sensor %r not in 0..%d"
-                             % (cfg.get("name"), k, v, n_sensors - 1))
-    return b
-
-
 def abandon(app, now_ms):
     """A game left alone for ``idle_s`` seconds (museum: the visitor went away): it
     is recorded as abandoned and the board goes back to its attract loop."""
@@ -204,12 +156,59 @@ def press(app, s, st, now_ms):
         staff.staff_press(app, c, now_ms)
 
 
+STAFF_HOLD_MS = 3000  # the four corners held together this long, twice
+STAFF_GAP_MS = 5000  # let go of all four, and hold them again, each within this
+
+
+def watch_change(w, i, away, now_ms):
+    """The staff gesture's watch: corner pit ``i`` (0..3 of STAFF_CORNERS) or another
+    Toguz pit (i = -1) changed; ``away``: it is off its rest value. The gesture: the
+    four corners away together for STAFF_HOLD_MS, all let go, then all four away
+    together again for STAFF_HOLD_MS (each step within STAFF_GAP_MS), no other pit
+    changing. ``w`` holds ints ``sw_away`` (bit i: corner i away), ``sw_phase`` (0 idle,
+    1 first hold, 2 letting go, 3 second hold) and ``sw_t`` (the App: nothing is
+    allocated while the menu shows)."""
+    if i < 0:
+        w.sw_phase = 0  # another pit: not the staff
+        return
+    if away:
+        w.sw_away |= 1 << i
+    else:
+        w.sw_away &= ~(1 << i)
+    ph = w.sw_phase
+    if w.sw_away == 15:
+        if ph == 0 or ph == 2:
+            w.sw_phase = ph + 1
+            w.sw_t = now_ms
+    elif ph == 1 or ph == 3:
+        # one let go: after a full first hold the letting go begins; else no gesture
+        if ph == 1 and ((now_ms - w.sw_t) & MASK) >= STAFF_HOLD_MS:
+            w.sw_phase = 2
+            w.sw_t = now_ms
+        else:
+            w.sw_phase = 0
+    elif ph == 2 and w.sw_away == 0:
+        w.sw_t = now_ms  # all let go: the second hold must begin within the gap
+
+
+def watch_tick(w, now_ms):
+    """Each frame while ``w.sw_phase`` is set: True once when the gesture is complete."""
+    ph = w.sw_phase
+    dt = (now_ms - w.sw_t) & MASK
+    if ph == 3 and dt >= STAFF_HOLD_MS:
+        w.sw_phase = 0
+        return True
+    if ph == 2 and dt >= STAFF_GAP_MS:
+        w.sw_phase = 0
+    return False
+
+
 def staff_change(app, s, now_ms):
-    """Toguz pit sensor ``s`` changed in the menu or the result: the staff gesture's
-    watch, from the first change of a corner pit."""
-    if app.staff is not None or app.menu_sensors[s] in STAFF_CORNERS:
-        from playboard.app import staff
-        staff.staff_change(app, s, now_ms)
+    """Toguz pit sensor ``s`` changed in the menu or the result: the staff watch."""
+    c = app.menu_sensors[s]
+    i = STAFF_CORNERS.index(c) if c in STAFF_CORNERS else -1
+    if i >= 0 or app.sw_phase:
+        watch_change(app, i, app.scanner.deb.stable[s] != app.rest[s], now_ms)
 
 
 def staff_open(app, now_ms):
@@ -224,4 +223,22 @@ def paint_staff(app, now_ms):
         return
     from playboard.app import staff
     staff.paint_staff(app, now_ms)
-    app._paint_hold(now_ms)
+    if app._hold >= 0:
+        paint_hold(app, now_ms)
+
+
+def paint_hold(app, now_ms):
+    """The fill of a deliberate press of a Toguz pit (the menu, the result, the staff
+    menu): its row lights pit by pit (white) and turns blue when held long enough (let
+    go now)."""
+    h = app._hold
+    c = app.menu_sensors[h]
+    if c == 255:
+        return
+    li = app.lights
+    dt = (now_ms - app._t_hold) & MASK
+    k = 9 if dt >= HOLD_MS else 1 + 8 * dt // HOLD_MS
+    mark = ACCENT if dt >= HOLD_MS else ON
+    row = c - c % 9
+    for i in range(9):
+        li.mark(USER, app.menu_lay.led_of(row + i), mark if i < k else 0)
