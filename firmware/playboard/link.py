@@ -41,7 +41,7 @@ settings change was saved).
 import json
 
 from playboard import __version__
-from playboard.compat import const, micropython, ptr8
+from playboard.compat import const, micropython, ptr8, unload
 from playboard.record import StoreError, crc32
 
 PROTOCOL = 1
@@ -61,9 +61,9 @@ _IN = const(1)
 _ESCAPED = const(2)
 _DISCARD = const(3)
 
-# Settings the board keeps, with their defaults and (for ints) the allowed range.
+# Settings the board keeps, with their defaults (their kinds and ranges:
+# playboard.settings.SPEC; docs/museum.md). The app adds its own (app.state).
 DEFAULT_SETTINGS = {"brightness": 48, "level": 3, "takeback": True, "hints": True}
-SETTING_RANGES = {"brightness": (0, 255), "level": (1, 8)}  # the engine's levels 1-8
 
 
 def _needs_escape(b):
@@ -513,24 +513,18 @@ class Link:
         return self.settings
 
     def _write_settings(self, req):
-        new = dict(self.settings)
-        for k in req:
-            v = req[k]
-            if k not in self.settings:
-                raise ValueError("unknown setting %r" % k)
-            old = self.settings[k]
-            if isinstance(old, bool) or isinstance(v, bool):
-                if not (isinstance(old, bool) and isinstance(v, bool)):
-                    raise ValueError("setting %s takes true or false" % k)
-            elif isinstance(old, int):
-                if not isinstance(v, int):
-                    raise ValueError("setting %s takes an integer" % k)
-                lo, hi = SETTING_RANGES.get(k, (-(1 << 29), 1 << 29))
-                if not lo <= v <= hi:
-                    raise ValueError("setting %s takes %d..%d" % (k, lo, hi))
-            elif type(v) is not type(old):
-                raise ValueError("setting %s has the wrong type" % k)
-            new[k] = v
+        """``W``: change settings. Every change is checked (``playboard.settings``)
+        before anything is written; refused whole (one line) while the board is locked,
+        for an unknown setting or a bad value; then saved on flash (power-safe) and
+        applied."""
+        from playboard import settings as S
+        try:
+            if S.link_locked(self.settings, self.app):
+                raise ValueError(S.LOCKED)
+            new = S.check_all(req, self.settings)
+        finally:
+            del S
+            unload("playboard.settings")  # a change only: not kept in the heap
         if not self.store.save_settings(new):
             raise OSError(self.store.error)
         for k in req:
@@ -555,7 +549,10 @@ class Link:
             return {"set": False}  # no RTC here (a PC runs it): its clock is right already
 
     def _live(self, req):
-        self.live = bool(req.get("on", True))
+        on = req.get("on", True)
+        if on is not True and on is not False:
+            raise ValueError("on takes true or false")
+        self.live = on
         return {"on": self.live}
 
 

@@ -2,7 +2,7 @@
 by the demo and the web page: press a play pad, start a game, make a Tobit move with
 the hands."""
 from playboard.board.layout import load_layout
-from playboard.app.state import PADS_ON_TOBIT, PADS_ON_TOGUZ
+from playboard.app.state import PADS_ON_TOBIT, PADS_ON_TOGUZ, HOLD_MS
 
 from playboard_host.simboard import SimError
 
@@ -13,14 +13,22 @@ def press_pad(board, game, k):
     """Press play pad ``k`` (PAD_*: 0 White's draw, 1 White's resign, 2 Black's draw,
     3 Black's resign) on SimBoard ``board`` during ``game``: a cell of the other game's
     area of the board (docs/app.md; playboard.app.state.PADS_ON_TOGUZ / PADS_ON_TOBIT) is
-    touched for 300 ms and let go for 300 ms (board time)."""
+    pressed deliberately: held HOLD_MS + 200 ms (its fill completes) and let go for
+    300 ms (board time)."""
     if game.startswith("tobit"):
         s = load_layout("toguz").sensor_of(PADS_ON_TOGUZ[k])
     else:
         s = load_layout("tobit").sensor_of(PADS_ON_TOBIT[k])
-    board.set_sensor(s, 1)
-    board.advance(300)
-    board.set_sensor(s, 0)
+    press_sensor(board, s)
+
+
+def press_sensor(board, s, value=1):
+    """A deliberate press of sensor ``s`` on SimBoard ``board`` (a menu pit or a pad,
+    docs/app.md "Deliberate presses"): set to ``value``, held HOLD_MS + 200 ms (the
+    fill completes), put back, then 300 ms (board time)."""
+    board.set_sensor(s, value)
+    board.advance(HOLD_MS + 200)
+    board.set_sensor(s, 1 - value)
     board.advance(300)
 
 

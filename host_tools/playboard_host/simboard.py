@@ -349,7 +349,7 @@ class SimBoard:
 
     def events(self):
         """The app's events since the last call: list of dicts ``{"ev": kind, "t": ms, ...}``
-        (kinds: playboard.app.state.EVENTS)."""
+        (kinds: listed in playboard.app.state)."""
         return self._command("events")["events"]
 
     def status(self):

@@ -97,5 +97,10 @@ class Rig:
         self.hw.set_sensor(s, v)
         self.adv(300)
 
+    def press(self, game, cell, ms=1000):
+        """A deliberate press: held ``ms`` (past HOLD_MS), let go, 600 ms to the next."""
+        self.tap(game, cell, ms)
+        self.adv(300)
+
     def lit(self):
         return self.hw.lit()

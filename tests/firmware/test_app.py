@@ -9,10 +9,12 @@ The whole firmware in a subprocess (link, flash, kills) is tests/host/test_app_e
 import gc
 
 from fakeflash import FakeFs
-from tlib import SkipTest, is_micropython, raises
+from tlib import Rng, SkipTest, is_micropython, raises
 
 from apprig import Rig, _cfg  # noqa: F401 - the rig (and its board definition)
-from playboard.app.state import MENU_START, MENU_GAME, MENU_MODE, PADS_ON_TOBIT
+from playboard.app.state import (MENU_START, MENU_GAME, MENU_MODE, MENU_LEVEL, PADS_ON_TOBIT,
+                                 PADS_ON_TOGUZ, HOLD_MS, RELEASE_MS, REST_MS)
+from playboard.record import Store
 
 
 def _moves(rig):
@@ -33,36 +35,151 @@ def test_start_lights_the_board_and_opens_the_menu():
 def test_menu_pads_choose_game_and_mode_and_start():
     r = Rig()
     r.adv(50)
-    r.tap("toguz", MENU_GAME[3])  # Tihbat
-    r.tap("toguz", MENU_MODE[0])  # two players
+    r.press("toguz", MENU_GAME[3])  # Tihbat
+    r.press("toguz", MENU_MODE[0])  # two players
     assert r.app.game_name == "tihbat" and r.app.mode == "two"
-    r.tap("toguz", MENU_START)
+    r.press("toguz", MENU_START)
     assert r.app.state == 2 and r.app.game.name == "tihbat"
     assert ("game", {"game": "tihbat", "mode": "two", "level": 3, "id": 1}) in r.events
     assert r.store.current == 1
 
 
-def test_letting_go_of_start_is_not_a_press_of_the_pad_under_it():
-    # START (North pit 9) is Black's resign pad during Tobit: the game begins while
-    # START is still held, and letting it go must not arm a resignation.
+def test_start_is_never_a_play_pad_pressing_it_three_times_never_resigns():
+    # START (North pit 9) was Black's resign pad during Tobit: START pressed three
+    # times (an impatient visitor) began the game and then resigned it.
+    assert MENU_START not in PADS_ON_TOGUZ
     if is_micropython():
         # the Tobit rig beside this harness does not fit 192 KB (as below)
         raise SkipTest("Tobit in-process rig: CPython only (see tests/host/test_app_e2e.py)")
     r = Rig()
     r.adv(50)
-    r.tap("toguz", MENU_GAME[1])  # Tobit
-    r.tap("toguz", MENU_MODE[0])  # two players
-    s = r.sensor("toguz", MENU_START)
-    v = r.hw.sensors[s]
-    r.hw.set_sensor(s, 1 - v)
-    r.adv(400)  # held across the frames in which the game begins
+    r.press("toguz", MENU_GAME[1])  # Tobit
+    r.press("toguz", MENU_MODE[0])  # two players
+    for _ in range(3):
+        r.press("toguz", MENU_START)
     assert r.app.game is not None and r.app.game.name == "tobit"
-    r.hw.set_sensor(s, v)
+    assert r.app.state == 1 and not [f for k, f in r.events if k in ("arm", "over")]
+    # Black's resign pad (North pit 8) pressed deliberately twice does resign
+    r.press("toguz", PADS_ON_TOGUZ[3])
+    assert ("arm", {"what": "resign", "side": 1}) in r.events and r.app.state == 1
+    r.press("toguz", PADS_ON_TOGUZ[3])
+    assert r.app.state == 3 and r.app.result == "1-0"
+
+
+def test_a_brief_touch_selects_nothing_a_held_press_fills_its_row_then_selects():
+    r = Rig()
+    r.adv(50)
+    r.tap("toguz", MENU_GAME[3], 150)  # brushed: no choice
+    r.tap("toguz", MENU_START, 500)  # touched half a second: no game
+    assert r.app.game_name == "toguz" and r.app.state == 0 and not r.app._pending
+    s = r.sensor("toguz", MENU_GAME[3])
+    lay = r.app.menu_lay
+    south = [lay.led_of(c) for c in range(9)]
+    r.hw.set_sensor(s, 1)
+    r.adv(HOLD_MS // 2)  # half way: part of South's row is lit white
+    white = [led for led in south if r.hw.shown_led(led)[0] > 0 and r.hw.shown_led(led)[1] > 0]
+    assert 3 <= len(white) <= 6, white
+    r.adv(HOLD_MS // 2 + 100)  # full: the whole row blue (let go now)
+    assert all(r.hw.shown_led(led)[2] > r.hw.shown_led(led)[0] for led in south)
+    assert r.app.game_name == "toguz"  # nothing chosen while held
+    r.hw.set_sensor(s, 0)
+    r.adv(100)
+    assert r.app.game_name == "tihbat" and ("menu", {"game": "tihbat", "mode": "two",
+                                                     "level": 3}) in r.events
+
+
+def test_a_press_held_too_long_is_no_press_and_two_pits_at_once_select_nothing():
+    r = Rig()
+    r.adv(50)
+    r.tap("toguz", MENU_START, RELEASE_MS + 200)  # a pit left filled, then emptied
+    assert r.app.state == 0 and not r.app._pending
+    a, b = r.sensor("toguz", MENU_GAME[1]), r.sensor("toguz", MENU_START)
+    r.adv(1000)
+    r.hw.set_sensor(a, 1)
+    r.adv(200)
+    r.hw.set_sensor(b, 1)  # a second pit while the first is held
+    r.adv(1000)
+    r.hw.set_sensor(a, 0)
+    r.hw.set_sensor(b, 0)
     r.adv(300)
-    assert not [f for k, f in r.events if k == "arm"]
-    # and a real press of the pad afterwards still arms it
-    r.tap("toguz", MENU_START)
-    assert ("arm", {"what": "resign", "side": 1}) in r.events
+    assert r.app.game_name == "toguz" and r.app.state == 0 and not r.app._pending
+
+
+def _stir(r, rnd, cells, ms):
+    """A child stirring the balls: a pit touched every 100-400 ms, each for 0.2-1.5 s,
+    so that several are touched at once."""
+    sens = [r.sensor("toguz", c) for c in cells]
+    ends = {}
+    end = r.t + ms
+    while r.t < end:
+        s = sens[rnd.below(len(sens))]
+        if s not in ends:
+            r.hw.set_sensor(s, 1 - r.hw.sensors[s])
+            ends[s] = r.t + rnd.between(200, 1499)
+        step = rnd.between(100, 399)
+        stop = r.t + step
+        while r.t < stop:
+            r.adv(10)
+            for k in [k for k in ends if ends[k] <= r.t]:
+                r.hw.set_sensor(k, 1 - r.hw.sensors[k])
+                del ends[k]
+    for k in ends:
+        r.hw.set_sensor(k, 1 - r.hw.sensors[k])
+    r.adv(100)
+
+
+def test_a_child_stirring_the_balls_selects_nothing_and_starts_no_game():
+    rnd = Rng(7)
+    r = Rig()
+    r.adv(50)
+    for _ in range(3):
+        _stir(r, rnd, range(18), 20000)
+        assert r.app.state == 0 and not r.app._pending, r.events[-3:]
+        assert (r.app.game_name, r.app.mode, r.app.level) == ("toguz", "two", 3)
+    assert not [f for k, f in r.events if k == "game"] and r.store.current is None
+    r.adv(REST_MS + 100)  # then a deliberate press still works
+    r.press("toguz", MENU_MODE[1])
+    assert r.app.mode == "white"
+
+
+def test_staff_filling_the_pits_starts_nothing_then_a_filled_pit_is_pressed_by_its_balls():
+    rnd = Rng(3)
+    r = Rig()
+    r.adv(50)
+    # staff put the balls in pit after pit (0.3-2.5 s apart), each pit's sensor
+    # bouncing as the balls drop, START among them, adjusting a pit now and then
+    for c in list(range(18)) + [MENU_START, 5, 17]:
+        s = r.sensor("toguz", c)
+        for _ in range(rnd.between(1, 3)):  # bounce
+            r.hw.set_sensor(s, 1)
+            r.adv(rnd.between(20, 59))
+            r.hw.set_sensor(s, 0)
+            r.adv(rnd.between(10, 39))
+        r.hw.set_sensor(s, 1)
+        r.adv(rnd.between(300, 2499))
+    r.adv(6000)
+    assert r.app.state == 0 and not r.app._pending
+    assert "game" not in r.kinds() and r.store.current is None
+    # the filled board is now at rest: lifting START's balls for a second and putting
+    # them back is a deliberate press
+    s = r.sensor("toguz", MENU_START)
+    r.hw.set_sensor(s, 0)
+    r.adv(1000)
+    r.hw.set_sensor(s, 1)
+    r.adv(300)
+    assert r.app.state == 2 and r.app.game.name == "toguz"
+
+
+def test_a_brief_touch_of_a_play_pad_does_nothing():
+    r = Rig()
+    r.app.choose("toguz", "two")
+    r.app.new_game(r.t)
+    r.adv(100)
+    for _ in range(4):
+        r.tap("tobit", PADS_ON_TOBIT[1], 200)  # brushed four times
+    r.tap("tobit", PADS_ON_TOBIT[0], 200)
+    r.tap("tobit", PADS_ON_TOBIT[2], 200)
+    assert r.app.state == 2 and not [f for k, f in r.events if k in ("arm", "over")]
 
 
 def _play_tihbat(r, pits):
@@ -129,12 +246,12 @@ def test_resign_needs_two_presses_of_a_pad_the_game_never_uses():
     r.app.new_game(r.t)
     r.adv(100)
     # White's resign pad during Toguz Kumalak is Tobit point 5: one press only arms it
-    r.tap("tobit", PADS_ON_TOBIT[1])
+    r.press("tobit", PADS_ON_TOBIT[1])
     assert r.app.state == 2 and ("arm", {"what": "resign", "side": 0}) in r.events
     r.adv(5000)  # the arming times out
-    r.tap("tobit", PADS_ON_TOBIT[1])
+    r.press("tobit", PADS_ON_TOBIT[1])
     assert r.app.state == 2
-    r.tap("tobit", PADS_ON_TOBIT[1])
+    r.press("tobit", PADS_ON_TOBIT[1])
     assert r.app.state == 3 and r.app.result == "0-1"
     rec = r.store.read(1)
     assert rec.finished and rec.result == "0-1" and rec.termination == "resignation"
@@ -149,7 +266,7 @@ def test_resign_needs_two_presses_of_a_pad_the_game_never_uses():
         lit.update(r.lit())
     assert set(north) <= lit and not (set(south) & lit)
     # then any menu pad opens the menu, the last choices kept
-    r.tap("toguz", MENU_GAME[1])
+    r.press("toguz", MENU_GAME[1])
     assert r.app.state == 0 and r.app.game_name == "toguz" and r.app.game is None
 
 
@@ -158,11 +275,11 @@ def test_draw_is_agreed_by_both_players_pads():
     r.app.choose("toguz", "two")
     r.app.new_game(r.t)
     r.adv(100)
-    r.tap("tobit", PADS_ON_TOBIT[0])  # White offers
+    r.press("tobit", PADS_ON_TOBIT[0])  # White offers
     assert r.app.state == 2
-    r.tap("tobit", PADS_ON_TOBIT[0])  # the same side again: still an offer
+    r.press("tobit", PADS_ON_TOBIT[0])  # the same side again: still an offer
     assert r.app.state == 2
-    r.tap("tobit", PADS_ON_TOBIT[2])  # Black accepts
+    r.press("tobit", PADS_ON_TOBIT[2])  # Black accepts
     assert r.app.state == 3 and r.app.result == "1/2-1/2"
     assert r.store.read(1).termination == "agreed draw"
 
@@ -179,6 +296,42 @@ def test_link_set_game_refuses_to_abandon_a_game_without_force():
     assert st["game"] == "toguz" and st["mode"] == "white" and st["level"] == 2
     r.adv(10)
     assert r.app.game.name == "toguz" and r.store.read(1).termination == "abandoned"
+
+
+def test_a_refused_set_game_changes_nothing():
+    r = Rig()
+    r.adv(50)
+
+    def seen():
+        a = r.app
+        return (a.link_status(), a.game_name, a.mode, a.level, a.settings.get("level"),
+                a.state, a._pending, r.store.current, len(r.events))
+
+    for bad in ({"game": "tobit", "mode": "fly"}, {"game": "tihbat", "level": 9},
+                {"mode": "white", "level": True}, {"game": "tobit", "start": "yes"},
+                {"game": "tobit", "colour": "red"}, {"resign": 0}, {"draw": True}):
+        before = seen()
+        assert raises(ValueError, r.app.link_set_game, bad), bad
+        assert seen() == before, bad
+    r.app.link_set_game({"game": "tihbat", "mode": "two"})
+    r.adv(100)
+    _play_tihbat(r, [0])
+    for bad in ({"level": 5, "mode": "white"}, {"game": "toguz", "level": 2},
+                {"resign": 2}, {"resign": True}, {"resign": 0, "game": "toguz"},
+                {"draw": True, "level": 3}, {"game": "toguz", "force": 1}):
+        before = seen()
+        assert raises(ValueError, r.app.link_set_game, bad), bad
+        assert seen() == before, bad
+    assert r.app.game.name == "tihbat" and r.app.level == 3 and r.app.mode == "two"
+    # locked (museum) mode: the link changes nothing until the staff unlock it
+    r.app.settings["locked"] = True
+    before = seen()
+    for req in ({"game": "toguz", "force": True}, {"resign": 0}, {"menu": True, "start": False}):
+        assert raises(ValueError, r.app.link_set_game, req)
+        assert seen() == before
+    r.app.unlocked = True
+    r.app.link_set_game({"resign": 0})
+    assert r.app.state == 3 and r.app.result == "0-1"
 
 
 def test_engine_plays_its_pit_and_the_board_shows_the_sowing():
@@ -231,7 +384,7 @@ def test_takeback_button_takes_a_mancala_move_back_on_record():
 
 
 def test_bad_buttons_in_a_board_definition_are_refused():
-    from playboard.app.ui import buttons as _buttons
+    from playboard.app.gamestart import buttons as _buttons
     assert _buttons({"buttons": {"menu": 60}}, 64) == {"menu": 60}
     assert raises(ValueError, _buttons, {"name": "x", "buttons": {"menu": 64}}, 64)
     assert raises(ValueError, _buttons, {"name": "x", "buttons": {"fly": 3}}, 64)
@@ -270,3 +423,120 @@ def test_tobit_setup_move_and_takeback_are_recorded():
     r.adv(1200)
     assert "undo" in r.kinds() and g.ply == 0
     assert r.store.read(1).moves == []
+
+
+def _staff_gesture(r, hold=3200):
+    """The staff gesture on the simulated board: the four corner pits held together
+    ``hold`` ms, let go, held again ``hold`` ms, let go."""
+    from playboard.app.state import STAFF_CORNERS
+    sens = [r.sensor("toguz", c) for c in STAFF_CORNERS]
+    for _ in range(2):
+        for s in sens:
+            r.hw.set_sensor(s, 1)
+            r.adv(120)
+        r.adv(hold)
+        for s in sens:
+            r.hw.set_sensor(s, 0)
+            r.adv(120)
+        r.adv(400)
+
+
+def test_staff_gesture_opens_the_staff_menu_not_a_short_one_nor_with_another_pit():
+    r = Rig()
+    r.adv(50)
+    _staff_gesture(r, 2000)  # held too briefly
+    assert r.app.state == 0 and "staff" not in r.kinds()
+    from playboard.app.state import STAFF_CORNERS
+    from playboard.app.staff import STAFF_BRIGHT, STAFF_UNLOCK, STAFF_EXIT
+    r.adv(6000)
+    sens = [r.sensor("toguz", c) for c in STAFF_CORNERS]
+    for k in range(2):  # the gesture with a fifth pit touched during its second hold
+        for s in sens:
+            r.hw.set_sensor(s, 1)
+        r.adv(1500)
+        if k:
+            r.tap("toguz", 4, 200)
+        r.adv(2000)
+        for s in sens:
+            r.hw.set_sensor(s, 0)
+        r.adv(500)
+    r.adv(6000)
+    assert r.app.state == 0 and "staff" not in r.kinds()
+    assert (r.app.game_name, r.app.mode) == ("toguz", "two")  # no menu choice either
+    _staff_gesture(r)
+    assert r.app.state == 5 and ("staff", {"open": True}) in r.events
+    # brightness: North pit 3 (the third step), kept on flash
+    r.press("toguz", STAFF_BRIGHT[2])
+    assert r.app.settings["brightness"] == 32 and r.store.load_settings({})["brightness"] == 32
+    # locked mode: the link refuses until the staff unlock it here
+    r.app.settings["locked"] = True
+    from playboard.settings import link_locked
+    assert link_locked(r.app.settings, r.app)
+    r.press("toguz", STAFF_UNLOCK)
+    assert not link_locked(r.app.settings, r.app) and ("staff", {"unlocked": True}) in r.events
+    r.press("toguz", STAFF_EXIT)
+    assert r.app.state == 0
+    # left alone, the staff menu closes by itself
+    _staff_gesture(r)
+    assert r.app.state == 5
+    r.adv(61000)
+    assert r.app.state == 0
+
+
+def test_locked_mode_offers_only_the_allowed_games_modes_and_levels():
+    r = Rig()
+    r.app.settings.update({"locked": True, "games": ["tihbat"], "modes": ["two", "white"],
+                           "max_level": 3})
+    r.app.link_settings({"locked": True})
+    assert (r.app.game_name, r.app.mode, r.app.level) == ("tihbat", "two", 3)
+    r.adv(50)
+    r.press("toguz", MENU_GAME[0])  # Toguz Kumalak: not offered
+    r.press("toguz", MENU_MODE[3])  # demo: not offered
+    assert (r.app.game_name, r.app.mode) == ("tihbat", "two")
+    r.press("toguz", MENU_MODE[1])  # against the engine
+    r.press("toguz", MENU_LEVEL[6])  # level 7: above max_level
+    assert r.app.mode == "white" and r.app.level == 3
+    r.press("toguz", MENU_LEVEL[1])
+    assert r.app.level == 2
+    lay = r.app.menu_lay
+    lit = r.lit()
+    assert lay.led_of(MENU_GAME[0]) not in lit and lay.led_of(MENU_GAME[3]) in lit
+    assert lay.led_of(MENU_LEVEL[5]) not in lit
+    r.press("toguz", MENU_START)
+    assert r.app.state == 2 and r.app.game.name == "tihbat" and r.app.mode == "white"
+
+
+def test_a_game_left_alone_is_recorded_abandoned_and_the_board_attracts_again():
+    r = Rig()
+    r.app.settings["idle_s"] = 30
+    r.app.link_set_game({"game": "tihbat", "mode": "two"})
+    r.adv(100)
+    _play_tihbat(r, [0])
+    r.adv(25000)
+    assert r.app.state == 2  # not yet
+    _play_tihbat(r, [1])  # a move restarts the wait (its last touch 3 s ago)
+    r.adv(25000)
+    assert r.app.state == 2
+    r.adv(3000)
+    assert r.app.state == 4 and "abandoned" in r.kinds()
+    rec = r.store.read(1)
+    assert rec.finished and rec.result == "*" and rec.termination == "abandoned"
+    assert len(rec.moves) == 2 and r.store.current is None
+    r.hw.set_sensor(r.sensor("tobit", 1), 1)  # a visitor: the menu again
+    r.adv(100)
+    assert r.app.state == 0
+
+
+def test_resume_never_closes_the_unfinished_game_as_abandoned_at_power_up():
+    fs = FakeFs()
+    played, fen = _first_half(fs)
+    gc.collect()
+    st = Store("/games", fs=fs)
+    s = st.load_settings({})
+    s["resume"] = "never"
+    assert st.save_settings(s)
+    r2 = Rig(fs)
+    r2.adv(20)
+    assert r2.app.state == 0 and r2.app.game is None
+    rec = r2.store.read(1)
+    assert rec.finished and rec.termination == "abandoned" and rec.moves == played

@@ -195,6 +195,57 @@ def test_set_game_status_and_settings_go_through_the_app():
     assert t == "!" and r["err"] == "internal" and "ZeroDivision" in r["msg"]
 
 
+def _state(lk, st, fs):
+    """Everything a request could change: flash, settings, live, the store's view."""
+    return (dict((k, bytes(v)) for k, v in fs.files.items()), json.dumps(lk.settings),
+            lk.live, st.current, [tuple(e) for e in st.games()])
+
+
+# every request type, each with requests the board must refuse (or answer without
+# changing anything): (type, [request, ...])
+_REFUSED = (
+    ("H", [{"x": 1}]),
+    ("S", [{"x": 1}]),
+    ("L", [{"from": -1}, {"from": "a"}, {"from": True}]),
+    ("A", [{"id": 3}, {"id": -2}, {"id": "1"}, {}]),  # 3: the game being recorded
+    ("P", [{"from": -5}, {"from": 1.5}]),
+    ("G", [{"game": "tobit"}, {"game": "chess", "mode": "two"}]),  # no app: refused
+    ("R", [{"x": 1}]),
+    ("W", [{"brightness": 90, "level": 9}, {"takeback": False, "nope": 1},
+           {"hints": 0}, {"games": ["toguz", "chess"]}, {"games": []},
+           {"modes": ["two", "two"]}, {"resume": "maybe"}, {"level": 5, "max_level": 4},
+           {"attract_s": -1}, {}]),
+    ("V", [{"on": 1}, {"on": "yes"}]),
+    ("T", [{"time": [2026, 13, 1, 0, 0, 0]}, {"time": "now"}]),
+    ("F", [{"id": 99, "off": 0}, {"id": "x"}, {"id": 1, "off": -3}]),
+)
+
+
+def test_every_request_type_refused_changes_nothing():
+    lk, pipe, st, fs, clock = _board()
+    seq = 0
+    for t, reqs in _REFUSED:
+        for req in reqs:
+            before = _state(lk, st, fs)
+            seq = (seq + 1) & 255
+            rt, r = _ask(lk, pipe, seq, t, req)
+            after = _state(lk, st, fs)
+            assert after == before, (t, req)
+            if t in ("L", "A", "P", "G", "W", "V", "T"):
+                assert rt == "!" and r["err"] in ("refused", "payload"), (t, req, rt, r)
+                assert "\n" not in r["msg"] and len(r["msg"]) < 200
+            elif t == "F":
+                assert rt == "!" or get_total(r) == 0, (t, req)
+    # and the good ones still change what they should
+    assert _ask(lk, pipe, 200, "W", {"level": 5, "max_level": 6})[1]["level"] == 5
+    assert st.load_settings({})["max_level"] == 6
+    assert _ask(lk, pipe, 201, "V", {"on": True})[1] == {"on": True}
+
+
+def get_total(payload):
+    return L.get32(payload, 4)
+
+
 def test_set_time():
     lk, pipe = _board()[:2]
     t, r = _ask(lk, pipe, 1, "T", {"time": [2026, 11, 30, 14, 5, 0]})

@@ -84,3 +84,35 @@ def is_micropython():
     import sys
 
     return sys.implementation.name == "micropython"
+
+
+class Rng:
+    """A small xorshift generator: the same numbers on CPython and MicroPython."""
+
+    def __init__(self, seed):
+        self.x = (seed * 2654435761 + 12345) & 0x3FFFFFFF or 1
+
+    def next(self):
+        x = self.x
+        x ^= (x << 13) & 0x3FFFFFFF
+        x ^= x >> 17
+        x ^= (x << 5) & 0x3FFFFFFF
+        self.x = x
+        return x
+
+    def below(self, n):
+        return self.next() % n
+
+    def between(self, lo, hi):
+        return lo + self.next() % (hi - lo + 1)
+
+    def chance(self, percent):
+        return self.next() % 100 < percent
+
+    def choice(self, seq):
+        return seq[self.next() % len(seq)]
+
+    def shuffle(self, lst):
+        for i in range(len(lst) - 1, 0, -1):
+            j = self.next() % (i + 1)
+            lst[i], lst[j] = lst[j], lst[i]

@@ -68,16 +68,12 @@ def _set_up(b, g):
 
 
 def _resign(b, side):
-    # White's resign pad during Toguz Kumalak is Tobit point 5, Black's point 38; twice
+    # White's resign pad during Toguz Kumalak is Tobit point 5, Black's point 38;
+    # pressed deliberately twice
+    from playboard_host.gestures import press_sensor
     cell = 5 if side == 0 else 38
-    b.set_sensor(_tobit_sensor(cell), 1)
-    b.advance(200)
-    b.set_sensor(_tobit_sensor(cell), 0)
-    b.advance(200)
-    b.set_sensor(_tobit_sensor(cell), 1)
-    b.advance(200)
-    b.set_sensor(_tobit_sensor(cell), 0)
-    b.advance(200)
+    press_sensor(b, _tobit_sensor(cell))
+    press_sensor(b, _tobit_sensor(cell))
 
 
 def _tobit_sensor(cell):
@@ -253,3 +249,46 @@ def test_link_sets_the_game_and_follows_it_live_on_the_simulated_board(board, tm
         assert all(c == (0, 0, 0) for c in b.leds())
     finally:
         link.close()
+
+
+def test_playboard_settings_get_set_profile_refusals_and_flash(board, tmp_path, capsys):
+    """`playboard settings` over the simulated board's link (whole firmware, 192 KB)."""
+    b = board()
+    flash = str(tmp_path / "flash")
+    b.start("sim", fs_dir=flash)
+    port = ["--port", b.port, "--timeout", "3"]
+    assert cli.main(["settings"] + port) == 0
+    out = capsys.readouterr().out
+    assert "brightness 48\n" in out and "games toguz,tobit,tobit4,tihbat\n" in out
+    assert "locked false\n" in out and "idle_s 0\n" in out
+    assert cli.main(["settings", "set", "brightness", "90", "attract_s", "30"] + port) == 0
+    assert "brightness=90" in capsys.readouterr().out
+    # bad values: one clear line each, exit status 2, nothing changed on the board
+    for words in (["brightness", "300"], ["takeback", "maybe"], ["games", "toguz,chess"],
+                  ["colour", "red"], ["level", "6", "max_level", "4"], ["brightness"]):
+        assert cli.main(["settings", "set"] + words + port) == 2, words
+        err = capsys.readouterr().err
+        assert err.startswith("playboard: ") and err.count("\n") == 1, err
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"brightness": 10, "resume": "later"}')
+    assert cli.main(["settings", "--from", str(bad)] + port) == 2
+    assert "resume" in capsys.readouterr().err
+    good = tmp_path / "good.json"
+    good.write_text('{"hints": false, "idle_s": 600}')
+    assert cli.main(["settings", "--from", str(good)] + port) == 0
+    capsys.readouterr()
+    assert cli.main(["settings", "get", "brightness"] + port) == 0
+    assert capsys.readouterr().out == "brightness 90\n"
+    # the museum profile locks the board: the link refuses changes from then on
+    assert cli.main(["settings", "--profile", "museum"] + port) == 0
+    capsys.readouterr()
+    assert cli.main(["settings", "set", "brightness", "20"] + port) == 2
+    assert "locked" in capsys.readouterr().err
+    # kept on flash: a restarted board has every setting
+    b.restart()
+    assert cli.main(["settings", "--port", b.port, "--timeout", "3"]) == 0  # a new pty
+    out = capsys.readouterr().out
+    assert "locked true\n" in out and "brightness 64\n" in out and "hints true\n" in out
+    assert "idle_s 300\n" in out and "attract_s 60\n" in out and "resume never\n" in out
+    st = b.status()
+    assert st["state"] == "menu" and st["game"] in ("toguz", "tobit", "tihbat")

@@ -15,7 +15,8 @@ HOST = os.path.join(ROOT, "host_tools")
 LAYERS = (
     ("playboard.compat",),
     ("playboard.games", "playboard.hw"),
-    ("playboard.board", "playboard.engine", "playboard.pgn", "playboard.record"),
+    ("playboard.board", "playboard.engine", "playboard.pgn", "playboard.record",
+     "playboard.settings"),
     ("playboard.config", "playboard.link"),
     ("playboard.app",),
     ("playboard.sim",),

@@ -362,7 +362,7 @@ def test_the_boards_own_menu_from_the_page():
         assert not any("pressed" in e for e in st["events"])  # no pad read as pressed
         with pytest.raises(ValueError, match="has no sensor"):
             s.act({"op": "click", "cell": 5})  # Tihbat's captured counter
-        # again, into Tobit: START is Black's resign pad there
+        # again, into Tobit: START is no pad there (pressing it again never resigns)
         s.act({"op": "menu"})
         for cell in (1, 5, 17):  # Tobit, two players, START
             s.act({"op": "click", "cell": cell})

@@ -5,9 +5,59 @@ flash and this costs nothing). Functions take the ``App`` as their first argumen
 """
 import gc
 
-from playboard.app.state import GAMES, S_SETUP, S_PLAY, PADS_ON_TOGUZ, PADS_ON_TOBIT, RESERVE
+from playboard.app.state import (GAMES, MODES, S_SETUP, S_PLAY, PADS_ON_TOGUZ, PADS_ON_TOBIT, RESERVE,
+                                 clamp)
 from playboard.compat import unload
 from playboard.board.layout import load_layout, read_layout_file, boards_dir
+from playboard.board.lights import USER, ON
+
+
+def start(app, now_ms):
+    """First frame's work: light the board, then resume the unfinished game found by
+    the store (lighting what the pieces must be) or open the menu."""
+    app.now = now_ms
+    app.lights.mark(USER, 0, ON)
+    app.lights.frame(now_ms)  # a lit board at once
+    app.emit("boot", {"games": app.store.count, "problems": len(app.store.report)})
+    r = app.store.resume()
+    if r is not None and app.settings.get("resume", "always") == "never":
+        app.store.finish("*", "abandoned")  # a museum board starts afresh
+        r = None
+    from playboard.app.ui import fit_choice
+    fit_choice(app)
+    if r is not None and r.name in GAMES:
+        resume(app, r, now_ms)  # the first frame replays it
+        return
+    elif r is not None:
+        app.store.finish("*", "abandoned")
+    app.open_menu(now_ms)
+
+
+def resume(app, r, now_ms):
+    tags = r.tags
+    mode = tags.get("Mode", "two")
+    level = tags.get("Level", "3")
+    app.game_name = r.name
+    app.mode = mode if mode in MODES else "two"
+    app.level = clamp(int(level) if level.isdigit() else 3, 1, 8)
+    app.new_game(now_ms, resumed=r)
+
+
+def buttons(cfg, n_sensors):
+    """The board definition's optional ``buttons`` (name -> sensor index), checked."""
+    b = cfg.get("buttons")
+    if not b:
+        return None
+    if not isinstance(b, dict):
+        raise ValueError("board %s: buttons: expected an object" % cfg.get("name"))
+    for k in b:
+        if k not in ("menu", "draw", "resign", "draw_black", "resign_black", "takeback"):
+            raise ValueError("board %s: buttons.%s: unknown button" % (cfg.get("name"), k))
+        v = b[k]
+        if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v < n_sensors:
+            raise ValueError("board %s: buttons.%s: sensor %r not in 0..%d"
+                             % (cfg.get("name"), k, v, n_sensors - 1))
+    return b
 
 
 def player(app, side):
@@ -50,6 +100,8 @@ def begin(app, now_ms, resumed=None):
     name = app.game_name
     _unload_games(name)
     unload("playboard.app.ui")  # not needed in play: give the heap to the game
+    unload("playboard.app.staff")
+    unload("playboard.app.request")
     if app.mode == "two":
         # no engine in this game: its code and table go back to the heap
         app.engine = None
@@ -63,8 +115,9 @@ def begin(app, now_ms, resumed=None):
             # the engine first: its table wants a block in one piece
             from playboard.engine.search import Engine
             app.engine = Engine(app._tt_size)
-    if app._reserve is None:
+    if app._reserve is None and app._begin_tries == 0:
         # the last game's objects are gone: keep their room whole while the code loads
+        # (not on a retry: the code itself did not fit beside it)
         gc.collect()
         try:
             app._reserve = bytearray(RESERVE)
@@ -72,11 +125,13 @@ def begin(app, now_ms, resumed=None):
             pass
     tobit = name in ("tobit", "tobit4")
     # the code first, while the heap has room in one piece, then the objects
-    if tobit:
-        from playboard.board.tobit_tracker import TobitTracker as Tracker
-    else:
-        from playboard.board.mancala_tracker import MancalaTracker as Tracker
-    cls = game_class(name)
+    try:
+        Tracker, cls = _code(name, tobit, game_class)
+    except MemoryError:
+        # the code does not fit beside the reserve: it goes first, in the reserve's room
+        app._reserve = None
+        gc.collect()
+        Tracker, cls = _code(name, tobit, game_class)
     del game_class
     unload("playboard.games.registry")  # the class is all a game needs of it
     app._reserve = None  # the block kept whole for this moment (see App.__init__)
@@ -125,6 +180,15 @@ def begin(app, now_ms, resumed=None):
         app._turn_check = True
     if g.is_game_over():  # a record whose last move ended the game
         app._game_over(g.result(), g.termination, now_ms)
+
+
+def _code(name, tobit, game_class):
+    """Load the code of game ``name``: (its tracker class, its rules core class)."""
+    if tobit:
+        from playboard.board.tobit_tracker import TobitTracker as Tracker
+    else:
+        from playboard.board.mancala_tracker import MancalaTracker as Tracker
+    return Tracker, game_class(name)
 
 
 def read_layouts(cfg, hw):

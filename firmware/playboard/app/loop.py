@@ -27,14 +27,18 @@ that side against the engine at ``level``), ``demo`` (engine against engine).
 Gestures: see docs/app.md. The *pads* are cells of another game's area of the
 board that the current game never uses (so normal play cannot press them): the
 menu is on the Toguz Kumalak pits; during Tobit the resign / draw pads are Toguz
-pits, during Toguz Kumalak and Tihbat they are Tobit points. A pad is pressed when
-its sensor leaves the value it had when the state began (a stylus put on, a ball
-or piece lifted); it must come back before it can be pressed again. A board
+pits, during Toguz Kumalak and Tihbat they are Tobit points. A pad (or menu pit) is
+pressed *deliberately*: its sensor leaves its rest value (a stylus put on, a ball or
+piece lifted), stays away ``HOLD_MS`` (its row of pits fills on the LEDs) and comes
+back before ``RELEASE_MS``, while no other sensor of the pad area changes and none
+changed for ``QUIET_MS`` before: a brief touch, a child stirring the balls or staff
+filling the pits press nothing. A board left unchanged for ``REST_MS`` takes what it
+shows as its new rest (a filled pit is then pressed by lifting its balls). A board
 definition may name sensors as buttons instead (``"buttons": {"menu": 58,
 "resign": 59, "draw": 60}``, see docs/app.md).
 
 Events (for the link's live mode and the simulator): ``sink(kind, fields)`` is
-called with ``kind`` one of ``EVENTS`` and a small dict.
+called with ``kind`` one of the event kinds listed in ``playboard.app.state`` and a small dict.
 """
 import gc
 import time
@@ -43,8 +47,9 @@ from playboard.compat import unload
 from playboard.board import tracker as T
 from playboard.board.lights import Lights, ENGINE, CAPTURE, ERROR, USER, ON, ACCENT, BLINK
 from playboard.board.scan import Scanner
-from playboard.app.state import (STATE_NAMES, S_MENU, S_SETUP, S_PLAY, S_OVER, S_ATTRACT,
+from playboard.app.state import (STATE_NAMES, S_MENU, S_SETUP, S_PLAY, S_OVER, S_ATTRACT, S_STAFF,
                                  MASK, ARM_MS, DRAW_MS, OVER_DELAY_MS, ATTRACT_STEP_MS,
+                                 HOLD_MS, RELEASE_MS, QUIET_MS, REST_MS,
                                  APP_SETTINGS, RESERVE, RESIGNED, AGREED, ticks_ms, clamp)
 
 
@@ -103,7 +108,9 @@ class App:
                         momentary.append(s)
         self.scanner = Scanner.from_config(hw, cfg, momentary)
         self.period_ms = self.scanner.period_ms
-        self.buttons = self._ui().buttons(cfg, hw.n_sensors)
+        from playboard.app.gamestart import buttons
+        self.buttons = buttons(cfg, hw.n_sensors)
+        del buttons
         self.rest = bytearray(hw.n_sensors)  # each sensor's value when the state began
         self.menu_lay = self.load_layout("toguz")
         self.menu_sensors = bytearray(b"\xff" * hw.n_sensors)  # sensor -> menu cell
@@ -175,8 +182,14 @@ class App:
         self._pending = None  # a game to begin at the next frame: [resumed record or None,
         # its header queued (bool)]
         self._begin_tries = 0  # attempts to begin or resume a game that hit a MemoryError
-        self._held = -1  # the sensor whose press began the next state, and its rest value
-        self._held_rest = 0
+        self._hold = -1  # the sensor of a deliberate press in progress (-1 none)
+        self._t_hold = 0  # when it left its rest value
+        self._t_busy = -QUIET_MS  # the last change of a pad or pit (not a press's own)
+        self._rested = True  # rest[] holds the board as it stands (see REST_MS)
+        self.unlocked = False  # locked mode: the staff unlocked the link (until power-off)
+        self.sw_away = 0  # the staff gesture's watch (ui.watch_change): corners away,
+        self.sw_phase = 0  # its step,
+        self.sw_t = 0  # and when it began
         self.last_ply = 0
 
     def load_layout(self, game):
@@ -191,7 +204,12 @@ class App:
     def start(self, now_ms):
         """First frame's work: light the board, then resume the unfinished game found by
         the store (lighting what the pieces must be) or open the menu."""
-        self._ui().start(self, now_ms)
+        from playboard.app import gamestart
+        try:
+            gamestart.start(self, now_ms)
+        finally:
+            del gamestart
+            unload("playboard.app.gamestart")  # start-up only
 
     def choose(self, game=None, mode=None, level=None):
         """Set the next game's name, mode and level (as the menu does). ValueError if bad."""
@@ -201,12 +219,13 @@ class App:
         """The link's ``G`` request: ``{"game", "mode", "level", "start": true,
         "force": false, "resign": 0|1, "draw": true, "menu": true}``. Starting a game
         while one with moves is being played needs ``force``. ValueError to refuse."""
-        return self._ui().link_set_game(self, req)
+        from playboard.app import request  # dropped when a game begins or the menu opens
+        return request.link_set_game(self, req)
 
     # ---- events --------------------------------------------------------------
 
     def emit(self, kind, fields=None):
-        """Send event ``kind`` (one of EVENTS) with ``fields`` (dict) to the sink and the link."""
+        """Send event ``kind`` (see playboard.app.state) with ``fields`` (dict) to the sink and the link."""
         if self.sink is not None:
             self.sink(kind, fields)
         if self.link is not None and self.link.live:
@@ -226,6 +245,9 @@ class App:
                 self._reserve = bytearray(RESERVE)
             except MemoryError:
                 pass
+        unload("playboard.app.staff")  # the staff menu's code: only while it is open
+        unload("playboard.app.request")
+        unload("playboard.hw.selftest")
         self._enter(S_MENU, now_ms)
         self._menu_dirty = True
         self.emit("menu", {"game": self.game_name, "mode": self.mode, "level": self.level})
@@ -245,9 +267,8 @@ class App:
         self._t_state = now_ms
         self._t_idle = now_ms
         self.rest[:] = self.scanner.deb.stable
-        if self._held >= 0:  # the press that led here is still held: keep its true rest
-            self.rest[self._held] = self._held_rest
-            self._held = -1
+        self._hold = -1
+        self.sw_away = self.sw_phase = 0
         self._armed = -1
         self._draw_offer = -1
         self._shown = -1
@@ -291,16 +312,6 @@ class App:
             self._t_draw = now_ms
             self.emit("arm", {"what": "draw", "side": side})
         self._shown = -1
-
-    def resign(self, side, now_ms):
-        """Side ``side`` (0/1) resigns (a button or the link)."""
-        if self.state in (S_SETUP, S_PLAY):
-            self._game_over("0-1" if side == 0 else "1-0", RESIGNED, now_ms)
-
-    def agree_draw(self, now_ms):
-        """Both players agreed a draw (a button or the link)."""
-        if self.state in (S_SETUP, S_PLAY):
-            self._game_over("1/2-1/2", AGREED, now_ms)
 
     def _game_over(self, result, termination, now_ms):
         if self.engine is not None:
@@ -437,6 +448,7 @@ class App:
                 self._begin_tries += 1
                 self._end_game_objects()
                 self.engine = None  # rebuilt first, in one piece, by the next attempt
+                self._reserve = None  # the code did not fit beside it: the next has the room
                 gc.collect()
                 return
             except (ValueError, IndexError, OSError) as e:
@@ -460,6 +472,8 @@ class App:
             self.next_due = (now_ms + self.period_ms) & MASK
             if n > 0:
                 self._changes(n, now_ms)
+            if self.state != S_ATTRACT:
+                self._controls(now_ms)
             tr = self.tracker
             if tr is not None and not self.thinking:
                 if self._occ_dirty or n > 0:
@@ -489,44 +503,76 @@ class App:
         deb = self.scanner.deb
         st = self.state
         self._t_idle = now_ms
+        self._rested = False
         if st == S_ATTRACT:
             self.open_menu(now_ms)
             return
+        b = self.buttons
+        game = st == S_PLAY or st == S_SETUP
         for i in range(n):
             s = deb.changes[i]
             v = deb.stable[s]
             r0 = self.rest[s]
-            if v == r0:
-                continue  # back to rest: re-armed
-            self._press(s, st, now_ms)
-            if self.state != st or self._pending is not None:
-                # a new state begins (now, or with the game at the next frame) while this
-                # sensor is held: its way back to rest is not a press
-                self.rest[s] = r0
-                self._held = s
-                self._held_rest = r0
-                return
-
-    def _press(self, s, st, now_ms):
-        """Sensor s left its rest value in state st: a menu choice, a pad, a button."""
-        if st == S_MENU or st == S_OVER:
-            c = self.menu_sensors[s]
-            if c != 255:
-                if st == S_MENU:
-                    self._ui().menu_press(self, c, now_ms)
-                elif ((now_ms - self._t_state) & MASK) >= OVER_DELAY_MS:
+            if s == self._hold:
+                if v == r0:  # let go: a press if held HOLD_MS..RELEASE_MS
+                    ok = HOLD_MS <= ((now_ms - self._t_hold) & MASK) < RELEASE_MS
+                    self._end_hold()
+                    if ok:
+                        if game:
+                            self._pad_press(self.pad_sensors[s], now_ms)
+                        else:
+                            self._ui().press(self, s, st, now_ms)
+                        if self.state != st or self._pending is not None:
+                            return
+                continue
+            if b and v != r0:  # real buttons act at once
+                if s == b.get("menu", -1) and st != S_MENU:
                     self.open_menu(now_ms)
-                return
-        elif st == S_PLAY or st == S_SETUP:
-            k = self.pad_sensors[s]
-            if k != 255:
-                self._pad_press(k, now_ms)
-                return
-        b = self.buttons
-        if b and s == b.get("menu", -1) and st != S_MENU:
-            self.open_menu(now_ms)
-        elif b and s == b.get("takeback", -1) and st == S_PLAY:
-            self.takeback(now_ms)
+                    return
+                if s == b.get("takeback", -1):
+                    if st == S_PLAY:
+                        self.takeback(now_ms)
+                    continue
+            # the pits and pads of the controls: in a game the sensors it does not use,
+            # else the Toguz pits
+            if game:
+                if self.lay is None or self.lay.cell_of_sensor(s) >= 0:
+                    continue
+                target = self.pad_sensors[s] != 255
+            else:
+                target = self.menu_sensors[s] != 255
+                if not target:
+                    continue
+                if st != S_STAFF:
+                    self._ui().staff_change(self, s, now_ms)
+            if self._hold >= 0:
+                self._end_hold()  # another pit: the board is being filled or stirred
+            quiet = ((now_ms - self._t_busy) & MASK) >= QUIET_MS
+            self._t_busy = now_ms
+            if v != r0 and self._hold < 0 and quiet and target:
+                self._hold = s
+                self._t_hold = now_ms
+
+    def _end_hold(self):
+        self._hold = -1
+        self.lights.clear(USER)
+        self._menu_dirty = True
+        self._shown = -1
+
+    def _controls(self, now_ms):
+        """Per frame in the menu, the result and a game: a press held past RELEASE_MS is a
+        pit filled (its value becomes its rest); a board unchanged REST_MS is at rest."""
+        h = self._hold
+        if self.sw_phase and self._ui().watch_tick(self, now_ms):
+            self._ui().staff_open(self, now_ms)
+            return
+        if h >= 0 and ((now_ms - self._t_hold) & MASK) >= RELEASE_MS:
+            self.rest[h] = self.scanner.deb.stable[h]
+            self._end_hold()
+        elif (h < 0 and not self._rested and ((now_ms - self._t_idle) & MASK) >= REST_MS
+              and not (self.sw_phase or self.sw_away)):
+            self.rest[:] = self.scanner.deb.stable
+            self._rested = True
 
     def takeback(self, now_ms):
         """Take the last move back (a button; Toguz Kumalak and Tihbat, whose pits cannot
@@ -571,6 +617,7 @@ class App:
                     self._record("M", text)
                     self._ev_rec = i
                 self.expecting = None
+                self._t_idle = now_ms  # a move (the engine's too) is not idleness
                 self._turn_check = True
                 if text is not None and (self.sink is not None or
                                          (self.link is not None and self.link.live)):
@@ -662,6 +709,11 @@ class App:
                 return
             if self._menu_dirty:
                 self._ui().paint_menu(self)
+            if self._hold >= 0:
+                self._ui().paint_hold(self, now_ms)
+            return
+        if st == S_STAFF:
+            self._ui().paint_staff(self, now_ms)
             return
         if st == S_ATTRACT:
             if ((now_ms - self._t_attract) & MASK) >= ATTRACT_STEP_MS:
@@ -676,6 +728,15 @@ class App:
             s = self.settings.get("attract_s", 0)
             if s and ((now_ms - self._t_idle) & MASK) >= 1000 * s:
                 self.open_menu(now_ms)
+                return
+            if self._hold >= 0:
+                self._ui().paint_hold(self, now_ms)
+            return
+        if self.tracker is None:
+            return  # a game's begin met a MemoryError: it begins again next frame
+        idle = self.settings.get("idle_s", 0)
+        if idle and self.mode != "demo" and ((now_ms - self._t_idle) & MASK) >= 1000 * idle:
+            self._ui().abandon(self, now_ms)
             return
         if self.tracker is None:  # a game's start cut short by a MemoryError: begun again
             return
@@ -696,6 +757,10 @@ class App:
         if self._draw_offer >= 0 and ((now_ms - self._t_draw) & MASK) >= DRAW_MS:
             self._draw_offer = -1
             self._shown = -1
+        h = self._hold
+        if h >= 0:  # a pad being pressed blinks white, then shows blue: let go now
+            li.mark(USER, self.pad_leds[self.pad_sensors[h]],
+                    ACCENT if ((now_ms - self._t_hold) & MASK) >= HOLD_MS else BLINK)
 
     def _paint_tracker(self):
         tr = self.tracker
@@ -758,11 +823,13 @@ class App:
 
 
     def link_settings(self, changed):
-        """Apply settings the host changed (already saved on flash)."""
+        """Apply settings the host changed (already checked and saved on flash)."""
         if "brightness" in changed:
             self.lights.set_brightness(clamp(self.settings["brightness"], 0, 255))
         if "level" in changed and self.state == S_MENU:
             self.level = clamp(self.settings["level"], 1, 8)
+        if self.state == S_MENU:
+            self._ui().fit_choice(self)
             self._menu_dirty = True
 
     # ---- running ----------------------------------------------------------------------

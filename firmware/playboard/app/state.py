@@ -7,19 +7,26 @@ from playboard.compat import const
 
 GAMES = ("toguz", "tobit", "tobit4", "tihbat")
 MODES = ("two", "white", "black", "demo")
-STATE_NAMES = ("menu", "setup", "play", "over", "attract")
-EVENTS = ("boot", "menu", "game", "resumed", "setup", "move", "undo", "lift", "place",
-          "correction", "resolved", "thinking", "engine", "arm", "over", "record-error",
-          "attract", "dropped")
+STATE_NAMES = ("menu", "setup", "play", "over", "attract", "staff")
+# Event kinds (App.emit; kept as text here, not as a tuple in the heap):
+# "boot", "menu", "game", "resumed", "setup", "move", "undo", "lift", "place",
+# "correction", "resolved", "thinking", "engine", "arm", "over", "record-error",
+# "attract", "dropped", "abandoned", "staff"
 
 S_MENU = const(0)
 S_SETUP = const(1)
 S_PLAY = const(2)
 S_OVER = const(3)
 S_ATTRACT = const(4)
+S_STAFF = const(5)  # the staff menu (docs/museum.md)
 
 MASK = const(0x3FFFFFFF)
 ARM_MS = const(4000)  # a resign press must be confirmed within this
+# Deliberate presses (menu choices, play pads; docs/app.md "Deliberate presses"):
+HOLD_MS = const(800)  # a press is held at least this long (the fill on the LEDs)...
+RELEASE_MS = const(4000)  # ...and let go before this: a pit filled, never let go, is no press
+QUIET_MS = const(300)  # no other pad or pit changed this long before a press begins
+REST_MS = const(3000)  # a board left unchanged this long: what it shows is the new rest
 DRAW_MS = const(10000)  # a draw offer stands this long for the other player
 OVER_DELAY_MS = const(2500)  # the last move's view stays this long before the result
 ATTRACT_STEP_MS = const(80)
@@ -30,11 +37,15 @@ MENU_MODE = (5, 6, 7, 8)  # South pits 6-9: two, white, black, demo
 MENU_LEVEL = (9, 10, 11, 12, 13, 14, 15, 16)  # North pits 1-8: level 1..8
 MENU_START = 17  # North pit 9
 MENU_FLASH = 4  # South pit 5: blinks red while the flash is nearly full (sync the games)
+STAFF_CORNERS = (0, 8, 9, 17)  # the staff gesture's pits: South 1 and 9, North 1 and 9
 # Play pads (White draw, White resign, Black draw, Black resign) as cells of the
 # pad game's layout: Toguz pits during Tobit, Tobit points during the mancala games.
-PADS_ON_TOGUZ = (0, 8, 9, 17)
+# START (North pit 9) is never a play pad: presses of START never resign.
+PADS_ON_TOGUZ = (0, 7, 9, 16)
 PADS_ON_TOBIT = (1, 5, 34, 38)
 
+# The app's settings beside the link's (kinds, ranges and the defaults of the others,
+# read with .get where used: playboard.settings.SPEC)
 APP_SETTINGS = {"attract_s": 120, "think_ms": 3000, "think_nodes": 3000}
 
 RESERVE = const(16384)  # bytes of App._reserve: kept whole while a game's code loads

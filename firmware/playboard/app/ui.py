@@ -6,46 +6,45 @@ drops it when a game starts, so that its code does not share the heap with the
 game's rules core, tracker and engine (on the RP2040 the code is frozen in flash
 and this costs nothing). Every function takes the ``App`` as its first argument.
 """
-from playboard.app.state import (GAMES, MODES, S_SETUP, S_PLAY, MENU_GAME, MENU_MODE, MENU_FLASH,
-                                 MENU_LEVEL, MENU_START, clamp)
+from playboard.app.state import (GAMES, MODES, S_MENU, S_OVER, S_ATTRACT, MENU_GAME, MENU_MODE,
+                                 MENU_LEVEL, MENU_START, MENU_FLASH, MASK, OVER_DELAY_MS, STAFF_CORNERS, HOLD_MS)
+
+STAFF_IDLE_MS = 60000  # the staff menu closes by itself after this long untouched
 from playboard.board.lights import LEGAL, LAST, ENGINE, ERROR, USER, ON, ACCENT, BLINK
 
 
-def start(app, now_ms):
-    """First frame's work: light the board, then resume the unfinished game found by
-    the store (lighting what the pieces must be) or open the menu."""
-    app.now = now_ms
-    app.lights.mark(USER, 0, ON)
-    app.lights.frame(now_ms)  # a lit board at once
-    app.emit("boot", {"games": app.store.count, "problems": len(app.store.report)})
-    r = app.store.resume()
-    if r is not None and r.name in GAMES:
-        resume(app, r, now_ms)  # the first frame replays it
-        return
-    elif r is not None:
-        app.store.finish("*", "abandoned")
-    app.open_menu(now_ms)
+def offered(app):
+    """(games, modes, max level) the menu offers: every one, or in locked (museum)
+    mode the settings ``games``, ``modes`` and ``max_level``."""
+    s = app.settings
+    if not s.get("locked"):
+        return GAMES, MODES, 8
+    return s.get("games", GAMES), s.get("modes", MODES), s.get("max_level", 8)
 
 
-def resume(app, r, now_ms):
-    tags = r.tags
-    mode = tags.get("Mode", "two")
-    level = tags.get("Level", "3")
-    app.game_name = r.name
-    app.mode = mode if mode in MODES else "two"
-    app.level = clamp(int(level) if level.isdigit() else 3, 1, 8)
-    app.new_game(now_ms, resumed=r)
+def fit_choice(app):
+    """Make the menu's choice one that is offered (locked mode narrows it)."""
+    games, modes, top = offered(app)
+    if app.game_name not in games:
+        app.game_name = games[0]
+    if app.mode not in modes:
+        app.mode = modes[0]
+    if app.level > top:
+        app.level = top
 
 
 def paint_menu(app):
     li = app.lights
     li.clear()
     lay = app.menu_lay
+    games, modes, top = offered(app)
     for i in range(4):
-        li.mark(LEGAL, lay.led_of(MENU_GAME[i]), ACCENT if GAMES[i] == app.game_name else ON)
-        li.mark(LEGAL, lay.led_of(MENU_MODE[i]), ACCENT if MODES[i] == app.mode else ON)
+        if GAMES[i] in games:
+            li.mark(LEGAL, lay.led_of(MENU_GAME[i]), ACCENT if GAMES[i] == app.game_name else ON)
+        if MODES[i] in modes:
+            li.mark(LEGAL, lay.led_of(MENU_MODE[i]), ACCENT if MODES[i] == app.mode else ON)
     if app.mode != "two":
-        for i in range(8):
+        for i in range(top):
             li.mark(LAST, lay.led_of(MENU_LEVEL[i]), ACCENT if i + 1 == app.level else
                     (ON if i + 1 < app.level else 0))
     li.mark(ENGINE, lay.led_of(MENU_START), BLINK)
@@ -55,11 +54,13 @@ def paint_menu(app):
 
 
 def menu_press(app, cell, now_ms):
-    if cell in MENU_GAME:
+    """A deliberate press of menu pit ``cell``: a choice the menu offers, or START."""
+    games, modes, top = offered(app)
+    if cell in MENU_GAME and GAMES[MENU_GAME.index(cell)] in games:
         app.game_name = GAMES[MENU_GAME.index(cell)]
-    elif cell in MENU_MODE:
+    elif cell in MENU_MODE and MODES[MENU_MODE.index(cell)] in modes:
         app.mode = MODES[MENU_MODE.index(cell)]
-    elif cell in MENU_LEVEL and app.mode != "two":
+    elif cell in MENU_LEVEL and app.mode != "two" and MENU_LEVEL.index(cell) < top:
         app.level = MENU_LEVEL.index(cell) + 1
     elif cell == MENU_START:
         app.new_game(now_ms)
@@ -71,18 +72,15 @@ def menu_press(app, cell, now_ms):
 
 
 def choose(app, game=None, mode=None, level=None):
-    """Set the next game's name, mode and level (as the menu does). ValueError if bad."""
+    """Set the next game's name, mode and level (as the menu does). ValueError if any
+    is bad, and then nothing is changed."""
+    from playboard.app.request import check_choice
+    check_choice(game, mode, level)
     if game is not None:
-        if game not in GAMES:
-            raise ValueError("unknown game %r (one of %s)" % (game, ", ".join(GAMES)))
         app.game_name = game
     if mode is not None:
-        if mode not in MODES:
-            raise ValueError("unknown mode %r (one of %s)" % (mode, ", ".join(MODES)))
         app.mode = mode
     if level is not None:
-        if not isinstance(level, int) or isinstance(level, bool) or not 1 <= level <= 8:
-            raise ValueError("level must be 1..8, got %r" % (level,))
         app.level = level
     app._menu_dirty = True
 
@@ -133,50 +131,116 @@ def attract_step(app):
     app._attract_i = i + 1
 
 
-def link_set_game(app, req):
-    """The link's ``G`` request: ``{"game", "mode", "level", "start": true,
-    "force": false, "resign": 0|1, "draw": true, "menu": true}``. Starting a game
-    while one with moves is being played needs ``force``. ValueError to refuse."""
-    now = app.now
-    if "resign" in req:
-        side = req["resign"]
-        if side not in (0, 1):
-            raise ValueError("resign takes side 0 or 1")
-        if app.state not in (S_SETUP, S_PLAY):
-            raise ValueError("no game is being played")
-        app.resign(side, now)
-        return app.link_status()
-    if req.get("draw"):
-        if app.state not in (S_SETUP, S_PLAY):
-            raise ValueError("no game is being played")
-        app.agree_draw(now)
-        return app.link_status()
-    level = req.get("level")
-    app.choose(req.get("game"), req.get("mode"), level)
-    if level is not None:
-        app.settings["level"] = level
-    if req.get("start", True):
-        playing = app.state in (S_SETUP, S_PLAY) and app.game is not None and app.game.ply > 0
-        if playing and not req.get("force"):
-            raise ValueError("a game is being played (give force to abandon it)")
-        app.new_game(now)
-    elif req.get("menu"):
-        app.open_menu(now)
-    return app.link_status()
+def abandon(app, now_ms):
+    """A game left alone for ``idle_s`` seconds (museum: the visitor went away): it
+    is recorded as abandoned and the board goes back to its attract loop."""
+    ply = app.game.ply if app.game is not None else 0
+    if app.store.current is not None and not app.store.finish("*", "abandoned"):
+        app.pending.append(("E", "*", "abandoned"))
+        app.emit("record-error", {"msg": app.store.error})
+    app.emit("abandoned", {"ply": ply})
+    app.open_menu(now_ms)
+    app._enter(S_ATTRACT, now_ms)
+    app.emit("attract", None)
 
 
-def buttons(cfg, n_sensors):
-    """The board definition's optional ``buttons`` (name -> sensor index), checked."""
-    b = cfg.get("buttons")
-    if not b:
-        return None
-    if not isinstance(b, dict):
-        raise ValueError("board %s: buttons: expected an object" % cfg.get("name"))
-    for k in b:
-        if k not in ("menu", "draw", "resign", "draw_black", "resign_black", "takeback"):
-            raise ValueError("board %s: buttons.%s: unknown button" % (cfg.get("name"), k))
-        v = b[k]
-        if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v < n_sensors:
-            raise ValueError("board %s: buttons.%s: sensor %r not in 0..%d"
-                             % (cfg.get("name"), k, v, n_sensors - 1))
-    return b
+def press(app, s, st, now_ms):
+    """A deliberate press of Toguz pit sensor ``s`` in the menu, the result or the
+    staff menu (state ``st``): a choice, back to the menu, a staff function."""
+    c = app.menu_sensors[s]
+    if st == S_MENU:
+        menu_press(app, c, now_ms)
+    elif st == S_OVER:
+        if ((now_ms - app._t_state) & MASK) >= OVER_DELAY_MS:
+            app.open_menu(now_ms)
+    else:
+        from playboard.app import staff
+        staff.staff_press(app, c, now_ms)
+
+
+STAFF_HOLD_MS = 3000  # the four corners held together this long, twice
+STAFF_GAP_MS = 5000  # let go of all four, and hold them again, each within this
+
+
+def watch_change(w, i, away, now_ms):
+    """The staff gesture's watch: corner pit ``i`` (0..3 of STAFF_CORNERS) or another
+    Toguz pit (i = -1) changed; ``away``: it is off its rest value. The gesture: the
+    four corners away together for STAFF_HOLD_MS, all let go, then all four away
+    together again for STAFF_HOLD_MS (each step within STAFF_GAP_MS), no other pit
+    changing. ``w`` holds ints ``sw_away`` (bit i: corner i away), ``sw_phase`` (0 idle,
+    1 first hold, 2 letting go, 3 second hold) and ``sw_t`` (the App: nothing is
+    allocated while the menu shows)."""
+    if i < 0:
+        w.sw_phase = 0  # another pit: not the staff
+        return
+    if away:
+        w.sw_away |= 1 << i
+    else:
+        w.sw_away &= ~(1 << i)
+    ph = w.sw_phase
+    if w.sw_away == 15:
+        if ph == 0 or ph == 2:
+            w.sw_phase = ph + 1
+            w.sw_t = now_ms
+    elif ph == 1 or ph == 3:
+        # one let go: after a full first hold the letting go begins; else no gesture
+        if ph == 1 and ((now_ms - w.sw_t) & MASK) >= STAFF_HOLD_MS:
+            w.sw_phase = 2
+            w.sw_t = now_ms
+        else:
+            w.sw_phase = 0
+    elif ph == 2 and w.sw_away == 0:
+        w.sw_t = now_ms  # all let go: the second hold must begin within the gap
+
+
+def watch_tick(w, now_ms):
+    """Each frame while ``w.sw_phase`` is set: True once when the gesture is complete."""
+    ph = w.sw_phase
+    dt = (now_ms - w.sw_t) & MASK
+    if ph == 3 and dt >= STAFF_HOLD_MS:
+        w.sw_phase = 0
+        return True
+    if ph == 2 and dt >= STAFF_GAP_MS:
+        w.sw_phase = 0
+    return False
+
+
+def staff_change(app, s, now_ms):
+    """Toguz pit sensor ``s`` changed in the menu or the result: the staff watch."""
+    c = app.menu_sensors[s]
+    i = STAFF_CORNERS.index(c) if c in STAFF_CORNERS else -1
+    if i >= 0 or app.sw_phase:
+        watch_change(app, i, app.scanner.deb.stable[s] != app.rest[s], now_ms)
+
+
+def staff_open(app, now_ms):
+    from playboard.app import staff
+    staff.staff_open(app, now_ms)
+
+
+def paint_staff(app, now_ms):
+    """A frame of the staff menu; it closes by itself after STAFF_IDLE_MS untouched."""
+    if ((now_ms - app._t_idle) & MASK) >= STAFF_IDLE_MS:
+        app.open_menu(now_ms)
+        return
+    from playboard.app import staff
+    staff.paint_staff(app, now_ms)
+    if app._hold >= 0:
+        paint_hold(app, now_ms)
+
+
+def paint_hold(app, now_ms):
+    """The fill of a deliberate press of a Toguz pit (the menu, the result, the staff
+    menu): its row lights pit by pit (white) and turns blue when held long enough (let
+    go now)."""
+    h = app._hold
+    c = app.menu_sensors[h]
+    if c == 255:
+        return
+    li = app.lights
+    dt = (now_ms - app._t_hold) & MASK
+    k = 9 if dt >= HOLD_MS else 1 + 8 * dt // HOLD_MS
+    mark = ACCENT if dt >= HOLD_MS else ON
+    row = c - c % 9
+    for i in range(9):
+        li.mark(USER, app.menu_lay.led_of(row + i), mark if i < k else 0)

@@ -25,7 +25,6 @@ Every action returns the new state. Errors a user can cause raise ValueError wit
 a message for the page; the firmware going away raises nothing here: the state says
 so (``error``) and :meth:`alive` turns False.
 """
-import os
 import shutil
 import tempfile
 import threading
@@ -36,7 +35,8 @@ from playboard.games.common import GAME_NAMES, GameError
 from playboard.games.registry import new_game
 
 from playboard_host.gestures import (PAD_BLACK_DRAW, PAD_BLACK_RESIGN, PAD_WHITE_DRAW, PAD_WHITE_RESIGN,
-                                     new_board_game, physical_actions, press_pad)
+                                     new_board_game, physical_actions, press_pad,
+                                     press_sensor)
 from playboard_host.leds import LED_NAMES, display_colours, led_name, legend as led_legend
 from playboard_host.simboard import SimBoard, SimError
 from playboard_host.websim.model import Pieces, layout_data
@@ -488,17 +488,10 @@ class Session:
         self.board.menu()
 
     def menu_tap(self, cell):
-        """Tap Toguz Kumalak pit ``cell`` (0..17) as a menu pad. START (North's pit 9)
-        is pressed and not let go: the new game takes the sensors as its rest values
-        when it begins, and START is Black's resign pad during Tobit, so letting go
-        after the game began would read as a resign press (see the report of issue 7)."""
+        """Press Toguz Kumalak pit ``cell`` (0..17) as a menu pad: deliberately (held
+        past the fill, then let go: docs/app.md "Deliberate presses")."""
         sen = self.layouts["toguz"].sensor_of(cell)
-        if cell == 17:
-            self.board.set_sensor(sen, 0 if self.sensors and self.sensors[sen] else 1)
-            return
-        self.board.set_sensor(sen, 1)
-        self.board.advance(ACTION_MS)
-        self.board.set_sensor(sen, 0)
+        press_sensor(self.board, sen, 0 if self.sensors and self.sensors[sen] else 1)
 
     def setup(self):
         """Stand every piece of the game's position on its point (Tobit)."""

@@ -1,0 +1,76 @@
+"""The link's set-game request (``G``), checked whole before anything changes: loaded
+by ``playboard.app.loop.App`` for that request only and dropped when a game begins or
+the menu opens, so that a request does not bring the menu's code (``ui``) into the
+heap. Functions take the ``App`` as their first argument.
+"""
+from playboard.app.state import GAMES, MODES, S_SETUP, S_PLAY, RESIGNED, AGREED
+
+
+def check_choice(game=None, mode=None, level=None):
+    """ValueError (one line) unless ``game`` (one of GAMES), ``mode`` (one of MODES) and
+    ``level`` (int 1..8) are each None or valid. Changes nothing."""
+    if game is not None and game not in GAMES:
+        raise ValueError("unknown game %r (one of %s)" % (game, ", ".join(GAMES)))
+    if mode is not None and mode not in MODES:
+        raise ValueError("unknown mode %r (one of %s)" % (mode, ", ".join(MODES)))
+    if level is not None and (not isinstance(level, int) or isinstance(level, bool)
+                              or not 1 <= level <= 8):
+        raise ValueError("level must be 1..8, got %r" % (level,))
+
+
+_G_FIELDS = ("game", "mode", "level", "start", "force", "resign", "draw", "menu")
+
+
+def link_set_game(app, req):
+    """The link's ``G`` request: ``{"game", "mode", "level", "start": true,
+    "force": false, "resign": 0|1, "draw": true, "menu": true}``. Starting a game
+    while one with moves is being played needs ``force``. The request is checked
+    whole before anything changes: ValueError (one line) to refuse, and then the
+    board's choice, level, settings and game are as they were."""
+    st = app.settings
+    if st.get("locked") and st.get("lock_link", True) and not app.unlocked:
+        # as playboard.settings.link_locked (not loaded here: a request must not cut up
+        # the heap just before a game begins)
+        raise ValueError("the board is locked (museum mode): unlock the link with the "
+                         "staff gesture")
+    for k in req:
+        if k not in _G_FIELDS:
+            raise ValueError("unknown field %r (one of %s)" % (k, ", ".join(_G_FIELDS)))
+    for k in ("start", "force", "draw", "menu"):
+        if k in req and not isinstance(req[k], bool):
+            raise ValueError("%s takes true or false" % k)
+    now = app.now
+    in_game = app.state in (S_SETUP, S_PLAY)
+    if "resign" in req or req.get("draw"):
+        if len(req) != 1:
+            raise ValueError("resign and draw take no other field")
+        if not in_game:
+            raise ValueError("no game is being played")
+        if "resign" in req:
+            side = req["resign"]
+            if side not in (0, 1) or isinstance(side, bool):
+                raise ValueError("resign takes side 0 or 1")
+            app._game_over("0-1" if side == 0 else "1-0", RESIGNED, now)
+        else:
+            app._game_over("1/2-1/2", AGREED, now)
+        return app.link_status()
+    game, mode, level = req.get("game"), req.get("mode"), req.get("level")
+    check_choice(game, mode, level)
+    start = req.get("start", True)
+    if start and in_game and app.game is not None and app.game.ply > 0 and not req.get("force"):
+        raise ValueError("a game is being played (give force to abandon it)")
+    # everything checked: now change
+    if game is not None:
+        app.game_name = game
+    if mode is not None:
+        app.mode = mode
+    if level is not None:
+        app.level = level
+    app._menu_dirty = True
+    if level is not None:
+        app.settings["level"] = level
+    if start:
+        app.new_game(now)
+    elif req.get("menu"):
+        app.open_menu(now)
+    return app.link_status()

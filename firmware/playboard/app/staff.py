@@ -1,0 +1,102 @@
+"""The staff menu (docs/museum.md), opened by the staff gesture (``ui.watch_change``),
+shown on the Toguz Kumalak pits, each pit pressed deliberately like the menu's.
+``playboard.app.loop.App`` loads this module only then and drops it when the menu
+opens again. Functions take the ``App`` as their first argument.
+"""
+from playboard.app.state import S_STAFF
+from playboard.board.lights import LEGAL, LAST, SOWING, ENGINE, ERROR, USER, ON, ACCENT, BLINK
+
+# the staff menu's pits (Toguz cells): North pits 1-8 brightness steps, South pit 1
+# self-test, South pit 2 unlock / lock the link, South pit 3 flash and faults, North pit
+# 9 back to the menu
+STAFF_BRIGHT = (9, 10, 11, 12, 13, 14, 15, 16)
+BRIGHT_STEPS = (8, 16, 32, 48, 64, 96, 160, 255)
+STAFF_TEST = 0
+STAFF_UNLOCK = 1
+STAFF_FLASH = 2
+STAFF_EXIT = 17
+_ST = [None, False]  # the self-test (hw.selftest.SelfTest) or None; the flash view on
+
+
+def staff_open(app, now_ms):
+    """The staff gesture was made: open the staff menu."""
+    app.sw_phase = app.sw_away = 0
+    rest = bytes(app.rest)
+    app._enter(S_STAFF, now_ms)
+    app.rest[:] = rest  # the corners are still held: letting them go is back to rest
+    _ST[0] = None
+    _ST[1] = False
+    app._menu_dirty = True
+    app.emit("staff", {"open": True})
+
+
+def staff_press(app, cell, now_ms):
+    """A deliberate press of Toguz pit ``cell`` in the staff menu."""
+    s = app.settings
+    if _ST[0] is not None:
+        _ST[0] = None  # any press ends the self-test
+        app.lights.clear()
+        app.lights._dirty = True
+    elif cell in STAFF_BRIGHT:
+        v = BRIGHT_STEPS[STAFF_BRIGHT.index(cell)]
+        changed = dict(s)
+        changed["brightness"] = v
+        if app.store.save_settings(changed):
+            s["brightness"] = v
+            app.lights.set_brightness(v)
+        app.emit("staff", {"brightness": s["brightness"]})
+    elif cell == STAFF_UNLOCK:
+        app.unlocked = not app.unlocked
+        app.emit("staff", {"unlocked": app.unlocked})
+    elif cell == STAFF_TEST:
+        from playboard.hw.selftest import SelfTest
+        sl = bytearray(b"\xff" * app.hw.n_sensors)
+        for g in app.layouts:
+            lay = app.layouts[g]
+            for c in lay.cells:
+                sn = lay.sensor_of(c)
+                if sn >= 0:
+                    sl[sn] = lay.led_of(c) & 255
+        _ST[0] = SelfTest(app.hw, sl)
+        app.emit("staff", {"selftest": True})
+    elif cell == STAFF_FLASH:
+        _ST[1] = not _ST[1]
+        app.emit("staff", {"games": app.store.count, "problems": len(app.store.report),
+                           "pending": len(app.pending), "memory_errors": app.memory_errors})
+    elif cell == STAFF_EXIT:
+        app.emit("staff", {"open": False})
+        app.open_menu(now_ms)
+        return
+    app._menu_dirty = True
+
+
+def paint_staff(app, now_ms):
+    """The staff menu: brightness steps amber up to the current one (blue), self-test
+    white, the link pit green when unlocked (red when locked), flash pit cyan, exit
+    purple; with the flash view on, North's row shows stored games (one pit each, up to
+    9) in cyan and South's the problems found on flash in red."""
+    st = _ST[0]
+    if st is not None:
+        st.step(now_ms)
+        return
+    if not app._menu_dirty:
+        return
+    li = app.lights
+    li.clear()
+    lay = app.menu_lay
+    if _ST[1]:
+        for i in range(min(9, app.store.count)):
+            li.mark(SOWING, lay.led_of(9 + i), ON)
+        for i in range(min(9, len(app.store.report) + len(app.pending) + app.memory_errors)):
+            li.mark(ERROR, lay.led_of(i), ON)
+        li.mark(SOWING, lay.led_of(STAFF_FLASH), ACCENT)
+    else:
+        b = app.settings.get("brightness", 48)
+        for i in range(8):
+            v = BRIGHT_STEPS[i]
+            li.mark(LAST, lay.led_of(STAFF_BRIGHT[i]), ACCENT if v == b else (ON if v < b else 0))
+        li.mark(USER, lay.led_of(STAFF_TEST), ON)
+        li.mark(LEGAL if app.unlocked else ERROR, lay.led_of(STAFF_UNLOCK), ON)
+        li.mark(SOWING, lay.led_of(STAFF_FLASH), ON)
+    li.mark(ENGINE, lay.led_of(STAFF_EXIT), BLINK)
+    app._menu_dirty = False
