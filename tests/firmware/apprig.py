@@ -104,3 +104,28 @@ class Rig:
 
     def lit(self):
         return self.hw.lit()
+
+
+def _moves(rig):
+    return [f["move"] for k, f in rig.events if k == "move"]
+
+
+def _play_tihbat(r, pits):
+    """Tap each pit (0-based for the mover) and wait for the sowing to be confirmed."""
+    g = r.app.game
+    for p in pits:
+        r.tap("tihbat", p + g.turn * 2, 150)
+        r.adv(2800)
+
+
+def _first_half(fs):
+    r = Rig(fs)
+    r.app.choose("tihbat", "two")
+    r.app.new_game(r.t)
+    r.adv(100)
+    _play_tihbat(r, [0, 1, 0])
+    played = _moves(r)
+    assert len(played) == 3, r.events
+    rec = r.store.read(1)
+    assert rec.moves == played and not rec.finished
+    return played, r.app.game.fen()

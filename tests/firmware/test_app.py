@@ -11,14 +11,9 @@ import gc
 from fakeflash import FakeFs
 from tlib import Rng, SkipTest, is_micropython, raises
 
-from apprig import Rig, _cfg  # noqa: F401 - the rig (and its board definition)
-from playboard.app.state import (MENU_START, MENU_GAME, MENU_MODE, MENU_LEVEL, PADS_ON_TOBIT,
+from apprig import Rig, _first_half, _moves, _play_tihbat
+from playboard.app.state import (MENU_START, MENU_GAME, MENU_MODE, PADS_ON_TOBIT,
                                  PADS_ON_TOGUZ, HOLD_MS, RELEASE_MS, REST_MS)
-from playboard.record import Store
-
-
-def _moves(rig):
-    return [f["move"] for k, f in rig.events if k == "move"]
 
 
 def test_start_lights_the_board_and_opens_the_menu():
@@ -180,27 +175,6 @@ def test_a_brief_touch_of_a_play_pad_does_nothing():
     r.tap("tobit", PADS_ON_TOBIT[0], 200)
     r.tap("tobit", PADS_ON_TOBIT[2], 200)
     assert r.app.state == 2 and not [f for k, f in r.events if k in ("arm", "over")]
-
-
-def _play_tihbat(r, pits):
-    """Tap each pit (0-based for the mover) and wait for the sowing to be confirmed."""
-    g = r.app.game
-    for p in pits:
-        r.tap("tihbat", p + g.turn * 2, 150)
-        r.adv(2800)
-
-
-def _first_half(fs):
-    r = Rig(fs)
-    r.app.choose("tihbat", "two")
-    r.app.new_game(r.t)
-    r.adv(100)
-    _play_tihbat(r, [0, 1, 0])
-    played = _moves(r)
-    assert len(played) == 3, r.events
-    rec = r.store.read(1)
-    assert rec.moves == played and not rec.finished
-    return played, r.app.game.fen()
 
 
 def test_two_player_tihbat_game_recorded_move_by_move_and_resumed_after_restart():
@@ -423,120 +397,3 @@ def test_tobit_setup_move_and_takeback_are_recorded():
     r.adv(1200)
     assert "undo" in r.kinds() and g.ply == 0
     assert r.store.read(1).moves == []
-
-
-def _staff_gesture(r, hold=3200):
-    """The staff gesture on the simulated board: the four corner pits held together
-    ``hold`` ms, let go, held again ``hold`` ms, let go."""
-    from playboard.app.state import STAFF_CORNERS
-    sens = [r.sensor("toguz", c) for c in STAFF_CORNERS]
-    for _ in range(2):
-        for s in sens:
-            r.hw.set_sensor(s, 1)
-            r.adv(120)
-        r.adv(hold)
-        for s in sens:
-            r.hw.set_sensor(s, 0)
-            r.adv(120)
-        r.adv(400)
-
-
-def test_staff_gesture_opens_the_staff_menu_not_a_short_one_nor_with_another_pit():
-    r = Rig()
-    r.adv(50)
-    _staff_gesture(r, 2000)  # held too briefly
-    assert r.app.state == 0 and "staff" not in r.kinds()
-    from playboard.app.state import STAFF_CORNERS
-    from playboard.app.staff import STAFF_BRIGHT, STAFF_UNLOCK, STAFF_EXIT
-    r.adv(6000)
-    sens = [r.sensor("toguz", c) for c in STAFF_CORNERS]
-    for k in range(2):  # the gesture with a fifth pit touched during its second hold
-        for s in sens:
-            r.hw.set_sensor(s, 1)
-        r.adv(1500)
-        if k:
-            r.tap("toguz", 4, 200)
-        r.adv(2000)
-        for s in sens:
-            r.hw.set_sensor(s, 0)
-        r.adv(500)
-    r.adv(6000)
-    assert r.app.state == 0 and "staff" not in r.kinds()
-    assert (r.app.game_name, r.app.mode) == ("toguz", "two")  # no menu choice either
-    _staff_gesture(r)
-    assert r.app.state == 5 and ("staff", {"open": True}) in r.events
-    # brightness: North pit 3 (the third step), kept on flash
-    r.press("toguz", STAFF_BRIGHT[2])
-    assert r.app.settings["brightness"] == 32 and r.store.load_settings({})["brightness"] == 32
-    # locked mode: the link refuses until the staff unlock it here
-    r.app.settings["locked"] = True
-    from playboard.settings import link_locked
-    assert link_locked(r.app.settings, r.app)
-    r.press("toguz", STAFF_UNLOCK)
-    assert not link_locked(r.app.settings, r.app) and ("staff", {"unlocked": True}) in r.events
-    r.press("toguz", STAFF_EXIT)
-    assert r.app.state == 0
-    # left alone, the staff menu closes by itself
-    _staff_gesture(r)
-    assert r.app.state == 5
-    r.adv(61000)
-    assert r.app.state == 0
-
-
-def test_locked_mode_offers_only_the_allowed_games_modes_and_levels():
-    r = Rig()
-    r.app.settings.update({"locked": True, "games": ["tihbat"], "modes": ["two", "white"],
-                           "max_level": 3})
-    r.app.link_settings({"locked": True})
-    assert (r.app.game_name, r.app.mode, r.app.level) == ("tihbat", "two", 3)
-    r.adv(50)
-    r.press("toguz", MENU_GAME[0])  # Toguz Kumalak: not offered
-    r.press("toguz", MENU_MODE[3])  # demo: not offered
-    assert (r.app.game_name, r.app.mode) == ("tihbat", "two")
-    r.press("toguz", MENU_MODE[1])  # against the engine
-    r.press("toguz", MENU_LEVEL[6])  # level 7: above max_level
-    assert r.app.mode == "white" and r.app.level == 3
-    r.press("toguz", MENU_LEVEL[1])
-    assert r.app.level == 2
-    lay = r.app.menu_lay
-    lit = r.lit()
-    assert lay.led_of(MENU_GAME[0]) not in lit and lay.led_of(MENU_GAME[3]) in lit
-    assert lay.led_of(MENU_LEVEL[5]) not in lit
-    r.press("toguz", MENU_START)
-    assert r.app.state == 2 and r.app.game.name == "tihbat" and r.app.mode == "white"
-
-
-def test_a_game_left_alone_is_recorded_abandoned_and_the_board_attracts_again():
-    r = Rig()
-    r.app.settings["idle_s"] = 30
-    r.app.link_set_game({"game": "tihbat", "mode": "two"})
-    r.adv(100)
-    _play_tihbat(r, [0])
-    r.adv(25000)
-    assert r.app.state == 2  # not yet
-    _play_tihbat(r, [1])  # a move restarts the wait (its last touch 3 s ago)
-    r.adv(25000)
-    assert r.app.state == 2
-    r.adv(3000)
-    assert r.app.state == 4 and "abandoned" in r.kinds()
-    rec = r.store.read(1)
-    assert rec.finished and rec.result == "*" and rec.termination == "abandoned"
-    assert len(rec.moves) == 2 and r.store.current is None
-    r.hw.set_sensor(r.sensor("tobit", 1), 1)  # a visitor: the menu again
-    r.adv(100)
-    assert r.app.state == 0
-
-
-def test_resume_never_closes_the_unfinished_game_as_abandoned_at_power_up():
-    fs = FakeFs()
-    played, fen = _first_half(fs)
-    gc.collect()
-    st = Store("/games", fs=fs)
-    s = st.load_settings({})
-    s["resume"] = "never"
-    assert st.save_settings(s)
-    r2 = Rig(fs)
-    r2.adv(20)
-    assert r2.app.state == 0 and r2.app.game is None
-    rec = r2.store.read(1)
-    assert rec.finished and rec.termination == "abandoned" and rec.moves == played

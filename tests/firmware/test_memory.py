@@ -363,7 +363,7 @@ def test_games_back_to_back_leave_the_heap_flat():
             r.adv(10)
         assert app.game is not None and app.game.name == "tihbat", (i, app.memory_errors)
         r.adv(1500)
-        app.resign(0, r.t)
+        app.link_set_game({"resign": 0})  # White resigns (the link, as a button would)
         r.adv(20)
         app.open_menu(r.t)
         r.adv(20)
