@@ -532,7 +532,12 @@ class Link:
             elif type(v) is not type(old):
                 raise ValueError("setting %s has the wrong type" % k)
             new[k] = v
-        if not self.store.save_settings(new):
+        # only what the user set is kept on flash, so that a default (the firmware's,
+        # or the board file's leds.brightness) still applies to every other setting
+        saved = self.store.load_settings()
+        for k in req:
+            saved[k] = new[k]
+        if not self.store.save_settings(saved):
             raise OSError(self.store.error)
         for k in req:
             self.settings[k] = new[k]

@@ -361,3 +361,33 @@ def test_tobit_setup_move_and_takeback_are_recorded():
     r.adv(1200)
     assert "undo" in r.kinds() and g.ply == 0
     assert r.store.read(1).moves == []
+
+
+def test_brightness_user_setting_over_board_file_over_default():
+    # docs/hardware.md: a brightness the user saved > the board file's leds.brightness >
+    # the firmware's default (48)
+    from playboard.link import Link
+    cfg = dict(_cfg())
+    leds = dict(cfg["leds"])
+    cfg["leds"] = leds
+    fs = FakeFs()
+
+    def app():
+        st = Store("/games", fs=fs)
+        return App(open_board(cfg), cfg, st, think="nodes", tt_size=64, clock=lambda: 0), st
+
+    a, st = app()
+    assert leds["brightness"] is None and a.lights.brightness == 48     # sim.json sets none
+    leds["brightness"] = 120
+    a, st = app()
+    assert a.lights.brightness == 120
+    lk = Link(None, st, app=a, settings=a.settings)
+    lk._write_settings({"level": 5})            # the user changed another setting
+    a, st = app()
+    assert a.lights.brightness == 120 and a.settings["level"] == 5
+    lk = Link(None, st, app=a, settings=a.settings)
+    lk._write_settings({"brightness": 30})
+    assert a.lights.brightness == 30
+    leds["brightness"] = 200                     # a new board file does not override the user
+    a, st = app()
+    assert a.lights.brightness == 30

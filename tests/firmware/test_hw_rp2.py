@@ -77,7 +77,7 @@ def test_shift_register_over_spi():
     w.chain[7][7] = 0
     b = build("pico-165-spi", w)
     spi = [e for e in w.log if e[0] == "spi"]
-    assert spi == [("spi", 1, 2000000, 0, 0, 8, 0, 14, 12)]
+    assert spi == [("spi", 1, 2000000, 0, 0, 8, 0, 14, 12, 15)]   # MOSI named: GP15
     assert w.mode[13] == "out" and w.level[13] == 1
     w.log = []
     buf = bytearray(64)
@@ -120,11 +120,16 @@ def test_hall_sensors_tell_white_from_black():
     buf = bytearray(64)
     b.read(buf)
     assert buf[3] == 1 and buf[16] == 2 and buf[63] == 0 and sum(buf) == 3
-    # channel by channel: select bits, then each mux enabled alone for its read
+    # channel by channel: select bits, then each mux enabled alone, the settle time
+    # waited with it enabled, read, disabled
     first = w.log[:22]
     assert first[:4] == [("drive", 2, 0), ("drive", 3, 0), ("drive", 4, 0), ("drive", 5, 0)]
-    assert first[4] == ("sleep_us", 5)
-    assert first[5:9] == [("drive", 6, 0), ("adc", 26, 0, 0), ("drive", 6, 1), ("drive", 7, 0)]
+    assert first[4:9] == [("drive", 6, 0), ("sleep_us", 25), ("adc", 26, 0, 0), ("drive", 6, 1),
+                          ("drive", 7, 0)]
+    for k, e in enumerate(w.log):
+        if e[0] == "adc":
+            assert w.log[k - 1] == ("sleep_us", 25) and w.log[k - 2][0] == "drive", w.log[k - 2:k]
+            assert w.log[k - 2][2] == 0 and w.log[k + 1] == ("drive", w.log[k - 2][1], 1)
     assert [e for e in w.log if e[0] == "adc"][:5] == [
         ("adc", 26, 0, 0), ("adc", 26, 1, 0), ("adc", 27, 2, 0), ("adc", 27, 3, 0), ("adc", 26, 0, 1)]
     assert len([e for e in w.log if e[0] == "adc"]) == 64
@@ -135,13 +140,13 @@ def test_hall_calibration_and_polarity():
     b = build("pico-hall", w)
     w.quiet()
     w.hall_default = 21000            # this board's sensors rest higher
-    w.hall[(2, 5)] = 23000            # a sensor that rests higher still
-    b.calibrate(frames=2)
-    assert b.zero[0] == 21000 and b.zero[37] == 23000
+    w.hall[(2, 5)] = 22500            # a sensor that rests higher still (1.13 V)
+    assert b.calibrate(frames=2) == []
+    assert b.zero[0] == 21000 and b.zero[37] == 22500
     buf = bytearray(64)
     b.read(buf)
     assert sum(buf) == 0
-    w.hall[(2, 5)] = 23000 - 3000
+    w.hall[(2, 5)] = 22500 - 3000
     b.read(buf)
     assert buf[37] == 2
     b.polarity[37] = 255              # this sensor mounted the other way up
@@ -149,14 +154,15 @@ def test_hall_calibration_and_polarity():
     assert buf[37] == 1
     path = "/tmp/playboard_hall_cal.json"
     b.save_calibration(path)
+    assert b.calibrated
     b2 = build("pico-hall", w)
     assert not b2.calibrated          # hall_cal.json does not exist in the working folder
     b2.load_calibration(path)
     b2.read(buf)
-    assert buf[37] == 1 and b2.zero[37] == 23000
+    assert buf[37] == 1 and b2.zero[37] == 22500
     # the board definition's calibration file is loaded at start-up when it exists
     b3 = build("pico-hall", w, calibration=path)
-    assert b3.calibrated and b3.zero[37] == 23000 and b3.polarity[37] == 255
+    assert b3.calibrated and b3.zero[37] == 22500 and b3.polarity[37] == 255
     with open(path, "w") as f:
         f.write("{broken")
     e = raises(ValueError, build, "pico-hall", w, calibration=path)
@@ -235,3 +241,72 @@ def test_matrix_with_fewer_sensors_than_crossings():
     buf[60] = 7
     b.read(buf)
     assert [i for i in range(60) if buf[i]] == [59] and buf[60] == 7
+
+
+def test_hall_read_waits_for_a_slowly_settling_sensor():
+    # DRV5053 outputs that need 20 us to charge the mux and ADC (13-25 us by the
+    # datasheet's 300 uA): a checkerboard of strong White and Black pieces, every
+    # neighbour read on the same ADC pulling the other way
+    mid = 19859
+    want = bytearray(64)
+    for i in range(64):
+        if i % 3 == 0:
+            want[i] = 1 + (i // 3) % 2
+    def world():
+        w = hall_world()
+        w.hall_settle_us = 20
+        return w
+    w = world()
+    b = build("pico-hall", w)
+    for i in range(64):
+        w.hall[divmod(i, 16)] = mid + (6000 if want[i] == 1 else -6000 if want[i] == 2 else 0)
+    buf = bytearray(64)
+    b.read(buf)
+    assert buf == want
+    # the same sensors read at once after the switch (the old order: settle while every
+    # multiplexer was off, enable, read at once) see the previous sensor's voltage
+    w2 = world()
+    b2 = build("pico-hall", w2, settle_us=0)
+    w2.hall = dict(w.hall)
+    b2.read(buf)
+    assert buf != want and sum(1 for i in range(64) if buf[i] != want[i]) > 20
+
+
+def test_uncalibrated_hall_board_takes_each_sensor_own_zero():
+    # the datasheet allows 0.90-1.15 V at zero field: sensors resting at 0.92 V and
+    # 1.13 V are empty, not pieces (a fixed 1.0 V reference with a 2500 threshold
+    # saw phantoms there)
+    w = hall_world()
+    w.hall[(0, 1)] = 18200                 # 0.92 V
+    w.hall[(1, 2)] = 22500                 # 1.13 V
+    w.hall[(2, 3)] = 30000                 # a piece standing there at power-up
+    b = build("pico-hall", w)
+    assert not b.calibrated
+    assert b.zero[1] == 18200 and b.zero[18] == 22500 and b.zero[35] == b.MID
+    buf = bytearray(64)
+    b.read(buf)
+    assert [i for i in range(64) if buf[i]] == [35]
+    w.hall[(2, 3)] = 19859                 # the piece lifted: all empty
+    b.read(buf)
+    assert sum(buf) == 0
+    # calibration keeps its own zero, refuses an out-of-window sensor (a magnet near)
+    w.hall[(3, 0)] = 26000
+    assert b.calibrate(frames=2) == [48]
+    assert b.zero[48] == 19859
+
+
+def test_hall_settle_time_too_short_for_a_drv5053_is_refused():
+    from playboard.config import ConfigError
+    cfg = load_board("pico-hall")
+    assert cfg["sensor"]["settle_us"] == 25
+    import json
+    with open(_boards() + "/pico-hall.json") as f:
+        d = json.load(f)
+    d["sensor"]["settle_us"] = 5
+    e = raises(ConfigError, validate_board, d, "pico-hall")
+    assert "sensor.settle_us: 5 not in 13..1000" in str(e)
+
+
+def _boards():
+    from playboard.config import boards_dir
+    return boards_dir()

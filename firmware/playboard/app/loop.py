@@ -85,11 +85,14 @@ class App:
             from playboard.link import DEFAULT_SETTINGS
             defaults = dict(DEFAULT_SETTINGS)
             defaults.update(APP_SETTINGS)
+            if cfg["leds"].get("brightness") is not None:
+                # the board file's brightness, unless the user saved one (docs/hardware.md)
+                defaults["brightness"] = cfg["leds"]["brightness"]
             settings = store.load_settings(defaults)
         self.settings = settings
         leds = cfg["leds"]
         self.lights = Lights(hw, leds["budget_ma"], leds["ma_per_led"], leds["idle_ma"],
-                             clamp(settings.get("brightness", leds["brightness"]), 0, 255))
+                             clamp(settings.get("brightness", 48), 0, 255))
         self.stylus = cfg.get("pit_select") == "stylus"
         self.colour = cfg.get("sensor", {}).get("kind") == "hall_mux"
         momentary = ()
