@@ -35,8 +35,9 @@ Use (the app)::
         link.event("move", {"ply": g.ply, "move": text})   # sent if the host listens
 
 ``app`` may define ``link_status() -> dict``, ``link_set_game(dict) -> dict``
-(raise ValueError to refuse) and ``link_settings(changed dict)`` (called after a
-settings change was saved).
+(raise ValueError to refuse), ``link_settings(changed dict)`` (called after a
+settings change was saved) and ``link_check(dict) -> dict`` (the self-test and
+calibration, ``C``).
 """
 import json
 
@@ -560,6 +561,20 @@ class Link:
         except (ImportError, AttributeError):
             return {"set": False}  # no RTC here (a PC runs it): its clock is right already
 
+    def _check(self, req):
+        # checked whole before anything starts: unknown keys, kind and seconds
+        for k in req:
+            if k not in ("run", "s"):
+                raise ValueError("unknown field %r" % k)
+        run = req.get("run")
+        if run is not None and not isinstance(run, str):
+            raise ValueError("run takes a check's name")
+        if "s" in req and run is None:
+            raise ValueError("s needs run")
+        if self.app is None or not hasattr(self.app, "link_check"):
+            raise ValueError("this board runs no checks")
+        return self.app.link_check(req)
+
     def _live(self, req):
         self.live = bool(req.get("on", True))
         return {"on": self.live}
@@ -576,6 +591,7 @@ _HANDLERS = {
     0x57: Link._write_settings,  # W
     0x56: Link._live,  # V
     0x54: Link._set_time,  # T
+    0x43: Link._check,  # C
 }
 
 

@@ -104,6 +104,7 @@ def hall_world():
     w = World()
     w.sel_pins = [2, 3, 4, 5]
     w.muxes = [(26, 6), (26, 7), (27, 8), (27, 9)]
+    w.quiet()              # the start-up frames unlogged (a small heap): set log = [] to see
     return w
 
 
@@ -310,3 +311,51 @@ def test_hall_settle_time_too_short_for_a_drv5053_is_refused():
 def _boards():
     from playboard.config import boards_dir
     return boards_dir()
+
+
+def test_guided_calibration_waits_for_a_clear_board_then_saves():
+    from playboard.hw.calibrate import GuidedCalibration, WAIT, MEASURE, DONE
+    w = hall_world()
+    path = "/tmp/playboard_hall_cal2.json"
+    try:
+        import os
+        os.remove(path)
+    except OSError:
+        pass
+    b = build("pico-hall", w, calibration=path)
+    assert not b.calibrated
+    sl = bytearray(b"\xff" * 64)
+    for s in range(56):
+        sl[s] = s                        # sensors 56..63: spare channels, no LED
+    w.hall[(0, 4)] = 30000               # a piece still on sensor 4
+    w.hall[(3, 10)] = 0                  # a spare channel (10 k to ground): not judged
+    w.hall[(1, 1)] = 21500               # sensor 17 rests at 1.08 V
+    cal = GuidedCalibration(b, sl, frames=4, quiet_ms=1000, timeout_ms=20000)
+    t = 0
+    for _ in range(30):
+        assert cal.step(t) == WAIT
+        t += 100
+    assert b.leds[3 * 4:3 * 4 + 3] == bytearray((48, 0, 0))     # shown red
+    w.hall[(0, 4)] = 19000               # lifted
+    while cal.step(t) == WAIT:
+        t += 100
+    assert 1000 <= t - 3000 <= 1200
+    while cal.step(t) == MEASURE:
+        t += 100
+    s = cal.summary()
+    assert s == {"saved": True, "checked": 56, "bad": [], "pass": True}
+    assert b.calibrated and b.zero[17] == 21500 and b.zero[4] == 19000
+    assert b.zero[58] == b.MID           # the spare channel left alone
+    b2 = build("pico-hall", w, calibration=path)
+    assert b2.calibrated and b2.zero[17] == 21500
+    # a dead sensor (output at ground) is refused and switched off: no phantom piece
+    w.hall[(2, 2)] = 100
+    cal = GuidedCalibration(b2, sl, frames=2, quiet_ms=500, timeout_ms=2000, save=False)
+    t = 0
+    while cal.step(t) != DONE:
+        t += 100
+    assert cal.summary()["bad"] == [34] and not cal.summary()["pass"]
+    assert 2000 <= t <= 2300
+    buf = bytearray(64)
+    b2.read(buf)
+    assert buf[34] == 0 and b2.threshold[34] == 65535

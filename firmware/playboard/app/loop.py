@@ -171,6 +171,8 @@ class App:
         self._held = -1  # the sensor whose press began the next state, and its rest value
         self._held_rest = 0
         self.last_ply = 0
+        self.check = None  # a running self-test or calibration (playboard.app.check)
+        self.check_result = None
 
     def load_layout(self, game):
         """The ``playboard.board.layout.Layout`` of ``game`` on this board (built at start-up)."""
@@ -185,6 +187,9 @@ class App:
         """First frame's work: light the board, then resume the unfinished game found by
         the store (lighting what the pieces must be) or open the menu."""
         self._ui().start(self, now_ms)
+        if getattr(self.hw, "calibrated", True) is False and self.game is None:
+            # the first boot of a hall board: the guided calibration (docs/build.md)
+            self.start_check("calibrate", now_ms)
 
     def choose(self, game=None, mode=None, level=None):
         """Set the next game's name, mode and level (as the menu does). ValueError if bad."""
@@ -385,6 +390,9 @@ class App:
 
     def _frame(self, now_ms):
         self.now = now_ms
+        if self.check is not None:
+            self._check_frame(now_ms)
+            return
         self.begin_pending(now_ms)
         self._scan_and_play(now_ms)
 
@@ -647,6 +655,34 @@ class App:
             elif (k & 1) == 0 and self._draw_offer == (k >> 1):
                 li.mark(CAPTURE, led, BLINK)
 
+
+    # ---- the builder's checks (playboard.app.check) -----------------------------------
+
+    def start_check(self, kind, now_ms=None, seconds=None):
+        """Run the self-test (``kind`` "selftest") or the guided calibration of a hall
+        board ("calibrate") instead of play, for ``seconds`` (5..600; default 30 / 60).
+        What a board gesture calls (docs/build.md). ValueError with the reason if it
+        cannot start now (a game in play, a check running, calibrate on reed switches)."""
+        from playboard.app import check
+        check.start(self, kind, self.now if now_ms is None else now_ms, seconds)
+
+    def _check_frame(self, now_ms):
+        from playboard.app import check
+        self.frames += 1
+        self.next_due = (now_ms + self.period_ms) & MASK
+        check.frame(self, now_ms)
+        if self.link is not None:
+            self.link.poll()
+        if self.wdt is not None:
+            self.wdt.feed()
+
+    def link_check(self, req):
+        """The link's ``C`` request: ``{"run": kind, "s": seconds}`` starts a check
+        (ValueError to refuse), ``{}`` asks how it goes (docs/protocol.md)."""
+        from playboard.app import check
+        if req.get("run") is not None:
+            self.start_check(req["run"], self.now, req.get("s"))
+        return check.status(self)
 
     # ---- the link's hooks ------------------------------------------------------------
 

@@ -200,6 +200,7 @@ class HallBoard(_Rp2Board):
     MID = 19859      # DRV5053 at 3.3 V: 1.0 V typical at zero field, in read_u16 units
     ZERO_LO = 17873  # 0.90 V: the datasheet's lowest zero-field output
     ZERO_HI = 22838  # 1.15 V: its highest
+    RAIL = 3000      # within 0.15 V of a rail: no working sensor there
 
     def __init__(self, cfg):
         _Rp2Board.__init__(self, cfg)
@@ -303,20 +304,33 @@ class HallBoard(_Rp2Board):
 
     def calibrate(self, frames=8, noise_factor=4):
         """Take each sensor's zero-field reading (the board empty!) as its mean over
-        ``frames`` and its threshold as max(sensor.threshold, noise_factor * its noise).
-
-        Returns the list of sensor indices whose mean lies outside the datasheet's
-        zero-field window 0.90-1.15 V (a piece or magnet still near, or a dead
-        sensor): those keep their previous zero and threshold."""
+        ``frames``; blocking (``frames`` reads): the app uses the non-blocking
+        playboard.hw.calibrate.GuidedCalibration. Returns :meth:`set_zero`'s list."""
         mean, spread = self.sample(frames)
+        return self.set_zero(mean, spread, noise_factor)
+
+    def set_zero(self, mean, spread, noise_factor=4, only=None):
+        """Take ``mean`` (each sensor's zero-field reading) as its zero and
+        max(sensor.threshold, noise_factor * ``spread``) as its threshold, for every
+        sensor or those where ``only[s]`` is true.
+
+        Returns the sensor indices refused: a mean outside the datasheet's zero-field
+        window 0.90-1.15 V (a piece or magnet still near: the sensor keeps its previous
+        zero) or at a rail (no sensor, no supply, a short: it is switched off, its
+        threshold out of reach, so that it never shows a phantom piece)."""
         bad = []
         for i in range(self.n_sensors):
-            z = mean[i]
-            if not self.ZERO_LO <= z <= self.ZERO_HI:
-                bad.append(i)
+            if only is not None and not only[i]:
                 continue
-            self.zero[i] = z
-            self.threshold[i] = min(65535, max(self.base_threshold, noise_factor * spread[i]))
+            z = mean[i]
+            if self.ZERO_LO <= z <= self.ZERO_HI:
+                self.zero[i] = z
+                self.threshold[i] = min(65535, max(self.base_threshold, noise_factor * spread[i]))
+                continue
+            bad.append(i)
+            if z < self.RAIL or z > 65535 - self.RAIL:
+                self.zero[i] = self.MID
+                self.threshold[i] = 65535
         return bad
 
     def save_calibration(self, path=None):
