@@ -66,14 +66,14 @@ class World:
             self._switch()
 
     def _source(self, adc_pin):
-        """(mux, channel) connected to an ADC pin now, or None."""
+        """16 * mux + channel connected to an ADC pin now, or -1 (no allocation)."""
         ch = 0
         for b, p in enumerate(self.sel_pins):
             ch |= self.level.get(p, 0) << b
         for m, (a, en) in enumerate(self.muxes):
             if a == adc_pin and (en is None or self.level.get(en, 1) == 0):
-                return (m, ch)
-        return None
+                return 16 * m + ch
+        return -1
 
     def _voltage(self, adc_pin):
         """The ADC node's value now (read_u16 units), settling towards its source."""
@@ -81,20 +81,26 @@ class World:
         if node is None:
             return self.hall_default
         held, src, t = node
-        if src is None:
+        if src < 0:
             return held
-        target = self.hall.get(src, self.hall_default)
+        target = self.hall.get((src >> 4, src & 15), self.hall_default)
         dt = self.now_us - t
         if dt >= self.hall_settle_us:
             return target
         return held + (target - held) * dt // self.hall_settle_us
 
     def _switch(self):
-        for a in {a for a, _ in self.muxes}:
+        # updates the nodes in place: the fakes must not break up a small heap
+        for m in range(len(self.muxes)):
+            a = self.muxes[m][0]
             src = self._source(a)
             node = self._node.get(a)
-            if node is None or node[1] != src:
+            if node is None:
                 self._node[a] = [self._voltage(a), src, self.now_us]
+            elif node[1] != src:
+                node[0] = self._voltage(a)
+                node[1] = src
+                node[2] = self.now_us
 
     def read(self, pin):
         if self.mode.get(pin) == "out":

@@ -72,7 +72,18 @@ def start(app, kind, now_ms, seconds=None):
 
 
 def frame(app, now_ms):
-    """One frame of the running check (App.frame calls it instead of play)."""
+    """One frame of the running check (App.frame calls it instead of play): the
+    check's step, the link served, the watchdog fed."""
+    app.frames += 1
+    app.next_due = (now_ms + app.period_ms) & MASK
+    _step(app, now_ms)
+    if app.link is not None:
+        app.link.poll()
+    if app.wdt is not None:
+        app.wdt.feed()
+
+
+def _step(app, now_ms):
     kind, obj, t_done = app.check
     if t_done < 0:
         if obj.step(now_ms) == _DONE:

@@ -390,8 +390,9 @@ class App:
 
     def _frame(self, now_ms):
         self.now = now_ms
-        if self.check is not None:
-            self._check_frame(now_ms)
+        if self.check is not None:  # the self-test or calibration instead of play
+            from playboard.app import check
+            check.frame(self, now_ms)
             return
         self.begin_pending(now_ms)
         self._scan_and_play(now_ms)
@@ -665,16 +666,6 @@ class App:
         cannot start now (a game in play, a check running, calibrate on reed switches)."""
         from playboard.app import check
         check.start(self, kind, self.now if now_ms is None else now_ms, seconds)
-
-    def _check_frame(self, now_ms):
-        from playboard.app import check
-        self.frames += 1
-        self.next_due = (now_ms + self.period_ms) & MASK
-        check.frame(self, now_ms)
-        if self.link is not None:
-            self.link.poll()
-        if self.wdt is not None:
-            self.wdt.feed()
 
     def link_check(self, req):
         """The link's ``C`` request: ``{"run": kind, "s": seconds}`` starts a check
