@@ -284,6 +284,16 @@ class BoardLink:
         t = when or datetime.datetime.now()
         return self.request("T", {"time": [t.year, t.month, t.day, t.hour, t.minute, t.second]})
 
+    def check(self, run=None, seconds=None):
+        """The ``C`` request: start check ``run`` ("selftest" / "calibrate") for
+        ``seconds``, or (run None) ask how the running or last one went."""
+        req = {}
+        if run is not None:
+            req["run"] = run
+            if seconds is not None:
+                req["s"] = seconds
+        return self.request("C", req)
+
     def live(self, on=True):
         return self.request("V", {"on": bool(on)})
 
