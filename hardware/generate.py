@@ -80,7 +80,8 @@ def pinmap_md(name):
         else:
             lines.append("| %d | %s | %s |" % (num, pname, {
                 "GND": "ground", "AGND": "analog ground", "VSYS": "5 V in (through the Schottky diode)",
-                "3V3": "3.3 V out (logic and sensors)", "VBUS": "USB 5 V (not used to power LEDs)",
+                "3V3": "3.3 V out (the logic)",
+                "VBUS": "USB 5 V: feeds the +5 V rail through a Schottky diode when no adapter is in",
             }.get(pname, "not connected")))
     return "\n".join(lines) + "\n"
 
@@ -95,16 +96,93 @@ def _ref_key(ref):
     return (ref[:i], int(ref[i:] or 0))
 
 
+# Where to buy each electronic part and what it costs: one distributor (Mouser, which
+# stocks every part here), unit prices in EUR at the quantity one board needs.
+# INDICATIVE: from public price lists at the time of writing, not quotes; check before
+# ordering. ``None``: no price (a schematic-only symbol).
+SUPPLIER = "Mouser"
+UNIT_EUR = {
+    "Pico": 4.20, "DC_Jack": 1.05, "Fuse_PTC": 0.45, "PMOS": 0.25, "PNP": 0.08,
+    "D_Zener": 0.09, "D_TVS": 0.35, "LDO": 0.40, "D_Schottky": 0.15, "CP": 0.55,
+    "C": 0.05, "R": 0.04, "R_Pack": 0.55, "74AHCT125": 0.60, "WS2812B": 0.30,
+    "Reed": 0.95, "Button": 0.25, "1N4148": 0.05, "74HC165": 0.55, "CD74HC4067": 1.20,
+    "DRV5053": 1.05,
+}
+
+# Mechanical parts and supplies per board (not in the schematic): (qty, part, value,
+# manufacturer, MPN, supplier, unit EUR, description). Quantities follow the default
+# layout and the games' start positions (RULES.md): Tobit 12 pieces a side, Toguz
+# Kumalak 162 balls (9 in each of 18 pits).
+def mechanical(cfg, layout):
+    """[(qty, part, value, manufacturer, MPN, supplier, unit EUR, description)] for a board."""
+    w, h = layout["size_mm"]
+    hall = cfg["sensor"]["kind"] == "hall_mux"
+    stylus = cfg.get("pit_select") == "stylus"
+    rows = []
+    if hall:
+        rows.append((24, "Magnet", "8 x 3 mm N42", "first4magnets", "F683-N42", "first4magnets",
+                     0.30, "disc, axially magnetised, one per Tobit piece: White north pole "
+                     "down, Black south pole down (mark them)"))
+    else:
+        rows.append((24, "Magnet", "6 x 3 mm N42", "first4magnets", "F633-N42", "first4magnets",
+                     0.20, "disc, axially magnetised, one per Tobit piece, glued into its base"))
+        rows.append((18, "Magnet", "10 x 3 mm N42", "first4magnets", "F103-N42", "first4magnets",
+                     0.35, "one per pit token (pit_select lift): lifting the token selects the pit"))
+        rows.append((18, "Pit token", "25 mm wooden disc", "-", "-", "craft shop", 0.15,
+                     "sits in the pit over its reed switch, the magnet glued under it"))
+    if stylus:
+        rows.append((1, "Stylus", "10 x 20 mm N42 rod magnet", "first4magnets", "F1020-N42",
+                     "first4magnets", 1.20, "in a pen-sized wooden handle: touched to a pit "
+                     "it selects it (pit_select stylus)"))
+    rows.append((24, "Tobit piece", "30 mm, 12 light + 12 dark", "-", "-", "craft shop", 0.40,
+                 "wooden draughts pieces, a 9 mm pocket drilled 3 mm deep under each for the magnet"))
+    rows.append((170, "Ball (kumalak)", "12 mm", "-", "-", "craft shop", 0.03,
+                 "162 for Toguz Kumalak and 8 spare; glass or wooden beads"))
+    if not hall:
+        rows.append((1, "Reed mounting", "hot-melt glue sticks", "-", "-", "hardware shop", 3.00,
+                     "each reed switch glued flat in a 3 mm groove under its point, its axis "
+                     "along the groove (docs/build.md: reed lobes)"))
+    rows.append((1, "Wire", "0.14 mm2 (26 AWG) stranded, 4 colours x 25 m", "Alpha Wire",
+                 "3053 (series)", SUPPLIER, 18.00, "sensor rows, columns and LED chain"))
+    rows.append((4, "Connector", "JST XH 8-pin header + housing + crimps", "JST",
+                 "B8B-XH-A / XHP-8", SUPPLIER, 0.60, "the sensor harness onto the controller board"))
+    rows.append((2, "Connector", "JST XH 3-pin header + housing + crimps", "JST",
+                 "B3B-XH-A / XHP-3", SUPPLIER, 0.35, "the LED chain in and its 5 V injection"))
+    rows.append((1, "Power supply", "5 V 4 A, 5.5 x 2.1 mm plug, centre positive", "MEAN WELL",
+                 "GST25E05-P1J", SUPPLIER, 14.00, "the adapter (or power the board over USB "
+                 "only, the LEDs capped: docs/build.md)"))
+    rows.append((1, "Perfboard", "100 x 80 mm, 2.54 mm", "-", "-", SUPPLIER, 2.50,
+                 "the controller board (Pico, protection, level shifter, sensor logic)"))
+    rows.append((1, "Top panel", "birch plywood 6 mm, %d x %d mm" % (w, h), "-", "-",
+                 "timber merchant", round(w * h / 1e6 * 45.0, 2),
+                 "drilled from the templates; 45 EUR per m2"))
+    rows.append((1, "Base panel", "birch plywood 9 mm, %d x %d mm" % (w, h), "-", "-",
+                 "timber merchant", round(w * h / 1e6 * 60.0, 2),
+                 "carries the wiring; a 15 mm frame of 15 x 15 mm battens between the panels"))
+    rows.append((4, "Battens", "pine 15 x 15 mm x 1 m", "-", "-", "timber merchant", 1.50,
+                 "the frame and the cable space"))
+    rows.append((20, "Screw", "M3 x 20 countersunk + nut", "-", "-", "hardware shop", 0.05,
+                 "top panel onto the frame (removable for service)"))
+    rows.append((4, "Feet", "felt pad 20 mm", "-", "-", "hardware shop", 0.20, "under the base"))
+    return rows
+
+
 def bom_rows(circ):
-    """[(qty, refs text, kind, value, MPN, footprint, description)] grouped by part and value."""
+    """[(qty, refs, part, value, manufacturer, MPN, supplier, unit EUR, footprint,
+    description)] grouped by part and value; the schematic-only power flags left out."""
     groups = {}
     for p in circ.parts:
-        key = (p.fields.get("Kind"), p.value, p.fields.get("MPN"), p.footprint, p.fields.get("Description"))
+        kind = p.fields.get("Kind")
+        if kind == "PWR_FLAG":
+            continue
+        key = (kind, p.value, p.fields.get("Manufacturer"), p.fields.get("MPN"), p.footprint,
+               p.fields.get("Description"))
         groups.setdefault(key, []).append(p.ref)
     rows = []
-    for (kind, value, mpn, fp, desc), refs in groups.items():
+    for (kind, value, man, mpn, fp, desc), refs in groups.items():
         refs.sort(key=_ref_key)
-        rows.append((len(refs), _compress(refs), kind, value, mpn, fp, desc))
+        rows.append((len(refs), _compress(refs), kind, value, man, mpn, SUPPLIER, UNIT_EUR[kind],
+                     fp, desc))
     rows.sort(key=lambda r: _ref_key(r[1].split(",")[0].split("-")[0]))
     return rows
 
@@ -123,25 +201,58 @@ def _compress(refs):
     return ",".join(out)
 
 
-def bom_csv(circ):
+BOM_HEADER = ["qty", "refs", "part", "value", "manufacturer", "mpn", "supplier", "unit_eur",
+              "total_eur", "footprint", "description"]
+
+
+def bom_all(name, circ):
+    """Every BOM row, electronic then mechanical, each with its total:
+    [(qty, refs, part, value, manufacturer, MPN, supplier, unit, total, footprint, description)]."""
+    cfg = load_board(name)
+    layout = read_layout_file(os.path.join(ROOT, "firmware", "boards", "layout_%s.json" % cfg["layout"]))
+    out = []
+    for qty, refs, kind, value, man, mpn, sup, unit, fp, desc in bom_rows(circ):
+        out.append((qty, refs, kind, value, man, mpn, sup, unit, round(qty * unit, 2), fp, desc))
+    for qty, part, value, man, mpn, sup, unit, desc in mechanical(cfg, layout):
+        out.append((qty, "", part, value, man, mpn, sup, unit, round(qty * unit, 2), "", desc))
+    return out
+
+
+def bom_totals(rows):
+    """(electronic parts, mechanical parts, EUR total) of bom_all's rows."""
+    elec = sum(r[0] for r in rows if r[1])
+    mech = sum(r[0] for r in rows if not r[1])
+    return elec, mech, round(sum(r[8] for r in rows), 2)
+
+
+def bom_csv(name, circ):
     s = io.StringIO()
     w = csv.writer(s, lineterminator="\n")
-    w.writerow(["qty", "refs", "part", "value", "mpn", "footprint", "description"])
-    for r in bom_rows(circ):
-        w.writerow(r)
+    w.writerow(BOM_HEADER)
+    rows = bom_all(name, circ)
+    for r in rows:
+        w.writerow(["%.2f" % v if isinstance(v, float) else v for v in r])
+    elec, mech, eur = bom_totals(rows)
+    w.writerow([elec + mech, "", "TOTAL", "", "", "", "", "", "%.2f" % eur, "", ""])
     return s.getvalue()
 
 
 def bom_md(name, circ):
+    rows = bom_all(name, circ)
     lines = ["# Bill of materials: %s" % name, "",
-             "Generated by hardware/generate.py from the SKiDL schematic (hardware/schematic.py).", "",
-             "| qty | refs | part | value | MPN | footprint |", "| --- | --- | --- | --- | --- | --- |"]
-    total = 0
-    for qty, refs, kind, value, mpn, fp, desc in bom_rows(circ):
-        total += qty
-        lines.append("| %d | %s | %s | %s | %s | %s |" % (qty, refs, kind, value, mpn, fp))
-    lines += ["", "%d parts." % total]
-    return "\n".join(lines) + "\n"
+             "Generated by hardware/generate.py: the electronic parts from the SKiDL schematic "
+             "(hardware/schematic.py), the mechanical parts from the board definition and its "
+             "layout. Prices are indicative (EUR, one board's quantities, %s for the "
+             "electronics): check them before ordering." % SUPPLIER, "",
+             "| qty | refs | part | value | manufacturer | MPN | supplier | unit EUR | total EUR |",
+             "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+    for qty, refs, kind, value, man, mpn, sup, unit, tot, fp, desc in rows:
+        lines.append("| %d | %s | %s | %s | %s | %s | %s | %.2f | %.2f |"
+                     % (qty, refs, kind, value, man, mpn, sup, unit, tot))
+    elec, mech, eur = bom_totals(rows)
+    lines += ["", "%d electronic parts, %d mechanical items; total about **%.2f EUR**." % (elec, mech, eur),
+              ""]
+    return "\n".join(lines)
 
 
 # -- power budget -------------------------------------------------------------------
@@ -152,13 +263,15 @@ CURRENT_MA = {
     "74AHCT125": ("+5V", 1, "quiescent + one output toggling"),
     "74HC165": ("+3V3", 1, "quiescent, clocked at 2 MHz"),
     "CD74HC4067": ("+3V3", 1, "quiescent"),
-    "DRV5053": ("+3V3", 3.6, "supply current, max"),
+    "LDO": ("+5V", 0.1, "AP2112K quiescent"),
+    "DRV5053": ("+3V3_HALL", 3.6, "supply current, max (their own regulator, from +5V)"),
     "R_Pack": ("+3V3", 2.7, "8 x 10 k pull-ups, all inputs closed (worst case)"),
 }
 
 
 def power_rows(cfg, circ):
-    """[(consumer, count, rail, mA each, mA total, note)] and the total (mA at 5 V)."""
+    """[(consumer, count, rail, mA each, mA total, note)] and the total (mA at 5 V) with
+    the adapter's LED cap (``leds.budget_ma``)."""
     counts = {}
     for p in circ.parts:
         k = p.fields.get("Kind")
@@ -182,17 +295,43 @@ def power_rows(cfg, circ):
     return rows, round(total, 1)
 
 
+def usb_budget(cfg, circ):
+    """(LED cap over USB only, the other loads in mA, their total with the cap): the cap
+    is the firmware's (playboard.config.usb_led_budget), the loads the schematic's."""
+    from playboard.config import usb_led_budget, USB_RESERVE_MA
+    rows, total = power_rows(cfg, circ)
+    other = round(total - cfg["leds"]["budget_ma"], 1)
+    cap = usb_led_budget(cfg)
+    return cap, other, round(other + cap, 1), USB_RESERVE_MA
+
+
 def power_md(name, cfg, circ):
     rows, total = power_rows(cfg, circ)
     lines = ["# Power budget: %s" % name, "",
              "Generated by hardware/generate.py from the schematic's parts and firmware/boards/%s.json."
              % name, "",
+             "## With the 5 V adapter (the DC jack)", "",
              "| consumer | count | rail | mA each | mA total | note |", "| --- | --- | --- | --- | --- | --- |"]
     for c, n, rail, each, tot, note in rows:
         lines.append("| %s | %d | %s | %s | %s | %s |" % (c, n, rail, "" if each is None else each, tot, note))
     lines += ["", "Total with the LED cap: **%.0f mA** from the 5 V input (3.3 V loads counted at "
-              "5 V: the Pico's buck-boost makes them cheaper). Supply: 5 V 2 A (%d mA headroom)."
+              "5 V: the regulators pass their current through). Supply: 5 V, at least 2 A "
+              "(%d mA headroom); the BOM's adapter gives 4 A. The input is protected: a 2.5 A "
+              "resettable fuse, a P-FET against a reversed plug, a second P-FET that cuts the "
+              "input above about 6.2 V (a 9 or 12 V adapter), a TVS diode against spikes."
               % (total, 2000 - total), ""]
+    cap, other, usb_total, reserve = usb_budget(cfg, circ)
+    lines += ["## Over USB only (no adapter)", "",
+              "USB gives 500 mA. VBUS feeds the +5 V rail through a Schottky diode. Set "
+              "`\"supply\": \"usb\"` in the board file's `leds`: the firmware then caps the LEDs "
+              "at **%d mA** (playboard.config.usb_led_budget: 500 mA less the Pico and logic, "
+              "the hall sensors, and a %d mA reserve)." % (cap, reserve), "",
+              "| consumer | mA |", "| --- | --- |",
+              "| everything but the LEDs (the table above) | %s |" % other,
+              "| LEDs, firmware cap over USB | %d |" % cap,
+              "| total | %s |" % usb_total, "",
+              "With the cap the LEDs are dim at full white but every game's marks stay visible; "
+              "leave `supply` at `adapter` only when the adapter is always plugged in.", ""]
     return "\n".join(lines), total
 
 
@@ -291,7 +430,7 @@ def generated(circuits=None):
         cfg = load_board(name)
         circ = circuits[name] if circuits and name in circuits else schematic.build(name)[0]
         files["pinmap-%s.md" % name] = pinmap_md(name)
-        files["bom-%s.csv" % name] = bom_csv(circ)
+        files["bom-%s.csv" % name] = bom_csv(name, circ)
         files["bom-%s.md" % name] = bom_md(name, circ)
         files["power-%s.md" % name] = power_md(name, cfg, circ)[0]
     files.update(templates())

@@ -13,8 +13,8 @@ A board definition is data (docs/hardware.md lists every field)::
                "settle_us": 25, "threshold": 2500, "polarity": 1,
                "calibration": "hall_cal.json"}
             | {"kind": "sim"},
-     "leds": {"pin": GP, "count": 58, "order": "GRB", "budget_ma": 1500, "ma_per_led": 60,
-              "idle_ma": 1, "brightness": 160},
+     "leds": {"pin": GP, "count": 58, "order": "GRB", "supply": "adapter" | "usb",
+              "budget_ma": 1500, "ma_per_led": 60, "idle_ma": 1, "brightness": 160},
      "scan": {"hz": 100, "stable_ms": 40, "max_on_ms": 5000},
      "pit_select": "lift" | "stylus"}
 
@@ -46,7 +46,27 @@ ADC_PINS = (26, 27, 28, 29)
 # default MOSI pin when none is given (SPI0: GP7, SPI1: GP11): the firmware always
 # names it (sensor.mosi, default that pin) so that the check can see it.
 SPI_DEFAULT_MOSI = (7, 11)
+# Power over USB only: 500 mA in all; the Pico with its logic takes about 60 mA, each
+# DRV5053 up to 3.6 mA (4 counted), each 74HC165 with its 8 pull-ups 4 mA, and 50 mA
+# stay in reserve: the rest is the LEDs' (hardware/generate.py's power budget checks
+# these against the schematic's parts)
+USB_MA = 500
+USB_PICO_MA = 60
+USB_RESERVE_MA = 50
+HALL_MA = 4
+CHIP_MA = 4
 HALL_SETTLE_MIN_US = 13  # DRV5053 output into the mux and ADC capacitance: 13-25 us
+
+
+def usb_led_budget(d):
+    """The LED current cap (mA, a multiple of 10) that keeps a board powered over USB
+    only under 500 mA: what the Pico, the sensors and a reserve leave."""
+    other = USB_PICO_MA + USB_RESERVE_MA
+    if d["sensor"]["kind"] == "hall_mux":
+        other += HALL_MA * d["n_sensors"]
+    elif d["sensor"]["kind"] == "shift_register":
+        other += CHIP_MA * d["sensor"]["chain"]
+    return (USB_MA - other) // 10 * 10
 
 
 def spi_role(gp):
@@ -213,7 +233,18 @@ def validate_board(d, name=None):
     leds["order"] = order
     leds["ma_per_led"] = c.int_range(leds, "ma_per_led", "leds.", 1, 200, 60)
     leds["idle_ma"] = c.int_range(leds, "idle_ma", "leds.", 0, 10, 1)
-    leds["budget_ma"] = c.int_range(leds, "budget_ma", "leds.", 1, 20000, 1500)
+    supply = c.get(leds, "supply", "leds.", str, "adapter")
+    if supply not in ("adapter", "usb"):
+        c.fail("leds.supply", "%r not adapter or usb" % (supply,))
+    leds["supply"] = supply
+    if supply == "usb":
+        cap = usb_led_budget(d)
+        leds["budget_ma"] = c.int_range(leds, "budget_ma", "leds.", 1, 20000, cap)
+        if leds["budget_ma"] > cap:
+            c.fail("leds.budget_ma", "%d mA over USB: 500 mA in all, the Pico and the sensors "
+                   "need the rest: at most %d for the LEDs" % (leds["budget_ma"], cap))
+    else:
+        leds["budget_ma"] = c.int_range(leds, "budget_ma", "leds.", 1, 20000, 1500)
     if leds["budget_ma"] <= leds["idle_ma"] * count:
         c.fail("leds.budget_ma", "%d mA cannot feed %d idle LEDs" % (leds["budget_ma"], count))
     # the LEDs' brightness when the user never set one (None: the firmware's default);
