@@ -341,12 +341,22 @@ def power_md(name, cfg, circ):
 def svg_template(layout, games, title):
     """SVG text of a 1:1 drilling template holding the cells of ``games`` of a layout dict."""
     w, h = layout["size_mm"]
-    holes = layout["holes_mm"]
     out = ['<?xml version="1.0" encoding="UTF-8"?>',
            '<svg xmlns="http://www.w3.org/2000/svg" width="%dmm" height="%dmm" viewBox="0 0 %d %d">'
            % (w, h, w, h),
-           '<title>%s</title>' % title,
-           '<rect id="outline" x="0" y="0" width="%d" height="%d" fill="none" stroke="black" '
+           '<title>%s</title>' % title]
+    out += template_body(layout, games)
+    out.append('</svg>')
+    return "\n".join(out) + "\n"
+
+
+def template_body(layout, games):
+    """The elements of a drilling template (1 unit = 1 mm, y down, White at the bottom):
+    outline, a 100 mm scale bar, each hole with its id, cross and label."""
+    w, h = layout["size_mm"]
+    holes = layout["holes_mm"]
+    depth = layout.get("depth_mm", {})
+    out = ['<rect id="outline" x="0" y="0" width="%d" height="%d" fill="none" stroke="black" '
            'stroke-width="0.3"/>' % (w, h),
            '<g id="scale"><line x1="10" y1="%g" x2="110" y2="%g" stroke="black" stroke-width="0.5"/>'
            '<text x="10" y="%g" font-size="4">100 mm: check the print scale</text></g>'
@@ -374,11 +384,13 @@ def svg_template(layout, games, title):
                 done.add((x, y))
                 out.append('<path d="M %g %g h 4 M %g %g v 4" stroke="black" stroke-width="0.2"/>'
                            % (x - 2, cy, x, cy - 2))
+                label = _label(game, cell, kind)
+                if depth.get(kind):
+                    label += " (%d deep)" % depth[kind]
                 out.append('<text x="%g" y="%g" font-size="3.5">%s</text>'
-                           % (x + 2, cy - 2, _label(game, cell, kind)))
+                           % (x + 2, cy - 2, label))
         out.append('</g>')
-    out.append('</svg>')
-    return "\n".join(out) + "\n"
+    return out
 
 
 def _label(game, cell, kind):
@@ -411,15 +423,219 @@ def _tobit_lines(cells, h):
     return '<path class="engrave" d="%s" stroke="grey" stroke-width="0.5" fill="none"/>' % path
 
 
+LAYOUTS = ("default", "full")
+PAPER = {"A4": (210, 297), "A3": (297, 420)}
+MARGIN = 10    # mm a printer leaves blank at each edge
+OVERLAP = 10   # mm each page repeats of its neighbour, to glue them
+
+
+def _layout(name):
+    return read_layout_file(os.path.join(ROOT, "firmware", "boards", "layout_%s.json" % name))
+
+
 def templates():
-    """{file name: SVG text} for the default layout."""
-    layout = read_layout_file(os.path.join(ROOT, "firmware", "boards", "layout_default.json"))
+    """{file name: SVG text}: one drilling template per game of the default layout, and
+    the whole board (every hole) of each layout, 1:1."""
+    layout = _layout("default")
     files = {}
     for g in GAMES:
         files["template-%s.svg" % g] = svg_template(layout, [g], "Playboard %s drilling template (1:1)" % g)
     files["template-board.svg"] = svg_template(layout, ["tobit", "toguz"],
                                                "Playboard default board: every hole (1:1)")
+    full = _layout("full")
+    files["template-full-board.svg"] = svg_template(
+        full, ["tobit", "toguz"], "Playboard full-size board: every hole (1:1)")
     return files
+
+
+def tile_grid(w, h, paper):
+    """(columns, rows, step x, step y) of the pages of ``paper`` that cover w x h mm, each
+    page's printable area (paper less MARGIN at each edge) overlapping the next by OVERLAP."""
+    pw, ph = PAPER[paper]
+    aw, ah = pw - 2 * MARGIN, ph - 2 * MARGIN
+    sx, sy = aw - OVERLAP, ah - OVERLAP
+    cols = max(1, -(-(w - OVERLAP) // sx))
+    rows = max(1, -(-(h - OVERLAP) // sy))
+    return cols, rows, sx, sy
+
+
+def tiles(layout_name, paper):
+    """{file name: SVG text}: the whole-board template of a layout cut into pages of
+    ``paper`` (A4 or A3, portrait, 1:1). Page (row r, column c), counted from the top
+    left, shows the board's window x from c * step x, y from r * step y (mm, y down);
+    crop marks at its printable area, its name and neighbours, a 50 mm scale bar."""
+    layout = _layout(layout_name)
+    w, h = layout["size_mm"]
+    pw, ph = PAPER[paper]
+    cols, rows, sx, sy = tile_grid(w, h, paper)
+    aw, ah = pw - 2 * MARGIN, ph - 2 * MARGIN
+    body = "\n".join(template_body(layout, ["tobit", "toguz"]))
+    files = {}
+    for r in range(rows):
+        for c in range(cols):
+            x0, y0 = c * sx, r * sy
+            name = "tiles/%s-%s-r%dc%d.svg" % (layout_name, paper, r + 1, c + 1)
+            out = ['<?xml version="1.0" encoding="UTF-8"?>',
+                   '<svg xmlns="http://www.w3.org/2000/svg" width="%dmm" height="%dmm" '
+                   'viewBox="0 0 %d %d" data-x0="%d" data-y0="%d" data-w="%d" data-h="%d">'
+                   % (pw, ph, pw, ph, x0, y0, aw, ah),
+                   '<title>Playboard %s board template, %s page row %d column %d of %d x %d (1:1)</title>'
+                   % (layout_name, paper, r + 1, c + 1, rows, cols),
+                   '<defs><clipPath id="area"><rect x="%d" y="%d" width="%d" height="%d"/></clipPath></defs>'
+                   % (MARGIN, MARGIN, aw, ah),
+                   '<g clip-path="url(#area)"><g transform="translate(%d %d)">'
+                   % (MARGIN - x0, MARGIN - y0),
+                   body, '</g></g>',
+                   '<rect id="crop" x="%d" y="%d" width="%d" height="%d" fill="none" stroke="blue" '
+                   'stroke-width="0.2" stroke-dasharray="2 2"/>' % (MARGIN, MARGIN, aw, ah)]
+            # glue marks: the overlap with the next page right and below
+            if c + 1 < cols:
+                out.append('<line class="glue" x1="%d" y1="%d" x2="%d" y2="%d" stroke="blue" '
+                           'stroke-width="0.2"/>' % (MARGIN + aw - OVERLAP, MARGIN,
+                                                     MARGIN + aw - OVERLAP, MARGIN + ah))
+            if r + 1 < rows:
+                out.append('<line class="glue" x1="%d" y1="%d" x2="%d" y2="%d" stroke="blue" '
+                           'stroke-width="0.2"/>' % (MARGIN, MARGIN + ah - OVERLAP,
+                                                     MARGIN + aw, MARGIN + ah - OVERLAP))
+            out.append('<text id="page" x="%d" y="%d" font-size="3.5">%s r%d c%d of %d x %d: '
+                       'board x %d-%d, y %d-%d mm from the top left; glue the next page over '
+                       'the blue line</text>'
+                       % (MARGIN, MARGIN - 3, paper, r + 1, c + 1, rows, cols, x0, x0 + aw,
+                          y0, y0 + ah))
+            out.append('<g id="scale50"><line x1="%d" y1="%d" x2="%d" y2="%d" stroke="black" '
+                       'stroke-width="0.5"/><text x="%d" y="%d" font-size="3">50 mm</text></g>'
+                       % (MARGIN, ph - 4, MARGIN + 50, ph - 4, MARGIN + 52, ph - 3))
+            out.append('</svg>')
+            files[name] = "\n".join(out) + "\n"
+    return files
+
+
+def all_tiles():
+    """Every layout's whole-board template on A4 and on A3 pages."""
+    files = {}
+    for lay in LAYOUTS:
+        for paper in PAPER:
+            files.update(tiles(lay, paper))
+    return files
+
+
+# -- wiring diagram ------------------------------------------------------------------
+
+WIRING_LEGEND_W = 170   # mm right of the board for the legend
+WIRING_PICO_H = 70      # mm below the board for the Pico
+
+
+def sensor_address(cfg, s):
+    """Where sensor ``s`` is wired: "row 2 / col 5", "U3 input C" or "mux 1 ch 7"."""
+    sc = cfg["sensor"]
+    if sc["kind"] == "matrix":
+        r, c = divmod(s, len(sc["cols"]))
+        return "R%d C%d" % (r, c)
+    if sc["kind"] == "shift_register":
+        return "U%d.%s" % (s // 8 + 1, "ABCDEFGH"[s % 8])
+    return "M%d.%d" % (s // 16, s % 16)
+
+
+def wiring_svg(name):
+    """A wiring diagram of board definition ``name`` on its layout (SVG, 1 unit = 1 mm,
+    White's side at the bottom): every sensor as a circle labelled S<n> with where it is
+    wired (matrix row and column, shift register input, multiplexer channel), every LED
+    as a square labelled L<n>, the LED chain as one line in chain order from the Pico,
+    the row (or chip, or multiplexer) wires, the Pico's pins and a legend."""
+    cfg = load_board(name)
+    layout = _layout(cfg["layout"])
+    W, H = layout["size_mm"]
+    TW, TH = W + WIRING_LEGEND_W, H + WIRING_PICO_H
+    sc = cfg["sensor"]
+    sensor_xy = {}
+    led_xy = {}
+    for g in ("tobit", "toguz", "tobit4", "tihbat"):
+        for cell, s, led, x, y, kind in layout["games"][g]["cells"]:
+            if s >= 0 and s not in sensor_xy:
+                sensor_xy[s] = (x, H - y)
+            if led >= 0 and led not in led_xy:
+                led_xy[led] = (x + 9, H - y - 9) if s >= 0 else (x, H - y)
+    colours = ["#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf"]
+    out = ['<?xml version="1.0" encoding="UTF-8"?>',
+           '<svg xmlns="http://www.w3.org/2000/svg" width="%dmm" height="%dmm" viewBox="0 0 %d %d" '
+           'font-family="sans-serif">' % (TW, TH, TW, TH),
+           '<title>Playboard wiring: %s on layout %s</title>' % (name, cfg["layout"]),
+           '<rect x="0" y="0" width="%d" height="%d" fill="white"/>' % (TW, TH),
+           '<rect id="board" x="0" y="0" width="%d" height="%d" fill="none" stroke="black" '
+           'stroke-width="0.6"/>' % (W, H)]
+    # the sensors' wires: one polyline per matrix row (and a dashed one per column), per
+    # 74HC165 chip or per multiplexer, through its sensors in order
+    groups = {}
+    for s in sorted(sensor_xy):
+        if sc["kind"] == "matrix":
+            key = s // len(sc["cols"])
+        elif sc["kind"] == "shift_register":
+            key = s // 8
+        else:
+            key = s // 16
+        groups.setdefault(key, []).append(s)
+    for key, members in sorted(groups.items()):
+        pts = " ".join("%g,%g" % sensor_xy[s] for s in members)
+        out.append('<polyline class="sensor-wire" points="%s" fill="none" stroke="%s" '
+                   'stroke-width="0.8" opacity="0.7"/>' % (pts, colours[key % len(colours)]))
+    if sc["kind"] == "matrix":
+        cols = {}
+        for s in sorted(sensor_xy):
+            cols.setdefault(s % len(sc["cols"]), []).append(s)
+        for c, members in sorted(cols.items()):
+            pts = " ".join("%g,%g" % sensor_xy[s] for s in members)
+            out.append('<polyline class="column-wire" points="%s" fill="none" stroke="grey" '
+                       'stroke-width="0.4" stroke-dasharray="3 2"/>' % pts)
+    # the LED chain from the Pico's data pin through the level shifter
+    pico_x, pico_y = W / 2, H + 35
+    chain = [(pico_x, pico_y - 20)] + [led_xy[k] for k in sorted(led_xy)]
+    out.append('<polyline id="led-chain" points="%s" fill="none" stroke="orange" '
+               'stroke-width="0.5"/>' % " ".join("%g,%g" % p for p in chain))
+    group_of = {s: k for k, m in groups.items() for s in m}
+    for s, (x, y) in sorted(sensor_xy.items()):
+        col = colours[group_of[s] % len(colours)]
+        out.append('<circle id="sensor-%d" cx="%g" cy="%g" r="5" fill="white" stroke="%s" '
+                   'stroke-width="0.8"/>' % (s, x, y, col))
+        out.append('<text class="sensor-label" id="sensor-label-%d" x="%g" y="%g" font-size="3.6" '
+                   'text-anchor="middle">S%d</text>' % (s, x, y + 1.3, s))
+        out.append('<text class="sensor-address" x="%g" y="%g" font-size="2.8" '
+                   'text-anchor="middle">%s</text>' % (x, y + 9, sensor_address(cfg, s)))
+    for k, (x, y) in sorted(led_xy.items()):
+        out.append('<rect id="led-%d" x="%g" y="%g" width="5" height="5" fill="#ffe9a8" '
+                   'stroke="orange" stroke-width="0.4"/>' % (k, x - 2.5, y - 2.5))
+        out.append('<text class="led-label" id="led-label-%d" x="%g" y="%g" font-size="2.6" '
+                   'text-anchor="middle">L%d</text>' % (k, x, y - 3.5, k))
+    # the Pico and its pins
+    funcs = pin_functions(cfg)
+    out.append('<rect id="pico" x="%g" y="%g" width="60" height="26" fill="#e8f5e9" stroke="green" '
+               'stroke-width="0.6"/>' % (pico_x - 30, pico_y - 20))
+    out.append('<text x="%g" y="%g" font-size="4" text-anchor="middle">Raspberry Pi Pico</text>'
+               % (pico_x, pico_y - 10))
+    out.append('<text x="%g" y="%g" font-size="3" text-anchor="middle">LED data GP%d via 74AHCT125, 330 R</text>'
+               % (pico_x, pico_y - 4, cfg["leds"]["pin"]))
+    # legend
+    lx = W + 8
+    lines = ["%s (layout %s)" % (name, cfg["layout"]), cfg.get("title", ""), "",
+             "S<n>: sensor n, with where it is wired", "L<n>: LED n; the orange line is",
+             "the LED chain in order, from the Pico", ""]
+    if sc["kind"] == "matrix":
+        lines += ["R<r> C<c>: matrix row r, column c", "coloured line: a row wire (GPIO out)",
+                  "dashed grey line: a column wire (GPIO in)", "each reed switch in series with a",
+                  "1N4148, anode to the column"]
+    elif sc["kind"] == "shift_register":
+        lines += ["U<k>.<X>: 74HC165 number k, input X", "coloured line: one chip's inputs",
+                  "each reed switch to GND, 10 k pull-up", "chips chained QH -> SER, U1 to the Pico"]
+    else:
+        lines += ["M<m>.<c>: CD74HC4067 m, channel c", "coloured line: one multiplexer's sensors",
+                  "each DRV5053 with 100 nF at its pins", "on the sensors' own 3.3 V regulator"]
+    lines += ["", "Pico pins:"]
+    for g in sorted(funcs):
+        lines.append("GP%d: %s" % (g, funcs[g]))
+    for i, t in enumerate(lines):
+        out.append('<text class="legend" x="%g" y="%g" font-size="3.2">%s</text>'
+                   % (lx, 10 + 4.6 * i, t.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")))
+    out.append('</svg>')
+    return "\n".join(out) + "\n"
 
 
 def generated(circuits=None):
@@ -434,6 +650,9 @@ def generated(circuits=None):
         files["bom-%s.md" % name] = bom_md(name, circ)
         files["power-%s.md" % name] = power_md(name, cfg, circ)[0]
     files.update(templates())
+    files.update(all_tiles())
+    for name in BOARDS:
+        files["wiring-%s.svg" % name] = wiring_svg(name)
     return files
 
 
@@ -449,6 +668,7 @@ def main():
             return 1
         schematic.netlist(circ, os.path.join(OUT, "%s.net" % name))
         circuits[name] = circ
+    os.makedirs(os.path.join(OUT, "tiles"), exist_ok=True)
     for fname, text in sorted(generated(circuits).items()):
         with open(os.path.join(OUT, fname), "w") as f:
             f.write(text)

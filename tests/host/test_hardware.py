@@ -348,3 +348,69 @@ def test_template_has_every_cell_at_its_coordinates(game):
     assert sorted(found) == sorted(lay.cells)
     for c in lay.cells:
         assert found[c] == lay.xy_mm(c), (game, c)
+
+
+@pytest.mark.parametrize("lay_name", generate.LAYOUTS)
+@pytest.mark.parametrize("paper", sorted(generate.PAPER))
+def test_tiled_templates_cover_every_hole_on_pages_of_the_paper_size(lay_name, paper):
+    from playboard.board.layout import read_layout_file
+    lay = read_layout_file(os.path.join(ROOT, "firmware", "boards", "layout_%s.json" % lay_name))
+    W, H = lay["size_mm"]
+    pw, ph = generate.PAPER[paper]
+    files = generate.tiles(lay_name, paper)
+    cols, rows, sx, sy = generate.tile_grid(W, H, paper)
+    assert len(files) == cols * rows
+    if lay_name == "full":
+        assert (cols, rows) == ({"A4": 5, "A3": 4}[paper], {"A4": 3, "A3": 2}[paper])
+    windows = []
+    for fname, text in files.items():
+        path = os.path.join(ROOT, "hardware", "out", fname)
+        assert os.path.exists(path), "run python hardware/generate.py"
+        root = ET.fromstring(text)
+        assert root.get("width") == "%dmm" % pw and root.get("height") == "%dmm" % ph
+        assert root.get("viewBox") == "0 0 %d %d" % (pw, ph)                 # 1:1
+        x0, y0, w, h = (float(root.get(k)) for k in ("data-x0", "data-y0", "data-w", "data-h"))
+        assert w == pw - 20 and h == ph - 20                                 # 10 mm margins
+        windows.append((x0, y0, w, h))
+        assert any((el.get("id") == "page") for el in root.iter())
+    # the pages overlap by 10 mm and cover the whole board
+    assert max(x + w for x, y, w, h in windows) >= W and max(y + h for x, y, w, h in windows) >= H
+    # every hole's centre on some page, away from the cut edges
+    n = 0
+    for g in ("tobit", "toguz"):
+        for cell, s, led, x, y, kind in lay["games"][g]["cells"]:
+            cx, cy = x, H - y
+            assert any(wx <= cx <= wx + ww and wy <= cy <= wy + wh for wx, wy, ww, wh in windows)
+            n += 1
+    assert n == 38 + 20
+
+
+@pytest.mark.parametrize("name", BOARDS)
+def test_wiring_picture_labels_every_sensor_and_led(name):
+    text = generate.wiring_svg(name)
+    path = os.path.join(ROOT, "hardware", "out", "wiring-%s.svg" % name)
+    assert os.path.exists(path)
+    root = ET.fromstring(text)
+    cfg = load_board(name)
+    lay = load_layout("toguz", cfg["layout"])
+    W, H = lay.size_mm
+    assert root.get("width") == "%dmm" % (W + generate.WIRING_LEGEND_W)
+    assert root.get("height") == "%dmm" % (H + generate.WIRING_PICO_H)
+    ns = "{http://www.w3.org/2000/svg}"
+    texts = {}
+    for el in root.iter(ns + "text"):
+        texts.setdefault(el.get("class"), []).append(el.text)
+    sensors = set()
+    for g in GAMES:
+        lg = load_layout(g, cfg["layout"])
+        for c in lg.cells:
+            if lg.sensor_of(c) >= 0:
+                sensors.add(lg.sensor_of(c))
+    assert len(sensors) == 56
+    assert sorted(texts["sensor-label"]) == sorted("S%d" % s for s in sensors)
+    assert sorted(texts["led-label"]) == sorted("L%d" % k for k in range(58))
+    assert len(texts["sensor-address"]) == 56
+    if cfg["sensor"]["kind"] == "matrix":
+        assert "R5 C0" in texts["sensor-address"]             # sensor 40: row 5, column 0
+    chain = [el for el in root.iter(ns + "polyline") if el.get("id") == "led-chain"][0]
+    assert len(chain.get("points").split()) == 58 + 1          # from the Pico through every LED
