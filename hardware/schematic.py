@@ -234,6 +234,13 @@ class Builder:
     def net(self, name):
         return Net(name, circuit=self.circuit)
 
+    def between(self, kind, value, a, b):
+        """A two-pin part of ``kind`` and ``value`` from net ``a`` (pin 1) to net ``b``."""
+        p = self.part(kind, value)
+        p[1] += a
+        p[2] += b
+        return p
+
 
 def build(board_name):
     """Build and return (circuit, info) for a board definition name.
@@ -281,9 +288,7 @@ def build(board_name):
     q1["S"] += vok
     g1 = b.net("Q1_GATE")
     q1["G"] += g1
-    r = b.part("R", "10k")
-    r[1] += g1
-    r[2] += gnd
+    b.between("R", "10k", g1, gnd)
     dz = b.part("D_Zener", "10V")
     dz["K"] += vok
     dz["A"] += g1
@@ -295,21 +300,15 @@ def build(board_name):
     q2["D"] += v5
     g2 = b.net("Q2_GATE")
     q2["G"] += g2
-    r = b.part("R", "100k")
-    r[1] += g2
-    r[2] += gnd
+    b.between("R", "100k", g2, gnd)
     q3 = b.part("PNP")
     q3["E"] += vok
     q3["C"] += g2
     bq3 = b.net("Q3_BASE")
     q3["B"] += bq3
-    r = b.part("R", "10k")
-    r[1] += vok
-    r[2] += bq3
+    b.between("R", "10k", vok, bq3)
     zk = b.net("OVP_ZENER")
-    r = b.part("R", "4k7")
-    r[1] += bq3
-    r[2] += zk
+    b.between("R", "4k7", bq3, zk)
     dz = b.part("D_Zener", "5V6")
     dz["K"] += zk
     dz["A"] += gnd
@@ -360,9 +359,7 @@ def build(board_name):
     shifter = b.part("74AHCT125")
     shifter["VCC"] += v5
     shifter["GND"] += gnd
-    cs = b.part("C", "100nF")
-    cs[1] += v5
-    cs[2] += gnd
+    b.between("C", "100nF", v5, gnd)
     shifter["1A"] += gpio(leds_cfg["pin"], "LED_DATA")
     shifter["1OE"] += gnd
     for g in "234":
@@ -380,9 +377,7 @@ def build(board_name):
         led = b.part("WS2812B")
         led["VDD"] += v5
         led["VSS"] += gnd
-        c = b.part("C", "100nF")
-        c[1] += v5
-        c[2] += gnd
+        b.between("C", "100nF", v5, gnd)
         led["DIN"] += prev
         if k + 1 < leds_cfg["count"]:
             prev = b.net("LED_DIN_%d" % (k + 1))
@@ -429,9 +424,7 @@ def build(board_name):
             u = b.part("74HC165")
             u["VCC"] += v3
             u["GND"] += gnd
-            c = b.part("C", "100nF")
-            c[1] += v3
-            c[2] += gnd
+            b.between("C", "100nF", v3, gnd)
             u["SH/LD"] += load
             u["CLK"] += clk
             u["CLK_INH"] += gnd
@@ -467,18 +460,14 @@ def build(board_name):
         ldo["VOUT"] += vh
         ldo["NC"] += circ.NC
         for net in (v5, vh):
-            c = b.part("C", "1uF")
-            c[1] += net
-            c[2] += gnd
+            b.between("C", "1uF", net, gnd)
         sel = [gpio(p, "MUX_S%d" % i) for i, p in enumerate(s_cfg["select"])]
         muxes = []
         for m, mc in enumerate(s_cfg["muxes"]):
             u = b.part("CD74HC4067")
             u["VCC"] += v3
             u["GND"] += gnd
-            c = b.part("C", "100nF")
-            c[1] += v3
-            c[2] += gnd
+            b.between("C", "100nF", v3, gnd)
             for i in range(4):
                 u["S%d" % i] += sel[i]
             u["COM"] += gpio(mc["adc"], "ADC")
@@ -495,15 +484,11 @@ def build(board_name):
                     h["VCC"] += vh
                     h["GND"] += gnd
                     h["OUT"] += net
-                    c = b.part("C", "100nF")   # the datasheet's bypass, at the sensor
-                    c[1] += vh
-                    c[2] += gnd
+                    b.between("C", "100nF", vh, gnd)   # the datasheet's bypass, at the sensor
                     sensors[s] = h
                 else:
                     # spare channel: a 10 k to ground keeps the input defined
-                    r = b.part("R", "10k")
-                    r[1] += net
-                    r[2] += gnd
+                    b.between("R", "10k", net, gnd)
             muxes.append(u)
         info["muxes"] = muxes
     else:

@@ -127,7 +127,7 @@ class _Checker:
             self.fail(field, "expected a GPIO number, got %r" % (v,))
         if v not in free:
             self.fail(field, "GP%d is not a free pin on this module" % v)
-        why = RESERVED.get(self.module, {}).get(v)
+        why = RESERVED.get(self.module or "", {}).get(v)
         if why:
             self.fail(field, "GP%d %s" % (v, why))
         if v in self.used and not shared:

@@ -1,13 +1,13 @@
 """The builder's checks run by the app in place of play: the self-test and the
 guided calibration of a hall board (docs/build.md, docs/protocol.md ``C``).
 
-:func:`start` is what a board gesture, the link's ``C`` request and the first boot
-of an uncalibrated hall board call (``App.start_check``); while a check runs,
+:func:`start` is what a board gesture, the link's ``C`` request (:func:`link`) and
+the first boot of an uncalibrated hall board call; while a check runs,
 ``App.frame`` calls :func:`frame` instead of scanning and playing: the check reads
 the sensors and drives the LEDs itself (at a low level, one LED at a time in the
 chase: far under any current cap), the link is still served and the watchdog fed.
 When the check is done its verdict stays on the LEDs for ``RESULT_MS``, then the
-menu opens; ``App.check_result`` keeps the summary for the link.
+menu opens; ``app.check_result`` (set then) keeps the summary for the link.
 
 Loaded only when a check runs (``unload`` after): no heap in play.
 """
@@ -50,10 +50,14 @@ def check_request(app, kind, seconds):
     return None
 
 
-def start(app, kind, now_ms, seconds=None):
-    """Start check ``kind`` ("selftest" or "calibrate") for ``seconds`` (the self-test's
-    sensor phase, the calibration's longest wait for a clear board; default 30 / 60).
-    ValueError (with the reason) if it cannot start now."""
+def start(app, kind, now_ms=None, seconds=None):
+    """Start check ``kind`` ("selftest" or "calibrate") on ``app`` (the App) for
+    ``seconds`` (5..600: the self-test's sensor phase, the calibration's longest wait
+    for a clear board; default 30 / 60), at ``now_ms`` (default the app's last frame).
+    The function a board gesture calls. ValueError (with the reason) if it cannot start
+    now: a game being played, a check running, calibrate on reed switches."""
+    if now_ms is None:
+        now_ms = app.now
     why = check_request(app, kind, seconds)
     if why:
         raise ValueError(why)
@@ -101,11 +105,29 @@ def _step(app, now_ms):
         app.open_menu(now_ms)
 
 
+def link(app, req):
+    """The link's ``C`` request: ``{"run": kind, "s": seconds}`` starts a check, ``{}``
+    asks how it goes. The whole request is checked before anything starts (ValueError:
+    unknown field, ``s`` without ``run``, what :func:`start` refuses)."""
+    for k in req:
+        if k not in ("run", "s"):
+            raise ValueError("unknown field %r" % k)
+    run = req.get("run")
+    if run is not None:
+        if not isinstance(run, str):
+            raise ValueError("run takes a check's name")
+        start(app, run, app.now, req.get("s"))
+    elif "s" in req:
+        raise ValueError("s needs run")
+    return status(app)
+
+
 def status(app):
     """The link's answer about checks: the running one, else the last result, else idle."""
     if app.check is not None and app.check[2] < 0:
         obj = app.check[1]
         return {"running": app.check[0], "phase": obj.phase}
-    if app.check_result is not None:
-        return app.check_result
+    r = getattr(app, "check_result", None)
+    if r is not None:
+        return r
     return {"idle": True}

@@ -172,7 +172,6 @@ class App:
         self._held_rest = 0
         self.last_ply = 0
         self.check = None  # a running self-test or calibration (playboard.app.check)
-        self.check_result = None
 
     def load_layout(self, game):
         """The ``playboard.board.layout.Layout`` of ``game`` on this board (built at start-up)."""
@@ -189,7 +188,8 @@ class App:
         self._ui().start(self, now_ms)
         if getattr(self.hw, "calibrated", True) is False and self.game is None:
             # the first boot of a hall board: the guided calibration (docs/build.md)
-            self.start_check("calibrate", now_ms)
+            from playboard.app import check
+            check.start(self, "calibrate", now_ms)
 
     def choose(self, game=None, mode=None, level=None):
         """Set the next game's name, mode and level (as the menu does). ValueError if bad."""
@@ -657,23 +657,10 @@ class App:
                 li.mark(CAPTURE, led, BLINK)
 
 
-    # ---- the builder's checks (playboard.app.check) -----------------------------------
-
-    def start_check(self, kind, now_ms=None, seconds=None):
-        """Run the self-test (``kind`` "selftest") or the guided calibration of a hall
-        board ("calibrate") instead of play, for ``seconds`` (5..600; default 30 / 60).
-        What a board gesture calls (docs/build.md). ValueError with the reason if it
-        cannot start now (a game in play, a check running, calibrate on reed switches)."""
-        from playboard.app import check
-        check.start(self, kind, self.now if now_ms is None else now_ms, seconds)
-
     def link_check(self, req):
-        """The link's ``C`` request: ``{"run": kind, "s": seconds}`` starts a check
-        (ValueError to refuse), ``{}`` asks how it goes (docs/protocol.md)."""
+        """The link's ``C`` request (playboard.app.check.link; docs/protocol.md)."""
         from playboard.app import check
-        if req.get("run") is not None:
-            self.start_check(req["run"], self.now, req.get("s"))
-        return check.status(self)
+        return check.link(self, req)
 
     # ---- the link's hooks ------------------------------------------------------------
 

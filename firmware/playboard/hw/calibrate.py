@@ -31,6 +31,45 @@ _NONE = const(255)
 _MASK = const(0x3FFFFFFF)
 
 
+class Stats:
+    """Each sensor's sum, lowest and highest raw reading over the frames ``add``ed
+    (``n`` sensors; preallocated: ``add`` allocates nothing)."""
+
+    def __init__(self, n):
+        self.n = n
+        self.acc = [0] * n
+        self.lo = array("H", [65535] * n)
+        self.hi = array("H", bytes(2 * n))
+        self.k = 0
+
+    def reset(self):
+        for s in range(self.n):
+            self.acc[s] = 0
+            self.lo[s] = 65535
+            self.hi[s] = 0
+        self.k = 0
+
+    def add(self, last):
+        """Count one frame of raw readings ``last`` (a sequence of n ints)."""
+        acc = self.acc
+        lo = self.lo
+        hi = self.hi
+        for s in range(self.n):
+            v = last[s]
+            acc[s] += v
+            if v < lo[s]:
+                lo[s] = v
+            if v > hi[s]:
+                hi[s] = v
+        self.k += 1
+
+    def result(self):
+        """(mean, spread): arrays 'H' of each sensor's mean and max - min (allocates)."""
+        k = self.k or 1
+        return (array("H", [a // k for a in self.acc]),
+                array("H", [self.hi[s] - self.lo[s] for s in range(self.n)]))
+
+
 class GuidedCalibration:
     """Drive a hall board through the guided calibration; call step(now_ms) often.
 
@@ -55,16 +94,13 @@ class GuidedCalibration:
         for s in range(n):
             if sensor_led[s] != _NONE and sensor_led[s] < hw.n_leds:
                 self.only[s] = 1
-        self.acc = [0] * n
-        self.lo = array("H", [65535] * n)
-        self.hi = array("H", bytes(2 * n))
+        self.stats = Stats(n)
         self.phase = WAIT
         self.bad = []
         self.saved = False
         self.error = None
         self._t0 = -1
         self._t_quiet = -1
-        self._k = 0
 
     def step(self, now_ms):
         """Advance to ``now_ms``: read one frame, update and show the LEDs; return the phase."""
@@ -108,28 +144,12 @@ class GuidedCalibration:
             if ((self._t_quiet >= 0 and ((now_ms - self._t_quiet) & _MASK) >= self.quiet_ms)
                     or waited >= self.timeout_ms):
                 self.phase = MEASURE
-                self._k = 0
-                for s in range(n):
-                    self.acc[s] = 0
-                    self.lo[s] = 65535
-                    self.hi[s] = 0
+                self.stats.reset()
             return self.phase
-        acc = self.acc
-        lo = self.lo
-        hi = self.hi
-        for s in range(n):
-            v = last[s]
-            acc[s] += v
-            if v < lo[s]:
-                lo[s] = v
-            if v > hi[s]:
-                hi[s] = v
-        self._k += 1
-        if self._k < self.frames:
+        self.stats.add(last)
+        if self.stats.k < self.frames:
             return MEASURE
-        k = self._k
-        mean = array("H", [a // k for a in acc])
-        spread = array("H", [hi[s] - lo[s] for s in range(n)])
+        mean, spread = self.stats.result()
         self.bad = hw.set_zero(mean, spread, only=only)
         if self.save:
             try:

@@ -283,24 +283,13 @@ class HallBoard(_Rp2Board):
     def sample(self, frames=8):
         """Read ``frames`` frames; return (mean, spread): arrays 'H' of each sensor's mean
         raw reading and its max - min (noise), in read_u16 units. Allocates: not for play."""
-        n = self.n_sensors
-        acc = [0] * n
-        lo = array("H", [65535] * n)
-        hi = array("H", bytes(2 * n))
-        tmp = bytearray(n)
-        last = self.last
+        from playboard.hw.calibrate import Stats
+        st = Stats(self.n_sensors)
+        tmp = bytearray(self.n_sensors)
         for _ in range(frames):
             self.read(tmp)
-            for i in range(n):
-                v = last[i]
-                acc[i] += v
-                if v < lo[i]:
-                    lo[i] = v
-                if v > hi[i]:
-                    hi[i] = v
-        mean = array("H", [a // frames for a in acc])
-        spread = array("H", [hi[i] - lo[i] for i in range(n)])
-        return mean, spread
+            st.add(self.last)
+        return st.result()
 
     def calibrate(self, frames=8, noise_factor=4):
         """Take each sensor's zero-field reading (the board empty!) as its mean over
