@@ -19,7 +19,7 @@ include("$(PORT_DIR)/boards/manifest.py")
 BOARD_FILES = [
     "__init__.py", "compat.py", "config.py", "record.py", "link.py",
     "hw/__init__.py", "hw/base.py", "hw/open.py", "hw/bits.py", "hw/rp2.py", "hw/circuitpython.py",
-    "hw/selftest.py", "hw/calibrate.py",
+    "hw/selftest.py", "hw/calibrate.py", "hw/pads.py",
     "board/__init__.py", "board/layout.py", "board/debounce.py", "board/scan.py", "board/lights.py",
     "board/tracker.py", "board/tobit_tracker.py", "board/mancala_tracker.py",
     "games/__init__.py", "games/common.py", "games/registry.py", "games/base.py", "games/bufops.py",

@@ -297,8 +297,8 @@ def power_rows(cfg, circ):
 
 def usb_budget(cfg, circ):
     """(LED cap over USB only, the other loads in mA, their total with the cap): the cap
-    is the firmware's (playboard.config.usb_led_budget), the loads the schematic's."""
-    from playboard.config import usb_led_budget, USB_RESERVE_MA
+    is the firmware's (playboard.hw.pads.usb_led_budget), the loads the schematic's."""
+    from playboard.hw.pads import usb_led_budget, USB_RESERVE_MA
     rows, total = power_rows(cfg, circ)
     other = round(total - cfg["leds"]["budget_ma"], 1)
     cap = usb_led_budget(cfg)
@@ -324,7 +324,7 @@ def power_md(name, cfg, circ):
     lines += ["## Over USB only (no adapter)", "",
               "USB gives 500 mA. VBUS feeds the +5 V rail through a Schottky diode. Set "
               "`\"supply\": \"usb\"` in the board file's `leds`: the firmware then caps the LEDs "
-              "at **%d mA** (playboard.config.usb_led_budget: 500 mA less the Pico and logic, "
+              "at **%d mA** (playboard.hw.pads.usb_led_budget: 500 mA less the Pico and logic, "
               "the hall sensors, and a %d mA reserve)." % (cap, reserve), "",
               "| consumer | mA |", "| --- | --- |",
               "| everything but the LEDs (the table above) | %s |" % other,

@@ -41,37 +41,7 @@ RESERVED = {
                            "reads active forever"},
 }
 ADC_PINS = (26, 27, 28, 29)
-# RP2040 SPI pads: GPIO n belongs to SPI block (n >> 3) & 1; its role is n & 3
-# (0 RX/MISO, 1 CSn, 2 SCK, 3 TX/MOSI). MicroPython's machine.SPI takes the block's
-# default MOSI pin when none is given (SPI0: GP7, SPI1: GP11): the firmware always
-# names it (sensor.mosi, default that pin) so that the check can see it.
-SPI_DEFAULT_MOSI = (7, 11)
-# Power over USB only: 500 mA in all; the Pico with its logic takes about 60 mA, each
-# DRV5053 up to 3.6 mA (4 counted), each 74HC165 with its 8 pull-ups 4 mA, and 50 mA
-# stay in reserve: the rest is the LEDs' (hardware/generate.py's power budget checks
-# these against the schematic's parts)
-USB_MA = 500
-USB_PICO_MA = 60
-USB_RESERVE_MA = 50
-HALL_MA = 4
-CHIP_MA = 4
 HALL_SETTLE_MIN_US = 13  # DRV5053 output into the mux and ADC capacitance: 13-25 us
-
-
-def usb_led_budget(d):
-    """The LED current cap (mA, a multiple of 10) that keeps a board powered over USB
-    only under 500 mA: what the Pico, the sensors and a reserve leave."""
-    other = USB_PICO_MA + USB_RESERVE_MA
-    if d["sensor"]["kind"] == "hall_mux":
-        other += HALL_MA * d["n_sensors"]
-    elif d["sensor"]["kind"] == "shift_register":
-        other += CHIP_MA * d["sensor"]["chain"]
-    return (USB_MA - other) // 10 * 10
-
-
-def spi_role(gp):
-    """(block 0/1, role "rx" | "csn" | "sck" | "tx") of an RP2040 GPIO's SPI function."""
-    return (gp >> 3) & 1, ("rx", "csn", "sck", "tx")[gp & 3]
 
 
 class ConfigError(ValueError):
@@ -183,7 +153,8 @@ def validate_board(d, name=None):
         s["reader"] = reader
         s["spi_id"] = c.int_range(s, "spi_id", "sensor.", 0, 1, 1 if reader == "spi" else 0)
         if reader == "spi":
-            _check_spi(c, s, free)
+            from playboard.hw.pads import check_spi
+            check_spi(c, s, free)
         s["baud"] = c.int_range(s, "baud", "sensor.", 10000, 20000000, 2000000)
         s["active_low"] = c.get(s, "active_low", "sensor.", bool, True)
     elif kind == "hall_mux":
@@ -238,6 +209,7 @@ def validate_board(d, name=None):
         c.fail("leds.supply", "%r not adapter or usb" % (supply,))
     leds["supply"] = supply
     if supply == "usb":
+        from playboard.hw.pads import usb_led_budget
         cap = usb_led_budget(d)
         leds["budget_ma"] = c.int_range(leds, "budget_ma", "leds.", 1, 20000, cap)
         if leds["budget_ma"] > cap:
@@ -248,7 +220,7 @@ def validate_board(d, name=None):
     if leds["budget_ma"] <= leds["idle_ma"] * count:
         c.fail("leds.budget_ma", "%d mA cannot feed %d idle LEDs" % (leds["budget_ma"], count))
     # the LEDs' brightness when the user never set one (None: the firmware's default);
-    # a brightness the user saved wins over it (playboard.link.start_settings)
+    # a brightness the user saved wins over it (docs/hardware.md)
     if leds.get("brightness") is not None:
         leds["brightness"] = c.int_range(leds, "brightness", "leds.", 0, 255)
     else:
@@ -270,30 +242,6 @@ def validate_board(d, name=None):
     layout = c.get(d, "layout", "", str, "default")
     d["layout"] = layout
     return d
-
-
-def _check_spi(c, s, free):
-    """The SPI reader's pads: clk an SCK pad and data an RX pad of block spi_id; the
-    MOSI pin that machine.SPI takes (sensor.mosi, default the block's) a TX pad of it,
-    free, and used by nothing else."""
-    sid = s["spi_id"]
-    for key, role in (("clk", "sck"), ("data", "rx")):
-        blk, r = spi_role(s[key])
-        if (blk, r) != (sid, role):
-            c.fail("sensor." + key, "GP%d is not an %s pad of SPI%d (it is SPI%d %s)"
-                   % (s[key], role.upper(), sid, blk, r.upper()))
-    mosi = s.get("mosi")
-    if mosi is None:
-        mosi = SPI_DEFAULT_MOSI[sid]
-    if not isinstance(mosi, int) or isinstance(mosi, bool):
-        c.fail("sensor.mosi", "expected a GPIO number, got %r" % (mosi,))
-    if spi_role(mosi) != (sid, "tx"):
-        c.fail("sensor.mosi", "GP%d is not a TX (MOSI) pad of SPI%d" % (mosi, sid))
-    if mosi in c.used:
-        c.fail("sensor.mosi", "GP%d (the MOSI pin machine.SPI drives) already used by %s"
-               % (mosi, c.used[mosi]))
-    c.pin(mosi, "sensor.mosi", free)
-    s["mosi"] = mosi
 
 
 def check_layout(d, layout_data):

@@ -35,9 +35,8 @@ Use (the app)::
         link.event("move", {"ply": g.ply, "move": text})   # sent if the host listens
 
 ``app`` may define ``link_status() -> dict``, ``link_set_game(dict) -> dict``
-(raise ValueError to refuse), ``link_settings(changed dict)`` (called after a
-settings change was saved) and ``link_check(dict) -> dict`` (the self-test and
-calibration, ``C``).
+(raise ValueError to refuse) and ``link_settings(changed dict)`` (called after a
+settings change was saved).
 """
 import json
 
@@ -561,12 +560,6 @@ class Link:
         except (ImportError, AttributeError):
             return {"set": False}  # no RTC here (a PC runs it): its clock is right already
 
-    def _check(self, req):
-        # the app checks the whole request before anything starts (playboard.app.check)
-        if self.app is None or not hasattr(self.app, "link_check"):
-            raise ValueError("this board runs no checks")
-        return self.app.link_check(req)
-
     def _live(self, req):
         self.live = bool(req.get("on", True))
         return {"on": self.live}
@@ -583,7 +576,6 @@ _HANDLERS = {
     0x57: Link._write_settings,  # W
     0x56: Link._live,  # V
     0x54: Link._set_time,  # T
-    0x43: Link._check,  # C
 }
 
 

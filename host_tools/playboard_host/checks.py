@@ -1,5 +1,5 @@
 """`playboard selftest` and `playboard calibrate`: run a builder's check on the board
-over the link (docs/protocol.md ``C``) and print a pass/fail summary per sensor."""
+over the link (docs/protocol.md ``G {"check": ...}``) and print a pass/fail summary per sensor."""
 import time
 
 from playboard_host.cli import CommandError

@@ -285,14 +285,12 @@ class BoardLink:
         return self.request("T", {"time": [t.year, t.month, t.day, t.hour, t.minute, t.second]})
 
     def check(self, run=None, seconds=None):
-        """The ``C`` request: start check ``run`` ("selftest" / "calibrate") for
-        ``seconds``, or (run None) ask how the running or last one went."""
-        req = {}
-        if run is not None:
-            req["run"] = run
-            if seconds is not None:
-                req["s"] = seconds
-        return self.request("C", req)
+        """Start check ``run`` ("selftest" / "calibrate") for ``seconds``, or (run None)
+        ask how the running or last one went: ``G {"check": ...}`` (docs/protocol.md)."""
+        req = {"check": run or "status"}
+        if run is not None and seconds is not None:
+            req["s"] = seconds
+        return self.request("G", req)
 
     def live(self, on=True):
         return self.request("V", {"on": bool(on)})

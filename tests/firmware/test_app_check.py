@@ -44,21 +44,26 @@ def test_brightness_user_setting_over_board_file_over_default():
 
 
 def test_self_test_from_the_link_judges_every_sensor():
-    # docs/protocol.md C: run the self-test instead of play; a stuck, a dead and a
-    # chattering sensor are named, the others pass after a piece visited each
+    # docs/protocol.md G {"check": ...}: run the self-test instead of play; a stuck, a
+    # dead and a chattering sensor are named, the others pass after a piece visited each
     from playboard.link import Link
     r = Rig()
     a = r.app
     lk = Link(None, r.store, app=a, settings=a.settings)
-    assert lk._check({}) == {"idle": True}
-    for bad, why in (({"run": "dance"}, "no check 'dance'"), ({"run": "selftest", "s": 2}, "5..600"),
-                     ({"s": 9}, "s needs run"), ({"run": "selftest", "x": 1}, "unknown field"),
-                     ({"run": "calibrate"}, "need no calibration")):
-        e = raises(ValueError, lk._check, bad)
+    ask = lk._set_game
+    status = {"check": "status"}
+    assert ask(status) == {"idle": True}
+    for bad, why in (({"check": "dance"}, "no check 'dance'"),
+                     ({"check": "selftest", "s": 2}, "5..600"),
+                     ({"check": "status", "s": 9}, "s goes with a check to start"),
+                     ({"check": "selftest", "x": 1}, "check takes only s"),
+                     ({"check": 3}, "a check's name"),
+                     ({"check": "calibrate"}, "need no calibration")):
+        e = raises(ValueError, ask, bad)
         assert why in str(e), (bad, e)
     assert a.check is None                           # nothing started by a refusal
-    assert lk._check({"run": "selftest", "s": 10}) == {"running": "selftest", "phase": 0}
-    assert "a selftest is running" in str(raises(ValueError, lk._check, {"run": "selftest"}))
+    assert ask({"check": "selftest", "s": 10}) == {"running": "selftest", "phase": 0}
+    assert "a selftest is running" in str(raises(ValueError, ask, {"check": "selftest"}))
     r.adv(58 * 120)                                   # the chase: one LED at a time
     assert len(r.lit()) <= 1
     lay = a.layouts
@@ -75,9 +80,9 @@ def test_self_test_from_the_link_judges_every_sensor():
     for k in range(40):                                # a chattering reed
         r.hw.set_sensor(noisy, k & 1)
         r.adv(10)
-    assert lk._check({})["running"] == "selftest"
+    assert ask(status)["running"] == "selftest"
     r.adv(5000)                                        # the 10 s are over
-    res = lk._check({})
+    res = ask(status)
     assert res["check"] == "selftest" and res["pass"] is False
     assert res["stuck"] == [stuck] and res["dead"] == [dead] and res["noisy"] == [noisy]
     assert res["checked"] == 56 and res["ok"] == 53
@@ -92,7 +97,7 @@ def test_self_test_from_the_link_judges_every_sensor():
     r.hw.set_sensor(stuck, 0)
     r.adv(6000)                                        # then back to the menu
     assert a.check is None and a.state == 0 and "check" in r.kinds()
-    assert lk._check({})["pass"] is False              # the last result stays readable
+    assert ask(status)["pass"] is False                # the last result stays readable
 
 
 class _HallOnSim:
@@ -146,6 +151,8 @@ def test_first_boot_of_a_hall_board_runs_the_guided_calibration():
     t = [0]
     a = App(hall, _cfg(), Store("/games", fs=FakeFs()), think="nodes", tt_size=64,
             clock=lambda: t[0])
+    from playboard.app import check
+    assert check.first_boot(a)                 # as main.py does before run()
     a.start(0)
     assert a.check is not None and a.check[0] == "calibrate"
 
@@ -173,5 +180,6 @@ def test_first_boot_of_a_hall_board_runs_the_guided_calibration():
     gc.collect()
     a2 = App(hall, _cfg(), Store("/games", fs=FakeFs()), think="nodes", tt_size=64,
              clock=lambda: 0)
+    assert not check.first_boot(a2)
     a2.start(0)
     assert a2.check is None

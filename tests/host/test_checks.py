@@ -1,5 +1,5 @@
 """`playboard selftest` / `playboard calibrate` against the real firmware on the simulated
-board (virtual clock): the link's C request end to end, a verdict per sensor."""
+board (virtual clock): the link's G {"check"} request end to end, a verdict per sensor."""
 import pytest
 
 from playboard_host import checks, cli

@@ -298,7 +298,7 @@ def test_bom_part_numbers_match_their_values(built, name):
 
 
 def test_power_budget_fits_the_supply(built):
-    from playboard.config import usb_led_budget
+    from playboard.hw.pads import usb_led_budget
     for name in BOARDS:
         circ, _ = built[name]
         cfg = load_board(name)

@@ -1,7 +1,7 @@
 """The builder's checks run by the app in place of play: the self-test and the
-guided calibration of a hall board (docs/build.md, docs/protocol.md ``C``).
+guided calibration of a hall board (docs/build.md, docs/protocol.md ``G {"check"}``).
 
-:func:`start` is what a board gesture, the link's ``C`` request (:func:`link`) and
+:func:`start` is what a board gesture, the link's ``G {"check": ...}`` (:func:`link`) and
 the first boot of an uncalibrated hall board call; while a check runs,
 ``App.frame`` calls :func:`frame` instead of scanning and playing: the check reads
 the sensors and drives the LEDs itself (at a low level, one LED at a time in the
@@ -32,6 +32,16 @@ def sensor_leds(app):
             if 0 <= s < n and 0 <= led < 255:
                 out[s] = led
     return out
+
+
+def first_boot(app):
+    """Before ``app.run()``: a hall board without a calibration file (``hw.calibrated``
+    False) begins with the guided calibration (main.py calls this; the play loop and
+    the menu carry no code for it). True if it was started."""
+    if getattr(app.hw, "calibrated", True) is not False:
+        return False
+    start(app, "calibrate", app.now)
+    return True
 
 
 def check_request(app, kind, seconds):
@@ -72,7 +82,7 @@ def start(app, kind, now_ms=None, seconds=None):
         obj = GuidedCalibration(app.hw, sl, timeout_ms=1000 * seconds)
     app.check = [kind, obj, -1]   # kind, the stepper, when it finished (-1 running)
     app.check_result = None
-    app.emit("check", {"check": kind, "s": seconds})
+    app.emit("check", {"check": kind, "s": seconds})  # the builder's event (docs/protocol.md)
 
 
 def frame(app, now_ms):
@@ -101,24 +111,26 @@ def _step(app, now_ms):
         from playboard.compat import unload
         unload("playboard.hw.selftest")
         unload("playboard.hw.calibrate")
-        app.lights.invalidate()
+        # the menu's marks (after open_menu's clear) make the lights show again
         app.open_menu(now_ms)
 
 
 def link(app, req):
-    """The link's ``C`` request: ``{"run": kind, "s": seconds}`` starts a check, ``{}``
-    asks how it goes. The whole request is checked before anything starts (ValueError:
-    unknown field, ``s`` without ``run``, what :func:`start` refuses)."""
+    """The link's ``G`` request with ``check``: ``{"check": kind, "s": seconds}``
+    starts a check, ``{"check": "status"}`` asks how it goes. The whole request is
+    checked before anything starts (ValueError: another field, ``s`` with status,
+    what :func:`start` refuses). Through ``G`` (``playboard.app.ui.link_set_game``)
+    so that the link and the play loop carry no code of their own for it."""
     for k in req:
-        if k not in ("run", "s"):
-            raise ValueError("unknown field %r" % k)
-    run = req.get("run")
-    if run is not None:
-        if not isinstance(run, str):
-            raise ValueError("run takes a check's name")
-        start(app, run, app.now, req.get("s"))
+        if k not in ("check", "s"):
+            raise ValueError("check takes only s, not %r" % k)
+    kind = req["check"]
+    if not isinstance(kind, str):
+        raise ValueError("check takes a check's name or status")
+    if kind != "status":
+        start(app, kind, app.now, req.get("s"))
     elif "s" in req:
-        raise ValueError("s needs run")
+        raise ValueError("s goes with a check to start")
     return status(app)
 
 

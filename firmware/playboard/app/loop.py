@@ -64,6 +64,10 @@ class App:
     ValueError for a bad board definition field the app reads (``buttons``).
     """
 
+    # a running self-test or calibration (playboard.app.check): a class default, so
+    # that the instance's attributes (and their table in the heap) stay as they were
+    check = None
+
     def __init__(self, hw, cfg, store, transport=None, clock=None, wdt=None, layouts=None,
                  sink=None, think="ms", slice_ms=8, slice_nodes=60, tt_size=None, settings=None):
         self.hw = hw
@@ -171,7 +175,6 @@ class App:
         self._held = -1  # the sensor whose press began the next state, and its rest value
         self._held_rest = 0
         self.last_ply = 0
-        self.check = None  # a running self-test or calibration (playboard.app.check)
 
     def load_layout(self, game):
         """The ``playboard.board.layout.Layout`` of ``game`` on this board (built at start-up)."""
@@ -186,10 +189,6 @@ class App:
         """First frame's work: light the board, then resume the unfinished game found by
         the store (lighting what the pieces must be) or open the menu."""
         self._ui().start(self, now_ms)
-        if getattr(self.hw, "calibrated", True) is False and self.game is None:
-            # the first boot of a hall board: the guided calibration (docs/build.md)
-            from playboard.app import check
-            check.start(self, "calibrate", now_ms)
 
     def choose(self, game=None, mode=None, level=None):
         """Set the next game's name, mode and level (as the menu does). ValueError if bad."""
@@ -608,6 +607,8 @@ class App:
                 self.open_menu(now_ms)
             return
         self._paint_tracker()
+        if self.tracker is None:
+            return  # the game is being begun again (begin_pending met a MemoryError)
         req = self.tracker.request
         if req.count_cell != 255:
             v = T.count_blink(req.count_value, (now_ms - req.count_since) & MASK)
@@ -657,10 +658,6 @@ class App:
                 li.mark(CAPTURE, led, BLINK)
 
 
-    def link_check(self, req):
-        """The link's ``C`` request (playboard.app.check.link; docs/protocol.md)."""
-        from playboard.app import check
-        return check.link(self, req)
 
     # ---- the link's hooks ------------------------------------------------------------
 

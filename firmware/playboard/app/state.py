@@ -10,7 +10,7 @@ MODES = ("two", "white", "black", "demo")
 STATE_NAMES = ("menu", "setup", "play", "over", "attract")
 EVENTS = ("boot", "menu", "game", "resumed", "setup", "move", "undo", "lift", "place",
           "correction", "resolved", "thinking", "engine", "arm", "over", "record-error",
-          "attract", "dropped", "check")
+          "attract", "dropped")
 
 S_MENU = const(0)
 S_SETUP = const(1)

@@ -136,6 +136,9 @@ def link_set_game(app, req):
     "force": false, "resign": 0|1, "draw": true, "menu": true}``. Starting a game
     while one with moves is being played needs ``force``. ValueError to refuse."""
     now = app.now
+    if "check" in req:  # the self-test or calibration (docs/protocol.md)
+        from playboard.app import check
+        return check.link(app, req)
     if "resign" in req:
         side = req["resign"]
         if side not in (0, 1):

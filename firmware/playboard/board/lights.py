@@ -227,10 +227,6 @@ class Lights:
         self._dirty = False
         return self.current_ma()
 
-    def invalidate(self):
-        """Show the layers again at the next frame (something else wrote the LEDs)."""
-        self._dirty = True
-
     def current_ma(self):
         """Estimated current (mA) of the last rendered frame: idle plus each channel's duty."""
         return self.idle_ma * self.n + self.units * self.ma_per_led // 765
