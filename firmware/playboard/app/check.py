@@ -2,7 +2,7 @@
 guided calibration of a hall board (docs/build.md, docs/protocol.md ``G {"check"}``).
 
 :func:`start` is what a board gesture, the link's ``G {"check": ...}`` (:func:`link`) and
-the first boot of an uncalibrated hall board call; while a check runs,
+:func:`first_boot` call; while a check runs,
 ``App.frame`` calls :func:`frame` instead of scanning and playing: the check reads
 the sensors and drives the LEDs itself (at a low level, one LED at a time in the
 chase: far under any current cap), the link is still served and the watchdog fed.
@@ -36,8 +36,11 @@ def sensor_leds(app):
 
 def first_boot(app):
     """Before ``app.run()``: a hall board without a calibration file (``hw.calibrated``
-    False) begins with the guided calibration (main.py calls this; the play loop and
-    the menu carry no code for it). True if it was started."""
+    False) begins with the guided calibration. True if it was started. NOT YET CALLED
+    by main.py: any code there (or in the play loop or the menu) costs the simulated
+    board's heap, which tests/host/test_websim_browser.py shows has no room left;
+    until then a hall board's first boot uses each sensor's power-up reading as its
+    zero (playboard.hw.rp2.HallBoard) and ``playboard calibrate`` calibrates it."""
     if getattr(app.hw, "calibrated", True) is not False:
         return False
     start(app, "calibrate", app.now)
