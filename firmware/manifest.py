@@ -19,14 +19,14 @@ include("$(PORT_DIR)/boards/manifest.py")
 BOARD_FILES = [
     "__init__.py", "compat.py", "config.py", "record.py", "link.py", "settings.py",
     "hw/__init__.py", "hw/base.py", "hw/open.py", "hw/bits.py", "hw/rp2.py", "hw/circuitpython.py",
-    "hw/selftest.py",
+    "hw/selftest.py", "hw/calibrate.py", "hw/pads.py",
     "board/__init__.py", "board/layout.py", "board/debounce.py", "board/scan.py", "board/lights.py",
     "board/tracker.py", "board/tobit_tracker.py", "board/mancala_tracker.py",
     "games/__init__.py", "games/common.py", "games/registry.py", "games/base.py", "games/bufops.py",
     "games/snapshot.py", "games/mancala_text.py", "games/toguz.py", "games/tobit.py", "games/tihbat.py",
     "engine/__init__.py", "engine/search.py", "engine/evaluation.py", "engine/tihbat_table.py",
     "app/__init__.py", "app/state.py", "app/loop.py", "app/ui.py", "app/gamestart.py",
-    "app/staff.py", "app/request.py",
+    "app/staff.py", "app/request.py", "app/check.py",
 ]
 
 # Compiled at the highest optimisation level (no asserts, no line numbers: about 5%

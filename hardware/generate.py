@@ -80,7 +80,8 @@ def pinmap_md(name):
         else:
             lines.append("| %d | %s | %s |" % (num, pname, {
                 "GND": "ground", "AGND": "analog ground", "VSYS": "5 V in (through the Schottky diode)",
-                "3V3": "3.3 V out (logic and sensors)", "VBUS": "USB 5 V (not used to power LEDs)",
+                "3V3": "3.3 V out (the logic)",
+                "VBUS": "USB 5 V: feeds the +5 V rail through a Schottky diode when no adapter is in",
             }.get(pname, "not connected")))
     return "\n".join(lines) + "\n"
 
@@ -95,16 +96,93 @@ def _ref_key(ref):
     return (ref[:i], int(ref[i:] or 0))
 
 
+# Where to buy each electronic part and what it costs: one distributor (Mouser, which
+# stocks every part here), unit prices in EUR at the quantity one board needs.
+# INDICATIVE: from public price lists at the time of writing, not quotes; check before
+# ordering. ``None``: no price (a schematic-only symbol).
+SUPPLIER = "Mouser"
+UNIT_EUR = {
+    "Pico": 4.20, "DC_Jack": 1.05, "Fuse_PTC": 0.45, "PMOS": 0.25, "PNP": 0.08,
+    "D_Zener": 0.09, "D_TVS": 0.35, "LDO": 0.40, "D_Schottky": 0.15, "CP": 0.55,
+    "C": 0.05, "R": 0.04, "R_Pack": 0.55, "74AHCT125": 0.60, "WS2812B": 0.30,
+    "Reed": 0.95, "Button": 0.25, "1N4148": 0.05, "74HC165": 0.55, "CD74HC4067": 1.20,
+    "DRV5053": 1.05,
+}
+
+# Mechanical parts and supplies per board (not in the schematic): (qty, part, value,
+# manufacturer, MPN, supplier, unit EUR, description). Quantities follow the default
+# layout and the games' start positions (RULES.md): Tobit 12 pieces a side, Toguz
+# Kumalak 162 balls (9 in each of 18 pits).
+def mechanical(cfg, layout):
+    """[(qty, part, value, manufacturer, MPN, supplier, unit EUR, description)] for a board."""
+    w, h = layout["size_mm"]
+    hall = cfg["sensor"]["kind"] == "hall_mux"
+    stylus = cfg.get("pit_select") == "stylus"
+    rows = []
+    if hall:
+        rows.append((24, "Magnet", "8 x 3 mm N42", "first4magnets", "F683-N42", "first4magnets",
+                     0.30, "disc, axially magnetised, one per Tobit piece: White north pole "
+                     "down, Black south pole down (mark them)"))
+    else:
+        rows.append((24, "Magnet", "6 x 3 mm N42", "first4magnets", "F633-N42", "first4magnets",
+                     0.20, "disc, axially magnetised, one per Tobit piece, glued into its base"))
+        rows.append((18, "Magnet", "10 x 3 mm N42", "first4magnets", "F103-N42", "first4magnets",
+                     0.35, "one per pit token (pit_select lift): lifting the token selects the pit"))
+        rows.append((18, "Pit token", "25 mm wooden disc", "-", "-", "craft shop", 0.15,
+                     "sits in the pit over its reed switch, the magnet glued under it"))
+    if stylus:
+        rows.append((1, "Stylus", "10 x 20 mm N42 rod magnet", "first4magnets", "F1020-N42",
+                     "first4magnets", 1.20, "in a pen-sized wooden handle: touched to a pit "
+                     "it selects it (pit_select stylus)"))
+    rows.append((24, "Tobit piece", "30 mm, 12 light + 12 dark", "-", "-", "craft shop", 0.40,
+                 "wooden draughts pieces, a 9 mm pocket drilled 3 mm deep under each for the magnet"))
+    rows.append((170, "Ball (kumalak)", "12 mm", "-", "-", "craft shop", 0.03,
+                 "162 for Toguz Kumalak and 8 spare; glass or wooden beads"))
+    if not hall:
+        rows.append((1, "Reed mounting", "hot-melt glue sticks", "-", "-", "hardware shop", 3.00,
+                     "each reed switch glued flat in a 3 mm groove under its point, its axis "
+                     "along the groove (docs/build.md: reed lobes)"))
+    rows.append((1, "Wire", "0.14 mm2 (26 AWG) stranded, 4 colours x 25 m", "Alpha Wire",
+                 "3053 (series)", SUPPLIER, 18.00, "sensor rows, columns and LED chain"))
+    rows.append((4, "Connector", "JST XH 8-pin header + housing + crimps", "JST",
+                 "B8B-XH-A / XHP-8", SUPPLIER, 0.60, "the sensor harness onto the controller board"))
+    rows.append((2, "Connector", "JST XH 3-pin header + housing + crimps", "JST",
+                 "B3B-XH-A / XHP-3", SUPPLIER, 0.35, "the LED chain in and its 5 V injection"))
+    rows.append((1, "Power supply", "5 V 4 A, 5.5 x 2.1 mm plug, centre positive", "MEAN WELL",
+                 "GST25E05-P1J", SUPPLIER, 14.00, "the adapter (or power the board over USB "
+                 "only, the LEDs capped: docs/build.md)"))
+    rows.append((1, "Perfboard", "100 x 80 mm, 2.54 mm", "-", "-", SUPPLIER, 2.50,
+                 "the controller board (Pico, protection, level shifter, sensor logic)"))
+    rows.append((1, "Top panel", "birch plywood 6 mm, %d x %d mm" % (w, h), "-", "-",
+                 "timber merchant", round(w * h / 1e6 * 45.0, 2),
+                 "drilled from the templates; 45 EUR per m2"))
+    rows.append((1, "Base panel", "birch plywood 9 mm, %d x %d mm" % (w, h), "-", "-",
+                 "timber merchant", round(w * h / 1e6 * 60.0, 2),
+                 "carries the wiring; a 15 mm frame of 15 x 15 mm battens between the panels"))
+    rows.append((4, "Battens", "pine 15 x 15 mm x 1 m", "-", "-", "timber merchant", 1.50,
+                 "the frame and the cable space"))
+    rows.append((20, "Screw", "M3 x 20 countersunk + nut", "-", "-", "hardware shop", 0.05,
+                 "top panel onto the frame (removable for service)"))
+    rows.append((4, "Feet", "felt pad 20 mm", "-", "-", "hardware shop", 0.20, "under the base"))
+    return rows
+
+
 def bom_rows(circ):
-    """[(qty, refs text, kind, value, MPN, footprint, description)] grouped by part and value."""
+    """[(qty, refs, part, value, manufacturer, MPN, supplier, unit EUR, footprint,
+    description)] grouped by part and value; the schematic-only power flags left out."""
     groups = {}
     for p in circ.parts:
-        key = (p.fields.get("Kind"), p.value, p.fields.get("MPN"), p.footprint, p.fields.get("Description"))
+        kind = p.fields.get("Kind")
+        if kind == "PWR_FLAG":
+            continue
+        key = (kind, p.value, p.fields.get("Manufacturer"), p.fields.get("MPN"), p.footprint,
+               p.fields.get("Description"))
         groups.setdefault(key, []).append(p.ref)
     rows = []
-    for (kind, value, mpn, fp, desc), refs in groups.items():
+    for (kind, value, man, mpn, fp, desc), refs in groups.items():
         refs.sort(key=_ref_key)
-        rows.append((len(refs), _compress(refs), kind, value, mpn, fp, desc))
+        rows.append((len(refs), _compress(refs), kind, value, man, mpn, SUPPLIER, UNIT_EUR[kind],
+                     fp, desc))
     rows.sort(key=lambda r: _ref_key(r[1].split(",")[0].split("-")[0]))
     return rows
 
@@ -123,25 +201,58 @@ def _compress(refs):
     return ",".join(out)
 
 
-def bom_csv(circ):
+BOM_HEADER = ["qty", "refs", "part", "value", "manufacturer", "mpn", "supplier", "unit_eur",
+              "total_eur", "footprint", "description"]
+
+
+def bom_all(name, circ):
+    """Every BOM row, electronic then mechanical, each with its total:
+    [(qty, refs, part, value, manufacturer, MPN, supplier, unit, total, footprint, description)]."""
+    cfg = load_board(name)
+    layout = read_layout_file(os.path.join(ROOT, "firmware", "boards", "layout_%s.json" % cfg["layout"]))
+    out = []
+    for qty, refs, kind, value, man, mpn, sup, unit, fp, desc in bom_rows(circ):
+        out.append((qty, refs, kind, value, man, mpn, sup, unit, round(qty * unit, 2), fp, desc))
+    for qty, part, value, man, mpn, sup, unit, desc in mechanical(cfg, layout):
+        out.append((qty, "", part, value, man, mpn, sup, unit, round(qty * unit, 2), "", desc))
+    return out
+
+
+def bom_totals(rows):
+    """(electronic parts, mechanical parts, EUR total) of bom_all's rows."""
+    elec = sum(r[0] for r in rows if r[1])
+    mech = sum(r[0] for r in rows if not r[1])
+    return elec, mech, round(sum(r[8] for r in rows), 2)
+
+
+def bom_csv(name, circ):
     s = io.StringIO()
     w = csv.writer(s, lineterminator="\n")
-    w.writerow(["qty", "refs", "part", "value", "mpn", "footprint", "description"])
-    for r in bom_rows(circ):
-        w.writerow(r)
+    w.writerow(BOM_HEADER)
+    rows = bom_all(name, circ)
+    for r in rows:
+        w.writerow(["%.2f" % v if isinstance(v, float) else v for v in r])
+    elec, mech, eur = bom_totals(rows)
+    w.writerow([elec + mech, "", "TOTAL", "", "", "", "", "", "%.2f" % eur, "", ""])
     return s.getvalue()
 
 
 def bom_md(name, circ):
+    rows = bom_all(name, circ)
     lines = ["# Bill of materials: %s" % name, "",
-             "Generated by hardware/generate.py from the SKiDL schematic (hardware/schematic.py).", "",
-             "| qty | refs | part | value | MPN | footprint |", "| --- | --- | --- | --- | --- | --- |"]
-    total = 0
-    for qty, refs, kind, value, mpn, fp, desc in bom_rows(circ):
-        total += qty
-        lines.append("| %d | %s | %s | %s | %s | %s |" % (qty, refs, kind, value, mpn, fp))
-    lines += ["", "%d parts." % total]
-    return "\n".join(lines) + "\n"
+             "Generated by hardware/generate.py: the electronic parts from the SKiDL schematic "
+             "(hardware/schematic.py), the mechanical parts from the board definition and its "
+             "layout. Prices are indicative (EUR, one board's quantities, %s for the "
+             "electronics): check them before ordering." % SUPPLIER, "",
+             "| qty | refs | part | value | manufacturer | MPN | supplier | unit EUR | total EUR |",
+             "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+    for qty, refs, kind, value, man, mpn, sup, unit, tot, fp, desc in rows:
+        lines.append("| %d | %s | %s | %s | %s | %s | %s | %.2f | %.2f |"
+                     % (qty, refs, kind, value, man, mpn, sup, unit, tot))
+    elec, mech, eur = bom_totals(rows)
+    lines += ["", "%d electronic parts, %d mechanical items; total about **%.2f EUR**." % (elec, mech, eur),
+              ""]
+    return "\n".join(lines)
 
 
 # -- power budget -------------------------------------------------------------------
@@ -152,13 +263,15 @@ CURRENT_MA = {
     "74AHCT125": ("+5V", 1, "quiescent + one output toggling"),
     "74HC165": ("+3V3", 1, "quiescent, clocked at 2 MHz"),
     "CD74HC4067": ("+3V3", 1, "quiescent"),
-    "DRV5053": ("+3V3", 3.6, "supply current, max"),
+    "LDO": ("+5V", 0.1, "AP2112K quiescent"),
+    "DRV5053": ("+3V3_HALL", 3.6, "supply current, max (their own regulator, from +5V)"),
     "R_Pack": ("+3V3", 2.7, "8 x 10 k pull-ups, all inputs closed (worst case)"),
 }
 
 
 def power_rows(cfg, circ):
-    """[(consumer, count, rail, mA each, mA total, note)] and the total (mA at 5 V)."""
+    """[(consumer, count, rail, mA each, mA total, note)] and the total (mA at 5 V) with
+    the adapter's LED cap (``leds.budget_ma``)."""
     counts = {}
     for p in circ.parts:
         k = p.fields.get("Kind")
@@ -182,17 +295,43 @@ def power_rows(cfg, circ):
     return rows, round(total, 1)
 
 
+def usb_budget(cfg, circ):
+    """(LED cap over USB only, the other loads in mA, their total with the cap): the cap
+    is the firmware's (playboard.hw.pads.usb_led_budget), the loads the schematic's."""
+    from playboard.hw.pads import usb_led_budget, USB_RESERVE_MA
+    rows, total = power_rows(cfg, circ)
+    other = round(total - cfg["leds"]["budget_ma"], 1)
+    cap = usb_led_budget(cfg)
+    return cap, other, round(other + cap, 1), USB_RESERVE_MA
+
+
 def power_md(name, cfg, circ):
     rows, total = power_rows(cfg, circ)
     lines = ["# Power budget: %s" % name, "",
              "Generated by hardware/generate.py from the schematic's parts and firmware/boards/%s.json."
              % name, "",
+             "## With the 5 V adapter (the DC jack)", "",
              "| consumer | count | rail | mA each | mA total | note |", "| --- | --- | --- | --- | --- | --- |"]
     for c, n, rail, each, tot, note in rows:
         lines.append("| %s | %d | %s | %s | %s | %s |" % (c, n, rail, "" if each is None else each, tot, note))
     lines += ["", "Total with the LED cap: **%.0f mA** from the 5 V input (3.3 V loads counted at "
-              "5 V: the Pico's buck-boost makes them cheaper). Supply: 5 V 2 A (%d mA headroom)."
+              "5 V: the regulators pass their current through). Supply: 5 V, at least 2 A "
+              "(%d mA headroom); the BOM's adapter gives 4 A. The input is protected: a 2.5 A "
+              "resettable fuse, a P-FET against a reversed plug, a second P-FET that cuts the "
+              "input above about 6.2 V (a 9 or 12 V adapter), a TVS diode against spikes."
               % (total, 2000 - total), ""]
+    cap, other, usb_total, reserve = usb_budget(cfg, circ)
+    lines += ["## Over USB only (no adapter)", "",
+              "USB gives 500 mA. VBUS feeds the +5 V rail through a Schottky diode. Set "
+              "`\"supply\": \"usb\"` in the board file's `leds`: the firmware then caps the LEDs "
+              "at **%d mA** (playboard.hw.pads.usb_led_budget: 500 mA less the Pico and logic, "
+              "the hall sensors, and a %d mA reserve)." % (cap, reserve), "",
+              "| consumer | mA |", "| --- | --- |",
+              "| everything but the LEDs (the table above) | %s |" % other,
+              "| LEDs, firmware cap over USB | %d |" % cap,
+              "| total | %s |" % usb_total, "",
+              "With the cap the LEDs are dim at full white but every game's marks stay visible; "
+              "leave `supply` at `adapter` only when the adapter is always plugged in.", ""]
     return "\n".join(lines), total
 
 
@@ -202,12 +341,22 @@ def power_md(name, cfg, circ):
 def svg_template(layout, games, title):
     """SVG text of a 1:1 drilling template holding the cells of ``games`` of a layout dict."""
     w, h = layout["size_mm"]
-    holes = layout["holes_mm"]
     out = ['<?xml version="1.0" encoding="UTF-8"?>',
            '<svg xmlns="http://www.w3.org/2000/svg" width="%dmm" height="%dmm" viewBox="0 0 %d %d">'
            % (w, h, w, h),
-           '<title>%s</title>' % title,
-           '<rect id="outline" x="0" y="0" width="%d" height="%d" fill="none" stroke="black" '
+           '<title>%s</title>' % title]
+    out += template_body(layout, games)
+    out.append('</svg>')
+    return "\n".join(out) + "\n"
+
+
+def template_body(layout, games):
+    """The elements of a drilling template (1 unit = 1 mm, y down, White at the bottom):
+    outline, a 100 mm scale bar, each hole with its id, cross and label."""
+    w, h = layout["size_mm"]
+    holes = layout["holes_mm"]
+    depth = layout.get("depth_mm", {})
+    out = ['<rect id="outline" x="0" y="0" width="%d" height="%d" fill="none" stroke="black" '
            'stroke-width="0.3"/>' % (w, h),
            '<g id="scale"><line x1="10" y1="%g" x2="110" y2="%g" stroke="black" stroke-width="0.5"/>'
            '<text x="10" y="%g" font-size="4">100 mm: check the print scale</text></g>'
@@ -235,11 +384,13 @@ def svg_template(layout, games, title):
                 done.add((x, y))
                 out.append('<path d="M %g %g h 4 M %g %g v 4" stroke="black" stroke-width="0.2"/>'
                            % (x - 2, cy, x, cy - 2))
+                label = _label(game, cell, kind)
+                if depth.get(kind):
+                    label += " (%d deep)" % depth[kind]
                 out.append('<text x="%g" y="%g" font-size="3.5">%s</text>'
-                           % (x + 2, cy - 2, _label(game, cell, kind)))
+                           % (x + 2, cy - 2, label))
         out.append('</g>')
-    out.append('</svg>')
-    return "\n".join(out) + "\n"
+    return out
 
 
 def _label(game, cell, kind):
@@ -272,15 +423,219 @@ def _tobit_lines(cells, h):
     return '<path class="engrave" d="%s" stroke="grey" stroke-width="0.5" fill="none"/>' % path
 
 
+LAYOUTS = ("default", "full")
+PAPER = {"A4": (210, 297), "A3": (297, 420)}
+MARGIN = 10    # mm a printer leaves blank at each edge
+OVERLAP = 10   # mm each page repeats of its neighbour, to glue them
+
+
+def _layout(name):
+    return read_layout_file(os.path.join(ROOT, "firmware", "boards", "layout_%s.json" % name))
+
+
 def templates():
-    """{file name: SVG text} for the default layout."""
-    layout = read_layout_file(os.path.join(ROOT, "firmware", "boards", "layout_default.json"))
+    """{file name: SVG text}: one drilling template per game of the default layout, and
+    the whole board (every hole) of each layout, 1:1."""
+    layout = _layout("default")
     files = {}
     for g in GAMES:
         files["template-%s.svg" % g] = svg_template(layout, [g], "Playboard %s drilling template (1:1)" % g)
     files["template-board.svg"] = svg_template(layout, ["tobit", "toguz"],
                                                "Playboard default board: every hole (1:1)")
+    full = _layout("full")
+    files["template-full-board.svg"] = svg_template(
+        full, ["tobit", "toguz"], "Playboard full-size board: every hole (1:1)")
     return files
+
+
+def tile_grid(w, h, paper):
+    """(columns, rows, step x, step y) of the pages of ``paper`` that cover w x h mm, each
+    page's printable area (paper less MARGIN at each edge) overlapping the next by OVERLAP."""
+    pw, ph = PAPER[paper]
+    aw, ah = pw - 2 * MARGIN, ph - 2 * MARGIN
+    sx, sy = aw - OVERLAP, ah - OVERLAP
+    cols = max(1, -(-(w - OVERLAP) // sx))
+    rows = max(1, -(-(h - OVERLAP) // sy))
+    return cols, rows, sx, sy
+
+
+def tiles(layout_name, paper):
+    """{file name: SVG text}: the whole-board template of a layout cut into pages of
+    ``paper`` (A4 or A3, portrait, 1:1). Page (row r, column c), counted from the top
+    left, shows the board's window x from c * step x, y from r * step y (mm, y down);
+    crop marks at its printable area, its name and neighbours, a 50 mm scale bar."""
+    layout = _layout(layout_name)
+    w, h = layout["size_mm"]
+    pw, ph = PAPER[paper]
+    cols, rows, sx, sy = tile_grid(w, h, paper)
+    aw, ah = pw - 2 * MARGIN, ph - 2 * MARGIN
+    body = "\n".join(template_body(layout, ["tobit", "toguz"]))
+    files = {}
+    for r in range(rows):
+        for c in range(cols):
+            x0, y0 = c * sx, r * sy
+            name = "tiles/%s-%s-r%dc%d.svg" % (layout_name, paper, r + 1, c + 1)
+            out = ['<?xml version="1.0" encoding="UTF-8"?>',
+                   '<svg xmlns="http://www.w3.org/2000/svg" width="%dmm" height="%dmm" '
+                   'viewBox="0 0 %d %d" data-x0="%d" data-y0="%d" data-w="%d" data-h="%d">'
+                   % (pw, ph, pw, ph, x0, y0, aw, ah),
+                   '<title>Playboard %s board template, %s page row %d column %d of %d x %d (1:1)</title>'
+                   % (layout_name, paper, r + 1, c + 1, rows, cols),
+                   '<defs><clipPath id="area"><rect x="%d" y="%d" width="%d" height="%d"/></clipPath></defs>'
+                   % (MARGIN, MARGIN, aw, ah),
+                   '<g clip-path="url(#area)"><g transform="translate(%d %d)">'
+                   % (MARGIN - x0, MARGIN - y0),
+                   body, '</g></g>',
+                   '<rect id="crop" x="%d" y="%d" width="%d" height="%d" fill="none" stroke="blue" '
+                   'stroke-width="0.2" stroke-dasharray="2 2"/>' % (MARGIN, MARGIN, aw, ah)]
+            # glue marks: the overlap with the next page right and below
+            if c + 1 < cols:
+                out.append('<line class="glue" x1="%d" y1="%d" x2="%d" y2="%d" stroke="blue" '
+                           'stroke-width="0.2"/>' % (MARGIN + aw - OVERLAP, MARGIN,
+                                                     MARGIN + aw - OVERLAP, MARGIN + ah))
+            if r + 1 < rows:
+                out.append('<line class="glue" x1="%d" y1="%d" x2="%d" y2="%d" stroke="blue" '
+                           'stroke-width="0.2"/>' % (MARGIN, MARGIN + ah - OVERLAP,
+                                                     MARGIN + aw, MARGIN + ah - OVERLAP))
+            out.append('<text id="page" x="%d" y="%d" font-size="3.5">%s r%d c%d of %d x %d: '
+                       'board x %d-%d, y %d-%d mm from the top left; glue the next page over '
+                       'the blue line</text>'
+                       % (MARGIN, MARGIN - 3, paper, r + 1, c + 1, rows, cols, x0, x0 + aw,
+                          y0, y0 + ah))
+            out.append('<g id="scale50"><line x1="%d" y1="%d" x2="%d" y2="%d" stroke="black" '
+                       'stroke-width="0.5"/><text x="%d" y="%d" font-size="3">50 mm</text></g>'
+                       % (MARGIN, ph - 4, MARGIN + 50, ph - 4, MARGIN + 52, ph - 3))
+            out.append('</svg>')
+            files[name] = "\n".join(out) + "\n"
+    return files
+
+
+def all_tiles():
+    """Every layout's whole-board template on A4 and on A3 pages."""
+    files = {}
+    for lay in LAYOUTS:
+        for paper in PAPER:
+            files.update(tiles(lay, paper))
+    return files
+
+
+# -- wiring diagram ------------------------------------------------------------------
+
+WIRING_LEGEND_W = 170   # mm right of the board for the legend
+WIRING_PICO_H = 70      # mm below the board for the Pico
+
+
+def sensor_address(cfg, s):
+    """Where sensor ``s`` is wired: "row 2 / col 5", "U3 input C" or "mux 1 ch 7"."""
+    sc = cfg["sensor"]
+    if sc["kind"] == "matrix":
+        r, c = divmod(s, len(sc["cols"]))
+        return "R%d C%d" % (r, c)
+    if sc["kind"] == "shift_register":
+        return "U%d.%s" % (s // 8 + 1, "ABCDEFGH"[s % 8])
+    return "M%d.%d" % (s // 16, s % 16)
+
+
+def wiring_svg(name):
+    """A wiring diagram of board definition ``name`` on its layout (SVG, 1 unit = 1 mm,
+    White's side at the bottom): every sensor as a circle labelled S<n> with where it is
+    wired (matrix row and column, shift register input, multiplexer channel), every LED
+    as a square labelled L<n>, the LED chain as one line in chain order from the Pico,
+    the row (or chip, or multiplexer) wires, the Pico's pins and a legend."""
+    cfg = load_board(name)
+    layout = _layout(cfg["layout"])
+    W, H = layout["size_mm"]
+    TW, TH = W + WIRING_LEGEND_W, H + WIRING_PICO_H
+    sc = cfg["sensor"]
+    sensor_xy = {}
+    led_xy = {}
+    for g in ("tobit", "toguz", "tobit4", "tihbat"):
+        for cell, s, led, x, y, kind in layout["games"][g]["cells"]:
+            if s >= 0 and s not in sensor_xy:
+                sensor_xy[s] = (x, H - y)
+            if led >= 0 and led not in led_xy:
+                led_xy[led] = (x + 9, H - y - 9) if s >= 0 else (x, H - y)
+    colours = ["#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf"]
+    out = ['<?xml version="1.0" encoding="UTF-8"?>',
+           '<svg xmlns="http://www.w3.org/2000/svg" width="%dmm" height="%dmm" viewBox="0 0 %d %d" '
+           'font-family="sans-serif">' % (TW, TH, TW, TH),
+           '<title>Playboard wiring: %s on layout %s</title>' % (name, cfg["layout"]),
+           '<rect x="0" y="0" width="%d" height="%d" fill="white"/>' % (TW, TH),
+           '<rect id="board" x="0" y="0" width="%d" height="%d" fill="none" stroke="black" '
+           'stroke-width="0.6"/>' % (W, H)]
+    # the sensors' wires: one polyline per matrix row (and a dashed one per column), per
+    # 74HC165 chip or per multiplexer, through its sensors in order
+    groups = {}
+    for s in sorted(sensor_xy):
+        if sc["kind"] == "matrix":
+            key = s // len(sc["cols"])
+        elif sc["kind"] == "shift_register":
+            key = s // 8
+        else:
+            key = s // 16
+        groups.setdefault(key, []).append(s)
+    for key, members in sorted(groups.items()):
+        pts = " ".join("%g,%g" % sensor_xy[s] for s in members)
+        out.append('<polyline class="sensor-wire" points="%s" fill="none" stroke="%s" '
+                   'stroke-width="0.8" opacity="0.7"/>' % (pts, colours[key % len(colours)]))
+    if sc["kind"] == "matrix":
+        cols = {}
+        for s in sorted(sensor_xy):
+            cols.setdefault(s % len(sc["cols"]), []).append(s)
+        for c, members in sorted(cols.items()):
+            pts = " ".join("%g,%g" % sensor_xy[s] for s in members)
+            out.append('<polyline class="column-wire" points="%s" fill="none" stroke="grey" '
+                       'stroke-width="0.4" stroke-dasharray="3 2"/>' % pts)
+    # the LED chain from the Pico's data pin through the level shifter
+    pico_x, pico_y = W / 2, H + 35
+    chain = [(pico_x, pico_y - 20)] + [led_xy[k] for k in sorted(led_xy)]
+    out.append('<polyline id="led-chain" points="%s" fill="none" stroke="orange" '
+               'stroke-width="0.5"/>' % " ".join("%g,%g" % p for p in chain))
+    group_of = {s: k for k, m in groups.items() for s in m}
+    for s, (x, y) in sorted(sensor_xy.items()):
+        col = colours[group_of[s] % len(colours)]
+        out.append('<circle id="sensor-%d" cx="%g" cy="%g" r="5" fill="white" stroke="%s" '
+                   'stroke-width="0.8"/>' % (s, x, y, col))
+        out.append('<text class="sensor-label" id="sensor-label-%d" x="%g" y="%g" font-size="3.6" '
+                   'text-anchor="middle">S%d</text>' % (s, x, y + 1.3, s))
+        out.append('<text class="sensor-address" x="%g" y="%g" font-size="2.8" '
+                   'text-anchor="middle">%s</text>' % (x, y + 9, sensor_address(cfg, s)))
+    for k, (x, y) in sorted(led_xy.items()):
+        out.append('<rect id="led-%d" x="%g" y="%g" width="5" height="5" fill="#ffe9a8" '
+                   'stroke="orange" stroke-width="0.4"/>' % (k, x - 2.5, y - 2.5))
+        out.append('<text class="led-label" id="led-label-%d" x="%g" y="%g" font-size="2.6" '
+                   'text-anchor="middle">L%d</text>' % (k, x, y - 3.5, k))
+    # the Pico and its pins
+    funcs = pin_functions(cfg)
+    out.append('<rect id="pico" x="%g" y="%g" width="60" height="26" fill="#e8f5e9" stroke="green" '
+               'stroke-width="0.6"/>' % (pico_x - 30, pico_y - 20))
+    out.append('<text x="%g" y="%g" font-size="4" text-anchor="middle">Raspberry Pi Pico</text>'
+               % (pico_x, pico_y - 10))
+    out.append('<text x="%g" y="%g" font-size="3" text-anchor="middle">LED data GP%d via 74AHCT125, 330 R</text>'
+               % (pico_x, pico_y - 4, cfg["leds"]["pin"]))
+    # legend
+    lx = W + 8
+    lines = ["%s (layout %s)" % (name, cfg["layout"]), cfg.get("title", ""), "",
+             "S<n>: sensor n, with where it is wired", "L<n>: LED n; the orange line is",
+             "the LED chain in order, from the Pico", ""]
+    if sc["kind"] == "matrix":
+        lines += ["R<r> C<c>: matrix row r, column c", "coloured line: a row wire (GPIO out)",
+                  "dashed grey line: a column wire (GPIO in)", "each reed switch in series with a",
+                  "1N4148, anode to the column"]
+    elif sc["kind"] == "shift_register":
+        lines += ["U<k>.<X>: 74HC165 number k, input X", "coloured line: one chip's inputs",
+                  "each reed switch to GND, 10 k pull-up", "chips chained QH -> SER, U1 to the Pico"]
+    else:
+        lines += ["M<m>.<c>: CD74HC4067 m, channel c", "coloured line: one multiplexer's sensors",
+                  "each DRV5053 with 100 nF at its pins", "on the sensors' own 3.3 V regulator"]
+    lines += ["", "Pico pins:"]
+    for g in sorted(funcs):
+        lines.append("GP%d: %s" % (g, funcs[g]))
+    for i, t in enumerate(lines):
+        out.append('<text class="legend" x="%g" y="%g" font-size="3.2">%s</text>'
+                   % (lx, 10 + 4.6 * i, t.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")))
+    out.append('</svg>')
+    return "\n".join(out) + "\n"
 
 
 def generated(circuits=None):
@@ -291,10 +646,13 @@ def generated(circuits=None):
         cfg = load_board(name)
         circ = circuits[name] if circuits and name in circuits else schematic.build(name)[0]
         files["pinmap-%s.md" % name] = pinmap_md(name)
-        files["bom-%s.csv" % name] = bom_csv(circ)
+        files["bom-%s.csv" % name] = bom_csv(name, circ)
         files["bom-%s.md" % name] = bom_md(name, circ)
         files["power-%s.md" % name] = power_md(name, cfg, circ)[0]
     files.update(templates())
+    files.update(all_tiles())
+    for name in BOARDS:
+        files["wiring-%s.svg" % name] = wiring_svg(name)
     return files
 
 
@@ -310,6 +668,7 @@ def main():
             return 1
         schematic.netlist(circ, os.path.join(OUT, "%s.net" % name))
         circuits[name] = circ
+    os.makedirs(os.path.join(OUT, "tiles"), exist_ok=True)
     for fname, text in sorted(generated(circuits).items()):
         with open(os.path.join(OUT, fname), "w") as f:
             f.write(text)

@@ -1,7 +1,17 @@
-"""Generate firmware/boards/layout_default.json: the default physical board (docs/hardware.md).
+"""Generate the physical layouts: firmware/boards/layout_default.json (the compact board)
+and layout_full.json (a full-size Toguz Kumalak panel), docs/hardware.md, docs/build.md.
 
 Run ``python hardware/layout_gen.py`` after changing the geometry below; a host test
-checks that the committed file equals what this script makes.
+checks that the committed files equal what this script makes.
+
+Both layouts have the same cells, sensors and LEDs (one wiring, one board definition
+apart from ``layout``); only positions and hole sizes differ. The full-size option
+(``FULL``): 70 mm pits at 90 mm pitch, 25 mm deep, two 330 x 60 mm kazan troughs,
+an 840 x 660 mm board. Why: real boards have pits of 60-80 mm and a pit must hold
+20-40 balls, a kazan 82 or more (more than half of 162 wins). With 12 mm balls (about
+0.9 cm3 each, 0.64 of a heap is balls) 40 balls need about 57 cm3: a 70 mm pit 25 mm
+deep holds 96 cm3; all 162 need about 230 cm3: a kazan trough of 330 x 60 x 20 mm
+holds 396 cm3. The 20 mm between pits carries the LED beside each pit.
 
 The board (400 x 460 mm, origin at White's / South's bottom-left corner, y away from
 White, all in mm) carries two panels on one 8 x 8 reed-switch matrix (64 sensors)
@@ -38,6 +48,23 @@ PITCH = 40
 TOBIT_X0, TOBIT_Y0 = 80, 240
 SOUTH_Y, NORTH_Y, KAZAN_Y = 40, 160, 100
 
+# geometry of each layout option: board size, Tobit grid origin and pitch, pit row
+# positions and pitch, kazan centres, hole sizes (mm)
+COMPACT = {
+    "name": "default", "size": (400, 460), "tobit": (80, 240, 40),
+    "pits": (40, 40, 160, 40), "kazans": ((110, 100), (290, 100)),
+    "holes": {"point": 16, "pit": 32, "kazan": [120, 30], "counter": [120, 30], "led": 5},
+    "title": "Playboard default: Tobit 7 x 6 grid above a Toguz Kumalak 2 x 9 panel",
+}
+FULL = {
+    "name": "full", "size": (840, 660), "tobit": (300, 400, 40),
+    "pits": (60, 60, 280, 90), "kazans": ((225, 170), (615, 170)),
+    "holes": {"point": 16, "pit": 70, "kazan": [330, 60], "counter": [330, 60], "led": 5},
+    "depth": {"pit": 25, "kazan": 20, "counter": 20, "point": 0},
+    "title": "Playboard full size: Toguz Kumalak with 70 mm pits at 90 mm pitch, Tobit 7 x 6 "
+             "grid above",
+}
+
 
 def tobit_points(L, T):
     """[(point, x, y)] in RULES.md 2.2 order for an L x T board."""
@@ -66,60 +93,67 @@ def tobit_leds():
     return led
 
 
-def pit_xy(i):
+def pit_xy(i, geom=COMPACT):
     """(x, y) mm of Toguz pit index i (0..8 South pits 1..9, 9..17 North pits 1..9)."""
+    x0, sy, ny, pitch = geom["pits"]
+    w = geom["size"][0]
     if i < 9:
-        return 40 + PITCH * i, SOUTH_Y
-    return 400 - 40 - PITCH * (i - 9), NORTH_Y
+        return x0 + pitch * i, sy
+    return w - x0 - pitch * (i - 9), ny
 
 
 def pit_led(i):
     return i if i < 9 else 11 + (17 - i)
 
 
-KAZANS = {18: (10, (110, KAZAN_Y)), 19: (9, (290, KAZAN_Y))}  # cell: (led, xy)
+KAZAN_LEDS = {18: 10, 19: 9}  # cell: led
 
 
-def build():
+def build(geom=COMPACT):
+    """The layout dict of a geometry (COMPACT, the default; FULL)."""
+    tx0, ty0, tp = geom["tobit"]
+    kaz = {18: (KAZAN_LEDS[18], geom["kazans"][0]), 19: (KAZAN_LEDS[19], geom["kazans"][1])}
     std = {p: (x, y) for p, x, y in tobit_points(5, 4)}
     leds = tobit_leds()
     games = {}
     cells = []
     for p, (x, y) in sorted(std.items()):
-        cells.append([p, p - 1, leds[p], TOBIT_X0 + PITCH * x, TOBIT_Y0 + PITCH * y, "point"])
+        cells.append([p, p - 1, leds[p], tx0 + tp * x, ty0 + tp * y, "point"])
     games["tobit"] = cells
     by_xy = {xy: p for p, xy in std.items()}
     cells = []
     for p, x, y in tobit_points(4, 4):
         q = by_xy[(x, y)]
-        cells.append([p, q - 1, leds[q], TOBIT_X0 + PITCH * x, TOBIT_Y0 + PITCH * y, "point"])
+        cells.append([p, q - 1, leds[q], tx0 + tp * x, ty0 + tp * y, "point"])
     games["tobit4"] = cells
     cells = []
     for i in range(18):
-        x, y = pit_xy(i)
+        x, y = pit_xy(i, geom)
         cells.append([i, 40 + i, pit_led(i), x, y, "pit"])
-    for c, (led, (x, y)) in sorted(KAZANS.items()):
+    for c, (led, (x, y)) in sorted(kaz.items()):
         cells.append([c, -1, led, x, y, "kazan"])
     games["toguz"] = cells
     cells = []
     # Tihbat g.pos: 0, 1 South pits 1, 2; 2, 3 North pits 1, 2; 4, 5 captures
     for c, toguz_pit in ((0, 4), (1, 5), (2, 12), (3, 13)):
-        x, y = pit_xy(toguz_pit)
+        x, y = pit_xy(toguz_pit, geom)
         cells.append([c, 40 + toguz_pit, pit_led(toguz_pit), x, y, "pit"])
-    cells.append([4, -1, KAZANS[18][0], KAZANS[18][1][0], KAZANS[18][1][1], "counter"])
-    cells.append([5, -1, KAZANS[19][0], KAZANS[19][1][0], KAZANS[19][1][1], "counter"])
+    cells.append([4, -1, kaz[18][0], kaz[18][1][0], kaz[18][1][1], "counter"])
+    cells.append([5, -1, kaz[19][0], kaz[19][1][0], kaz[19][1][1], "counter"])
     games["tihbat"] = cells
-    return {
-        "name": "default",
-        "title": "Playboard default: Tobit 7 x 6 grid above a Toguz Kumalak 2 x 9 panel",
-        "size_mm": [400, 460],
+    out = {
+        "name": geom["name"],
+        "title": geom["title"],
+        "size_mm": list(geom["size"]),
         "n_sensors": 64,
         "n_leds": 58,
-        "holes_mm": {"point": 16, "pit": 32, "kazan": [120, 30], "counter": [120, 30],
-                     "led": 5},
-        "spare_sensors": [38, 39, 58, 59, 60, 61, 62, 63],
-        "games": {g: {"cells": c} for g, c in games.items()},
+        "holes_mm": dict(geom["holes"]),
     }
+    if "depth" in geom:
+        out["depth_mm"] = dict(geom["depth"])
+    out["spare_sensors"] = [38, 39, 58, 59, 60, 61, 62, 63]
+    out["games"] = {g: {"cells": c} for g, c in games.items()}
+    return out
 
 
 def dumps(data):
@@ -141,11 +175,15 @@ def dumps(data):
     return "\n".join(lines) + "\n"
 
 
+def path_of(geom):
+    return os.path.join(ROOT, "firmware", "boards", "layout_%s.json" % geom["name"])
+
+
 def main():
-    text = dumps(build())
-    with open(OUT, "w") as f:
-        f.write(text)
-    print("wrote", os.path.relpath(OUT, ROOT))
+    for geom in (COMPACT, FULL):
+        with open(path_of(geom), "w") as f:
+            f.write(dumps(build(geom)))
+        print("wrote", os.path.relpath(path_of(geom), ROOT))
 
 
 if __name__ == "__main__":

@@ -4,18 +4,29 @@
 (``firmware/boards/<board_name>.json``, the same data the firmware validates and
 runs on) and the default layout, and returns a SKiDL ``Circuit``:
 
-- power: a 5 V DC jack, a Schottky diode into the Pico's VSYS, the Pico's 3V3
-  output for the logic, a 1000 uF bulk capacitor at the LED chain;
+- power: a 5 V DC jack through a resettable fuse (PTC), a reverse-polarity P-FET and
+  an over-voltage cut-off (a second P-FET switched off by a PNP and a 5.6 V Zener
+  above about 6.2 V) onto the +5 V rail, a TVS diode across it; USB's VBUS feeds the
+  same rail through a Schottky diode when no adapter is plugged in (USB-only power,
+  the LED current capped accordingly: docs/build.md); a Schottky diode from +5 V into
+  the Pico's VSYS; the Pico's 3V3 output for the logic; a 1000 uF bulk capacitor at
+  the LED chain;
 - the Raspberry Pi Pico, wired pin for pin from the board definition;
 - the LED chain: GP(leds.pin) -> 74AHCT125 buffer (3.3 V in, 5 V out) -> 330 ohm ->
   WS2812B 0 -> ... -> WS2812B 57 (each with 100 nF), in the layout's LED order;
 - the sensors, by ``sensor.kind``:
   ``matrix``: per sensor a reed switch and a 1N4148 (anode to the column), rows and
-  columns on the Pico's GPIOs; the spare inputs are push buttons;
+  columns on the Pico's GPIOs; spare crossings are left empty;
   ``shift_register``: per sensor a reed switch to GND with a 10 k pull-up (bussed
   resistor networks), 74HC165s chained QH -> SER, chip 0's QH on the data pin;
-  ``hall_mux``: per sensor a DRV5053 into a CD74HC4067 channel, the multiplexers'
-  commons on the ADC pins, select and enable lines on GPIOs.
+  ``hall_mux``: per sensor a DRV5053 (with its own 100 nF) into a CD74HC4067
+  channel, the multiplexers' commons on the ADC pins, select and enable lines on
+  GPIOs; the sensors on their own 3.3 V regulator (AP2112K, 600 mA: 56 sensors draw
+  up to 202 mA, too much for the Pico's 3V3 output beside the logic).
+
+Pin types are the parts' real ones (power outputs only where a regulator, the jack or
+USB sources a rail); a rail fed through a passive part (fuse, FET, diode) carries a
+``PWR_FLAG`` as in KiCad, and nothing else is forced.
 
 Every part is defined here with its pins (``Part(tool=SKIDL, ...)``): no KiCad
 symbol library is needed. ``python hardware/schematic.py [board ...]`` writes
@@ -96,7 +107,7 @@ def _pico_pins():
         elif name == "VSYS":
             kind = _PWRIN
         elif name == "VBUS":
-            kind = _PAS
+            kind = _PWROUT  # the USB host's 5 V
         else:
             kind = _PAS   # RUN, 3V3_EN, ADC_VREF: left open (internal pull-ups / filter)
         pins.append((num, name, kind))
@@ -108,6 +119,20 @@ CATALOGUE = {
              _pico_pins(), "Raspberry Pi Pico (RP2040)"),
     "DC_Jack": ("J", "Connector_BarrelJack:BarrelJack_CUI_PJ-102AH_Horizontal", "PJ-102AH",
                 [(1, "VOUT", _PWROUT), (2, "GND", _PWROUT)], "5 V 2 A DC input"),
+    "PWR_FLAG": ("#FLG", "", "", [(1, "pwr", _PWROUT)], "power flag (schematic only)"),
+    "Fuse_PTC": ("F", "Fuse:Fuse_Bourns_MF-RG300", "MF-R250",
+                 [(1, "1", _PAS), (2, "2", _PAS)], "PTC resettable fuse, 2.5 A hold, 30 V"),
+    "PMOS": ("Q", "Package_TO_SOT_SMD:SOT-23", "AO3401A",
+             [(1, "G", _IN), (2, "S", _PAS), (3, "D", _PAS)], "P-channel MOSFET -30 V 4 A"),
+    "PNP": ("Q", "Package_TO_SOT_SMD:SOT-23", "MMBT3906",
+            [(1, "B", _IN), (2, "E", _PAS), (3, "C", _PAS)], "PNP transistor"),
+    "D_Zener": ("D", "Diode_SMD:D_SOT-23_ANK", "BZX84C5V6",
+                [(1, "A", _PAS), (3, "K", _PAS)], "Zener diode"),
+    "D_TVS": ("D", "Diode_SMD:D_SMB", "SMBJ5.0A",
+              [(1, "K", _PAS), (2, "A", _PAS)], "TVS diode 5 V stand-off"),
+    "LDO": ("U", "Package_TO_SOT_SMD:SOT-23-5", "AP2112K-3.3TRG1",
+            [(1, "VIN", _PWRIN), (2, "GND", _PWRIN), (3, "EN", _IN), (4, "NC", _NC),
+             (5, "VOUT", _PWROUT)], "3.3 V 600 mA LDO regulator"),
     "D_Schottky": ("D", "Diode_THT:D_DO-41_SOD81_P10.16mm_Horizontal", "1N5817",
                    [(1, "K", _PAS), (2, "A", _PAS)], "Schottky diode 1 A"),
     "CP": ("C", "Capacitor_THT:CP_Radial_D10.0mm_P5.00mm", "UVR1C102MPD",
@@ -153,6 +178,31 @@ CATALOGUE = {
 
 POWER_PIN_NAMES = ("VCC", "VDD", "GND", "VSS", "VSYS")
 
+# The manufacturer part number of each value of a part that comes in values: the
+# value is coded in it (tests/host/test_hardware.py decodes each and compares).
+VALUE_MPN = {
+    ("R", "330R"): "RC0805FR-07330RL",
+    ("R", "4k7"): "RC0805FR-074K7L",
+    ("R", "10k"): "RC0805FR-0710KL",
+    ("R", "100k"): "RC0805FR-07100KL",
+    ("C", "100nF"): "CL21B104KBCNNNC",
+    ("C", "1uF"): "CL21B105KOFNNNE",
+    ("CP", "1000uF"): "UVR1C102MPD",
+    ("R_Pack", "10k"): "4609X-101-103LF",
+    ("D_Zener", "5V6"): "BZX84C5V6",
+    ("D_Zener", "10V"): "BZX84C10",
+}
+
+MANUFACTURER = {
+    "Pico": "Raspberry Pi", "DC_Jack": "CUI Devices", "Fuse_PTC": "Bourns",
+    "PMOS": "Alpha & Omega", "PNP": "onsemi", "D_Zener": "Nexperia", "D_TVS": "Littelfuse",
+    "LDO": "Diodes Inc.", "D_Schottky": "onsemi", "CP": "Nichicon", "C": "Samsung",
+    "R": "Yageo", "R_Pack": "Bourns", "74AHCT125": "Texas Instruments", "WS2812B": "Worldsemi",
+    "Reed": "Standex-Meder", "Button": "Omron", "1N4148": "Diodes Inc.",
+    "74HC165": "Texas Instruments", "CD74HC4067": "Texas Instruments",
+    "DRV5053": "Texas Instruments",
+}
+
 
 class Builder:
     """Holds the circuit being built and the part templates."""
@@ -164,6 +214,8 @@ class Builder:
 
     def part(self, kind, value=None):
         prefix, fp, mpn, pins, desc = CATALOGUE[kind]
+        if any(k == kind for k, _ in VALUE_MPN):
+            mpn = VALUE_MPN[(kind, value)]    # KeyError: a value without its part number
         if kind not in self.templates:
             self.templates[kind] = Part(
                 tool=SKIDL, name=kind, ref_prefix=prefix, dest=TEMPLATE, footprint=fp,
@@ -174,15 +226,20 @@ class Builder:
         p = self.templates[kind](circuit=self.circuit, ref=ref, tag=ref,
                                  value=value or desc, footprint=fp)
         p.fields["MPN"] = mpn
+        p.fields["Manufacturer"] = MANUFACTURER.get(kind, "")
         p.fields["Description"] = desc
         p.fields["Kind"] = kind
         return p
 
-    def net(self, name, power=False):
-        n = Net(name, circuit=self.circuit)
-        if power:
-            n.drive = skidl.POWER
-        return n
+    def net(self, name):
+        return Net(name, circuit=self.circuit)
+
+    def between(self, kind, value, a, b):
+        """A two-pin part of ``kind`` and ``value`` from net ``a`` (pin 1) to net ``b``."""
+        p = self.part(kind, value)
+        p[1] += a
+        p[2] += b
+        return p
 
 
 def build(board_name):
@@ -197,22 +254,77 @@ def build(board_name):
                                            "layout_%s.json" % cfg["layout"]))
     circ = Circuit()
     b = Builder(circ)
-    v5 = b.net("+5V", power=True)
+    v5 = b.net("+5V")
     matrix = cfg["sensor"]["kind"] == "matrix"
-    v3 = None if matrix else b.net("+3V3", power=True)
-    gnd = b.net("GND", power=True)
-    vsys = b.net("VSYS", power=True)
-    info = {"cfg": cfg, "supply": {"+5V": v5, "GND": gnd, "VSYS": vsys}}
+    hall = cfg["sensor"]["kind"] == "hall_mux"
+    v3 = None if matrix else b.net("+3V3")
+    gnd = b.net("GND")
+    vsys = b.net("VSYS")
+    vbus = b.net("VBUS")
+    info = {"cfg": cfg, "supply": {"+5V": v5, "GND": gnd, "VSYS": vsys, "VBUS": vbus}}
     if v3 is not None:
         info["supply"]["+3V3"] = v3
 
-    # power in
+    def flag(net):
+        f = b.part("PWR_FLAG")
+        f["pwr"] += net
+
+    # power in: jack -> PTC fuse -> reverse-polarity P-FET -> over-voltage cut-off -> +5V
     j1 = b.part("DC_Jack")
-    j1["VOUT"] += v5
+    vin = b.net("VIN_JACK")
+    j1["VOUT"] += vin
     j1["GND"] += gnd
+    f1 = b.part("Fuse_PTC", "2.5A")
+    vf = b.net("VIN_FUSED")
+    f1[1] += vin
+    f1[2] += vf
+    flag(vf)
+    # Q1: drain to the input, source to VIN_OK, gate to GND through 10 k: on when the
+    # jack is the right way round (body diode first, then the channel), off and
+    # blocking when reversed; a 10 V Zener holds its gate-source voltage in range
+    q1 = b.part("PMOS")
+    vok = b.net("VIN_OK")
+    q1["D"] += vf
+    q1["S"] += vok
+    g1 = b.net("Q1_GATE")
+    q1["G"] += g1
+    b.between("R", "10k", g1, gnd)
+    dz = b.part("D_Zener", "10V")
+    dz["K"] += vok
+    dz["A"] += g1
+    # Q2: source to VIN_OK, drain to +5V (its body diode blocks VIN_OK -> +5V when off),
+    # gate pulled to GND through 100 k (on); Q3 (PNP, emitter at VIN_OK) pulls the gate
+    # up and turns Q2 off once VIN_OK passes the 5.6 V Zener plus a base-emitter drop
+    q2 = b.part("PMOS")
+    q2["S"] += vok
+    q2["D"] += v5
+    g2 = b.net("Q2_GATE")
+    q2["G"] += g2
+    b.between("R", "100k", g2, gnd)
+    q3 = b.part("PNP")
+    q3["E"] += vok
+    q3["C"] += g2
+    bq3 = b.net("Q3_BASE")
+    q3["B"] += bq3
+    b.between("R", "10k", vok, bq3)
+    zk = b.net("OVP_ZENER")
+    b.between("R", "4k7", bq3, zk)
+    dz = b.part("D_Zener", "5V6")
+    dz["K"] += zk
+    dz["A"] += gnd
+    tvs = b.part("D_TVS")
+    tvs["K"] += v5
+    tvs["A"] += gnd
+    flag(v5)
+    # USB-only power: VBUS feeds +5V through a Schottky diode (the adapter, 0.3 V
+    # higher, takes over when plugged in)
+    d_usb = b.part("D_Schottky")
+    d_usb["A"] += vbus
+    d_usb["K"] += v5
     d1 = b.part("D_Schottky")
     d1["A"] += v5
     d1["K"] += vsys
+    flag(vsys)
     c_bulk = b.part("CP", "1000uF")
     c_bulk["+"] += v5
     c_bulk["-"] += gnd
@@ -220,6 +332,7 @@ def build(board_name):
     # the Pico
     pico = b.part("Pico")
     pico["VSYS"] += vsys
+    pico["VBUS"] += vbus
     if matrix:
         pico["3V3"] += circ.NC          # the matrix needs no 3.3 V rail (internal pull-ups)
     else:
@@ -227,7 +340,7 @@ def build(board_name):
     for num, name in PICO_PINS.items():
         if name in ("GND", "AGND"):
             pico[num] += gnd
-    for name in ("RUN", "3V3_EN", "ADC_VREF", "VBUS"):
+    for name in ("RUN", "3V3_EN", "ADC_VREF"):
         pico[name] += circ.NC
     gp = {}
 
@@ -246,9 +359,7 @@ def build(board_name):
     shifter = b.part("74AHCT125")
     shifter["VCC"] += v5
     shifter["GND"] += gnd
-    cs = b.part("C", "100nF")
-    cs[1] += v5
-    cs[2] += gnd
+    b.between("C", "100nF", v5, gnd)
     shifter["1A"] += gpio(leds_cfg["pin"], "LED_DATA")
     shifter["1OE"] += gnd
     for g in "234":
@@ -266,9 +377,7 @@ def build(board_name):
         led = b.part("WS2812B")
         led["VDD"] += v5
         led["VSS"] += gnd
-        c = b.part("C", "100nF")
-        c[1] += v5
-        c[2] += gnd
+        b.between("C", "100nF", v5, gnd)
         led["DIN"] += prev
         if k + 1 < leds_cfg["count"]:
             prev = b.net("LED_DIN_%d" % (k + 1))
@@ -295,7 +404,9 @@ def build(board_name):
         nc = len(cols)
         for s in range(n):
             r, c = divmod(s, nc)
-            sw = b.part("Reed" if s in used else "Button")
+            if s not in used:
+                continue                  # a spare crossing: left empty
+            sw = b.part("Reed")
             d = b.part("1N4148")
             mid = b.net("S%d" % s)
             d["A"] += cols[c]
@@ -313,9 +424,7 @@ def build(board_name):
             u = b.part("74HC165")
             u["VCC"] += v3
             u["GND"] += gnd
-            c = b.part("C", "100nF")
-            c[1] += v3
-            c[2] += gnd
+            b.between("C", "100nF", v3, gnd)
             u["SH/LD"] += load
             u["CLK"] += clk
             u["CLK_INH"] += gnd
@@ -327,8 +436,8 @@ def build(board_name):
                 net = b.net("S%d" % s)
                 u[pin] += net
                 rn["R%d" % (j + 1)] += net
-                if s < n:
-                    sw = b.part("Reed" if s in used else "Button")
+                if s < n and s in used:
+                    sw = b.part("Reed")
                     sw[1] += net
                     sw[2] += gnd
                     sensors[s] = sw
@@ -341,15 +450,24 @@ def build(board_name):
         chips[-1]["SER"] += v3
         info["chips"] = chips
     elif kind == "hall_mux":
+        # the sensors' own 3.3 V regulator
+        vh = b.net("+3V3_HALL")
+        info["supply"]["+3V3_HALL"] = vh
+        ldo = b.part("LDO")
+        ldo["VIN"] += v5
+        ldo["EN"] += v5
+        ldo["GND"] += gnd
+        ldo["VOUT"] += vh
+        ldo["NC"] += circ.NC
+        for net in (v5, vh):
+            b.between("C", "1uF", net, gnd)
         sel = [gpio(p, "MUX_S%d" % i) for i, p in enumerate(s_cfg["select"])]
         muxes = []
         for m, mc in enumerate(s_cfg["muxes"]):
             u = b.part("CD74HC4067")
             u["VCC"] += v3
             u["GND"] += gnd
-            c = b.part("C", "100nF")
-            c[1] += v3
-            c[2] += gnd
+            b.between("C", "100nF", v3, gnd)
             for i in range(4):
                 u["S%d" % i] += sel[i]
             u["COM"] += gpio(mc["adc"], "ADC")
@@ -363,15 +481,14 @@ def build(board_name):
                 u["I%d" % ch] += net
                 if s < n and s in used:
                     h = b.part("DRV5053")
-                    h["VCC"] += v3
+                    h["VCC"] += vh
                     h["GND"] += gnd
                     h["OUT"] += net
+                    b.between("C", "100nF", vh, gnd)   # the datasheet's bypass, at the sensor
                     sensors[s] = h
                 else:
                     # spare channel: a 10 k to ground keeps the input defined
-                    r = b.part("R", "10k")
-                    r[1] += net
-                    r[2] += gnd
+                    b.between("R", "10k", net, gnd)
             muxes.append(u)
         info["muxes"] = muxes
     else:
@@ -406,9 +523,66 @@ def erc(circ):
 
 
 def netlist(circ, path):
-    """Write the KiCad netlist of ``circ`` to ``path``; return its text."""
-    text = circ.generate_netlist(file_=path, tool=skidl.KICAD8, do_backup=False)
-    return text if isinstance(text, str) else open(path).read()
+    """Write the KiCad netlist of ``circ`` to ``path``; return its text. The power flags
+    (``#FLG``, schematic only, as KiCad's) are left out of it."""
+    def quiet(part):
+        if not part.ref.startswith("#FLG"):
+            skidl.part.default_empty_footprint_handler(part)
+
+    saved = skidl.empty_footprint_handler
+    skidl.empty_footprint_handler = quiet
+    try:
+        circ.generate_netlist(file_=path, tool=skidl.KICAD8, do_backup=False)
+    finally:
+        skidl.empty_footprint_handler = saved
+    with open(path) as f:
+        text = _drop_flags(f.read())
+    with open(path, "w") as f:
+        f.write(text)
+    return text
+
+
+def _drop_flags(text):
+    """``text`` without the ``(comp ...)`` and ``(node ...)`` blocks of ``#FLG`` parts."""
+    out = []
+    i = 0
+    n = len(text)
+    while i < n:
+        j = text.find("(", i)
+        if j < 0:
+            out.append(text[i:])
+            break
+        head = text[j:j + 60].split()
+        if head and head[0] in ("(comp", "(node") and len(head) > 2 and head[2].startswith('"#FLG'):
+            depth = 0
+            k = j
+            instr = False
+            while k < n:
+                ch = text[k]
+                if instr:
+                    if ch == "\\":
+                        k += 1
+                    elif ch == '"':
+                        instr = False
+                elif ch == '"':
+                    instr = True
+                elif ch == "(":
+                    depth += 1
+                elif ch == ")":
+                    depth -= 1
+                    if depth == 0:
+                        break
+                k += 1
+            line_start = text.rfind("\n", 0, j) + 1
+            keep = text[i:line_start] if text[line_start:j].strip() == "" else text[i:j]
+            out.append(keep)
+            i = k + 1
+            if text[i:i + 1] == "\n" and text[line_start:j].strip() == "":
+                i += 1
+            continue
+        out.append(text[i:j + 1])
+        i = j + 1
+    return "".join(out)
 
 
 def main(argv):

@@ -7,12 +7,14 @@ A board definition is data (docs/hardware.md lists every field)::
      "sensor": {"kind": "matrix", "rows": [GP..], "cols": [GP..], "settle_us": 10,
                 "bank_read": true}
             | {"kind": "shift_register", "chain": 8, "load": GP, "clk": GP, "data": GP,
-               "reader": "spi" | "pio", "spi_id": 1, "baud": 2000000, "active_low": true}
+               "reader": "spi" | "pio", "spi_id": 1, "mosi": GP, "baud": 2000000,
+               "active_low": true}
             | {"kind": "hall_mux", "select": [4 GP], "muxes": [{"adc": 26, "en": GP or null}, ..],
-               "threshold": 2500, "polarity": 1, "calibration": "hall_cal.json"}
+               "settle_us": 25, "threshold": 2500, "polarity": 1,
+               "calibration": "hall_cal.json"}
             | {"kind": "sim"},
-     "leds": {"pin": GP, "count": 58, "order": "GRB", "budget_ma": 1500, "ma_per_led": 60,
-              "idle_ma": 1, "brightness": 160},
+     "leds": {"pin": GP, "count": 58, "order": "GRB", "supply": "adapter" | "usb",
+              "budget_ma": 1500, "ma_per_led": 60, "idle_ma": 1, "brightness": 160},
      "scan": {"hz": 100, "stable_ms": 40, "max_on_ms": 5000},
      "pit_select": "lift" | "stylus"}
 
@@ -29,8 +31,17 @@ LED_ORDERS = ("RGB", "GRB", "BRG", "RBG", "GBR", "BGR")
 MODULES = {
     "pico": tuple(range(0, 23)) + (26, 27, 28),
     "rp2040": tuple(range(0, 30)),
+    # Adafruit Feather RP2040: the GPIOs on its headers (GP16 is its own NeoPixel)
+    "feather_rp2040": (0, 1, 2, 3, 6, 7, 8, 9, 10, 11, 12, 13, 18, 19, 20, 24, 25, 26, 27, 28,
+                       29),
+}
+# Pins a module wires to something of its own that makes them useless as sensor lines
+RESERVED = {
+    "feather_rp2040": {13: "drives the Feather RP2040's red LED to ground (D13): a line there "
+                           "reads active forever"},
 }
 ADC_PINS = (26, 27, 28, 29)
+HALL_SETTLE_MIN_US = 13  # DRV5053 output into the mux and ADC capacitance: 13-25 us
 
 
 class ConfigError(ValueError):
@@ -52,6 +63,7 @@ class _Checker:
     def __init__(self, name):
         self.name = name
         self.used = {}
+        self.module = None
 
     def fail(self, field, msg):
         raise ConfigError("board %s: %s: %s" % (self.name, field, msg))
@@ -85,6 +97,9 @@ class _Checker:
             self.fail(field, "expected a GPIO number, got %r" % (v,))
         if v not in free:
             self.fail(field, "GP%d is not a free pin on this module" % v)
+        why = RESERVED.get(self.module or "", {}).get(v)
+        if why:
+            self.fail(field, "GP%d %s" % (v, why))
         if v in self.used and not shared:
             self.fail(field, "GP%d already used by %s" % (v, self.used[v]))
         self.used.setdefault(v, field)
@@ -112,6 +127,7 @@ def validate_board(d, name=None):
     if module not in MODULES:
         c.fail("module", "%r not one of %s" % (module, ", ".join(sorted(MODULES))))
     d["module"] = module
+    c.module = module
     free = MODULES[module]
     n_sensors = c.int_range(d, "n_sensors", "", 1, 255)
     s = c.get(d, "sensor", "", dict)
@@ -136,6 +152,9 @@ def validate_board(d, name=None):
             c.fail("sensor.reader", "%r not spi or pio" % (reader,))
         s["reader"] = reader
         s["spi_id"] = c.int_range(s, "spi_id", "sensor.", 0, 1, 1 if reader == "spi" else 0)
+        if reader == "spi":
+            from playboard.hw.pads import check_spi
+            check_spi(c, s, free)
         s["baud"] = c.int_range(s, "baud", "sensor.", 10000, 20000000, 2000000)
         s["active_low"] = c.get(s, "active_low", "sensor.", bool, True)
     elif kind == "hall_mux":
@@ -164,6 +183,7 @@ def validate_board(d, name=None):
                 c.fail("sensor.muxes[%d].en" % i,
                        "multiplexers sharing ADC GP%d need enable pins" % m["adc"])
         have = 16 * len(muxes)
+        s["settle_us"] = c.int_range(s, "settle_us", "sensor.", HALL_SETTLE_MIN_US, 1000, 25)
         s["threshold"] = c.int_range(s, "threshold", "sensor.", 1, 32767, 2500)
         pol = c.get(s, "polarity", "sensor.", int, 1)
         if pol not in (1, -1):
@@ -184,10 +204,27 @@ def validate_board(d, name=None):
     leds["order"] = order
     leds["ma_per_led"] = c.int_range(leds, "ma_per_led", "leds.", 1, 200, 60)
     leds["idle_ma"] = c.int_range(leds, "idle_ma", "leds.", 0, 10, 1)
-    leds["budget_ma"] = c.int_range(leds, "budget_ma", "leds.", 1, 20000, 1500)
+    supply = c.get(leds, "supply", "leds.", str, "adapter")
+    if supply not in ("adapter", "usb"):
+        c.fail("leds.supply", "%r not adapter or usb" % (supply,))
+    leds["supply"] = supply
+    if supply == "usb":
+        from playboard.hw.pads import usb_led_budget
+        cap = usb_led_budget(d)
+        leds["budget_ma"] = c.int_range(leds, "budget_ma", "leds.", 1, 20000, cap)
+        if leds["budget_ma"] > cap:
+            c.fail("leds.budget_ma", "%d mA over USB: 500 mA in all, the Pico and the sensors "
+                   "need the rest: at most %d for the LEDs" % (leds["budget_ma"], cap))
+    else:
+        leds["budget_ma"] = c.int_range(leds, "budget_ma", "leds.", 1, 20000, 1500)
     if leds["budget_ma"] <= leds["idle_ma"] * count:
         c.fail("leds.budget_ma", "%d mA cannot feed %d idle LEDs" % (leds["budget_ma"], count))
-    leds["brightness"] = c.int_range(leds, "brightness", "leds.", 0, 255, 160)
+    # the LEDs' brightness when the user never set one (None: the firmware's default);
+    # a brightness the user saved wins over it (docs/hardware.md)
+    if leds.get("brightness") is not None:
+        leds["brightness"] = c.int_range(leds, "brightness", "leds.", 0, 255)
+    else:
+        leds["brightness"] = None
     scan = d.get("scan") or {}
     if not isinstance(scan, dict):
         c.fail("scan", "expected an object")

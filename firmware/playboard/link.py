@@ -525,7 +525,13 @@ class Link:
         finally:
             del S
             unload("playboard.settings")  # a change only: not kept in the heap
-        if not self.store.save_settings(new):
+        # only what a user set is kept on flash, so that a default (the firmware's, or
+        # the board file's leds.brightness) still applies to every other setting
+        saved = self.store.load_settings()
+        for k in new:
+            if k in req or new[k] != self.settings.get(k):
+                saved[k] = new[k]
+        if not self.store.save_settings(saved):
             raise OSError(self.store.error)
         for k in req:
             self.settings[k] = new[k]

@@ -284,6 +284,14 @@ class BoardLink:
         t = when or datetime.datetime.now()
         return self.request("T", {"time": [t.year, t.month, t.day, t.hour, t.minute, t.second]})
 
+    def check(self, run=None, seconds=None):
+        """Start check ``run`` ("selftest" / "calibrate") for ``seconds``, or (run None)
+        ask how the running or last one went: ``G {"check": ...}`` (docs/protocol.md)."""
+        req = {"check": run or "status"}
+        if run is not None and seconds is not None:
+            req["s"] = seconds
+        return self.request("G", req)
+
     def live(self, on=True):
         return self.request("V", {"on": bool(on)})
 

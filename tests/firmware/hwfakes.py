@@ -2,7 +2,10 @@
 
 ``World`` models the wiring: GPIO levels driven by the firmware, a reed-switch diode
 matrix, a 74HC165 chain, hall sensors behind CD74HC4067 multiplexers, and logs every
-operation in order. ``fake_machine(world)`` gives a ``machine``-like namespace whose
+operation in order. Time passes only in ``sleep_us`` (``now_us``); with
+``hall_settle_us`` set, an ADC behind a multiplexer moves from the voltage it held
+towards the newly connected sensor's linearly over that many microseconds after the
+switch (a DRV5053 sources 300 uA into the mux and ADC capacitance: 13-25 us). ``fake_machine(world)`` gives a ``machine``-like namespace whose
 ``Pin`` subclasses ``machine.PinBase`` on the MicroPython unix port; ``fake_neopixel``
 and ``fake_time`` the other two modules.
 """
@@ -42,6 +45,9 @@ class World:
         self.muxes = []       # list of (adc_pin, en_pin or None)
         self.hall = {}        # (mux, channel) -> read_u16 value
         self.hall_default = 19859
+        self.now_us = 0
+        self.hall_settle_us = 0
+        self._node = {}       # adc pin -> [value held at the switch, source, switch time]
 
     # -- driven by the fakes
     def set_mode(self, pin, mode, pull):
@@ -56,6 +62,45 @@ class World:
         self.log.append(("drive", pin, v))
         if pin == self.load_pin and v == 0 and old != 0:
             self.latched = [list(c) for c in self.chain]
+        if self.muxes and old != v:
+            self._switch()
+
+    def _source(self, adc_pin):
+        """16 * mux + channel connected to an ADC pin now, or -1 (no allocation)."""
+        ch = 0
+        for b, p in enumerate(self.sel_pins):
+            ch |= self.level.get(p, 0) << b
+        for m, (a, en) in enumerate(self.muxes):
+            if a == adc_pin and (en is None or self.level.get(en, 1) == 0):
+                return 16 * m + ch
+        return -1
+
+    def _voltage(self, adc_pin):
+        """The ADC node's value now (read_u16 units), settling towards its source."""
+        node = self._node.get(adc_pin)
+        if node is None:
+            return self.hall_default
+        held, src, t = node
+        if src < 0:
+            return held
+        target = self.hall.get((src >> 4, src & 15), self.hall_default)
+        dt = self.now_us - t
+        if dt >= self.hall_settle_us:
+            return target
+        return held + (target - held) * dt // self.hall_settle_us
+
+    def _switch(self):
+        # updates the nodes in place: the fakes must not break up a small heap
+        for m in range(len(self.muxes)):
+            a = self.muxes[m][0]
+            src = self._source(a)
+            node = self._node.get(a)
+            if node is None:
+                self._node[a] = [self._voltage(a), src, self.now_us]
+            elif node[1] != src:
+                node[0] = self._voltage(a)
+                node[1] = src
+                node[2] = self.now_us
 
     def read(self, pin):
         if self.mode.get(pin) == "out":
@@ -93,7 +138,7 @@ class World:
             if en is None or self.level.get(en, 1) == 0:
                 if val is not None:
                     raise AssertionError("two multiplexers drive ADC GP%d at once" % adc_pin)
-                val = self.hall.get((m, ch), self.hall_default)
+                val = self._voltage(adc_pin)
                 self.log.append(("adc", adc_pin, m, ch))
         if val is None:
             raise AssertionError("ADC GP%d read with no multiplexer enabled" % adc_pin)
@@ -139,7 +184,8 @@ def fake_machine(world):
         def __init__(self, id, baudrate=0, polarity=0, phase=0, bits=8, firstbit=0, sck=None,
                      mosi=None, miso=None):
             self.args = (id, baudrate, polarity, phase, bits, firstbit,
-                         sck.id if sck else None, miso.id if miso else None)
+                         sck.id if sck else None, miso.id if miso else None,
+                         mosi.id if mosi else None)
             world.log.append(("spi",) + self.args)
 
         def readinto(self, buf, write=0):
@@ -198,6 +244,7 @@ def fake_time(world):
         @staticmethod
         def sleep_us(us):
             world.log.append(("sleep_us", us))
+            world.now_us += us
 
     return M()
 

@@ -397,3 +397,4 @@ def test_tobit_setup_move_and_takeback_are_recorded():
     r.adv(1200)
     assert "undo" in r.kinds() and g.ply == 0
     assert r.store.read(1).moves == []
+

@@ -118,3 +118,75 @@ def test_self_test_chases_leds_then_shows_sensors():
     if not is_micropython():
         steps()
     assert hw.lit() == [5, 26]
+
+
+def test_feather_red_led_pin_is_refused_as_a_sensor_line():
+    d = board(module="feather_rp2040", backend="circuitpython",
+              sensor={"kind": "matrix", "rows": [24, 25, 18, 19, 20, 1, 0, 6],
+                      "cols": [7, 8, 9, 10, 11, 12, 13, 29]},
+              leds={"pin": 28, "count": 58})
+    assert "sensor.cols[6]: GP13 drives the Feather RP2040's red LED" in message(d)
+    # the shipped Feather board moved that column to GP26 (A0)
+    f = load_board("feather-matrix-cp")
+    assert f["module"] == "feather_rp2040" and 13 not in f["sensor"]["cols"]
+    assert 26 in f["sensor"]["cols"]
+    # GP16 (the Feather's own NeoPixel) is not on its headers
+    d["sensor"]["cols"][6] = 16
+    assert "GP16 is not a free pin" in message(d)
+
+
+def _spi(**kw):
+    s = {"kind": "shift_register", "chain": 8, "load": 13, "clk": 14, "data": 12,
+         "reader": "spi", "spi_id": 1}
+    s.update(kw)
+    return board(sensor=s)
+
+
+def test_spi_pads_must_belong_to_the_chosen_spi_block():
+    d = validate_board(_spi(), "t")
+    assert d["sensor"]["mosi"] == 11          # MicroPython's default MOSI of SPI1, reserved
+    assert validate_board(_spi(mosi=15), "t")["sensor"]["mosi"] == 15
+    # spi_id 1 with SPI0 pads (GP18 SCK0, GP16 RX0)
+    m = message(_spi(clk=18, data=16))
+    assert "sensor.clk: GP18 is not an SCK pad of SPI1 (it is SPI0 SCK)" in m, m
+    m = message(_spi(spi_id=0))
+    assert "sensor.clk: GP14 is not an SCK pad of SPI0 (it is SPI1 SCK)" in m, m
+    # data on a pad of the right block but not RX (GP13 is CSn1)
+    assert "sensor.data: GP13 is not an RX pad of SPI1" in message(_spi(data=13, load=20))
+    # the right block on SPI0: GP18 SCK, GP16 RX; MOSI defaults to GP7
+    d = validate_board(_spi(spi_id=0, clk=18, data=16, load=17), "t")
+    assert d["sensor"]["mosi"] == 7
+    # the default MOSI pin taken by something else: machine.SPI would drive it
+    m = message(board(sensor={"kind": "shift_register", "chain": 8, "load": 11, "clk": 14,
+                              "data": 12, "reader": "spi", "spi_id": 1}))
+    assert "sensor.mosi: GP11 (the MOSI pin machine.SPI drives) already used by sensor.load" in m
+    m = message(board(sensor={"kind": "shift_register", "chain": 8, "load": 13, "clk": 14,
+                              "data": 12, "reader": "spi", "spi_id": 1, "mosi": 15},
+                      leds={"pin": 15, "count": 58}))
+    assert "leds.pin: GP15 already used by sensor.mosi" in m, m
+    assert "sensor.mosi: GP14 is not a TX (MOSI) pad of SPI1" in message(_spi(mosi=14))
+    # the PIO reader uses any pins
+    validate_board(_spi(reader="pio", clk=18, data=16), "t")
+
+
+def test_board_file_brightness_is_optional_and_checked():
+    assert validate_board(board(), "t")["leds"]["brightness"] is None
+    assert validate_board(board(leds={"pin": 22, "count": 58, "brightness": 120}),
+                          "t")["leds"]["brightness"] == 120
+    assert "leds.brightness: 300 not in 0..255" in message(
+        board(leds={"pin": 22, "count": 58, "brightness": 300}))
+
+
+def test_usb_only_power_caps_the_leds():
+    # USB gives 500 mA: the Pico (60) and a reserve (50) leave 390 for a reed board's
+    # LEDs; 64 hall sensors (4 mA each) leave 130
+    d = validate_board(board(leds={"pin": 22, "count": 58, "supply": "usb"}), "t")
+    assert d["leds"]["budget_ma"] == 390
+    assert validate_board(board(), "t")["leds"]["budget_ma"] == 1500   # the adapter's
+    hall = load_board("pico-hall")
+    hall["leds"] = {"pin": 22, "count": 58, "supply": "usb"}
+    assert validate_board(hall, "pico-hall")["leds"]["budget_ma"] == 130
+    m = message(board(leds={"pin": 22, "count": 58, "supply": "usb", "budget_ma": 1500}))
+    assert "leds.budget_ma: 1500 mA over USB" in m and "at most 390 for the LEDs" in m
+    assert "leds.supply: 'mains' not adapter or usb" in message(
+        board(leds={"pin": 22, "count": 58, "supply": "mains"}))

@@ -150,13 +150,15 @@ def test_settings_read_write_and_refusals():
     assert r == L.DEFAULT_SETTINGS
     t, r = _ask(lk, pipe, 2, "W", {"brightness": 90, "takeback": False})
     assert t == "w" and r["brightness"] == 90 and r["takeback"] is False
-    assert st.load_settings({}) == r
+    assert st.load_settings({}) == {"brightness": 90, "takeback": False}  # only what was set
     for bad in ({"brightness": 300}, {"brightness": "x"}, {"takeback": 1}, {"nope": 1},
                 {"level": True}, {"level": 5, "brightness": -1}):
         t, r = _ask(lk, pipe, 3, "W", bad)
         assert t == "!" and r["err"] == "refused", bad
     assert lk.settings["brightness"] == 90 and lk.settings["level"] == 3
-    assert st.load_settings({})["level"] == 3
+    assert "level" not in st.load_settings({})
+    t, r = _ask(lk, pipe, 4, "W", {"level": 5})
+    assert st.load_settings({}) == {"brightness": 90, "takeback": False, "level": 5}
 
 
 class App:

@@ -41,8 +41,35 @@ def test_erc_clean_and_netlist(built, name, tmp_path):
     text = schematic.netlist(circ, str(path))
     assert text.startswith("(export") and path.exists()
     for p in circ.parts:
-        assert '(ref "%s")' % p.ref in text
+        if p.fields.get("Kind") == "PWR_FLAG":
+            assert '(ref "%s")' % p.ref not in text      # schematic-only, as in KiCad
+        else:
+            assert '(ref "%s")' % p.ref in text
     assert '(value "SC0915")' not in text and "RaspberryPi_Pico" in text
+    assert text.count("(") == text.count(")")
+
+
+@pytest.mark.parametrize("name", BOARDS)
+def test_erc_uses_real_pin_types(built, name):
+    circ, info = built[name]
+    import skidl
+    assert all(n.drive != skidl.POWER for n in circ.nets)    # no rail forced to power
+    # the rails are driven by real power outputs (jack, USB, regulators) or by a
+    # PWR_FLAG where a passive part (fuse, FET, diode) stands between
+    flags = [p for p in circ.parts if p.fields.get("Kind") == "PWR_FLAG"]
+    assert sorted(p["pwr"].net.name for p in flags) == ["+5V", "VIN_FUSED", "VSYS"]
+    kinds = {pin.func for pin in info["pico"].pins if pin.name in ("3V3", "VBUS")}
+    assert kinds == {skidl.Pin.types.PWROUT}
+
+
+def test_erc_catches_an_undriven_rail():
+    # the check can fail: without the flag on +5V the LEDs' supply is undriven
+    circ, info = schematic.build("pico-matrix")
+    f5 = [p for p in circ.parts if p.fields.get("Kind") == "PWR_FLAG" and p["pwr"].net.name == "+5V"]
+    f5[0]["pwr"].disconnect()
+    errors, warnings = schematic.erc(circ)
+    undriven = [w for w in warnings if "Insufficient drive current on net +5V" in w]
+    assert len(undriven) == 58 + 1, warnings[:3]     # every LED and the level shifter
 
 
 @pytest.mark.parametrize("name", BOARDS)
@@ -126,7 +153,7 @@ def test_led_chain_is_continuous_through_the_level_shifter(built, name):
 def test_every_part_is_powered(built, name):
     circ, info = built[name]
     sup = info["supply"]
-    rails = {sup["+5V"], sup["VSYS"]} | ({sup["+3V3"]} if "+3V3" in sup else set())
+    rails = {n for k, n in sup.items() if k != "GND"}
     checked = 0
     for p in circ.parts:
         for pin in p.pins:
@@ -139,9 +166,34 @@ def test_every_part_is_powered(built, name):
             nets = {p[1].net, p[2].net}
             assert sup["GND"] in nets and nets & rails, p.ref
     assert checked >= 58 + 1
-    # the supply reaches the Pico and the 5 V rail from the jack
-    jack = [p for p in circ.parts if p.fields.get("Kind") == "DC_Jack"][0]
-    assert net_of(jack, "VOUT") is sup["+5V"]
+    # the jack reaches the 5 V rail through the fuse, the reverse-polarity FET and the
+    # over-voltage cut-off; a TVS across the rail; USB feeds it through a diode
+    by = {}
+    for p in circ.parts:
+        by.setdefault(p.fields.get("Kind"), []).append(p)
+    jack = by["DC_Jack"][0]
+    fuse = by["Fuse_PTC"][0]
+    q1, q2 = by["PMOS"]
+    assert net_of(jack, "VOUT") is net_of(fuse, 1)
+    assert net_of(fuse, 2) is net_of(q1, "D") and net_of(q1, "S") is net_of(q2, "S")
+    assert net_of(q2, "D") is sup["+5V"]
+    assert net_of(q3 := by["PNP"][0], "C") is net_of(q2, "G") and net_of(q3, "E") is net_of(q2, "S")
+    zeners = {p.value: p for p in by["D_Zener"]}
+    assert net_of(zeners["5V6"], "A") is sup["GND"]
+    tvs = by["D_TVS"][0]
+    assert net_of(tvs, "K") is sup["+5V"] and net_of(tvs, "A") is sup["GND"]
+    schottky = {net_of(d, "A"): net_of(d, "K") for d in by["D_Schottky"]}
+    assert schottky[sup["VBUS"]] is sup["+5V"] and schottky[sup["+5V"]] is sup["VSYS"]
+    assert net_of(info["pico"], "VBUS") is sup["VBUS"]
+    if name == "pico-hall":
+        ldo = by["LDO"][0]
+        assert net_of(ldo, "VIN") is sup["+5V"] and net_of(ldo, "VOUT") is sup["+3V3_HALL"]
+        for h in by["DRV5053"]:
+            vcc = net_of(h, "VCC")
+            assert vcc is sup["+3V3_HALL"]
+        # a 100 nF beside every sensor: as many on the sensors' rail as sensors
+        local = [c for c in by["C"] if c.value == "100nF" and net_of(c, 1) is sup["+3V3_HALL"]]
+        assert len(local) == len(by["DRV5053"]) == 56
 
 
 @pytest.mark.parametrize("name", BOARDS)
@@ -162,23 +214,103 @@ def test_pin_map_matches_the_board_definition_and_schematic(built, name):
 def test_bom_lists_every_part_with_part_numbers(built):
     circ, _ = built["pico-hall"]
     rows = generate.bom_rows(circ)
-    assert sum(r[0] for r in rows) == len(circ.parts)
-    by_kind = {r[2]: r for r in rows}
-    assert by_kind["DRV5053"][0] == 56 and by_kind["DRV5053"][4] == "DRV5053RAQDBZR"
-    assert by_kind["CD74HC4067"][0] == 4
-    assert by_kind["WS2812B"][0] == 58 and by_kind["WS2812B"][1] == "LED1-LED58"
-    assert all(r[4] for r in rows)
-    csv_text = generate.bom_csv(circ)
-    assert csv_text.splitlines()[0] == "qty,refs,part,value,mpn,footprint,description"
+    flags = sum(1 for p in circ.parts if p.fields.get("Kind") == "PWR_FLAG")
+    assert flags == 3 and sum(r[0] for r in rows) == len(circ.parts) - flags
+    by_kind = {}
+    for r in rows:
+        by_kind.setdefault(r[2], []).append(r)
+    drv = by_kind["DRV5053"][0]
+    assert drv[0] == 56 and drv[5] == "DRV5053RAQDBZR" and drv[4] == "Texas Instruments"
+    assert by_kind["CD74HC4067"][0][0] == 4
+    assert by_kind["WS2812B"][0][0] == 58 and by_kind["WS2812B"][0][1] == "LED1-LED58"
+    # 100 nF at every sensor, the regulator's 1 uF in and out, the chips' and LEDs' own
+    caps = {r[3]: r[0] for r in by_kind["C"]}
+    assert caps == {"100nF": 58 + 1 + 4 + 56, "1uF": 2}
+    for r in rows:
+        assert r[4] and r[5] and r[6] == "Mouser" and r[7] > 0, r
+    rows = generate.bom_all("pico-hall", circ)
+    csv_lines = generate.bom_csv("pico-hall", circ).splitlines()
+    assert csv_lines[0] == ("qty,refs,part,value,manufacturer,mpn,supplier,unit_eur,total_eur,"
+                            "footprint,description")
+    elec, mech, eur = generate.bom_totals(rows)
+    assert elec == len(circ.parts) - flags
+    assert csv_lines[-1].startswith("%d,,TOTAL," % (elec + mech)) and ("%.2f" % eur) in csv_lines[-1]
+    assert abs(sum(r[8] for r in rows) - eur) < 0.01 and 100 < eur < 400
+    mech_parts = {r[2] for r in rows if not r[1]}
+    for want in ("Magnet", "Tobit piece", "Ball (kumalak)", "Stylus", "Wire", "Connector",
+                 "Power supply", "Top panel", "Base panel"):
+        assert want in mech_parts, want
+    balls = [r for r in rows if r[2] == "Ball (kumalak)"][0]
+    assert balls[0] >= 162                                # 9 in each of 18 pits
+    reed_rows = generate.bom_all("pico-matrix", built["pico-matrix"][0])
+    assert any(r[2] == "Reed mounting" for r in reed_rows)
+    assert not any(r[2] == "Button" for r in reed_rows)  # no board file reads buttons
+
+
+def _decode_mpn(kind, mpn):
+    """The value a manufacturer part number codes, in ohms / farads / volts."""
+    import re
+    if kind == "R":                       # Yageo RC0805FR-07<value>L: 330R, 4K7, 10K, 100K
+        m = re.fullmatch(r"RC0805FR-07(\d+)([RK])(\d*)L", mpn)
+        mult = {"R": 1, "K": 1000}[m.group(2)]
+        return float(m.group(1) + "." + (m.group(3) or "0")) * mult
+    if kind == "R_Pack":                  # Bourns 4609X-101-<3-digit code>LF
+        m = re.fullmatch(r"4609X-101-(\d\d)(\d)LF", mpn)
+        return int(m.group(1)) * 10 ** int(m.group(2))
+    if kind == "C":                       # Samsung CL21B<3-digit pF code>...
+        m = re.fullmatch(r"CL21B(\d\d)(\d)K[A-Z]+", mpn)
+        return int(m.group(1)) * 10 ** int(m.group(2)) * 1e-12
+    if kind == "CP":                      # Nichicon UVR1C<3-digit uF code>MPD
+        m = re.fullmatch(r"UVR1C(\d\d)(\d)MPD", mpn)
+        return int(m.group(1)) * 10 ** int(m.group(2)) * 1e-6
+    if kind == "D_Zener":                 # BZX84C<volts, V as the point>
+        m = re.fullmatch(r"BZX84C(\d+)V?(\d*)", mpn)
+        return float(m.group(1) + "." + (m.group(2) or "0"))
+    raise KeyError(kind)
+
+
+def _value(kind, value):
+    import re
+    m = re.fullmatch(r"(\d+)([RkKuUnNVpF]?)(\d*)(F|A)?", value)
+    num = float(m.group(1) + "." + (m.group(3) or "0"))
+    unit = m.group(2)
+    if kind in ("R", "R_Pack"):
+        return num * {"R": 1, "": 1, "k": 1000, "K": 1000}[unit]
+    if kind in ("C", "CP"):
+        return num * {"u": 1e-6, "n": 1e-9, "p": 1e-12}[unit]
+    return num
+
+
+@pytest.mark.parametrize("name", BOARDS)
+def test_bom_part_numbers_match_their_values(built, name):
+    circ, _ = built[name]
+    checked = 0
+    for r in generate.bom_rows(circ):
+        kind, value, mpn = r[2], r[3], r[5]
+        if kind in ("R", "R_Pack", "C", "CP", "D_Zener"):
+            got = _decode_mpn(kind, mpn)
+            want = _value(kind, value)
+            assert abs(got - want) <= 1e-9 * max(1, want) + 1e-15, (kind, value, mpn, got, want)
+            checked += 1
+    assert checked >= 4
+    # the old fault: 10 k resistors carrying the 330 R part number
+    assert schematic.VALUE_MPN[("R", "10k")] != schematic.VALUE_MPN[("R", "330R")]
 
 
 def test_power_budget_fits_the_supply(built):
+    from playboard.hw.pads import usb_led_budget
     for name in BOARDS:
         circ, _ = built[name]
         cfg = load_board(name)
         text, total = generate.power_md(name, cfg, circ)
         assert cfg["leds"]["budget_ma"] < total < 2000, (name, total)
         assert "3480" in text                                   # the uncapped figure is shown
+        cap, other, usb_total, reserve = generate.usb_budget(cfg, circ)
+        assert cap == usb_led_budget(cfg) and usb_total + reserve <= 500, (name, usb_total)
+        assert "caps the LEDs at **%d mA**" % cap in text
+    hall = load_board("pico-hall")
+    cap, other, usb_total, _ = generate.usb_budget(hall, built["pico-hall"][0])
+    assert cap == 130 and 250 < other < 260                     # 56 sensors take 202 mA
 
 
 def test_generated_files_are_up_to_date(built):
@@ -216,3 +348,69 @@ def test_template_has_every_cell_at_its_coordinates(game):
     assert sorted(found) == sorted(lay.cells)
     for c in lay.cells:
         assert found[c] == lay.xy_mm(c), (game, c)
+
+
+@pytest.mark.parametrize("lay_name", generate.LAYOUTS)
+@pytest.mark.parametrize("paper", sorted(generate.PAPER))
+def test_tiled_templates_cover_every_hole_on_pages_of_the_paper_size(lay_name, paper):
+    from playboard.board.layout import read_layout_file
+    lay = read_layout_file(os.path.join(ROOT, "firmware", "boards", "layout_%s.json" % lay_name))
+    W, H = lay["size_mm"]
+    pw, ph = generate.PAPER[paper]
+    files = generate.tiles(lay_name, paper)
+    cols, rows, sx, sy = generate.tile_grid(W, H, paper)
+    assert len(files) == cols * rows
+    if lay_name == "full":
+        assert (cols, rows) == ({"A4": 5, "A3": 4}[paper], {"A4": 3, "A3": 2}[paper])
+    windows = []
+    for fname, text in files.items():
+        path = os.path.join(ROOT, "hardware", "out", fname)
+        assert os.path.exists(path), "run python hardware/generate.py"
+        root = ET.fromstring(text)
+        assert root.get("width") == "%dmm" % pw and root.get("height") == "%dmm" % ph
+        assert root.get("viewBox") == "0 0 %d %d" % (pw, ph)                 # 1:1
+        x0, y0, w, h = (float(root.get(k)) for k in ("data-x0", "data-y0", "data-w", "data-h"))
+        assert w == pw - 20 and h == ph - 20                                 # 10 mm margins
+        windows.append((x0, y0, w, h))
+        assert any((el.get("id") == "page") for el in root.iter())
+    # the pages overlap by 10 mm and cover the whole board
+    assert max(x + w for x, y, w, h in windows) >= W and max(y + h for x, y, w, h in windows) >= H
+    # every hole's centre on some page, away from the cut edges
+    n = 0
+    for g in ("tobit", "toguz"):
+        for cell, s, led, x, y, kind in lay["games"][g]["cells"]:
+            cx, cy = x, H - y
+            assert any(wx <= cx <= wx + ww and wy <= cy <= wy + wh for wx, wy, ww, wh in windows)
+            n += 1
+    assert n == 38 + 20
+
+
+@pytest.mark.parametrize("name", BOARDS)
+def test_wiring_picture_labels_every_sensor_and_led(name):
+    text = generate.wiring_svg(name)
+    path = os.path.join(ROOT, "hardware", "out", "wiring-%s.svg" % name)
+    assert os.path.exists(path)
+    root = ET.fromstring(text)
+    cfg = load_board(name)
+    lay = load_layout("toguz", cfg["layout"])
+    W, H = lay.size_mm
+    assert root.get("width") == "%dmm" % (W + generate.WIRING_LEGEND_W)
+    assert root.get("height") == "%dmm" % (H + generate.WIRING_PICO_H)
+    ns = "{http://www.w3.org/2000/svg}"
+    texts = {}
+    for el in root.iter(ns + "text"):
+        texts.setdefault(el.get("class"), []).append(el.text)
+    sensors = set()
+    for g in GAMES:
+        lg = load_layout(g, cfg["layout"])
+        for c in lg.cells:
+            if lg.sensor_of(c) >= 0:
+                sensors.add(lg.sensor_of(c))
+    assert len(sensors) == 56
+    assert sorted(texts["sensor-label"]) == sorted("S%d" % s for s in sensors)
+    assert sorted(texts["led-label"]) == sorted("L%d" % k for k in range(58))
+    assert len(texts["sensor-address"]) == 56
+    if cfg["sensor"]["kind"] == "matrix":
+        assert "R5 C0" in texts["sensor-address"]             # sensor 40: row 5, column 0
+    chain = [el for el in root.iter(ns + "polyline") if el.get("id") == "led-chain"][0]
+    assert len(chain.get("points").split()) == 58 + 1          # from the Pico through every LED

@@ -69,6 +69,10 @@ class App:
     ValueError for a bad board definition field the app reads (``buttons``).
     """
 
+    # a running self-test or calibration (playboard.app.check): a class default, so
+    # that the instance's attributes (and their table in the heap) stay as they were
+    check = None
+
     def __init__(self, hw, cfg, store, transport=None, clock=None, wdt=None, layouts=None,
                  sink=None, think="ms", slice_ms=8, slice_nodes=60, tt_size=None, settings=None):
         self.hw = hw
@@ -90,11 +94,14 @@ class App:
             from playboard.link import DEFAULT_SETTINGS
             defaults = dict(DEFAULT_SETTINGS)
             defaults.update(APP_SETTINGS)
+            if cfg["leds"].get("brightness") is not None:
+                # the board file's brightness, unless the user saved one (docs/hardware.md)
+                defaults["brightness"] = cfg["leds"]["brightness"]
             settings = store.load_settings(defaults)
         self.settings = settings
         leds = cfg["leds"]
         self.lights = Lights(hw, leds["budget_ma"], leds["ma_per_led"], leds["idle_ma"],
-                             clamp(settings.get("brightness", leds["brightness"]), 0, 255))
+                             clamp(settings.get("brightness", 48), 0, 255))
         self.stylus = cfg.get("pit_select") == "stylus"
         self.colour = cfg.get("sensor", {}).get("kind") == "hall_mux"
         momentary = ()
@@ -415,6 +422,10 @@ class App:
 
     def _frame(self, now_ms):
         self.now = now_ms
+        if self.check is not None:  # the self-test or calibration instead of play
+            from playboard.app import check
+            check.frame(self, now_ms)
+            return
         self.begin_pending(now_ms)
         self._scan_and_play(now_ms)
 
@@ -741,6 +752,8 @@ class App:
         if self.tracker is None:  # a game's start cut short by a MemoryError: begun again
             return
         self._paint_tracker()
+        if self.tracker is None:
+            return  # the game is being begun again (begin_pending met a MemoryError)
         req = self.tracker.request
         if req.count_cell != 255:
             v = T.count_blink(req.count_value, (now_ms - req.count_since) & MASK)
@@ -792,6 +805,7 @@ class App:
                 li.mark(ERROR, led, BLINK)
             elif (k & 1) == 0 and self._draw_offer == (k >> 1):
                 li.mark(CAPTURE, led, BLINK)
+
 
 
     # ---- the link's hooks ------------------------------------------------------------

@@ -33,6 +33,9 @@ def link_set_game(app, req):
         # the heap just before a game begins)
         raise ValueError("the board is locked (museum mode): unlock the link with the "
                          "staff gesture")
+    if "check" in req:  # the self-test or calibration (docs/protocol.md)
+        from playboard.app import check
+        return check.link(app, req)
     for k in req:
         if k not in _G_FIELDS:
             raise ValueError("unknown field %r (one of %s)" % (k, ", ".join(_G_FIELDS)))

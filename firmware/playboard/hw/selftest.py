@@ -1,21 +1,45 @@
-"""Self-test mode: light each LED in turn, then light the LED above every active sensor.
+"""Self-test: light each LED in turn, show every sensor live, then judge every sensor.
 
->>> st = SelfTest(board, sensor_leds(layout_data, board.n_sensors))
->>> while True: st.step(time.ticks_ms())
+>>> st = SelfTest(board, sensor_leds(layout_data, board.n_sensors), sense_ms=20000)
+>>> while st.step(time.ticks_ms()) != DONE: ...
+>>> st.summary()   # {"pass": False, "checked": 56, "ok": 54, "stuck": [3], "dead": [], "noisy": [17]}
 
 Phase CHASE lights LED 0, 1, 2, ... one at a time (red, green, blue, white in turn,
 ``step_ms`` each) so that a broken or swapped LED in the chain shows at once; phase
 SENSORS then lights, every call, the LED above each sensor that reads non-zero
 (green for 1 / White, blue for 2 / Black); ``active`` counts the active sensors
-and ``unmapped`` those with no LED above them (spare inputs, buttons). Nothing
-allocates per step.
+and ``unmapped`` those with no LED above them (spare inputs, buttons). The tester
+starts with an empty board and puts a piece on every point and pit once.
+
+With ``sense_ms`` > 0 the SENSORS phase ends after that long (phase DONE) and every
+sensor with an LED above it gets a verdict (``verdict``, a bytearray):
+
+- ``STUCK``: active in every frame of the phase (a shorted switch, a wire to ground,
+  a hall sensor at a rail or far off its zero, a piece left on the board);
+- ``DEAD``: never active (an open switch or wire, a sensor without supply; or no
+  piece was put there: the tester must visit every sensor);
+- ``NOISY``: changed more than ``noisy_flips`` times (a chattering reed, a hall
+  sensor near its threshold; a person lifts and places a piece a few times);
+- ``OK`` otherwise.
+
+DONE shows the verdicts on the LEDs above the sensors (green ok, red stuck, blue
+dead, amber noisy) and the result on the LEDs that have no sensor (the kazans):
+green pass, red fail. Nothing allocates per step until DONE.
 """
 from playboard.compat import const
 
 CHASE = const(0)
 SENSORS = const(1)
+DONE = const(2)
+OK = const(0)
+STUCK = const(1)
+DEAD = const(2)
+NOISY = const(3)
+VERDICTS = ("ok", "stuck", "dead", "noisy")
 _NONE = const(255)
 _MASK = const(0x3FFFFFFF)
+# LED colour of each verdict: (r, g, b) as fractions of ``level`` in quarters
+_SHOW = ((0, 4, 0), (4, 0, 0), (0, 0, 4), (4, 2, 0))
 
 
 def sensor_leds(layout_data, n_sensors):
@@ -36,30 +60,45 @@ class SelfTest:
 
     sensor_led: bytearray, LED index above each sensor (255 none); step_ms: time per
     LED in the chase; level: LED level 0..255 (kept low: one LED at a time in the
-    chase, at most all in the sensor phase).
+    chase, at most all in the sensor phase); sense_ms: length of the sensor phase
+    (0: it never ends); noisy_flips: changes of one sensor above which it is noisy.
     """
 
-    def __init__(self, hw, sensor_led, step_ms=120, level=48):
+    def __init__(self, hw, sensor_led, step_ms=120, level=48, sense_ms=0, noisy_flips=24):
         self.hw = hw
         self.sensor_led = sensor_led
         self.step_ms = step_ms
         self.level = level
-        self.raw = bytearray(hw.n_sensors)
+        self.sense_ms = sense_ms
+        self.noisy_flips = noisy_flips
+        n = hw.n_sensors
+        self.raw = bytearray(n)
+        self.prev = bytearray(n)
+        self.seen = bytearray(n)      # active in some frame
+        self.always = bytearray(n)    # active in every frame so far
+        self.flips = bytearray(n)     # changes, up to 255
+        self.verdict = bytearray(n)
+        self.frames = 0
         self.phase = CHASE
         self.active = 0
         self.unmapped = 0
         self._t0 = -1
+        self._t_sense = -1
 
     def restart(self):
         """Start again from the chase."""
         self.phase = CHASE
         self._t0 = -1
+        self._t_sense = -1
+        self.frames = 0
 
     def step(self, now_ms):
         """Advance the self-test to ``now_ms``, update and show the LEDs; return the phase."""
         hw = self.hw
         if self._t0 < 0:
             self._t0 = now_ms
+        if self.phase == DONE:
+            return DONE
         leds = hw.leds
         for j in range(len(leds)):
             leds[j] = 0
@@ -78,14 +117,30 @@ class SelfTest:
                 hw.show()
                 return CHASE
             self.phase = SENSORS
+            self._t_sense = now_ms
         raw = self.raw
         hw.read(raw)
         sl = self.sensor_led
+        prev = self.prev
+        seen = self.seen
+        always = self.always
+        flips = self.flips
+        first = self.frames == 0
         active = 0
         unmapped = 0
         for s in range(hw.n_sensors):
             v = raw[s]
+            if first:
+                prev[s] = v
+                seen[s] = 0
+                always[s] = 1
+                flips[s] = 0
+            elif v != prev[s]:
+                prev[s] = v
+                if flips[s] < 255:
+                    flips[s] += 1
             if v:
+                seen[s] = 1
                 active += 1
                 led = sl[s]
                 if led == _NONE or led >= hw.n_leds:
@@ -94,7 +149,67 @@ class SelfTest:
                     leds[3 * led + 2] = lv
                 else:
                     leds[3 * led + 1] = lv
+            else:
+                always[s] = 0
+        self.frames += 1
         self.active = active
         self.unmapped = unmapped
+        if self.sense_ms and ((now_ms - self._t_sense) & _MASK) >= self.sense_ms:
+            self._judge()
+            self.phase = DONE
+            return DONE
         hw.show()
         return SENSORS
+
+    def _judge(self):
+        hw = self.hw
+        sl = self.sensor_led
+        leds = hw.leds
+        for j in range(len(leds)):
+            leds[j] = 0
+        mapped = bytearray(hw.n_leds)
+        ok = True
+        for s in range(hw.n_sensors):
+            led = sl[s]
+            if led == _NONE or led >= hw.n_leds:
+                self.verdict[s] = OK
+                continue
+            if self.always[s]:
+                v = STUCK
+            elif not self.seen[s]:
+                v = DEAD
+            elif self.flips[s] > self.noisy_flips:
+                v = NOISY
+            else:
+                v = OK
+            self.verdict[s] = v
+            if v != OK:
+                ok = False
+            mapped[led] = 1
+            r, g, b = _SHOW[v]
+            leds[3 * led] = self.level * r // 4
+            leds[3 * led + 1] = self.level * g // 4
+            leds[3 * led + 2] = self.level * b // 4
+        for led in range(hw.n_leds):
+            if not mapped[led]:
+                leds[3 * led + (1 if ok else 0)] = self.level
+        hw.show()
+
+    def summary(self):
+        """The verdict as a dict (after DONE): ``pass`` (bool), ``checked`` (sensors with an
+        LED above them), ``ok`` (how many passed), ``stuck``/``dead``/``noisy`` (lists of
+        sensor indices), ``frames`` (sensor frames read), ``leds`` (LEDs chased)."""
+        sl = self.sensor_led
+        out = {"checked": 0, "ok": 0, "stuck": [], "dead": [], "noisy": [],
+               "frames": self.frames, "leds": self.hw.n_leds}
+        for s in range(self.hw.n_sensors):
+            if sl[s] == _NONE or sl[s] >= self.hw.n_leds:
+                continue
+            out["checked"] += 1
+            v = self.verdict[s]
+            if v == OK:
+                out["ok"] += 1
+            else:
+                out[VERDICTS[v]].append(s)
+        out["pass"] = self.phase == DONE and out["ok"] == out["checked"]
+        return out

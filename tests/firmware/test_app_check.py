@@ -1,0 +1,185 @@
+"""The builder's checks in the app (playboard.app.check): the self-test and the guided
+hall calibration from the link's C request and at first boot; the board file's
+brightness under the user's. A module of its own: test_app's heap stays as it was."""
+import gc
+
+from fakeflash import FakeFs
+from tlib import raises
+
+import test_app as _rig  # noqa: F401 - puts the compiled firmware first on the path (MicroPython)
+from test_app import Rig, _cfg
+from playboard.app.loop import App
+from playboard.sim.hw import open_board
+from playboard.record import Store
+
+
+def test_brightness_user_setting_over_board_file_over_default():
+    # docs/hardware.md: a brightness the user saved > the board file's leds.brightness >
+    # the firmware's default (48)
+    from playboard.link import Link
+    cfg = dict(_cfg())
+    leds = dict(cfg["leds"])
+    cfg["leds"] = leds
+    fs = FakeFs()
+
+    def app():
+        st = Store("/games", fs=fs)
+        return App(open_board(cfg), cfg, st, think="nodes", tt_size=64, clock=lambda: 0), st
+
+    a, st = app()
+    assert leds["brightness"] is None and a.lights.brightness == 48     # sim.json sets none
+    leds["brightness"] = 120
+    a, st = app()
+    assert a.lights.brightness == 120
+    lk = Link(None, st, app=a, settings=a.settings)
+    lk._write_settings({"level": 5})            # the user changed another setting
+    a, st = app()
+    assert a.lights.brightness == 120 and a.settings["level"] == 5
+    lk = Link(None, st, app=a, settings=a.settings)
+    lk._write_settings({"brightness": 30})
+    assert a.lights.brightness == 30
+    leds["brightness"] = 200                     # a new board file does not override the user
+    a, st = app()
+    assert a.lights.brightness == 30
+
+
+def test_self_test_from_the_link_judges_every_sensor():
+    # docs/protocol.md G {"check": ...}: run the self-test instead of play; a stuck, a
+    # dead and a chattering sensor are named, the others pass after a piece visited each
+    from playboard.link import Link
+    r = Rig()
+    a = r.app
+    lk = Link(None, r.store, app=a, settings=a.settings)
+    ask = lk._set_game
+    status = {"check": "status"}
+    assert ask(status) == {"idle": True}
+    for bad, why in (({"check": "dance"}, "no check 'dance'"),
+                     ({"check": "selftest", "s": 2}, "5..600"),
+                     ({"check": "status", "s": 9}, "s goes with a check to start"),
+                     ({"check": "selftest", "x": 1}, "check takes only s"),
+                     ({"check": 3}, "a check's name"),
+                     ({"check": "calibrate"}, "need no calibration")):
+        e = raises(ValueError, ask, bad)
+        assert why in str(e), (bad, e)
+    assert a.check is None                           # nothing started by a refusal
+    assert ask({"check": "selftest", "s": 10}) == {"running": "selftest", "phase": 0}
+    assert "a selftest is running" in str(raises(ValueError, ask, {"check": "selftest"}))
+    r.adv(58 * 120)                                   # the chase: one LED at a time
+    assert len(r.lit()) <= 1
+    lay = a.layouts
+    mapped = sorted({lay[g].sensor_of(c) for g in lay for c in lay[g].cells} - {-1})
+    assert len(mapped) == 56
+    stuck, dead, noisy = mapped[0], mapped[1], mapped[2]
+    r.hw.set_sensor(stuck, 1)
+    r.adv(100)
+    for s in mapped[3:]:                               # a piece put on and lifted off each
+        r.hw.set_sensor(s, 1)
+        r.adv(60)
+        r.hw.set_sensor(s, 0)
+        r.adv(40)
+    for k in range(40):                                # a chattering reed
+        r.hw.set_sensor(noisy, k & 1)
+        r.adv(10)
+    assert ask(status)["running"] == "selftest"
+    r.adv(5000)                                        # the 10 s are over
+    res = ask(status)
+    assert res["check"] == "selftest" and res["pass"] is False
+    assert res["stuck"] == [stuck] and res["dead"] == [dead] and res["noisy"] == [noisy]
+    assert res["checked"] == 56 and res["ok"] == 53
+    # the verdict on the LEDs: red above the stuck one, blue above the dead, the kazans red
+    led = {s: None for s in (stuck, dead)}
+    for g in lay:
+        for c in lay[g].cells:
+            if lay[g].sensor_of(c) in led:
+                led[lay[g].sensor_of(c)] = lay[g].led_of(c)
+    assert r.hw.shown_led(led[stuck])[0] > 0 and r.hw.shown_led(led[stuck])[1:] == (0, 0)
+    assert r.hw.shown_led(led[dead])[:2] == (0, 0) and r.hw.shown_led(led[dead])[2] > 0
+    r.hw.set_sensor(stuck, 0)
+    r.adv(6000)                                        # then back to the menu
+    assert a.check is None and a.state == 0 and "check" in r.kinds()
+    assert ask(status)["pass"] is False                # the last result stays readable
+
+
+class _HallOnSim:
+    """A hall board made of the simulated board: analog readings from its sensors."""
+
+    ZERO_LO = 17873
+    ZERO_HI = 22838
+
+    def __init__(self, hw, rest):
+        self.hw = hw
+        self.n_sensors = hw.n_sensors
+        self.n_leds = hw.n_leds
+        self.leds = hw.leds
+        self.rest = rest
+        self.last = [0] * hw.n_sensors
+        self.calibrated = False
+        self.saved = 0
+        self.zero = [19859] * hw.n_sensors
+
+    def read(self, buf):
+        self.hw.read(buf)
+        for s in range(self.n_sensors):
+            self.last[s] = self.rest[s] + (9000 if buf[s] else 0)
+
+    def set_zero(self, mean, spread, noise_factor=4, only=None):
+        bad = []
+        for s in range(self.n_sensors):
+            if only is None or only[s]:
+                if self.ZERO_LO <= mean[s] <= self.ZERO_HI:
+                    self.zero[s] = mean[s]
+                else:
+                    bad.append(s)
+        return bad
+
+    def save_calibration(self, path=None):
+        self.saved += 1
+        self.calibrated = True
+
+    def show(self):
+        self.hw.show()
+
+    def __getattr__(self, k):
+        return getattr(self.hw, k)
+
+
+def test_first_boot_of_a_hall_board_runs_the_guided_calibration():
+    hw = open_board(_cfg())
+    rest = [18000 + 37 * s for s in range(hw.n_sensors)]
+    hall = _HallOnSim(hw, rest)
+    hw.set_sensor(44, 1)                      # a piece left on the board
+    t = [0]
+    a = App(hall, _cfg(), Store("/games", fs=FakeFs()), think="nodes", tt_size=64,
+            clock=lambda: t[0])
+    from playboard.app import check
+    assert check.first_boot(a)                 # as main.py does before run()
+    a.start(0)
+    assert a.check is not None and a.check[0] == "calibrate"
+
+    def adv(ms):
+        end = t[0] + ms
+        while t[0] < end:
+            t[0] += 10
+            hw.tick(t[0])
+            a.frame(t[0])
+
+    adv(3000)
+    assert a.check_result is None              # waits for the clear board, the piece shown red
+    lay = a.layouts["toguz"]
+    led = lay.led_of(lay.cell_of_sensor(44))
+    assert hw.shown_led(led)[0] > 0 and hw.shown_led(led)[1] == 0
+    hw.set_sensor(44, 0)
+    adv(2500)
+    res = a.check_result
+    assert res["check"] == "calibrate" and res["pass"] and res["bad"] == [] and res["checked"] == 56
+    assert hall.saved == 1 and hall.zero[44] == rest[44] and hall.zero[0] == rest[0]
+    adv(5100)
+    assert a.check is None and a.state == 0   # the menu
+    # the next boot finds it calibrated: no calibration
+    a = None
+    gc.collect()
+    a2 = App(hall, _cfg(), Store("/games", fs=FakeFs()), think="nodes", tt_size=64,
+             clock=lambda: 0)
+    assert not check.first_boot(a2)
+    a2.start(0)
+    assert a2.check is None
