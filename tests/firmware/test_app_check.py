@@ -6,8 +6,7 @@ import gc
 from fakeflash import FakeFs
 from tlib import raises
 
-import test_app as _rig  # noqa: F401 - puts the compiled firmware first on the path (MicroPython)
-from test_app import Rig, _cfg
+from apprig import Rig, _cfg  # the rig (it puts the compiled firmware first on the path under MicroPython)
 from playboard.app.loop import App
 from playboard.sim.hw import open_board
 from playboard.record import Store
