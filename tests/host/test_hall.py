@@ -10,6 +10,7 @@ import pytest
 
 from playboard.games.registry import new_game
 from playboard.pgn import read_games
+from playboard_host.gestures import press_sensor
 from playboard_host.library import Library
 from playboard_host.simboard import SimBoard, micropython_binary
 from playboard_host.tournament import hall as hall_mod
@@ -109,12 +110,8 @@ def test_hall_follows_every_board_with_alerts_and_live_files(room, tmp_path):
         lib = Library(db)
         Event(lib, "Cup").set_result(1, "2", "1-0", "reported early by the players")
         lib.close()
-        boards[1].set_sensor(_tobit_sensor(5), 1)  # White resigns on board 2 (pad pressed twice)
-        for _ in range(2):
-            boards[1].set_sensor(_tobit_sensor(5), 1)
-            boards[1].advance(200)
-            boards[1].set_sensor(_tobit_sensor(5), 0)
-            boards[1].advance(200)
+        for _ in range(2):  # White resigns on board 2 (its pad pressed deliberately twice)
+            press_sensor(boards[1], _tobit_sensor(5))
         a = wait_for(lambda: [x for x in hall.state()["alerts"] if x["kind"] == "contradiction"])
         assert a[0]["text"] == "board 2 ended 0-1 but round 1 table 2 has 1-0 by hand"
         assert board_by_label(hall, "2")["result"] == "0-1"
@@ -242,11 +239,8 @@ def test_the_hall_syncs_a_finished_game_and_takes_its_result(tmp_path):
             assert wait_for(lambda: (board_by_label(hall, "1") or {}).get("white") == "Aru")
             g = new_game("toguz")
             moves = [toguz_move(b, g, k) for k in range(3)]
-            for _ in range(2):  # Black (North) resigns: its pad pressed twice
-                b.set_sensor(_tobit_sensor(38), 1)
-                b.advance(200)
-                b.set_sensor(_tobit_sensor(38), 0)
-                b.advance(200)
+            for _ in range(2):  # Black (North) resigns: its pad pressed deliberately twice
+                press_sensor(b, _tobit_sensor(38))
             assert wait_for(lambda: any("Aru - Bek 1-0" in n for n in hall.state()["notices"]))
         finally:
             hall.stop()

@@ -26,12 +26,10 @@ def _planned(ws, bs):
 
 
 def _press(b, cell):
+    """A deliberate press of a play pad (docs/app.md): held past HOLD_MS, let go."""
     from playboard.board.layout import load_layout
-    s = load_layout("tobit").sensor_of(cell)
-    b.set_sensor(s, 1)
-    b.advance(200)
-    b.set_sensor(s, 0)
-    b.advance(200)
+    from playboard_host.gestures import press_sensor
+    press_sensor(b, load_layout("tobit").sensor_of(cell))
 
 
 def play_game(b, result, plies):
