@@ -40,7 +40,11 @@ def run_script(path):
     else:
         cmd = [sys.executable, path]
         env = dict(os.environ, PYTHONPATH=os.pathsep.join(["firmware", "host_tools", "bench"]))
-    proc = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=1200)
+    limit = int(os.environ.get("BENCH_SCRIPT_S", "1200"))
+    try:
+        proc = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=limit)
+    except subprocess.TimeoutExpired:
+        return [], "timed out after %d s (BENCH_SCRIPT_S sets the limit)" % limit
     figures = []
     for line in proc.stdout.splitlines():
         if line.startswith("BENCH "):
