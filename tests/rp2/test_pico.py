@@ -108,13 +108,14 @@ def test_boot_game_through_the_matrix_leds_and_sync(fs_image, tmp_path):
             lit = sorted(c for c in range(18) if lay.led_of(c) >= 0
                          and p.leds[lay.led_of(c)][1] > max(p.leds[lay.led_of(c)][0], p.leds[lay.led_of(c)][2]))
             assert lit == sorted(9 * g.turn + mv for mv in g.legal_moves()), (lit, p.leds)
-        # White (to move: 3 plies played) resigns: its pad twice within 4 s
+        # White (to move: 3 plies played) resigns: its pad pressed deliberately (held
+        # 1 s, past HOLD_MS) twice within 4 s (docs/app.md)
         pad = load_layout("tobit").sensor_of(PADS_ON_TOBIT[1])
         t = p.time_us + 100000
         for k in range(2):
-            p.set_closed(PITS + [pad], t + k * 700000)
-            p.set_closed(PITS, t + k * 700000 + 300000)
-        p.wait_for(lambda q: q.time_us > t + 2000000, 300, "the resignation")
+            p.set_closed(PITS + [pad], t + k * 1500000)
+            p.set_closed(PITS, t + k * 1500000 + 1000000)
+        p.wait_for(lambda q: q.time_us > t + 3300000, 300, "the resignation")
         st = link.status()
         assert st["finished"] == 1 and st["state"] != "play", st
         link.close()

@@ -90,8 +90,10 @@ class Bridge:
         self.virtual = virtual
         self.bdev = bdev
         self.now = 0
-        self.events = [None] * _EVENT_COUNT  # JSON texts, a ring from ev_head
-        self.ev_head = 0
+        # the events' JSON texts, one after another with a newline each, oldest first,
+        # in one block made now: kept as separate strings they would lie all over the
+        # heap the firmware plays in and cut it into holes (the board has no bridge)
+        self.evbuf = bytearray(_EVENT_BYTES)
         self.n_ev = 0
         self.ev_bytes = 0
         self.collect = True
@@ -114,18 +116,26 @@ class Bridge:
         d = {"ev": kind, "t": self.app.now}
         if fields:
             d.update(fields)
-        s = json.dumps(d)
-        ev = self.events  # a ring of _EVENT_COUNT slots: no list growth in a full heap
-        while self.n_ev and (self.n_ev >= _EVENT_COUNT or self.ev_bytes + len(s) > _EVENT_BYTES):
-            i = self.ev_head
-            self.ev_bytes -= len(ev[i])
-            ev[i] = None
-            self.ev_head = (i + 1) % _EVENT_COUNT
+        s = json.dumps(d).encode()
+        n = len(s) + 1
+        if n > _EVENT_BYTES:
+            self.lost += 1
+            return
+        buf = self.evbuf
+        mv = memoryview(buf)
+        while self.n_ev and (self.n_ev >= _EVENT_COUNT or self.ev_bytes + n > _EVENT_BYTES):
+            k = 0  # drop the oldest: up to its newline
+            while buf[k] != 10:
+                k += 1
+            k += 1
+            mv[0:self.ev_bytes - k] = mv[k:self.ev_bytes]
+            self.ev_bytes -= k
             self.n_ev -= 1
             self.lost += 1
-        ev[(self.ev_head + self.n_ev) % _EVENT_COUNT] = s
+        mv[self.ev_bytes:self.ev_bytes + n - 1] = s
+        buf[self.ev_bytes + n - 1] = 10
+        self.ev_bytes += n
         self.n_ev += 1
-        self.ev_bytes += len(s)
 
     def clock(self):
         if self.virtual:
@@ -222,14 +232,16 @@ class Bridge:
                 return {"ok": True, "t": self.clock()}
             # written piece by piece: no copy of the whole list in the heap
             self.write(b'{"ok": true, "t": %d, "lost": %d, "events": [' % (self.clock(), self.lost))
-            ev = self.events
+            mv = memoryview(self.evbuf)
+            a = 0
             for k in range(self.n_ev):
-                i = (self.ev_head + k) % _EVENT_COUNT
+                b = a
+                while self.evbuf[b] != 10:
+                    b += 1
                 if k:
                     self.write(b", ")
-                self.write(ev[i].encode())
-                ev[i] = None
-            self.ev_head = 0
+                self.write(mv[a:b])
+                a = b + 1
             self.n_ev = 0
             self.ev_bytes = 0
             self.lost = 0
