@@ -21,6 +21,18 @@ def check_choice(game=None, mode=None, level=None):
 _G_FIELDS = ("game", "mode", "level", "start", "force", "resign", "draw", "menu")
 
 
+def set_choice(app, game=None, mode=None, level=None):
+    """Set the next game's name, mode and level where not None (checked before by
+    :func:`check_choice`); the menu is repainted."""
+    if game is not None:
+        app.game_name = game
+    if mode is not None:
+        app.mode = mode
+    if level is not None:
+        app.level = level
+    app._menu_dirty = True
+
+
 def link_set_game(app, req):
     """The link's ``G`` request: ``{"game", "mode", "level", "start": true,
     "force": false, "resign": 0|1, "draw": true, "menu": true}``. Starting a game
@@ -63,13 +75,7 @@ def link_set_game(app, req):
     if start and in_game and app.game is not None and app.game.ply > 0 and not req.get("force"):
         raise ValueError("a game is being played (give force to abandon it)")
     # everything checked: now change
-    if game is not None:
-        app.game_name = game
-    if mode is not None:
-        app.mode = mode
-    if level is not None:
-        app.level = level
-    app._menu_dirty = True
+    set_choice(app, game, mode, level)
     if level is not None:
         app.settings["level"] = level
     if start:

@@ -74,15 +74,9 @@ def menu_press(app, cell, now_ms):
 def choose(app, game=None, mode=None, level=None):
     """Set the next game's name, mode and level (as the menu does). ValueError if any
     is bad, and then nothing is changed."""
-    from playboard.app.request import check_choice
+    from playboard.app.request import check_choice, set_choice
     check_choice(game, mode, level)
-    if game is not None:
-        app.game_name = game
-    if mode is not None:
-        app.mode = mode
-    if level is not None:
-        app.level = level
-    app._menu_dirty = True
+    set_choice(app, game, mode, level)
 
 
 def paint_over(app):
