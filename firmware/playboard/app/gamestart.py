@@ -98,23 +98,18 @@ def begin(app, now_ms, resumed=None):
 
     app._end_game_objects()
     name = app.game_name
-    _unload_games(name)
+    # every game begins on the same heap: the last game's code, engine and objects
+    # all go, then come back in one order (engine, rules, tracker, objects), so the
+    # holes one game leaves never decide whether the next one fits
+    app.release_game()
     unload("playboard.app.ui")  # not needed in play: give the heap to the game
     unload("playboard.app.staff")
     unload("playboard.app.request")
-    if app.mode == "two":
-        # no engine in this game: its code and table go back to the heap
-        app.engine = None
-        unload("playboard.engine.search")
-        unload("playboard.engine.evaluation")
-        unload("playboard.engine.tihbat_table")
-        gc.collect()
-    else:
-        gc.collect()
-        if app.engine is None:
-            # the engine first: its table wants a block in one piece
-            from playboard.engine.search import Engine
-            app.engine = Engine(app._tt_size)
+    gc.collect()
+    if app.mode != "two":
+        # the engine first: its table wants a block in one piece
+        from playboard.engine.search import Engine
+        app.engine = Engine(app._tt_size)
     if app._reserve is None and app._begin_tries == 0:
         # the last game's objects are gone: keep their room whole while the code loads
         # (not on a retry: the code itself did not fit beside it)
@@ -206,20 +201,3 @@ def read_layouts(cfg, hw):
     del data
     gc.collect()
     return out
-
-
-_GAME_MODULES = {"toguz": ("playboard.games.toguz", "playboard.games.mancala_text",
-                           "playboard.board.mancala_tracker"),
-                 "tihbat": ("playboard.games.tihbat", "playboard.games.mancala_text",
-                            "playboard.board.mancala_tracker"),
-                 "tobit": ("playboard.games.tobit", "playboard.board.tobit_tracker")}
-
-
-def _unload_games(keep):
-    """Forget the rules core and tracker modules that game ``keep`` does not use, so a
-    change of game gives their heap back (the code is in flash on the board)."""
-    need = _GAME_MODULES["tobit" if keep == "tobit4" else keep]
-    for g in _GAME_MODULES:
-        for name in _GAME_MODULES[g]:
-            if name not in need:
-                unload(name)

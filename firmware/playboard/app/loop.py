@@ -50,7 +50,7 @@ from playboard.board.scan import Scanner
 from playboard.app.state import (STATE_NAMES, S_MENU, S_SETUP, S_PLAY, S_OVER, S_ATTRACT, S_STAFF,
                                  MASK, ARM_MS, DRAW_MS, OVER_DELAY_MS, ATTRACT_STEP_MS,
                                  HOLD_MS, RELEASE_MS, QUIET_MS, REST_MS,
-                                 APP_SETTINGS, RESERVE, RESIGNED, AGREED, ticks_ms, clamp)
+                                 APP_SETTINGS, GAME_CODE, RESERVE, RESIGNED, AGREED, ticks_ms, clamp)
 
 
 class App:
@@ -269,6 +269,16 @@ class App:
         self.lay = None
         self.occ = None
 
+    def release_game(self):
+        """Drop the game's objects, the engine and every game's code (state.GAME_CODE):
+        the heap a game needs is whole again. Done before a game begins (every game
+        begins on the same heap, whatever the last one left) and when beginning one
+        is given up (the menu then holds no game code)."""
+        self._end_game_objects()
+        self.engine = None
+        for name in GAME_CODE:
+            unload(name)
+
     def _enter(self, state, now_ms):
         self.state = state
         self._t_state = now_ms
@@ -448,7 +458,7 @@ class App:
                     # the board switched off and on, begins it on a whole heap)
                     self._pending = None
                     self._begin_tries = 0
-                    self._end_game_objects()
+                    self.release_game()  # the menu holds no game code
                     if resumed is None and self.store.current is not None:
                         # the game left for the new one is over: switched off and on,
                         # the board opens the menu, not that game, on a whole heap

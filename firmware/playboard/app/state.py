@@ -48,6 +48,12 @@ PADS_ON_TOBIT = (1, 5, 34, 38)
 # read with .get where used: playboard.settings.SPEC)
 APP_SETTINGS = {"attract_s": 120, "think_ms": 3000, "think_nodes": 3000}
 
+# the code a game loads for itself (rules core, tracker, engine), dropped by
+# App.release_game (on the board the code is in flash: only its objects in RAM go)
+GAME_CODE = ("playboard.games.toguz", "playboard.games.tihbat", "playboard.games.snapshot",
+             "playboard.games.mancala_text", "playboard.board.mancala_tracker",
+             "playboard.games.tobit", "playboard.board.tobit_tracker", "playboard.games.registry",
+             "playboard.engine.search", "playboard.engine.evaluation", "playboard.engine.tihbat_table")
 RESERVE = const(16384)  # bytes of App._reserve: kept whole while a game's code loads
 
 RESIGNED = "resignation"

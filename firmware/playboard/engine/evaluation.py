@@ -15,7 +15,9 @@ They read the rules cores' internals (``g.pos`` for the mancala games,
 ``g.board`` for Tobit) and never write them. ``register(name, ev)`` adds an
 evaluation for another game (the tests' stand-in games).
 """
-from playboard.compat import micropython, const, ptr8
+from playboard.compat import const
+from playboard.engine.evaluation_native import (  # noqa: F401 (native: loaded once)
+    _toguz_side, _toguz_eval, _toguz_order, _tobit_eval)
 
 _TOGUZ_UNIT = const(16)
 _TIHBAT_UNIT = const(16)
@@ -39,99 +41,6 @@ class _Eval:
 
 
 # -- Toguz Kumalak ----------------------------------------------------------------
-
-
-@micropython.viper
-def _toguz_side(p: ptr8, side: int) -> int:
-    """The largest even capture (ball count) ``side`` could make by one sowing
-    now, and its movable pits: ``threat << 4 | pits`` (viper)."""
-    base = 9 * side
-    threat = 0
-    pits = 0
-    k = 0
-    while k < 9:
-        origin = base + k
-        n = int(p[origin])
-        if n:
-            pits += 1
-            if n == 1:
-                land = origin + 1
-                if land == 18:
-                    land = 0
-                cnt = int(p[land]) + 1
-            else:
-                land = origin + (n - 1) % 18
-                if land >= 18:
-                    land -= 18
-                got = (n - 1) // 18 + 1
-                if land == origin:
-                    cnt = got
-                else:
-                    cnt = int(p[land]) + got
-            row = 0
-            if land >= 9:
-                row = 1
-            if row != side and (cnt & 1) == 0 and cnt > threat:
-                threat = cnt
-        k += 1
-    return (threat << 4) | pits
-
-
-@micropython.viper
-def _toguz_eval(p: ptr8, turn: int) -> int:
-    """ToguzEval.evaluate on ``g.pos`` (viper; plain Python under CPython)."""
-    south = 0
-    i = 0
-    while i < 9:
-        south += int(p[i])
-        i += 1
-    north = 0
-    while i < 18:
-        north += int(p[i])
-        i += 1
-    s = (int(p[18]) - int(p[19])) * 16 + (south - north) * 2
-    if int(p[20]) != 255:
-        s += 160
-    if int(p[21]) != 255:
-        s -= 160
-    if turn:
-        s = 0 - s
-    me = int(_toguz_side(p, turn))
-    them = int(_toguz_side(p, 1 - turn))
-    return s + (me >> 4) * 12 - (them >> 4) * 6 + ((me & 15) - (them & 15)) * 16
-
-
-@micropython.viper
-def _toguz_order(p: ptr8, turn: int, m: int) -> int:
-    """ToguzEval.order on ``g.pos`` (viper; plain Python under CPython)."""
-    origin = m + 9 * turn
-    n = int(p[origin])
-    if n == 1:
-        land = origin + 1
-        if land == 18:
-            land = 0
-        cnt = int(p[land]) + 1
-    else:
-        land = origin + (n - 1) % 18
-        if land >= 18:
-            land -= 18
-        got = (n - 1) // 18 + 1
-        if land == origin:
-            cnt = got
-        else:
-            cnt = int(p[land]) + got
-    row = 0
-    if land >= 9:
-        row = 1
-    if row == turn:
-        return 0  # the last ball stays on the mover's side: no capture
-    if (cnt & 1) == 0:
-        return cnt * 16
-    if cnt == 3 and int(p[20 + turn]) == 255 and land % 9 != 8:
-        other = int(p[21 - turn])
-        if other == 255 or other % 9 != land % 9:
-            return 200  # a tuzdyk
-    return 0
 
 
 class ToguzEval(_Eval):
@@ -231,51 +140,6 @@ def _adjacent(g, x, y, dx, dy):
         if x < 1 or x > L or ny < 0 or ny > T + 1:
             return 0
     return g.point(nx, ny)
-
-
-@micropython.viper
-def _tobit_eval(b: ptr8, nb: ptr8, n: int, top: int, turn: int) -> int:
-    """TobitEval.evaluate on ``g.board`` with the neighbour table (viper)."""
-    s = 0
-    p = 1
-    while p <= n:
-        c = int(b[p])
-        if c:
-            k = 5 * p
-            mob = 0
-            if c & 4:
-                v = 300
-                j = 0
-                while j < 4:
-                    q = int(nb[k + j])
-                    if q != 0 and int(b[q]) == 0:
-                        mob += 1
-                    j += 1
-            else:
-                y = int(nb[k + 4])
-                if c == 1:
-                    v = 100 + 6 * y
-                    q = int(nb[k])
-                else:
-                    v = 100 + 6 * (top - y)
-                    q = int(nb[k + 1])
-                if q != 0 and int(b[q]) == 0:
-                    mob += 1
-                q = int(nb[k + 2])
-                if q != 0 and int(b[q]) == 0:
-                    mob += 1
-                q = int(nb[k + 3])
-                if q != 0 and int(b[q]) == 0:
-                    mob += 1
-            v += 4 * mob
-            if (c & 3) == 1:
-                s += v
-            else:
-                s -= v
-        p += 1
-    if turn:
-        return 0 - s
-    return s
 
 
 class TobitEval(_Eval):

@@ -7,10 +7,12 @@ MicroPython and the same code as plain Python on CPython.
 
 Moves are ints 0..8: the mover's pit number minus one.
 """
-from playboard.compat import micropython, const, ptr8, TWINS
+from playboard.compat import const, TWINS
 from playboard.games.common import GameError, TERM_KAZAN, TERM_NO_MOVE
 from playboard.games.snapshot import SnapshotGame
 from playboard.games import mancala_text
+from playboard.games.toguz_native import (  # noqa: F401 (native: loaded once)
+    _sow, _check_end, _key, _perft_viper)
 
 # Layout of Toguz.pos
 PITS = const(18)  # [0..8] South pits 1..9, [9..17] North pits 1..9
@@ -34,145 +36,6 @@ WIN = const(82)  # a kazan of 82 or more wins (1.6)
 HALF = const(81)
 
 START_FEN = "9S,9S,9S,9S,9S,9S,9S,9S,9S/9S,9S,9S,9S,9S,9S,9S,9S,9S 0 0 S 1"
-
-
-@micropython.viper
-def _sow(p: ptr8, pit: int) -> int:
-    """Play pit ``pit`` (0..8) of the side to move in position ``p`` (RULES.md 1.2-1.6).
-
-    Sows, captures, makes a tuzdyk, sweeps tuzdyks into their owners' kazans,
-    ends the game where 1.6 says so, and passes the move. Returns nothing useful;
-    the effect is recorded in p[LAST], p[FLAGS], p[TERM]."""
-    side = int(p[22])
-    src = pit + 9 * side
-    n = int(p[src])
-    p[src] = 0
-    if n == 1:
-        last = src + 1
-        if last == 18:
-            last = 0
-        p[last] = int(p[last]) + 1
-    else:
-        q = n // 18
-        r = n - q * 18
-        if q:
-            i = 0
-            while i < 18:
-                p[i] = int(p[i]) + q
-                i += 1
-        i = src
-        k = 0
-        while k < r:
-            p[i] = int(p[i]) + 1
-            i += 1
-            if i == 18:
-                i = 0
-            k += 1
-        last = src + n - 1
-        while last >= 18:
-            last -= 18
-    # Balls sown into a tuzdyk go at once to its owner's kazan (1.5).
-    t = int(p[20])
-    if t != 255:
-        p[18] = int(p[18]) + int(p[t])
-        p[t] = 0
-    t = int(p[21])
-    if t != 255:
-        p[19] = int(p[19]) + int(p[t])
-        p[t] = 0
-    flags = 0
-    opp = 1 - side
-    row = 0
-    if last >= 9:
-        row = 1
-    if row != side:  # landed on the opponent's side
-        c = int(p[last])
-        if c > 0:
-            if (c & 1) == 0:  # capture (1.3)
-                p[18 + side] = int(p[18 + side]) + c
-                p[last] = 0
-                flags = 1
-            elif c == 3 and int(p[20 + side]) == 255:  # tuzdyk (1.4)
-                ot = int(p[20 + opp])
-                num = last - 9 * opp  # 0..8: the pit's number minus one
-                if num != 8 and (ot == 255 or ot - 9 * side != num):
-                    p[20 + side] = last
-                    p[18 + side] = int(p[18 + side]) + 3
-                    p[last] = 0
-                    flags = 2
-    p[23] = last
-    p[24] = flags
-    p[22] = opp
-    _check_end(p)
-    return 0
-
-
-@micropython.viper
-def _check_end(p: ptr8) -> int:
-    """Set p[TERM] if the game has ended (1.6); on "no legal move" move the balls
-    left on the board into the kazan of the side they lie on."""
-    ks = int(p[18])
-    kn = int(p[19])
-    if ks >= 82 or kn >= 82 or (ks == 81 and kn == 81):
-        p[25] = 1
-        return 1
-    side = int(p[22])
-    base = 9 * side
-    i = 0
-    while i < 9:
-        if int(p[base + i]) != 0:
-            return 0
-        i += 1
-    # The side to move has no legal move: the rest goes to the other side's kazan.
-    other = 9 * (1 - side)
-    s = 0
-    i = 0
-    while i < 9:
-        s += int(p[other + i])
-        p[other + i] = 0
-        i += 1
-    p[19 - side] = int(p[19 - side]) + s
-    p[25] = 2
-    return 2
-
-
-@micropython.viper
-def _key(p: ptr8) -> int:
-    h = int(p[22])
-    i = 0
-    while i < 22:
-        h = ((h & 0x1FFFFFF) * 33 + int(p[i])) ^ (h >> 25)
-        i += 1
-    return h & 0x3FFFFFFF
-
-
-@micropython.viper
-def _perft_viper(pos, depth: int, stack) -> int:
-    """Perft below ``pos`` (a Toguz.pos bytearray), snapshots kept in ``stack``
-    (a bytearray of at least depth * SIZE bytes). Every ply is played by _sow."""
-    p = ptr8(pos)
-    st = ptr8(stack)
-    base = 9 * int(p[22])
-    o = (depth - 1) * 26
-    n = 0
-    m = 0
-    while m < 9:
-        if p[base + m]:
-            i = 0
-            while i < 26:
-                st[o + i] = p[i]
-                i += 1
-            _sow(pos, m)
-            if depth == 1:
-                n += 1
-            elif not p[25]:
-                n += int(_perft_viper(pos, depth - 1, stack))
-            i = 0
-            while i < 26:
-                p[i] = st[o + i]
-                i += 1
-        m += 1
-    return n
 
 
 _sow_viper = _sow  # the viper sowing; under CPython the host tools' twin runs as _sow
