@@ -21,7 +21,7 @@ from playboard.config import load_board  # noqa: E402
 from playboard.sim.hw import open_board  # noqa: E402
 from playboard.app.gamestart import read_layouts  # noqa: E402
 from playboard.record import Store  # noqa: E402
-from playboard.link import StdioTransport  # noqa: E402
+from playboard.hw.stdio import StdioTransport  # noqa: E402
 from playboard.app.loop import App  # noqa: E402
 
 t0 = time.ticks_us()

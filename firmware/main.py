@@ -71,7 +71,7 @@ def main():
         pass
     try:
         from playboard.record import Store
-        from playboard.link import StdioTransport
+        from playboard.hw.stdio import StdioTransport
 
         app = App(hw, cfg, Store("/games"), transport=StdioTransport(), wdt=wdt, layouts=layouts)
         del layouts

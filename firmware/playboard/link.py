@@ -63,7 +63,7 @@ _DISCARD = const(3)
 
 # Settings the board keeps, with their defaults (their kinds and ranges:
 # playboard.settings.SPEC; docs/museum.md). The app adds its own (app.state).
-DEFAULT_SETTINGS = {"brightness": 48, "level": 3, "takeback": True, "hints": True}
+from playboard.hw.stdio import StdioTransport  # noqa: E402,F401 (its old place)
 
 
 def _needs_escape(b):
@@ -242,52 +242,6 @@ except AttributeError:  # CPython
         return d - 0x40000000 if d & 0x20000000 else d
 
 
-class StdioTransport:
-    """The REPL's USB serial port: non-blocking reads of ``sys.stdin`` with select.poll.
-
-    ``read_into(buf)`` returns how many bytes it put in ``buf`` (0 if none is
-    waiting; at most ``len(buf)``); ``write(data)`` writes to ``sys.stdout``.
-    """
-
-    def __init__(self, inp=None, out=None):
-        import select
-        import sys
-
-        self.inp = inp if inp is not None else sys.stdin
-        self.rd = getattr(self.inp, "buffer", self.inp)
-        o = out if out is not None else sys.stdout
-        self.out = getattr(o, "buffer", o)
-        self.poller = select.poll()
-        self.poller.register(self.inp, select.POLLIN)
-        # ipoll (MicroPython) allocates nothing; CPython has only poll
-        self._poll = getattr(self.poller, "ipoll", self.poller.poll)
-        self.one = bytearray(1)
-        self.closed = False
-
-    def read_into(self, buf):
-        n = 0
-        one = self.one
-        while n < len(buf) and not self.closed:
-            ready = False
-            for _ in self._poll(0):
-                ready = True
-            if not ready:
-                break
-            k = self.rd.readinto(one)
-            if not k:
-                self.closed = True  # end of input (a host-side test closed the pipe)
-                break
-            buf[n] = one[0]
-            n += 1
-        return n
-
-    def write(self, data):
-        self.out.write(data)
-        f = getattr(self.out, "flush", None)
-        if f:
-            f()
-
-
 class Link:
     """The board's side of the protocol over ``transport`` for ``store`` (a record.Store).
 
@@ -305,6 +259,7 @@ class Link:
         self.store = store
         self.app = app
         if settings is None:
+            from playboard.settings import DEFAULT_SETTINGS
             settings = store.load_settings(DEFAULT_SETTINGS)
         self.settings = settings
         self.clock = clock or _ticks_ms
@@ -462,7 +417,7 @@ class Link:
 
     def _hello(self, req):
         return {"proto": PROTOCOL, "fw": __version__, "max": MAX_PAYLOAD, "chunk": CHUNK,
-                "board": _board_id()}
+                "board": getattr(self.app, "board_id", None) or _board_id()}
 
     def _status(self, req):
         st = self.store
@@ -597,12 +552,9 @@ def get32(buf, at):
     return buf[at] | (buf[at + 1] << 8) | (buf[at + 2] << 16) | (buf[at + 3] << 24)
 
 
-BOARD_ID = None  # the simulated board's id (sim/boot.py --id); None: the chip's
-
-
 def _board_id():
-    if BOARD_ID:
-        return BOARD_ID
+    """The chip's unique id in hex ("sim" where the port has none); a simulated board
+    is given its own by ``App.board_id`` (sim/boot.py --id)."""
     try:
         import machine
 

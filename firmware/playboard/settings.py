@@ -2,7 +2,7 @@
 
 Loaded by the link only while it answers a settings write (``W``), and by the host
 tools (``playboard settings``), then dropped: the play path keeps only the values
-(``playboard.link.DEFAULT_SETTINGS`` and the app's). docs/museum.md lists them.
+(``DEFAULT_SETTINGS`` here, read at start-up, and the app's). docs/museum.md lists them.
 
 ``SPEC``: name -> (kind, a, b) where kind is ``"int"`` (a..b inclusive), ``"bool"``,
 ``"one"`` (one of the tuple a) or ``"set"`` (a non-empty list of distinct members of
@@ -12,6 +12,9 @@ the tuple a, at most b of them).
 from playboard.games.common import GAME_NAMES as GAMES
 
 MODES = ("two", "white", "black", "demo")  # as playboard.app.state.MODES
+
+# what a board starts with before anything is saved (the app adds state.APP_SETTINGS)
+DEFAULT_SETTINGS = {"brightness": 48, "level": 3, "takeback": True, "hints": True}
 
 SPEC = {
     "brightness": ("int", 0, 255),  # LED brightness (0 off .. 255 full), under the current cap
@@ -33,7 +36,7 @@ SPEC = {
 
 
 # The defaults of the settings the board keeps only once changed (the app reads them
-# with these defaults); the others' defaults: link.DEFAULT_SETTINGS, app.state.APP_SETTINGS
+# with these defaults); the others' defaults: DEFAULT_SETTINGS, app.state.APP_SETTINGS
 DEFAULTS = {"idle_s": 0, "games": list(GAMES), "modes": list(MODES), "max_level": 8,
             "locked": False, "lock_link": True, "resume": "always"}
 

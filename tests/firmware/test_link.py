@@ -13,6 +13,7 @@ from tlib import heap_lock_check, raises
 gc.collect()  # (MicroPython compiles link.py next: give it the heap in one piece)
 from playboard import link as L  # noqa: E402
 from playboard.record import Store, parse_game  # noqa: E402
+from playboard.settings import DEFAULT_SETTINGS  # noqa: E402
 
 
 class Pipe:
@@ -147,7 +148,7 @@ def test_hello_status_list_fetch_ack():
 def test_settings_read_write_and_refusals():
     lk, pipe, st, fs, clock = _board()
     t, r = _ask(lk, pipe, 1, "R")
-    assert r == L.DEFAULT_SETTINGS
+    assert r == DEFAULT_SETTINGS
     t, r = _ask(lk, pipe, 2, "W", {"brightness": 90, "takeback": False})
     assert t == "w" and r["brightness"] == 90 and r["takeback"] is False
     assert st.load_settings({}) == {"brightness": 90, "takeback": False}  # only what was set

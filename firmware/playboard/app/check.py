@@ -94,8 +94,7 @@ def frame(app, now_ms):
     app.frames += 1
     app.next_due = (now_ms + app.period_ms) & MASK
     _step(app, now_ms)
-    if app.link is not None:
-        app.link.poll()
+    app.poll_link()
     if app.wdt is not None:
         app.wdt.feed()
 

@@ -98,10 +98,11 @@ def begin(app, now_ms, resumed=None):
 
     app._end_game_objects()
     name = app.game_name
-    # every game begins on the same heap: the last game's code, engine and objects
-    # all go, then come back in one order (engine, rules, tracker, objects), so the
-    # holes one game leaves never decide whether the next one fits
-    app.release_game()
+    # every game begins on the same heap: the last game's objects and engine and the
+    # code this one does not use go, then the engine's table, the code and the
+    # objects come in that order, so the holes one game leaves never decide whether
+    # the next one fits
+    app.release_game(_code_of(name, app.mode != "two"))
     unload("playboard.app.ui")  # not needed in play: give the heap to the game
     unload("playboard.app.staff")
     unload("playboard.app.request")
@@ -175,6 +176,21 @@ def begin(app, now_ms, resumed=None):
         app._turn_check = True
     if g.is_game_over():  # a record whose last move ended the game
         app._game_over(g.result(), g.termination, now_ms)
+
+
+_ENGINE_CODE = ("playboard.engine.search", "playboard.engine.evaluation")
+_CODE = {"toguz": ("playboard.games.toguz", "playboard.games.snapshot", "playboard.games.mancala_text",
+                   "playboard.board.mancala_tracker"),
+         "tihbat": ("playboard.games.tihbat", "playboard.games.snapshot", "playboard.games.mancala_text",
+                    "playboard.board.mancala_tracker", "playboard.engine.tihbat_table"),
+         "tobit": ("playboard.games.tobit", "playboard.board.tobit_tracker"),
+         "tobit4": ("playboard.games.tobit", "playboard.board.tobit_tracker")}
+
+
+def _code_of(name, engine):
+    """The modules of state.GAME_CODE that game ``name`` uses (with the engine's when
+    ``engine``)."""
+    return _CODE[name] + _ENGINE_CODE if engine else _CODE[name]
 
 
 def _code(name, tobit, game_class):

@@ -58,7 +58,7 @@ class App:
 
     hw: a ``playboard.hw`` Board; cfg: a validated board definition
     (``playboard.config.load_board``); store: a ``playboard.record.Store``.
-    transport: the link's byte channel (``playboard.link.StdioTransport``) or None
+    transport: the link's byte channel (``playboard.hw.stdio.StdioTransport``) or None
     for no link. clock: ms function for the link and ``run`` (default device clock).
     wdt: an object with ``feed()`` (``machine.WDT``) or None. layouts: dict game
     name -> ``Layout`` (:func:`read_layouts`; read from the boards folder when None). sink: a function
@@ -91,8 +91,9 @@ class App:
             layouts = read_layouts(cfg, hw)
         self.layouts = layouts
         if settings is None:
-            from playboard.link import DEFAULT_SETTINGS
+            from playboard.settings import DEFAULT_SETTINGS
             defaults = dict(DEFAULT_SETTINGS)
+            unload("playboard.settings")  # start-up only (a setting's change loads it again)
             defaults.update(APP_SETTINGS)
             if cfg["leds"].get("brightness") is not None:
                 # the board file's brightness, unless the user saved one (docs/hardware.md)
@@ -139,10 +140,11 @@ class App:
             self._reserve = bytearray(RESERVE)
         except MemoryError:
             pass
+        # the link's code is loaded once the host first sends something (open_link):
+        # a board nobody connects to keeps its heap for play
+        self.transport = transport
         self.link = None
-        if transport is not None:
-            from playboard.link import Link
-            self.link = Link(transport, store, app=self, settings=settings, clock=self.clock)
+        self.board_id = None  # the link's hello gives this id, when set, not the chip's
         # the choice (menu / link)
         self.game_name = "toguz"
         self.mode = "two"
@@ -269,15 +271,35 @@ class App:
         self.lay = None
         self.occ = None
 
-    def release_game(self):
-        """Drop the game's objects, the engine and every game's code (state.GAME_CODE):
-        the heap a game needs is whole again. Done before a game begins (every game
-        begins on the same heap, whatever the last one left) and when beginning one
-        is given up (the menu then holds no game code)."""
+    def poll_link(self):
+        """Answer the host (Link.poll), the link loaded first when the host has just
+        spoken (a MemoryError while it loads: the next frame tries again)."""
+        if self.link is None:
+            if self.transport is None or not self.transport.ready():
+                return
+            self.open_link()
+        self.link.poll()
+
+    def open_link(self):
+        """Load the link (playboard.link.Link) on ``transport``; the app calls this
+        when the host first sends something. Returns the Link."""
+        if self.link is None:
+            from playboard.link import Link
+            self.link = Link(self.transport, self.store, app=self, settings=self.settings,
+                             clock=self.clock)
+        return self.link
+
+    def release_game(self, keep=()):
+        """Drop the game's objects, the engine and the game code (state.GAME_CODE)
+        but the modules named in ``keep``: the heap a game needs is whole again. Done
+        before a game begins (keeping the code it uses: every game begins on the same
+        heap, whatever the last one left) and, keeping nothing, when beginning one is
+        given up (the menu then holds no game code)."""
         self._end_game_objects()
         self.engine = None
         for name in GAME_CODE:
-            unload(name)
+            if name not in keep:
+                unload(name)
 
     def _enter(self, state, now_ms):
         self.state = state
@@ -515,8 +537,7 @@ class App:
             self._think(now_ms)
         self._paint(now_ms)
         self.lights.frame(now_ms)
-        if self.link is not None:
-            self.link.poll()
+        self.poll_link()
         if self.wdt is not None:
             self.wdt.feed()
 

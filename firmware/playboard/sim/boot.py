@@ -69,18 +69,15 @@ def start(argv, bridge_class):
     virtual = (o["clock"] or ("virtual" if ctl_in is not None else "real")) == "virtual"
     transport = None
     if o["link"]:
-        import playboard.link
-        from playboard.link import StdioTransport
+        from playboard.hw.stdio import StdioTransport
         transport = StdioTransport()
-        if o["id"]:
-            playboard.link.BOARD_ID = o["id"]  # several simulated boards told apart (a hall)
     think = o["think"] or ("nodes" if virtual else "ms")
     app = App(hw, cfg, store, transport=transport, think=think, layouts=layouts)
+    if o["id"]:
+        app.board_id = o["id"]  # several simulated boards told apart (a hall)
     del layouts
     br = bridge_class(app, ctl_in, ctl_out, virtual, bdev)
     app.clock = br.clock  # nothing of this module may stay referenced: it is dropped
-    if app.link is not None:
-        app.link.clock = br.clock
     app.start(br.clock())
     app.frame(br.clock())  # the menu or the resumed game lit
     boot_us = time.ticks_diff(time.ticks_us(), t0)

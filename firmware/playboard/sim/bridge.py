@@ -352,17 +352,16 @@ class Bridge:
         p = select.poll()
         if self.ctl_in is not None:
             p.register(self.ctl_in, select.POLLIN)
-        link = app.link
-        if link is not None:
-            p.register(link.t.inp, select.POLLIN)
+        t = app.transport
+        if t is not None:
+            p.register(t.inp, select.POLLIN)
         while self.running:
             if self.virtual:
                 p.poll(20)
                 self.read_ctl()
-                if link is not None:
-                    link.poll()
+                app.poll_link()
             else:
-                if link is not None and link.t.closed and self.ctl_in is None:
+                if t is not None and t.closed and self.ctl_in is None:
                     return  # nobody drives it any more (standard input ended)
                 now = time.ticks_ms()
                 self.hw.tick(now)
