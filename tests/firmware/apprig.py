@@ -83,6 +83,15 @@ class Rig:
             self.hw.tick(self.t)
             self.app.frame(self.t)
 
+    def begun(self, limit_ms=3000):
+        """Run frames until the game being begun has begun (gamestart.begin takes a
+        step a frame); the ms it took. AssertionError past ``limit_ms``."""
+        t0 = self.t
+        while self.app._pending is not None:
+            assert self.t - t0 < limit_ms, ("not begun", self.app._pending, self.app._begin_tries)
+            self.adv(10)
+        return self.t - t0
+
     def kinds(self):
         return [k for k, f in self.events]
 

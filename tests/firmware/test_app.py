@@ -183,7 +183,7 @@ def test_two_player_tihbat_game_recorded_move_by_move_and_resumed_after_restart(
     gc.collect()
     # power cut: a new board on the same flash resumes the game
     r2 = Rig(fs)
-    r2.adv(10)  # the first frame replays the record
+    r2.begun()  # the first frames replay the record (a step a frame)
     assert r2.app.state == 2 and r2.app.game.ply == 3
     assert r2.app.game.fen() == fen
     assert "resumed" in r2.kinds()
@@ -208,7 +208,7 @@ def test_a_resume_that_meets_a_memory_error_begins_again_and_loses_nothing():
     r2.adv(10)  # the first attempt fails: the game is not given up
     assert calls and r2.app.game is None and r2.store.current == 1
     assert not r2.store.read(1).finished
-    r2.adv(10)  # the next frame begins again, with the real module
+    r2.begun()  # the next frames begin again, with the real module
     assert appgame.begin is broken_up_heap and real is not broken_up_heap
     assert r2.app.state == 2 and r2.app.game.ply == 3 and r2.app.game.fen() == fen
     assert "resumed" in r2.kinds() and len(calls) == 1
@@ -268,7 +268,7 @@ def test_link_set_game_refuses_to_abandon_a_game_without_force():
     assert raises(ValueError, r.app.link_set_game, {"game": "chess"})
     st = r.app.link_set_game({"game": "toguz", "mode": "white", "level": 2, "force": True})
     assert st["game"] == "toguz" and st["mode"] == "white" and st["level"] == 2
-    r.adv(10)
+    r.begun()
     assert r.app.game.name == "toguz" and r.store.read(1).termination == "abandoned"
 
 
@@ -312,6 +312,7 @@ def test_engine_plays_its_pit_and_the_board_shows_the_sowing():
     r = Rig()
     r.app.link_set_game({"game": "toguz", "mode": "black", "level": 6})  # engine plays White
     r.app.slice_nodes = 4  # a few nodes per frame: the search spans many frames
+    r.begun()
     r.adv(10)
     assert r.app.thinking
     # while it thinks, the engine's kazan light blinks purple

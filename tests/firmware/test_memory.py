@@ -189,8 +189,7 @@ def _demo(game, plies, exc, squeeze=False):
     r.app.sink = sink
     r.app.link_set_game({"game": game, "mode": "demo", "level": 1})
     app = r.app
-    while app._pending is not None and r.t < 100:  # (a broken-up heap: begun again)
-        r.adv(10)
+    r.begun()  # (a broken-up heap: begun again)
     assert app.game is not None and app.game.name == game, (app._pending, app._begin_tries)
     r.f_queue_None = Faults()
     app.pending = FailingList(r.f_queue_None)
@@ -278,7 +277,7 @@ def test_status_shows_the_queue_while_the_flash_fails_and_it_empties_after():
     fs = FakeFs()
     r = Rig(fs)
     r.app.link_set_game({"game": "tihbat", "mode": "demo", "level": 1})
-    r.adv(20)
+    r.begun()
     fs.full_at = fs.total()  # the flash takes nothing more
     app = r.app
     while app.game.ply < 4 and app.state == 2:
@@ -358,9 +357,7 @@ def test_games_back_to_back_leave_the_heap_flat():
     allocs = []
     for i in range(24):
         app.link_set_game({"game": "tihbat", "mode": modes[i % 4], "level": 1, "force": True})
-        r.adv(10)
-        while app._pending is not None and r.t % 1000:
-            r.adv(10)
+        r.begun()
         assert app.game is not None and app.game.name == "tihbat", (i, app.memory_errors)
         r.adv(1500)
         app.link_set_game({"resign": 0})  # White resigns (the link, as a button would)

@@ -184,7 +184,7 @@ def test_tobit_against_the_engine_in_192k_then_resume_lights_the_pieces(board, t
     # switched off and on: the board lights where the pieces must go
     b.kill()
     b.restart()
-    b.advance(30)  # the first frames (a resume that meets a broken-up heap begins again)
+    b.advance(200)  # the first frames: a resume takes a step a frame (and begins again if it meets a broken-up heap)
     st = b.status()
     assert st["state"] == "setup" and st["fen"] == g.fen(), st
     b.advance(200)
@@ -229,7 +229,7 @@ def test_link_sets_the_game_and_follows_it_live_on_the_simulated_board(board, tm
         st = link.set_game(game="toguz", mode="two")
         assert st["game"] == "toguz" and st["mode"] == "two"
         assert link.live(True)["on"] is True
-        b.advance(20)  # the game begins at the next frame
+        b.advance(100)  # the game begins over the next frames (a step a frame)
         g = new_game("toguz")
         m = g.legal_moves()[4]
         text = g.move_text(m)

@@ -89,65 +89,99 @@ def pads(app, tobit):
         app.pad_leds[k] = lay.led_of(cells[k])
 
 
-def begin(app, now_ms, resumed=None):
-    """Begin the chosen game (or go on with ``resumed``, a record.GameRecord). Done
-    again from the start after a MemoryError (``App.begin_pending``): the app's
-    ``_pending`` (``[resumed, header queued]``) keeps the new game's header from
-    being queued twice."""
-    from playboard.games.registry import game_class
+REPLAY_STEP = 16  # moves of a resumed game replayed per frame
 
-    app._end_game_objects()
+
+def begin(app, now_ms, resumed=None):
+    """One step of beginning the chosen game (or of going on with ``resumed``, a
+    record.GameRecord); True once the game has begun. ``App.begin_pending`` calls it
+    once a frame, so no frame blocks the scan for long (each step does at most one
+    collection): 0 the last game's objects and the code this one does not use go;
+    1 the engine's table, then a block kept whole (``RESERVE``); 2 the game's code;
+    3 the rules core's and the tracker's objects; 4 a resumed game's moves,
+    ``REPLAY_STEP`` a frame; 5 the header on record, the first view. A MemoryError
+    anywhere: ``App.begin_pending`` begins again at step 0 (the app's ``_pending``,
+    ``[resumed, header queued, step, (tracker class, core class), moves replayed]``,
+    keeps the new game's header from being queued twice)."""
+    p = app._pending
+    step = p[2]
     name = app.game_name
-    # every game begins on the same heap: the last game's objects and engine and the
-    # code this one does not use go, then the engine's table, the code and the
-    # objects come in that order, so the holes one game leaves never decide whether
-    # the next one fits
-    app.release_game(_code_of(name, app.mode != "two"))
-    unload("playboard.app.ui")  # not needed in play: give the heap to the game
-    unload("playboard.app.staff")
-    unload("playboard.app.request")
-    gc.collect()
-    if app.mode != "two":
-        # the engine first: its table wants a block in one piece
-        from playboard.engine.search import Engine
-        app.engine = Engine(app._tt_size)
-    if app._reserve is None and app._begin_tries == 0:
-        # the last game's objects are gone: keep their room whole while the code loads
-        # (not on a retry: the code itself did not fit beside it)
-        gc.collect()
-        try:
-            app._reserve = bytearray(RESERVE)
-        except MemoryError:
-            pass
     tobit = name in ("tobit", "tobit4")
-    # the code first, while the heap has room in one piece, then the objects
-    try:
-        Tracker, cls = _code(name, tobit, game_class)
-    except MemoryError:
-        # the code does not fit beside the reserve: it goes first, in the reserve's room
-        app._reserve = None
+    if step == 0:
+        # every game begins on the same heap: the last game's objects and engine and
+        # the code this one does not use go, then the engine's table, the code and the
+        # objects come in that order, so the holes one game leaves never decide
+        # whether the next one fits
+        app.release_game(_code_of(name, app.mode != "two"))
+        unload("playboard.app.ui")  # not needed in play: give the heap to the game
+        unload("playboard.app.staff")
+        unload("playboard.app.request")
         gc.collect()
-        Tracker, cls = _code(name, tobit, game_class)
-    del game_class
-    unload("playboard.games.registry")  # the class is all a game needs of it
-    app._reserve = None  # the block kept whole for this moment (see App.__init__)
-    gc.collect()
-    g = cls(capacity=64)  # undo room for 64 plies now, while the heap is whole
-    if resumed is not None and resumed.fen:
-        g.set_fen(resumed.fen)
-    app.game = g
-    app.lay = app.load_layout(name)
-    # the tracker's tables next (the largest blocks), before a replay's garbage
-    if tobit:
-        takeback = app.mode == "two" and bool(app.settings.get("takeback", True))
-        app.tracker = Tracker(g, takeback=takeback, colour=app.colour, setup=True)
+    elif step == 1:
+        if app.mode != "two":
+            # the engine first: its table wants a block in one piece
+            from playboard.engine.search import Engine
+            app.engine = Engine(app._tt_size)
+        if app._reserve is None and app._begin_tries == 0:
+            # the last game's objects are gone: keep their room whole while the code
+            # loads (not on a retry: the code itself did not fit beside it)
+            try:
+                app._reserve = bytearray(RESERVE)
+            except MemoryError:
+                pass
+    elif step == 2:
+        from playboard.games.registry import game_class
+        # the code first, while the heap has room in one piece, then the objects
+        try:
+            p[3] = _code(name, tobit, game_class)
+        except MemoryError:
+            # the code does not fit beside the reserve: it goes first, in the reserve's room
+            app._reserve = None
+            gc.collect()
+            p[3] = _code(name, tobit, game_class)
+        del game_class
+        unload("playboard.games.registry")  # the class is all a game needs of it
+    elif step == 3:
+        Tracker, cls = p[3]
+        p[3] = None
+        app._reserve = None  # the block kept whole for this moment (see App.__init__)
+        gc.collect()
+        g = cls(capacity=64)  # undo room for 64 plies now, while the heap is whole
+        if resumed is not None and resumed.fen:
+            g.set_fen(resumed.fen)
+        app.game = g
+        app.lay = app.load_layout(name)
+        # the tracker's tables next (the largest blocks), before a replay's garbage
+        if tobit:
+            takeback = app.mode == "two" and bool(app.settings.get("takeback", True))
+            app.tracker = Tracker(g, takeback=takeback, colour=app.colour, setup=True)
+        else:
+            app.tracker = Tracker(g, select="tap" if app.stylus else "lift")
+    elif step == 4:
+        moves = resumed.moves if resumed is not None else None
+        if moves:
+            k = p[4]
+            end = min(k + REPLAY_STEP, len(moves))
+            g = app.game
+            while k < end:
+                g.push_text(moves[k])
+                k += 1
+            p[4] = k
+            if k < len(moves):
+                return False  # more next frame
+            gc.collect()
+            app.tracker.new_position()
     else:
-        app.tracker = Tracker(g, select="tap" if app.stylus else "lift")
-    if resumed is not None and resumed.moves:
-        for t in resumed.moves:
-            g.push_text(t)
-        gc.collect()
-        app.tracker.new_position()
+        _enter_game(app, now_ms, resumed, tobit)
+        return True
+    p[2] = step + 1
+    return False
+
+
+def _enter_game(app, now_ms, resumed, tobit):
+    """The last step of ``begin``: the header on record (once), the event, the state."""
+    g = app.game
+    name = app.game_name
     app.occ = bytearray(app.lay.n_cells)
     app._occ_dirty = True
     app.result = None
@@ -156,14 +190,13 @@ def begin(app, now_ms, resumed=None):
     app._ended = False
     pending = app._pending
     if resumed is None:
-        if pending is None or not pending[1]:
+        if not pending[1]:
             tags = {"Event": "Playboard", "White": player(app, 0), "Black": player(app, 1),
                     "Mode": app.mode}
             if app.mode != "two":
                 tags["Level"] = str(app.level)
             app._record("G", name, tags)  # on flash now, or queued (and retried)
-            if pending is not None:
-                pending[1] = True
+            pending[1] = True
         gid = app.store.current if not app.pending else None
         app.emit("game", {"game": name, "mode": app.mode, "level": app.level, "id": gid})
     else:

@@ -188,8 +188,8 @@ class App:
         self.next_due = 0
         self.frames = 0
         self.memory_errors = 0
-        self._pending = None  # a game to begin at the next frame: [resumed record or None,
-        # its header queued (bool)]
+        self._pending = None  # a game being begun, a step a frame: [resumed record or None,
+        # its header queued (bool), the step, the code, moves replayed] (gamestart.begin)
         self._begin_tries = 0  # attempts to begin or resume a game that hit a MemoryError
         self._hold = -1  # the sensor of a deliberate press in progress (-1 none)
         self._t_hold = 0  # when it left its rest value
@@ -321,7 +321,7 @@ class App:
         """Start the chosen game (or continue ``resumed``, a record.GameRecord) at the
         next frame: record its header, then set-up (Tobit) or play. The next frame does
         it from this module, so that the menu's code is out of the heap by then."""
-        self._pending = [resumed, False]
+        self._pending = [resumed, False, 0, None, 0]  # see gamestart.begin
 
 
     def engine_side(self, side):
@@ -458,19 +458,25 @@ class App:
             from playboard.app import check
             check.frame(self, now_ms)
             return
-        self.begin_pending(now_ms)
+        if self._pending is not None:
+            self.begin_pending(now_ms)
+            if self._pending is not None:
+                return  # a game is being begun: one step a frame (gamestart.begin)
         self._scan_and_play(now_ms)
 
     def begin_pending(self, now_ms):
-        """Begin the game asked for by ``new_game`` now (the next frame does it anyway).
-        Call it from outside the menu code (a frame, the simulator's bridge)."""
+        """One step of beginning the game asked for by ``new_game`` (gamestart.begin;
+        a frame does one step and nothing else). Call it from outside the menu code
+        (a frame, the simulator's bridge, which calls it until ``_pending`` is None)."""
         if self._pending is not None:
             resumed = self._pending[0]
+            done = again = False
             try:
                 from playboard.app import gamestart  # a MemoryError here too: try again
-                gamestart.begin(self, now_ms, resumed)
-                self._pending = None
-                self._begin_tries = 0
+                done = gamestart.begin(self, now_ms, resumed)
+                if done:
+                    self._pending = None
+                    self._begin_tries = 0
             except MemoryError:
                 # the heap was too broken up for the game's code or tables (the boot's
                 # garbage): a game is never given up for that at once; begin again next
@@ -492,9 +498,13 @@ class App:
                 self._end_game_objects()
                 self.engine = None  # rebuilt first, in one piece, by the next attempt
                 self._reserve = None  # the code did not fit beside it: the next has the room
+                p = self._pending
+                p[2], p[3], p[4] = 0, None, 0  # from the first step again
+                again = True
                 gc.collect()
                 return
             except (ValueError, IndexError, OSError) as e:
+                done = True
                 self._pending = None
                 if resumed is None:
                     raise
@@ -503,7 +513,8 @@ class App:
                 self._record("E", "*", "abandoned")
                 self.open_menu(now_ms)
             finally:
-                unload("playboard.app.gamestart")  # start-up of a game only
+                if done or again or self._pending is None:
+                    unload("playboard.app.gamestart")  # start-up of a game only (or anew)
 
     def _scan_and_play(self, now_ms):
         self.frames += 1

@@ -79,6 +79,8 @@ def start(argv, bridge_class):
     br = bridge_class(app, ctl_in, ctl_out, virtual, bdev)
     app.clock = br.clock  # nothing of this module may stay referenced: it is dropped
     app.start(br.clock())
+    while app._pending is not None:  # a resumed game, all its steps (gamestart.begin)
+        app.begin_pending(br.clock())  # before "ready", as the bridge's game command does
     app.frame(br.clock())  # the menu or the resumed game lit
     boot_us = time.ticks_diff(time.ticks_us(), t0)
     br.reply({"ok": True, "ready": True, "t": br.clock(), "n_leds": hw.n_leds,
