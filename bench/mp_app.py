@@ -33,16 +33,23 @@ BUILDER = ("%s -c 'import sys; sys.path.insert(0, \"host_tools\"); "
 MODULES = ("playboard", "playboard.compat", "playboard.games", "playboard.games.common",
            "playboard.games.registry", "playboard.games.base",
            "playboard.hw", "playboard.hw.base", "playboard.sim", "playboard.sim.hw", "playboard.board",
-           "playboard.board.layout", "playboard.record", "playboard.link", "playboard.board.debounce",
+           "playboard.board.layout", "playboard.record", "playboard.board.debounce",
            "playboard.board.scan", "playboard.board.lights", "playboard.board.tracker",
-           "playboard.engine", "playboard.engine.evaluation", "playboard.engine.search",
+           "playboard.engine", "playboard.engine.evaluation_native", "playboard.engine.evaluation",
+           "playboard.engine.search",
            "playboard.app", "playboard.app.state", "playboard.app.loop", "playboard.app.gamestart",
            "playboard.app.ui", "playboard.sim.bridge", "playboard.sim.flash", "playboard.sim.boot",
-           "playboard.games.tobit", "playboard.board.tobit_tracker", "playboard.games.mancala_text",
-           "playboard.games.toguz", "playboard.board.mancala_tracker")
+           "playboard.games.tobit_native", "playboard.games.tobit",
+           "playboard.board.tobit_tracker_native", "playboard.board.tobit_tracker",
+           "playboard.games.mancala_text", "playboard.games.snapshot", "playboard.games.toguz_native",
+           "playboard.games.toguz", "playboard.board.mancala_tracker", "playboard.games.tihbat_native",
+           "playboard.games.tihbat", "playboard.engine.tihbat_table", "playboard.hw.stdio",
+           "playboard.link", "playboard.settings")
 OPTIONAL = ("playboard.app.ui", "playboard.app.gamestart", "playboard.sim.flash", "playboard.sim.boot",
-            "playboard.games.tobit", "playboard.board.tobit_tracker",
-            "playboard.games.toguz", "playboard.board.mancala_tracker", "playboard.games.mancala_text")
+            "playboard.games.tobit", "playboard.board.tobit_tracker", "playboard.games.snapshot",
+            "playboard.games.toguz", "playboard.board.mancala_tracker", "playboard.games.mancala_text",
+            "playboard.games.tihbat", "playboard.engine.tihbat_table", "playboard.link",
+            "playboard.settings")
 SCRIPT = """events off
 watch
 auto
@@ -88,6 +95,20 @@ def code_sizes():
     return sizes
 
 
+def code_sizes_apart(tmp):
+    """``code_sizes`` (module -> heap bytes of its code) measured in a MicroPython
+    process of its own (the caller's heap holds its results), files in folder ``tmp``."""
+    import json
+    with open(tmp + "/sizes.py", "w") as f:
+        f.write("import sys, json\nsys.path.insert(0, 'build/simfw')\nsys.path.insert(0, 'bench')\n"
+                "from mp_app import code_sizes\nprint(json.dumps(code_sizes()))\n")
+    # (a larger heap than the model's: every game's code is loaded in turn; a module's
+    # code takes the same bytes of heap whatever its size)
+    os.system("MICROPYPATH=firmware:bench %s -X heapsize=1024k %s/sizes.py > %s/sizes.out" % (MP, tmp, tmp))
+    with open(tmp + "/sizes.out") as f:
+        return json.loads(f.read())
+
+
 def play():
     """Run the firmware on the command script; its JSON replies, parsed."""
     import json
@@ -111,7 +132,8 @@ def main():
         return
     sys.path.insert(0, "build/simfw")
     mpy = rp2040_mpy_bytes()  # first: reading the manifest compiles it, before the code fills the heap
-    sizes = code_sizes()
+    os.system("mkdir -p %s" % TMP)
+    sizes = code_sizes_apart(TMP)  # in a process of its own with a larger heap (every game's code)
     for name in MODULES:  # measured: give the heap back to this harness (the firmware runs apart)
         sys.modules.pop(name, None)
     gc.collect()

@@ -19,7 +19,7 @@ games (100 synced, 100 not), driven by a command file on its control channel
 import os
 
 from benchlib import report  # noqa: E402
-from mp_app import BUILDER, PY, MP  # noqa: E402
+from mp_app import BUILDER, PY, MP, code_sizes_apart  # noqa: E402
 
 TMP = "/tmp/pb-bench-memory"
 GAMES = ("toguz", "tobit", "tobit4", "tihbat")
@@ -76,18 +76,6 @@ def run(script, flash, keep=None):
     return code, out
 
 
-def code_sizes_apart():
-    """bench/mp_app.py's ``code_sizes`` (module -> heap bytes of its code) measured in a
-    MicroPython process of its own (this one's heap holds the runs' results)."""
-    import json
-    with open(TMP + "/sizes.py", "w") as f:
-        f.write("import sys, json\nsys.path.insert(0, 'build/simfw')\nsys.path.insert(0, 'bench')\n"
-                "from mp_app import code_sizes\nprint(json.dumps(code_sizes()))\n")
-    os.system("MICROPYPATH=firmware:bench %s -X heapsize=192k %s/sizes.py > %s/sizes.out" % (MP, TMP, TMP))
-    with open(TMP + "/sizes.out") as f:
-        return json.loads(f.read())
-
-
 def session_lines():
     """The 200-game session's commands: every game and mode in turn, levels 1-3."""
     yield "events off"
@@ -136,7 +124,7 @@ def main():
     begun = sum(1 for a in out if a < 0)
     out = None
     # the code's heap, to tell the data from it (bench/mp_app.py's way, in a process of its own)
-    sizes = code_sizes_apart()
+    sizes = code_sizes_apart(TMP)
     started = 0
     for i in range(len(mems)):
         game = GAMES[i // len(MODES)]
