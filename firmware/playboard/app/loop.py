@@ -273,11 +273,21 @@ class App:
 
     def poll_link(self):
         """Answer the host (Link.poll), the link loaded first when the host has just
-        spoken (a MemoryError while it loads: the next frame tries again)."""
+        spoken. No room for it: with no game in play the game's code makes room;
+        in play the next frame tries again (the host asks again)."""
         if self.link is None:
             if self.transport is None or not self.transport.ready():
                 return
-            self.open_link()
+            try:
+                self.open_link()
+            except MemoryError:
+                self.memory_errors += 1
+                if self.state in (S_SETUP, S_PLAY) or self._pending is not None:
+                    gc.collect()
+                    return  # a game in play keeps its heap: the host asks again
+                self.release_game()  # no game in play: its code makes room for the link
+                gc.collect()
+                self.open_link()  # (a MemoryError again: the frame survives it)
         self.link.poll()
 
     def open_link(self):

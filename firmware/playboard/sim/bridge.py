@@ -359,7 +359,10 @@ class Bridge:
             if self.virtual:
                 p.poll(20)
                 self.read_ctl()
-                app.poll_link()
+                try:
+                    app.poll_link()
+                except MemoryError:  # as a frame survives it: the host asks again
+                    app.memory_errors += 1
             else:
                 if t is not None and t.closed and self.ctl_in is None:
                     return  # nobody drives it any more (standard input ended)
