@@ -399,3 +399,47 @@ def test_tobit_setup_move_and_takeback_are_recorded():
     assert "undo" in r.kinds() and g.ply == 0
     assert r.store.read(1).moves == []
 
+
+
+def test_tobit_engine_move_made_before_the_search_ends_is_committed_when_it_ends():
+    # A player who makes the engine's move on the board while it still thinks (they
+    # saw it coming): the board, read again when the search ends, commits it at once,
+    # with no other sensor needed to change (issue 10: "blind while it thinks").
+    if is_micropython():
+        raise SkipTest("Tobit in-process rig: CPython only (see tests/host/test_app_e2e.py)")
+    from playboard.engine.search import Engine
+    r = Rig()
+    r.app.link_set_game({"game": "tobit4", "mode": "black", "level": 2})  # engine: White
+    r.begun()
+    g = r.app.game
+    lay = r.app.lay
+    for p in range(1, g.n_points + 1):
+        if g.board[p]:
+            r.hw.set_sensor(lay.sensor_of(p), 1)
+    real = Engine.step
+    held = [0]
+
+    def slow(self, *a, **kw):
+        done = real(self, *a, **kw)
+        if done and held[0] < 40:  # the search is over: 40 more frames before it says so
+            held[0] += 1
+            return False
+        return done
+
+    Engine.step = slow
+    try:
+        while held[0] == 0 and r.t < 20000:
+            r.adv(10)
+        assert r.app.thinking and held[0] > 0, (r.app.state, held)
+        m = r.app.engine.best_move  # what it will play: made now, by hand, as a player would
+        text = g.move_text(m)
+        r.hw.set_sensor(lay.sensor_of(m[1]), 0)
+        r.adv(120)
+        r.hw.set_sensor(lay.sensor_of(m[-1]), 1)
+        while r.app.thinking:
+            r.adv(10)
+        r.adv(1500)  # no sensor changes from here on
+    finally:
+        Engine.step = real
+    assert g.ply == 1 and _moves(r) == [text], (_moves(r), g.ply)
+    assert r.app.expecting is None and r.store.read(1).moves == _moves(r)

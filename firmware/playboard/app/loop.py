@@ -441,6 +441,7 @@ class App:
             n = tr.press(m + g.turn * g.n_pits, now_ms)
         self.thinking = False
         self._shown = -1
+        self._occ_dirty = True  # what changed on the board during the search: read now
         self._ev_i = 0
         self._ev_n = n
         self._ev_rec = -1
