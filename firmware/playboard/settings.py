@@ -18,6 +18,9 @@ DEFAULT_SETTINGS = {"brightness": 48, "level": 3, "takeback": True, "hints": Tru
 
 SPEC = {
     "brightness": ("int", 0, 255),  # LED brightness (0 off .. 255 full), under the current cap
+    "max_brightness": ("int", 0, 255),  # a cap on brightness, whoever sets it (staff, link)
+    "hours": ("hours", 0, 0),  # opening hours "HH:MM-HH:MM" (every day; "" always open):
+    # outside them the board is dark and starts nothing (docs/museum.md)
     "level": ("int", 1, 8),  # the engine's level offered first in the menu
     "takeback": ("bool", 0, 0),  # two-player games: the previous position put back takes back
     "hints": ("bool", 0, 0),  # legal targets lit when a piece is lifted
@@ -38,7 +41,25 @@ SPEC = {
 # The defaults of the settings the board keeps only once changed (the app reads them
 # with these defaults); the others' defaults: DEFAULT_SETTINGS, app.state.APP_SETTINGS
 DEFAULTS = {"idle_s": 0, "games": list(GAMES), "modes": list(MODES), "max_level": 8,
-            "locked": False, "lock_link": True, "resume": "always"}
+            "locked": False, "lock_link": True, "resume": "always", "max_brightness": 255,
+            "hours": ""}
+
+
+def parse_hours(text):
+    """Opening hours "HH:MM-HH:MM" -> (opening, closing) in minutes after midnight (a
+    closing before the opening runs past midnight), or None if ``text`` is not that
+    (or opens and closes at the same minute)."""
+    if not isinstance(text, str) or len(text) != 11 or text[2] != ":" or text[5] != "-" \
+            or text[8] != ":":
+        return None
+    try:
+        h1, m1, h2, m2 = int(text[0:2]), int(text[3:5]), int(text[6:8]), int(text[9:11])
+    except ValueError:
+        return None
+    if not (0 <= h1 < 24 and 0 <= h2 < 24 and 0 <= m1 < 60 and 0 <= m2 < 60):
+        return None
+    a, b = 60 * h1 + m1, 60 * h2 + m2
+    return None if a == b else (a, b)
 
 LOCKED = "the board is locked (museum mode): unlock the link with the staff gesture"
 
@@ -63,6 +84,10 @@ def check(name, value):
     elif kind == "int":
         if not isinstance(value, int) or isinstance(value, bool) or not a <= value <= b:
             raise ValueError("setting %s takes an integer %d..%d, not %r" % (name, a, b, value))
+    elif kind == "hours":
+        if parse_hours(value) is None and value != "":
+            raise ValueError('setting %s takes "HH:MM-HH:MM" (opening, closing; "" always open), '
+                             'not %r' % (name, value))
     elif kind == "one":
         if value not in a or not isinstance(value, str):
             raise ValueError("setting %s takes one of %s, not %r" % (name, ", ".join(a), value))

@@ -124,3 +124,57 @@ def test_resume_never_closes_the_unfinished_game_as_abandoned_at_power_up():
     assert r2.app.state == 0 and r2.app.game is None
     rec = r2.store.read(1)
     assert rec.finished and rec.termination == "abandoned" and rec.moves == played
+
+
+def _at(h, m, year=2026):
+    return lambda: (year, 12, 1, h, m, 0, 1, 335)
+
+
+def test_outside_the_opening_hours_the_board_is_dark_and_starts_nothing():
+    r = Rig()
+    r.adv(50)
+    clock = [_at(8, 59)]
+    r.app.wallclock = lambda: clock[0]()
+    r.app.settings["hours"] = "09:00-17:30"
+    r.app.link_settings({"hours": "09:00-17:30"})
+    r.adv(100)
+    assert r.app.closed and r.app.state == 4 and r.app.lights.brightness == 0
+    assert ("hours", {"open": False}) in r.events
+    r.adv(2000)
+    assert r.lit() == []  # dark, attract or not
+    r.press("toguz", MENU_START)  # a visitor's press starts nothing
+    r.press("toguz", MENU_START)
+    assert r.app.state == 4 and r.app.game is None and r.store.count == 0
+    clock[0] = _at(9, 0)  # opening time: the menu lit again within HOURS_MS
+    r.adv(30000)
+    assert not r.app.closed and r.app.state == 0 and r.lit()
+    assert r.app.lights.brightness == 48
+    r.press("toguz", MENU_START)
+    assert r.app.state == 2 and r.app.game is not None
+    clock[0] = _at(17, 30)  # closing time with a game in play: it goes on
+    r.adv(31000)
+    assert not r.app.closed and r.app.state == 2
+    clock[0] = _at(1, 0, year=2021)  # a power cut: the clock not set counts as open
+    r.app.open_menu(r.t)
+    r.adv(31000)
+    assert not r.app.closed and r.app.state == 0
+
+
+def test_opening_hours_past_midnight_and_the_brightness_cap():
+    r = Rig()
+    r.adv(50)
+    r.app.wallclock = _at(23, 0)
+    r.app.settings.update({"hours": "18:00-02:00", "brightness": 200, "max_brightness": 60})
+    r.app.link_settings({"hours": 1, "brightness": 1})
+    r.adv(100)
+    assert not r.app.closed and r.app.lights.brightness == 60  # under the cap
+    r.app.wallclock = _at(2, 0)
+    r.adv(30000)
+    assert r.app.closed and r.app.lights.brightness == 0
+    r.app.settings["max_brightness"] = 255
+    r.app.wallclock = _at(17, 59)
+    r.adv(30000)
+    assert r.app.closed
+    r.app.wallclock = _at(18, 0)
+    r.adv(30000)
+    assert not r.app.closed and r.app.lights.brightness == 200

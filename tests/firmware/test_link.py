@@ -153,7 +153,9 @@ def test_settings_read_write_and_refusals():
     assert t == "w" and r["brightness"] == 90 and r["takeback"] is False
     assert st.load_settings({}) == {"brightness": 90, "takeback": False}  # only what was set
     for bad in ({"brightness": 300}, {"brightness": "x"}, {"takeback": 1}, {"nope": 1},
-                {"level": True}, {"level": 5, "brightness": -1}):
+                {"level": True}, {"level": 5, "brightness": -1}, {"max_brightness": 256},
+                {"hours": "9-18"}, {"hours": "25:00-18:00"}, {"hours": "09:00-09:00"},
+                {"hours": "09:60-18:00"}, {"hours": 900}, {"hours": "09:00-18:00 "}):
         t, r = _ask(lk, pipe, 3, "W", bad)
         assert t == "!" and r["err"] == "refused", bad
     assert lk.settings["brightness"] == 90 and lk.settings["level"] == 3

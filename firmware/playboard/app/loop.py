@@ -48,7 +48,7 @@ from playboard.board import tracker as T
 from playboard.board.lights import Lights, ENGINE, CAPTURE, ERROR, USER, ON, ACCENT, BLINK
 from playboard.board.scan import Scanner
 from playboard.app.state import (STATE_NAMES, S_MENU, S_SETUP, S_PLAY, S_OVER, S_ATTRACT, S_STAFF,
-                                 MASK, ARM_MS, DRAW_MS, OVER_DELAY_MS, ATTRACT_STEP_MS,
+                                 MASK, ARM_MS, DRAW_MS, OVER_DELAY_MS, ATTRACT_STEP_MS, HOURS_MS,
                                  HOLD_MS, RELEASE_MS, QUIET_MS, REST_MS,
                                  APP_SETTINGS, GAME_CODE, RESERVE, RESIGNED, AGREED, ticks_ms, clamp)
 
@@ -101,8 +101,12 @@ class App:
             settings = store.load_settings(defaults)
         self.settings = settings
         leds = cfg["leds"]
+        self.closed = False  # outside the opening hours (settings "hours"): dark, idle
+        self.wallclock = time.localtime  # (year, month, day, hour, minute, ...): the RTC
+        self._hours = None  # ("HH:MM-HH:MM", (opening, closing) in minutes) parsed
+        self._t_hours = 0
         self.lights = Lights(hw, leds["budget_ma"], leds["ma_per_led"], leds["idle_ma"],
-                             clamp(settings.get("brightness", 48), 0, 255))
+                             self._brightness())
         self.stylus = cfg.get("pit_select") == "stylus"
         self.colour = cfg.get("sensor", {}).get("kind") == "hall_mux"
         momentary = ()
@@ -557,6 +561,9 @@ class App:
             self._turn_check = False
         if self.thinking:
             self._think(now_ms)
+        if ((now_ms - self._t_hours) & MASK) >= HOURS_MS:
+            self._t_hours = now_ms
+            self._check_hours(now_ms)
         self._paint(now_ms)
         self.lights.frame(now_ms)
         self.poll_link()
@@ -569,7 +576,8 @@ class App:
         self._t_idle = now_ms
         self._rested = False
         if st == S_ATTRACT:
-            self.open_menu(now_ms)
+            if not self.closed:  # closed: a touch wakes nothing
+                self.open_menu(now_ms)
             return
         b = self.buttons
         game = st == S_PLAY or st == S_SETUP
@@ -584,7 +592,7 @@ class App:
                     if ok:
                         if game:
                             self._pad_press(self.pad_sensors[s], now_ms)
-                        else:
+                        elif not self.closed:
                             self._ui().press(self, s, st, now_ms)
                         if self.state != st or self._pending is not None:
                             return
@@ -889,10 +897,52 @@ class App:
         return d
 
 
+    def _brightness(self):
+        """The LEDs' brightness: the setting under its cap (``max_brightness``), 0 while
+        the board is closed (outside the opening hours)."""
+        s = self.settings
+        if self.closed:
+            return 0
+        return min(clamp(s.get("brightness", 48), 0, 255), clamp(s.get("max_brightness", 255), 0, 255))
+
+    def apply_brightness(self):
+        """Set the LEDs' brightness from the settings (``_brightness``)."""
+        self.lights.set_brightness(self._brightness())
+
+    def _check_hours(self, now_ms):
+        """Every HOURS_MS: outside the opening hours (settings "hours", on the board's
+        clock) a board with no game in play goes dark and starts nothing; it lights
+        the menu again at opening. A clock not set (a year before 2024: the RP2040's
+        restarts in 2021 after a power cut until the PC sets it) counts as open."""
+        h = self.settings.get("hours", "")
+        closed = False
+        if h:
+            if self._hours is None or self._hours[0] != h:
+                from playboard.settings import parse_hours
+                self._hours = (h, parse_hours(h))
+                unload("playboard.settings")
+            span = self._hours[1]
+            t = self.wallclock()
+            if span is not None and t[0] >= 2024:
+                m = 60 * t[3] + t[4]
+                a, b = span
+                closed = not (a <= m < b) if a < b else (b <= m < a)
+        if closed == self.closed or (closed and self.state not in (S_MENU, S_ATTRACT, S_OVER)):
+            return  # (a game in play goes on: it ends, or is abandoned when idle)
+        self.closed = closed
+        self.apply_brightness()
+        self.emit("hours", {"open": not closed})
+        if closed:
+            self._enter(S_ATTRACT, now_ms)
+        else:
+            self.open_menu(now_ms)
+
     def link_settings(self, changed):
         """Apply settings the host changed (already checked and saved on flash)."""
-        if "brightness" in changed:
-            self.lights.set_brightness(clamp(self.settings["brightness"], 0, 255))
+        if "brightness" in changed or "max_brightness" in changed:
+            self.apply_brightness()
+        if "hours" in changed:
+            self._t_hours = (self.now - HOURS_MS) & MASK  # looked at by the next frame
         if "level" in changed and self.state == S_MENU:
             self.level = clamp(self.settings["level"], 1, 8)
         if self.state == S_MENU:

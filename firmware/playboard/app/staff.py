@@ -43,7 +43,7 @@ def staff_press(app, cell, now_ms):
         changed["brightness"] = v
         if app.store.save_settings(changed):
             s["brightness"] = v
-            app.lights.set_brightness(v)
+            app.apply_brightness()  # (under max_brightness)
         app.emit("staff", {"brightness": s["brightness"]})
     elif cell == STAFF_UNLOCK:
         app.unlocked = not app.unlocked

@@ -28,6 +28,7 @@ RELEASE_MS = const(4000)  # ...and let go before this: a pit filled, never let g
 QUIET_MS = const(300)  # no other pad or pit changed this long before a press begins
 REST_MS = const(3000)  # a board left unchanged this long: what it shows is the new rest
 DRAW_MS = const(10000)  # a draw offer stands this long for the other player
+HOURS_MS = const(30000)  # the opening hours are looked at this often
 OVER_DELAY_MS = const(2500)  # the last move's view stays this long before the result
 ATTRACT_STEP_MS = const(80)
 
