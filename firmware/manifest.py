@@ -21,7 +21,7 @@ BOARD_FILES = [
     "hw/__init__.py", "hw/base.py", "hw/open.py", "hw/bits.py", "hw/rp2.py", "hw/circuitpython.py",
     "hw/selftest.py", "hw/calibrate.py", "hw/pads.py",
     "board/__init__.py", "board/layout.py", "board/debounce.py", "board/scan.py", "board/lights.py",
-    "board/tracker.py", "board/tobit_tracker.py", "board/mancala_tracker.py",
+    "board/tracker.py", "board/tobit_tracker.py", "board/mancala_tracker.py", "board/isolate.py",
     "games/__init__.py", "games/common.py", "games/registry.py", "games/base.py", "games/bufops.py",
     "games/snapshot.py", "games/mancala_text.py", "games/toguz.py", "games/tobit.py", "games/tihbat.py",
     "engine/__init__.py", "engine/search.py", "engine/evaluation.py", "engine/tihbat_table.py",

@@ -110,6 +110,8 @@ class MancalaTracker(EventOutbox):
                 on = self.occ[c]
                 held = (now_ms - self._since[c]) & _MASK
                 self._since[c] = now_ms
+                if self.request.fault[c]:
+                    continue  # an isolated sensor selects nothing, delays nothing
                 self._emit(EV_PLACED if on else EV_LIFTED, c)
                 if self.state == _MS_SOWING:
                     self._t_event = now_ms  # hands still busy: the auto confirm waits
