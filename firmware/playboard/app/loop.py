@@ -399,7 +399,7 @@ class App:
             tr.expect(m, now_ms)
             self.expecting = m
         elif 0 <= m < g.n_pits:
-            n = tr.press(m + g.turn * g.n_pits, now_ms)
+            n = tr.press(m + g.turn * g.n_pits, now_ms, True)  # its pit lit till sown
         self.thinking = False
         self._shown = -1
         self._ev_i = 0
@@ -674,6 +674,8 @@ class App:
                 self.emit("place", {"cell": arg})
             elif kind == T.EV_CORRECTION:
                 self.emit("correction", None)
+            elif kind == T.EV_ERROR:  # mancala: why nothing was selected (WHY_*)
+                self.emit("error", {"cell": arg, "why": tr.why})
             elif kind == T.EV_RESOLVED:
                 self.emit("resolved", None)
             self._ev_i = i + 1
