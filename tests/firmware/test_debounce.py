@@ -95,6 +95,76 @@ def test_chattering_sensor_is_reported_not_turned_into_changes():
     assert len(ev2) <= 1
 
 
+def _faults_and_changes(b, d, raw, t0, t1, step=10):
+    """Scan t0..t1; return ([(t, sensor) changes], [(t, sensor, fault)])."""
+    ev = []
+    fs = []
+    t = t0
+    while t < t1:
+        b.tick(t)
+        b.read(raw)
+        k = d.update(raw, t)
+        for j in range(k):
+            ev.append((t, d.changes[j]))
+        for j in range(d.n_fault_changes):
+            s = d.fault_changes[j]
+            fs.append((t, s, d.fault[s]))
+        t += step
+    return ev, fs
+
+
+def test_a_slow_flipper_is_chatter_within_a_second_and_recovers_by_itself():
+    # a weak magnet flipping at 5 Hz (every 100 ms: each value outlasts stable_ms,
+    # so the raw flip count stays far below chatter_limit) with the default settings
+    for period, within in ((100, 900), (200, 2700)):
+        b = SimBoard(8, 0)
+        d = Debouncer(8)
+        raw = bytearray(8)
+        run(b, d, raw, 0, 100)
+        script = [(2500, 6, 1)]  # a piece put down elsewhere meanwhile
+        v = 1
+        for t in range(1000, 6000, period):
+            script.append((t, 3, v))
+            v = 1 - v
+        script.append((6000, 3, 0))
+        script.sort()
+        for (t, s, v) in script:
+            b.schedule(t, s, v)
+        ev, fs = _faults_and_changes(b, d, raw, 100, 9000)
+        trips = [(t, s) for (t, s, f) in fs if f == CHATTER]
+        assert len(trips) == 1 and trips[0][1] == 3, fs
+        assert 1000 < trips[0][0] <= 1000 + within, (period, trips)
+        # after the trip no change of sensor 3 until it has been quiet recover_ms (2 s)
+        mine = [t for (t, s) in ev if s == 3]
+        assert all(t < trips[0][0] for t in mine[:-1]) and mine[-1] >= 7800, (period, mine)
+        assert len(mine) <= 11, mine  # (the last: its value once trusted again)
+        assert (2540, 6) in ev, ev  # the other sensor is never held up
+        assert [(s, f) for (t, s, f) in fs] == [(3, CHATTER), (3, OK)], fs
+        assert d.stable[3] == 0 and d.fault[3] == OK
+
+
+def test_a_person_on_one_sensor_is_never_chatter():
+    # a piece lifted and put back every second for 10 s, and bursts of three
+    # stylus taps on the same pit (6 changes in 1.2 s) every 3 s
+    b = SimBoard(8, 0, script_len=128)
+    d = Debouncer(8)
+    raw = bytearray(8)
+    run(b, d, raw, 0, 100)
+    script = []
+    for t in range(200, 10200, 1000):
+        script += [(t, 2, 1), (t + 250, 2, 0)]
+    for t in range(300, 10300, 3000):
+        for k in range(3):
+            script += [(t + 400 * k, 4, 1), (t + 400 * k + 150, 4, 0)]
+    script.sort()
+    for (t, s, v) in script:
+        b.schedule(t, s, v)
+    ev, fs = _faults_and_changes(b, d, raw, 100, 11000)
+    assert fs == [], fs
+    assert len([1 for (t, s) in ev if s == 2]) == 20
+    assert len([1 for (t, s) in ev if s == 4]) == 24
+
+
 def test_momentary_sensor_stuck_on_at_start_is_reported_not_a_press():
     b = SimBoard(20, 0)
     b.set_sensor(7, 1)  # stylus pad stuck from power-up

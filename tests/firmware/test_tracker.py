@@ -422,3 +422,100 @@ def test_promotion_needs_no_gesture():
     tr.update(o, 100)
     assert events(tr, tr.update(o, 400)) == [("committed", 1)]
     assert g.board[35] == 5  # WHITE_TOBIT (2.5)
+
+
+def _tobit_occ(g):
+    occ = bytearray(g.n_points + 1)
+    for p in range(1, g.n_points + 1):
+        occ[p] = 1 if g.board[p] else 0
+    return occ
+
+
+def test_an_isolated_point_holds_up_nothing_else_and_is_trusted_again():
+    from playboard.board.isolate import isolate
+    from playboard.board.tobit_tracker import TobitTracker
+    from playboard.games.registry import new_game
+    g = new_game("tobit")
+    tr = TobitTracker(g, setup=False)
+    occ = _tobit_occ(g)
+    tr.update(occ, 0)
+    bad = 20  # an empty point whose sensor chatters: frozen reading a piece
+    assert g.board[bad] == 0
+    occ[bad] = 1
+    faulty = bytearray(64)
+    faulty[bad] = 1
+    tr.update(occ, 100)
+    isolate(tr, faulty, 100)
+    assert tr.request.fault[bad] == 1 and tr.state == 0  # reads as the game says: idle
+    # a move elsewhere commits after settle_ms as usual
+    m = [mv for mv in g.legal_moves() if bad not in (mv[1], mv[-1])][0]
+    occ[m[1]] = 0
+    occ[m[-1]] = 1
+    tr.update(occ, 1000)
+    assert tr.update(occ, 1299) == 0
+    n = tr.update(occ, 1300)
+    assert (tr.ev_kind[0], tr.move) == (T.EV_COMMITTED, m) and g.ply == 1, n
+    # recovered: reads empty again, nothing committed, nothing to correct
+    occ[bad] = 0
+    tr.update(occ, 2000)
+    isolate(tr, bytearray(64), 2000)
+    assert tr.request.fault[bad] == 0 and tr.state == 0 and g.ply == 1
+    for t in range(2000, 6000, 100):
+        assert tr.update(occ, t) == 0
+    # had it recovered reading a piece: that is a piece too many, shown to correct
+    occ[bad] = 1
+    tr.update(occ, 6000)
+    tr.update(occ, 6400)
+    assert tr.correcting and tr.request.roles[bad] == T.R_EXTRA
+
+
+def test_a_move_touching_an_isolated_point_waits_for_it():
+    from playboard.board.isolate import isolate
+    from playboard.board.tobit_tracker import TobitTracker
+    from playboard.games.registry import new_game
+    g = new_game("tobit")
+    tr = TobitTracker(g, setup=False)
+    occ = _tobit_occ(g)
+    tr.update(occ, 0)
+    m = g.legal_moves()[0]
+    faulty = bytearray(64)
+    faulty[m[-1]] = 1  # the move's target chatters, frozen empty
+    isolate(tr, faulty, 0)
+    occ[m[1]] = 0  # lifted and put on the target: the board shows only the lift
+    tr.update(occ, 100)
+    for t in range(100, 5000, 100):
+        tr.update(occ, t)
+    assert g.ply == 0  # no phantom: a lifted piece is not that move
+    occ[m[-1]] = 1
+    tr.update(occ, 5000)  # the sensor recovers (read isolated first, as the app does)
+    isolate(tr, bytearray(64), 5000)
+    tr.update(occ, 5300)
+    assert g.ply == 1 and tr.move == m
+
+
+def test_an_isolated_pit_selects_nothing_and_does_not_hold_up_the_sowing_view():
+    from playboard.board.isolate import isolate
+    from playboard.board.mancala_tracker import MancalaTracker
+    from playboard.games.registry import new_game
+    g = new_game("toguz")
+    tr = MancalaTracker(g, select="tap", confirm_ms=2500)
+    occ = bytearray(20)
+    tr.update(occ, 0)
+    faulty = bytearray(64)
+    faulty[3] = 1  # South pit 4: the mover's, legal
+    isolate(tr, faulty, 0)
+    assert tr.request.fault[3] == 1
+    for t in range(1000, 3000, 200):  # it flips: selects nothing
+        occ[3] = 1 - occ[3]
+        assert [tr.ev_kind[i] for i in range(tr.update(occ, t))] == []
+    assert g.ply == 0
+    occ[5] = 1
+    tr.update(occ, 3000)  # South pit 6 selected: sowing view
+    occ[5] = 0
+    tr.update(occ, 3150)
+    assert g.ply == 1
+    for t in range(3200, 5650, 100):  # the isolated pit keeps flipping
+        occ[3] = 1 - occ[3]
+        tr.update(occ, t)
+    n = tr.update(occ, 5650)
+    assert [tr.ev_kind[i] for i in range(n)] == [T.EV_CONFIRMED]

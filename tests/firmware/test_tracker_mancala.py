@@ -312,3 +312,40 @@ def test_own_games_played_by_taps():
             assert g.is_game_over()
             n += 1
     assert n == 2
+
+
+def test_every_error_says_why_and_two_pits_at_once_undo_the_selection():
+    g = game("toguz")
+    tr = MancalaTracker(g, confirm_ms=0)  # stylus taps
+    o = bytearray(20)
+    tr.update(o, 0)
+    assert [e for e in tap(tr, o, 12, 1000) if e[0] == "error"] == [("error", 12)]
+    assert tr.why == 2  # North's pit: not the mover's
+    # two pits at once: a stylus slanted over South pits 3 and 4, 20 ms apart
+    o[2] = 1
+    ev = events(tr, tr.update(o, 2000))
+    o[3] = 1
+    ev += events(tr, tr.update(o, 2020))
+    assert ("committed", 1) in ev and ("takeback", 0) in ev, ev
+    assert sorted(e for e in ev if e[0] == "error") == [("error", 2), ("error", 3)] and tr.why == 3
+    assert g.ply == 0 and tr.request.mode == T.M_CHOOSE
+    assert tr.request.cells(T.R_ERROR) == [2, 3]
+    o[2] = o[3] = 0
+    tr.update(o, 2200)
+    # a pit played: another pit of South tapped during its sowing view
+    tap(tr, o, 6, 3000)
+    assert g.ply == 1
+    assert [e for e in tap(tr, o, 7, 4000) if e[0] == "error"] == [("error", 7)] and tr.why == 4
+    assert tr.request.cells(T.R_SELECTED) == [6] and tr.request.cells(T.R_ERROR) == [7]
+    assert g.ply == 1
+    # the engine's move: its pit lit; its own pit tapped is no error, another is
+    tap(tr, o, tr.request.last, 5000)  # confirmed
+    n = tr.press(9, 6000, True)  # North pit 1 for the engine
+    assert events(tr, n) == [("selected", 9), ("committed", 2)]
+    assert tr.request.cells(T.R_ENGINE_FROM) == [9]
+    assert [e for e in tap(tr, o, 9, 6500) if e[0] == "error"] == []
+    assert [e for e in tap(tr, o, 11, 7000) if e[0] == "error"] == [("error", 11)] and tr.why == 5
+    assert tr.request.cells(T.R_ENGINE_FROM) == [9]  # still shown
+    tr.update(o, 7000 + 900)
+    assert tr.request.cells(T.R_ERROR) == [] and tr.request.cells(T.R_ENGINE_FROM) == [9]
+    assert g.ply == 2

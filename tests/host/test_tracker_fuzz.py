@@ -88,7 +88,7 @@ mancala_events = st.lists(
 @given(mancala_events, st.sampled_from(["toguz", "tihbat"]), st.sampled_from(["stylus", "lift"]))
 def test_arbitrary_pit_events(changes, name, select):
     """Any pit sensor sequence: only legal moves are pushed, each reported once with
-    its selection; errors change nothing; the board always comes back to the
+    its selection (and taken back only with an error: two pits at once); errors change nothing else; the board always comes back to the
     mover's choice once the sensors are quiet."""
     from playboard.board.mancala_tracker import MancalaTracker
 
@@ -110,6 +110,8 @@ def test_arbitrary_pit_events(changes, name, select):
                 m = tr.move
                 assert m in ref.legal_moves()
                 ref.push(m)
+            elif k == T.EV_TAKEBACK:  # two pits at once: the selection just made undone
+                assert T.EV_ERROR in kinds and ref.pop() == tr.move
             elif k == T.EV_SELECTED:
                 assert T.EV_COMMITTED in kinds
             elif k == T.EV_ERROR:

@@ -175,6 +175,9 @@ class App:
         self._ev_rec = -1  # the event whose record operation is queued already
         self._shown = -1
         self._occ_dirty = True
+        self.iso = bytearray(64)  # faulty sensors by cell of the game (tracker.isolate)
+        self._iso_dirty = False  # a sensor's fault changed: tell the tracker
+        self._n_faulty = 0  # sensors faulty now
         self._turn_check = False
         self._t_state = 0
         self._t_idle = 0
@@ -442,7 +445,7 @@ class App:
             tr.expect(m, now_ms)
             self.expecting = m
         elif 0 <= m < g.n_pits:
-            n = tr.press(m + g.turn * g.n_pits, now_ms)
+            n = tr.press(m + g.turn * g.n_pits, now_ms, True)  # its pit lit till sown
         self.thinking = False
         self._shown = -1
         self._occ_dirty = True  # what changed on the board during the search: read now
@@ -541,15 +544,30 @@ class App:
             self.next_due = (now_ms + self.period_ms) & MASK
             if n > 0:
                 self._changes(n, now_ms)
+            k = sc.deb.n_fault_changes
+            if k:  # a sensor became faulty (1 chatter, 2 stuck) or recovered (0): the
+                self._iso_dirty = True  # tracker isolates it (docs/tracker.md "Faulty sensors")
+                for j in range(k):
+                    s = sc.deb.fault_changes[j]
+                    f = sc.deb.fault[s]
+                    self._n_faulty += 1 if f else -1
+                    self.emit("fault", {"sensor": s, "fault": f})
             if self.state != S_ATTRACT:
                 self._controls(now_ms)
             tr = self.tracker
             if tr is not None and not self.thinking:
+                iso = self._iso_dirty or (self._occ_dirty and self._n_faulty)
                 if self._occ_dirty or n > 0:
                     self.lay.occupancy(sc.deb.stable, self.occ)
                     self._occ_dirty = False
                 if self.state in (S_SETUP, S_PLAY):
                     self._events(tr.update(self.occ, now_ms), now_ms)
+                    if iso and self.tracker is tr:  # (after update: a recovered sensor's
+                        from playboard.board import isolate  # change is read isolated)
+                        self.lay.occupancy(sc.deb.fault, self.iso)
+                        self._events(isolate.isolate(tr, self.iso, now_ms), now_ms)
+                        self._iso_dirty = False
+                        unload("playboard.board.isolate")  # rare: cold code
         if self.pending:
             self._retry()
         if (not self._turn_check and self.state == S_PLAY and not self.thinking
@@ -717,6 +735,8 @@ class App:
                 self.emit("place", {"cell": arg})
             elif kind == T.EV_CORRECTION:
                 self.emit("correction", None)
+            elif kind == T.EV_ERROR:  # mancala: why nothing was selected (WHY_*)
+                self.emit("error", {"cell": arg, "why": tr.why})
             elif kind == T.EV_RESOLVED:
                 self.emit("resolved", None)
             self._ev_i = i + 1

@@ -11,7 +11,8 @@ STATE_NAMES = ("menu", "setup", "play", "over", "attract", "staff")
 # Event kinds (App.emit; kept as text here, not as a tuple in the heap):
 # "boot", "menu", "game", "resumed", "setup", "move", "undo", "lift", "place",
 # "correction", "resolved", "thinking", "engine", "arm", "over", "record-error",
-# "attract", "dropped", "abandoned", "staff"
+# "attract", "dropped", "abandoned", "staff", "fault" (a sensor chatters / is stuck, or recovered),
+# "error" (mancala: a pit event that selected nothing, and why)
 
 S_MENU = const(0)
 S_SETUP = const(1)

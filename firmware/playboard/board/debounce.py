@@ -13,6 +13,15 @@ Faults (``fault[i]``; the new ones and cleared ones of a frame are
   within ``window_ms`` (a broken wire, a magnet on the edge): its stable value is
   frozen (no further changes are reported) until it has held one value for
   ``recover_ms``; then it is debounced as usual again.
+  A sensor whose *stable* value changes too often is CHATTER too (a weak magnet
+  flipping every 100-200 ms: each flip outlasts ``stable_ms``, so the flip count
+  above stays low): every stable change adds 16 to the sensor's bucket and every
+  ``window_ms`` (1 s) takes 32 off it; a change that would lift the bucket over 112
+  is not reported and the sensor is CHATTER, frozen at its value before that
+  change. So the 8th change of a burst trips it, a sensor flipping 10 times a
+  second is caught within 0.8 s and 5 times a second within about 2.5 s, while a
+  person (a piece lifted and put back, a stylus tapping the same pit three times,
+  two changes a second for ever) never is. See docs/tracker.md, "Faulty sensors".
 - ``STUCK``: a *momentary* sensor (a stylus or touch pad that selects a pit, see
   ``set_momentary``) that is on at start-up or stays on longer than ``max_on_ms``:
   its stable value is forced to 0 (reported as a change if it was 1) so that it
@@ -57,7 +66,12 @@ _S_FLIPS = const(3)
 _S_CHANGES = const(4)
 _S_FCHANGES = const(5)
 _S_MOMENTARY = const(6)
-_SECTIONS = const(7)
+_S_BUCKET = const(7)
+_SECTIONS = const(8)
+# the stable-change bucket (see the module text): add per change, leak per window, limit
+_B_ADD = const(16)
+_B_LEAK = const(32)
+_B_LIMIT = const(112)
 
 
 @micropython.viper
@@ -74,6 +88,8 @@ def _step(st: ptr8, ages: ptr16, raw: ptr8, dt: int) -> int:
         we = 0
         for i in range(n):
             st[3 * n + i] = 0
+            b = int(st[7 * n + i])
+            st[7 * n + i] = b - _B_LEAK if b > _B_LEAK else 0
     ages[5] = we
     n_changes = 0
     n_faults = 0
@@ -83,6 +99,7 @@ def _step(st: ptr8, ages: ptr16, raw: ptr8, dt: int) -> int:
     o_ch = 4 * n
     o_fc = 5 * n
     o_mo = 6 * n
+    o_bk = 7 * n
     for i in range(n):
         r = int(raw[i])
         a = int(ages[10 + i])
@@ -115,6 +132,13 @@ def _step(st: ptr8, ages: ptr16, raw: ptr8, dt: int) -> int:
         f = int(st[o_fa + i])
         if f == 0:
             if a >= stable_ms and int(st[o_st + i]) != r:
+                b = int(st[o_bk + i]) + _B_ADD
+                if b > _B_LIMIT:  # changes too often: CHATTER, frozen before this one
+                    st[o_fa + i] = 1
+                    st[o_fc + n_faults] = i
+                    n_faults += 1
+                    continue
+                st[o_bk + i] = b
                 st[o_st + i] = r
                 st[o_ch + n_changes] = i
                 n_changes += 1
@@ -130,6 +154,7 @@ def _step(st: ptr8, ages: ptr16, raw: ptr8, dt: int) -> int:
             if a >= recover:
                 st[o_fa + i] = 0
                 st[o_fl + i] = 0
+                st[o_bk + i] = 0
                 st[o_fc + n_faults] = i
                 n_faults += 1
                 if int(st[o_st + i]) != r:

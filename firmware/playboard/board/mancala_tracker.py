@@ -10,12 +10,22 @@ from playboard.compat import const
 from playboard.board.tracker import (
     EventOutbox, LightsRequest, check_ms, _differs, _take,
     EV_LIFTED, EV_PLACED, EV_COMMITTED, EV_TAKEBACK, EV_SELECTED, EV_ERROR, EV_CONFIRMED,
-    R_TARGET, R_SOW, R_LAST, R_CAPTURE, R_TUZDYK, R_KAZAN, R_ERROR,
+    R_TARGET, R_SELECTED, R_SOW, R_LAST, R_CAPTURE, R_TUZDYK, R_KAZAN, R_ERROR, R_ENGINE_FROM,
     M_CHOOSE, M_SOWING, M_OVER,
 )
 
 _MASK = const(0x3FFFFFFF)
 _EV_MAX = const(48)
+
+# why an event selected nothing: ``MancalaTracker.why`` with each EV_ERROR (these
+# numbers; the link's ``error`` event sends them). The LEDs say it by what they light
+# beside the flashing pit (docs/tracker.md):
+_WHY_EMPTY = const(1)  # the mover's pit is empty (or a tuzdyk): the playable pits lit
+_WHY_OTHER = const(2)  # not a pit of the mover (the opponent's, a kazan): the same
+_WHY_TWO = const(3)  # two pits at once: both flash, nothing is played (a selection is undone)
+_WHY_PENDING = const(4)  # another pit of the mover during its sowing view: the sown pit lit blue
+_WHY_ENGINE = const(5)  # not the engine's pit during its sowing view: the engine's pit lit
+_WHY_OVER = const(6)  # the game is over
 
 _MS_CHOOSE = const(0)
 _MS_SOWING = const(1)
@@ -35,6 +45,10 @@ class MancalaTracker(EventOutbox):
     have held its previous value this long for an edge to count (a bouncing contact
     selects once). holdoff_ms: edges this soon after an accepted one are ignored.
     error_ms: how long an error flash lasts. count_ms: how long a count display lasts.
+    ``why``: the reason of the last EV_ERROR: 1 an empty pit (or a tuzdyk) of the
+    mover, 2 not the mover's pit (the opponent's, a kazan), 3 two pits at once, 4
+    another pit of the mover during its sowing view, 5 not the engine's pit during
+    its sowing view, 6 the game is over.
     ValueError for bad settings; TypeError for a game that is not a mancala game.
     """
 
@@ -78,7 +92,13 @@ class MancalaTracker(EventOutbox):
         self._accepted = False
         self._t_event = 0
         self._err_cell = 255
+        self._err2 = 255  # the other pit of two at once
         self._t_err = 0
+        self.why = 0  # the reason of the last EV_ERROR (WHY_*)
+        self._acc = 255  # the cell of the last accepted edge,
+        self._acc_sel = False  # which selected a pit (not a confirmation)
+        self._origin = 255  # the sowing view's pit,
+        self._engine = False  # played by the engine (press(..., engine=True))
         self.new_position()
 
     def new_position(self):
@@ -110,6 +130,8 @@ class MancalaTracker(EventOutbox):
                 on = self.occ[c]
                 held = (now_ms - self._since[c]) & _MASK
                 self._since[c] = now_ms
+                if self.request.fault[c]:
+                    continue  # an isolated sensor selects nothing, delays nothing
                 self._emit(EV_PLACED if on else EV_LIFTED, c)
                 if self.state == _MS_SOWING:
                     self._t_event = now_ms  # hands still busy: the auto confirm waits
@@ -120,7 +142,7 @@ class MancalaTracker(EventOutbox):
                 ((now_ms - self._t_event) & _MASK) >= self.confirm_ms:
             self._confirm(now_ms)
         elif self._err_cell != 255 and ((now_ms - self._t_err) & _MASK) >= self.error_ms:
-            self._err_cell = 255
+            self._err_cell = self._err2 = 255
             self._repaint()
         elif self.request.count_cell != 255 and \
                 ((now_ms - self.request.count_since) & _MASK) >= self.count_ms:
@@ -133,60 +155,97 @@ class MancalaTracker(EventOutbox):
         return (not self._started or (self.state == _MS_SOWING and self.confirm_ms != 0)
                 or self._err_cell != 255 or self.request.count_cell != 255)
 
-    def press(self, cell, now_ms):
+    def press(self, cell, now_ms, engine=False):
         """An explicit selection event on ``cell`` (a button, the simulator); returns
-        the number of events like ``update``. IndexError for a cell off the board."""
+        the number of events like ``update``. ``engine``: the engine's move (a legal
+        pit of the mover), played at once and shown with the pit lit ``R_ENGINE_FROM``:
+        in its sowing view another pit of its side is an error (why 5). IndexError
+        for a cell off the board."""
         if not 0 <= cell < self.n_cells:
             raise IndexError("cell %r out of range 0..%d" % (cell, self.n_cells - 1))
         self.n_events = 0
-        self._edge(cell, now_ms, True)
+        if engine:
+            self._select(cell, now_ms, True)
+        else:
+            self._edge(cell, now_ms, True)
         return self.n_events
 
     def _edge(self, c, now_ms, tap):
         """An accepted sensor edge (or press) on cell c; ``tap``: it may confirm / error
         during the sowing view (a lift-mode edge then is a ball dropped: ignored)."""
         if self._accepted and ((now_ms - self._t_accept) & _MASK) < self.holdoff_ms:
+            if c != self._acc:
+                self._two(c, now_ms)  # (the same pit again: its bounce)
             return
         g = self.game
+        n = self.n_pits
         if self.state == _MS_SOWING:
+            o = self._origin
+            why = _WHY_ENGINE if self._engine else _WHY_PENDING
             if tap:
                 if c == self.request.last:
-                    self._accept(now_ms)
+                    self._accept(c, now_ms, False)
                     self._confirm(now_ms)
-                else:
-                    self._error(c, now_ms)
+                elif c != o or not self._engine:
+                    self._error(c, now_ms, why)
+            elif c != o and c < self.n_pit_cells and c // n != g.turn and self._saved[c] != R_CAPTURE:
+                # lift mode: balls lifted from another pit of the mover (a capture's
+                # balls taken off are not): another pit than the one being sown
+                self._error(c, now_ms, why)
             return
         if self.state == _MS_OVER:
-            self._error(c, now_ms)
+            self._error(c, now_ms, _WHY_OVER)
             return
         side = g.turn
-        n = self.n_pits
-        if c < self.n_pit_cells and c // n == side and g.is_legal(c - side * n):
-            self._accept(now_ms)
-            self._select(c, now_ms)
+        if c < self.n_pit_cells and c // n == side:
+            if g.is_legal(c - side * n):
+                self._accept(c, now_ms, True)
+                self._select(c, now_ms)
+            else:
+                self._error(c, now_ms, _WHY_EMPTY)
         else:
-            self._error(c, now_ms)
+            self._error(c, now_ms, _WHY_OTHER)
 
-    def _accept(self, now_ms):
+    def _accept(self, c, now_ms, sel):
         self._accepted = True
         self._t_accept = now_ms
+        self._acc = c
+        self._acc_sel = sel
 
-    def _error(self, c, now_ms):
-        """An event that selects nothing: flash it; the game is unchanged."""
+    def _two(self, c, now_ms):
+        """Another pit within ``holdoff_ms`` of an accepted one: two pits at once. A
+        selection just made is taken back (EV_TAKEBACK); both pits flash."""
+        a = self._acc
+        if self._acc_sel and self.state == _MS_SOWING:
+            self._acc_sel = False
+            self.move = self.game.pop()
+            self._emit(EV_TAKEBACK, self.game.ply & 0xFF)
+            self.request.sow[:] = bytes(self.n_cells)
+            self.request.last = 255
+            self.state = _MS_CHOOSE
+            self._emit(EV_ERROR, a)
+            self._err2 = a
+        self._error(c, now_ms, _WHY_TWO)
+
+    def _error(self, c, now_ms, why):
+        """An event that selects nothing: flash it (``why``: WHY_*); the game is unchanged."""
+        self.why = why
         self._emit(EV_ERROR, c)
         self._err_cell = c
         self._t_err = now_ms
         self._repaint()
 
-    def _select(self, c, now_ms):
+    def _select(self, c, now_ms, engine=False):
         g = self.game
+        self._origin = c
+        self._engine = engine
         pit = c - g.turn * self.n_pits
         before = bytearray(g.pos)
         self._emit(EV_SELECTED, c)
         g.push(pit)
         self.move = pit
         self._emit(EV_COMMITTED, g.ply & 0xFF)
-        self._show_sowing(c, before)
+        self._show_sowing(c, before, engine)
         self.state = _MS_SOWING
         self._t_event = now_ms
 
@@ -209,7 +268,7 @@ class MancalaTracker(EventOutbox):
             sow[(cell + k) % np] += 1
         return sow, (cell + n - 1) % np
 
-    def _show_sowing(self, c, before):
+    def _show_sowing(self, c, before, engine=False):
         g = self.game
         req = self.request
         sow, last = self.sowing(c, before)
@@ -238,6 +297,8 @@ class MancalaTracker(EventOutbox):
         for k in range(2):
             if after[np + k] != before[np + k]:
                 roles[self.kazan + k] = R_KAZAN
+        if engine:
+            roles[c] = R_ENGINE_FROM  # the pit to play for the engine
         self._saved[:] = roles
 
     def _confirm(self, now_ms):
@@ -312,6 +373,12 @@ class MancalaTracker(EventOutbox):
             self._paint_choose()
 
     def _flash(self):
-        if self._err_cell != 255:
-            self.request.roles[self._err_cell] = R_ERROR
+        e = self._err_cell
+        if e != 255:
+            roles = self.request.roles
+            if self.why == _WHY_PENDING:
+                roles[self._origin] = R_SELECTED  # the pit being sown
+            roles[e] = R_ERROR
+            if self._err2 != 255:
+                roles[self._err2] = R_ERROR
             self.request.version = (self.request.version + 1) & _MASK

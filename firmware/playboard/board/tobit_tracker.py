@@ -105,6 +105,7 @@ class TobitTracker(EventOutbox):
         self.request = LightsRequest(n + 1)
         self.occ = bytearray(n + 1)
         self._cur = array("i", bytes(32))  # snapshot lo, hi, wlo, whi; base lo, hi, wlo, whi
+        self._iso = None  # isolated points (playboard.board.isolate): (lo, hi) or None
         self._tmp = array("i", bytes(16))
         self._prm = array("i", bytes(24))  # parameters of _guide
         self._placed = bytearray(4)  # the last points placed off the base position (a ring)
@@ -192,6 +193,8 @@ class TobitTracker(EventOutbox):
         self._first_place = 0
         self._n_placed = 0
         if self._started:
+            if self._iso:
+                self._snap()  # the isolated points read as the new base
             self._classify(self._t_change)
 
     def _path(self, m, caps):
@@ -306,7 +309,7 @@ class TobitTracker(EventOutbox):
             self._started = True
             self._t_change = now_ms
             _take(occ, self.occ, self._n1, self._chg, 0)
-            _masks(self.occ, self.n_points, self._cur)
+            self._snap()
             self._classify(now_ms)
             return self.n_events
         if _differs(occ, self.occ, self._n1):
@@ -345,9 +348,20 @@ class TobitTracker(EventOutbox):
                     self._n_placed += 1
             else:
                 self._emit(EV_LIFTED, p)
-        _masks(occ_now, self.n_points, self._cur)
+        self._snap()
         self._t_change = now_ms
         self._classify(now_ms)
+
+    def _snap(self):
+        """The snapshot masks from ``occ``; an isolated point reads as in the base
+        (as the game says): see ``playboard.board.isolate``."""
+        cur = self._cur
+        _masks(self.occ, self.n_points, cur)
+        iso = self._iso
+        if iso:
+            for k in range(4):
+                i = iso[k & 1]
+                cur[k] = (cur[k] & (i ^ _MASK)) | (cur[4 + k] & i)
 
     def _classify(self, now_ms):
         """Decide the state from the current snapshot masks; paint the request."""

@@ -127,6 +127,9 @@ class LightsRequest:
     - ``mode``: one ``M_*``; ``last``: the mancala last pit cell (255 none).
     - ``count_cell`` / ``count_value`` / ``count_since``: a count display request
       (cell 255: none); see :func:`count_blink`.
+    - ``fault``: ``bytearray(n_cells)``; non-zero: the cell's sensor is faulty
+      (chattering, stuck) and isolated: ``paint`` shows it as ``R_ERROR`` whatever
+      its role (``playboard.board.isolate``).
     - ``version``: grows (mod 2**30) whenever anything above changes: redraw then.
     """
 
@@ -135,6 +138,7 @@ class LightsRequest:
         self.roles = bytearray(n_cells)
         self.pair = bytearray(n_cells)
         self.sow = bytearray(n_cells)
+        self.fault = bytearray(n_cells)
         self.mode = M_IDLE
         self.last = 255
         self.count_cell = 255
@@ -159,14 +163,16 @@ def paint(req, lights, layout=None):
     """Show ``req`` on a ``playboard.board.lights.Lights``: clear layers LEGAL..ERROR
     and mark each cell's role there (``ROLE_LIGHT``). ``layout``: a
     ``playboard.board.layout.Layout`` (its ``led_of(cell)``), a sequence of LED
-    indices by cell (negative: no LED), or None (cell == LED). Call it when
-    ``req.version`` changed; allocation-free with a sequence or None."""
+    indices by cell (negative: no LED), or None (cell == LED). A cell whose sensor is
+    faulty (``req.fault``) shows ``R_ERROR``. Call it when ``req.version`` changed;
+    allocation-free with a sequence or None."""
     for layer in range(6):
         lights.clear(layer)
     roles = req.roles
+    fault = req.fault
     by_method = layout is not None and hasattr(layout, "led_of")
     for c in range(len(roles)):
-        r = roles[c]
+        r = R_ERROR if fault[c] else roles[c]
         if r:
             if layout is None:
                 led = c
