@@ -33,10 +33,13 @@ class FileBlockDev:
             self.fresh = True
         self.f = f
         self.blocks = blocks
+        # an erase writes this 256-byte block of 0xff over and over: nothing is allocated
+        # inside littlefs's callbacks (a MemoryError there, 4 KB asked for on a broken-up
+        # heap, left littlefs half way through a write and the firmware hung)
+        self._ff = b"\xff" * 256
         if self.fresh:
-            ff = b"\xff" * block_size
-            for _ in range(blocks):
-                f.write(ff)
+            for b in range(blocks):
+                self._erase_at(b * block_size)
             f.flush()
         self.written = 0
         self.cut_at = None
@@ -68,11 +71,18 @@ class FileBlockDev:
         if op == 6:
             if self.cut_at is not None and self.written >= self.cut_at:
                 power_cut()
-            self.f.seek(arg * self.bs)
-            self.f.write(b"\xff" * self.bs)
+            self._erase_at(arg * self.bs)
             self.f.flush()
             return 0
         return 0
+
+
+    def _erase_at(self, at):
+        f = self.f
+        f.seek(at)
+        ff = self._ff
+        for _ in range(self.bs // len(ff)):
+            f.write(ff)
 
 
 def power_cut():
