@@ -76,10 +76,16 @@ def _red(c):
     return c[0] > 0 and c[1] == 0 and c[2] == 0
 
 
-def test_tobit_moves_commit_on_time_beside_a_5hz_chattering_sensor(board, tmp_path):
+@pytest.mark.parametrize("flash", ["folder", "littlefs"])
+def test_tobit_moves_commit_on_time_beside_a_5hz_chattering_sensor(board, tmp_path, flash):
+    # (on a flash folder and on a littlefs image, as a board has; the image's erase
+    # allocating nothing is tests/firmware/test_sim_flash.py's)
     rng = random.Random(1010)
     b = board()
-    b.start("sim", fs_dir=str(tmp_path / "flash"))
+    if flash == "folder":
+        b.start("sim", fs_dir=str(tmp_path / "flash"))
+    else:
+        b.start("sim", image=str(tmp_path / "flash.img"), blocks=48)
     b.new_game("tobit", "two")
     b.advance(100)
     b.set_up()
