@@ -164,13 +164,15 @@ class Engine:
         n = MAX_PLY + 1
         self._moves = [None] * n
         self._okey = array("h", bytes(2 * MAX_MOVES))  # order scores of the node being set up
-        self._idx = [0] * n
-        self._alpha = [0] * n
-        self._beta = [0] * n
-        self._best = [0] * n
-        self._bmove = [0] * n
-        self._depth = [0] * n
-        self._key = [0] * n
+        # the search stack's numbers: one array("i") each (4 bytes a slot, where a list
+        # takes a pointer: 8 bytes on the unix port)
+        self._idx = array("i", bytes(4 * n))
+        self._alpha = array("i", bytes(4 * n))
+        self._beta = array("i", bytes(4 * n))
+        self._best = array("i", bytes(4 * n))
+        self._bmove = array("i", bytes(4 * n))
+        self._depth = array("i", bytes(4 * n))
+        self._key = array("i", bytes(4 * n))
         self._killer1 = [None] * n
         self._killer2 = [None] * n
         self._noise_of = None  # root move -> its noise (low levels)
