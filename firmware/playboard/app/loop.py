@@ -50,7 +50,7 @@ from playboard.board.scan import Scanner
 from playboard.app.state import (STATE_NAMES, S_MENU, S_SETUP, S_PLAY, S_OVER, S_ATTRACT, S_STAFF,
                                  MASK, ARM_MS, DRAW_MS, OVER_DELAY_MS, ATTRACT_STEP_MS, HOURS_MS,
                                  HOLD_MS, RELEASE_MS, QUIET_MS, REST_MS,
-                                 APP_SETTINGS, GAME_CODE, RESERVE, RESIGNED, AGREED, ticks_ms, clamp)
+                                 APP_SETTINGS, GAME_CODE, NATIVE_CODE, RESERVE, RESIGNED, AGREED, ticks_ms, clamp)
 
 
 class App:
@@ -75,6 +75,8 @@ class App:
 
     def __init__(self, hw, cfg, store, transport=None, clock=None, wdt=None, layouts=None,
                  sink=None, think="ms", slice_ms=8, slice_nodes=60, tt_size=None, settings=None):
+        for name in NATIVE_CODE:  # first: kept for ever (state.NATIVE_CODE)
+            __import__(name)
         self.hw = hw
         self.cfg = cfg
         self.store = store

@@ -56,6 +56,13 @@ GAME_CODE = ("playboard.games.toguz", "playboard.games.tihbat", "playboard.games
              "playboard.games.mancala_text", "playboard.board.mancala_tracker",
              "playboard.games.tobit", "playboard.board.tobit_tracker", "playboard.games.registry",
              "playboard.engine.search", "playboard.engine.evaluation", "playboard.engine.tihbat_table")
+# the native (viper) kernels: imported by App.__init__, at power-up, and never dropped
+# (a module loaded once and kept for ever must sit with the other long-lived objects
+# at the bottom of the heap: loaded by the first game that needs it, in the middle of
+# the heap, it cut the room the next game needed into pieces)
+NATIVE_CODE = ("playboard.games.toguz_native", "playboard.games.tobit_native",
+               "playboard.games.tihbat_native", "playboard.engine.evaluation_native",
+               "playboard.board.tobit_tracker_native")
 RESERVE = const(16384)  # bytes of App._reserve: kept whole while a game's code loads
 
 RESIGNED = "resignation"
