@@ -95,30 +95,38 @@ REPLAY_STEP = 16  # moves of a resumed game replayed per frame
 def begin(app, now_ms, resumed=None):
     """One step of beginning the chosen game (or of going on with ``resumed``, a
     record.GameRecord); True once the game has begun. ``App.begin_pending`` calls it
-    once a frame, so no frame blocks the scan for long (each step does at most one
-    collection): 0 the last game's objects and the code this one does not use go;
-    1 the engine's table, then a block kept whole (``RESERVE``); 2 the game's code;
-    3 the rules core's and the tracker's objects; 4 a resumed game's moves,
-    ``REPLAY_STEP`` a frame; 5 the header on record, the first view. A MemoryError
-    anywhere: ``App.begin_pending`` begins again at step 0 (the app's ``_pending``,
-    ``[resumed, header queued, step, (tracker class, core class), moves replayed]``,
-    keeps the new game's header from being queued twice)."""
+    once a frame, so no frame blocks the scan for long: each step loads at most one
+    module or does at most one collection (on the RP2040 an import from a .mpy file
+    takes 50-100 ms, a collection 13-28 ms):
+
+    0 nothing more (this module was loaded by the frame); 1 the last game's objects,
+    its engine and the code this one does not use go; 2 the engine's code; 3 the
+    engine's table, then a block kept whole (``RESERVE``); 4 the tracker's code; 5 the
+    rules core's code; 6 their objects; 7 a resumed game's moves, ``REPLAY_STEP`` a
+    frame; 8 the header on record, the first view. A MemoryError anywhere:
+    ``App.begin_pending`` begins again at step 0 (the app's ``_pending``, ``[resumed,
+    header queued, step, (tracker class, core class), moves replayed]``, keeps the new
+    game's header from being queued twice)."""
     p = app._pending
     step = p[2]
     name = app.game_name
     tobit = name in ("tobit", "tobit4")
-    if step == 0:
+    engine = app.mode != "two"
+    if step == 1:
         # every game begins on the same heap: the last game's objects and engine and
         # the code this one does not use go, then the engine's table, the code and the
         # objects come in that order, so the holes one game leaves never decide
         # whether the next one fits
-        app.release_game(_code_of(name, app.mode != "two"))
+        app.release_game(_code_of(name, engine))
         unload("playboard.app.ui")  # not needed in play: give the heap to the game
         unload("playboard.app.staff")
         unload("playboard.app.request")
         gc.collect()
-    elif step == 1:
-        if app.mode != "two":
+    elif step == 2:
+        if engine:
+            import playboard.engine.search  # noqa: F401 (its code; kept from the last game)
+    elif step == 3:
+        if engine:
             # the engine first: its table wants a block in one piece
             from playboard.engine.search import Engine
             app.engine = Engine(app._tt_size)
@@ -129,19 +137,26 @@ def begin(app, now_ms, resumed=None):
                 app._reserve = bytearray(RESERVE)
             except MemoryError:
                 pass
-    elif step == 2:
-        from playboard.games.registry import game_class
+    elif step == 4:
         # the code first, while the heap has room in one piece, then the objects
         try:
-            p[3] = _code(name, tobit, game_class)
+            p[3] = _tracker_class(tobit)
         except MemoryError:
             # the code does not fit beside the reserve: it goes first, in the reserve's room
             app._reserve = None
             gc.collect()
-            p[3] = _code(name, tobit, game_class)
+            p[3] = _tracker_class(tobit)
+    elif step == 5:
+        from playboard.games.registry import game_class
+        try:
+            p[3] = (p[3], game_class(name))
+        except MemoryError:
+            app._reserve = None
+            gc.collect()
+            p[3] = (p[3], game_class(name))
         del game_class
         unload("playboard.games.registry")  # the class is all a game needs of it
-    elif step == 3:
+    elif step == 6:
         Tracker, cls = p[3]
         p[3] = None
         app._reserve = None  # the block kept whole for this moment (see App.__init__)
@@ -157,7 +172,7 @@ def begin(app, now_ms, resumed=None):
             app.tracker = Tracker(g, takeback=takeback, colour=app.colour, setup=True)
         else:
             app.tracker = Tracker(g, select="tap" if app.stylus else "lift")
-    elif step == 4:
+    elif step == 7:
         moves = resumed.moves if resumed is not None else None
         if moves:
             k = p[4]
@@ -171,7 +186,7 @@ def begin(app, now_ms, resumed=None):
                 return False  # more next frame
             gc.collect()
             app.tracker.new_position()
-    else:
+    elif step >= 8:
         _enter_game(app, now_ms, resumed, tobit)
         return True
     p[2] = step + 1
@@ -226,13 +241,13 @@ def _code_of(name, engine):
     return _CODE[name] + _ENGINE_CODE if engine else _CODE[name]
 
 
-def _code(name, tobit, game_class):
-    """Load the code of game ``name``: (its tracker class, its rules core class)."""
+def _tracker_class(tobit):
+    """Load the tracker's code: its class (Tobit's, or the mancala games')."""
     if tobit:
         from playboard.board.tobit_tracker import TobitTracker as Tracker
     else:
         from playboard.board.mancala_tracker import MancalaTracker as Tracker
-    return Tracker, game_class(name)
+    return Tracker
 
 
 def read_layouts(cfg, hw):
