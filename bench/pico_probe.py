@@ -7,13 +7,14 @@ Ctrl-C, with the firmware's .mpy files on its flash): prints one line ``PICO {js
   watchdog) and run frame by frame at its scan period: frame times (us) in the menu;
   a game's request (the link's ``G``) and every frame from it until the game is begun
   (``App._pending`` None: one frame, or one per step where the firmware begins a game
-  in steps), for Toguz Kumalak and Tobit against the engine; frames in play (Toguz Kumalak against the engine, the player to move, nobody
-  moving) and in a demo (engine against engine, Toguz Kumalak, level 8: searches over many frames): all
-  its frames, and those in which the engine searched;
+  in steps), for Toguz Kumalak and Tobit against the engine; frames in play (Toguz
+  Kumalak against the engine, the player to move, nobody moving), in Tobit's set-up
+  view, and in a demo (engine against engine, Toguz Kumalak, level 8: searches over
+  many frames): all its frames, and those in which the engine searched;
 - free heap and the largest free block (the largest bytearray that can be made) in
-  play after a collection, per game (the probe's own code, about the difference of
-  the free heap before its import and at its top, is in the heap too); what ``gc.collect()`` and ``gc.mem_free()`` cost
-  in play (us).
+  play after a collection, per game (the probe's own code is in the heap too:
+  bench/py_pico.py adds back the free heap before the import less ``free_at_top``);
+  what ``gc.collect()`` and ``gc.mem_free()`` cost in play (us).
 """
 import gc
 

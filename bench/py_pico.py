@@ -4,9 +4,12 @@ MicroPython RPI_PICO image in rp2040js, measured by bench/pico_probe.py on the c
 own clock (125 MHz; the emulator does not model the flash cache, so a real Pico is
 slower where code runs from flash).
 
-Targets (issue 12): longest frame <= 50 ms; median play frame <= 3 ms; free heap in
-play >= 64 KB with the .mpy deploy. Where Node, rp2040js or the images are absent,
-one line says so and no figure is reported.
+Targets (issues 11, 12): longest frame <= 50 ms, in every phase and from a game's
+request until it is begun (Toguz Kumalak and Tobit against the engine; one frame or
+a step a frame); median play frame <= 3 ms; free heap in play >= 64 KB with the .mpy
+deploy. gc.collect() and gc.mem_free() are reported without a target. Where Node,
+rp2040js or the images are absent, one line says so and no figure is reported.
+PICO_PROBE_OUT=path keeps the probe's raw figures (JSON) there.
 """
 import json
 import os
