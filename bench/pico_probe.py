@@ -3,16 +3,27 @@ Ctrl-C, with the firmware's .mpy files on its flash): prints one line ``PICO {js
 
 - perft nodes/s per game (leaves counted at a small depth), engine nodes/s per game
   (a middle game, as bench/mp_engine.py), on the Cortex-M0+ at 125 MHz;
-- the app built as main.py builds it (pico-matrix; no link, no watchdog) and run
-  frame by frame at its scan period: frame times (us) in the menu, in a Toguz Kumalak
-  game of two players with nobody moving, while the engine thinks (engine against
-  engine, Toguz Kumalak), and the frame that starts the game;
+- the app built as main.py builds it (pico-matrix, the link on the USB serial; no
+  watchdog) and run frame by frame at its scan period: frame times (us) in the menu;
+  a game's request (the link's ``G``) and every frame from it until the game is begun
+  (``App._pending`` None: one frame, or one per step where the firmware begins a game
+  in steps), for Toguz Kumalak and Tobit against the engine; frames in play (Toguz
+  Kumalak against the engine, the player to move, nobody moving), in Tobit's set-up
+  view, and in a demo (engine against engine, Toguz Kumalak, level 8: searches over
+  many frames): all its frames, and those in which the engine searched;
 - free heap and the largest free block (the largest bytearray that can be made) in
-  play, after a collection.
+  play after a collection, per game (the probe's own code is in the heap too:
+  bench/py_pico.py adds back the free heap before the import less ``free_at_top``);
+  what ``gc.collect()`` and ``gc.mem_free()`` cost in play (us).
 """
 import gc
-import json
-import time
+
+gc.collect()
+FREE_AT_TOP = gc.mem_free()  # bench/py_pico.py's free heap before the import, less this:
+# the probe's own code (not the firmware's), added back to the free heap figures
+
+import json  # noqa: E402
+import time  # noqa: E402
 
 from playboard.games.registry import new_game
 from playboard.games.perft import perft
@@ -20,7 +31,8 @@ from playboard.games.perft import perft
 from benchlib import middle
 
 PERFT = (("toguz", 3), ("tobit", 3), ("tobit4", 3), ("tihbat", 4))
-out = {}
+START_FRAMES = 200  # a game not begun after this many frames is reported as such
+out = {"free_at_top": FREE_AT_TOP}
 
 
 for name, depth in PERFT:
@@ -43,14 +55,16 @@ for name, _ in PERFT:
     t0 = time.ticks_us()
     e.think(g, 8, nodes=300, table=False)
     out["engine_" + name] = [e.nodes, time.ticks_diff(time.ticks_us(), t0)]
-del e, g
+del e, g, name, depth, n, us, t0
 gc.collect()
 
 from playboard.config import load_board  # noqa: E402
 from playboard.hw.open import open_board  # noqa: E402
 from playboard.compat import unload  # noqa: E402
 
-unload("playboard.engine.search")
+for m in ("playboard.engine.search", "playboard.engine.evaluation", "playboard.engine.tihbat_table",
+          "playboard.games.perft", "playboard.games.registry"):
+    unload(m)
 gc.collect()
 cfg = load_board("pico-matrix", with_layout=False)
 hw = open_board(cfg)
@@ -58,23 +72,53 @@ from playboard.app.gamestart import read_layouts  # noqa: E402
 layouts = read_layouts(cfg, hw)
 from playboard.app.loop import App  # noqa: E402
 unload("playboard.app.gamestart")
+from playboard.app.state import S_MENU, S_SETUP, S_PLAY  # noqa: E402
 from playboard.record import Store  # noqa: E402
-app = App(hw, cfg, Store("/games"), transport=None, wdt=None, layouts=layouts)
+try:  # the USB serial channel, where main.py takes it
+    from playboard.hw.stdio import StdioTransport
+except ImportError:
+    from playboard.link import StdioTransport
+app = App(hw, cfg, Store("/games"), transport=StdioTransport(), wdt=None, layouts=layouts)
 del layouts
 gc.collect()
 
 
+def frame():
+    """One frame of the app, paced at its scan period as App.run paces it: its time (us)."""
+    now = time.ticks_ms()
+    t0 = time.ticks_us()
+    app.frame(now)
+    us = time.ticks_diff(time.ticks_us(), t0)
+    left = app.period_ms - time.ticks_diff(time.ticks_ms(), now)
+    if 0 < left <= app.period_ms:
+        time.sleep_ms(left)
+    return us
+
+
 def frames(n):
+    return [frame() for _ in range(n)]
+
+
+def request(req):
+    """The link's ``G`` request ``req`` (on a board, handled by the link at the end of a
+    menu frame) and then the frames until the game is begun (``_pending`` None: one
+    frame, or one per step): {"request": us, "frames": [us, ...], "state", "begun",
+    "memory_errors"}."""
+    errors = app.memory_errors
+    t0 = time.ticks_us()
+    app.link_set_game(req)
+    req_us = time.ticks_diff(time.ticks_us(), t0)
     ts = []
-    for _ in range(n):
-        now = time.ticks_ms()
-        t0 = time.ticks_us()
-        app.frame(now)
-        ts.append(time.ticks_diff(time.ticks_us(), t0))
-        left = app.period_ms - time.ticks_diff(time.ticks_ms(), now)
-        if 0 < left <= app.period_ms:
-            time.sleep_ms(left)
-    return ts
+    while app._pending is not None and len(ts) < START_FRAMES:
+        ts.append(frame())
+    return {"request": req_us, "frames": ts, "state": app.state,
+            "begun": app._pending is None and app.state in (S_SETUP, S_PLAY),
+            "memory_errors": app.memory_errors - errors}
+
+
+def to_menu():
+    app.link_set_game({"menu": True, "start": False})
+    frames(10)
 
 
 def largest_block():
@@ -92,23 +136,46 @@ def largest_block():
     return lo
 
 
+def heap(key):
+    gc.collect()
+    out["free_" + key] = gc.mem_free()
+    out["largest_" + key] = largest_block()
+
+
 app.start(time.ticks_ms())
 out["menu"] = frames(60)
-app.link_set_game({"game": "toguz", "mode": "two", "start": True})
-out["start"] = frames(3)
-out["play"] = frames(100)
-gc.collect()
-out["free"] = gc.mem_free()
-out["largest"] = largest_block()
-app.link_set_game({"game": "toguz", "mode": "demo", "start": True, "force": True})
-frames(5)
-th = []
+out["start_toguz"] = request({"game": "toguz", "mode": "white", "level": 3, "start": True})
+out["play"] = frames(100)  # the player's turn: nobody moves, the engine waits
+heap("toguz")
+gcs = []
+frees = []
+for _ in range(5):
+    t0 = time.ticks_us()
+    gc.collect()
+    gcs.append(time.ticks_diff(time.ticks_us(), t0))
+    t0 = time.ticks_us()
+    gc.mem_free()
+    frees.append(time.ticks_diff(time.ticks_us(), t0))
+    frames(2)
+out["gc_collect"] = gcs
+out["mem_free"] = frees
+to_menu()
+out["start_tobit"] = request({"game": "tobit", "mode": "white", "level": 3, "start": True})
+out["setup"] = frames(30)  # the set-up view: the pieces are not on their points
+heap("tobit")
+to_menu()
+out["start_demo"] = request({"game": "toguz", "mode": "demo", "level": 8, "start": True})
+th = []  # the frames that searched (the engine thinking before or after, or its nodes moved)
+demo = []  # every frame of the demo after it began
 for _ in range(400):
-    if app.thinking:
-        th += frames(1)
-    else:
-        frames(1)
-    if len(th) >= 60:
-        break
+    was = app.thinking
+    n0 = app.engine.nodes if app.engine is not None else 0
+    us = frame()
+    demo.append(us)
+    if was or app.thinking or (app.engine is not None and app.engine.nodes != n0):
+        th.append(us)
 out["thinking"] = th
+out["demo"] = demo
+out["demo_state"] = [app.state, app.mode, app.level, app.game.ply if app.game is not None else -1]
+out["memory_errors"] = app.memory_errors
 print("PICO " + json.dumps(out))
