@@ -9,11 +9,14 @@ anything else, and that recording goes on from there.
 import gc
 import os
 
-from fakeflash import FakeFs, PowerCut, RamFlash
+from fakeflash import ColdKept, FakeFs, PowerCut, RamFlash
 from tlib import SkipTest, is_micropython, raises
 
 from playboard import record
-from playboard.record import StoreError, Store, decode_records, encode_record, parse_game
+from playboard.record import StoreError, Store
+from playboard.record import codec
+from playboard.record.codec import encode_record
+from playboard.record.read import decode_records, parse_game
 
 ROOT = "/games"
 
@@ -36,12 +39,12 @@ def _store(fs, **kw):
 # ---- records ----------------------------------------------------------------------
 
 def test_crc32_matches_zlib_value():
-    assert record.crc32(b"123456789") == 0xCBF43926
-    assert record.crc32_py(b"123456789") == 0xCBF43926
-    assert record.crc32_py(b"") == 0
+    assert codec.crc32(b"123456789") == 0xCBF43926
+    assert codec.crc32_py(b"123456789") == 0xCBF43926
+    assert codec.crc32_py(b"") == 0
     data = bytes(range(256)) * 3
-    assert record.crc32_py(data) == record.crc32(data)
-    assert record.crc32_py(b"world", record.crc32_py(b"hello ")) == record.crc32(b"hello world")
+    assert codec.crc32_py(data) == codec.crc32(data)
+    assert codec.crc32_py(b"world", codec.crc32_py(b"hello ")) == codec.crc32(b"hello world")
 
 
 def test_record_round_trip_and_every_corruption_is_caught():
@@ -432,6 +435,11 @@ def _check_after_cut(fs, done, before, after):
 
 
 def _cut_everywhere(garbage, step=1, replace=True):
+    with ColdKept():  # (hundreds of stores: not compiled again each time)
+        return _cut_everywhere_kept(garbage, step, replace)
+
+
+def _cut_everywhere_kept(garbage, step, replace):
     fs = FakeFs(replace)
     done, before, after = _run(fs, SCRIPT)
     assert done == len(SCRIPT)
@@ -480,6 +488,11 @@ def _umount():
 def test_power_cut_inside_littlefs_block_writes():
     if not is_micropython() or not hasattr(os, "VfsLfs2"):
         raise SkipTest("littlefs block-device test needs MicroPython with VfsLfs2")
+    with ColdKept():  # (hundreds of stores: not compiled again each time)
+        _lfs_cuts()
+
+
+def _lfs_cuts():
     root = "/pbflash/games"
     gc.collect()
     flash = RamFlash(64, 256)

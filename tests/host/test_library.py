@@ -9,7 +9,8 @@ import types
 import pytest
 
 from playboard.pgn import read_games, replay
-from playboard.record import encode_record, parse_game
+from playboard.record.codec import encode_record
+from playboard.record.read import parse_game
 from playboard_host import cli
 from playboard_host.cli import CommandError
 from playboard_host.commands import deploy
