@@ -280,30 +280,3 @@ class RamBlockDev:
                 blk[i] = 0xFF
             return 0
         return 0
-
-
-class ColdKept:
-    """``with ColdKept():`` the record store's cold modules (``playboard.record.read``,
-    ``upkeep``, ``listing``, ``settings``) stay loaded instead of being dropped after
-    each use. For the power-cut loops, which open hundreds of stores: under
-    MicroPython the tests run the firmware from source, so each import of a dropped
-    module compiles it again, and hundreds of compilations break a 192 KB heap into
-    holes (on the board they are frozen, and the simulator loads them compiled)."""
-
-    def __enter__(self):
-        from playboard import record
-
-        self.drop = record._drop_cold
-        record._drop_cold = _keep
-        return self
-
-    def __exit__(self, *exc):
-        from playboard import record
-
-        record._drop_cold = self.drop
-        self.drop()
-        return False
-
-
-def _keep():
-    pass

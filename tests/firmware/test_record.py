@@ -9,7 +9,8 @@ anything else, and that recording goes on from there.
 import gc
 import os
 
-from fakeflash import ColdKept, FakeFs, PowerCut, RamFlash
+from coldkept import ColdKept
+from fakeflash import FakeFs, PowerCut, RamFlash
 from tlib import SkipTest, is_micropython, raises
 
 from playboard import record

@@ -14,7 +14,8 @@ recording goes on. ``make test`` cuts at ``CUTS_IN_TESTS`` moments;
 import gc
 import os
 
-from fakeflash import ColdKept, PowerCut, RamFlash
+from coldkept import ColdKept
+from fakeflash import PowerCut, RamFlash
 from tlib import SkipTest, is_micropython
 
 from playboard.record import Store

@@ -46,8 +46,8 @@ its write path; ``codec``: the CRC and a record's bytes). The rare jobs live in
 modules imported on demand and dropped after use (``playboard.compat.unload``):
 ``read`` (decoding records and games; the same parser runs on the host as
 ``parse_game``, which checks every record of a game it fetched over the link),
-``upkeep`` (the power-up scan, a bad tail repaired, room made on a full flash),
-``listing`` (the link's list of games, a game's size and moves) and ``settings``.
+and ``folder`` (the power-up scan, room made on a full flash, the link's list of
+games, a game's size, moves and acknowledgement, the settings file).
 """
 import os
 
@@ -63,34 +63,19 @@ _T_END = const(0x45)  # "E"
 _T_COUNTER = const(0x4E)  # "N"
 _T_CLOSE = const(0x5A)  # "Z": last record of a small file, payload = record count
 
-# the cold modules (rare jobs), dropped after each use: the heap keeps only the write path
-_COLD = ("playboard.record.upkeep", "playboard.record.listing", "playboard.record.settings",
-         "playboard.record.read")
-
-
-def _drop_cold():
-    for m in _COLD:
-        unload(m)
-
-
 class OsFs:
     """The file-system calls the store uses, over the real ``os`` and ``open``.
 
     A test replaces it with a fake of the same shape (open, remove, rename,
-    listdir, size, mkdir, free).
+    listdir, ilistdir, size, mkdir, free). (The plain calls are the builtins
+    themselves: no code of their own in the heap.)
     """
 
-    def open(self, path, mode):
-        return open(path, mode)
-
-    def remove(self, path):
-        os.remove(path)
-
-    def rename(self, a, b):
-        os.rename(a, b)
-
-    def listdir(self, path):
-        return os.listdir(path)
+    open = staticmethod(open)
+    remove = staticmethod(os.remove)
+    rename = staticmethod(os.rename)
+    listdir = staticmethod(os.listdir)
+    mkdir = staticmethod(os.mkdir)
 
     def ilistdir(self, path):
         """``(name, size)`` of each entry of folder ``path``, one at a time (no list of
@@ -101,9 +86,6 @@ class OsFs:
     def size(self, path):
         """Size of file ``path`` in bytes; OSError if absent."""
         return os.stat(path)[6]
-
-    def mkdir(self, path):
-        os.mkdir(path)
 
     def free(self, path):
         """Free bytes on the file system holding ``path`` (os.statvfs), or None if unknown."""
@@ -164,17 +146,18 @@ class Store:
         self._next_id = 1
         self._sized = (0, 0)  # (id, valid bytes) of the game last sized (the link's fetch)
         self._resume = None
-        from playboard.record import upkeep
+        from playboard.record import folder
 
-        self._cold(upkeep.scan)
+        self._cold(folder.scan)
 
     def _cold(self, fn, *args):
-        """``fn(self, *args)`` (a function of a cold module), then the cold modules are
-        dropped from the heap (``playboard.compat.unload``)."""
+        """``fn(self, *args)`` (a function of the cold module ``folder``), then the cold
+        modules are dropped from the heap (``playboard.compat.unload``)."""
         try:
             return fn(self, *args)
         finally:
-            _drop_cold()
+            unload("playboard.record.folder")
+            unload("playboard.record.read")
 
     def _note(self, line):
         """Add ``line`` to ``report``, keeping the last 32."""
@@ -219,13 +202,6 @@ class Store:
 
     # ---- start-up --------------------------------------------------------------
 
-    def _exists(self, name):
-        try:
-            self.fs.size(self._path(name))
-            return True
-        except OSError:
-            return False
-
     def resume(self):
         """The unfinished game found at start-up as a GameRecord (``moves`` are the
         committed move texts, takebacks applied), or None. Call once after opening."""
@@ -253,16 +229,16 @@ class Store:
 
     def _make_room(self, need):
         """Drop the oldest synced games while space is short of ``need`` bytes (cold:
-        ``upkeep.make_room``); False if still short (the games not yet synced are never
+        ``folder._make_room``); False if still short (the games not yet synced are never
         dropped). Sets ``low``."""
         left = self._left()
         if left is not None and left < need:
             if not self.synced:  # nothing to drop: no need for the cold module
                 self.low = True
                 return False
-            from playboard.record import upkeep
+            from playboard.record import folder
 
-            return self._cold(upkeep.make_room, need)
+            return self._cold(folder._make_room, need)
         self.low = left is not None and left - need < self.reserve and not self.synced
         return True
 
@@ -310,9 +286,9 @@ class Store:
         return gid
 
     def _repair(self):
-        """Rewrite the current game file to its valid prefix (temp file + rename: the
-        cold ``upkeep.copy_prefix``, kept in the heap until a copy succeeds, so that the
-        retry of each frame on a failing flash does not import it again)."""
+        """Cut the current game file back to its valid records (temp file + rename);
+        False (``error`` says why) if flash failed. Resident: it is the retry of a failed
+        append, which must not need heap for code (the failure may be the heap's)."""
         self._close_file()
         name = "g%d.rec" % self.current
         try:
@@ -321,15 +297,44 @@ class Store:
             self.error = name + " missing"
             return False
         if have != self._cur_size:
-            from playboard.record import upkeep
-
-            if not upkeep.copy_prefix(self, name, self._cur_size):
+            if not self._copy_prefix(name, self._cur_size):
                 return False
-            _drop_cold()
             self._note("%s: rewritten to its %d valid bytes (%d dropped)" % (
                 name, self._cur_size, have - self._cur_size))
         self._dirty = False
         return True
+
+    def _copy_prefix(self, name, size):
+        """Rewrite file ``name`` to its first ``size`` bytes: copy to ``name.tmp``, rename."""
+        tmp = self._path(name + ".tmp")
+        path = self._path(name)
+        mv = memoryview(self._buf)
+        try:
+            src = self.fs.open(path, "rb")
+            try:
+                dst = self.fs.open(tmp, "wb")
+                try:
+                    left = size
+                    while left > 0:
+                        k = src.readinto(mv[0:min(left, len(mv))])
+                        if not k:
+                            break
+                        dst.write(mv[0:k])
+                        left -= k
+                    dst.flush()
+                finally:
+                    dst.close()
+            finally:
+                src.close()
+            try:
+                self.fs.rename(tmp, path)
+            except OSError:  # FAT: rename will not replace
+                self.fs.remove(path)
+                self.fs.rename(tmp, path)
+            return True
+        except OSError as e:
+            self.error = "rewriting %s: %r" % (name, e)
+            return False
 
     def _close_file(self):
         if self._f is not None:
@@ -429,10 +434,10 @@ class Store:
         from ``frm`` on, oldest first, at most ``limit`` (None: all). Streamed: one
         pass over the folder keeps the ``limit`` smallest ids, then reads each of those
         games; a game with no valid header is removed (and left out). Cold
-        (``listing.games``)."""
-        from playboard.record import listing
+        (``folder.games``)."""
+        from playboard.record import folder
 
-        return self._cold(listing.games, frm, limit)
+        return self._cold(folder.games, frm, limit)
 
     def size(self, gid):
         """Valid bytes of game ``gid`` (not yet synced); StoreError if unknown."""
@@ -440,9 +445,9 @@ class Store:
             return self._cur_size
         if self._sized[0] == gid:
             return self._sized[1]
-        from playboard.record import listing  # (once per game fetched: then _sized)
+        from playboard.record import folder  # (once per game fetched: then _sized)
 
-        return self._cold(listing.size, gid)
+        return self._cold(folder.size, gid)
 
     def read_into(self, gid, offset, buf):
         """Copy game ``gid``'s record bytes from ``offset`` into ``buf`` (a bytearray
@@ -470,29 +475,19 @@ class Store:
 
     def read(self, gid):
         """The whole game ``gid`` as a GameRecord with its moves (allocates them);
-        StoreError if unknown. Cold (``listing.read``)."""
-        from playboard.record import listing
+        StoreError if unknown. Cold (``folder.read``)."""
+        from playboard.record import folder
 
-        return self._cold(listing.read, gid)
+        return self._cold(folder.read, gid)
 
     def ack(self, gid):
         """The host has stored game ``gid``: it becomes synced (``s<id>.rec``, kept
         until the flash needs its room). True if done or already synced or gone;
-        StoreError for the game being recorded (it is not finished)."""
-        if gid == self.current:
-            raise StoreError("game %d is still being played" % gid)
-        if not self._exists("g%d.rec" % gid):
-            return True
-        try:
-            self.fs.rename(self._gpath(gid), self._path("s%d.rec" % gid))
-        except OSError as ex:
-            self._fail("marking g%d.rec synced" % gid, ex)
-            return False
-        self.count -= 1
-        self.synced += 1
-        if self._sized[0] == gid:
-            self._sized = (0, 0)
-        return True
+        StoreError for the game being recorded (it is not finished). Cold
+        (``folder.ack``)."""
+        from playboard.record import folder
+
+        return self._cold(folder.ack, gid)
 
     # ---- settings --------------------------------------------------------------
 
@@ -500,17 +495,17 @@ class Store:
         """Settings dict: ``defaults`` (dict) updated with the values saved on flash.
 
         Values are ints, bools, strs or None (JSON). A bad or missing file gives the
-        defaults (and a line in ``report``). Cold (``playboard.record.settings``)."""
-        from playboard.record import settings
+        defaults (and a line in ``report``). Cold (``folder.load_settings``)."""
+        from playboard.record import folder
 
-        return self._cold(settings.load, defaults)
+        return self._cold(folder.load_settings, defaults)
 
     def save_settings(self, settings):
         """Write ``settings`` (dict str -> int/bool/str/None) safely; True once on flash.
-        StoreError for an entry longer than one record. Cold (``record.settings``)."""
-        from playboard.record import settings as mod
+        StoreError for an entry longer than one record. Cold (``folder.save_settings``)."""
+        from playboard.record import folder
 
-        return self._cold(mod.save, settings)
+        return self._cold(folder.save_settings, settings)
 
 
 def today():

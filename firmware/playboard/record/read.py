@@ -94,7 +94,7 @@ class GameRecord:
         return "<GameRecord %d %s %d plies %s>" % (self.id, self.name, self.plies, self.result)
 
 
-def readn(f, mv, off, n):
+def _readn(f, mv, off, n):
     """Read up to ``n`` bytes into ``mv[off:off+n]``; return how many arrived."""
     got = 0
     while got < n:
@@ -130,7 +130,7 @@ def read_game(f, gid=0, moves=True, buf=None):
                 buf[0:n] = buf[at:have]
                 at = 0
                 have = n
-            k = readn(f, mv, have, size - have)
+            k = _readn(f, mv, have, size - have)
             have += k
             eof = k < size - n
         left = have - at
@@ -153,46 +153,56 @@ def read_game(f, gid=0, moves=True, buf=None):
             g.problem = "record %d at byte %d: CRC mismatch" % (i, pos)
             break
         try:
-            if t == _T_MOVE and i:
-                g.plies += 1
-                if moves:
-                    g.moves.append(bytes(mv[at + 2:end]).decode())
-            elif i == 0:
-                if t != _T_HEADER:
-                    g.problem = "record 0 is not a header"
-                    break
-                fl = _split0(bytes(mv[at + 2:end]), 2)
-                g.name = fl[0]
-                g.uid = fl[1] if len(fl) > 1 else ""
-                g.fen = fl[2] if len(fl) > 2 and fl[2] else None
-            elif t == _T_TAG:
-                fl = _split0(bytes(mv[at + 2:end]), 1)
-                g.tags[fl[0]] = fl[1] if len(fl) > 1 else ""
-            elif t == _T_UNDO:
-                if g.plies:
-                    g.plies -= 1
-                    if moves:
-                        g.moves.pop()
-            elif t == _T_END:
-                fl = _split0(bytes(mv[at + 2:end]), 1)
-                g.result = fl[0]
-                g.termination = fl[1] if len(fl) > 1 and fl[1] else None
-                g.finished = True
-                pos += ln + _OVERHEAD
-                if have > end + 4 or (not eof and readn(f, mv, 0, 1)):
-                    g.problem = "bytes after the end record ignored"
-                break
-            else:
-                g.problem = "record %d has type 0x%02x in a game" % (i, t)
-                break
+            problem = _take(g, t, i, mv[at + 2:end], moves)
         except (UnicodeError, ValueError, IndexError):
-            g.problem = "record %d at byte %d is not valid text" % (i, pos)
+            problem = "record %d at byte %d is not valid text" % (i, pos)
+        if problem:
+            g.problem = problem
+            break
+        pos += ln + _OVERHEAD
+        if g.finished:
+            if have > end + 4 or (not eof and _readn(f, mv, 0, 1)):
+                g.problem = "bytes after the end record ignored"
             break
         at = end + 4
-        pos += ln + _OVERHEAD
         i += 1
     g.size = pos if g.name is not None else 0
     return g
+
+
+def _take(g, t, i, p, moves):
+    """Apply checked record ``i`` of type ``t`` (payload ``p``, a memoryview) to
+    GameRecord ``g``; a problem text or None. UnicodeError, ValueError or IndexError
+    for a payload that is not the text it should be. (Apart from read_game: each
+    function's code is a block of its own in the heap, and smaller blocks fit a
+    broken-up heap.)"""
+    if t == _T_MOVE and i:
+        g.plies += 1
+        if moves:
+            g.moves.append(bytes(p).decode())
+    elif i == 0:
+        if t != _T_HEADER:
+            return "record 0 is not a header"
+        fl = _split0(bytes(p), 2)
+        g.name = fl[0]
+        g.uid = fl[1] if len(fl) > 1 else ""
+        g.fen = fl[2] if len(fl) > 2 and fl[2] else None
+    elif t == _T_TAG:
+        fl = _split0(bytes(p), 1)
+        g.tags[fl[0]] = fl[1] if len(fl) > 1 else ""
+    elif t == _T_UNDO:
+        if g.plies:
+            g.plies -= 1
+            if moves:
+                g.moves.pop()
+    elif t == _T_END:
+        fl = _split0(bytes(p), 1)
+        g.result = fl[0]
+        g.termination = fl[1] if len(fl) > 1 and fl[1] else None
+        g.finished = True
+    else:
+        return "record %d has type 0x%02x in a game" % (i, t)
+    return None
 
 
 class _Bytes:
@@ -214,17 +224,13 @@ def parse_game(data, gid=0):
     return read_game(_Bytes(data), gid)
 
 
-def read_file(fs, path):
-    """The whole of file ``path`` (bytes) through ``fs`` (a record.OsFs), or None if
-    it cannot be opened."""
+def exists(st, name):
+    """True if file ``name`` of store ``st``'s folder exists."""
     try:
-        f = fs.open(path, "rb")
+        st.fs.size(st._path(name))
+        return True
     except OSError:
-        return None
-    try:
-        return f.read()
-    finally:
-        f.close()
+        return False
 
 
 def read_small(st, name, rtype):
@@ -232,9 +238,14 @@ def read_small(st, name, rtype):
     store ``st`` (or of its .tmp copy if the file is bad), or None; a bad copy gets a
     line in ``st.report``."""
     for n in (name, name + ".tmp"):
-        data = read_file(st.fs, st._path(n))
-        if data is None:
+        try:
+            f = st.fs.open(st._path(n), "rb")
+        except OSError:
             continue
+        try:
+            data = f.read()
+        finally:
+            f.close()
         recs, good, problem = decode_records(data, bytes((rtype, _T_CLOSE)))
         if problem is None and recs and recs[-1] == (_T_CLOSE, str(len(recs) - 1).encode()):
             recs.pop()

@@ -1,16 +1,25 @@
-"""The games folder's upkeep: the power-up scan, what a power cut left (temporary
-files, a bad tail), a game file cut back to its valid records, and room made on a
-full flash by dropping the oldest synced games.
+"""The games folder's rare jobs, everything but the write path of play: the power-up
+scan (counts, what a power cut left, the game to resume), room made on a full flash
+by dropping the oldest synced games, the link's list of games, a game's size, moves
+and acknowledgement, and the settings file (``K`` records: key, 0, JSON value,
+closed by a ``Z`` record, rewritten whole).
 
-Cold: ``playboard.record.Store`` imports it for these rare jobs and drops it after
-(``playboard.compat.unload``); every function takes the store ``st`` and works on
-its fields.
+Cold: ``playboard.record.Store`` imports it for one of these jobs and drops it after
+(``playboard.compat.unload``); every function takes the store ``st`` and works on its
+fields. (One module rather than one per job: each module also costs the heap a few
+names for good, and these are seldom needed together with play.)
 """
+import json
+
 from playboard.compat import const
-from playboard.record.read import game_id, read_game_file, read_small, readn
+from playboard.record.codec import RESULT_UNFINISHED, StoreError, encode_record
+from playboard.record.read import exists, game_id, read_game_file, read_small
 
 _T_COUNTER = const(0x4E)  # "N" (the record types: playboard.record)
+_T_SETTING = const(0x4B)  # "K"
 
+
+# ---- power-up --------------------------------------------------------------------------
 
 def scan(st):
     """Open store ``st``'s folder: count the games, tidy what a cut left, read the
@@ -78,7 +87,7 @@ def scan(st):
         remove_bad(st, rec)
         top = _find(st, "g", top)
     st._resume = unfinished
-    make_room(st, 0)  # (sets ``low``; drops synced games if the flash is short)
+    _make_room(st, 0)  # (sets ``low``; drops synced games if the flash is short)
     if unfinished is not None:
         st.current = unfinished.id
         st._cur_size = unfinished.size
@@ -93,7 +102,7 @@ def _tidy(st, n):
         _remove_tmp(st, n, "new game never begun")
         return 0
     base = n[:-4]
-    if st._exists(base):  # a repair cut short: the .rec is intact
+    if exists(st, base):  # a repair cut short: the .rec is intact
         _remove_tmp(st, n, "left-over temporary file")
         return 0
     gid = game_id(base)
@@ -149,7 +158,7 @@ def remove_bad(st, rec):
         pass
 
 
-def make_room(st, need):
+def _make_room(st, need):
     """Drop the oldest synced games while space is short of ``need`` bytes; False if
     still short (the games not yet synced are never dropped). Sets ``st.low``."""
     while True:
@@ -175,35 +184,102 @@ def make_room(st, need):
     return True
 
 
-def copy_prefix(st, name, size):
-    """Rewrite file ``name`` of store ``st`` to its first ``size`` bytes: copy to
-    ``name.tmp``, rename. False (``st.error`` says why) if flash failed."""
-    tmp = st._path(name + ".tmp")
-    path = st._path(name)
-    mv = memoryview(st._buf)
+# ---- the link ---------------------------------------------------------------------------
+
+def games(st, frm=0, limit=None):
+    """``(id, name, size, finished, result)`` of store ``st``'s games not yet synced
+    with an id from ``frm`` on, oldest first, at most ``limit`` (None: all). Streamed:
+    one pass over the folder keeps the ``limit`` smallest ids, then reads each of those
+    games; a game with no valid header is removed (and left out)."""
+    ids = []
     try:
-        src = st.fs.open(path, "rb")
-        try:
-            dst = st.fs.open(tmp, "wb")
-            try:
-                left = size
-                while left > 0:
-                    k = readn(src, mv, 0, min(left, len(mv)))
-                    if k == 0:
-                        break
-                    dst.write(mv[0:k])
-                    left -= k
-                dst.flush()
-            finally:
-                dst.close()
-        finally:
-            src.close()
-        try:
-            st.fs.rename(tmp, path)
-        except OSError:  # FAT: rename will not replace
-            st.fs.remove(path)
-            st.fs.rename(tmp, path)
+        for n, size in st.fs.ilistdir(st.root):
+            gid = game_id(n)
+            if gid is not None and gid >= frm:
+                ids.append(gid)
+                if limit is not None and len(ids) > 2 * limit:
+                    ids.sort()
+                    del ids[limit:]  # (the list stays short however many games)
+    except OSError:
+        pass
+    ids.sort()
+    out = []
+    for gid in ids[:limit]:
+        rec = read_game_file(st, gid, False)
+        if gid == st.current:
+            out.append((gid, rec.name, st._cur_size, False, RESULT_UNFINISHED))
+        elif rec.name is None:
+            if exists(st, "g%d.rec" % gid):
+                remove_bad(st, rec)
+        else:
+            if not rec.finished:
+                # an older game that never ended (a cut while the next one started):
+                # kept, as finished with result "*"
+                st._note("g%d.rec: unfinished older game kept as abandoned" % gid)
+            out.append((gid, rec.name, rec.size, True, rec.result))
+    return out
+
+
+def size(st, gid):
+    """Valid bytes of game ``gid`` (not yet synced), read from flash and kept in
+    ``st._sized``; StoreError if unknown."""
+    rec = read_game_file(st, gid, False)
+    if rec.name is None:
+        raise StoreError("no game %d" % gid)
+    st._sized = (gid, rec.size)
+    return rec.size
+
+
+def read(st, gid):
+    """The whole game ``gid`` of store ``st`` as a GameRecord with its moves (allocates
+    them); StoreError if unknown."""
+    if gid != st.current and st._sized[0] != gid:
+        size(st, gid)
+    return read_game_file(st, gid, True)
+
+
+def ack(st, gid):
+    """The host has stored game ``gid`` of store ``st``: it becomes synced
+    (``s<id>.rec``). True if done or already synced or gone; False (``st.error`` says
+    why) if flash failed; StoreError for the game being recorded."""
+    if gid == st.current:
+        raise StoreError("game %d is still being played" % gid)
+    if not exists(st, "g%d.rec" % gid):
         return True
-    except OSError as e:
-        st.error = "rewriting %s: %r" % (name, e)
+    try:
+        st.fs.rename(st._gpath(gid), st._path("s%d.rec" % gid))
+    except OSError as ex:
+        st._fail("marking g%d.rec synced" % gid, ex)
         return False
+    st.count -= 1
+    st.synced += 1
+    if st._sized[0] == gid:
+        st._sized = (0, 0)
+    return True
+
+
+# ---- settings ----------------------------------------------------------------------------
+
+def load_settings(st, defaults=None):
+    """Settings dict: ``defaults`` (dict) updated with the values saved on flash by
+    store ``st``. Values are ints, bools, strs or None (JSON). A bad or missing file
+    gives the defaults (and a line in ``st.report``)."""
+    out = dict(defaults) if defaults else {}
+    recs = read_small(st, "settings", _T_SETTING)
+    if recs:
+        for p in recs:
+            try:
+                k, v = p.split(b"\x00", 1)
+                out[k.decode()] = json.loads(v)
+            except (ValueError, IndexError):
+                st._note("settings: unreadable entry skipped")
+    return out
+
+
+def save_settings(st, settings):
+    """Write ``settings`` (dict str -> int/bool/str/None) safely with store ``st``; True
+    once on flash. StoreError for an entry longer than one record."""
+    parts = []
+    for k in settings:
+        parts.append(encode_record(_T_SETTING, k + "\x00" + json.dumps(settings[k])))
+    return st._write_small("settings", parts)
