@@ -306,6 +306,28 @@ def test_full_flash_returns_false_and_loses_nothing_committed():
     assert _store(fs).resume().moves == ["76", "99"]
 
 
+def test_the_cold_modules_are_dropped_after_each_rare_job_and_play_imports_none():
+    import sys
+    cold = ("playboard.record.folder", "playboard.record.read")
+    fs = FakeFs()
+    st = _store(fs)  # the power-up scan: folder and read, dropped after
+    assert not [m for m in cold if m in sys.modules]
+    gid = st.new_game("toguz", {"White": "Ann"})
+    assert st.add_move("76") and st.finish("1-0")
+    jobs = (lambda: st.games(), lambda: st.size(gid), lambda: st.read(gid), lambda: st.ack(gid),
+            lambda: st.load_settings({"a": 1}), lambda: st.save_settings({"a": 2}))
+    for job in jobs:
+        assert job()
+        assert not [m for m in cold if m in sys.modules], job
+    assert st.load_settings({"a": 1}) == {"a": 2} and st.synced == 1
+    # play: a new game, moves, a takeback, a tag, the end import nothing
+    before = sorted(sys.modules)
+    assert st.new_game("toguz") == gid + 1
+    assert st.add_move("76") and st.add_move("98") and st.undo() and st.set_tag("Round", "2")
+    assert st.finish("0-1", "resigned")
+    assert sorted(sys.modules) == before
+
+
 def test_settings_round_trip_and_fallbacks():
     fs = FakeFs()
     st = _store(fs)
