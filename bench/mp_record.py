@@ -3,8 +3,9 @@
 Appends are timed on littlefs over a RAM block device (the board's file system,
 minus the flash chip's own program/erase time, which the RP2040's littlefs adds:
 about 1 ms per 256-byte page programmed). RAM: the heap taken by importing
-record.py and link.py (code), and by a Store plus a Link (their buffers, with a
-300-move game on record), measured with gc.mem_free().
+playboard.record (what stays in the heap: the Store and codec) and link.py (code),
+and by a Store plus a Link (their buffers, with a 300-move game on record),
+measured with gc.mem_free().
 """
 import gc
 import os
@@ -181,7 +182,7 @@ def main():
             dt = d if dt is None or d < dt else dt
         report("link: answer one fetch (256 record bytes)", dt, "us", "<= 30 ms RP2040",
                dt * RP2040_FACTOR <= 30000, est(dt))
-        report("heap taken by importing record.py + link.py (64-bit unix bytecode)", code_bytes, "bytes",
+        report("heap taken by importing record (resident: Store, codec) + link.py (64-bit unix bytecode)", code_bytes, "bytes",
                "<= 40000", code_bytes <= 40000, "less as .mpy frozen in flash")
         report("heap taken by a Store + a Link (buffers, one game on record)", data_bytes, "bytes",
                "<= 6000", data_bytes <= 6000, None)

@@ -42,7 +42,7 @@ import json
 
 from playboard import __version__
 from playboard.compat import const, micropython, ptr8, unload
-from playboard.record import StoreError, crc32
+from playboard.record.codec import StoreError, crc32
 
 PROTOCOL = 1
 SOF = const(0x1E)

@@ -12,7 +12,7 @@ import json
 import time
 
 from playboard import link as proto
-from playboard.record import parse_game
+from playboard.record.read import parse_game
 
 # Raspberry Pi RP2040 running MicroPython (USB VID:PID).
 DEFAULT_VID_PID = "2e8a:0005"

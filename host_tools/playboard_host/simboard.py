@@ -69,7 +69,8 @@ def _march():
 def build_firmware(dest=BUILD, source=FIRMWARE, march=None, opt=3):
     """Compile ``source``'s ``playboard`` package to .mpy for this machine's unix port
     (or for ``march``, e.g. "armv6m" for the RP2040) into ``dest`` (only files whose
-    modification time differs from their output's, which is set to it), beside copies of ``boards``, ``data`` and ``main.py``. Returns ``dest``,
+    modification time differs from their output's, which is set to it; a .mpy whose
+    source is gone is removed), beside copies of ``boards``, ``data`` and ``main.py``. Returns ``dest``,
     or ``source`` when mpy-cross or the architecture is unknown (the firmware then
     runs from source). ``opt``: mpy-cross optimisation level (3: no asserts and no
     line numbers, the smallest code; tracebacks then say line 1). SimError if
@@ -107,7 +108,20 @@ def build_firmware(dest=BUILD, source=FIRMWARE, march=None, opt=3):
                 shutil.copyfile(src, tmp)
             os.utime(tmp, ns=(src_time, src_time))
             os.replace(tmp, out)
+    _remove_orphans(dest, source)
     return dest
+
+
+def _remove_orphans(dest, source):
+    """Remove the .mpy files of ``dest``'s ``playboard`` whose source is gone (a module
+    moved or renamed, e.g. one that became a package), so none is ever imported."""
+    top = os.path.join(dest, "playboard")
+    for d, dirs, files in os.walk(top):
+        for f in files:
+            if f.endswith(".mpy"):
+                rel = os.path.relpath(os.path.join(d, f[:-4] + ".py"), dest)
+                if not os.path.exists(os.path.join(source, rel)):
+                    os.remove(os.path.join(d, f))
 
 
 class SimBoard:

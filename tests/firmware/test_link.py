@@ -12,7 +12,8 @@ from tlib import heap_lock_check, raises
 
 gc.collect()  # (MicroPython compiles link.py next: give it the heap in one piece)
 from playboard import link as L  # noqa: E402
-from playboard.record import Store, parse_game  # noqa: E402
+from playboard.record import Store  # noqa: E402
+from playboard.record.read import parse_game  # noqa: E402
 from playboard.settings import DEFAULT_SETTINGS  # noqa: E402
 
 

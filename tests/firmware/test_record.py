@@ -9,11 +9,15 @@ anything else, and that recording goes on from there.
 import gc
 import os
 
+from coldkept import ColdKept
 from fakeflash import FakeFs, PowerCut, RamFlash
 from tlib import SkipTest, is_micropython, raises
 
 from playboard import record
-from playboard.record import StoreError, Store, decode_records, encode_record, parse_game
+from playboard.record import StoreError, Store
+from playboard.record import codec
+from playboard.record.codec import encode_record
+from playboard.record.read import decode_records, parse_game
 
 ROOT = "/games"
 
@@ -36,12 +40,12 @@ def _store(fs, **kw):
 # ---- records ----------------------------------------------------------------------
 
 def test_crc32_matches_zlib_value():
-    assert record.crc32(b"123456789") == 0xCBF43926
-    assert record.crc32_py(b"123456789") == 0xCBF43926
-    assert record.crc32_py(b"") == 0
+    assert codec.crc32(b"123456789") == 0xCBF43926
+    assert codec.crc32_py(b"123456789") == 0xCBF43926
+    assert codec.crc32_py(b"") == 0
     data = bytes(range(256)) * 3
-    assert record.crc32_py(data) == record.crc32(data)
-    assert record.crc32_py(b"world", record.crc32_py(b"hello ")) == record.crc32(b"hello world")
+    assert codec.crc32_py(data) == codec.crc32(data)
+    assert codec.crc32_py(b"world", codec.crc32_py(b"hello ")) == codec.crc32(b"hello world")
 
 
 def test_record_round_trip_and_every_corruption_is_caught():
@@ -302,6 +306,28 @@ def test_full_flash_returns_false_and_loses_nothing_committed():
     assert _store(fs).resume().moves == ["76", "99"]
 
 
+def test_the_cold_modules_are_dropped_after_each_rare_job_and_play_imports_none():
+    import sys
+    cold = ("playboard.record.folder", "playboard.record.read")
+    fs = FakeFs()
+    st = _store(fs)  # the power-up scan: folder and read, dropped after
+    assert not [m for m in cold if m in sys.modules]
+    gid = st.new_game("toguz", {"White": "Ann"})
+    assert st.add_move("76") and st.finish("1-0")
+    jobs = (lambda: st.games(), lambda: st.size(gid), lambda: st.read(gid), lambda: st.ack(gid),
+            lambda: st.load_settings({"a": 1}), lambda: st.save_settings({"a": 2}))
+    for job in jobs:
+        assert job()
+        assert not [m for m in cold if m in sys.modules], job
+    assert st.load_settings({"a": 1}) == {"a": 2} and st.synced == 1
+    # play: a new game, moves, a takeback, a tag, the end import nothing
+    before = sorted(sys.modules)
+    assert st.new_game("toguz") == gid + 1
+    assert st.add_move("76") and st.add_move("98") and st.undo() and st.set_tag("Round", "2")
+    assert st.finish("0-1", "resigned")
+    assert sorted(sys.modules) == before
+
+
 def test_settings_round_trip_and_fallbacks():
     fs = FakeFs()
     st = _store(fs)
@@ -432,6 +458,11 @@ def _check_after_cut(fs, done, before, after):
 
 
 def _cut_everywhere(garbage, step=1, replace=True):
+    with ColdKept():  # (hundreds of stores: not compiled again each time)
+        return _cut_everywhere_kept(garbage, step, replace)
+
+
+def _cut_everywhere_kept(garbage, step, replace):
     fs = FakeFs(replace)
     done, before, after = _run(fs, SCRIPT)
     assert done == len(SCRIPT)
@@ -480,6 +511,11 @@ def _umount():
 def test_power_cut_inside_littlefs_block_writes():
     if not is_micropython() or not hasattr(os, "VfsLfs2"):
         raise SkipTest("littlefs block-device test needs MicroPython with VfsLfs2")
+    with ColdKept():  # (hundreds of stores: not compiled again each time)
+        _lfs_cuts()
+
+
+def _lfs_cuts():
     root = "/pbflash/games"
     gc.collect()
     flash = RamFlash(64, 256)

@@ -14,10 +14,12 @@ recording goes on. ``make test`` cuts at ``CUTS_IN_TESTS`` moments;
 import gc
 import os
 
+from coldkept import ColdKept
 from fakeflash import PowerCut, RamFlash
 from tlib import SkipTest, is_micropython
 
 from playboard.record import Store
+from playboard.record.read import read_game_file
 
 MOUNT = "/pbcuts"
 ROOT = MOUNT + "/games"
@@ -99,7 +101,7 @@ def _check(st, games, done):
         if k == 0 and (done[2] or (rec is None and done[1][1])):
             # synced (or being marked so when the power went): kept whole
             assert rec is None or not done[2]
-            rec = st._read_game(gid, True, "s") if rec is None else rec
+            rec = read_game_file(st, gid, True, "s") if rec is None else rec
             assert rec.moves == texts and rec.finished
             continue
         if rec is None:  # never begun, or its header was being written
@@ -118,6 +120,11 @@ def _check(st, games, done):
 def run_cuts(count, seed=1):
     """Cut the power at ``count`` random moments of the session; return (cuts, lost
     moves, sessions that finished before the cut, bytes written by the whole session)."""
+    with ColdKept():  # (hundreds of stores: not compiled again each time)
+        return _run_cuts(count, seed)
+
+
+def _run_cuts(count, seed):
     games = _random_games()
     gc.collect()
     flash = RamFlash(96, 256)

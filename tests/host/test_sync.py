@@ -15,7 +15,7 @@ import pytest
 
 from playboard import link as proto
 from playboard.pgn import read_games, replay
-from playboard.record import parse_game
+from playboard.record.read import parse_game
 from playboard_host import cli
 from playboard_host.commands.sync import sync
 from playboard_host.library import Library

@@ -9,7 +9,8 @@ import pytest
 
 from playboard.games.registry import new_game
 from playboard.pgn import read_games
-from playboard.record import encode_record, parse_game
+from playboard.record.codec import encode_record
+from playboard.record.read import parse_game
 from playboard_host import cli
 from playboard_host.library import SCHEMA_VERSION, Library, LibraryError
 from playboard_host.tournament import outputs, pairing, scoring

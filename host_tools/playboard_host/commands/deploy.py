@@ -192,8 +192,10 @@ def board_hashes(mpremote, port, run=subprocess.run):
 
 
 def plan(staged, remote):
-    """(files to copy, files unchanged, stale .py on the board to remove), from the staged
-    files and the board's hashes (None: copy everything)."""
+    """(files to copy, files unchanged, stale files on the board to remove), from the
+    staged files and the board's hashes (None: copy everything). Stale: a ``.py`` beside
+    its staged ``.mpy``, and the ``.py``/``.mpy`` of a module that became a package
+    (``x.mpy`` once ``x/__init__.mpy`` is staged)."""
     copy, same = [], []
     for path, dest in staged:
         if remote is not None and remote.get(dest) == sha256_file(path):
@@ -205,6 +207,10 @@ def plan(staged, remote):
         for path, dest in staged:
             if dest.endswith(".mpy") and dest[:-4] + ".py" in remote:
                 stale.append(dest[:-4] + ".py")
+            if dest.endswith("/__init__.mpy"):
+                for old in (dest[:-13] + ".py", dest[:-13] + ".mpy"):
+                    if old in remote:
+                        stale.append(old)
     return copy, same, stale
 
 
