@@ -100,7 +100,11 @@ def build_firmware(dest=BUILD, source=FIRMWARE, march=None, opt=3):
                 continue  # built from this very version (the output carries its time)
             tmp = "%s.%d.tmp" % (out, os.getpid())
             if compile_:
-                r = subprocess.run([cross, "-march=" + march, "-O%d" % opt, "-o", tmp, src],
+                # the name a traceback gives, relative as a frozen module's: the checkout's
+                # path would be in the heap (a name per module), more of it the deeper
+                # the checkout lies (CI ran out of heap where a shallower clone did not)
+                rel = os.path.relpath(src, source).replace(os.sep, "/")
+                r = subprocess.run([cross, "-march=" + march, "-O%d" % opt, "-s", rel, "-o", tmp, src],
                                    capture_output=True, text=True)
                 if r.returncode:
                     raise SimError("mpy-cross %s: %s" % (src, r.stderr.strip()))
