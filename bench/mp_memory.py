@@ -21,7 +21,7 @@ import os
 from benchlib import report  # noqa: E402
 from mp_app import BUILDER, PY, MP, code_sizes_apart  # noqa: E402
 
-TMP = "/tmp/pb-bench-memory-%d" % os.getpid()
+TMP = "/tmp/pb-bench-memory" + os.getcwd().replace("/", "-")  # one per checkout
 GAMES = ("toguz", "tobit", "tobit4", "tihbat")
 MODES = ("two", "white", "black", "demo")
 ON_FLASH = 200
