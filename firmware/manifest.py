@@ -18,6 +18,7 @@ include("$(PORT_DIR)/boards/manifest.py")
 # factory and the record text format (pgn), which only tests and the host tools use.
 BOARD_FILES = [
     "__init__.py", "compat.py", "config.py", "record.py", "link.py", "settings.py",
+    "health.py",
     "hw/__init__.py", "hw/base.py", "hw/open.py", "hw/bits.py", "hw/rp2.py", "hw/circuitpython.py",
     "hw/selftest.py", "hw/calibrate.py", "hw/pads.py",
     "board/__init__.py", "board/layout.py", "board/debounce.py", "board/scan.py", "board/lights.py",

@@ -18,6 +18,10 @@ def start(app, now_ms):
     app.now = now_ms
     app.lights.mark(USER, 0, ON)
     app.lights.frame(now_ms)  # a lit board at once
+    from playboard import health  # power-ups and watchdog resets (docs/museum.md)
+    health.power_up(app.store)
+    del health
+    unload("playboard.health")
     app.emit("boot", {"games": app.store.count, "problems": len(app.store.report)})
     r = app.store.resume()
     if r is not None and app.settings.get("resume", "always") == "never":

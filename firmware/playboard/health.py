@@ -1,0 +1,189 @@
+"""The board's health counters on flash: what the game records cannot tell.
+
+Loaded only at power-up, when a sensor fault first appears and for the link's ``C``
+request, and dropped after (``playboard.compat.unload``): nothing of it stays in the
+heap while a game is played. docs/museum.md says what the counters mean.
+
+The counters (``NAMES``; ints 0..2**30, counted since the host last took them):
+
+- ``power_ups``: starts of the app (a switch-on, a reset, the watchdog's restart),
+- ``wdt_resets``: of those, the ones the watchdog made (``machine.reset_cause()``
+  on the RP2040; the simulated board has none: 0),
+- ``stuck`` / ``chatter``: sensors found stuck or chattering
+  (``playboard.board.debounce``), each sensor counted once per kind and power-up,
+
+and ``faulty``: the last ``MAX_FAULTY`` of those as ``[sensor, kind]`` (kind 1
+chatter, 2 stuck).
+
+They live in the file ``health`` of the store's folder, one ``name value`` line
+each (``faulty`` as ``sensor:kind`` words), rewritten whole through ``health.tmp``
+and a rename, so a power cut leaves the old file or the new one. It is written at
+power-up and when a fault first appears, never per frame. A line that does not
+read is skipped with one line in the store's ``report``; the counters that read
+are kept and the bad file is kept as ``health.bad`` for a person to look at.
+"""
+from playboard.compat import const
+
+NAMES = ("power_ups", "wdt_resets", "stuck", "chatter")
+KINDS = {1: "chatter", 2: "stuck"}  # playboard.board.debounce CHATTER, STUCK
+FILE = "health"
+MAX_FAULTY = const(8)
+_TOP = const(0x3FFFFFFF)
+
+
+def _int(w):
+    if not w.isdigit() or len(w) > 9:
+        raise ValueError
+    return int(w)
+
+
+def read(store):
+    """The counters on ``store``'s flash: dict of ``NAMES`` -> int and ``faulty`` ->
+    list of [sensor, kind]; zeros when there is no file. Bad lines are skipped, the
+    file kept as ``health.bad`` and one line added to ``store.report``."""
+    h = {"faulty": []}
+    for k in NAMES:
+        h[k] = 0
+    path = store.root + "/" + FILE
+    try:
+        f = store.fs.open(path, "rb")
+    except OSError:
+        return h
+    try:
+        data = f.read()
+    finally:
+        f.close()
+    bad = 0
+    for line in data.split(b"\n"):
+        if not line:
+            continue
+        try:
+            w = line.decode().split(" ")
+            if w[0] in NAMES and len(w) == 2:
+                h[w[0]] = _int(w[1])
+            elif w[0] == "faulty":
+                for x in w[1:]:
+                    s, k = x.split(":")
+                    h["faulty"].append([_int(s), _int(k)])
+            else:
+                raise ValueError
+        except ValueError:  # (UnicodeError too)
+            bad += 1
+    if bad:
+        try:
+            store.fs.rename(path, path + ".bad")
+        except OSError:
+            pass
+        r = store.report
+        r.append("health: %d unreadable line%s skipped (the file is kept as %s.bad);"
+                 " the other counters are kept" % (bad, "" if bad == 1 else "s", FILE))
+        if len(r) > 32:  # (as the store keeps its report)
+            del r[0]
+    return h
+
+
+def write(store, h):
+    """Write the counters ``h`` (as :func:`read` gives) power-safe; True once on flash,
+    False (``store.error`` set) when the flash fails."""
+    out = []
+    for k in NAMES:
+        out.append("%s %d\n" % (k, min(h[k], _TOP)))
+    if h["faulty"]:
+        out.append("faulty %s\n" % " ".join("%d:%d" % (s, k) for s, k in h["faulty"]))
+    path = store.root + "/" + FILE
+    try:
+        f = store.fs.open(path + ".tmp", "wb")
+        try:
+            f.write("".join(out).encode())
+            f.flush()
+        finally:
+            f.close()
+        try:
+            store.fs.rename(path + ".tmp", path)
+        except OSError:  # a file system whose rename will not replace (FAT)
+            store.fs.remove(path)
+            store.fs.rename(path + ".tmp", path)
+        return True
+    except OSError as e:
+        store.error = "writing %s: %r" % (FILE, e)
+        return False
+
+
+def watchdog_reset():
+    """True if the watchdog made the last reset (``machine.reset_cause()``); False
+    where the port cannot tell (the unix port, the simulated board)."""
+    try:
+        import machine
+
+        return machine.reset_cause() == machine.WDT_RESET
+    except (ImportError, AttributeError):
+        return False
+
+
+def power_up(store, wdt=None):
+    """Count one power-up (and a watchdog reset if ``wdt``, default
+    :func:`watchdog_reset`) on flash. Returns the counters."""
+    h = read(store)
+    h["power_ups"] += 1
+    if watchdog_reset() if wdt is None else wdt:
+        h["wdt_resets"] += 1
+    write(store, h)
+    return h
+
+
+def faults(store, deb, seen):
+    """Count the sensors of ``deb`` (a Debouncer) whose fault appeared this frame
+    (``fault_changes``) and is not yet marked in ``seen`` (bytearray, one byte per
+    sensor: the kinds seen this power-up OR-ed; None: none yet): marks them, writes
+    the file once if any was new. Returns ``seen`` (made when None)."""
+    new = []
+    for i in range(deb.n_fault_changes):
+        s = deb.fault_changes[i]
+        k = deb.fault[s]
+        if k in KINDS and (seen is None or not seen[s] & k):
+            if seen is None:
+                seen = bytearray(deb.n)
+            seen[s] |= k
+            new.append((s, k))
+    if new:
+        h = read(store)
+        for s, k in new:
+            h[KINDS[k]] += 1
+            h["faulty"].append([s, k])
+        h["faulty"] = h["faulty"][-MAX_FAULTY:]
+        write(store, h)
+    return seen
+
+
+def link(store, req):
+    """The link's ``C`` request (docs/protocol.md): ``{}`` reads the counters;
+    ``{"take": {name: n, ..., "faulty": [[sensor, kind], ...]}}`` takes back what
+    the host has stored (each counter less ``n``, never below 0; those faulty entries
+    dropped), so counts made in between are kept. ValueError (one line) for a bad
+    request; then nothing changes."""
+    for k in req:
+        if k != "take":
+            raise ValueError("unknown field %r (only take)" % (k,))
+    h = read(store)
+    t = req.get("take")
+    if t is None:
+        return h
+    if not isinstance(t, dict):
+        raise ValueError("take takes an object of counters")
+    for k in t:
+        v = t[k]
+        if k == "faulty":
+            if not isinstance(v, list):
+                raise ValueError("take: faulty takes a list of [sensor, kind]")
+        elif k not in NAMES:
+            raise ValueError("take: unknown counter %r (one of %s)" % (k, ", ".join(NAMES)))
+        elif not isinstance(v, int) or isinstance(v, bool) or v < 0:
+            raise ValueError("take: %s takes an integer >= 0" % k)
+    for k in NAMES:
+        h[k] = max(0, h[k] - t.get(k, 0))
+    for e in t.get("faulty", ()):
+        if e in h["faulty"]:
+            h["faulty"].remove(e)
+    if not write(store, h):
+        raise OSError(store.error)
+    return h
