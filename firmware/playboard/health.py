@@ -12,7 +12,7 @@ The counters (``NAMES``; ints 0..2**30, counted since the host last took them):
 - ``stuck`` / ``chatter``: sensors found stuck or chattering
   (``playboard.board.debounce``), each sensor counted once per kind and power-up,
 
-and ``faulty``: the last ``MAX_FAULTY`` of those as ``[sensor, kind]`` (kind 1
+and ``faulty``: the last 8 of those as ``[sensor, kind]`` (kind 1
 chatter, 2 stuck).
 
 They live in the file ``health`` of the store's folder, one ``name value`` line
@@ -26,8 +26,7 @@ from playboard.compat import const
 
 NAMES = ("power_ups", "wdt_resets", "stuck", "chatter")
 KINDS = {1: "chatter", 2: "stuck"}  # playboard.board.debounce CHATTER, STUCK
-FILE = "health"
-MAX_FAULTY = const(8)
+_MAX = const(8)  # faulty entries kept
 _TOP = const(0x3FFFFFFF)
 
 
@@ -44,7 +43,7 @@ def read(store):
     h = {"faulty": []}
     for k in NAMES:
         h[k] = 0
-    path = store.root + "/" + FILE
+    path = store.root + "/health"
     try:
         f = store.fs.open(path, "rb")
     except OSError:
@@ -75,8 +74,7 @@ def read(store):
         except OSError:
             pass
         r = store.report
-        r.append("health: %d unreadable line%s skipped (the file is kept as %s.bad);"
-                 " the other counters are kept" % (bad, "" if bad == 1 else "s", FILE))
+        r.append("health: %d bad lines skipped, file kept as health.bad" % bad)
         if len(r) > 32:  # (as the store keeps its report)
             del r[0]
     return h
@@ -90,7 +88,7 @@ def write(store, h):
         out.append("%s %d\n" % (k, min(h[k], _TOP)))
     if h["faulty"]:
         out.append("faulty %s\n" % " ".join("%d:%d" % (s, k) for s, k in h["faulty"]))
-    path = store.root + "/" + FILE
+    path = store.root + "/health"
     try:
         f = store.fs.open(path + ".tmp", "wb")
         try:
@@ -105,44 +103,42 @@ def write(store, h):
             store.fs.rename(path + ".tmp", path)
         return True
     except OSError as e:
-        store.error = "writing %s: %r" % (FILE, e)
-        return False
-
-
-def watchdog_reset():
-    """True if the watchdog made the last reset (``machine.reset_cause()``); False
-    where the port cannot tell (the unix port, the simulated board)."""
-    try:
-        import machine
-
-        return machine.reset_cause() == machine.WDT_RESET
-    except (ImportError, AttributeError):
+        store.error = "health: %r" % (e,)
         return False
 
 
 def power_up(store, wdt=None):
-    """Count one power-up (and a watchdog reset if ``wdt``, default
-    :func:`watchdog_reset`) on flash. Returns the counters."""
+    """Count one power-up on flash, and a watchdog reset if ``wdt`` (default: the
+    last reset was the watchdog's, ``machine.reset_cause()``; never where the port
+    cannot tell, as the unix port). Returns the counters."""
+    if wdt is None:
+        try:
+            import machine
+
+            wdt = machine.reset_cause() == machine.WDT_RESET
+        except (ImportError, AttributeError):
+            wdt = False
     h = read(store)
     h["power_ups"] += 1
-    if watchdog_reset() if wdt is None else wdt:
+    if wdt:
         h["wdt_resets"] += 1
     write(store, h)
     return h
 
 
-def faults(store, deb, seen):
+def faults(store, deb):
     """Count the sensors of ``deb`` (a Debouncer) whose fault appeared this frame
-    (``fault_changes``) and is not yet marked in ``seen`` (bytearray, one byte per
-    sensor: the kinds seen this power-up OR-ed; None: none yet): marks them, writes
-    the file once if any was new. Returns ``seen`` (made when None)."""
+    (``fault_changes``) and is not yet marked in ``deb.seen`` (a bytearray made here
+    at the first fault, one byte per sensor: the kinds seen this power-up OR-ed):
+    marks them, writes the file once if any was new. Returns the number counted."""
+    seen = getattr(deb, "seen", None)
     new = []
     for i in range(deb.n_fault_changes):
         s = deb.fault_changes[i]
         k = deb.fault[s]
         if k in KINDS and (seen is None or not seen[s] & k):
             if seen is None:
-                seen = bytearray(deb.n)
+                seen = deb.seen = bytearray(deb.n)
             seen[s] |= k
             new.append((s, k))
     if new:
@@ -150,9 +146,9 @@ def faults(store, deb, seen):
         for s, k in new:
             h[KINDS[k]] += 1
             h["faulty"].append([s, k])
-        h["faulty"] = h["faulty"][-MAX_FAULTY:]
+        h["faulty"] = h["faulty"][-_MAX:]
         write(store, h)
-    return seen
+    return len(new)
 
 
 def link(store, req):
@@ -163,22 +159,22 @@ def link(store, req):
     request; then nothing changes."""
     for k in req:
         if k != "take":
-            raise ValueError("unknown field %r (only take)" % (k,))
+            raise ValueError("health: only take")
     h = read(store)
     t = req.get("take")
     if t is None:
         return h
     if not isinstance(t, dict):
-        raise ValueError("take takes an object of counters")
+        raise ValueError("take: an object")
     for k in t:
         v = t[k]
         if k == "faulty":
             if not isinstance(v, list):
-                raise ValueError("take: faulty takes a list of [sensor, kind]")
+                raise ValueError("take: faulty: a list")
         elif k not in NAMES:
-            raise ValueError("take: unknown counter %r (one of %s)" % (k, ", ".join(NAMES)))
+            raise ValueError("take: no counter %r" % (k,))
         elif not isinstance(v, int) or isinstance(v, bool) or v < 0:
-            raise ValueError("take: %s takes an integer >= 0" % k)
+            raise ValueError("take: %s: an int >= 0" % k)
     for k in NAMES:
         h[k] = max(0, h[k] - t.get(k, 0))
     for e in t.get("faulty", ()):

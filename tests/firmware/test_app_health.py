@@ -37,7 +37,7 @@ def test_power_ups_and_a_chattering_sensor_are_counted_and_survive_a_restart():
     assert (h["power_ups"], h["wdt_resets"], h["stuck"], h["chatter"], h["faulty"]) == (1, 0, 0, 0, [])
     s = r.sensor("tobit", 5)
     _chatter(r, s)
-    assert r.app.fault_seen is not None and r.app.fault_seen[s] == 1
+    assert r.app.scanner.deb.seen[s] == 1
     h, _ = _counters(fs)
     assert (h["chatter"], h["stuck"], h["faulty"]) == (1, 0, [[s, 1]])
     _chatter(r, s)  # the same sensor again, same power-up: counted once
@@ -71,7 +71,7 @@ def test_a_corrupt_health_file_gives_one_line_and_loses_nothing():
     r = Rig(fs)
     r.adv(50)
     lines = [x for x in r.store.report if x.startswith("health")]
-    assert len(lines) == 1 and "unreadable" in lines[0] and "health.bad" in lines[0], r.store.report
+    assert len(lines) == 1 and "bad lines" in lines[0] and "health.bad" in lines[0], r.store.report
     h, st = _counters(fs)
     assert (h["power_ups"], h["wdt_resets"], h["chatter"]) == (6, 0, 2)  # what read, kept
     assert [x for x in st.report if x.startswith("health")] == []  # rewritten whole: good now

@@ -72,9 +72,6 @@ class App:
     # a running self-test or calibration (playboard.app.check): a class default, so
     # that the instance's attributes (and their table in the heap) stay as they were
     check = None
-    # the kinds of sensor fault seen this power-up, a byte per sensor (playboard.health):
-    # made at the first fault
-    fault_seen = None
 
     def __init__(self, hw, cfg, store, transport=None, clock=None, wdt=None, layouts=None,
                  sink=None, think="ms", slice_ms=8, slice_nodes=60, tt_size=None, settings=None):
@@ -489,7 +486,7 @@ class App:
             if sc.deb.n_fault_changes:  # a sensor fault came or went: counted on flash
                 from playboard import health  # (docs/museum.md; dropped at once)
                 unload("playboard.health")
-                self.fault_seen = health.faults(self.store, sc.deb, self.fault_seen)
+                health.faults(self.store, sc.deb)
             if self.state != S_ATTRACT:
                 self._controls(now_ms)
             tr = self.tracker
