@@ -183,10 +183,15 @@ def test_sync_takes_the_boards_counters_into_the_library_and_clears_them(tmp_pat
         h = lib.health("sim")
         assert (h["power_ups"], h["wdt_resets"], h["stuck"], h["chatter"], h["faulty"]) == (1, 0, 0, 1, [[s, 1]])
         lib.close()
+        # a damaged health file: one problem line at the next power-up, printed by sync
+        with open(str(tmp_path / "flash" / "games" / "health"), "ab") as f:
+            f.write(b"chatter ?\n")
         b.restart()  # switched off and on: one more power-up, on the board only
         b.advance(100)
         assert cli.main(["sync"] + port) == 0
-        assert "chattering" not in capsys.readouterr().out  # taken: not counted twice
+        out = capsys.readouterr().out
+        assert "chattering" not in out  # taken: not counted twice
+        assert "board sim: health: 1 bad lines skipped, file kept as health.bad\n" in out, out
         assert cli.main(["boards", "--library", db]) == 0
         row = capsys.readouterr().out.splitlines()[1].split()
         assert row[0] == "sim" and row[3:8] == ["2", "0", "0", "1", "%d" % s], row

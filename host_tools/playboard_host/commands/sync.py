@@ -90,6 +90,7 @@ def run(args):
             st = link.status()
             new, old = sync(link, hello["board"], lib, args.keep, not args.quiet)
             h = sync_health(link, hello["board"], lib, hello.get("fw"))
+            problems = link.problems() if st.get("problems") else []
             if st.get("dropped"):
                 print("warning: the board dropped games %s before they were synced (flash was short)"
                       % ", ".join(str(i) for i in st["dropped"]), file=sys.stderr)
@@ -101,6 +102,8 @@ def run(args):
         lib.close()
     print("synced %d new game%s%s; library %s" % (
         new, "" if new == 1 else "s", " (%d already stored)" % old if old else "", lib.path))
+    for p in problems:  # what the board's store found wrong on flash (request P)
+        print("board %s: %s" % (hello["board"], p))
     line = health_line(hello["board"], h)
     if line:
         print(line)
