@@ -17,10 +17,15 @@ chatter, 2 stuck).
 
 They live in the file ``health`` of the store's folder, one ``name value`` line
 each (``faulty`` as ``sensor:kind`` words), rewritten whole through ``health.tmp``
-and a rename, so a power cut leaves the old file or the new one. It is written at
-power-up and when a fault first appears, never per frame. A line that does not
-read is skipped with one line in the store's ``report``; the counters that read
-are kept and the bad file is kept as ``health.bad`` for a person to look at.
+and a rename, so a power cut leaves the old file or the new one, when a fault first
+appears and when the host takes the counters, never per frame. A power-up appends
+one byte to the file ``boots`` (``P``, or ``W`` after a watchdog reset:
+:func:`power_up`, done by ``playboard.app.gamestart`` without loading this module,
+whose code would cut the heap just before a game is resumed); :func:`read` adds
+them, the host's take folds them into ``health`` and removes ``boots``. A line
+that does not read is skipped with one line in the store's ``report``; the
+counters that read are kept and the bad file is kept as ``health.bad`` for a
+person to look at.
 """
 from playboard.compat import const
 
@@ -39,19 +44,35 @@ def _int(w):
 def read(store):
     """The counters on ``store``'s flash: dict of ``NAMES`` -> int and ``faulty`` ->
     list of [sensor, kind]; zeros when there is no file. Bad lines are skipped, the
-    file kept as ``health.bad`` and one line added to ``store.report``."""
+    file kept as ``health.bad`` and one line added to ``store.report``. The power-ups
+    appended to ``boots`` since the last take are included."""
+    h = _load(store)
+    b = _read(store, "/boots") or b""
+    h["power_ups"] += len(b)
+    h["wdt_resets"] += b.count(b"W")
+    return h
+
+
+def _read(store, name):
+    try:
+        f = store.fs.open(store.root + name, "rb")
+    except OSError:
+        return None
+    try:
+        return f.read()
+    finally:
+        f.close()
+
+
+def _load(store):
+    # the counters of the file ``health`` alone
     h = {"faulty": []}
     for k in NAMES:
         h[k] = 0
     path = store.root + "/health"
-    try:
-        f = store.fs.open(path, "rb")
-    except OSError:
+    data = _read(store, "/health")
+    if data is None:
         return h
-    try:
-        data = f.read()
-    finally:
-        f.close()
     bad = 0
     for line in data.split(b"\n"):
         if not line:
@@ -77,6 +98,7 @@ def read(store):
         r.append("health: %d bad lines skipped, file kept as health.bad" % bad)
         if len(r) > 32:  # (as the store keeps its report)
             del r[0]
+        write(store, h)  # the counters that read, kept
     return h
 
 
@@ -108,9 +130,10 @@ def write(store, h):
 
 
 def power_up(store, wdt=None):
-    """Count one power-up on flash, and a watchdog reset if ``wdt`` (default: the
-    last reset was the watchdog's, ``machine.reset_cause()``; never where the port
-    cannot tell, as the unix port). Returns the counters."""
+    """Count one power-up on flash: one byte appended to ``boots`` (``W`` if ``wdt``,
+    default: the last reset was the watchdog's, ``machine.reset_cause()``; never
+    where the port cannot tell, as the unix port). False if the flash failed.
+    ``playboard.app.gamestart.start`` does the same without loading this module."""
     if wdt is None:
         try:
             import machine
@@ -118,12 +141,15 @@ def power_up(store, wdt=None):
             wdt = machine.reset_cause() == machine.WDT_RESET
         except (ImportError, AttributeError):
             wdt = False
-    h = read(store)
-    h["power_ups"] += 1
-    if wdt:
-        h["wdt_resets"] += 1
-    write(store, h)
-    return h
+    try:
+        f = store.fs.open(store.root + "/boots", "ab")
+        try:
+            f.write(b"W" if wdt else b"P")
+        finally:
+            f.close()
+        return True
+    except OSError:
+        return False
 
 
 def faults(store, deb):
@@ -142,7 +168,7 @@ def faults(store, deb):
             seen[s] |= k
             new.append((s, k))
     if new:
-        h = read(store)
+        h = _load(store)
         for s, k in new:
             h[KINDS[k]] += 1
             h["faulty"].append([s, k])
@@ -180,6 +206,12 @@ def link(store, req):
     for e in t.get("faulty", ()):
         if e in h["faulty"]:
             h["faulty"].remove(e)
+    # the power-ups of ``boots`` are in ``health`` from here on (a cut between the
+    # two steps counts them twice: the one window)
     if not write(store, h):
         raise OSError(store.error)
+    try:
+        store.fs.remove(store.root + "/boots")
+    except OSError:
+        pass
     return h

@@ -70,10 +70,12 @@ def test_a_corrupt_health_file_gives_one_line_and_loses_nothing():
     gc.collect()
     r = Rig(fs)
     r.adv(50)
+    h = health.link(r.store, {})  # the host reads the counters (a sync)
     lines = [x for x in r.store.report if x.startswith("health")]
     assert len(lines) == 1 and "bad lines" in lines[0] and "health.bad" in lines[0], r.store.report
-    h, st = _counters(fs)
     assert (h["power_ups"], h["wdt_resets"], h["chatter"]) == (6, 0, 2)  # what read, kept
+    h, st = _counters(fs)
+    assert (h["power_ups"], h["wdt_resets"], h["chatter"]) == (6, 0, 2)
     assert [x for x in st.report if x.startswith("health")] == []  # rewritten whole: good now
     f = fs.open("/games/health.bad", "rb")
     assert b"garbage" in f.read()  # the bad bytes kept for a person
@@ -85,8 +87,8 @@ def test_a_corrupt_health_file_gives_one_line_and_loses_nothing():
 def test_the_link_takes_back_what_the_host_stored_and_refuses_bad_requests():
     fs = FakeFs()
     st = Store("/games", fs=fs, date=None)
-    h = health.power_up(st, wdt=True)
-    h = health.power_up(st, wdt=False)
+    assert health.power_up(st, wdt=True) and health.power_up(st, wdt=False)
+    h = health.read(st)
     assert (h["power_ups"], h["wdt_resets"]) == (2, 1)
     assert health.link(st, {}) == {"power_ups": 2, "wdt_resets": 1, "stuck": 0, "chatter": 0,
                                    "faulty": []}
@@ -98,4 +100,8 @@ def test_the_link_takes_back_what_the_host_stored_and_refuses_bad_requests():
     health.power_up(st, wdt=False)  # a power-up between the host's read and its take
     left = health.link(st, {"take": {"power_ups": 2, "wdt_resets": 1, "faulty": []}})
     assert (left["power_ups"], left["wdt_resets"]) == (1, 0)
-    assert health.read(Store("/games", fs=fs, date=None))["power_ups"] == 1
+    assert "/games/boots" not in fs.files  # folded into the file health
+    st = Store("/games", fs=fs, date=None)
+    assert health.read(st)["power_ups"] == 1
+    assert health.power_up(st, wdt=True)
+    assert (health.read(st)["power_ups"], health.read(st)["wdt_resets"]) == (2, 1)

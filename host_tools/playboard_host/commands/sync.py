@@ -90,7 +90,7 @@ def run(args):
             st = link.status()
             new, old = sync(link, hello["board"], lib, args.keep, not args.quiet)
             h = sync_health(link, hello["board"], lib, hello.get("fw"))
-            problems = link.problems() if st.get("problems") else []
+            problems = link.problems()  # (after the counters: reading them may add one)
             if st.get("dropped"):
                 print("warning: the board dropped games %s before they were synced (flash was short)"
                       % ", ".join(str(i) for i in st["dropped"]), file=sys.stderr)
