@@ -1,6 +1,6 @@
 """The board's health counters on flash: what the game records cannot tell.
 
-Loaded only at power-up, when a sensor fault first appears and for the link's ``C``
+Loaded only when a sensor fault first appears and for the link's ``C``
 request, and dropped after (``playboard.compat.unload``): nothing of it stays in the
 heap while a game is played. docs/museum.md says what the counters mean.
 
