@@ -17,7 +17,7 @@ include("$(PORT_DIR)/boards/manifest.py")
 # the simulated board's package (playboard/sim), the perft driver, the tracker
 # factory and the record text format (pgn), which only tests and the host tools use.
 BOARD_FILES = [
-    "__init__.py", "compat.py", "config.py", "link.py", "settings.py",
+    "__init__.py", "compat.py", "config.py", "link.py", "settings.py", "health.py",
     "record/__init__.py", "record/codec.py", "record/read.py", "record/folder.py",
     "hw/__init__.py", "hw/base.py", "hw/open.py", "hw/bits.py", "hw/rp2.py", "hw/circuitpython.py",
     "hw/selftest.py", "hw/calibrate.py", "hw/pads.py", "hw/stdio.py",

@@ -509,6 +509,12 @@ class Link:
         except (ImportError, AttributeError):
             return {"set": False}  # no RTC here (a PC runs it): its clock is right already
 
+    def _health(self, req):
+        """``C``: the board's health counters (``playboard.health``, for this only)."""
+        from playboard import health
+        unload("playboard.health")
+        return health.link(self.store, req)
+
     def _live(self, req):
         on = req.get("on", True)
         if on is not True and on is not False:
@@ -528,6 +534,7 @@ _HANDLERS = {
     0x57: Link._write_settings,  # W
     0x56: Link._live,  # V
     0x54: Link._set_time,  # T
+    0x43: Link._health,  # C
 }
 
 

@@ -86,6 +86,28 @@ CREATE TABLE corrections (
     at TEXT NOT NULL
 );
 """),
+    # Version 2: the boards seen (docs/museum.md): each board's first and last sync and
+    # firmware, and the health counters taken from it at each sync (playboard.health:
+    # counts since the sync before, so a board's totals are their sums).
+    (2, """
+CREATE TABLE boards (
+    board TEXT PRIMARY KEY,
+    first_sync TEXT NOT NULL,
+    last_sync TEXT NOT NULL,
+    fw TEXT,
+    syncs INTEGER NOT NULL
+);
+CREATE TABLE health (
+    id INTEGER PRIMARY KEY,
+    board TEXT NOT NULL,
+    at TEXT NOT NULL,
+    power_ups INTEGER NOT NULL,
+    wdt_resets INTEGER NOT NULL,
+    stuck INTEGER NOT NULL,
+    chatter INTEGER NOT NULL,
+    faulty TEXT NOT NULL
+);
+"""),
 )
 SCHEMA_VERSION = MIGRATIONS[-1][0]
 
@@ -241,3 +263,65 @@ class Library:
 
     def count(self):
         return self.db.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+
+    # ---- boards and their health (docs/museum.md) ---------------------------------
+
+    def board_synced(self, board, fw=None, now=None, commit=True):
+        """Note a sync of ``board`` (its id) running firmware ``fw`` at ``now``."""
+        at = (now or datetime.datetime.now()).isoformat(timespec="seconds")
+        self.db.execute(
+            "INSERT INTO boards (board, first_sync, last_sync, fw, syncs) VALUES (?,?,?,?,1)"
+            " ON CONFLICT(board) DO UPDATE SET last_sync=excluded.last_sync,"
+            " fw=COALESCE(excluded.fw, fw), syncs=syncs+1", (board, at, at, fw))
+        if commit:
+            self.db.commit()
+
+    def add_health(self, board, counters, now=None, commit=True):
+        """Store the health ``counters`` (dict: power_ups, wdt_resets, stuck, chatter,
+        faulty: list of [sensor, kind]) taken from ``board`` at ``now``. With
+        ``commit`` False the caller commits (or rolls back) with the board's answer."""
+        at = (now or datetime.datetime.now()).isoformat(timespec="seconds")
+        self.db.execute(
+            "INSERT INTO health (board, at, power_ups, wdt_resets, stuck, chatter, faulty)"
+            " VALUES (?,?,?,?,?,?,?)",
+            (board, at, int(counters.get("power_ups", 0)), int(counters.get("wdt_resets", 0)),
+             int(counters.get("stuck", 0)), int(counters.get("chatter", 0)),
+             json.dumps(counters.get("faulty", []))))
+        if commit:
+            self.db.commit()
+
+    def health(self, board):
+        """Health totals of ``board``: dict of the counters summed over its syncs,
+        ``faulty`` (the sensors reported faulty, [sensor, kind] in the order seen) and
+        ``last_fault`` (the sync time of the last fault seen, or None)."""
+        out = {"power_ups": 0, "wdt_resets": 0, "stuck": 0, "chatter": 0, "faulty": [], "last_fault": None}
+        for at, p, w, st, ch, faulty in self.db.execute(
+                "SELECT at, power_ups, wdt_resets, stuck, chatter, faulty FROM health WHERE board=?"
+                " ORDER BY at, id", (board,)):
+            out["power_ups"] += p
+            out["wdt_resets"] += w
+            out["stuck"] += st
+            out["chatter"] += ch
+            out["faulty"].extend(json.loads(faulty))
+            if st or ch:
+                out["last_fault"] = at
+        return out
+
+    def boards(self):
+        """Every board the library has seen (a sync noted, or games from it), by id:
+        dicts with ``board``, ``first_sync``, ``last_sync``, ``fw``, ``syncs``,
+        ``games`` and ``health`` (:meth:`health`)."""
+        rows = {}
+        for b, first, last, fw, n in self.db.execute(
+                "SELECT board, first_sync, last_sync, fw, syncs FROM boards"):
+            rows[b] = {"board": b, "first_sync": first, "last_sync": last, "fw": fw, "syncs": n, "games": 0}
+        for b, n, first, last in self.db.execute(
+                "SELECT board, COUNT(*), MIN(synced_at), MAX(synced_at) FROM games GROUP BY board"):
+            r = rows.setdefault(b, {"board": b, "first_sync": first, "last_sync": last, "fw": None,
+                                    "syncs": None, "games": 0})
+            r["games"] = n
+            if r["last_sync"] is None or last > r["last_sync"]:
+                r["last_sync"] = last
+        for b in rows:
+            rows[b]["health"] = self.health(b)
+        return [rows[b] for b in sorted(rows)]

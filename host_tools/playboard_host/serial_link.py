@@ -109,7 +109,8 @@ def _reason(e):
 # what each request letter asks, for messages (playboard.link's handlers)
 REQUEST_NAMES = {"H": "hello", "S": "status", "L": "the game list", "A": "an acknowledgement",
                  "P": "the problem report", "G": "setting a game", "R": "reading the settings",
-                 "W": "writing the settings", "V": "live events", "T": "setting the clock", "F": "a game fetch"}
+                 "W": "writing the settings", "V": "live events", "T": "setting the clock", "F": "a game fetch",
+                 "C": "the health counters"}
 
 
 class BoardLink:
@@ -270,6 +271,12 @@ class BoardLink:
 
     def settings(self):
         return self.request("R")
+
+    def health(self, take=None):
+        """The board's health counters (``C``, docs/protocol.md): {"power_ups",
+        "wdt_resets", "stuck", "chatter", "faulty"}; with ``take`` (counters as read)
+        the board takes those back and answers with what is left."""
+        return self.request("C", {"take": take} if take is not None else None)
 
     def set_settings(self, **kw):
         return self.request("W", kw)

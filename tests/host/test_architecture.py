@@ -16,7 +16,7 @@ LAYERS = (
     ("playboard.compat",),
     ("playboard.games", "playboard.hw"),
     ("playboard.board", "playboard.engine", "playboard.pgn", "playboard.record",
-     "playboard.settings"),
+     "playboard.settings", "playboard.health"),
     ("playboard.config", "playboard.link"),
     ("playboard.app",),
     ("playboard.sim",),

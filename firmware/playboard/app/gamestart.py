@@ -18,6 +18,21 @@ def start(app, now_ms):
     app.now = now_ms
     app.lights.mark(USER, 0, ON)
     app.lights.frame(now_ms)  # a lit board at once
+    # a power-up counted (docs/museum.md): as playboard.health.power_up, whose code is
+    # not loaded now (it would cut the heap just before a game is resumed)
+    w = b"P"
+    try:
+        import machine
+        if machine.reset_cause() == machine.WDT_RESET:
+            w = b"W"
+    except (ImportError, AttributeError):
+        pass
+    try:
+        f = app.store.fs.open(app.store.root + "/boots", "ab")
+        f.write(w)
+        f.close()
+    except OSError:
+        pass
     app.emit("boot", {"games": app.store.count, "problems": len(app.store.report)})
     r = app.store.resume()
     if r is not None and app.settings.get("resume", "always") == "never":

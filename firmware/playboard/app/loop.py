@@ -554,6 +554,9 @@ class App:
                     f = sc.deb.fault[s]
                     self._n_faulty += 1 if f else -1
                     self.emit("fault", {"sensor": s, "fault": f})
+                from playboard import health  # counted on flash (docs/museum.md; dropped at once)
+                unload("playboard.health")
+                health.faults(self.store, sc.deb)
             if self.state != S_ATTRACT:
                 self._controls(now_ms)
             tr = self.tracker

@@ -39,6 +39,46 @@ def sync(link, board, lib, keep=False, progress=True, out=sys.stdout):
     return new, old
 
 
+def sync_health(link, board, lib, fw=None, now=None):
+    """Take the board's health counters into ``lib`` and note the sync of ``board``.
+    The counters are stored and the board asked to take them back (``C`` with
+    ``take``) in one library transaction: committed only once the board answered,
+    so a sync cut off counts them at the next one instead. Returns the counters
+    (None for a firmware without them)."""
+    from playboard_host.serial_link import BoardError
+
+    try:
+        h = link.health()
+    except BoardError as e:
+        if e.code != "unknown":
+            raise
+        lib.board_synced(board, fw, now)  # a firmware from before the counters
+        return None
+    try:
+        lib.add_health(board, h, now, commit=False)
+        lib.board_synced(board, fw, now, commit=False)
+        link.health(take=h)
+    except BaseException:
+        lib.db.rollback()
+        raise
+    lib.db.commit()
+    return h
+
+
+def health_line(board, h):
+    """One line on what the board's counters say is wrong, or None when nothing is."""
+    if not h or not (h.get("stuck") or h.get("chatter") or h.get("wdt_resets")):
+        return None
+    parts = []
+    for k, word in (("stuck", "stuck sensor"), ("chatter", "chattering sensor"),
+                    ("wdt_resets", "watchdog reset")):
+        if h.get(k):
+            parts.append("%d %s%s" % (h[k], word, "" if h[k] == 1 else "s"))
+    sensors = sorted({s for s, k in h.get("faulty", [])})
+    return "board %s: %s since the last sync%s (playboard boards)" % (
+        board, ", ".join(parts), " (sensor %s)" % ", ".join(str(s) for s in sensors) if sensors else "")
+
+
 def run(args):
     try:
         lib = Library(args.library)
@@ -49,6 +89,8 @@ def run(args):
         try:
             st = link.status()
             new, old = sync(link, hello["board"], lib, args.keep, not args.quiet)
+            h = sync_health(link, hello["board"], lib, hello.get("fw"))
+            problems = link.problems()  # (after the counters: reading them may add one)
             if st.get("dropped"):
                 print("warning: the board dropped games %s before they were synced (flash was short)"
                       % ", ".join(str(i) for i in st["dropped"]), file=sys.stderr)
@@ -60,6 +102,11 @@ def run(args):
         lib.close()
     print("synced %d new game%s%s; library %s" % (
         new, "" if new == 1 else "s", " (%d already stored)" % old if old else "", lib.path))
+    for p in problems:  # what the board's store found wrong on flash (request P)
+        print("board %s: %s" % (hello["board"], p))
+    line = health_line(hello["board"], h)
+    if line:
+        print(line)
     if st.get("current") is not None:
         print("game %d is still being played: it is synced once it ends" % st["current"])
     return 0

@@ -1,0 +1,217 @@
+"""The board's health counters on flash: what the game records cannot tell.
+
+Loaded only when a sensor fault first appears and for the link's ``C``
+request, and dropped after (``playboard.compat.unload``): nothing of it stays in the
+heap while a game is played. docs/museum.md says what the counters mean.
+
+The counters (``NAMES``; ints 0..2**30, counted since the host last took them):
+
+- ``power_ups``: starts of the app (a switch-on, a reset, the watchdog's restart),
+- ``wdt_resets``: of those, the ones the watchdog made (``machine.reset_cause()``
+  on the RP2040; the simulated board has none: 0),
+- ``stuck`` / ``chatter``: sensors found stuck or chattering
+  (``playboard.board.debounce``), each sensor counted once per kind and power-up,
+
+and ``faulty``: the last 8 of those as ``[sensor, kind]`` (kind 1
+chatter, 2 stuck).
+
+They live in the file ``health`` of the store's folder, one ``name value`` line
+each (``faulty`` as ``sensor:kind`` words), rewritten whole through ``health.tmp``
+and a rename, so a power cut leaves the old file or the new one, when a fault first
+appears and when the host takes the counters, never per frame. A power-up appends
+one byte to the file ``boots`` (``P``, or ``W`` after a watchdog reset:
+:func:`power_up`, done by ``playboard.app.gamestart`` without loading this module,
+whose code would cut the heap just before a game is resumed); :func:`read` adds
+them, the host's take folds them into ``health`` and removes ``boots``. A line
+that does not read is skipped with one line in the store's ``report``; the
+counters that read are kept and the bad file is kept as ``health.bad`` for a
+person to look at.
+"""
+from playboard.compat import const
+
+NAMES = ("power_ups", "wdt_resets", "stuck", "chatter")
+KINDS = {1: "chatter", 2: "stuck"}  # playboard.board.debounce CHATTER, STUCK
+_MAX = const(8)  # faulty entries kept
+_TOP = const(0x3FFFFFFF)
+
+
+def _int(w):
+    if not w.isdigit() or len(w) > 9:
+        raise ValueError
+    return int(w)
+
+
+def read(store):
+    """The counters on ``store``'s flash: dict of ``NAMES`` -> int and ``faulty`` ->
+    list of [sensor, kind]; zeros when there is no file. Bad lines are skipped, the
+    file kept as ``health.bad`` and one line added to ``store.report``. The power-ups
+    appended to ``boots`` since the last take are included."""
+    h = _load(store)
+    b = _read(store, "/boots") or b""
+    h["power_ups"] += len(b)
+    h["wdt_resets"] += b.count(b"W")
+    return h
+
+
+def _read(store, name):
+    try:
+        f = store.fs.open(store.root + name, "rb")
+    except OSError:
+        return None
+    try:
+        return f.read()
+    finally:
+        f.close()
+
+
+def _load(store):
+    # the counters of the file ``health`` alone
+    h = {"faulty": []}
+    for k in NAMES:
+        h[k] = 0
+    path = store.root + "/health"
+    data = _read(store, "/health")
+    if data is None:
+        return h
+    bad = 0
+    for line in data.split(b"\n"):
+        if not line:
+            continue
+        try:
+            w = line.decode().split(" ")
+            if w[0] in NAMES and len(w) == 2:
+                h[w[0]] = _int(w[1])
+            elif w[0] == "faulty":
+                for x in w[1:]:
+                    s, k = x.split(":")
+                    h["faulty"].append([_int(s), _int(k)])
+            else:
+                raise ValueError
+        except ValueError:  # (UnicodeError too)
+            bad += 1
+    if bad:
+        try:
+            store.fs.rename(path, path + ".bad")
+        except OSError:
+            pass
+        r = store.report
+        r.append("health: %d bad lines skipped, file kept as health.bad" % bad)
+        if len(r) > 32:  # (as the store keeps its report)
+            del r[0]
+        write(store, h)  # the counters that read, kept
+    return h
+
+
+def write(store, h):
+    """Write the counters ``h`` (as :func:`read` gives) power-safe; True once on flash,
+    False (``store.error`` set) when the flash fails."""
+    out = []
+    for k in NAMES:
+        out.append("%s %d\n" % (k, min(h[k], _TOP)))
+    if h["faulty"]:
+        out.append("faulty %s\n" % " ".join("%d:%d" % (s, k) for s, k in h["faulty"]))
+    path = store.root + "/health"
+    try:
+        f = store.fs.open(path + ".tmp", "wb")
+        try:
+            f.write("".join(out).encode())
+            f.flush()
+        finally:
+            f.close()
+        try:
+            store.fs.rename(path + ".tmp", path)
+        except OSError:  # a file system whose rename will not replace (FAT)
+            store.fs.remove(path)
+            store.fs.rename(path + ".tmp", path)
+        return True
+    except OSError as e:
+        store.error = "health: %r" % (e,)
+        return False
+
+
+def power_up(store, wdt=None):
+    """Count one power-up on flash: one byte appended to ``boots`` (``W`` if ``wdt``,
+    default: the last reset was the watchdog's, ``machine.reset_cause()``; never
+    where the port cannot tell, as the unix port). False if the flash failed.
+    ``playboard.app.gamestart.start`` does the same without loading this module."""
+    if wdt is None:
+        try:
+            import machine
+
+            wdt = machine.reset_cause() == machine.WDT_RESET
+        except (ImportError, AttributeError):
+            wdt = False
+    try:
+        f = store.fs.open(store.root + "/boots", "ab")
+        try:
+            f.write(b"W" if wdt else b"P")
+        finally:
+            f.close()
+        return True
+    except OSError:
+        return False
+
+
+def faults(store, deb):
+    """Count the sensors of ``deb`` (a Debouncer) whose fault appeared this frame
+    (``fault_changes``) and is not yet marked in ``deb.seen`` (a bytearray made here
+    at the first fault, one byte per sensor: the kinds seen this power-up OR-ed):
+    marks them, writes the file once if any was new. Returns the number counted."""
+    seen = getattr(deb, "seen", None)
+    new = []
+    for i in range(deb.n_fault_changes):
+        s = deb.fault_changes[i]
+        k = deb.fault[s]
+        if k in KINDS and (seen is None or not seen[s] & k):
+            if seen is None:
+                seen = deb.seen = bytearray(deb.n)
+            seen[s] |= k
+            new.append((s, k))
+    if new:
+        h = _load(store)
+        for s, k in new:
+            h[KINDS[k]] += 1
+            h["faulty"].append([s, k])
+        h["faulty"] = h["faulty"][-_MAX:]
+        write(store, h)
+    return len(new)
+
+
+def link(store, req):
+    """The link's ``C`` request (docs/protocol.md): ``{}`` reads the counters;
+    ``{"take": {name: n, ..., "faulty": [[sensor, kind], ...]}}`` takes back what
+    the host has stored (each counter less ``n``, never below 0; those faulty entries
+    dropped), so counts made in between are kept. ValueError (one line) for a bad
+    request; then nothing changes."""
+    for k in req:
+        if k != "take":
+            raise ValueError("health: only take")
+    h = read(store)
+    t = req.get("take")
+    if t is None:
+        return h
+    if not isinstance(t, dict):
+        raise ValueError("take: an object")
+    for k in t:
+        v = t[k]
+        if k == "faulty":
+            if not isinstance(v, list):
+                raise ValueError("take: faulty: a list")
+        elif k not in NAMES:
+            raise ValueError("take: no counter %r" % (k,))
+        elif not isinstance(v, int) or isinstance(v, bool) or v < 0:
+            raise ValueError("take: %s: an int >= 0" % k)
+    for k in NAMES:
+        h[k] = max(0, h[k] - t.get(k, 0))
+    for e in t.get("faulty", ()):
+        if e in h["faulty"]:
+            h["faulty"].remove(e)
+    # the power-ups of ``boots`` are in ``health`` from here on (a cut between the
+    # two steps counts them twice: the one window)
+    if not write(store, h):
+        raise OSError(store.error)
+    try:
+        store.fs.remove(store.root + "/boots")
+    except OSError:
+        pass
+    return h

@@ -1,0 +1,107 @@
+"""Health counters on the real app (playboard.health, docs/museum.md): power-ups and
+sensor faults counted on flash, kept across a restart, a corrupt file survived, the
+link's ``C`` request taking back what the host stored. Apart from test_app.py so that
+each module fits the 192 KB MicroPython heap beside its rig."""
+import gc
+
+from fakeflash import FakeFs
+from apprig import Rig
+from tlib import raises
+
+from playboard import health
+from playboard.record import Store
+
+
+def _chatter(r, sensor, ms=1500):
+    """Sensor ``sensor`` flips every frame for ``ms`` (a broken wire), then rests."""
+    v = r.hw.sensors[sensor]
+    for _ in range(ms // 10):
+        v = 1 - v
+        r.hw.set_sensor(sensor, v)
+        r.adv(10)
+    r.hw.set_sensor(sensor, 0)
+    r.adv(3000)  # quiet past recover_ms: trusted again
+
+
+def _counters(fs):
+    st = Store("/games", fs=fs)
+    h = health.read(st)
+    return h, st
+
+
+def test_power_ups_and_a_chattering_sensor_are_counted_and_survive_a_restart():
+    r = Rig()
+    r.adv(50)
+    fs = r.fs
+    h, _ = _counters(fs)
+    assert (h["power_ups"], h["wdt_resets"], h["stuck"], h["chatter"], h["faulty"]) == (1, 0, 0, 0, [])
+    s = r.sensor("tobit", 5)
+    _chatter(r, s)
+    assert r.app.scanner.deb.seen[s] == 1
+    h, _ = _counters(fs)
+    assert (h["chatter"], h["stuck"], h["faulty"]) == (1, 0, [[s, 1]])
+    _chatter(r, s)  # the same sensor again, same power-up: counted once
+    s2 = r.sensor("tobit", 9)
+    _chatter(r, s2)
+    h, _ = _counters(fs)
+    assert (h["power_ups"], h["chatter"], h["faulty"]) == (1, 2, [[s, 1], [s2, 1]])
+    assert r.app.state == 0  # the menu all along: a fault changes nothing else
+    del r
+    gc.collect()
+    r2 = Rig(fs)  # switched off and on: the same flash
+    r2.adv(50)
+    h, _ = _counters(fs)
+    assert (h["power_ups"], h["chatter"], h["faulty"]) == (2, 2, [[s, 1], [s2, 1]])
+    _chatter(r2, s)  # a new power-up: counted again
+    h, _ = _counters(fs)
+    assert (h["power_ups"], h["chatter"], h["faulty"]) == (2, 3, [[s, 1], [s2, 1], [s, 1]])
+
+
+def test_a_corrupt_health_file_gives_one_line_and_loses_nothing():
+    fs = FakeFs()
+    st = Store("/games", fs=fs, date=None)
+    assert st.new_game("toguz", {"Mode": "two"}) is not None
+    assert st.add_move("21") and st.finish("1-0", "resigned")
+    assert st.save_settings({"brightness": 90})
+    f = fs.open("/games/health", "wb")
+    f.write(b"power_ups 5\nwdt_resets x\n\xff\xfe garbage\nchatter 2\nfaulty 7:1 9:zz\n")
+    f.close()
+    del st
+    gc.collect()
+    r = Rig(fs)
+    r.adv(50)
+    h = health.link(r.store, {})  # the host reads the counters (a sync)
+    lines = [x for x in r.store.report if x.startswith("health")]
+    assert len(lines) == 1 and "bad lines" in lines[0] and "health.bad" in lines[0], r.store.report
+    assert (h["power_ups"], h["wdt_resets"], h["chatter"]) == (6, 0, 2)  # what read, kept
+    h, st = _counters(fs)
+    assert (h["power_ups"], h["wdt_resets"], h["chatter"]) == (6, 0, 2)
+    assert [x for x in st.report if x.startswith("health")] == []  # rewritten whole: good now
+    f = fs.open("/games/health.bad", "rb")
+    assert b"garbage" in f.read()  # the bad bytes kept for a person
+    f.close()
+    assert st.read(1).moves == ["21"] and st.read(1).result == "1-0"  # the game is there
+    assert st.load_settings({})["brightness"] == 90  # and the settings
+
+
+def test_the_link_takes_back_what_the_host_stored_and_refuses_bad_requests():
+    fs = FakeFs()
+    st = Store("/games", fs=fs, date=None)
+    assert health.power_up(st, wdt=True) and health.power_up(st, wdt=False)
+    h = health.read(st)
+    assert (h["power_ups"], h["wdt_resets"]) == (2, 1)
+    assert health.link(st, {}) == {"power_ups": 2, "wdt_resets": 1, "stuck": 0, "chatter": 0,
+                                   "faulty": []}
+    for bad in ({"take": {"power_ups": -1}}, {"take": {"resets": 1}}, {"take": 3},
+                {"take": {"power_ups": True}}, {"clear": True}, {"take": {"faulty": 5}}):
+        e = raises(ValueError, health.link, st, bad)
+        assert "\n" not in str(e)
+    assert health.read(st)["power_ups"] == 2  # refused: nothing changed
+    health.power_up(st, wdt=False)  # a power-up between the host's read and its take
+    left = health.link(st, {"take": {"power_ups": 2, "wdt_resets": 1, "faulty": []}})
+    assert (left["power_ups"], left["wdt_resets"]) == (1, 0)
+    assert "/games/boots" not in fs.files  # folded into the file health
+    st = Store("/games", fs=fs, date=None)
+    assert health.read(st)["power_ups"] == 1
+    assert health.power_up(st, wdt=True)
+    assert (health.read(st)["power_ups"], health.read(st)["wdt_resets"]) == (2, 1)
