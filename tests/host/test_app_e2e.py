@@ -17,24 +17,10 @@ import pytest
 from playboard.games.registry import new_game
 from playboard.pgn import read_games
 from playboard_host import cli
-from playboard_host.simboard import SimBoard, SimDied, micropython_binary
+from playboard_host.simboard import SimDied, micropython_binary
 
 pytestmark = pytest.mark.skipif(micropython_binary() is None,
                                 reason="micropython not installed (make setup)")
-
-
-@pytest.fixture
-def board():
-    made = []
-
-    def make():
-        b = SimBoard(heap="192k")
-        made.append(b)
-        return b
-
-    yield make
-    for b in made:
-        b.stop()
 
 
 def _moves(events):

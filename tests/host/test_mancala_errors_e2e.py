@@ -8,26 +8,12 @@ import pytest
 
 from playboard.board.layout import load_layout
 from playboard.games.registry import new_game
-from playboard_host.simboard import SimBoard, micropython_binary
+from playboard_host.simboard import micropython_binary
 
 pytestmark = pytest.mark.skipif(micropython_binary() is None,
                                 reason="micropython not installed (make setup)")
 
 LAY = load_layout("toguz")
-
-
-@pytest.fixture
-def board():
-    made = []
-
-    def make():
-        b = SimBoard(heap="192k")
-        made.append(b)
-        return b
-
-    yield make
-    for b in made:
-        b.stop()
 
 
 def _start(b, tmp_path, mode="two", fen=None):

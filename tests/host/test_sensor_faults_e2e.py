@@ -11,27 +11,13 @@ import pytest
 
 from playboard.board.layout import load_layout
 from playboard.games.registry import new_game
-from playboard_host.simboard import SimBoard, micropython_binary
+from playboard_host.simboard import micropython_binary
 from playboard_host.gestures import physical_actions
 
 pytestmark = pytest.mark.skipif(micropython_binary() is None,
                                 reason="micropython not installed (make setup)")
 
 FLIP_MS = 100  # 5 Hz: the chattering sensor changes value every 100 ms
-
-
-@pytest.fixture
-def board():
-    made = []
-
-    def make():
-        b = SimBoard(heap="192k")
-        made.append(b)
-        return b
-
-    yield make
-    for b in made:
-        b.stop()
 
 
 class Player:

@@ -1,10 +1,7 @@
 """The Tobit tracker's native kernels: occupancy masks, matching the board against the
 known positions, painting and guidance; used by ``playboard.board.tobit_tracker``.
 
-Native (viper) code, in a module of its own because it is loaded once per power-on
-and never unloaded: re-importing native code keeps 32 bytes per function on the
-heap for ever (measured on the unix port), so the game modules that use it can be
-unloaded and loaded again between games without a leak (docs/app.md, "Memory").
+Native (viper) code: imported at power-up and never dropped (docs/architecture.md).
 """
 from playboard.compat import micropython, ptr8, ptr32  # noqa: F401
 

@@ -1,0 +1,21 @@
+"""Fixtures shared by the host tests that drive the real firmware on simulated boards."""
+import pytest
+
+from playboard_host.simboard import SimBoard
+
+
+@pytest.fixture
+def board():
+    """A maker of ``SimBoard``s in the 192 KB heap model, each stopped after the test:
+    ``b = board(); b.start(...)``. (test_checks.py and test_sync.py define a ``board``
+    of their own, for their own kind of board.)"""
+    made = []
+
+    def make():
+        b = SimBoard(heap="192k")
+        made.append(b)
+        return b
+
+    yield make
+    for b in made:
+        b.stop()
