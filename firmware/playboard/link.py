@@ -268,6 +268,7 @@ class Link:
         self.tx = bytearray(2 * (MAX_PAYLOAD + 6) + 2)
         self.chunk = bytearray(8 + CHUNK)
         self.live = False
+        self._again = False  # a request asked again after a MemoryError (_handle)
         self._last_key = None
         self._last_reply = None
         self._ndropped = len(store.dropped)
@@ -390,6 +391,17 @@ class Link:
         except (ValueError, TypeError, KeyError, StoreError) as e:
             self.error(seq, "refused", str(e))
         except MemoryError:
+            # a request that only reads: asked again once the app has made room (with
+            # no game in play it drops the last game's code and objects)
+            app = self.app
+            if (not self._again and t in _READS and app is not None
+                    and getattr(app, "make_room", None) is not None and app.make_room()):
+                self._again = True
+                try:
+                    self._handle(r)  # (the frame is still in the decoder)
+                finally:
+                    self._again = False
+                return
             self.error(seq, "memory", "out of memory")
         except OSError as e:
             self.error(seq, "flash", repr(e))
@@ -536,6 +548,11 @@ _HANDLERS = {
     0x54: Link._set_time,  # T
     0x43: Link._health,  # C
 }
+
+
+# the requests that change nothing, asked again after a MemoryError once the app made
+# room: H, S, L, P, R, V (only the live flag), F
+_READS = (0x48, 0x53, 0x4C, 0x50, 0x52, 0x56, 0x46)
 
 
 def _int(req, key, default=None):

@@ -446,3 +446,41 @@ def test_idle_poll_allocates_nothing():
     lk.poll()
     assert not heap_lock_check(lk.poll)
     assert lk.poll() == 0
+
+
+class _ShortApp(App):
+    """An app whose status runs out of memory ``fails`` times; ``make_room`` says
+    whether it could make room (no game in play) and counts its calls."""
+
+    def __init__(self, fails, room):
+        App.__init__(self)
+        self.fails = fails
+        self.room = room
+        self.made = 0
+
+    def link_status(self):
+        if self.fails:
+            self.fails -= 1
+            raise MemoryError("memory allocation failed")
+        return App.link_status(self)
+
+    def make_room(self):
+        self.made += 1
+        return self.room
+
+
+def test_a_read_that_runs_out_of_memory_is_asked_again_once_the_app_made_room():
+    app = _ShortApp(1, True)  # no game in play: the app drops the last game's code
+    lk, pipe, st, fs, clock = _board(app=app)
+    t, r = _ask(lk, pipe, 1, "S")
+    assert t == "s" and r["game"] == "tobit" and app.made == 1
+    app = _ShortApp(1, False)  # a game in play keeps its heap: the host is told
+    lk, pipe, st, fs, clock = _board(app=app)
+    t, r = _ask(lk, pipe, 1, "S")
+    assert t == "!" and r["err"] == "memory" and app.made == 1
+    app = _ShortApp(2, True)  # asked again once only
+    lk, pipe, st, fs, clock = _board(app=app)
+    t, r = _ask(lk, pipe, 1, "S")
+    assert t == "!" and r["err"] == "memory" and app.made == 1
+    t, r = _ask(lk, pipe, 2, "S")  # the next request is answered
+    assert t == "s"

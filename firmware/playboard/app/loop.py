@@ -291,13 +291,23 @@ class App:
                 self.open_link()
             except MemoryError:
                 self.memory_errors += 1
-                if self.state in (S_SETUP, S_PLAY) or self._pending is not None:
+                if not self.make_room():
                     gc.collect()
                     return  # a game in play keeps its heap: the host asks again
-                self.release_game()  # no game in play: its code makes room for the link
-                gc.collect()
                 self.open_link()  # (a MemoryError again: the frame survives it)
         self.link.poll()
+
+    def make_room(self):
+        """Called when the link runs out of memory: with no game in play (the menu, a
+        finished game's result, attract) the last game's code and objects go and the
+        heap is swept: True (worth trying again). A game in play keeps its heap: False."""
+        if self.state in (S_SETUP, S_PLAY) or self._pending is not None:
+            return False
+        if self.game is None and self.engine is None and self.tracker is None:
+            return False  # nothing to drop
+        self.release_game()
+        gc.collect()
+        return True
 
     def open_link(self):
         """Load the link (playboard.link.Link) on ``transport``; the app calls this
