@@ -5,6 +5,7 @@ import os
 
 from tlib import DATA, cases_dir, heap_lock_check, raises, is_micropython
 from playboard.board import tracker as T
+from playboard.board import tracker_names as TN
 from playboard.board.trackers import tracker_for
 from playboard.board.tobit_tracker import TobitTracker
 import tracelib as L
@@ -15,7 +16,7 @@ TRACES = DATA + "/tracker"
 
 
 def events(tr, n):
-    return [(T.EVENT_NAMES[tr.ev_kind[i]], tr.ev_arg[i]) for i in range(n)]
+    return [(TN.EVENT_NAMES[tr.ev_kind[i]], tr.ev_arg[i]) for i in range(n)]
 
 
 def occ_of(g):
@@ -324,7 +325,7 @@ def play_record(rec, seed, wrong=10, debounce=True):
         b.schedule(ch)
         b.run_to(tend + 1200)
         got = b.commits()
-        assert got == [txt], (rec.number, k + 1, txt, got, [(e[0], T.EVENT_NAMES[e[1]], e[2]) for e in b.log])
+        assert got == [txt], (rec.number, k + 1, txt, got, [(e[0], TN.EVENT_NAMES[e[1]], e[2]) for e in b.log])
     return g, changes
 
 
@@ -377,7 +378,7 @@ def test_pipeline_sim_board_debounce_layout_tracker_lights():
             lay.occupancy(deb.stable, occ)
             n = tr.update(occ, t)
             for i in range(n):
-                log.append((T.EVENT_NAMES[tr.ev_kind[i]], tr.ev_arg[i]))
+                log.append((TN.EVENT_NAMES[tr.ev_kind[i]], tr.ev_arg[i]))
             if tr.request.version != shown[0]:
                 shown[0] = tr.request.version
                 T.paint(tr.request, lights, lay)

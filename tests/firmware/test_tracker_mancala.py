@@ -4,6 +4,7 @@ says (a long sowing of several laps landing in a tuzdyk; a Tihbat capture chain)
 confirmation by tap or by time, a forced pass, and whole games played by taps."""
 from tlib import DATA, cases_dir, heap_lock_check, raises, is_micropython
 from playboard.board import tracker as T
+from playboard.board import tracker_names as TN
 from playboard.board.mancala_tracker import MancalaTracker
 import tracelib as L
 from playboard.games.registry import game_class
@@ -13,7 +14,7 @@ TRACES = DATA + "/tracker"
 
 
 def events(tr, n):
-    return [(T.EVENT_NAMES[tr.ev_kind[i]], tr.ev_arg[i]) for i in range(n)]
+    return [(TN.EVENT_NAMES[tr.ev_kind[i]], tr.ev_arg[i]) for i in range(n)]
 
 
 def game(name, fen=None):
@@ -21,7 +22,7 @@ def game(name, fen=None):
 
 
 def roles(req):
-    return dict((c, T.ROLE_NAMES[req.roles[c]]) for c in range(len(req.roles)) if req.roles[c])
+    return dict((c, TN.ROLE_NAMES[req.roles[c]]) for c in range(len(req.roles)) if req.roles[c])
 
 
 def tap(tr, o, cell, t, bounce=()):

@@ -21,6 +21,7 @@ Trace files (tests/data/tracker/*.trace)::
     end 5000                    # run until t=5000 ms (default: last event + 3 s)
 """
 from playboard.board import tracker as T
+from playboard.board import tracker_names as TN
 from playboard.board.trackers import tracker_for
 from playboard.board.debounce import Debouncer
 from playboard.sim.hw import SimBoard
@@ -292,13 +293,13 @@ def _check(b, mark, words, t):
     kinds = b.kinds(mark)
     for w in words:
         if w in _WORDS and _WORDS[w] not in kinds:
-            fails.append("t=%d: expected %s, log %r" % (t, w, [T.EVENT_NAMES[k] for k in kinds]))
+            fails.append("t=%d: expected %s, log %r" % (t, w, [TN.EVENT_NAMES[k] for k in kinds]))
     if "none" in words:
         for k in (T.EV_COMMITTED, T.EV_TAKEBACK):
             if k in kinds:
                 fails.append("t=%d: expected nothing committed, log %r" % (t, b.log[mark:]))
     if "correction" not in words and T.EV_CORRECTION in kinds:
-        fails.append("t=%d: unexpected correction, log %r" % (t, [T.EVENT_NAMES[k] for k in kinds]))
+        fails.append("t=%d: unexpected correction, log %r" % (t, [TN.EVENT_NAMES[k] for k in kinds]))
     return fails
 
 

@@ -176,7 +176,7 @@ def begin(app, now_ms, resumed=None):
         p[3] = None
         app._reserve = None  # the block kept whole for this moment (see App.__init__)
         gc.collect()
-        g = cls(capacity=64)  # undo room for 64 plies now, while the heap is whole
+        g = cls(capacity=32)  # undo room for 32 plies now (more, a chunk at a time, as it goes)
         if resumed is not None and resumed.fen:
             g.set_fen(resumed.fen)
         app.game = g

@@ -49,8 +49,6 @@ EV_SETUP_DONE = const(8)  # the set-up position stands
 EV_SELECTED = const(9)  # mancala: arg: the pit (cell) selected; followed by EV_COMMITTED
 EV_ERROR = const(10)  # mancala: arg: a cell whose event selects nothing (empty, tuzdyk, opponent's)
 EV_CONFIRMED = const(11)  # mancala: the sowing was confirmed; arg: the last pit (cell)
-EVENT_NAMES = ("", "lifted", "placed", "committed", "takeback", "correction", "resolved",
-               "ambiguous", "setup-done", "selected", "error", "confirmed")
 _EV_MAX = const(48)
 
 # --- lights request: roles of cells ----------------------------------------------
@@ -73,9 +71,6 @@ R_KAZAN = const(15)  # mancala: a kazan / capture counter that grows
 R_ERROR = const(16)  # mancala: flash: this event selected nothing
 R_LAST_FROM = const(17)  # idle: the last move's start
 R_LAST_TO = const(18)  # idle: the last move's end
-ROLE_NAMES = ("", "target", "selected", "path", "remove", "candidate", "missing", "extra",
-              "wrong-colour", "engine-from", "engine-to", "sow", "last", "capture", "tuzdyk",
-              "kazan", "error", "last-from", "last-to")
 
 # request modes
 M_IDLE = const(0)  # the board matches the game; last move shown
@@ -88,8 +83,6 @@ M_AMBIGUOUS = const(6)  # candidates shown: show the path
 M_CHOOSE = const(7)  # mancala: the mover's legal pits
 M_SOWING = const(8)  # mancala: the sowing shown, waiting for confirmation
 M_OVER = const(9)  # the game is over
-MODE_NAMES = ("idle", "move", "correction", "setup", "engine", "hint", "ambiguous", "choose",
-              "sowing", "over")
 
 # Role -> (lights layer, mark) for paint(): layers and marks of playboard.board.lights
 # (LEGAL 0, LAST 1, SOWING 2, ENGINE 3, CAPTURE 4, ERROR 5; marks ON 1, ACCENT 2, BLINK 3).
