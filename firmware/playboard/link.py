@@ -260,6 +260,7 @@ class Link:
         self.app = app
         if settings is None:
             from playboard.settings import DEFAULT_SETTINGS
+            unload("playboard.settings")  # (its defaults only: the module goes again)
             settings = store.load_settings(DEFAULT_SETTINGS)
         self.settings = settings
         self.clock = clock or _ticks_ms
@@ -268,7 +269,6 @@ class Link:
         self.tx = bytearray(2 * (MAX_PAYLOAD + 6) + 2)
         self.chunk = bytearray(8 + CHUNK)
         self.live = False
-        self._again = False  # a request asked again after a MemoryError (_handle)
         self._last_key = None
         self._last_reply = None
         self._ndropped = len(store.dropped)
@@ -394,13 +394,13 @@ class Link:
             # a request that only reads: asked again once the app has made room (with
             # no game in play it drops the last game's code and objects)
             app = self.app
-            if (not self._again and t in _READS and app is not None
+            if (not _AGAIN[0] and t in _READS and app is not None
                     and getattr(app, "make_room", None) is not None and app.make_room()):
-                self._again = True
+                _AGAIN[0] = 1
                 try:
                     self._handle(r)  # (the frame is still in the decoder)
                 finally:
-                    self._again = False
+                    _AGAIN[0] = 0
                 return
             self.error(seq, "memory", "out of memory")
         except OSError as e:
@@ -551,8 +551,10 @@ _HANDLERS = {
 
 
 # the requests that change nothing, asked again after a MemoryError once the app made
-# room: H, S, L, P, R, V (only the live flag), F
+# room: H, S, L, P, R, V (only the live flag), F; _AGAIN[0]: one is being asked again
+# (a flag here, not on the Link: nothing is allocated while the heap is short)
 _READS = (0x48, 0x53, 0x4C, 0x50, 0x52, 0x56, 0x46)
+_AGAIN = bytearray(1)
 
 
 def _int(req, key, default=None):
