@@ -37,6 +37,10 @@ of JSON (``{"ok": true, ...}`` or ``{"ok": false, "err": text}``)::
     game NAME MODE LEVEL      start a game (abandons one being played)
     setup                     put the pieces of the Tobit position being played on the sensors
     menu                      open the menu
+    wall SECONDS              the board's wall clock (App.wallclock, read for the opening
+                              hours) reads SECONDS (since 1970, no time zone) now and moves
+                              on with the virtual clock; jump it to skip a night (not kept
+                              across a restart: the app reads time.localtime again)
     cut N                     (image only) the power goes after N more bytes programmed (0: never)
     mem                       -> {"alloc", "free"}: heap bytes after a collection, and
                               "peak", "peak_modules": the largest heap seen by ``watch``,
@@ -272,6 +276,9 @@ class Bridge:
                               (1 if v else 0))
         elif c == "menu":
             app.open_menu(self.clock())
+        elif c == "wall":
+            self.wall0 = int(w[1]) - self.now // 1000
+            app.wallclock = self.wall
         elif c == "cut":
             if self.bdev is None:
                 raise ValueError("cut needs a flash image (--image)")
@@ -302,6 +309,10 @@ class Bridge:
         return {"ok": True, "t": self.clock()}
 
     # ---- time ---------------------------------------------------------------------
+
+    def wall(self):
+        """The wall clock set by ``wall``: time.gmtime's tuple (year, month, day, hour, ...)."""
+        return time.gmtime(self.wall0 + self.now // 1000)
 
     def advance(self, ms):
         """Run the app ``ms`` ms of virtual time, one frame per scan period."""

@@ -1,0 +1,459 @@
+"""Issue 14's soak: 30 days of accelerated museum use of the real firmware on the simulated board.
+
+The whole firmware (``SimBoard``, ``-X heapsize=192k``, virtual clock, a littlefs
+image) with the museum profile and opening hours 09:00-17:00 set over the link
+(``playboard settings``), its wall clock driven by the simulator's ``wall`` command.
+Each simulated day: the night is skipped by jumping the wall clock (the board must
+go dark at closing and light its menu at opening); visitors arrive at random
+(seeded) moments of the open hours, wake the board, start Toguz Kumalak or Tihbat by
+deliberate menu presses, play part or all of a game with human timing (replies 0-3 s
+after the sowing view, contact bounce, a pit held 150-600 ms), resign or walk away
+(the game must be recorded abandoned after ``idle_s`` and the board go back to
+attract by itself); stray touches, hands sweeping over the pits and power cuts
+(between frames, ``kill``, or inside a flash write, ``cut``) at random moments. The
+staff sync the games at each closing (``playboard sync``, the daily care of
+docs/museum.md); the board's heap is read at each closing.
+
+Checks (each a figure with its target): every synced record replays; no committed
+move lost (the moves the firmware's events reported are in the records: a game cut
+by the power may hold one more, the one being written); no state the board never
+leaves (after each visitor: menu or attract within ``idle_s`` + 60 s); no watchdog
+reset (the board's health counters); the heap at closing within 2 KB from day 2 on.
+
+``SOAK_DAYS`` (default 30) and ``SOAK_SEED`` scale and vary it. tests/host/test_soak.py
+runs 2 days of the same code.
+"""
+import calendar
+import contextlib
+import io
+import os
+import random
+import sys
+import tempfile
+
+sys.path.insert(0, "firmware")
+sys.path.insert(0, "host_tools")
+sys.path.insert(0, "bench")
+
+from playboard.app.state import MENU_GAME, MENU_MODE, MENU_START  # noqa: E402
+from playboard.board.layout import load_layout  # noqa: E402
+from playboard.games.registry import new_game  # noqa: E402
+from playboard.games.tihbat import PASS  # noqa: E402
+from playboard_host import cli  # noqa: E402
+from playboard_host.gestures import PAD_BLACK_RESIGN, PAD_WHITE_RESIGN, press_pad, press_sensor  # noqa: E402
+from playboard_host.simboard import SimBoard, SimDied  # noqa: E402
+
+HOURS = "09:00-17:00"
+OPEN_S, CLOSE_S = 9 * 3600, 17 * 3600
+DAY0 = calendar.timegm((2026, 12, 1, 0, 0, 0))  # the first day, midnight (the board's clock)
+MARGIN_S = 60  # after idle_s, the board must be back to menu / attract within this
+GAMES = (("toguz", 0, 9), ("tihbat", 3, 2))  # name, menu pad index, pits per side
+LEFT = ("menu", "attract")
+HEAP_SPREAD = 2048
+
+
+class _Hands:
+    """What gestures.press_sensor needs of a board, with the soak's clock kept."""
+
+    def __init__(self, soak):
+        self.soak = soak
+
+    def set_sensor(self, s, v):
+        self.soak.b.set_sensor(s, v)
+
+    def advance(self, ms):
+        return self.soak.adv(ms)
+
+
+class Soak:
+    """One soak run in folder ``workdir``: ``run(days)`` returns the figures (dict)."""
+
+    def __init__(self, workdir, seed=14, idle_s=None):
+        self.dir = workdir
+        self.rng = random.Random(seed)
+        self.b = SimBoard(heap="192k")
+        self.image = os.path.join(workdir, "flash.img")
+        self.db = os.path.join(workdir, "library.sqlite")
+        self.hands = _Hands(self)
+        self.killed = False
+        self.idle_s = idle_s  # None: the museum profile's
+        self.wall = 0.0  # the board's wall clock (s since 1970), kept here across restarts
+        self.lays = {name: load_layout(name) for name in ("toguz", "tihbat", "tobit")}
+        self.log = []  # per game started: {"game", "moves": committed move texts, "cut"}
+        self.heap = []  # alloc at each closing
+        self.n = dict(days=0, visitors=0, started=0, finished=0, abandoned=0, moves=0, kills=0, cuts=0,
+                      recovered=0, stray=0, sweeps=0, stuck=0, events_lost=0, misread=0, start_failed=0, start_again=0,
+                      not_dark=0, not_lit=0, max_leave_s=0.0)
+
+    # ---- the board ------------------------------------------------------------------
+
+    def adv(self, ms):
+        t = self.b.advance(ms)
+        self.wall += ms / 1000.0
+        return t
+
+    def set_wall(self, seconds):
+        self.wall = float(seconds)
+        self.b._command("wall", int(seconds))
+
+    def status(self):
+        return self.b.status()
+
+    def events(self):
+        d = self.b._command("events")
+        self.n["events_lost"] += d.get("lost", 0)
+        return d["events"]
+
+    def configure(self):
+        """Opening hours (and idle_s, when given) first, then the museum profile (it locks
+        the link); returns idle_s in force."""
+        port = ["--port", self.b.port, "--timeout", "5"]
+        words = ["hours", HOURS]
+        if self.idle_s is not None:
+            words += ["idle_s", str(self.idle_s)]
+        with contextlib.redirect_stdout(io.StringIO()):
+            if cli.main(["settings", "set"] + words + port) != 0:
+                raise RuntimeError("settings refused")
+            if cli.main(["settings", "--profile", "museum"] + port) != 0:
+                raise RuntimeError("the museum profile was refused")
+            if self.idle_s is not None and cli.main(["settings", "get", "idle_s"] + port) != 0:
+                raise RuntimeError("settings unreadable")
+        if self.idle_s is None:
+            self.idle_s = 300  # the museum profile's (firmware/playboard/settings.py)
+
+    def recover(self):
+        """Switch the board on again after a power cut; the wall clock set again (the
+        staff's PC, as at a sync: the RP2040 has no battery clock)."""
+        self.b.restart()
+        self.set_wall(self.wall)
+        self.adv(200)
+        st = self.status()
+        if st["state"] in LEFT:
+            self.n["recovered"] += 1
+        self.events()
+
+    def safe(self, fn, *a):
+        """Run ``fn``; a power cut in it (SimDied) is recovered from. True if no cut."""
+        try:
+            fn(*a)
+            return True
+        except SimDied:
+            self.n["cuts"] += 1
+            self.recover()
+            return False
+
+    # ---- what visitors do -------------------------------------------------------------
+
+    def sensor(self, game, cell):
+        return self.lays[game].sensor_of(cell)
+
+    def touch(self, s, hold_ms):
+        """A pit touched ``hold_ms`` with contact bounce at both ends (sensor rest 0)."""
+        b, rng = self.b, self.rng
+        for _ in range(rng.randint(0, 3)):
+            b.set_sensor(s, 1)
+            self.adv(3)
+            b.set_sensor(s, 0)
+            self.adv(2)
+        b.set_sensor(s, 1)
+        self.adv(hold_ms)
+        for _ in range(rng.randint(0, 3)):
+            b.set_sensor(s, 0)
+            self.adv(3)
+            b.set_sensor(s, 1)
+            self.adv(2)
+        b.set_sensor(s, 0)
+
+    def stray(self):
+        """A passer-by brushes one or two pits (0.1-0.3 s)."""
+        self.n["stray"] += 1
+        for _ in range(self.rng.randint(1, 2)):
+            self.touch(self.sensor("toguz", self.rng.randrange(18)), self.rng.randint(60, 300))
+            self.adv(self.rng.randint(50, 800))
+
+    def sweep(self):
+        """A hand slides over a row of pits (each touched 30-90 ms), or rests on a few
+        pits for a while and lifts."""
+        self.n["sweeps"] += 1
+        rng = self.rng
+        start = rng.randrange(18)
+        cells = [(start + k) % 18 for k in range(rng.randint(3, 9))]
+        if rng.random() < 0.5:
+            for c in cells:
+                self.touch(self.sensor("toguz", c), rng.randint(30, 90))
+        else:
+            for c in cells[:4]:
+                self.b.set_sensor(self.sensor("toguz", c), 1)
+                self.adv(rng.randint(20, 200))
+            self.adv(rng.randint(500, 5000))
+            for c in cells[:4]:
+                self.b.set_sensor(self.sensor("toguz", c), 0)
+                self.adv(rng.randint(20, 200))
+        self.adv(rng.randint(300, 2000))
+
+    def start_game(self, name, pad):
+        st = self.status()
+        if st["state"] == "attract":
+            self.touch(self.sensor("toguz", self.rng.randrange(18)), self.rng.randint(100, 300))
+            self.adv(self.rng.randint(700, 2000))  # looking at the menu
+        for cell in (MENU_GAME[pad], MENU_MODE[0], MENU_START):
+            press_sensor(self.hands, self.sensor("toguz", cell))
+            self.adv(self.rng.randint(0, 1500))
+        st = self.status()
+        if st["state"] == "menu":  # a press too soon after the last: START again
+            self.n["start_again"] += 1
+            self.adv(self.rng.randint(500, 2000))
+            press_sensor(self.hands, self.sensor("toguz", MENU_START))
+            st = self.status()
+        if st["state"] != "play" or st["game"] != name:
+            self.n["start_failed"] += 1
+            return False
+        return True
+
+    def play(self, name, per_side, plies, finish):
+        """Play ``plies`` plies (the whole game when ``finish``), then resign if
+        ``finish`` and the game goes on. The host's game follows the firmware's move events."""
+        g = new_game(name)
+        rec = {"game": name, "moves": [], "cut": False}
+        self.log.append(rec)
+        self.n["started"] += 1
+        for e in self.events():
+            self.note(e, g, rec)
+        kill_at = self.rng.randrange(plies + 2) if self.rng.random() < 0.12 else -1
+        if self.rng.random() < 0.12:
+            self.b.cut_after(self.rng.randrange(1, 3000))  # the power goes inside a write
+        k = 0
+        while not g.is_game_over() and (finish or k < plies):
+            if k == kill_at:
+                self.b.kill()
+                self.n["kills"] += 1
+                self.killed = True
+                raise SimDied("killed")
+            legal = g.legal_moves()
+            if name == "tihbat" and legal == [PASS]:  # the board passes by itself
+                self.adv(500)
+                for e in self.events():
+                    self.note(e, g, rec)
+                if not g.is_game_over() and g.legal_moves() == [PASS]:
+                    self.n["misread"] += 1
+                    break
+                continue
+            m = self.rng.choice(legal)
+            self.adv(2600 + self.rng.randint(0, 3000))
+            if self.rng.random() < 0.04:
+                self.stray()
+            self.touch(self.sensor(name, m + per_side * g.turn), self.rng.randint(150, 600))
+            want = g.move_text(m)
+            self.adv(300)
+            got = []
+            for e in self.events():
+                got += self.note(e, g, rec)
+            if not got or got[0] != want:  # (a Tihbat pass may follow: the board makes it)
+                if os.environ.get("SOAK_DEBUG"):
+                    print("misread", name, want, got, file=sys.stderr)
+                self.n["misread"] += 1
+            k += 1
+        self.adv(3000)
+        for e in self.events():
+            self.note(e, g, rec)
+        if finish and self.status()["state"] == "play":
+            side = self.rng.randrange(2)
+            pad = PAD_WHITE_RESIGN if side == 0 else PAD_BLACK_RESIGN
+            press_pad(self.hands, name, pad)
+            press_pad(self.hands, name, pad)
+            for e in self.events():
+                self.note(e, g, rec)
+        self.b.cut_after(0)
+
+    def note(self, e, g, rec):
+        """Follow one event of the firmware; returns the move texts it committed."""
+        if e["ev"] == "move":
+            rec["moves"].append(e["move"])
+            g.push_text(e["move"])
+            self.n["moves"] += 1
+            return [e["move"]]
+        if e["ev"] == "over":
+            self.n["finished"] += 1
+        elif e["ev"] == "abandoned":
+            self.n["abandoned"] += 1
+        return []
+
+    def leave(self):
+        """The visitor walks away: within idle_s + MARGIN_S the board is at menu / attract."""
+        waited = 0
+        while waited < self.idle_s + MARGIN_S:
+            st = self.status()
+            if st["state"] in LEFT:
+                break
+            self.adv(5000)
+            waited += 5
+        else:
+            st = self.status()
+        rec = self.log[-1] if self.log else {"game": "", "moves": [], "cut": False}
+        for e in self.events():
+            self.note(e, _Null(), rec)  # (a sweep's move, if any, is committed too)
+        if st["state"] not in LEFT:
+            self.n["stuck"] += 1
+        self.n["max_leave_s"] = max(self.n["max_leave_s"], waited)
+
+    def visitor(self):
+        rng = self.rng
+        self.n["visitors"] += 1
+        if rng.random() < 0.3:
+            self.stray()
+        name, pad, per_side = GAMES[rng.randrange(len(GAMES))]
+        if not self.start_game(name, pad):
+            return
+        finish = rng.random() < 0.25
+        plies = rng.randint(1, 30)
+        try:
+            self.play(name, per_side, plies, finish)
+        except SimDied:
+            self.log[-1]["cut"] = True
+            if self.killed:
+                self.killed = False
+            else:
+                self.n["cuts"] += 1
+            self.safe(self.recover)
+            return
+        if rng.random() < 0.25:
+            self.sweep()
+        self.leave()
+
+    # ---- days ---------------------------------------------------------------------------
+
+    def day(self, d):
+        base = DAY0 + 86400 * d
+        self.set_wall(base + OPEN_S - 30)  # the night skipped: 30 s before opening
+        self.adv(31000)
+        self.adv(31000)
+        if self.status()["state"] != "menu":
+            self.n["not_lit"] += 1
+        self.events()
+        arrivals = sorted(self.rng.randint(OPEN_S + 300, CLOSE_S - 1800) for _ in range(self.rng.randint(3, 6)))
+        for a in arrivals:
+            if self.wall < base + a:
+                self.set_wall(base + a)  # the board idled in attract meanwhile
+                self.adv(self.rng.randint(61000, 65000))
+            if not self.safe(self.visitor):
+                self.safe(self.leave)
+            if self.rng.random() < 0.05:  # a power cut while nobody is there
+                self.b.kill()
+                self.n["kills"] += 1
+                self.recover()
+        self.set_wall(max(self.wall, base + CLOSE_S))
+        self.adv(31000)
+        self.adv(31000)
+        if self.status()["state"] != "attract" or any(any(c) for c in self.b.leds()):
+            self.n["not_dark"] += 1
+        self.events()
+        self.sync()
+        self.heap.append(self.b.mem()["alloc"])
+        self.n["days"] += 1
+
+    def sync(self):
+        with contextlib.redirect_stdout(io.StringIO()):
+            code = cli.main(["sync", "--port", self.b.port, "--library", self.db, "-q"])
+        if code != 0:
+            raise RuntimeError("playboard sync failed (%d)" % code)
+
+    def run(self, days):
+        self.b.start("sim", image=self.image, blocks=64)
+        self.set_wall(DAY0 + OPEN_S - 3600)
+        self.configure()
+        self.adv(100)
+        self.events()
+        try:
+            for d in range(days):
+                self.day(d)
+        finally:
+            self.b.stop()
+        return self.check()
+
+    # ---- after the run ------------------------------------------------------------------
+
+    def check(self):
+        from playboard_host.library import Library
+        lib = Library(self.db, create=False)
+        recs = sorted(lib.games_from("sim"), key=lambda r: r.id)
+        health = lib.health("sim")
+        lib.close()
+        bad = 0
+        for r in recs:
+            g = new_game(r.game)
+            try:
+                for text in r.moves:
+                    g.push_text(text)
+            except Exception:  # noqa: BLE001 - a record that does not replay
+                bad += 1
+        lost = 0
+        i = 0
+        for rec in self.log:
+            have = rec["moves"]
+            j = i
+            while j < len(recs):
+                r = recs[j]
+                extra = 1 if rec["cut"] else 0
+                if r.game == rec["game"] and r.moves[:len(have)] == have and len(r.moves) <= len(have) + extra:
+                    break
+                j += 1
+            if j == len(recs):
+                lost += len(have) or 0
+                if not have:
+                    continue
+            else:
+                i = j + 1
+        spread = (max(self.heap[1:]) - min(self.heap[1:])) if len(self.heap) > 1 else 0
+        out = dict(self.n)
+        out.update(rec_finished=sum(1 for r in recs if r.result in ("1-0", "0-1", "1/2-1/2")),
+                   rec_abandoned=sum(1 for r in recs if r.result == "*"), records=len(recs), bad_records=bad, lost=lost, wdt_resets=health["wdt_resets"],
+                   power_ups=health["power_ups"], heap_spread=spread, heap=self.heap)
+        return out
+
+
+class _Null:
+    def push_text(self, text):
+        pass
+
+
+def soak(days, seed=14, workdir=None, idle_s=None):
+    """Run the soak ``days`` simulated days; returns its figures (dict)."""
+    if workdir is None:
+        workdir = tempfile.mkdtemp(prefix="soak")
+    return Soak(workdir, seed, idle_s).run(days)
+
+
+def main():
+    from benchlib import report
+    days = int(os.environ.get("SOAK_DAYS", "30"))
+    f = soak(days, int(os.environ.get("SOAK_SEED", "14")))
+    report("soak: simulated museum days", f["days"], "days", days, f["days"] == days)
+    report("soak: visitors", f["visitors"], "visitors")
+    report("soak: games started / finished / abandoned (records)", "%d / %d / %d" % (
+        f["records"], f["rec_finished"], f["rec_abandoned"]), "games")
+    report("soak: games started / finished / abandoned (events)", "%d / %d / %d" % (
+        f["started"], f["finished"], f["abandoned"]), "games")
+    report("soak: moves committed (firmware events)", f["moves"], "moves")
+    report("soak: faults injected: power cuts (between frames / inside a flash write)",
+           "%d / %d" % (f["kills"], f["cuts"]), "cuts")
+    report("soak: faults injected: stray touches, sweeps", "%d, %d" % (f["stray"], f["sweeps"]), "faults")
+    cuts = f["kills"] + f["cuts"]
+    report("soak: power cuts recovered (board back to menu/attract)", f["recovered"], "cuts",
+           "== %d" % cuts, f["recovered"] == cuts)
+    report("soak: records synced / not replaying", "%d / %d" % (f["records"], f["bad_records"]), "records",
+           "0 not replaying", f["bad_records"] == 0)
+    report("soak: committed moves lost", f["lost"], "moves", "0", f["lost"] == 0)
+    report("soak: visitors leaving a state the board never leaves", f["stuck"], "visitors", "0", f["stuck"] == 0)
+    report("soak: longest wait for menu/attract after a visitor", f["max_leave_s"], "s", "<= idle_s + %d" % MARGIN_S,
+           f["stuck"] == 0)
+    report("soak: watchdog resets", f["wdt_resets"], "resets", "0", f["wdt_resets"] == 0)
+    report("soak: heap at closing, spread from day 2", f["heap_spread"], "B", "<= %d" % HEAP_SPREAD,
+           f["heap_spread"] <= HEAP_SPREAD)
+    report("soak: opening hours missed (not dark at closing / not lit at opening)",
+           "%d / %d" % (f["not_dark"], f["not_lit"]), "days", "0 / 0", f["not_dark"] + f["not_lit"] == 0)
+    report("soak: misread moves / START pressed again / starts failed / events lost", "%d / %d / %d / %d" % (
+        f["misread"], f["start_again"], f["start_failed"], f["events_lost"]), "", None, None)
+
+
+if __name__ == "__main__":
+    main()
