@@ -1,0 +1,32 @@
+"""Issue 14's soak, two simulated days of it (the code of bench/py_soak.py, whose 30 days
+`make bench` runs): the real firmware in 192 KB on the simulated board, museum profile,
+opening hours, visitors, stray touches, sweeps and power cuts."""
+import os
+import sys
+
+import pytest
+
+from playboard_host.simboard import micropython_binary
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "bench"))
+
+import py_soak  # noqa: E402
+
+pytestmark = pytest.mark.skipif(micropython_binary() is None,
+                                reason="micropython not installed (make setup)")
+
+
+def test_two_museum_days_lose_nothing_and_the_board_always_comes_back(tmp_path):
+    f = py_soak.soak(2, seed=14, workdir=str(tmp_path))
+    assert f["days"] == 2 and f["visitors"] >= 6 and f["started"] >= 4, f
+    assert f["moves"] >= 50 and f["records"] == f["started"], f
+    # faults were injected (this seed: power cuts inside flash writes, strays, sweeps)
+    assert f["kills"] + f["cuts"] >= 1 and f["stray"] >= 1 and f["sweeps"] >= 1, f
+    assert f["recovered"] == f["kills"] + f["cuts"], f
+    # games walked away from were recorded abandoned, finished ones with their result
+    assert f["rec_abandoned"] >= 1 and f["rec_finished"] >= 1, f
+    assert f["bad_records"] == 0 and f["lost"] == 0, f
+    assert f["stuck"] == 0 and f["max_leave_s"] <= 300 + py_soak.MARGIN_S, f
+    assert f["wdt_resets"] == 0 and f["events_lost"] == 0, f
+    assert f["not_dark"] == 0 and f["not_lit"] == 0 and f["start_failed"] == 0, f
+    assert len(f["heap"]) == 2 and abs(f["heap"][1] - f["heap"][0]) < 8192, f  # (day 1 interns names)
