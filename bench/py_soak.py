@@ -84,7 +84,7 @@ class Soak:
         self.heap_kind = []  # (the last game played, power-ups so far) at each closing
         self.power_ups = 1
         self.n = dict(days=0, visitors=0, started=0, finished=0, abandoned=0, moves=0, kills=0, cuts=0,
-                      recovered=0, stray=0, sweeps=0, stuck=0, events_lost=0, misread=0, start_failed=0, start_again=0, other_game=0, undone=0,
+                      recovered=0, stray=0, sweeps=0, stuck=0, events_lost=0, misread=0, start_failed=0, start_again=0, desync=0, other_game=0, undone=0,
                       not_dark=0, not_lit=0, max_leave_s=0.0)
 
     # ---- the board ------------------------------------------------------------------
@@ -274,7 +274,10 @@ class Soak:
         """Follow one event of the firmware; returns the move texts it committed."""
         if e["ev"] == "move":
             rec["moves"].append(e["move"])
-            g.push_text(e["move"])
+            try:
+                g.push_text(e["move"])
+            except ValueError:  # (GameError) not a move of the game the host follows
+                self.n["desync"] += 1
             self.n["moves"] += 1
             return [e["move"]]
         if e["ev"] == "undo":  # taken back (takeback on: the previous position put back)
@@ -304,6 +307,9 @@ class Soak:
             self.note(e, _Null(), rec)  # (a sweep's move, if any, is committed too)
         if st["state"] not in LEFT:
             self.n["stuck"] += 1
+            self.b.menu()  # the staff come (counted: the figure must stay 0)
+            self.adv(1000)
+            self.events()
         self.n["max_leave_s"] = max(self.n["max_leave_s"], waited)
 
     def visitor(self):
@@ -486,6 +492,7 @@ def main():
     report("soak: moves a stray touch made first", f["misread"], "moves")
     report("soak: START again / other game / no game", "%d / %d / %d" % (
         f["start_again"], f["other_game"], f["start_failed"]), "visitors")
+    report("soak: moves not of the game followed", f["desync"], "moves", "0", f["desync"] == 0)
     report("soak: events lost (the bridge's 32)", f["events_lost"], "events", "0", f["events_lost"] == 0)
 
 
