@@ -20,7 +20,8 @@ by the power may hold one more, the one being written); no state the board never
 leaves (after each visitor: menu or attract within ``idle_s`` + 60 s); no watchdog
 reset (the board's health counters); the heap at closing within 2 KB from day 2 on.
 
-``SOAK_DAYS`` (default 30) and ``SOAK_SEED`` scale and vary it. tests/host/test_soak.py
+``SOAK_DAYS`` (default 30) and ``SOAK_SEED`` scale and vary it; ``SOAK_CUTS`` scales
+the rate of power cuts (0: none, so that one firmware process lives all the days). tests/host/test_soak.py
 runs 2 days of the same code.
 """
 import calendar
@@ -68,7 +69,7 @@ class _Hands:
 class Soak:
     """One soak run in folder ``workdir``: ``run(days)`` returns the figures (dict)."""
 
-    def __init__(self, workdir, seed=14, idle_s=None):
+    def __init__(self, workdir, seed=14, idle_s=None, cuts=1.0):
         self.dir = workdir
         self.rng = random.Random(seed)
         self.b = SimBoard(heap="192k")
@@ -76,6 +77,7 @@ class Soak:
         self.db = os.path.join(workdir, "library.sqlite")
         self.hands = _Hands(self)
         self.killed = False
+        self.cuts = cuts  # the power cuts' rate (0: none; the heap then shows a long run)
         self.idle_s = idle_s  # None: the museum profile's
         self.wall = 0.0  # the board's wall clock (s since 1970), kept here across restarts
         self.lays = {name: load_layout(name) for name in ("toguz", "tihbat", "tobit")}
@@ -224,8 +226,8 @@ class Soak:
         self.n["started"] += 1
         for e in self.events():
             self.note(e, g, rec)
-        kill_at = self.rng.randrange(plies + 2) if self.rng.random() < 0.12 else -1
-        if self.rng.random() < 0.12:
+        kill_at = self.rng.randrange(plies + 2) if self.rng.random() < 0.12 * self.cuts else -1
+        if self.rng.random() < 0.12 * self.cuts:
             self.b.cut_after(self.rng.randrange(1, 3000))  # the power goes inside a write
         k = 0
         while not g.is_game_over() and (finish or k < plies):
@@ -356,7 +358,7 @@ class Soak:
                 self.adv(self.rng.randint(61000, 65000))
             if not self.safe(self.visitor):
                 self.safe(self.leave)
-            if self.rng.random() < 0.05:  # a power cut while nobody is there
+            if self.rng.random() < 0.05 * self.cuts:  # a power cut while nobody is there
                 self.b.kill()
                 self.n["kills"] += 1
                 self.recover()
@@ -451,17 +453,18 @@ class _Null:
         pass
 
 
-def soak(days, seed=14, workdir=None, idle_s=None):
-    """Run the soak ``days`` simulated days; returns its figures (dict)."""
+def soak(days, seed=14, workdir=None, idle_s=None, cuts=1.0):
+    """Run the soak ``days`` simulated days (``cuts``: the power cuts' rate, 1 the usual,
+    0 none); returns its figures (dict)."""
     if workdir is None:
         workdir = tempfile.mkdtemp(prefix="soak")
-    return Soak(workdir, seed, idle_s).run(days)
+    return Soak(workdir, seed, idle_s, cuts).run(days)
 
 
 def main():
     from benchlib import report
     days = int(os.environ.get("SOAK_DAYS", "30"))
-    f = soak(days, int(os.environ.get("SOAK_SEED", "14")))
+    f = soak(days, int(os.environ.get("SOAK_SEED", "14")), cuts=float(os.environ.get("SOAK_CUTS", "1")))
     report("soak: simulated museum days", f["days"], "days", days, f["days"] == days)
     report("soak: visitors", f["visitors"], "visitors")
     report("soak: games started / finished / abandoned (records)", "%d / %d / %d" % (
