@@ -18,7 +18,9 @@ Checks (each a figure with its target): every synced record replays; no committe
 move lost (the moves the firmware's events reported are in the records: a game cut
 by the power may hold one more, the one being written); no state the board never
 leaves (after each visitor: menu or attract within ``idle_s`` + 60 s); no watchdog
-reset (the board's health counters); the heap at closing within 2 KB from day 2 on.
+reset (the board's health counters); the heap at closing within 2 KB from day 2 on:
+over days alike (no power-up that day, the same last game) and, in a second run of
+the same days without power cuts, over one firmware process.
 
 ``SOAK_DAYS`` (default 30) and ``SOAK_SEED`` scale and vary it; ``SOAK_CUTS`` scales
 the rate of power cuts (0: none, so that one firmware process lives all the days). tests/host/test_soak.py
@@ -491,6 +493,14 @@ def main():
                                                                     max(f["heap"][1:] or [0])), "B")
     report("soak: hours missed (lit at close / dark at open)", "%d / %d" % (f["not_dark"], f["not_lit"]),
            "days", "0 / 0", f["not_dark"] + f["not_lit"] == 0)
+    # the heap over one firmware process: the same days with no power cut
+    f0 = soak(days, int(os.environ.get("SOAK_SEED", "14")), cuts=0)
+    report("soak, no cuts: committed moves lost / stuck", "%d / %d" % (f0["lost"], f0["stuck"]), "", "0 / 0",
+           f0["lost"] + f0["stuck"] == 0)
+    report("soak, no cuts: heap at closing, spread from 2", f0["heap_spread"], "B", "<= %d" % HEAP_SPREAD,
+           f0["heap_spread"] <= HEAP_SPREAD)
+    report("soak, no cuts: heap at closing, range from 2", "%d..%d" % (min(f0["heap"][1:] or [0]),
+                                                                     max(f0["heap"][1:] or [0])), "B")
     report("soak: moves taken back (takeback)", f["undone"], "moves")
     report("soak: moves a stray touch made first", f["misread"], "moves")
     report("soak: START again / other game / no game", "%d / %d / %d" % (
