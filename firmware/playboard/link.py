@@ -271,7 +271,7 @@ class Link:
         self.live = False
         self._last_key = None
         self._last_reply = None
-        self._ndropped = len(store.dropped)
+        self._ndropped = store.n_dropped
         self.t_heard = 0
         self.event_seq = 0
         self.frames = 0
@@ -322,7 +322,7 @@ class Link:
         Returns the number of frames handled (good and bad)."""
         dec = self.dec
         n = self.t.read_into(self.rx)
-        if n == 0 and dec.state == _IDLE and len(self.store.dropped) == self._ndropped:
+        if n == 0 and dec.state == _IDLE and self.store.n_dropped == self._ndropped:
             return 0  # the usual case, kept short: the app calls this every frame
         now = self.clock()
         handled = 0
@@ -343,10 +343,11 @@ class Link:
         if dec.expire(now) == -1:
             handled += 1
             self._handle(-1)
-        nd = len(self.store.dropped)
+        nd = self.store.n_dropped
         if nd != self._ndropped:
-            if self.live:
-                self.event("dropped", {"ids": self.store.dropped[self._ndropped:][-16:]})
+            if self.live:  # the new ones (``dropped`` keeps the last 16: counted, not its length)
+                ids = self.store.dropped
+                self.event("dropped", {"ids": ids[max(0, len(ids) - (nd - self._ndropped)):]})
             self._ndropped = nd
         return handled
 

@@ -273,9 +273,27 @@ def test_live_events_only_when_asked():
     assert json.loads(got[0][2]) == {"ev": "move", "ply": 1, "move": "76"}
     pipe.sent = bytearray()
     st.dropped.append(1)  # as when flash ran short
+    st.n_dropped += 1
     lk.poll()
     got = _frames(pipe.sent)
     assert len(got) == 1 and json.loads(got[0][2]) == {"ev": "dropped", "ids": [1]}
+    pipe.sent = bytearray()
+    for gid in range(2, 40):  # the store keeps the last 16 ids: each new one still told
+        if len(st.dropped) >= 16:
+            del st.dropped[0]
+        st.dropped.append(gid)
+        st.n_dropped += 1
+        if gid in (20, 39):
+            lk.poll()
+            got = _frames(pipe.sent)
+            pipe.sent = bytearray()
+            want = list(range(5, 21)) if gid == 20 else list(range(24, 40))
+            assert len(got) == 1 and json.loads(got[0][2]) == {"ev": "dropped", "ids": want}, got
+    st.dropped.append(40)
+    st.n_dropped += 1
+    lk.poll()
+    got = _frames(pipe.sent)
+    assert len(got) == 1 and json.loads(got[0][2]) == {"ev": "dropped", "ids": [40]}
     pipe.sent = bytearray()
     _ask(lk, pipe, 2, "V", {"on": False})
     assert lk.event("move") is False

@@ -131,6 +131,7 @@ class Store:
         self._uid = uid
         self.report = []
         self.dropped = []
+        self.n_dropped = 0  # games dropped since power-up (``dropped`` keeps the last 16)
         self.error = None
         self.count = 0  # games not yet synced (the current one included)
         self.synced = 0  # synced games still kept

@@ -179,6 +179,7 @@ def _make_room(st, need):
         if len(st.dropped) >= 16:
             del st.dropped[0]
         st.dropped.append(gid)
+        st.n_dropped += 1
         st._note("s%d.rec: dropped (flash short; it was synced)" % gid)
     st.low = left is not None and left - need < st.reserve and not st.synced
     return True
