@@ -145,6 +145,12 @@ def main():
             play_code += sizes[name]
     report("app code heap, Tobit game with the engine (unix x64 .mpy)", play_code // 1024, "KB",
            None, None, None)
+    # the figures docs/app.md ("Memory") gives: what loading on demand keeps off the heap
+    report("code heap of the link (loaded when the host first speaks)",
+           round(sizes["playboard.link"] / 1024, 1), "KB", None, None, None)
+    native = [n for n in MODULES if n.endswith("_native")]
+    report("code heap of the %d native-kernel modules (loaded once, at power-up)" % len(native),
+           round(sum(sizes[n] for n in native) / 1024, 1), "KB", None, None, None)
     report("firmware .mpy size (mpy-cross -march=armv6m, frozen on the board)", mpy // 1024, "KB",
            None, None, None)
     code, out = play()

@@ -156,20 +156,19 @@ class Soak:
 
     def touch(self, s, hold_ms):
         """A pit touched ``hold_ms`` with contact bounce at both ends (sensor rest 0)."""
-        b, rng = self.b, self.rng
-        for _ in range(rng.randint(0, 3)):
-            b.set_sensor(s, 1)
-            self.adv(3)
-            b.set_sensor(s, 0)
-            self.adv(2)
-        b.set_sensor(s, 1)
+        self._bounce(s, 1)
+        self.b.set_sensor(s, 1)
         self.adv(hold_ms)
-        for _ in range(rng.randint(0, 3)):
-            b.set_sensor(s, 0)
+        self._bounce(s, 0)
+        self.b.set_sensor(s, 0)
+
+    def _bounce(self, s, v):
+        """0-3 contact bounces of sensor ``s`` going to ``v`` (3 ms at ``v``, 2 ms back)."""
+        for _ in range(self.rng.randint(0, 3)):
+            self.b.set_sensor(s, v)
             self.adv(3)
-            b.set_sensor(s, 1)
+            self.b.set_sensor(s, 1 - v)
             self.adv(2)
-        b.set_sensor(s, 0)
 
     def stray(self):
         """A passer-by brushes one or two pits (0.1-0.3 s)."""
