@@ -2,6 +2,7 @@
 hall calibration from the link's C request and at first boot; the board file's
 brightness under the user's. A module of its own: test_app's heap stays as it was."""
 import gc
+import sys
 
 from fakeflash import FakeFs
 from tlib import raises
@@ -150,8 +151,8 @@ def test_first_boot_of_a_hall_board_runs_the_guided_calibration():
     t = [0]
     a = App(hall, _cfg(), Store("/games", fs=FakeFs()), think="nodes", tt_size=64,
             clock=lambda: t[0])
-    from playboard.app import check
-    assert check.first_boot(a)                 # as main.py does before run()
+    from playboard.app import onboard
+    assert onboard.first_boot(a)               # as onboard.run (main.py on a board) does
     a.start(0)
     assert a.check is not None and a.check[0] == "calibrate"
 
@@ -174,11 +175,40 @@ def test_first_boot_of_a_hall_board_runs_the_guided_calibration():
     assert hall.saved == 1 and hall.zero[44] == rest[44] and hall.zero[0] == rest[0]
     adv(5100)
     assert a.check is None and a.state == 0   # the menu
+    assert "playboard.app.check" not in sys.modules       # the check's code is dropped
     # the next boot finds it calibrated: no calibration
     a = None
     gc.collect()
     a2 = App(hall, _cfg(), Store("/games", fs=FakeFs()), think="nodes", tt_size=64,
              clock=lambda: 0)
-    assert not check.first_boot(a2)
+    assert not onboard.first_boot(a2)
     a2.start(0)
-    assert a2.check is None
+    assert a2.check is None and "playboard.app.check" not in sys.modules  # not even loaded
+
+
+def test_first_boot_of_a_reed_board_loads_no_check():
+    r = Rig()
+    from playboard.app import onboard
+    assert not onboard.first_boot(r.app)      # reed switches: nothing to calibrate
+    r.app.start(0)
+    assert r.app.check is None and "playboard.app.check" not in sys.modules
+
+
+def test_self_test_from_the_staff_menu_reports_on_leds_and_link():
+    # the staff menu's entry calls playboard.app.check.start (docs/museum.md): the
+    # staff state is left for the check, its verdict goes out as a "check" event
+    from playboard.app import staff, check
+    from playboard.app.state import S_STAFF
+    r = Rig()
+    a = r.app
+    r.adv(200)
+    staff.staff_open(a, a.now)
+    assert a.state == S_STAFF
+    check.start(a, "selftest", seconds=5)
+    assert a.check[0] == "selftest"
+    r.adv(58 * 120 + 5200)                     # the chase, then 5 s with nothing placed
+    res = a.check_result
+    assert res["check"] == "selftest" and res["pass"] is False and len(res["dead"]) == 56
+    assert [f for k, f in r.events if k == "check"][-1] == res   # over the link
+    r.adv(5100)
+    assert a.check is None and a.state == 0    # back to the menu

@@ -36,7 +36,7 @@ RP2_FILES = [
     "playboard/games/base.py", "playboard/games/bufops.py",
     "playboard/games/mancala_text.py", "playboard/games/snapshot.py", "playboard/games/toguz.py", "playboard/games/tobit.py",
     "playboard/games/tihbat.py", "playboard/games/perft.py", "playboard/pgn.py",
-    "main.py",  # the entry point: machine.WDT and the board start-up
+    "main.py", "playboard/app/onboard.py",  # the entry point; machine.WDT and the board start-up
 ]
 CP_FILES = ["playboard/hw/circuitpython.py"]
 

@@ -36,11 +36,11 @@ def sensor_leds(app):
 
 def first_boot(app):
     """Before ``app.run()``: a hall board without a calibration file (``hw.calibrated``
-    False) begins with the guided calibration. True if it was started. NOT YET CALLED
-    by main.py: any code there (or in the play loop or the menu) costs the simulated
-    board's heap, which tests/host/test_websim_browser.py shows has no room left;
-    until then a hall board's first boot uses each sensor's power-up reading as its
-    zero (playboard.hw.rp2.HallBoard) and ``playboard calibrate`` calibrates it."""
+    False) begins with the guided calibration. True if it was started. Called by
+    playboard.app.onboard.run on the board (not by the simulated board: its sensors need
+    no calibration); until the calibration is saved each sensor's power-up reading
+    is its zero (playboard.hw.rp2.HallBoard).
+    """
     if getattr(app.hw, "calibrated", True) is not False:
         return False
     start(app, "calibrate", app.now)
@@ -113,6 +113,7 @@ def _step(app, now_ms):
         from playboard.compat import unload
         unload("playboard.hw.selftest")
         unload("playboard.hw.calibrate")
+        unload("playboard.app.check")  # this module: loaded again only for the next check
         # the menu's marks (after open_menu's clear) make the lights show again
         app.open_menu(now_ms)
 

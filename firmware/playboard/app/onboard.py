@@ -1,0 +1,101 @@
+"""The firmware's start on a board (rp2): what ``firmware/main.py`` runs off the unix port.
+
+:func:`run`: the board definition named in ``/board.txt`` (default ``pico-matrix``) is
+loaded from ``/boards``, the hardware backend built, the games kept in ``/games``,
+the link on the USB serial port (beside the REPL), and a watchdog (``machine.WDT``,
+8 s) fed by every frame. A hall board without a calibration file begins with the
+guided calibration (:func:`playboard.app.check.first_boot`, docs/build.md). Ctrl-C
+stops the app *and* the watchdog (the REPL is safe); any other way out leaves the
+watchdog to restart the board. A deploy cut off (``/deploy.incomplete`` on flash)
+keeps the app stopped.
+
+A module of its own so that the simulated board (main.py on the unix port) never
+holds this code in its heap; on the RP2040 it is frozen flash.
+"""
+
+
+def _board_name():
+    try:
+        with open("/board.txt") as f:
+            name = f.read().strip()
+        return name or "pico-matrix"
+    except OSError:
+        return "pico-matrix"
+
+
+DEPLOY_MARK = "deploy.incomplete"  # written by `playboard deploy` before it copies, removed after
+_WATCHDOG_CTRL_CLEAR = 0x40058000 | 0x3000  # RP2040 WATCHDOG CTRL, atomic-clear alias
+_WATCHDOG_ENABLE = 1 << 30
+
+
+def stop_watchdog():
+    """Stop the RP2040's hardware watchdog (``machine.WDT`` has no way to): clear the
+    ENABLE bit of WATCHDOG CTRL through its atomic-clear alias (RP2040 datasheet 4.7)."""
+    import machine
+    machine.mem32[_WATCHDOG_CTRL_CLEAR] = _WATCHDOG_ENABLE
+
+
+def _deploy_unfinished():
+    import os
+    try:
+        os.stat("/" + DEPLOY_MARK)
+        return True
+    except OSError:
+        return False
+
+
+def first_boot(app):
+    """Before ``app.run()``: start the guided calibration on a hall board that has no
+    calibration file (``hw.calibrated`` False); True if started. The check's module
+    is loaded only then (no heap for the other boards)."""
+    if getattr(app.hw, "calibrated", True) is not False:
+        return False
+    from playboard.app.check import first_boot as start_calibration
+    return start_calibration(app)
+
+
+def run():
+    """Build the board's app from ``/board.txt``'s board definition and run it forever."""
+    if _deploy_unfinished():
+        print("playboard: a deploy was cut off (/%s): the app stays stopped; "
+              "run `playboard deploy` again" % DEPLOY_MARK)
+        return
+    from playboard.config import load_board
+    from playboard.hw.open import open_board
+
+    cfg = load_board(_board_name(), with_layout=False)  # the app reads and checks the layout
+    hw = open_board(cfg)
+    hw.fill(0, 0, 24)  # lit at once, before the rest is imported
+    hw.show()
+    from playboard.app.gamestart import read_layouts
+    layouts = read_layouts(cfg, hw)  # first, while the heap is nearly empty
+    from playboard.app.loop import App
+    from playboard.compat import unload
+    unload("playboard.app.gamestart")
+    wdt = None
+    try:
+        from machine import WDT
+        wdt = WDT(timeout=8000)
+    except (ImportError, AttributeError, ValueError):
+        pass
+    try:
+        from playboard.record import Store
+        from playboard.hw.stdio import StdioTransport
+
+        app = App(hw, cfg, Store("/games"), transport=StdioTransport(), wdt=wdt, layouts=layouts)
+        del layouts
+        first_boot(app)
+        try:
+            app.run()
+        finally:
+            app.store.close()
+            hw.fill(0, 0, 0)
+            hw.show()
+    except KeyboardInterrupt:
+        # Ctrl-C at the USB port: a person (or mpremote, playboard deploy) takes the
+        # REPL; the watchdog must not reset the board under them. Any other exception
+        # keeps it running: the board restarts by itself 8 s later (docs/app.md).
+        if wdt is not None:
+            stop_watchdog()
+            print("playboard: stopped (Ctrl-C); watchdog off; Ctrl-D or a reset starts the app")
+        raise
