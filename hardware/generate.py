@@ -32,6 +32,7 @@ for p in (HERE, os.path.join(ROOT, "firmware")):
 
 from playboard.config import load_board  # noqa: E402
 from playboard.board.layout import read_layout_file  # noqa: E402
+from playboard.games.registry import new_game  # noqa: E402
 
 BOARDS = ("pico-matrix", "pico-165", "pico-hall")
 GAMES = ("tobit", "tobit4", "toguz", "tihbat")
@@ -390,7 +391,53 @@ def template_body(layout, games):
                 out.append('<text x="%g" y="%g" font-size="3.5">%s</text>'
                            % (x + 2, cy - 2, label))
         out.append('</g>')
+        out.append(_start_marks_svg(game, cells, h, holes))
+    out.append('<text id="start-legend" x="10" y="%g" font-size="3.5">start: white disc = '
+               'a White man, black disc = a Black man (Tobit), number = balls in the pit '
+               '(Toguz Kumalak 9, Tihbat 7)</text>' % (h - 12))
     return out
+
+
+def start_marks(game):
+    """{cell: mark} of ``game``'s start position (RULES.md), from the game's own start:
+    Tobit "W" / "B" on each point where a White / Black man starts (2.3); the mancala
+    games the number of balls or counters in each pit (Toguz Kumalak 9, Tihbat 7)."""
+    g = new_game(game)
+    if game.startswith("tobit"):
+        _, w, b = g.start_fen().split(":")
+        marks = {int(p): "W" for p in w[1:].split(",")}
+        marks.update({int(p): "B" for p in b[1:].split(",")})
+        return marks
+    north, south = g.fen().split()[0].split("/")
+    north = [int(v.rstrip("S")) for v in north.split(",")]
+    south = [int(v.rstrip("S")) for v in south.split(",")]
+    n = len(south)
+    marks = {i: str(v) for i, v in enumerate(south)}          # South pits 1..n: cells 0..n-1
+    marks.update({2 * n - 1 - j: str(v) for j, v in enumerate(north)})  # North pits n..1
+    return marks
+
+
+def _start_marks_svg(game, cells, h, holes):
+    """A start mark beside each start cell: a 6 mm disc (white for White's men, black
+    for Black's, grey with the count for a pit's balls) at the hole's lower right, to
+    paint or inlay beside the hole."""
+    marks = start_marks(game)
+    out = ['<g id="start-%s">' % game]
+    for cell, s, led, x, y, kind in cells:
+        if cell not in marks:
+            continue
+        m = marks[cell]
+        size = holes[kind]
+        r = (size if not isinstance(size, list) else min(size)) / 2
+        cx, cy = x + r * 0.75 + 2, h - y + r * 0.75 + 2
+        fill = {"W": "white", "B": "black"}.get(m, "lightgrey")
+        out.append('<circle class="start" data-cell="%d" data-mark="%s" cx="%g" cy="%g" r="3" '
+                   'fill="%s" stroke="black" stroke-width="0.3"/>' % (cell, m, cx, cy, fill))
+        if m not in ("W", "B"):
+            out.append('<text class="start-count" x="%g" y="%g" font-size="3.5" '
+                       'text-anchor="middle">%s</text>' % (cx, cy + 1.2, m))
+    out.append('</g>')
+    return "\n".join(out)
 
 
 def _label(game, cell, kind):

@@ -414,3 +414,54 @@ def test_wiring_picture_labels_every_sensor_and_led(name):
         assert "R5 C0" in texts["sensor-address"]             # sensor 40: row 5, column 0
     chain = [el for el in root.iter(ns + "polyline") if el.get("id") == "led-chain"][0]
     assert len(chain.get("points").split()) == 58 + 1          # from the Pico through every LED
+
+
+def _starts(text):
+    """{(game, cell): mark} of a template's start marks."""
+    root = ET.fromstring(text)
+    ns = "{http://www.w3.org/2000/svg}"
+    out = {}
+    for g in root.iter(ns + "g"):
+        gid = g.get("id") or ""
+        if gid.startswith("start-"):
+            for el in g.iter(ns + "circle"):
+                out[(gid[6:], int(el.get("data-cell")))] = el.get("data-mark")
+    return out
+
+
+def test_start_marks_are_the_games_start_positions():
+    # RULES.md 2.3: White's men on points 1..12, Black's on 27..38 (4 x 4: 1..10, 23..32);
+    # Toguz Kumalak 9 balls in each of 18 pits, Tihbat 7 counters in each of 4
+    m = generate.start_marks("tobit")
+    assert sorted(p for p in m if m[p] == "W") == list(range(1, 13))
+    assert sorted(p for p in m if m[p] == "B") == list(range(27, 39))
+    m = generate.start_marks("tobit4")
+    assert sorted(p for p in m if m[p] == "W") == list(range(1, 11))
+    assert sorted(p for p in m if m[p] == "B") == list(range(23, 33))
+    assert generate.start_marks("toguz") == {c: "9" for c in range(18)}
+    assert generate.start_marks("tihbat") == {c: "7" for c in range(4)}
+
+
+def test_every_template_and_page_marks_the_start_points():
+    files = generate.templates()
+    for g in GAMES:
+        want = {(g, c): v for c, v in generate.start_marks(g).items()}
+        assert _starts(files["template-%s.svg" % g]) == want, g
+    board = {("tobit", c): v for c, v in generate.start_marks("tobit").items()}
+    board.update({("toguz", c): v for c, v in generate.start_marks("toguz").items()})
+    assert len(board) == 24 + 18
+    for name in ("template-board.svg", "template-full-board.svg"):
+        assert _starts(files[name]) == board, name
+    for lay_name in generate.LAYOUTS:
+        for paper in generate.PAPER:
+            pages = generate.tiles(lay_name, paper)
+            for fname, text in pages.items():
+                assert _starts(text) == board, fname      # each page carries the whole body,
+            # clipped to its window: every mark lies on some page's window
+            wins = [tuple(float(ET.fromstring(t).get(k)) for k in ("data-x0", "data-y0", "data-w", "data-h"))
+                    for t in pages.values()]
+            root = ET.fromstring(files["template-%sboard.svg" % ("" if lay_name == "default" else "full-")])
+            for el in root.iter("{http://www.w3.org/2000/svg}circle"):
+                if el.get("class") == "start":
+                    cx, cy = float(el.get("cx")), float(el.get("cy"))
+                    assert any(x <= cx <= x + w and y <= cy <= y + h for x, y, w, h in wins)
