@@ -35,6 +35,10 @@ from playboard.board.layout import read_layout_file  # noqa: E402
 from playboard.games.registry import new_game  # noqa: E402
 
 BOARDS = ("pico-matrix", "pico-165", "pico-hall")
+# boards with a BOM and a wiring picture: each one's schematic (the full-size board is
+# pico-matrix's circuit on the full-size layout)
+CIRCUIT_OF = {"pico-matrix": "pico-matrix", "pico-165": "pico-165", "pico-hall": "pico-hall",
+              "pico-matrix-full": "pico-matrix"}
 GAMES = ("tobit", "tobit4", "toguz", "tihbat")
 
 # -- pin map ---------------------------------------------------------------------
@@ -143,8 +147,15 @@ def mechanical(cfg, layout):
         rows.append((1, "Reed mounting", "hot-melt glue sticks", "-", "-", "hardware shop", 3.00,
                      "each reed switch glued flat in a 3 mm groove under its point, its axis "
                      "along the groove (docs/build.md: reed lobes)"))
-    rows.append((1, "Wire", "0.14 mm2 (26 AWG) stranded, 4 colours x 25 m", "Alpha Wire",
-                 "3053 (series)", SUPPLIER, 18.00, "sensor rows, columns and LED chain"))
+    # lengths scale with the board's half perimeter (the compact board's 860 mm: 25 m)
+    metres = 5 * -(-(25 * (w + h)) // (860 * 5))
+    rows.append((1, "Wire", "0.14 mm2 (26 AWG) stranded, 4 colours x %d m" % metres, "Alpha Wire",
+                 "3053 (series)", SUPPLIER, round(18.00 * metres / 25, 2),
+                 "sensor rows, columns and LED data"))
+    power_m = 5 if w + h <= 1000 else 10
+    rows.append((2, "Wire", "0.5 mm2 (20 AWG) stranded, %d m, red / black" % power_m, "Alpha Wire",
+                 "3055 (series)", SUPPLIER, round(0.50 * power_m, 2),
+                 "+5 V and GND along the LED chain, fed in at L0, L29 and L57"))
     rows.append((4, "Connector", "JST XH 8-pin header + housing + crimps", "JST",
                  "B8B-XH-A / XHP-8", SUPPLIER, 0.60, "the sensor harness onto the controller board"))
     rows.append((2, "Connector", "JST XH 3-pin header + housing + crimps", "JST",
@@ -157,15 +168,45 @@ def mechanical(cfg, layout):
     rows.append((1, "Top panel", "birch plywood 6 mm, %d x %d mm" % (w, h), "-", "-",
                  "timber merchant", round(w * h / 1e6 * 45.0, 2),
                  "drilled from the templates; 45 EUR per m2"))
+    ring = pit_panel(layout)
+    if ring is not None:
+        rw, rh, plies = ring
+        rows.append((plies, "Pit panel", "birch plywood 12 mm, %d x %d mm" % (rw, rh), "-", "-",
+                     "timber merchant", round(rw * rh / 1e6 * 70.0, 2),
+                     "glued over the Toguz half of the top panel: the pits and kazans cut "
+                     "through it (%d mm deep, the top panel their floor); 70 EUR per m2"
+                     % (12 * plies)))
+        rows.append((1, "Light pipe", "5 mm clear acrylic rod, 1 m", "-", "-", "plastics shop",
+                     2.50, "cut to %d mm, one over each Toguz LED (20) through the pit panel"
+                     % (12 * plies + 6)))
     rows.append((1, "Base panel", "birch plywood 9 mm, %d x %d mm" % (w, h), "-", "-",
                  "timber merchant", round(w * h / 1e6 * 60.0, 2),
                  "carries the wiring; a 15 mm frame of 15 x 15 mm battens between the panels"))
-    rows.append((4, "Battens", "pine 15 x 15 mm x 1 m", "-", "-", "timber merchant", 1.50,
+    battens = -(-(2 * (w + h) + w) // 1000) + 1     # the frame, a middle brace, waste
+    rows.append((battens, "Battens", "pine 15 x 15 mm x 1 m", "-", "-", "timber merchant", 1.50,
                  "the frame and the cable space"))
-    rows.append((20, "Screw", "M3 x 20 countersunk + nut", "-", "-", "hardware shop", 0.05,
+    rows.append((5 * -(-(20 * (w + h)) // (860 * 5)), "Screw", "M3 x %d countersunk + nut"
+                 % (20 if ring is None else 45), "-", "-", "hardware shop", 0.05,
                  "top panel onto the frame (removable for service)"))
     rows.append((4, "Feet", "felt pad 20 mm", "-", "-", "hardware shop", 0.20, "under the base"))
     return rows
+
+
+def pit_panel(layout):
+    """(width, height, plies) mm of the 12 mm plies glued over the Toguz half of the top
+    panel when the layout's pits are deeper than the 6 mm top panel allows (the
+    full-size board), else None. It covers every Toguz pit and kazan and no Tobit point:
+    from the front edge to 35 mm past the farthest Toguz hole, rounded up to 10 mm."""
+    depth = layout.get("depth_mm", {}).get("pit", 0)
+    if not depth:
+        return None
+    w, _ = layout["size_mm"]
+    holes = layout["holes_mm"]
+    far = 0
+    for cell, s, led, x, y, kind in layout["games"]["toguz"]["cells"]:
+        size = holes[kind]
+        far = max(far, y + (size[1] if isinstance(size, list) else size) / 2)
+    return w, int(10 * -(-(far + 35) // 10)), -(-depth // 12)
 
 
 def bom_rows(circ):
@@ -696,9 +737,14 @@ def generated(circuits=None):
         files["bom-%s.csv" % name] = bom_csv(name, circ)
         files["bom-%s.md" % name] = bom_md(name, circ)
         files["power-%s.md" % name] = power_md(name, cfg, circ)[0]
+    for name, base in CIRCUIT_OF.items():
+        if name not in BOARDS:
+            circ = circuits[base] if circuits and base in circuits else schematic.build(base)[0]
+            files["bom-%s.csv" % name] = bom_csv(name, circ)
+            files["bom-%s.md" % name] = bom_md(name, circ)
     files.update(templates())
     files.update(all_tiles())
-    for name in BOARDS:
+    for name in CIRCUIT_OF:
         files["wiring-%s.svg" % name] = wiring_svg(name)
     return files
 

@@ -6,12 +6,18 @@ checks that the committed files equal what this script makes.
 
 Both layouts have the same cells, sensors and LEDs (one wiring, one board definition
 apart from ``layout``); only positions and hole sizes differ. The full-size option
-(``FULL``): 70 mm pits at 90 mm pitch, 25 mm deep, two 330 x 60 mm kazan troughs,
-an 840 x 660 mm board. Why: real boards have pits of 60-80 mm and a pit must hold
-20-40 balls, a kazan 82 or more (more than half of 162 wins). With 12 mm balls (about
-0.9 cm3 each, 0.64 of a heap is balls) 40 balls need about 57 cm3: a 70 mm pit 25 mm
-deep holds 96 cm3; all 162 need about 230 cm3: a kazan trough of 330 x 60 x 20 mm
-holds 396 cm3. The 20 mm between pits carries the LED beside each pit.
+(``FULL``): 70 mm pits at 90 mm pitch, 24 mm deep, two 330 x 60 mm kazan troughs
+24 mm deep, an 840 x 660 mm board. Why: a pit must hold 20-40 balls, a kazan 82 or
+more (more than half of 162 wins); with 12 mm balls (about 0.9 cm3 each, 0.64 of a
+heap is balls) 40 balls need about 57 cm3: a 70 mm pit 24 mm deep holds 92 cm3; all
+162 need about 230 cm3: a kazan trough of 330 x 60 x 24 mm holds 475 cm3. Boards on
+sale run from 43 x 18 cm a side (a folding board with 1 cm troughs) through 55 x 35 cm
+(walnut balls) to the large carved boards of clubs and tournaments with pits of 60-80
+mm; 70 mm at 90 mm pitch is the large end, seen from across a museum room. The pits
+and kazans are through-holes in a 24 mm pit panel (two 12 mm plies) glued over the
+Toguz half of the 6 mm top panel, which is their floor: the sensors sit under it as
+on the compact board (hardware/generate.py's BOM, docs/build.md). The 20 mm between
+pits carries the LED beside each pit, under a 5 mm light pipe through the pit panel.
 
 The board (400 x 460 mm, origin at White's / South's bottom-left corner, y away from
 White, all in mm) carries two panels on one 8 x 8 reed-switch matrix (64 sensors)
@@ -60,7 +66,7 @@ FULL = {
     "name": "full", "size": (840, 660), "tobit": (300, 400, 40),
     "pits": (60, 60, 280, 90), "kazans": ((225, 170), (615, 170)),
     "holes": {"point": 16, "pit": 70, "kazan": [330, 60], "counter": [330, 60], "led": 5},
-    "depth": {"pit": 25, "kazan": 20, "counter": 20, "point": 0},
+    "depth": {"pit": 24, "kazan": 24, "counter": 24, "point": 0},
     "title": "Playboard full size: Toguz Kumalak with 70 mm pits at 90 mm pitch, Tobit 7 x 6 "
              "grid above",
 }

@@ -12,7 +12,7 @@ sys.path.insert(0, os.path.join(ROOT, "hardware"))
 import generate  # noqa: E402
 import schematic  # noqa: E402
 from playboard.config import load_board  # noqa: E402
-from playboard.board.layout import load_layout, GAMES  # noqa: E402
+from playboard.board.layout import load_layout, read_layout_file, GAMES  # noqa: E402
 
 BOARDS = schematic.SENSOR_BOARDS
 
@@ -385,7 +385,7 @@ def test_tiled_templates_cover_every_hole_on_pages_of_the_paper_size(lay_name, p
     assert n == 38 + 20
 
 
-@pytest.mark.parametrize("name", BOARDS)
+@pytest.mark.parametrize("name", sorted(generate.CIRCUIT_OF))
 def test_wiring_picture_labels_every_sensor_and_led(name):
     text = generate.wiring_svg(name)
     path = os.path.join(ROOT, "hardware", "out", "wiring-%s.svg" % name)
@@ -465,3 +465,27 @@ def test_every_template_and_page_marks_the_start_points():
                 if el.get("class") == "start":
                     cx, cy = float(el.get("cx")), float(el.get("cy"))
                     assert any(x <= cx <= x + w and y <= cy <= y + h for x, y, w, h in wins)
+
+
+def test_full_size_board_has_its_own_bom(built):
+    # pico-matrix's circuit, the full-size layout's mechanics: the pit panel over the
+    # Toguz half as deep as the pits, a light pipe per Toguz LED, longer wire
+    full = {r[2] + " " + r[3]: r for r in generate.bom_all("pico-matrix-full", built["pico-matrix"][0])}
+    compact = {r[2] + " " + r[3]: r for r in generate.bom_all("pico-matrix", built["pico-matrix"][0])}
+    assert full["Reed reed switch, normally open"][0] == 56
+    assert "Top panel birch plywood 6 mm, 840 x 660 mm" in full
+    lay = read_layout_file(os.path.join(ROOT, "firmware", "boards", "layout_full.json"))
+    w, h, plies = generate.pit_panel(lay)
+    assert 12 * plies == lay["depth_mm"]["pit"] == lay["depth_mm"]["kazan"] == 24
+    assert full["Pit panel birch plywood 12 mm, %d x %d mm" % (w, h)][0] == plies == 2
+    toguz = [c for c in lay["games"]["toguz"]["cells"]]
+    tobit = [c for c in lay["games"]["tobit"]["cells"]]
+    pit_r = lay["holes_mm"]["pit"] / 2
+    assert max(c[4] for c in toguz if c[5] == "pit") + pit_r < h                 # covers the pits
+    assert min(c[4] for c in tobit) - lay["holes_mm"]["point"] / 2 > h          # not a point
+    assert "cut to 30 mm" in full["Light pipe 5 mm clear acrylic rod, 1 m"][10]  # 20 from 1 m
+    assert not any(k.startswith(("Pit panel", "Light pipe")) for k in compact)
+    wire = [k for k in full if k.startswith("Wire 0.14")][0]
+    assert wire.endswith("x 45 m") and [k for k in compact if k.startswith("Wire 0.14")][0].endswith("x 25 m")
+    assert generate.pit_panel(read_layout_file(os.path.join(ROOT, "firmware", "boards",
+                                                            "layout_default.json"))) is None
