@@ -6,8 +6,8 @@ the link on the USB serial port (beside the REPL), and a watchdog (``machine.WDT
 8 s) fed by every frame. A hall board without a calibration file begins with the
 guided calibration (:func:`playboard.app.check.first_boot`, docs/build.md). Ctrl-C
 stops the app *and* the watchdog (the REPL is safe); any other way out leaves the
-watchdog to restart the board. A deploy cut off (``/deploy.incomplete`` on flash)
-keeps the app stopped.
+watchdog to restart the board. (A deploy cut off is caught by main.py before this
+module is imported: it may be the one missing.)
 
 A module of its own so that the simulated board (main.py on the unix port) never
 holds this code in its heap; on the RP2040 it is frozen flash.
@@ -23,7 +23,6 @@ def _board_name():
         return "pico-matrix"
 
 
-DEPLOY_MARK = "deploy.incomplete"  # written by `playboard deploy` before it copies, removed after
 _WATCHDOG_CTRL_CLEAR = 0x40058000 | 0x3000  # RP2040 WATCHDOG CTRL, atomic-clear alias
 _WATCHDOG_ENABLE = 1 << 30
 
@@ -33,15 +32,6 @@ def stop_watchdog():
     ENABLE bit of WATCHDOG CTRL through its atomic-clear alias (RP2040 datasheet 4.7)."""
     import machine
     machine.mem32[_WATCHDOG_CTRL_CLEAR] = _WATCHDOG_ENABLE
-
-
-def _deploy_unfinished():
-    import os
-    try:
-        os.stat("/" + DEPLOY_MARK)
-        return True
-    except OSError:
-        return False
 
 
 def first_boot(app):
@@ -56,10 +46,6 @@ def first_boot(app):
 
 def run():
     """Build the board's app from ``/board.txt``'s board definition and run it forever."""
-    if _deploy_unfinished():
-        print("playboard: a deploy was cut off (/%s): the app stays stopped; "
-              "run `playboard deploy` again" % DEPLOY_MARK)
-        return
     from playboard.config import load_board
     from playboard.hw.open import open_board
 
