@@ -489,3 +489,18 @@ def test_full_size_board_has_its_own_bom(built):
     assert wire.endswith("x 45 m") and [k for k in compact if k.startswith("Wire 0.14")][0].endswith("x 25 m")
     assert generate.pit_panel(read_layout_file(os.path.join(ROOT, "firmware", "boards",
                                                             "layout_default.json"))) is None
+
+
+@pytest.mark.parametrize("name", BOARDS)
+def test_board_titles_count_the_parts_the_schematic_has(built, name):
+    # the old fault: the hall board's title said 64 sensors, its BOM 56
+    import re
+    circ, _ = built[name]
+    kinds = {}
+    for p in circ.parts:
+        kinds[p.fields.get("Kind")] = kinds.get(p.fields.get("Kind"), 0) + 1
+    title = load_board(name)["title"]
+    named = re.findall(r"(\d+) (?:x )?(DRV5053|WS2812B|CD74HC4067|74HC165)", title)
+    assert named, title
+    for n, kind in named:
+        assert int(n) == kinds[kind], (title, kind, kinds[kind])
