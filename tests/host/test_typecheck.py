@@ -28,7 +28,7 @@ RP2_FILES = [
     "playboard/config.py",
     "playboard/hw/__init__.py", "playboard/hw/base.py", "playboard/hw/open.py",
     "playboard/sim/hw.py", "playboard/hw/selftest.py",
-    "playboard/hw/rp2.py", "playboard/hw/bits.py",
+    "playboard/hw/rp2.py", "playboard/hw/hall.py", "playboard/hw/bits.py",
     "playboard/board/debounce.py", "playboard/board/lights.py",
     "playboard/board/layout.py", "playboard/board/scan.py",
     # the rules cores and records (compat.pyi gives the viper names a type)

@@ -39,7 +39,7 @@ def first_boot(app):
     False) begins with the guided calibration. True if it was started. Called by
     playboard.app.onboard.run on the board (not by the simulated board: its sensors need
     no calibration); until the calibration is saved each sensor's power-up reading
-    is its zero (playboard.hw.rp2.HallBoard).
+    is its zero (playboard.hw.hall.HallBoard).
     """
     if getattr(app.hw, "calibrated", True) is not False:
         return False

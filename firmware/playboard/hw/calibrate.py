@@ -4,7 +4,7 @@
 >>> while cal.step(time.ticks_ms()) != DONE: ...
 >>> cal.summary()   # {"saved": True, "checked": 56, "bad": []}
 
-``hw`` is a playboard.hw.rp2.HallBoard (or anything with its ``read``, ``last``,
+``hw`` is a playboard.hw.hall.HallBoard (or anything with its ``read``, ``last``,
 ``ZERO_LO``/``ZERO_HI``, ``set_zero`` and ``save_calibration``). Only the sensors
 with an LED above them (``sensor_led``) are calibrated; spare channels are left.
 

@@ -13,6 +13,9 @@ def open_board(cfg):
     if backend == "sim":
         raise ValueError("backend 'sim' is the simulated board's: playboard.sim.hw.open_board builds it")
     if backend == "rp2":
+        if cfg["sensor"]["kind"] == "hall_mux":  # its own module: other boards never load it
+            from playboard.hw.hall import HallBoard
+            return HallBoard(cfg)
         from playboard.hw.rp2 import open_rp2
         return open_rp2(cfg)
     if backend == "circuitpython":
