@@ -16,19 +16,20 @@ DEPLOY_MARK = "deploy.incomplete"  # written by `playboard deploy` before it cop
 
 def main():
     if sys.platform in ("linux", "darwin", "win32"):
-        from playboard.sim.bridge import run
-    else:
-        # checked here, not in a module: `playboard deploy` copies main.py first, so a
-        # deploy cut off may have left any module missing or half-written
-        import os
-        try:
-            os.stat("/" + DEPLOY_MARK)
-            print("playboard: a deploy was cut off (/%s): the app stays stopped; "
-                  "run `playboard deploy` again" % DEPLOY_MARK)
-            return
-        except OSError:
-            pass
-        from playboard.app.onboard import run
+        from playboard.sim.bridge import run as run_sim
+        run_sim()
+        return
+    # checked here, not in a module: `playboard deploy` copies main.py first, so a
+    # deploy cut off may have left any module missing or half-written
+    import os
+    try:
+        os.stat("/" + DEPLOY_MARK)
+        print("playboard: a deploy was cut off (/%s): the app stays stopped; "
+              "run `playboard deploy` again" % DEPLOY_MARK)
+        return
+    except OSError:
+        pass
+    from playboard.app.onboard import run
     run()
 
 
