@@ -195,10 +195,41 @@ def test_hall_calibration_and_polarity():
     # the board definition's calibration file is loaded at start-up when it exists
     b3 = build("pico-hall", w, calibration=path)
     assert b3.calibrated and b3.zero[37] == 22500 and b3.polarity[37] == 255
+    # a power cut while saving leaves the previous file whole (written aside, renamed)
+    import sys
+    real_json = sys.modules.get("json")
+
+    class CutJson:
+        @staticmethod
+        def dump(obj, f):
+            f.write('{"zero": [1')
+            raise OSError(5)      # the power goes while writing
+
+    sys.modules["json"] = CutJson
+    try:
+        b3.zero[37] = 20000
+        raises(OSError, b3.save_calibration)
+    finally:
+        if real_json is None:
+            del sys.modules["json"]
+        else:
+            sys.modules["json"] = real_json
+    b4 = build("pico-hall", w, calibration=path)
+    assert b4.calibrated and b4.zero[37] == 22500 and b4.calibration_error is None
+    # a broken file (another cause) never stops the board: uncalibrated, each sensor's
+    # own reading its zero, the reason kept; the next save repairs it
     with open(path, "w") as f:
         f.write("{broken")
-    e = raises(ValueError, build, "pico-hall", w, calibration=path)
+    b5 = build("pico-hall", w, calibration=path)
+    assert not b5.calibrated and "not valid JSON" in b5.calibration_error
+    assert b5.zero[0] == 21000
+    b5.read(buf)
+    assert sum(buf) == 0
+    e = raises(ValueError, b5.load_calibration, path)
     assert "not valid JSON" in str(e)
+    b5.save_calibration()
+    assert b5.calibrated and b5.calibration_error is None
+    assert build("pico-hall", w, calibration=path).calibrated
 
 
 def test_leds_bytes_in_strip_order():

@@ -61,15 +61,21 @@ class HallBoard(_Rp2Board):
         # working folder, "/" on the board) is loaded when it exists
         self.calibration_path = s["calibration"]
         self.calibrated = False
+        self.calibration_error = None  # why the calibration file could not be used
         try:
             open(self.calibration_path).close()
             found = True
         except OSError:
             found = False
         if found:
-            self.load_calibration(self.calibration_path)
-            self.calibrated = True
-        else:
+            try:
+                self.load_calibration(self.calibration_path)
+                self.calibrated = True
+            except ValueError as e:
+                # a broken file never stops the board: it starts as if uncalibrated
+                # (the guided calibration at boot writes a good one)
+                self.calibration_error = str(e)
+        if not self.calibrated:
             # no calibration yet: each sensor's own reading now (inside the datasheet's
             # zero-field window) is its provisional zero, never one fixed 1.0 V for all
             self.calibrate(frames=4)
@@ -156,14 +162,20 @@ class HallBoard(_Rp2Board):
         return bad
 
     def save_calibration(self, path=None):
-        """Write zero, threshold and polarity to a JSON file (default: sensor.calibration)."""
+        """Write zero, threshold and polarity to a JSON file (default: sensor.calibration):
+        first to ``path + ".new"``, then renamed over it, so that a power cut while
+        writing leaves the previous file whole. OSError if it cannot be written."""
         if path is None:
             path = self.calibration_path
         import json
-        with open(path, "w") as f:
+        import os
+        tmp = path + ".new"
+        with open(tmp, "w") as f:
             json.dump({"zero": list(self.zero), "threshold": list(self.threshold),
                        "polarity": [1 if p == 1 else -1 for p in self.polarity]}, f)
+        os.rename(tmp, path)
         self.calibrated = True
+        self.calibration_error = None
 
     def load_calibration(self, path):
         """Read a file written by save_calibration; ValueError if it does not fit the board."""
