@@ -131,10 +131,21 @@ def mechanical(cfg, layout):
     else:
         rows.append((24, "Magnet", "6 x 3 mm N42", "first4magnets", "F633-N42", "first4magnets",
                      0.20, "disc, axially magnetised, one per Tobit piece, glued into its base"))
-        rows.append((18, "Magnet", "10 x 3 mm N42", "first4magnets", "F103-N42", "first4magnets",
-                     0.35, "one per pit token (pit_select lift): lifting the token selects the pit"))
-        rows.append((18, "Pit token", "25 mm wooden disc", "-", "-", "craft shop", 0.15,
-                     "sits in the pit over its reed switch, the magnet glued under it"))
+        if pit_panel(layout) is None:
+            rows.append((18, "Magnet", "10 x 3 mm N42", "first4magnets", "F103-N42",
+                         "first4magnets", 0.35,
+                         "one per pit token (pit_select lift): lifting the token selects the pit"))
+            rows.append((18, "Pit token", "25 mm wooden disc", "-", "-", "craft shop", 0.15,
+                         "sits in the pit over its reed switch, the magnet glued under it"))
+        else:
+            # a deep pit full of balls: the player lifts the pit's cup with its balls to
+            # sow them (pit_select lift), the magnet in the cup's base over the reed
+            rows.append((18, "Magnet", "10 x 3 mm N42", "first4magnets", "F103-N42",
+                         "first4magnets", 0.35, "one in the base of each pit cup"))
+            rows.append((18, "Pit cup", "68 mm outside, 62 mm inside, 22 mm high, 3 mm base",
+                         "-", "-", "3D print or woodturner", 1.50,
+                         "sits in its pit and holds its balls (about 40 of 12 mm); lifting "
+                         "it to sow selects the pit; the magnet glued centred in its base"))
     if stylus:
         rows.append((1, "Stylus", "10 x 20 mm N42 rod magnet", "first4magnets", "F1020-N42",
                      "first4magnets", 1.20, "in a pen-sized wooden handle: touched to a pit "

@@ -484,7 +484,17 @@ def test_full_size_board_has_its_own_bom(built):
     assert max(c[4] for c in toguz if c[5] == "pit") + pit_r < h                 # covers the pits
     assert min(c[4] for c in tobit) - lay["holes_mm"]["point"] / 2 > h          # not a point
     assert "cut to 30 mm" in full["Light pipe 5 mm clear acrylic rod, 1 m"][10]  # 20 from 1 m
-    assert not any(k.startswith(("Pit panel", "Light pipe")) for k in compact)
+    assert not any(k.startswith(("Pit panel", "Light pipe", "Pit cup")) for k in compact)
+    # the full-size pits hold their balls in a cup lifted to sow (pit_select lift); it
+    # fits its pit and holds about 40 balls of 12 mm
+    import math
+    import re
+    cup = [k for k in full if k.startswith("Pit cup")][0]
+    outer, inner, high, base = (int(v) for v in re.findall(r"(\d+) mm", cup))
+    assert full[cup][0] == 18 and outer < lay["holes_mm"]["pit"] and high <= lay["depth_mm"]["pit"]
+    ball = 4 / 3 * math.pi * 6 ** 3 / 0.64
+    assert math.pi * (inner / 2) ** 2 * (high - base) >= 40 * ball
+    assert "Pit token 25 mm wooden disc" in compact and not any(k.startswith("Pit token") for k in full)
     wire = [k for k in full if k.startswith("Wire 0.14")][0]
     assert wire.endswith("x 45 m") and [k for k in compact if k.startswith("Wire 0.14")][0].endswith("x 25 m")
     assert generate.pit_panel(read_layout_file(os.path.join(ROOT, "firmware", "boards",
