@@ -19,7 +19,10 @@ LED_NAMES = (
 # docs/tracker.md); other meanings stay as in LED_NAMES
 _MEANINGS = {
     "tobit": {"last move to, kazan grows": "last move to", "sowing, path": "path",
-              "capture, take off": "captured: take off"},
+              "capture, take off": "captured: take off",
+              # one colour, two patterns (set-up and correction: tobit_tracker R_MISSING,
+              # R_MISSING_BLACK): said in full, since one frame cannot show a blink
+              "put a piece here": "put a piece here: White's steady, Black's blinking"},
     "mancala": {"last move to, kazan grows": "kazan grows", "sowing, path": "sowing",
                 "capture, take off": "capture", "last move from": "last move"},
 }

@@ -17,15 +17,21 @@ from "one name, two shades" here. Every pair is also checked at the other bright
 settings a user can choose, where quantisation to a few levels bites hardest.
 
 Meanings told apart by a pattern, not a colour (documented in docs/tracker.md):
-blinking (candidate points, a wrong-coloured piece, the winner's side, the count
-display of the USER layer) against steady; the USER layer (menus, self-test, the count
-display) is never lit beside the same colour steady.
+blinking (candidate points, a wrong-coloured piece, a Black piece wanted in set-up, the
+winner's side, the count display of the USER layer) against steady; the USER layer
+(menus, self-test, the count display) is never lit beside the same colour steady.
+``test_every_role_a_tracker_lights_has_its_own_colour_or_pattern`` checks that no two
+meanings of one game share a colour *and* a pattern.
 """
 import itertools
+import os
+import re
 
 import pytest
 
 from playboard.board import lights
+from playboard.board import tracker as T
+from playboard.board.tracker_names import ROLE_NAMES
 from playboard_host import leds
 
 coloraide = pytest.importorskip("coloraide", reason="coloraide not installed: run `make setup`")
@@ -103,3 +109,36 @@ def test_the_legend_is_steady_every_meaning_of_the_game_listed_lit_or_not():
     assert "tuzdyk" in toguz and "sowing" in toguz and "last ball" in toguz and "put a piece here" not in toguz
     menu = [row[2] for row in legend("toguz", "menu", [])]
     assert menu == ["a choice", "chosen", "levels below", "the level", "START"]
+
+
+def _roles_lit_by(module):
+    """The R_* roles that a tracker module's source paints (its own private consts too)."""
+    path = os.path.join(os.path.dirname(T.__file__), module + ".py")
+    with open(path) as f:
+        src = f.read()
+    names = set(re.findall(r"\b_?(R_[A-Z_]+)\b", src)) - {"R_NONE"}
+    return sorted(getattr(T, n) for n in names)
+
+
+@pytest.mark.parametrize("module", ["tobit_tracker", "mancala_tracker"])
+def test_every_role_a_tracker_lights_has_its_own_colour_or_pattern(module):
+    roles = _roles_lit_by(module)
+    assert len(roles) >= 9
+    shown = {}
+    for r in roles:
+        layer, mark = T.ROLE_LIGHT[r]
+        assert 0 <= layer <= lights.ERROR and lights.ON <= mark <= lights.ACCENT_BLINK
+        # a colour (the layer's colour or accent) and a pattern (steady or blinking)
+        look = (lights.DEFAULT_COLOURS[layer][0 if mark in (lights.ON, lights.BLINK) else 1],
+                mark >= lights.BLINK)
+        shown.setdefault(look, []).append(ROLE_NAMES[r])
+    assert [names for names in shown.values() if len(names) > 1] == []
+
+
+def test_set_up_asks_for_white_and_black_pieces_with_one_colour_two_patterns():
+    # the issue's collision: set-up lit one mint for both colours
+    assert T.ROLE_LIGHT[T.R_MISSING] == (lights.ERROR, lights.ACCENT)
+    assert T.ROLE_LIGHT[T.R_MISSING_BLACK] == (lights.ERROR, lights.ACCENT_BLINK)
+    assert "missing-black" in ROLE_NAMES and len(ROLE_NAMES) == len(T.ROLE_LIGHT)
+    said = [row[2] for row in leds.legend("tobit", "setup", []) if row[1] == "mint"]
+    assert said == ["put a piece here: White's steady, Black's blinking"]
