@@ -75,3 +75,21 @@ def test_the_command_line_starts_without_posix_only_modules():
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert r.returncode == 0, r.stderr
     assert "'ports'" in r.stdout and "'sync'" in r.stdout and "'sim'" in r.stdout
+
+
+def test_live_joining_a_game_counts_moves_and_plies_apart():
+    # the issue: `live` said "5 moves played" beside "move 3"; a move is both players' plies
+    import io
+
+    from playboard_host.commands.live import Follower
+
+    out = io.StringIO()
+    f = Follower(out=out, pictures=False)
+    f.start("tobit", None, ["7-14", "29-22", "11-18"])
+    f.event({"ev": "move", "move": "22-15"})
+    lines = out.getvalue().splitlines()
+    assert lines[:2] == ["game: tobit; move 2 (3 plies so far), Black to move", "2... 22-15"]
+    out.truncate(0)
+    out.seek(0)
+    f.start("toguz", None, [])
+    assert out.getvalue() == "game: toguz; the start (0 plies so far), South to move\n"
