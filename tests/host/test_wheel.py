@@ -75,6 +75,8 @@ def test_playboard_runs_from_the_fresh_venv(installed):
     exe = str(bindir / "playboard")
     r = _run([exe, "--help"], cwd=str(work), timeout=60)
     assert r.returncode == 0 and "perft" in r.stdout and "ports" in r.stdout and "replay" in r.stdout
+    r = _run([exe, "ports"], cwd=str(work), timeout=60)  # pyserial's list: no board here, none found
+    assert r.returncode == 0 and r.stdout.strip() and "Traceback" not in r.stderr, r.stderr
     r = _run([exe, "perft", "tihbat", "12"], cwd=str(work), timeout=120)
     assert (r.returncode, r.stdout) == (0, "3340\n")  # RULES.md 3.8
     r = _run([exe, "perft", "tobit", "4"], cwd=str(work), timeout=120)
