@@ -107,6 +107,13 @@ def test_the_legend_is_steady_every_meaning_of_the_game_listed_lit_or_not():
     assert "captured: take off" in names and "tuzdyk" not in names and "sowing" not in names
     toguz = [row[2] for row in legend("toguz", "play", [])]
     assert "tuzdyk" in toguz and "sowing" in toguz and "last ball" in toguz and "put a piece here" not in toguz
+    # a game just over: its last move is still lit a while before the result, so the
+    # game's colours stay listed, green and lavender saying the result
+    over = legend("toguz", "over", [lights.shown_colour(lights.DEFAULT_COLOURS[lights.ENGINE][0],
+                                                        leds.DEFAULT_BRIGHTNESS)])
+    assert [row[2] for row in over] == [("the winner's side" if m == "legal" else "a draw" if m == "last move"
+                                         else m) for m in toguz]
+    assert [row[2] for row in over if row[3]] == ["engine's move from"]
     menu = [row[2] for row in legend("toguz", "menu", [])]
     assert menu == ["a choice", "chosen", "levels below", "the level", "START"]
 
