@@ -133,7 +133,7 @@ def test_every_role_a_tracker_lights_has_its_own_colour_or_pattern(module):
     assert len(roles) >= 9
     shown = {}
     for r in roles:
-        layer, mark = divmod(T.ROLE_LIGHT[r], 8)
+        layer, mark = T.ROLE_LIGHT[r]
         assert 0 <= layer <= lights.ERROR and lights.ON <= mark <= lights.ACCENT_BLINK
         # a colour (the layer's colour or accent) and a pattern (steady or blinking)
         look = (lights.DEFAULT_COLOURS[layer][0 if mark in (lights.ON, lights.BLINK) else 1],
@@ -144,15 +144,14 @@ def test_every_role_a_tracker_lights_has_its_own_colour_or_pattern(module):
 
 def test_set_up_asks_for_white_and_black_pieces_with_one_colour_two_patterns():
     # the collision: set-up lit one mint for both colours
-    assert divmod(T.ROLE_LIGHT[T.R_MISSING], 8) == (lights.ERROR, lights.ACCENT)
-    assert divmod(T.ROLE_LIGHT[T.R_MISSING_BLACK], 8) == (lights.ERROR, lights.ACCENT_BLINK)
+    assert T.ROLE_LIGHT[T.R_MISSING] == (lights.ERROR, lights.ACCENT)
+    assert T.ROLE_LIGHT[T.R_MISSING_BLACK] == (lights.ERROR, lights.ACCENT_BLINK)
     assert "missing-black" in ROLE_NAMES and len(ROLE_NAMES) == len(T.ROLE_LIGHT)
     said = [row[2] for row in leds.legend("tobit", "setup", []) if row[1] == "mint"]
     assert said == ["put a piece here: White's steady, Black's blinking"]
 
 
 def test_the_role_table_lights_each_role_as_docs_tracker_md_says():
-    # ROLE_LIGHT packs (layer, mark) into one byte a role (0oLM): the documented table
     L = lights
     want = {T.R_TARGET: (L.LEGAL, L.ON), T.R_SELECTED: (L.LEGAL, L.ACCENT), T.R_PATH: (L.SOWING, L.ON),
             T.R_REMOVE: (L.CAPTURE, L.ON), T.R_CANDIDATE: (L.LEGAL, L.BLINK), T.R_MISSING: (L.ERROR, L.ACCENT),
@@ -162,4 +161,4 @@ def test_the_role_table_lights_each_role_as_docs_tracker_md_says():
             T.R_ERROR: (L.ERROR, L.BLINK), T.R_LAST_FROM: (L.LAST, L.ON), T.R_LAST_TO: (L.LAST, L.ACCENT),
             T.R_MISSING_BLACK: (L.ERROR, L.ACCENT_BLINK)}
     assert len(T.ROLE_LIGHT) == len(want) + 1
-    assert {r: divmod(T.ROLE_LIGHT[r], 8) for r in want} == want
+    assert {r: T.ROLE_LIGHT[r] for r in want} == want

@@ -85,32 +85,13 @@ M_CHOOSE = const(7)  # mancala: the mover's legal pits
 M_SOWING = const(8)  # mancala: the sowing shown, waiting for confirmation
 M_OVER = const(9)  # the game is over
 
-# Role -> lights layer and mark for paint(), one byte a role written 0oLM: layer L
-# (LEGAL 0, LAST 1, SOWING 2, ENGINE 3, CAPTURE 4, ERROR 5 of playboard.board.lights),
-# mark M (ON 1, ACCENT 2, BLINK 3, ACCENT_BLINK 4). Bytes, not a tuple of pairs: 20 bytes
-# of heap where the pairs took some 400.
-ROLE_LIGHT = bytes((
-    0,     # R_NONE
-    0o01,  # R_TARGET: LEGAL on
-    0o02,  # R_SELECTED: LEGAL accent
-    0o21,  # R_PATH: SOWING on
-    0o41,  # R_REMOVE: CAPTURE on
-    0o03,  # R_CANDIDATE: LEGAL blink
-    0o52,  # R_MISSING: ERROR accent (mint)
-    0o51,  # R_EXTRA: ERROR on (red)
-    0o53,  # R_WRONG_COLOUR: ERROR blink
-    0o31,  # R_ENGINE_FROM: ENGINE on
-    0o32,  # R_ENGINE_TO: ENGINE accent
-    0o21,  # R_SOW: SOWING on
-    0o22,  # R_LAST: SOWING accent
-    0o41,  # R_CAPTURE: CAPTURE on
-    0o42,  # R_TUZDYK: CAPTURE accent
-    0o12,  # R_KAZAN: LAST accent
-    0o53,  # R_ERROR: ERROR blink
-    0o11,  # R_LAST_FROM: LAST on
-    0o12,  # R_LAST_TO: LAST accent
-    0o54,  # R_MISSING_BLACK: ERROR accent blinking (mint)
-))
+# Role -> (lights layer, mark) for paint(): layers and marks of playboard.board.lights
+# (LEGAL 0, LAST 1, SOWING 2, ENGINE 3, CAPTURE 4, ERROR 5; marks ON 1, ACCENT 2, BLINK 3,
+# ACCENT_BLINK 4).
+ROLE_LIGHT = (
+    (255, 0), (0, 1), (0, 2), (2, 1), (4, 1), (0, 3), (5, 2), (5, 1), (5, 3),
+    (3, 1), (3, 2), (2, 1), (2, 2), (4, 1), (4, 2), (1, 2), (5, 3), (1, 1), (1, 2), (5, 4),
+)
 
 
 class EventOutbox:
@@ -198,8 +179,8 @@ def paint(req, lights, layout=None):
             else:
                 led = layout[c]
             if led >= 0:
-                lm = ROLE_LIGHT[r]
-                lights.mark(lm >> 3, led, lm & 7)
+                layer_mark = ROLE_LIGHT[r]
+                lights.mark(layer_mark[0], led, layer_mark[1])
 
 
 def count_blink(value, t_ms):
