@@ -19,7 +19,10 @@ LED_NAMES = (
 # docs/tracker.md); other meanings stay as in LED_NAMES
 _MEANINGS = {
     "tobit": {"last move to, kazan grows": "last move to", "sowing, path": "path",
-              "capture, take off": "captured: take off"},
+              "capture, take off": "captured: take off",
+              # one colour, two patterns (set-up and correction: tobit_tracker R_MISSING,
+              # R_MISSING_BLACK): said in full, since one frame cannot show a blink
+              "put a piece here": "put a piece here: White's steady, Black's blinking"},
     "mancala": {"last move to, kazan grows": "kazan grows", "sowing, path": "sowing",
                 "capture, take off": "capture", "last move from": "last move"},
 }
@@ -105,7 +108,6 @@ def display_colours(leds, brightness=DEFAULT_BRIGHTNESS):
 _SHOWN = {
     "tobit": ((0, 0), (0, 1), (1, 0), (1, 1), (2, 0), (3, 0), (3, 1), (4, 0), (5, 0), (5, 1)),
     "mancala": ((0, 0), (0, 1), (1, 0), (1, 1), (2, 0), (2, 1), (3, 0), (3, 1), (4, 0), (4, 1), (5, 0)),
-    "over": ((0, 0), (1, 0)),
     "menu": ((0, 0), (0, 1), (1, 0), (1, 1), (3, 0)),
 }
 
@@ -114,8 +116,9 @@ def legend(game, state, leds, brightness=DEFAULT_BRIGHTNESS):
     """The steady legend of ``game`` in ``state`` ("play", "setup", "over", "menu"):
     every colour that can light there, in layer order, each as [hex "rrggbb" as drawn,
     colour name, meaning, lit now (bool)], whether lit or not, so that the list does
-    not change while LEDs blink. ``leds``: the LEDs as sent to the strip."""
-    kind = state if state in ("over", "menu") else ("tobit" if game.startswith("tobit") else "mancala")
+    not change while LEDs blink. ``leds``: the LEDs as sent to the strip. "over" lists the
+    game's colours too: the last move stays lit a while before the result shows."""
+    kind = state if state == "menu" else ("tobit" if game.startswith("tobit") else "mancala")
     lit = {_nearest(c, brightness)[1] for c in leds if c[0] or c[1] or c[2]}
     rows = []
     for layer, k in _SHOWN[kind]:

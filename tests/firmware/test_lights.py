@@ -2,7 +2,7 @@
 from tlib import heap_lock_check, raises, is_micropython
 
 from playboard.board.lights import (Lights, LEGAL, LAST, SOWING, ENGINE, CAPTURE, ERROR,
-                                    USER, N_LAYERS, ON, ACCENT, BLINK)
+                                    USER, N_LAYERS, ON, ACCENT, BLINK, ACCENT_BLINK)
 from playboard.sim.hw import SimBoard
 
 
@@ -112,6 +112,23 @@ def test_blink_and_frame_timing():
     assert hw.shown_led(1) == (0, 160, 0)
     assert not li.frame(800)         # no blinking left: nothing to do
     assert hw.shows == 4
+
+
+def test_the_accent_blinks_too():
+    hw = SimBoard(8, 3)
+    li = Lights(hw, brightness=255, gamma=1.0, frame_ms=20, blink_ms=500)
+    li.mark(LEGAL, 0)
+    li.mark(ERROR, 0, ACCENT_BLINK)
+    li.mark(ERROR, 1, ACCENT)
+    li.mark(ERROR, 2, BLINK)
+    assert li.frame(0)
+    assert [hw.shown_led(i) for i in range(3)] == [(0, 255, 140), (0, 255, 140), (255, 0, 0)]
+    assert li.frame(260)  # off half: the layer below (green) shows, the steady accent stays
+    assert [hw.shown_led(i) for i in range(3)] == [(0, 160, 0), (0, 255, 140), (0, 0, 0)]
+    li.mark(ERROR, 0, ON)
+    li.clear(ERROR)
+    assert li.frame(300) and hw.shown_led(0) == (0, 160, 0)
+    assert not li.frame(1010)  # another blink phase, but the blink count is back to none
 
 
 def test_marks_out_of_range():

@@ -135,7 +135,8 @@ def test_unexplained_board_goes_to_correction_with_pairs_and_recovers():
     assert events(tr, tr.update(o, 400)) == [("correction", 0)]
     req = tr.request
     assert req.mode == T.M_CORRECTION
-    assert req.cells(T.R_MISSING) == [29] and req.cells(T.R_EXTRA) == [22]
+    assert req.cells(T.R_MISSING_BLACK) == [29] and req.cells(T.R_EXTRA) == [22]  # Black's
+    assert req.cells(T.R_MISSING) == []
     assert req.pair[22] == 29 and req.pair[29] == 22
     o[22] = 0
     o[29] = 1
@@ -223,15 +224,52 @@ def test_setup_lights_points_to_fill_and_empty_then_done():
     tr.update(o, 0)
     req = tr.request
     assert req.mode == T.M_SETUP
-    assert req.cells(T.R_MISSING) == list(range(1, 13)) + list(range(27, 39))
+    assert req.cells(T.R_MISSING) == list(range(1, 13))  # White's pieces
+    assert req.cells(T.R_MISSING_BLACK) == list(range(27, 39))  # Black's: another role
     assert req.cells(T.R_EXTRA) == [20]
     o[20] = 0
     for p in list(range(1, 13)) + list(range(27, 39)):
         o[p] = 1
     tr.update(o, 100)
     assert req.cells(T.R_MISSING) == [] and req.cells(T.R_EXTRA) == []
+    assert req.cells(T.R_MISSING_BLACK) == []
     assert events(tr, tr.update(o, 400)) == [("setup-done", 0)]
     assert req.mode == T.M_IDLE and not tr.setting_up
+
+
+def test_setup_shows_whites_and_blacks_points_apart_on_the_leds():
+    """Set-up on the LEDs: a White piece wanted is steady mint, a Black piece wanted
+    blinks mint (a pattern, not one light for both colours); a stray piece is red."""
+    from playboard.sim.hw import SimBoard
+    from playboard.board.lights import Lights, DEFAULT_COLOURS, ERROR
+
+    g = small_game("tobit4")
+    tr = TobitTracker(g)
+    n = g.n_points
+    o = bytearray(n + 1)
+    o[16] = 1  # a stray piece on an empty point
+    tr.update(o, 0)
+    hw = SimBoard(8, n + 1)
+    li = Lights(hw, brightness=255, gamma=1.0, blink_ms=500)
+    T.paint(tr.request, li)  # cell == LED
+    mint = DEFAULT_COLOURS[ERROR][1]
+    white = [p for p in range(1, n + 1) if g.board[p] and (g.board[p] & 3) == 1]
+    black = [p for p in range(1, n + 1) if g.board[p] and (g.board[p] & 3) == 2]
+    assert len(white) == len(black) == 10
+    assert li.frame(0)  # the blink's on half
+    assert [p for p in range(1, n + 1) if hw.shown_led(p) == mint] == white + black
+    assert hw.shown_led(16) == (255, 0, 0)
+    assert li.frame(260)  # the off half: Black's points go dark, White's stay
+    assert [p for p in range(1, n + 1) if hw.shown_led(p) == mint] == white
+    assert [hw.shown_led(p) for p in black] == [(0, 0, 0)] * 10
+    assert li.frame(510) and hw.shown_led(black[0]) == mint
+    o[16] = 0
+    for p in white + black:
+        o[p] = 1
+    tr.update(o, 600)
+    T.paint(tr.request, li)
+    li.frame(700)
+    assert hw.lit() == [] and not li.frame(1300)  # another blink phase: nothing blinks any more
 
 
 def test_colour_check_on_hall_boards():

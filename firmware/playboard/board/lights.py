@@ -8,13 +8,14 @@ LAST     the last move (1: from, 2: to)
 SOWING   the sowing path (1: each pit that receives, 2: the last one)
 ENGINE   the engine's move to make on the board (1: from, 2: to)
 CAPTURE  pieces to remove (1), a tuzdyk made (2)
-ERROR    something wrong on the board (1: red; 3: blinking)
+ERROR    something wrong on the board (1: red; 3: blinking); put a piece here
+         (2: White's, steady mint; 4: Black's, blinking mint)
 USER     self-test, menus, attract mode (any colour via set_colour)
 ====== ============================================================
 
 Each LED of a layer holds a mark: 0 off, 1 the layer's colour, 2 its accent
-colour, 3 the colour blinking (every ``blink_ms``; in the off half the layers
-below show through). Colours go through the gamma table, then the global
+colour, 3 the colour blinking, 4 the accent blinking (every ``blink_ms``; in the
+off half the layers below show through). Colours go through the gamma table, then the global
 ``brightness`` (0..255: it scales the gamma-corrected output, so a colour keeps its
 hue when dimmed), then the current cap: the WS2812 current is estimated at
 ``ma_per_led`` / 3 per channel at full duty (60 mA full white) plus ``idle_ma`` per
@@ -40,6 +41,7 @@ OFF = const(0)
 ON = const(1)
 ACCENT = const(2)
 BLINK = const(3)
+ACCENT_BLINK = const(4)
 
 _MASK = const(0x3FFFFFFF)
 _TAB = const(256)  # colours start after the 256-byte gamma table
@@ -81,9 +83,9 @@ def _compose(marks: ptr8, tab: ptr8, out: ptr8, p: ptr16) -> int:
         layer = nl - 1
         while layer >= 0:
             m = int(marks[layer * n + i])
-            if m != 0 and (m != 3 or blink != 0):
+            if m != 0 and (m < 3 or blink != 0):
                 c = 256 + layer * 6
-                if m == 2:
+                if (m & 1) == 0:  # 2, 4: the accent
                     c += 3
                 r = int(tab[c])
                 g = int(tab[c + 1])
@@ -179,7 +181,7 @@ class Lights:
         self._dirty = True
 
     def mark(self, layer, led, value=ON):
-        """Set the mark (OFF/ON/ACCENT/BLINK) of LED ``led`` in ``layer``.
+        """Set the mark (OFF/ON/ACCENT/BLINK/ACCENT_BLINK) of LED ``led`` in ``layer``.
 
         A negative led (a cell with no LED) is ignored; IndexError past the chain.
         """
@@ -191,9 +193,9 @@ class Lights:
         m = self.marks
         old = m[k]
         if old != value:
-            if old == BLINK:
+            if old >= BLINK:
                 self._blinking -= 1
-            if value == BLINK:
+            if value >= BLINK:
                 self._blinking += 1
             m[k] = value
             self._dirty = True
@@ -206,7 +208,7 @@ class Lights:
         hi = len(m) if layer < 0 else lo + n
         for k in range(lo, hi):
             if m[k]:
-                if m[k] == BLINK:
+                if m[k] >= BLINK:
                     self._blinking -= 1
                 m[k] = 0
                 self._dirty = True

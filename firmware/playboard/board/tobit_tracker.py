@@ -22,6 +22,9 @@ from playboard.board.tobit_tracker_native import (  # noqa: F401 (native: loaded
     _masks, _match, _paint_bits, _guide, _popcount)
 
 _MASK = const(0x3FFFFFFF)
+# tracker.R_MISSING_BLACK, as a private const: inlined, no global (an imported name
+# grew this module's dict by 192 bytes of heap); the set-up tests check they agree
+_R_MISSING_BLACK = const(19)
 _EV_MAX = const(48)
 
 
@@ -618,7 +621,8 @@ class TobitTracker(EventOutbox):
         mhi = thi & (cur[1] ^ _MASK)
         xlo = cur[0] & (tlo ^ _MASK)
         xhi = cur[1] & (thi ^ _MASK)
-        _paint_bits(roles, mlo, mhi, n, R_MISSING)
+        _paint_bits(roles, mlo, mhi, n, _R_MISSING_BLACK)  # then White's over it
+        _paint_bits(roles, mlo & twlo, mhi & twhi, n, R_MISSING)
         _paint_bits(roles, xlo, xhi, n, R_EXTRA)
         if self.colour:
             both_lo = tlo & cur[0]
@@ -633,7 +637,7 @@ class TobitTracker(EventOutbox):
         roles = self.request.roles
         pair = self.request.pair
         n = self.n_points
-        missing = [p for p in range(1, n + 1) if roles[p] == R_MISSING]
+        missing = [p for p in range(1, n + 1) if roles[p] == R_MISSING or roles[p] == _R_MISSING_BLACK]
         for p in range(1, n + 1):
             if roles[p] != R_EXTRA or not missing:
                 continue

@@ -58,7 +58,7 @@ R_SELECTED = const(2)  # where the piece in hand came from / the selected pit
 R_PATH = const(3)  # a turning point of a capture path (or the engine's path)
 R_REMOVE = const(4)  # a piece to take off (captured)
 R_CANDIDATE = const(5)  # a point that tells two candidate moves apart (ambiguous)
-R_MISSING = const(6)  # correction / set-up: put a piece here
+R_MISSING = const(6)  # correction / set-up: put a (White's, Tobit) piece here
 R_EXTRA = const(7)  # correction / set-up: take the piece here off
 R_WRONG_COLOUR = const(8)  # hall boards: a piece of the wrong colour stands here
 R_ENGINE_FROM = const(9)  # engine move or hint: the piece to move
@@ -71,6 +71,7 @@ R_KAZAN = const(15)  # mancala: a kazan / capture counter that grows
 R_ERROR = const(16)  # mancala: flash: this event selected nothing
 R_LAST_FROM = const(17)  # idle: the last move's start
 R_LAST_TO = const(18)  # idle: the last move's end
+R_MISSING_BLACK = const(19)  # Tobit correction / set-up: put a Black piece here
 
 # request modes
 M_IDLE = const(0)  # the board matches the game; last move shown
@@ -85,10 +86,11 @@ M_SOWING = const(8)  # mancala: the sowing shown, waiting for confirmation
 M_OVER = const(9)  # the game is over
 
 # Role -> (lights layer, mark) for paint(): layers and marks of playboard.board.lights
-# (LEGAL 0, LAST 1, SOWING 2, ENGINE 3, CAPTURE 4, ERROR 5; marks ON 1, ACCENT 2, BLINK 3).
+# (LEGAL 0, LAST 1, SOWING 2, ENGINE 3, CAPTURE 4, ERROR 5; marks ON 1, ACCENT 2, BLINK 3,
+# ACCENT_BLINK 4).
 ROLE_LIGHT = (
     (255, 0), (0, 1), (0, 2), (2, 1), (4, 1), (0, 3), (5, 2), (5, 1), (5, 3),
-    (3, 1), (3, 2), (2, 1), (2, 2), (4, 1), (4, 2), (1, 2), (5, 3), (1, 1), (1, 2),
+    (3, 1), (3, 2), (2, 1), (2, 2), (4, 1), (4, 2), (1, 2), (5, 3), (1, 1), (1, 2), (5, 4),
 )
 
 

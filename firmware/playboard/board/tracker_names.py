@@ -7,6 +7,6 @@ EVENT_NAMES = ("", "lifted", "placed", "committed", "takeback", "correction", "r
                "ambiguous", "setup-done", "selected", "error", "confirmed")
 ROLE_NAMES = ("", "target", "selected", "path", "remove", "candidate", "missing", "extra",
               "wrong-colour", "engine-from", "engine-to", "sow", "last", "capture", "tuzdyk",
-              "kazan", "error", "last-from", "last-to")
+              "kazan", "error", "last-from", "last-to", "missing-black")
 MODE_NAMES = ("idle", "move", "correction", "setup", "engine", "hint", "ambiguous", "choose",
               "sowing", "over")
