@@ -350,3 +350,104 @@ def test_every_error_says_why_and_two_pits_at_once_undo_the_selection():
     tr.update(o, 7000 + 900)
     assert tr.request.cells(T.R_ERROR) == [] and tr.request.cells(T.R_ENGINE_FROM) == [9]
     assert g.ply == 2
+
+
+def lift_board(g):
+    """Occupancy of a lift-selection board: a pit's sensor on while it holds balls."""
+    o = bytearray(20)
+    for c in range(2 * g.n_pits):
+        o[c] = 1 if g.pos[c] else 0
+    return o
+
+
+def test_a_reply_made_while_the_sowing_view_shows_confirms_it_and_is_played():
+    # lift selection, two players: North lifts a pit 0.1-2.4 s after South's last ball
+    for delay in (100, 700, 1500, 2400):
+        g = game("toguz")
+        tr = MancalaTracker(g, select="lift", confirm_ms=2500)
+        o = lift_board(g)
+        tr.update(o, 0)
+        o[4] = 0  # South lifts pit 5: selected
+        assert ("selected", 4) in events(tr, tr.update(o, 1000))
+        o[4] = 1  # the first ball back into it; the rest fall into full pits
+        tr.update(o, 1400)
+        assert tr.request.mode == T.M_SOWING
+        o[13] = 0  # North lifts pit 5 (legal) while South's view still shows
+        ev = events(tr, tr.update(o, 1400 + delay))
+        assert ev == [("lifted", 13), ("confirmed", 12), ("selected", 13), ("committed", 2)], (delay, ev)
+        assert g.ply == 2 and tr.request.mode == T.M_SOWING
+    # stylus: a tap on a legal pit of the next player (not the last pit) is the reply
+    g = game("toguz")
+    tr = MancalaTracker(g, confirm_ms=0)
+    o = bytearray(20)
+    tr.update(o, 0)
+    tap(tr, o, 6, 1000)  # South pit 7: last ball North pit 6 (cell 14)
+    ev = tap(tr, o, 10, 1600)  # North pit 2 at once
+    assert [e for e in ev if e[0] not in ("lifted", "placed")] == [
+        ("confirmed", 14), ("selected", 10), ("committed", 2)], ev
+    # another pit of the mover during its view stays an error
+    ev = tap(tr, o, 12, 2200)
+    assert ("error", 12) in ev and tr.why == 4 and g.ply == 2
+
+
+def test_no_reply_is_taken_for_the_engines_side_during_the_players_view():
+    g = game("toguz")
+    tr = MancalaTracker(g, select="lift", confirm_ms=2500)
+    tr.engines = 2  # North is the engine
+    o = lift_board(g)
+    tr.update(o, 0)
+    o[4] = 0
+    tr.update(o, 1000)
+    o[13] = 0  # a North pit lifted during South's view: the engine plays North
+    assert events(tr, tr.update(o, 1500)) == [("lifted", 13)]
+    assert g.ply == 1 and tr.request.mode == T.M_SOWING
+
+
+def test_a_pending_selection_is_withdrawn_by_a_second_touch_or_its_balls_put_back():
+    # stylus: the same pit touched again (after the hold-off) withdraws it
+    g = game("toguz")
+    tr = MancalaTracker(g, confirm_ms=0)
+    o = bytearray(20)
+    tr.update(o, 0)
+    tap(tr, o, 3, 1000)
+    assert g.ply == 1
+    ev = tap(tr, o, 3, 1800)
+    assert [e for e in ev if e[0] not in ("lifted", "placed")] == [("takeback", 0)], ev
+    assert g.ply == 0 and tr.request.mode == T.M_CHOOSE and 3 in tr.request.cells(T.R_TARGET)
+    assert [e for e in tap(tr, o, 5, 2600) if e[0] == "selected"] == [("selected", 5)]  # chosen again
+    # lift: a single ball put back (a single ball is never sown into its own pit)
+    g = game("toguz")
+    for m in (0, 0):  # South pit 1 played: it keeps one ball; North pit 1
+        g.push(m)
+    tr = MancalaTracker(g, select="lift", confirm_ms=2500)
+    o = lift_board(g)
+    tr.update(o, 0)
+    assert g.pos[0] == 1
+    o[0] = 0
+    assert ("committed", 3) in events(tr, tr.update(o, 1000))
+    o[0] = 1  # put back
+    assert events(tr, tr.update(o, 1500)) == [("placed", 0), ("takeback", 2)]
+    assert g.ply == 2 and tr.request.mode == T.M_CHOOSE
+    # lift: balls put back where the sowing would fill an empty pit that stays empty:
+    # withdrawn at the view's end; the same with that pit filled: confirmed
+    for sown in (False, True):
+        g = game("toguz")
+        for m in (0, 0, 0):  # South pit 1 now empty; North to move
+            g.push(m)
+        assert g.pos[0] == 0 and g.pos[17] > 1
+        tr = MancalaTracker(g, select="lift", confirm_ms=2500)
+        o = lift_board(g)
+        tr.update(o, 0)
+        o[17] = 0  # North pit 9: sows into itself, then South pit 1 (empty)
+        assert ("committed", 4) in events(tr, tr.update(o, 1000))
+        o[17] = 1
+        tr.update(o, 1300)
+        if sown:
+            o[0] = 1
+            tr.update(o, 1600)
+        ev = events(tr, tr.update(o, 1600 + 2500))
+        if sown:
+            assert ev == [("confirmed", tr.ev_arg[0])] and g.ply == 4, ev
+        else:
+            assert ev == [("takeback", 3)] and g.ply == 3, ev
+            assert tr.request.mode == T.M_CHOOSE

@@ -187,6 +187,8 @@ def begin(app, now_ms, resumed=None):
             app.tracker = Tracker(g, takeback=takeback, colour=app.colour, setup=True)
         else:
             app.tracker = Tracker(g, select="tap" if app.stylus else "lift")
+            # a reply made during a sowing view is played: never for the engine's side
+            app.tracker.engines = app.engine_side(0) | app.engine_side(1) << 1
     elif step == 7:
         moves = resumed.moves if resumed is not None else None
         if moves:
