@@ -520,3 +520,42 @@ def test_an_isolated_pit_selects_nothing_and_does_not_hold_up_the_sowing_view():
         tr.update(occ, t)
     n = tr.update(occ, 5650)
     assert [tr.ev_kind[i] for i in range(n)] == [T.EV_CONFIRMED]
+
+
+def test_the_engines_move_and_a_fast_reply_are_two_plies_never_a_correction():
+    """The player puts the engine's move on the board and replies 0-300 ms later
+    (before the engine's move stood settle_ms), or makes both at once: both committed."""
+    for delay in (0, 40, 150, 299, 600):
+        g, tr, o = started()
+        m = g.parse_move("9-16")
+        tr.expect(m)
+        ref = small_game("tobit")
+        ref.push(m)
+        r = [x for x in ref.legal_moves() if not ref.captured_points(x)
+             and x[1] not in (9, 16) and x[len(x) - 1] not in (9, 16)][0]
+        s, e = r[1], r[len(r) - 1]
+        seen = []
+        o[9], o[16] = 0, 1  # the engine's move made
+        seen += events(tr, tr.update(o, 1000))
+        t = 1000 + delay
+        o[s] = 0  # the reply's piece lifted
+        seen += events(tr, tr.update(o, t))
+        o[e] = 1  # and put down 200 ms later
+        seen += events(tr, tr.update(o, t + 200))
+        for k in range(t + 210, t + 1500, 10):
+            seen += events(tr, tr.update(o, k))
+        kinds = [k for k, a in seen if k not in ("lifted", "placed")]
+        assert kinds == ["committed", "committed"], (delay, seen)
+        assert g.ply == 2 and g.fen() == (ref.push(r) or ref.fen()), delay
+        assert not tr.correcting
+    # a board that is not the engine's move and a reply still goes to correction
+    g, tr, o = started()
+    tr.expect(g.parse_move("9-16"))
+    o[9], o[17] = 0, 1
+    tr.update(o, 100)
+    assert events(tr, tr.update(o, 500)) == [("correction", 0)] and g.ply == 0
+    assert tr.request.cells(T.R_MISSING) == [9] and tr.request.cells(T.R_EXTRA) == [17]
+    assert tr.update(o, 600) == 0 and tr.correcting  # (tried once, not every frame)
+    o[17], o[16] = 0, 1
+    tr.update(o, 700)
+    assert events(tr, tr.update(o, 1000)) == [("committed", 1), ("resolved", 0)]

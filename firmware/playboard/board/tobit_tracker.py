@@ -451,10 +451,38 @@ class TobitTracker(EventOutbox):
             self._paint_candidates(cands)
             return
         if st == _S_PARTIAL or st == _S_UNEXPLAINED:
+            if st == _S_UNEXPLAINED and self._expect >= 0 and self._both(now_ms):
+                return
             if not self.correcting:
                 self.correcting = True
                 self._emit(EV_CORRECTION, 0)
             self._paint_correction()
+
+    def _both(self, now_ms):
+        """Expecting the engine's move, a board nothing explains has stood ``settle_ms``:
+        is it the engine's move and the player's reply arriving together (the reply
+        begun before the engine's move stood ``settle_ms``, or made with it)? Then the
+        engine's move is committed and the board read against the position after it:
+        True. Else all is as it was: False (correction follows)."""
+        i = self._expect
+        m = self._moves[i]
+        g = self.game
+        was = self.correcting
+        self.correcting = False  # (the trial emits nothing)
+        g.push(m)
+        self.new_position()  # classifies the board against the position after m
+        if self.state != _S_UNEXPLAINED:
+            self.move = m
+            self._emit(EV_COMMITTED, g.ply & 0xFF)
+            if was:
+                self._emit(EV_RESOLVED, 0)
+            return True
+        g.pop()
+        self.new_position()
+        self.expect(m, now_ms)
+        self._wait = 0  # (the correction that follows is the settled state's)
+        self.correcting = was
+        return False
 
     def _first_landing(self, i):
         """The points where move i's piece may first touch down (after its first
