@@ -183,7 +183,8 @@ def begin(app, now_ms, resumed=None):
         app.lay = app.load_layout(name)
         # the tracker's tables next (the largest blocks), before a replay's garbage
         if tobit:
-            takeback = app.mode == "two" and bool(app.settings.get("takeback", True))
+            # (against the engine too: the player's move put back during its search)
+            takeback = app.mode != "demo" and bool(app.settings.get("takeback", True))
             app.tracker = Tracker(g, takeback=takeback, colour=app.colour, setup=True)
         else:
             app.tracker = Tracker(g, select="tap" if app.stylus else "lift")

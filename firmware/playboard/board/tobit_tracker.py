@@ -152,6 +152,7 @@ class TobitTracker(EventOutbox):
         self._hint = -1
         self._last_from = 0
         self._last_to = 0
+        self._turn = g.turn  # (the frames read no game: it holds a search's moves then)
         moves = g.legal_moves()
         nm = len(moves)
         if nm + 1 > self._cap:
@@ -276,12 +277,16 @@ class TobitTracker(EventOutbox):
     def expect(self, move, now_ms=0):
         """Show the engine's ``move`` (one of the legal moves) and accept only it:
         committed when the board shows it; anything else is shown as in correction.
+        ``None``: the engine is thinking: no move is accepted (the takeback still is),
+        a board changed meanwhile is shown as in correction towards the position.
         ValueError if it is not legal here."""
-        i = self._index(move)
+        i = -1 if move is None else self._index(move)
         self._expect = i
         flags = self._flags
-        for k in range(self._nm + 1):
+        for k in range(self._nm):
             flags[k] = 0 if k == i else 0x80
+        if i >= 0:
+            flags[self._nm] = 0x80
         self._classify(now_ms)
 
     def hint(self, move, now_ms=0):
@@ -374,7 +379,7 @@ class TobitTracker(EventOutbox):
             self._wait = self.settle_ms if is_base else 0
             self._paint_target(M_SETUP, cur[4], cur[5], cur[6], cur[7])
             return
-        r = _match(self._rec, nm + 1, cur, self._flags, self.colour + self.colour * self.game.turn)
+        r = _match(self._rec, nm + 1, cur, self._flags, self.colour + self.colour * self._turn)
         nexact = r & 0xFF
         ncons = (r >> 8) & 0xFF
         if self.colour and ((cur[0] & cur[4] & (cur[2] ^ cur[6])) or (cur[1] & cur[5] & (cur[3] ^ cur[7]))):
@@ -554,14 +559,13 @@ class TobitTracker(EventOutbox):
     # --- painting the request ---------------------------------------------------------
     def _paint_idle(self):
         req = self.request
-        g = self.game
         if self._expect >= 0 or self._hint >= 0:
             i = self._expect if self._expect >= 0 else self._hint
             req.clear(M_ENGINE if self._expect >= 0 else M_HINT)
             self._paint_move(i, R_ENGINE_FROM, R_ENGINE_TO)
             return
         req.clear(M_OVER if self._nm == 0 else M_IDLE)
-        if g.ply:
+        if self._last_from:
             req.roles[self._last_from] = R_LAST_FROM
             req.roles[self._last_to] = R_LAST_TO
 

@@ -1,0 +1,132 @@
+"""Real play on the in-process rig (issue 10): the board is never blind while the
+engine thinks. A change made during the search is shown at once; the player's move
+put back during the search stops it and is taken back (Tobit by the board, Toguz
+Kumalak by the takeback button); the engine thinks again only on its turn with the
+board at the game's position."""
+from tlib import SkipTest, is_micropython
+
+from apprig import Rig, _moves
+from playboard.board import tracker as T
+
+
+def _slow_engine(frames):
+    """Engine.step patched: once the search is over it says so ``frames`` frames later
+    (a search that spans many frames). Returns (restore, held counter)."""
+    from playboard.engine.search import Engine
+    real = Engine.step
+    held = [0]
+
+    def slow(self, *a, **kw):
+        done = real(self, *a, **kw)
+        if done and held[0] < frames:
+            held[0] += 1
+            return False
+        return done
+
+    Engine.step = slow
+
+    def restore():
+        Engine.step = real
+    return restore, held
+
+
+def _tobit_against_the_engine():
+    r = Rig()
+    r.app.link_set_game({"game": "tobit4", "mode": "white", "level": 2})  # engine: Black
+    r.begun()
+    g = r.app.game
+    lay = r.app.lay
+    for p in range(1, g.n_points + 1):
+        if g.board[p]:
+            r.hw.set_sensor(lay.sensor_of(p), 1)
+    r.adv(600)
+    assert r.app.state == 2
+    return r, g, lay
+
+
+def _move(r, lay, m, gap=150):
+    r.hw.set_sensor(lay.sensor_of(m[1]), 0)
+    r.adv(gap)
+    r.hw.set_sensor(lay.sensor_of(m[-1]), 1)
+
+
+def test_tobit_a_change_during_the_search_is_shown_at_once_and_the_search_goes_on():
+    if is_micropython():
+        raise SkipTest("Tobit in-process rig: CPython only (see tests/host/test_app_e2e.py)")
+    r, g, lay = _tobit_against_the_engine()
+    restore, held = _slow_engine(300)
+    try:
+        m = [x for x in g.legal_moves() if not g.captured_points(x)][0]
+        _move(r, lay, m)
+        r.adv(400)  # committed; the engine thinks
+        while not r.app.thinking:
+            r.adv(10)
+        p = [q for q in range(1, g.n_points + 1) if q != m[-1] and r.hw.sensors[lay.sensor_of(q)]][0]
+        r.hw.set_sensor(lay.sensor_of(p), 0)  # a piece knocked off while it thinks
+        r.adv(400)
+        tr = r.app.tracker
+        assert r.app.thinking, "a knocked piece is no reason to stop the search"
+        assert tr.correcting and tr.request.roles[p] == T.R_MISSING
+        assert r.hw.shown_led(lay.led_of(p)) != (0, 0, 0)  # lit on the board itself
+        assert "correction" in r.kinds()
+        r.hw.set_sensor(lay.sensor_of(p), 1)  # put back
+        r.adv(400)
+        assert not tr.correcting and "resolved" in r.kinds()
+        while r.app.thinking:
+            r.adv(10)
+    finally:
+        restore()
+    assert "stopped" not in r.kinds() and r.app.expecting is not None
+
+
+def test_tobit_the_players_move_put_back_during_the_search_stops_it_and_is_taken_back():
+    if is_micropython():
+        raise SkipTest("Tobit in-process rig: CPython only (see tests/host/test_app_e2e.py)")
+    r, g, lay = _tobit_against_the_engine()
+    restore, held = _slow_engine(10 ** 6)  # a search that would never end by itself
+    try:
+        m = [x for x in g.legal_moves() if not g.captured_points(x)][0]
+        _move(r, lay, m)
+        r.adv(400)
+        while not r.app.thinking:
+            r.adv(10)
+        assert g.ply == 1 or r.app.thinking  # (the game holds the search's moves)
+        # the previous position put back, a hand's timing: lifted, 0.4 s, put down
+        r.hw.set_sensor(lay.sensor_of(m[-1]), 0)
+        r.adv(400)
+        r.hw.set_sensor(lay.sensor_of(m[1]), 1)
+        r.adv(600)
+        assert "stopped" in r.kinds() and "undo" in r.kinds()
+        assert not r.app.thinking and g.ply == 0 and g.turn == 0  # the player's turn
+        assert r.store.read(1).moves == []
+        r.adv(2000)
+        assert not r.app.thinking  # not the engine's turn: it does not think
+        # the player plays again: the engine thinks again
+        _move(r, lay, m)
+        r.adv(600)
+        assert r.app.thinking
+    finally:
+        restore()
+
+
+def test_toguz_takeback_button_during_the_search_stops_it_and_takes_the_move_back():
+    r = Rig()
+    r.app.buttons = {"takeback": 60}
+    r.app.link_set_game({"game": "toguz", "mode": "white", "level": 2})  # engine: North
+    r.begun()
+    restore, held = _slow_engine(10 ** 6)
+    try:
+        r.tap("toguz", 4, 200)  # South pit 5
+        r.adv(2800)  # the view confirmed: the engine thinks
+        assert r.app.thinking and r.app.game.ply == 1
+        r.hw.set_sensor(60, 1)
+        r.adv(100)
+        assert "stopped" in r.kinds() and "undo" in r.kinds()
+        assert not r.app.thinking and r.app.game.ply == 0
+        assert r.store.read(1).moves == []
+        r.hw.set_sensor(60, 0)
+        r.adv(1000)
+        assert not r.app.thinking and r.app.game.ply == 0  # the player's turn
+    finally:
+        restore()
+    assert len(_moves(r)) == 1  # played once, then taken back
