@@ -130,3 +130,77 @@ def test_toguz_takeback_button_during_the_search_stops_it_and_takes_the_move_bac
     finally:
         restore()
     assert len(_moves(r)) == 1  # played once, then taken back
+
+
+def test_every_refused_link_request_leaves_the_app_as_it_was():
+    """Through the real link and the real app: a refused request (a level or setting
+    out of range, an unknown field, a bad game or mode, a game in play without force)
+    changes neither the engine's level, the choice, the settings nor the game."""
+    import json
+    from playboard import link as L
+
+    class Pipe:
+        def __init__(self):
+            self.inbox = bytearray()
+            self.sent = bytearray()
+
+        def ready(self):
+            return len(self.inbox) > 0
+
+        def read_into(self, buf):
+            n = min(len(buf), len(self.inbox))
+            buf[0:n] = self.inbox[0:n]
+            self.inbox[0:n] = b""
+            return n
+
+        def write(self, data):
+            self.sent.extend(data)
+
+    r = Rig()
+    pipe = Pipe()
+    r.app.transport = pipe
+    r.app.open_link()
+    seq = [0]
+
+    def ask(t, req):
+        seq[0] += 1
+        pipe.inbox.extend(L.encode_frame(seq[0], t, json.dumps(req).encode()))
+        r.adv(20)
+        dec = L.Decoder(2000)
+        out = []
+        for b in pipe.sent:
+            if dec.feed(b) == 1:
+                out.append((chr(dec.type), json.loads(bytes(dec.payload()))))
+        pipe.sent = bytearray()
+        return [o for o in out if o[0] != "e"][-1]
+
+    def seen():
+        a = r.app
+        st = a.link_status()
+        return (st["game"], st["mode"], st["level"], st["state"], st.get("ply"), a.level,
+                a.game_name, a.mode, json.dumps(a.settings), r.store.current)
+
+    r.adv(50)
+    refused = (("W", {"level": 9}), ("W", {"level": 5, "max_level": 4}),
+               ("W", {"level": 5, "nope": 1}), ("W", {"brightness": 300, "level": 6}),
+               ("G", {"game": "tobit", "mode": "fly"}), ("G", {"game": "chess", "level": 2}),
+               ("G", {"game": "tihbat", "level": 9}), ("G", {"level": 4, "start": "yes"}))
+    for t, req in refused:
+        before = seen()
+        rt, ans = ask(t, req)
+        assert rt == "!" and ans["err"] == "refused", (t, req, rt, ans)
+        assert seen() == before, (t, req)
+    rt, ans = ask("W", {"level": 5})  # a good one changes the level at once (the menu)
+    assert rt == "w" and r.app.level == 5 and r.app.link_status()["level"] == 5, (rt, ans)
+    # a game with a move in play: a game change without force is refused whole
+    rt, ans = ask("G", {"game": "tihbat", "mode": "two"})
+    r.begun()
+    r.tap("tihbat", 0, 150)
+    r.adv(2800)
+    assert r.app.game.ply == 1
+    for t, req in refused + (("G", {"game": "toguz", "level": 2}), ("G", {"resign": 0, "game": "toguz"})):
+        before = seen()
+        rt, ans = ask(t, req)
+        assert rt == "!" and ans["err"] == "refused", (t, req, rt, ans)
+        assert seen() == before, (t, req)
+    assert r.app.game.name == "tihbat" and r.app.level == 5
