@@ -559,3 +559,34 @@ def test_the_engines_move_and_a_fast_reply_are_two_plies_never_a_correction():
     o[17], o[16] = 0, 1
     tr.update(o, 700)
     assert events(tr, tr.update(o, 1000)) == [("committed", 1), ("resolved", 0)]
+
+
+def test_two_people_a_reply_begun_before_the_move_stood_settle_ms_is_two_plies():
+    for delay in (0, 100, 250):
+        g, tr, o = started()
+        ref = small_game("tobit")
+        m = [x for x in ref.legal_moves() if not ref.captured_points(x)][0]
+        ref.push(m)
+        r = [x for x in ref.legal_moves() if not ref.captured_points(x)
+             and x[1] not in (m[1], m[-1]) and x[-1] not in (m[1], m[-1])][0]
+        seen = []
+        o[m[1]] = 0
+        seen += events(tr, tr.update(o, 1000))
+        o[m[-1]] = 1  # White's move stands from 1150...
+        seen += events(tr, tr.update(o, 1150))
+        o[r[1]] = 0  # ...and Black lifts a piece `delay` ms later
+        seen += events(tr, tr.update(o, 1150 + delay))
+        o[r[-1]] = 1
+        seen += events(tr, tr.update(o, 1150 + delay + 250))
+        for k in range(1150 + delay + 260, 1150 + delay + 1500, 10):
+            seen += events(tr, tr.update(o, k))
+        assert [k for k, a in seen if k not in ("lifted", "placed")] == ["committed", "committed"], seen
+        ref.push(r)
+        assert g.fen() == ref.fen() and not tr.correcting
+    # a board that never showed a legal move's occupancy is not guessed at
+    g, tr, o = started()
+    o[9] = 0
+    o[16] = 1
+    o[28] = 0
+    tr.update(o, 100)
+    assert events(tr, tr.update(o, 400)) == [("correction", 0)] and g.ply == 0

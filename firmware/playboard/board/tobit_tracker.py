@@ -150,6 +150,7 @@ class TobitTracker(EventOutbox):
         self._base = (blo, bhi)
         self._expect = -1
         self._hint = -1
+        self._seen = -1  # the one legal move whose occupancy the board showed here
         self._last_from = 0
         self._last_to = 0
         self._turn = g.turn  # (the frames read no game: it holds a search's moves then)
@@ -282,6 +283,7 @@ class TobitTracker(EventOutbox):
         ValueError if it is not legal here."""
         i = -1 if move is None else self._index(move)
         self._expect = i
+        self._seen = -1
         flags = self._flags
         for k in range(self._nm):
             flags[k] = 0 if k == i else 0x80
@@ -402,8 +404,11 @@ class TobitTracker(EventOutbox):
             if nexact:
                 flags = self._flags
                 for i in range(nm):
-                    if flags[i] & 2 and self._prefix[i]:
-                        wait = self.slide_ms
+                    if flags[i] & 2:
+                        if nexact == 1 and not tb & 2:
+                            self._seen = i  # (see _both)
+                        if self._prefix[i]:
+                            wait = self.slide_ms
             self._wait = wait
             if self.correcting:
                 self._paint_correction()
@@ -456,7 +461,8 @@ class TobitTracker(EventOutbox):
             self._paint_candidates(cands)
             return
         if st == _S_PARTIAL or st == _S_UNEXPLAINED:
-            if st == _S_UNEXPLAINED and self._expect >= 0 and self._both(now_ms):
+            if st == _S_UNEXPLAINED and (self._expect >= 0 or self._seen >= 0) \
+                    and self._both(now_ms):
                 return
             if not self.correcting:
                 self.correcting = True
@@ -464,12 +470,15 @@ class TobitTracker(EventOutbox):
             self._paint_correction()
 
     def _both(self, now_ms):
-        """Expecting the engine's move, a board nothing explains has stood ``settle_ms``:
-        is it the engine's move and the player's reply arriving together (the reply
-        begun before the engine's move stood ``settle_ms``, or made with it)? Then the
-        engine's move is committed and the board read against the position after it:
-        True. Else all is as it was: False (correction follows)."""
-        i = self._expect
+        """A board nothing explains has stood ``settle_ms``: is it a move and the reply
+        arriving together (the reply begun before the move stood ``settle_ms``, or, for
+        the engine's move, made with it)? The move is the engine's (expected), else
+        the one legal move whose occupancy the board showed in this position. Then it
+        is committed and the board read against the position after it: True. Else all
+        is as it was: False (correction follows)."""
+        e = self._expect
+        h = self._hint
+        i = e if e >= 0 else self._seen
         m = self._moves[i]
         g = self.game
         was = self.correcting
@@ -484,7 +493,12 @@ class TobitTracker(EventOutbox):
             return True
         g.pop()
         self.new_position()
-        self.expect(m, now_ms)
+        if e >= 0:
+            self.expect(m, now_ms)
+        else:
+            self._hint = h
+            self._seen = i  # (the move list is made again in the same order)
+            self._classify(now_ms)
         self._wait = 0  # (the correction that follows is the settled state's)
         self.correcting = was
         return False
