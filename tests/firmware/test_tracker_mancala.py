@@ -451,3 +451,24 @@ def test_a_pending_selection_is_withdrawn_by_a_second_touch_or_its_balls_put_bac
         else:
             assert ev == [("takeback", 3)] and g.ply == 3, ev
             assert tr.request.mode == T.M_CHOOSE
+
+
+def test_in_the_engines_view_a_reply_counts_once_its_pit_was_lifted():
+    g = game("toguz")
+    tr = MancalaTracker(g, select="lift", confirm_ms=2500)
+    tr.engines = 1  # South is the engine; North the player
+    o = lift_board(g)
+    tr.update(o, 0)
+    assert events(tr, tr.press(4, 1000, True)) == [("selected", 4), ("committed", 1)]
+    o[13] = 0  # North lifts its own pit before making the engine's move: an error
+    assert events(tr, tr.update(o, 1500)) == [("lifted", 13), ("error", 13)] and tr.why == 5
+    assert g.ply == 1 and tr.request.cells(T.R_ENGINE_FROM) == [4]
+    o[13] = 1
+    tr.update(o, 1700)
+    o[4] = 0  # the engine's pit lifted, sown (the first ball back into it)
+    tr.update(o, 2000)
+    o[4] = 1
+    tr.update(o, 2300)
+    o[13] = 0  # now North's reply: it confirms the engine's view and is played
+    assert events(tr, tr.update(o, 2600)) == [("lifted", 13), ("confirmed", 12),
+                                              ("selected", 13), ("committed", 2)]

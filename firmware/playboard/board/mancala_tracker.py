@@ -102,6 +102,7 @@ class MancalaTracker(EventOutbox):
         self._fill = 0  # the view's pits the sowing turns from empty to not (a bit per cell),
         self._filled = False  # one of them seen turning on,
         self._back = False  # lift mode: the view's pit turned on again (balls back, or sown)
+        self._o_up = True  # the view's pit lifted since it was shown (the engine's: see _select)
         self.engines = 0  # the sides the engine plays (bit 0 South, bit 1 North): set by the app
         self.new_position()
 
@@ -146,6 +147,8 @@ class MancalaTracker(EventOutbox):
                             self._put_back(now_ms)
                             continue
                 if (on != 0) == self.tap and held >= self.rearm_ms:
+                    if c == self._origin:
+                        self._o_up = True  # (its own pit lifted: the move being made)
                     self._edge(c, now_ms, self.tap)
             return self.n_events
         if self.state == _MS_SOWING and self.confirm_ms and \
@@ -206,6 +209,11 @@ class MancalaTracker(EventOutbox):
                 return
             if c < self.n_pit_cells and c // n == side and not (self.engines >> side) & 1 \
                     and g.is_legal(c - side * n):
+                if not (tap or self._o_up):
+                    # lift mode, the engine's view: its pit not lifted yet (a pit lifted
+                    # while it thought, or instead of its move)
+                    self._error(c, now_ms, why)
+                    return
                 # the next player's reply made while the view shows: it confirms the
                 # view and is played (replies come 0.1-2.5 s after the last ball)
                 self._confirm(now_ms)
@@ -290,6 +298,7 @@ class MancalaTracker(EventOutbox):
         self._show_sowing(c, before, engine)
         self.state = _MS_SOWING
         self._filled = self._back = False
+        self._o_up = not engine  # lift mode: the engine's pit lifted (its move made)
         f = 0
         after = g.pos
         for i in range(self.n_pit_cells):
