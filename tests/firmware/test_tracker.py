@@ -70,29 +70,29 @@ def test_a_move_commits_only_after_the_settle_time():
     g, tr, o = started(settle_ms=300)
     o[7] = 0
     assert events(tr, tr.update(o, 100)) == [("lifted", 7)]
-    assert tr.request.cells(T.R_TARGET) == [14]  # 7's only move
-    assert tr.request.cells(T.R_SELECTED) == [7]
+    assert TN.cells(tr.request, T.R_TARGET) == [14]  # 7's only move
+    assert TN.cells(tr.request, T.R_SELECTED) == [7]
     o[14] = 1
     assert events(tr, tr.update(o, 200)) == [("placed", 14)]
     assert tr.update(o, 499) == 0 and g.ply == 0
     assert events(tr, tr.update(o, 500)) == [("committed", 1)]
     assert tr.move == b"\x00\x07\x0e" and g.ply == 1
     assert tr.request.mode == T.M_IDLE
-    assert tr.request.cells(T.R_LAST_FROM) == [7] and tr.request.cells(T.R_LAST_TO) == [14]
+    assert TN.cells(tr.request, T.R_LAST_FROM) == [7] and TN.cells(tr.request, T.R_LAST_TO) == [14]
 
 
 def test_lifting_a_captured_piece_first_lights_the_capture():
     g, tr, o = started("W:W8,9:B15,16,38")  # 8:22 takes 15, 9:23 takes 16
     o[16] = 0
     tr.update(o, 100)
-    assert tr.candidates() == [b"\x01\x09\x17"]
-    assert tr.request.cells(T.R_TARGET) == [23]
-    assert tr.request.cells(T.R_SELECTED) == [9]
+    assert TN.candidates(tr) == [b"\x01\x09\x17"]
+    assert TN.cells(tr.request, T.R_TARGET) == [23]
+    assert TN.cells(tr.request, T.R_SELECTED) == [9]
     o[16] = 1
     tr.update(o, 200)
     o[8] = 0
     tr.update(o, 300)
-    assert tr.request.cells(T.R_TARGET) == [22] and tr.request.cells(T.R_REMOVE) == [15]
+    assert TN.cells(tr.request, T.R_TARGET) == [22] and TN.cells(tr.request, T.R_REMOVE) == [15]
 
 
 def test_a_slide_stop_waits_slide_ms_and_a_plain_move_settle_ms():
@@ -117,7 +117,7 @@ def test_masks_stay_below_2_30_and_match_the_rules():
                 break
             for i in range(len(tr._rec)):
                 assert 0 <= tr._rec[i] < (1 << 30), (name, ply, i, tr._rec[i])
-            for m, lo, hi in tr.legal_masks():
+            for m, lo, hi in TN.legal_masks(tr):
                 want = L.result_occupancy(g, m)
                 got = set(p for p in range(1, g.n_points + 1)
                           if ((lo >> (p - 1)) & 1 if p < 30 else (hi >> (p - 30)) & 1))
@@ -135,7 +135,7 @@ def test_unexplained_board_goes_to_correction_with_pairs_and_recovers():
     assert events(tr, tr.update(o, 400)) == [("correction", 0)]
     req = tr.request
     assert req.mode == T.M_CORRECTION
-    assert req.cells(T.R_MISSING) == [29] and req.cells(T.R_EXTRA) == [22]
+    assert TN.cells(req, T.R_MISSING) == [29] and TN.cells(req, T.R_EXTRA) == [22]
     assert req.pair[22] == 29 and req.pair[29] == 22
     o[22] = 0
     o[29] = 1
@@ -150,8 +150,8 @@ def test_a_half_made_capture_left_standing_turns_to_correction_towards_the_move(
     tr.update(o, 0)  # 15 and 23 still stand
     assert tr.update(o, 2900) == 0
     assert events(tr, tr.update(o, 3000)) == [("correction", 0)]
-    assert tr.request.cells(T.R_EXTRA) == [15, 23]  # take these off to finish 8:22:24
-    assert tr.request.cells(T.R_MISSING) == []
+    assert TN.cells(tr.request, T.R_EXTRA) == [15, 23]  # take these off to finish 8:22:24
+    assert TN.cells(tr.request, T.R_MISSING) == []
     o[15] = o[23] = 0
     tr.update(o, 3100)
     ev = events(tr, tr.update(o, 3400))
@@ -184,11 +184,11 @@ def test_engine_move_is_lit_and_only_it_is_accepted():
     tr.expect(m)
     req = tr.request
     assert req.mode == T.M_ENGINE
-    assert req.cells(T.R_ENGINE_FROM) == [9] and req.cells(T.R_ENGINE_TO) == [16]
+    assert TN.cells(req, T.R_ENGINE_FROM) == [9] and TN.cells(req, T.R_ENGINE_TO) == [16]
     o[7], o[14] = 0, 1  # a different legal move
     tr.update(o, 100)
     assert events(tr, tr.update(o, 500)) == [("correction", 0)]
-    assert g.ply == 0 and req.cells(T.R_MISSING) == [7] and req.cells(T.R_EXTRA) == [14]
+    assert g.ply == 0 and TN.cells(req, T.R_MISSING) == [7] and TN.cells(req, T.R_EXTRA) == [14]
     o[7], o[14] = 1, 0
     tr.update(o, 1000)
     o[9], o[16] = 0, 1
@@ -201,14 +201,14 @@ def test_engine_capture_lights_path_and_pieces_to_remove():
     g, tr, o = started("W:W8:B15,23,38")
     tr.expect(g.legal_moves()[0])
     req = tr.request
-    assert req.cells(T.R_ENGINE_FROM) == [8] and req.cells(T.R_ENGINE_TO) == [24]
-    assert req.cells(T.R_PATH) == [22] and req.cells(T.R_REMOVE) == [15, 23]
+    assert TN.cells(req, T.R_ENGINE_FROM) == [8] and TN.cells(req, T.R_ENGINE_TO) == [24]
+    assert TN.cells(req, T.R_PATH) == [22] and TN.cells(req, T.R_REMOVE) == [15, 23]
 
 
 def test_hint_is_shown_and_any_legal_move_still_counts():
     g, tr, o = started()
     tr.hint(g.parse_move("11-18"))
-    assert tr.request.mode == T.M_HINT and tr.request.cells(T.R_ENGINE_TO) == [18]
+    assert tr.request.mode == T.M_HINT and TN.cells(tr.request, T.R_ENGINE_TO) == [18]
     o[7], o[14] = 0, 1
     tr.update(o, 100)
     assert events(tr, tr.update(o, 500)) == [("committed", 1)]
@@ -223,13 +223,13 @@ def test_setup_lights_points_to_fill_and_empty_then_done():
     tr.update(o, 0)
     req = tr.request
     assert req.mode == T.M_SETUP
-    assert req.cells(T.R_MISSING) == list(range(1, 13)) + list(range(27, 39))
-    assert req.cells(T.R_EXTRA) == [20]
+    assert TN.cells(req, T.R_MISSING) == list(range(1, 13)) + list(range(27, 39))
+    assert TN.cells(req, T.R_EXTRA) == [20]
     o[20] = 0
     for p in list(range(1, 13)) + list(range(27, 39)):
         o[p] = 1
     tr.update(o, 100)
-    assert req.cells(T.R_MISSING) == [] and req.cells(T.R_EXTRA) == []
+    assert TN.cells(req, T.R_MISSING) == [] and TN.cells(req, T.R_EXTRA) == []
     assert events(tr, tr.update(o, 400)) == [("setup-done", 0)]
     assert req.mode == T.M_IDLE and not tr.setting_up
 
@@ -244,7 +244,7 @@ def test_colour_check_on_hall_boards():
         o[p] = 2
     o[5], o[30] = 2, 1  # two pieces swapped
     tr.update(o, 0)
-    assert tr.request.cells(T.R_WRONG_COLOUR) == [5, 30]
+    assert TN.cells(tr.request, T.R_WRONG_COLOUR) == [5, 30]
     assert tr.update(o, 1000) == 0 and tr.setting_up
     o[5], o[30] = 1, 2
     tr.update(o, 1100)
@@ -554,7 +554,7 @@ def test_the_engines_move_and_a_fast_reply_are_two_plies_never_a_correction():
     o[9], o[17] = 0, 1
     tr.update(o, 100)
     assert events(tr, tr.update(o, 500)) == [("correction", 0)] and g.ply == 0
-    assert tr.request.cells(T.R_MISSING) == [9] and tr.request.cells(T.R_EXTRA) == [17]
+    assert TN.cells(tr.request, T.R_MISSING) == [9] and TN.cells(tr.request, T.R_EXTRA) == [17]
     assert tr.update(o, 600) == 0 and tr.correcting  # (tried once, not every frame)
     o[17], o[16] = 0, 1
     tr.update(o, 700)

@@ -54,7 +54,7 @@ def test_a_bouncing_tap_selects_once_and_its_bounce_never_selects_for_the_next_p
     ev = tap(tr, o, 14, 2000, bounce=(3, 5, 8, 30, 34))
     assert [e for e in ev if e[0] in ("selected", "committed", "confirmed", "error")] == [("confirmed", 14)]
     assert g.ply == 1 and tr.request.mode == T.M_CHOOSE
-    assert tr.request.cells(T.R_TARGET) == [9, 10, 11, 12, 13, 15, 16, 17]  # North's pit 6 was captured
+    assert TN.cells(tr.request, T.R_TARGET) == [9, 10, 11, 12, 13, 15, 16, 17]  # North's pit 6 was captured
 
 
 def test_an_illegal_pit_flashes_and_changes_nothing():
@@ -64,18 +64,18 @@ def test_an_illegal_pit_flashes_and_changes_nothing():
     tr = MancalaTracker(g, confirm_ms=0, error_ms=800)
     o = bytearray(20)
     tr.update(o, 0)
-    before = tr.request.cells(T.R_TARGET)
+    before = TN.cells(tr.request, T.R_TARGET)
     t = 1000
     for cell in (1, 3, 12, 18, 19):  # empty, tuzdyk, North's pit, both kazans
         ev = tap(tr, o, cell, t)
         assert [e for e in ev if e[0] not in ("placed", "lifted")] == [("error", cell)], (cell, ev)
         assert g.fen() == fen and g.ply == 0
-        assert tr.request.cells(T.R_ERROR) == [cell]
+        assert TN.cells(tr.request, T.R_ERROR) == [cell]
         t += 1000  # the flash is over by the next
         tr.update(o, t - 10)
-        assert tr.request.cells(T.R_ERROR) == []
-        assert tr.request.cells(T.R_TARGET) == before
-    assert tr.request.cells(T.R_TUZDYK) == [3, 10]
+        assert TN.cells(tr.request, T.R_ERROR) == []
+        assert TN.cells(tr.request, T.R_TARGET) == before
+    assert TN.cells(tr.request, T.R_TUZDYK) == [3, 10]
 
 
 def rules_sowing(counts, origin, n, pits):
@@ -330,25 +330,25 @@ def test_every_error_says_why_and_two_pits_at_once_undo_the_selection():
     assert ("committed", 1) in ev and ("takeback", 0) in ev, ev
     assert sorted(e for e in ev if e[0] == "error") == [("error", 2), ("error", 3)] and tr.why == 3
     assert g.ply == 0 and tr.request.mode == T.M_CHOOSE
-    assert tr.request.cells(T.R_ERROR) == [2, 3]
+    assert TN.cells(tr.request, T.R_ERROR) == [2, 3]
     o[2] = o[3] = 0
     tr.update(o, 2200)
     # a pit played: another pit of South tapped during its sowing view
     tap(tr, o, 6, 3000)
     assert g.ply == 1
     assert [e for e in tap(tr, o, 7, 4000) if e[0] == "error"] == [("error", 7)] and tr.why == 4
-    assert tr.request.cells(T.R_SELECTED) == [6] and tr.request.cells(T.R_ERROR) == [7]
+    assert TN.cells(tr.request, T.R_SELECTED) == [6] and TN.cells(tr.request, T.R_ERROR) == [7]
     assert g.ply == 1
     # the engine's move: its pit lit; its own pit tapped is no error, another is
     tap(tr, o, tr.request.last, 5000)  # confirmed
     n = tr.press(9, 6000, True)  # North pit 1 for the engine
     assert events(tr, n) == [("selected", 9), ("committed", 2)]
-    assert tr.request.cells(T.R_ENGINE_FROM) == [9]
+    assert TN.cells(tr.request, T.R_ENGINE_FROM) == [9]
     assert [e for e in tap(tr, o, 9, 6500) if e[0] == "error"] == []
     assert [e for e in tap(tr, o, 11, 7000) if e[0] == "error"] == [("error", 11)] and tr.why == 5
-    assert tr.request.cells(T.R_ENGINE_FROM) == [9]  # still shown
+    assert TN.cells(tr.request, T.R_ENGINE_FROM) == [9]  # still shown
     tr.update(o, 7000 + 900)
-    assert tr.request.cells(T.R_ERROR) == [] and tr.request.cells(T.R_ENGINE_FROM) == [9]
+    assert TN.cells(tr.request, T.R_ERROR) == [] and TN.cells(tr.request, T.R_ENGINE_FROM) == [9]
     assert g.ply == 2
 
 
@@ -413,7 +413,7 @@ def test_a_pending_selection_is_withdrawn_by_a_second_touch_or_its_balls_put_bac
     assert g.ply == 1
     ev = tap(tr, o, 3, 1800)
     assert [e for e in ev if e[0] not in ("lifted", "placed")] == [("takeback", 0)], ev
-    assert g.ply == 0 and tr.request.mode == T.M_CHOOSE and 3 in tr.request.cells(T.R_TARGET)
+    assert g.ply == 0 and tr.request.mode == T.M_CHOOSE and 3 in TN.cells(tr.request, T.R_TARGET)
     assert [e for e in tap(tr, o, 5, 2600) if e[0] == "selected"] == [("selected", 5)]  # chosen again
     # lift: a single ball put back (a single ball is never sown into its own pit)
     g = game("toguz")
@@ -462,7 +462,7 @@ def test_in_the_engines_view_a_reply_counts_once_its_pit_was_lifted():
     assert events(tr, tr.press(4, 1000, True)) == [("selected", 4), ("committed", 1)]
     o[13] = 0  # North lifts its own pit before making the engine's move: an error
     assert events(tr, tr.update(o, 1500)) == [("lifted", 13), ("error", 13)] and tr.why == 5
-    assert g.ply == 1 and tr.request.cells(T.R_ENGINE_FROM) == [4]
+    assert g.ply == 1 and TN.cells(tr.request, T.R_ENGINE_FROM) == [4]
     o[13] = 1
     tr.update(o, 1700)
     o[4] = 0  # the engine's pit lifted, sown (the first ball back into it)

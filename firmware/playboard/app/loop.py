@@ -699,7 +699,8 @@ class App:
 
     def takeback(self, now_ms):
         """Take the last move back (a button; Toguz Kumalak and Tihbat, whose pits cannot
-        show it): two-player games with the ``takeback`` setting on. True if done."""
+        show it): with the ``takeback`` setting on, not in demo; during the engine's search
+        it stops the search. True if done."""
         tr = self.tracker
         g = self.game
         if (self.mode == "demo" or not self.settings.get("takeback", True) or g is None

@@ -695,13 +695,3 @@ class TobitTracker(EventOutbox):
             missing.remove(best)
             pair[p] = best
             pair[best] = p
-
-    # --- for tools and tests ----------------------------------------------------------
-    def legal_masks(self):
-        """A new list of (move, lo, hi): each legal move's resulting occupancy masks."""
-        rec = self._rec
-        return [(self._moves[i], rec[i * _S], rec[i * _S + 1]) for i in range(self._nm)]
-
-    def candidates(self):
-        """A new list of the moves consistent with the board (on the way, or done)."""
-        return [self._moves[i] for i in range(self._nm) if self._flags[i] & 1]
