@@ -3,7 +3,8 @@ people are fast. Toguz Kumalak (lift selection), two people: each reply made 0.1
 after the move, while its sowing view still shows, is played (it confirms the view);
 a selection is withdrawn by its balls put back. Tobit against the engine: the engine's
 move put on the board and the reply begun 0-300 ms later are two plies, never a
-correction (docs/tracker.md "Timing")."""
+correction (docs/tracker.md "Timing"). Deliberate controls: START pressed three
+times never resigns; staff filling the menu's pits start nothing (docs/app.md)."""
 import random
 
 import pytest
@@ -133,3 +134,54 @@ def test_tobit_the_engines_move_and_a_fast_reply_are_two_plies(board, tmp_path):
         assert st["ply"] == g.ply, (delay, st)
         if not st["thinking"]:
             assert st["fen"] == g.fen(), (delay, st, g.fen())
+
+
+def _press(b, sensor, hold=1000, rest=0):
+    """A deliberate press of a menu pit or pad: away from its rest value for ``hold`` ms."""
+    b.set_sensor(sensor, 1 - rest)
+    b.advance(hold)
+    b.set_sensor(sensor, rest)
+    b.advance(600)
+
+
+def test_menu_filling_the_pits_starts_nothing_and_start_is_never_a_resign_pad(board, tmp_path):
+    from playboard.app.state import MENU_GAME, MENU_MODE, MENU_START, PADS_ON_TOGUZ
+    lay = load_layout("toguz")
+    # Tobit, two players, START pressed three times (an impatient visitor): the game
+    # begins, nobody resigns (START is never a play pad); Black's resign pad does
+    b = board()
+    b.start("sim", fs_dir=str(tmp_path / "flash"))
+    b.advance(300)
+    b.events()
+    for c in (MENU_GAME[1], MENU_MODE[0], MENU_START, MENU_START, MENU_START):
+        _press(b, lay.sensor_of(c))
+    ev = b.events()
+    st = b.status()
+    assert st["game"] == "tobit" and st["state"] in ("setup", "play"), st
+    assert not [e for e in ev if e["ev"] in ("arm", "over")], ev
+    assert MENU_START not in PADS_ON_TOGUZ
+    _press(b, lay.sensor_of(PADS_ON_TOGUZ[3]))
+    _press(b, lay.sensor_of(PADS_ON_TOGUZ[3]))
+    st = b.status()
+    assert st["state"] == "over" and st["result"] == "1-0", st
+    # staff fill pit after pit (0.3-2.5 s apart), each sensor bouncing as the balls
+    # drop, START among them: nothing is chosen, no game starts
+    rng = random.Random(5)
+    b = board()
+    b.start("sim", fs_dir=str(tmp_path / "flash2"))
+    b.advance(300)
+    b.events()
+    for c in list(range(18)) + [MENU_START, 5]:
+        s = lay.sensor_of(c)
+        for _ in range(rng.randint(1, 3)):
+            b.set_sensor(s, 1)
+            b.advance(rng.randint(20, 59))
+            b.set_sensor(s, 0)
+            b.advance(rng.randint(10, 39))
+        b.set_sensor(s, 1)
+        b.advance(rng.randint(300, 2499))
+    b.advance(6000)
+    ev = b.events()
+    st = b.status()
+    assert st["state"] == "menu" and st["game"] == "toguz" and st["mode"] == "two", st
+    assert not [e for e in ev if e["ev"] == "game"] and st["store"]["games"] == 0, (st, ev[-5:])
