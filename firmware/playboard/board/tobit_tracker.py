@@ -331,13 +331,6 @@ class TobitTracker(EventOutbox):
         frame with an unchanged snapshot produce an event."""
         return self._wait != 0 or not self._started
 
-    def deadline(self):
-        """The ``now_ms`` at which the running timer fires (with the snapshot
-        unchanged), or -1 when none runs."""
-        if not self._wait:
-            return -1
-        return (self._t_change + self._wait) & _MASK
-
     def _on_change(self, occ, now_ms):
         occ_now = self.occ
         k = _take(occ, occ_now, self._n1, self._chg, _EV_MAX)

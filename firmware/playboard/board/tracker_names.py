@@ -30,3 +30,11 @@ def candidates(tr):
     """A new list of the moves consistent with the board (on the way, or done) of
     TobitTracker ``tr``."""
     return [tr._moves[i] for i in range(tr._nm) if tr._flags[i] & 1]
+
+
+def deadline(tr):
+    """The ``now_ms`` at which TobitTracker ``tr``'s running timer fires (with the
+    snapshot unchanged), or -1 when none runs."""
+    if not tr._wait:
+        return -1
+    return (tr._t_change + tr._wait) & 0x3FFFFFFF
