@@ -204,3 +204,39 @@ def test_every_refused_link_request_leaves_the_app_as_it_was():
         assert rt == "!" and ans["err"] == "refused", (t, req, rt, ans)
         assert seen() == before, (t, req)
     assert r.app.game.name == "tihbat" and r.app.level == 5
+
+
+def test_tobit_a_move_made_for_the_engine_is_never_taken_as_its_move():
+    # the player's move and, at once, a move of the engine's side made by hand (as
+    # if for it): the player's move is committed, the other never; the board shows
+    # the correction, and the engine thinks once the board is put back
+    if is_micropython():
+        raise SkipTest("Tobit in-process rig: CPython only (see tests/host/test_app_e2e.py)")
+    r, g, lay = _tobit_against_the_engine()
+    restore, held = _slow_engine(10 ** 6)
+    try:
+        from playboard.games.registry import game_class
+        ref = game_class("tobit4")(capacity=32)
+        m = [x for x in ref.legal_moves() if not ref.captured_points(x)][0]
+        ref.push(m)
+        b = [x for x in ref.legal_moves() if not ref.captured_points(x)
+             and x[1] not in (m[1], m[-1]) and x[-1] not in (m[1], m[-1])][0]
+        _move(r, lay, m)  # the player's move stands...
+        r.adv(100)
+        _move(r, lay, b)  # ...and 100 ms later Black's piece moved by hand
+        r.adv(1500)
+        assert _moves(r) == [_text(m)], _moves(r)
+        assert not r.app.thinking and r.app.tracker.correcting
+        assert "correction" in r.kinds()
+        r.hw.set_sensor(lay.sensor_of(b[-1]), 0)  # put back
+        r.adv(150)
+        r.hw.set_sensor(lay.sensor_of(b[1]), 1)
+        r.adv(400)
+        assert r.app.thinking and len(_moves(r)) == 1  # now the engine thinks
+    finally:
+        restore()
+
+
+def _text(m):
+    from playboard.games.registry import game_class
+    return game_class("tobit4")(capacity=32).move_text(m)

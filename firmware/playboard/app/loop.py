@@ -410,10 +410,10 @@ class App:
         if not self.engine_side(g.turn) or self.thinking or self.expecting is not None:
             return
         tr = self.tracker
+        if hasattr(g, "n_points") and not tr.held:
+            tr.expect(None, now_ms)  # the engine's turn: no move accepted (a takeback is)
         if tr.state:
             return  # a sowing view, a board not at the game's position: think once it is
-        if hasattr(g, "n_points"):
-            tr.expect(None, now_ms)  # no move accepted while it thinks (a takeback is)
         s = self.settings
         gc.collect()  # a search churns small lists: start it on a swept heap
         self._fen = (g.fen(), g.ply, g.turn)

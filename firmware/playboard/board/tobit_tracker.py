@@ -151,6 +151,7 @@ class TobitTracker(EventOutbox):
         self._expect = -1
         self._hint = -1
         self._seen = -1  # the one legal move whose occupancy the board showed here
+        self.held = False  # expect(None): no move accepted (the engine's turn)
         self._last_from = 0
         self._last_to = 0
         self._turn = g.turn  # (the frames read no game: it holds a search's moves then)
@@ -284,6 +285,7 @@ class TobitTracker(EventOutbox):
         i = -1 if move is None else self._index(move)
         self._expect = i
         self._seen = -1
+        self.held = i < 0
         flags = self._flags
         for k in range(self._nm):
             flags[k] = 0 if k == i else 0x80
