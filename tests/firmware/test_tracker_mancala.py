@@ -376,6 +376,20 @@ def test_a_reply_made_while_the_sowing_view_shows_confirms_it_and_is_played():
         ev = events(tr, tr.update(o, 1400 + delay))
         assert ev == [("lifted", 13), ("confirmed", 12), ("selected", 13), ("committed", 2)], (delay, ev)
         assert g.ply == 2 and tr.request.mode == T.M_SOWING
+    # even 100 ms after the selection (within the hold-off of two pits at once: the
+    # other row is never the same hand)
+    g = game("toguz")
+    tr = MancalaTracker(g, select="lift", confirm_ms=2500)
+    o = lift_board(g)
+    tr.update(o, 0)
+    o[4] = 0
+    tr.update(o, 1000)
+    o[13] = 0
+    assert events(tr, tr.update(o, 1100)) == [("lifted", 13), ("confirmed", 12), ("selected", 13),
+                                              ("committed", 2)]
+    o[14] = 0  # but a second North pit 50 ms later: two pits at once
+    ev = events(tr, tr.update(o, 1150))
+    assert ("takeback", 1) in ev and tr.why == 3 and g.ply == 1, ev
     # stylus: a tap on a legal pit of the next player (not the last pit) is the reply
     g = game("toguz")
     tr = MancalaTracker(g, confirm_ms=0)

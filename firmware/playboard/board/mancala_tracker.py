@@ -189,12 +189,15 @@ class MancalaTracker(EventOutbox):
     def _edge(self, c, now_ms, tap):
         """An accepted sensor edge (or press) on cell c; ``tap``: it may confirm / error
         during the sowing view (a lift-mode edge then is a ball dropped: ignored)."""
-        if self._accepted and ((now_ms - self._t_accept) & _MASK) < self.holdoff_ms:
+        g = self.game
+        n = self.n_pits
+        if self._accepted and ((now_ms - self._t_accept) & _MASK) < self.holdoff_ms \
+                and c // n == self._acc // n:
+            # (a hand or a stylus spans two pits of a row, never the two rows: a pit
+            # of the other row is the other player's, a reply)
             if c != self._acc:
                 self._two(c, now_ms)  # (the same pit again: its bounce)
             return
-        g = self.game
-        n = self.n_pits
         if self.state == _MS_SOWING:
             o = self._origin
             why = _WHY_ENGINE if self._engine else _WHY_PENDING
