@@ -22,7 +22,7 @@ SPEC = {
     "hours": ("hours", 0, 0),  # opening hours "HH:MM-HH:MM" (every day; "" always open):
     # outside them the board is dark and starts nothing (docs/museum.md)
     "level": ("int", 1, 8),  # the engine's level offered first in the menu
-    "takeback": ("bool", 0, 0),  # two-player games: the previous position put back takes back
+    "takeback": ("bool", 0, 0),  # not in demo: the previous position put back takes back
     "hints": ("bool", 0, 0),  # legal targets lit when a piece is lifted
     "attract_s": ("int", 0, 86400),  # menu / result idle this long -> attract (0 never)
     "idle_s": ("int", 0, 86400),  # a game untouched this long is abandoned (0 never)

@@ -70,29 +70,29 @@ def test_a_move_commits_only_after_the_settle_time():
     g, tr, o = started(settle_ms=300)
     o[7] = 0
     assert events(tr, tr.update(o, 100)) == [("lifted", 7)]
-    assert tr.request.cells(T.R_TARGET) == [14]  # 7's only move
-    assert tr.request.cells(T.R_SELECTED) == [7]
+    assert TN.cells(tr.request, T.R_TARGET) == [14]  # 7's only move
+    assert TN.cells(tr.request, T.R_SELECTED) == [7]
     o[14] = 1
     assert events(tr, tr.update(o, 200)) == [("placed", 14)]
     assert tr.update(o, 499) == 0 and g.ply == 0
     assert events(tr, tr.update(o, 500)) == [("committed", 1)]
     assert tr.move == b"\x00\x07\x0e" and g.ply == 1
     assert tr.request.mode == T.M_IDLE
-    assert tr.request.cells(T.R_LAST_FROM) == [7] and tr.request.cells(T.R_LAST_TO) == [14]
+    assert TN.cells(tr.request, T.R_LAST_FROM) == [7] and TN.cells(tr.request, T.R_LAST_TO) == [14]
 
 
 def test_lifting_a_captured_piece_first_lights_the_capture():
     g, tr, o = started("W:W8,9:B15,16,38")  # 8:22 takes 15, 9:23 takes 16
     o[16] = 0
     tr.update(o, 100)
-    assert tr.candidates() == [b"\x01\x09\x17"]
-    assert tr.request.cells(T.R_TARGET) == [23]
-    assert tr.request.cells(T.R_SELECTED) == [9]
+    assert TN.candidates(tr) == [b"\x01\x09\x17"]
+    assert TN.cells(tr.request, T.R_TARGET) == [23]
+    assert TN.cells(tr.request, T.R_SELECTED) == [9]
     o[16] = 1
     tr.update(o, 200)
     o[8] = 0
     tr.update(o, 300)
-    assert tr.request.cells(T.R_TARGET) == [22] and tr.request.cells(T.R_REMOVE) == [15]
+    assert TN.cells(tr.request, T.R_TARGET) == [22] and TN.cells(tr.request, T.R_REMOVE) == [15]
 
 
 def test_a_slide_stop_waits_slide_ms_and_a_plain_move_settle_ms():
@@ -117,7 +117,7 @@ def test_masks_stay_below_2_30_and_match_the_rules():
                 break
             for i in range(len(tr._rec)):
                 assert 0 <= tr._rec[i] < (1 << 30), (name, ply, i, tr._rec[i])
-            for m, lo, hi in tr.legal_masks():
+            for m, lo, hi in TN.legal_masks(tr):
                 want = L.result_occupancy(g, m)
                 got = set(p for p in range(1, g.n_points + 1)
                           if ((lo >> (p - 1)) & 1 if p < 30 else (hi >> (p - 30)) & 1))
@@ -135,8 +135,8 @@ def test_unexplained_board_goes_to_correction_with_pairs_and_recovers():
     assert events(tr, tr.update(o, 400)) == [("correction", 0)]
     req = tr.request
     assert req.mode == T.M_CORRECTION
-    assert req.cells(T.R_MISSING_BLACK) == [29] and req.cells(T.R_EXTRA) == [22]  # Black's
-    assert req.cells(T.R_MISSING) == []
+    assert TN.cells(req, T.R_MISSING_BLACK) == [29] and TN.cells(req, T.R_EXTRA) == [22]  # Black's
+    assert TN.cells(req, T.R_MISSING) == []
     assert req.pair[22] == 29 and req.pair[29] == 22
     o[22] = 0
     o[29] = 1
@@ -151,8 +151,8 @@ def test_a_half_made_capture_left_standing_turns_to_correction_towards_the_move(
     tr.update(o, 0)  # 15 and 23 still stand
     assert tr.update(o, 2900) == 0
     assert events(tr, tr.update(o, 3000)) == [("correction", 0)]
-    assert tr.request.cells(T.R_EXTRA) == [15, 23]  # take these off to finish 8:22:24
-    assert tr.request.cells(T.R_MISSING) == []
+    assert TN.cells(tr.request, T.R_EXTRA) == [15, 23]  # take these off to finish 8:22:24
+    assert TN.cells(tr.request, T.R_MISSING) == []
     o[15] = o[23] = 0
     tr.update(o, 3100)
     ev = events(tr, tr.update(o, 3400))
@@ -185,11 +185,11 @@ def test_engine_move_is_lit_and_only_it_is_accepted():
     tr.expect(m)
     req = tr.request
     assert req.mode == T.M_ENGINE
-    assert req.cells(T.R_ENGINE_FROM) == [9] and req.cells(T.R_ENGINE_TO) == [16]
+    assert TN.cells(req, T.R_ENGINE_FROM) == [9] and TN.cells(req, T.R_ENGINE_TO) == [16]
     o[7], o[14] = 0, 1  # a different legal move
     tr.update(o, 100)
     assert events(tr, tr.update(o, 500)) == [("correction", 0)]
-    assert g.ply == 0 and req.cells(T.R_MISSING) == [7] and req.cells(T.R_EXTRA) == [14]
+    assert g.ply == 0 and TN.cells(req, T.R_MISSING) == [7] and TN.cells(req, T.R_EXTRA) == [14]
     o[7], o[14] = 1, 0
     tr.update(o, 1000)
     o[9], o[16] = 0, 1
@@ -202,14 +202,14 @@ def test_engine_capture_lights_path_and_pieces_to_remove():
     g, tr, o = started("W:W8:B15,23,38")
     tr.expect(g.legal_moves()[0])
     req = tr.request
-    assert req.cells(T.R_ENGINE_FROM) == [8] and req.cells(T.R_ENGINE_TO) == [24]
-    assert req.cells(T.R_PATH) == [22] and req.cells(T.R_REMOVE) == [15, 23]
+    assert TN.cells(req, T.R_ENGINE_FROM) == [8] and TN.cells(req, T.R_ENGINE_TO) == [24]
+    assert TN.cells(req, T.R_PATH) == [22] and TN.cells(req, T.R_REMOVE) == [15, 23]
 
 
 def test_hint_is_shown_and_any_legal_move_still_counts():
     g, tr, o = started()
     tr.hint(g.parse_move("11-18"))
-    assert tr.request.mode == T.M_HINT and tr.request.cells(T.R_ENGINE_TO) == [18]
+    assert tr.request.mode == T.M_HINT and TN.cells(tr.request, T.R_ENGINE_TO) == [18]
     o[7], o[14] = 0, 1
     tr.update(o, 100)
     assert events(tr, tr.update(o, 500)) == [("committed", 1)]
@@ -224,15 +224,15 @@ def test_setup_lights_points_to_fill_and_empty_then_done():
     tr.update(o, 0)
     req = tr.request
     assert req.mode == T.M_SETUP
-    assert req.cells(T.R_MISSING) == list(range(1, 13))  # White's pieces
-    assert req.cells(T.R_MISSING_BLACK) == list(range(27, 39))  # Black's: another role
-    assert req.cells(T.R_EXTRA) == [20]
+    assert TN.cells(req, T.R_MISSING) == list(range(1, 13))  # White's pieces
+    assert TN.cells(req, T.R_MISSING_BLACK) == list(range(27, 39))  # Black's: another role
+    assert TN.cells(req, T.R_EXTRA) == [20]
     o[20] = 0
     for p in list(range(1, 13)) + list(range(27, 39)):
         o[p] = 1
     tr.update(o, 100)
-    assert req.cells(T.R_MISSING) == [] and req.cells(T.R_EXTRA) == []
-    assert req.cells(T.R_MISSING_BLACK) == []
+    assert TN.cells(req, T.R_MISSING) == [] and TN.cells(req, T.R_EXTRA) == []
+    assert TN.cells(req, T.R_MISSING_BLACK) == []
     assert events(tr, tr.update(o, 400)) == [("setup-done", 0)]
     assert req.mode == T.M_IDLE and not tr.setting_up
 
@@ -282,7 +282,7 @@ def test_colour_check_on_hall_boards():
         o[p] = 2
     o[5], o[30] = 2, 1  # two pieces swapped
     tr.update(o, 0)
-    assert tr.request.cells(T.R_WRONG_COLOUR) == [5, 30]
+    assert TN.cells(tr.request, T.R_WRONG_COLOUR) == [5, 30]
     assert tr.update(o, 1000) == 0 and tr.setting_up
     o[5], o[30] = 1, 2
     tr.update(o, 1100)
@@ -558,3 +558,73 @@ def test_an_isolated_pit_selects_nothing_and_does_not_hold_up_the_sowing_view():
         tr.update(occ, t)
     n = tr.update(occ, 5650)
     assert [tr.ev_kind[i] for i in range(n)] == [T.EV_CONFIRMED]
+
+
+def test_the_engines_move_and_a_fast_reply_are_two_plies_never_a_correction():
+    """The player puts the engine's move on the board and replies 0-300 ms later
+    (before the engine's move stood settle_ms), or makes both at once: both committed."""
+    for delay in (0, 40, 150, 299, 600):
+        g, tr, o = started()
+        m = g.parse_move("9-16")
+        tr.expect(m)
+        ref = small_game("tobit")
+        ref.push(m)
+        r = [x for x in ref.legal_moves() if not ref.captured_points(x)
+             and x[1] not in (9, 16) and x[len(x) - 1] not in (9, 16)][0]
+        s, e = r[1], r[len(r) - 1]
+        seen = []
+        o[9], o[16] = 0, 1  # the engine's move made
+        seen += events(tr, tr.update(o, 1000))
+        t = 1000 + delay
+        o[s] = 0  # the reply's piece lifted
+        seen += events(tr, tr.update(o, t))
+        o[e] = 1  # and put down 200 ms later
+        seen += events(tr, tr.update(o, t + 200))
+        for k in range(t + 210, t + 1500, 10):
+            seen += events(tr, tr.update(o, k))
+        kinds = [k for k, a in seen if k not in ("lifted", "placed")]
+        assert kinds == ["committed", "committed"], (delay, seen)
+        assert g.ply == 2 and g.fen() == (ref.push(r) or ref.fen()), delay
+        assert not tr.correcting
+    # a board that is not the engine's move and a reply still goes to correction
+    g, tr, o = started()
+    tr.expect(g.parse_move("9-16"))
+    o[9], o[17] = 0, 1
+    tr.update(o, 100)
+    assert events(tr, tr.update(o, 500)) == [("correction", 0)] and g.ply == 0
+    assert TN.cells(tr.request, T.R_MISSING) == [9] and TN.cells(tr.request, T.R_EXTRA) == [17]
+    assert tr.update(o, 600) == 0 and tr.correcting  # (tried once, not every frame)
+    o[17], o[16] = 0, 1
+    tr.update(o, 700)
+    assert events(tr, tr.update(o, 1000)) == [("committed", 1), ("resolved", 0)]
+
+
+def test_two_people_a_reply_begun_before_the_move_stood_settle_ms_is_two_plies():
+    for delay in (0, 100, 250):
+        g, tr, o = started()
+        ref = small_game("tobit")
+        m = [x for x in ref.legal_moves() if not ref.captured_points(x)][0]
+        ref.push(m)
+        r = [x for x in ref.legal_moves() if not ref.captured_points(x)
+             and x[1] not in (m[1], m[-1]) and x[-1] not in (m[1], m[-1])][0]
+        seen = []
+        o[m[1]] = 0
+        seen += events(tr, tr.update(o, 1000))
+        o[m[-1]] = 1  # White's move stands from 1150...
+        seen += events(tr, tr.update(o, 1150))
+        o[r[1]] = 0  # ...and Black lifts a piece `delay` ms later
+        seen += events(tr, tr.update(o, 1150 + delay))
+        o[r[-1]] = 1
+        seen += events(tr, tr.update(o, 1150 + delay + 250))
+        for k in range(1150 + delay + 260, 1150 + delay + 1500, 10):
+            seen += events(tr, tr.update(o, k))
+        assert [k for k, a in seen if k not in ("lifted", "placed")] == ["committed", "committed"], seen
+        ref.push(r)
+        assert g.fen() == ref.fen() and not tr.correcting
+    # a board that never showed a legal move's occupancy is not guessed at
+    g, tr, o = started()
+    o[9] = 0
+    o[16] = 1
+    o[28] = 0
+    tr.update(o, 100)
+    assert events(tr, tr.update(o, 400)) == [("correction", 0)] and g.ply == 0

@@ -54,7 +54,7 @@ def test_a_bouncing_tap_selects_once_and_its_bounce_never_selects_for_the_next_p
     ev = tap(tr, o, 14, 2000, bounce=(3, 5, 8, 30, 34))
     assert [e for e in ev if e[0] in ("selected", "committed", "confirmed", "error")] == [("confirmed", 14)]
     assert g.ply == 1 and tr.request.mode == T.M_CHOOSE
-    assert tr.request.cells(T.R_TARGET) == [9, 10, 11, 12, 13, 15, 16, 17]  # North's pit 6 was captured
+    assert TN.cells(tr.request, T.R_TARGET) == [9, 10, 11, 12, 13, 15, 16, 17]  # North's pit 6 was captured
 
 
 def test_an_illegal_pit_flashes_and_changes_nothing():
@@ -64,18 +64,18 @@ def test_an_illegal_pit_flashes_and_changes_nothing():
     tr = MancalaTracker(g, confirm_ms=0, error_ms=800)
     o = bytearray(20)
     tr.update(o, 0)
-    before = tr.request.cells(T.R_TARGET)
+    before = TN.cells(tr.request, T.R_TARGET)
     t = 1000
     for cell in (1, 3, 12, 18, 19):  # empty, tuzdyk, North's pit, both kazans
         ev = tap(tr, o, cell, t)
         assert [e for e in ev if e[0] not in ("placed", "lifted")] == [("error", cell)], (cell, ev)
         assert g.fen() == fen and g.ply == 0
-        assert tr.request.cells(T.R_ERROR) == [cell]
+        assert TN.cells(tr.request, T.R_ERROR) == [cell]
         t += 1000  # the flash is over by the next
         tr.update(o, t - 10)
-        assert tr.request.cells(T.R_ERROR) == []
-        assert tr.request.cells(T.R_TARGET) == before
-    assert tr.request.cells(T.R_TUZDYK) == [3, 10]
+        assert TN.cells(tr.request, T.R_ERROR) == []
+        assert TN.cells(tr.request, T.R_TARGET) == before
+    assert TN.cells(tr.request, T.R_TUZDYK) == [3, 10]
 
 
 def rules_sowing(counts, origin, n, pits):
@@ -330,23 +330,159 @@ def test_every_error_says_why_and_two_pits_at_once_undo_the_selection():
     assert ("committed", 1) in ev and ("takeback", 0) in ev, ev
     assert sorted(e for e in ev if e[0] == "error") == [("error", 2), ("error", 3)] and tr.why == 3
     assert g.ply == 0 and tr.request.mode == T.M_CHOOSE
-    assert tr.request.cells(T.R_ERROR) == [2, 3]
+    assert TN.cells(tr.request, T.R_ERROR) == [2, 3]
     o[2] = o[3] = 0
     tr.update(o, 2200)
     # a pit played: another pit of South tapped during its sowing view
     tap(tr, o, 6, 3000)
     assert g.ply == 1
     assert [e for e in tap(tr, o, 7, 4000) if e[0] == "error"] == [("error", 7)] and tr.why == 4
-    assert tr.request.cells(T.R_SELECTED) == [6] and tr.request.cells(T.R_ERROR) == [7]
+    assert TN.cells(tr.request, T.R_SELECTED) == [6] and TN.cells(tr.request, T.R_ERROR) == [7]
     assert g.ply == 1
     # the engine's move: its pit lit; its own pit tapped is no error, another is
     tap(tr, o, tr.request.last, 5000)  # confirmed
     n = tr.press(9, 6000, True)  # North pit 1 for the engine
     assert events(tr, n) == [("selected", 9), ("committed", 2)]
-    assert tr.request.cells(T.R_ENGINE_FROM) == [9]
+    assert TN.cells(tr.request, T.R_ENGINE_FROM) == [9]
     assert [e for e in tap(tr, o, 9, 6500) if e[0] == "error"] == []
     assert [e for e in tap(tr, o, 11, 7000) if e[0] == "error"] == [("error", 11)] and tr.why == 5
-    assert tr.request.cells(T.R_ENGINE_FROM) == [9]  # still shown
+    assert TN.cells(tr.request, T.R_ENGINE_FROM) == [9]  # still shown
     tr.update(o, 7000 + 900)
-    assert tr.request.cells(T.R_ERROR) == [] and tr.request.cells(T.R_ENGINE_FROM) == [9]
+    assert TN.cells(tr.request, T.R_ERROR) == [] and TN.cells(tr.request, T.R_ENGINE_FROM) == [9]
     assert g.ply == 2
+
+
+def lift_board(g):
+    """Occupancy of a lift-selection board: a pit's sensor on while it holds balls."""
+    o = bytearray(20)
+    for c in range(2 * g.n_pits):
+        o[c] = 1 if g.pos[c] else 0
+    return o
+
+
+def test_a_reply_made_while_the_sowing_view_shows_confirms_it_and_is_played():
+    # lift selection, two players: North lifts a pit 0.1-2.4 s after South's last ball
+    for delay in (100, 700, 1500, 2400):
+        g = game("toguz")
+        tr = MancalaTracker(g, select="lift", confirm_ms=2500)
+        o = lift_board(g)
+        tr.update(o, 0)
+        o[4] = 0  # South lifts pit 5: selected
+        assert ("selected", 4) in events(tr, tr.update(o, 1000))
+        o[4] = 1  # the first ball back into it; the rest fall into full pits
+        tr.update(o, 1400)
+        assert tr.request.mode == T.M_SOWING
+        o[13] = 0  # North lifts pit 5 (legal) while South's view still shows
+        ev = events(tr, tr.update(o, 1400 + delay))
+        assert ev == [("lifted", 13), ("confirmed", 12), ("selected", 13), ("committed", 2)], (delay, ev)
+        assert g.ply == 2 and tr.request.mode == T.M_SOWING
+    # even 100 ms after the selection (within the hold-off of two pits at once: the
+    # other row is never the same hand)
+    g = game("toguz")
+    tr = MancalaTracker(g, select="lift", confirm_ms=2500)
+    o = lift_board(g)
+    tr.update(o, 0)
+    o[4] = 0
+    tr.update(o, 1000)
+    o[13] = 0
+    assert events(tr, tr.update(o, 1100)) == [("lifted", 13), ("confirmed", 12), ("selected", 13),
+                                              ("committed", 2)]
+    o[14] = 0  # but a second North pit 50 ms later: two pits at once
+    ev = events(tr, tr.update(o, 1150))
+    assert ("takeback", 1) in ev and tr.why == 3 and g.ply == 1, ev
+    # stylus: a tap on a legal pit of the next player (not the last pit) is the reply
+    g = game("toguz")
+    tr = MancalaTracker(g, confirm_ms=0)
+    o = bytearray(20)
+    tr.update(o, 0)
+    tap(tr, o, 6, 1000)  # South pit 7: last ball North pit 6 (cell 14)
+    ev = tap(tr, o, 10, 1600)  # North pit 2 at once
+    assert [e for e in ev if e[0] not in ("lifted", "placed")] == [
+        ("confirmed", 14), ("selected", 10), ("committed", 2)], ev
+    # another pit of the mover during its view stays an error
+    ev = tap(tr, o, 12, 2200)
+    assert ("error", 12) in ev and tr.why == 4 and g.ply == 2
+
+
+def test_no_reply_is_taken_for_the_engines_side_during_the_players_view():
+    g = game("toguz")
+    tr = MancalaTracker(g, select="lift", confirm_ms=2500)
+    tr.engines = 2  # North is the engine
+    o = lift_board(g)
+    tr.update(o, 0)
+    o[4] = 0
+    tr.update(o, 1000)
+    o[13] = 0  # a North pit lifted during South's view: the engine plays North
+    assert events(tr, tr.update(o, 1500)) == [("lifted", 13)]
+    assert g.ply == 1 and tr.request.mode == T.M_SOWING
+
+
+def test_a_pending_selection_is_withdrawn_by_a_second_touch_or_its_balls_put_back():
+    # stylus: the same pit touched again (after the hold-off) withdraws it
+    g = game("toguz")
+    tr = MancalaTracker(g, confirm_ms=0)
+    o = bytearray(20)
+    tr.update(o, 0)
+    tap(tr, o, 3, 1000)
+    assert g.ply == 1
+    ev = tap(tr, o, 3, 1800)
+    assert [e for e in ev if e[0] not in ("lifted", "placed")] == [("takeback", 0)], ev
+    assert g.ply == 0 and tr.request.mode == T.M_CHOOSE and 3 in TN.cells(tr.request, T.R_TARGET)
+    assert [e for e in tap(tr, o, 5, 2600) if e[0] == "selected"] == [("selected", 5)]  # chosen again
+    # lift: a single ball put back (a single ball is never sown into its own pit)
+    g = game("toguz")
+    for m in (0, 0):  # South pit 1 played: it keeps one ball; North pit 1
+        g.push(m)
+    tr = MancalaTracker(g, select="lift", confirm_ms=2500)
+    o = lift_board(g)
+    tr.update(o, 0)
+    assert g.pos[0] == 1
+    o[0] = 0
+    assert ("committed", 3) in events(tr, tr.update(o, 1000))
+    o[0] = 1  # put back
+    assert events(tr, tr.update(o, 1500)) == [("placed", 0), ("takeback", 2)]
+    assert g.ply == 2 and tr.request.mode == T.M_CHOOSE
+    # lift: balls put back where the sowing would fill an empty pit that stays empty:
+    # withdrawn at the view's end; the same with that pit filled: confirmed
+    for sown in (False, True):
+        g = game("toguz")
+        for m in (0, 0, 0):  # South pit 1 now empty; North to move
+            g.push(m)
+        assert g.pos[0] == 0 and g.pos[17] > 1
+        tr = MancalaTracker(g, select="lift", confirm_ms=2500)
+        o = lift_board(g)
+        tr.update(o, 0)
+        o[17] = 0  # North pit 9: sows into itself, then South pit 1 (empty)
+        assert ("committed", 4) in events(tr, tr.update(o, 1000))
+        o[17] = 1
+        tr.update(o, 1300)
+        if sown:
+            o[0] = 1
+            tr.update(o, 1600)
+        ev = events(tr, tr.update(o, 1600 + 2500))
+        if sown:
+            assert ev == [("confirmed", tr.ev_arg[0])] and g.ply == 4, ev
+        else:
+            assert ev == [("takeback", 3)] and g.ply == 3, ev
+            assert tr.request.mode == T.M_CHOOSE
+
+
+def test_in_the_engines_view_a_reply_counts_once_its_pit_was_lifted():
+    g = game("toguz")
+    tr = MancalaTracker(g, select="lift", confirm_ms=2500)
+    tr.engines = 1  # South is the engine; North the player
+    o = lift_board(g)
+    tr.update(o, 0)
+    assert events(tr, tr.press(4, 1000, True)) == [("selected", 4), ("committed", 1)]
+    o[13] = 0  # North lifts its own pit before making the engine's move: an error
+    assert events(tr, tr.update(o, 1500)) == [("lifted", 13), ("error", 13)] and tr.why == 5
+    assert g.ply == 1 and TN.cells(tr.request, T.R_ENGINE_FROM) == [4]
+    o[13] = 1
+    tr.update(o, 1700)
+    o[4] = 0  # the engine's pit lifted, sown (the first ball back into it)
+    tr.update(o, 2000)
+    o[4] = 1
+    tr.update(o, 2300)
+    o[13] = 0  # now North's reply: it confirms the engine's view and is played
+    assert events(tr, tr.update(o, 2600)) == [("lifted", 13), ("confirmed", 12),
+                                              ("selected", 13), ("committed", 2)]

@@ -135,7 +135,8 @@ class Bench:
         """Run frames until t_end; skip frames where nothing can happen (no sensor
         change in flight, no tracker timer running)."""
         step = self.step
-        dl = getattr(self.tr, "deadline", None)
+        tr = self.tr
+        dl = (lambda: TN.deadline(tr)) if hasattr(tr, "_t_change") else None  # Tobit
         while self.t < t_end:
             self.frame()
             if self.t - self.t_raw <= self.stable_ms + 2 * step:

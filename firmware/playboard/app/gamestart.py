@@ -183,10 +183,13 @@ def begin(app, now_ms, resumed=None):
         app.lay = app.load_layout(name)
         # the tracker's tables next (the largest blocks), before a replay's garbage
         if tobit:
-            takeback = app.mode == "two" and bool(app.settings.get("takeback", True))
+            # (against the engine too: the player's move put back during its search)
+            takeback = app.mode != "demo" and bool(app.settings.get("takeback", True))
             app.tracker = Tracker(g, takeback=takeback, colour=app.colour, setup=True)
         else:
             app.tracker = Tracker(g, select="tap" if app.stylus else "lift")
+            # a reply made during a sowing view is played: never for the engine's side
+            app.tracker.engines = app.engine_side(0) | app.engine_side(1) << 1
     elif step == 7:
         moves = resumed.moves if resumed is not None else None
         if moves:

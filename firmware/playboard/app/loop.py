@@ -409,8 +409,11 @@ class App:
             return
         if not self.engine_side(g.turn) or self.thinking or self.expecting is not None:
             return
-        if self.tracker.request.mode == T.M_SOWING:
-            return  # the player is still sowing: think once it is confirmed
+        tr = self.tracker
+        if hasattr(g, "n_points") and not tr.held:
+            tr.expect(None, now_ms)  # the engine's turn: no move accepted (a takeback is)
+        if tr.state:
+            return  # a sowing view, a board not at the game's position: think once it is
         s = self.settings
         gc.collect()  # a search churns small lists: start it on a swept heap
         self._fen = (g.fen(), g.ply, g.turn)
@@ -570,12 +573,18 @@ class App:
             if self.state != S_ATTRACT:
                 self._controls(now_ms)
             tr = self.tracker
-            if tr is not None and not self.thinking:
+            # Tobit: the tracker runs while the engine thinks too (it accepts no move
+            # then, expect(None): the game, holding the search's moves, is not touched)
+            if tr is not None and (not self.thinking or hasattr(tr, "n_points")):
                 iso = self._iso_dirty or (self._occ_dirty and self._n_faulty)
                 if self._occ_dirty or n > 0:
                     self.lay.occupancy(sc.deb.stable, self.occ)
                     self._occ_dirty = False
                 if self.state in (S_SETUP, S_PLAY):
+                    if self.thinking and tr.state == 1:
+                        # the board shows the takeback's position (the only one the
+                        # tracker takes while the engine thinks): stop before it is taken
+                        self._stop_search()
                     self._events(tr.update(self.occ, now_ms), now_ms)
                     if iso and self.tracker is tr:  # (after update: a recovered sensor's
                         from playboard.board import isolate  # change is read isolated)
@@ -602,6 +611,15 @@ class App:
         self.poll_link()
         if self.wdt is not None:
             self.wdt.feed()
+
+    def _stop_search(self):
+        """A takeback during the search: the search stops (the game whole again: the
+        tracker may take the move back); the engine thinks again once it is its turn
+        and the board shows the game's position (``_next_turn``)."""
+        self.engine.stop()
+        self.thinking = False
+        self._shown = -1
+        self.emit("stopped", {"side": self._fen[2]})
 
     def _changes(self, n, now_ms):
         deb = self.scanner.deb
@@ -681,12 +699,15 @@ class App:
 
     def takeback(self, now_ms):
         """Take the last move back (a button; Toguz Kumalak and Tihbat, whose pits cannot
-        show it): two-player games with the ``takeback`` setting on. True if done."""
+        show it): with the ``takeback`` setting on, not in demo; during the engine's search
+        it stops the search. True if done."""
         tr = self.tracker
         g = self.game
-        if (self.mode != "two" or not self.settings.get("takeback", True) or g is None
-                or g.ply == 0 or not hasattr(tr, "takeback") or self.thinking):
+        if (self.mode == "demo" or not self.settings.get("takeback", True) or g is None
+                or g.ply == 0 or not hasattr(tr, "takeback")):
             return False
+        if self.thinking:
+            self._stop_search()
         self._events(tr.takeback(now_ms), now_ms)
         return True
 

@@ -12,7 +12,8 @@ STATE_NAMES = ("menu", "setup", "play", "over", "attract", "staff")
 # "boot", "menu", "game", "resumed", "setup", "move", "undo", "lift", "place",
 # "correction", "resolved", "thinking", "engine", "arm", "over", "record-error",
 # "attract", "dropped", "abandoned", "staff", "fault" (a sensor chatters / is stuck, or recovered),
-# "error" (mancala: a pit event that selected nothing, and why)
+# "error" (mancala: a pit event that selected nothing, and why), "stopped" (a takeback
+# stopped the engine's search)
 
 S_MENU = const(0)
 S_SETUP = const(1)

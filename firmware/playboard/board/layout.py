@@ -154,10 +154,6 @@ class Layout:
         self._check(cell)
         return KINDS[self._kind[cell]]
 
-    def sensed_cells(self):
-        """List of the cells that have a sensor, ascending."""
-        return [c for c in range(self.n_cells) if self._sensor[c] != _NONE]
-
     def sensors(self):
         """List of the sensor indices this game uses, ascending."""
         return [s for s in range(self.n_sensors) if self._cell_of_sensor[s] != _NONE]

@@ -99,6 +99,11 @@ class MancalaTracker(EventOutbox):
         self._acc_sel = False  # which selected a pit (not a confirmation)
         self._origin = 255  # the sowing view's pit,
         self._engine = False  # played by the engine (press(..., engine=True))
+        self._fill = 0  # the view's pits the sowing turns from empty to not (a bit per cell),
+        self._filled = False  # one of them seen turning on,
+        self._back = False  # lift mode: the view's pit turned on again (balls back, or sown)
+        self._o_up = True  # the view's pit lifted since it was shown (the engine's: see _select)
+        self.engines = 0  # the sides the engine plays (bit 0 South, bit 1 North): set by the app
         self.new_position()
 
     def new_position(self):
@@ -135,12 +140,23 @@ class MancalaTracker(EventOutbox):
                 self._emit(EV_PLACED if on else EV_LIFTED, c)
                 if self.state == _MS_SOWING:
                     self._t_event = now_ms  # hands still busy: the auto confirm waits
+                    if on:
+                        if (self._fill >> c) & 1:
+                            self._filled = True  # the sowing is being done
+                        elif c == self._origin and not self.tap and not self._engine:
+                            self._put_back(now_ms)
+                            continue
                 if (on != 0) == self.tap and held >= self.rearm_ms:
+                    if c == self._origin:
+                        self._o_up = True  # (its own pit lifted: the move being made)
                     self._edge(c, now_ms, self.tap)
             return self.n_events
         if self.state == _MS_SOWING and self.confirm_ms and \
                 ((now_ms - self._t_event) & _MASK) >= self.confirm_ms:
-            self._confirm(now_ms)
+            if self._back and self._fill and not self._filled:
+                self._withdraw(now_ms)  # balls back in the pit, none sown where the view said
+            else:
+                self._confirm(now_ms)
         elif self._err_cell != 255 and ((now_ms - self._t_err) & _MASK) >= self.error_ms:
             self._err_cell = self._err2 = 255
             self._repaint()
@@ -173,26 +189,47 @@ class MancalaTracker(EventOutbox):
     def _edge(self, c, now_ms, tap):
         """An accepted sensor edge (or press) on cell c; ``tap``: it may confirm / error
         during the sowing view (a lift-mode edge then is a ball dropped: ignored)."""
-        if self._accepted and ((now_ms - self._t_accept) & _MASK) < self.holdoff_ms:
+        g = self.game
+        n = self.n_pits
+        if self._accepted and ((now_ms - self._t_accept) & _MASK) < self.holdoff_ms \
+                and c // n == self._acc // n:
+            # (a hand or a stylus spans two pits of a row, never the two rows: a pit
+            # of the other row is the other player's, a reply)
             if c != self._acc:
                 self._two(c, now_ms)  # (the same pit again: its bounce)
             return
-        g = self.game
-        n = self.n_pits
         if self.state == _MS_SOWING:
             o = self._origin
             why = _WHY_ENGINE if self._engine else _WHY_PENDING
-            if tap:
-                if c == self.request.last:
-                    self._accept(c, now_ms, False)
-                    self._confirm(now_ms)
-                elif c != o or not self._engine:
+            side = g.turn  # the next player
+            if tap and c == self.request.last:
+                self._accept(c, now_ms, False)
+                self._confirm(now_ms)
+                return
+            if tap and c == o and not self._engine:
+                self._accept(c, now_ms, False)  # (its bounce: nothing more)
+                self._withdraw(now_ms)  # the same pit touched again: withdrawn
+                return
+            if c < self.n_pit_cells and c // n == side and not (self.engines >> side) & 1 \
+                    and g.is_legal(c - side * n):
+                if not (tap or self._o_up):
+                    # lift mode, the engine's view: its pit not lifted yet (a pit lifted
+                    # while it thought, or instead of its move)
                     self._error(c, now_ms, why)
-            elif c != o and c < self.n_pit_cells and c // n != g.turn and self._saved[c] != R_CAPTURE:
-                # lift mode: balls lifted from another pit of the mover (a capture's
-                # balls taken off are not): another pit than the one being sown
-                self._error(c, now_ms, why)
-            return
+                    return
+                # the next player's reply made while the view shows: it confirms the
+                # view and is played (replies come 0.1-2.5 s after the last ball)
+                self._confirm(now_ms)
+            elif tap:
+                if c != o:
+                    self._error(c, now_ms, why)
+                return
+            else:
+                if c != o and c < self.n_pit_cells and c // n != side and self._saved[c] != R_CAPTURE:
+                    # lift mode: balls lifted from another pit of the mover (a capture's
+                    # balls taken off are not): another pit than the one being sown
+                    self._error(c, now_ms, why)
+                return
         if self.state == _MS_OVER:
             self._error(c, now_ms, _WHY_OVER)
             return
@@ -206,6 +243,27 @@ class MancalaTracker(EventOutbox):
         else:
             self._error(c, now_ms, _WHY_OTHER)
 
+    def _put_back(self, now_ms):
+        """Lift mode: the view's pit turned on again. A single ball never goes back
+        into its pit: withdrawn at once. Otherwise the sowing's first ball goes there
+        too: decided at the confirmation (withdrawn if the sowing fills empty pits and
+        none of them turned on)."""
+        if self.request.sow[self._origin]:
+            self._back = True
+        else:
+            self._withdraw(now_ms)
+
+    def _withdraw(self, now_ms):
+        """The pending selection withdrawn (its pit touched again, its balls put back):
+        the move is taken back (EV_TAKEBACK, an undo on record); the mover chooses again."""
+        self._acc_sel = False
+        self.move = self.game.pop()
+        self._emit(EV_TAKEBACK, self.game.ply & 0xFF)
+        self.request.sow[:] = bytes(self.n_cells)
+        self.request.last = 255
+        self.state = _MS_CHOOSE
+        self._paint_choose()
+
     def _accept(self, c, now_ms, sel):
         self._accepted = True
         self._t_accept = now_ms
@@ -217,12 +275,7 @@ class MancalaTracker(EventOutbox):
         selection just made is taken back (EV_TAKEBACK); both pits flash."""
         a = self._acc
         if self._acc_sel and self.state == _MS_SOWING:
-            self._acc_sel = False
-            self.move = self.game.pop()
-            self._emit(EV_TAKEBACK, self.game.ply & 0xFF)
-            self.request.sow[:] = bytes(self.n_cells)
-            self.request.last = 255
-            self.state = _MS_CHOOSE
+            self._withdraw(now_ms)
             self._emit(EV_ERROR, a)
             self._err2 = a
         self._error(c, now_ms, _WHY_TWO)
@@ -247,6 +300,14 @@ class MancalaTracker(EventOutbox):
         self._emit(EV_COMMITTED, g.ply & 0xFF)
         self._show_sowing(c, before, engine)
         self.state = _MS_SOWING
+        self._filled = self._back = False
+        self._o_up = not engine  # lift mode: the engine's pit lifted (its move made)
+        f = 0
+        after = g.pos
+        for i in range(self.n_pit_cells):
+            if i != c and before[i] == 0 and after[i]:
+                f |= 1 << i
+        self._fill = f
         self._t_event = now_ms
 
     def sowing(self, cell, before):

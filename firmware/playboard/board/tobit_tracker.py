@@ -153,8 +153,11 @@ class TobitTracker(EventOutbox):
         self._base = (blo, bhi)
         self._expect = -1
         self._hint = -1
+        self._seen = -1  # the one legal move whose occupancy the board showed here
+        self.held = False  # expect(None): no move accepted (the engine's turn)
         self._last_from = 0
         self._last_to = 0
+        self._turn = g.turn  # (the frames read no game: it holds a search's moves then)
         moves = g.legal_moves()
         nm = len(moves)
         if nm + 1 > self._cap:
@@ -279,12 +282,18 @@ class TobitTracker(EventOutbox):
     def expect(self, move, now_ms=0):
         """Show the engine's ``move`` (one of the legal moves) and accept only it:
         committed when the board shows it; anything else is shown as in correction.
+        ``None``: the engine is thinking: no move is accepted (the takeback still is),
+        a board changed meanwhile is shown as in correction towards the position.
         ValueError if it is not legal here."""
-        i = self._index(move)
+        i = -1 if move is None else self._index(move)
         self._expect = i
+        self._seen = -1
+        self.held = i < 0
         flags = self._flags
-        for k in range(self._nm + 1):
+        for k in range(self._nm):
             flags[k] = 0 if k == i else 0x80
+        if i >= 0:
+            flags[self._nm] = 0x80
         self._classify(now_ms)
 
     def hint(self, move, now_ms=0):
@@ -326,13 +335,6 @@ class TobitTracker(EventOutbox):
         """True while a timer runs (a settle, a correction timeout): only then can a
         frame with an unchanged snapshot produce an event."""
         return self._wait != 0 or not self._started
-
-    def deadline(self):
-        """The ``now_ms`` at which the running timer fires (with the snapshot
-        unchanged), or -1 when none runs."""
-        if not self._wait:
-            return -1
-        return (self._t_change + self._wait) & _MASK
 
     def _on_change(self, occ, now_ms):
         occ_now = self.occ
@@ -377,7 +379,7 @@ class TobitTracker(EventOutbox):
             self._wait = self.settle_ms if is_base else 0
             self._paint_target(M_SETUP, cur[4], cur[5], cur[6], cur[7])
             return
-        r = _match(self._rec, nm + 1, cur, self._flags, self.colour + self.colour * self.game.turn)
+        r = _match(self._rec, nm + 1, cur, self._flags, self.colour + self.colour * self._turn)
         nexact = r & 0xFF
         ncons = (r >> 8) & 0xFF
         if self.colour and ((cur[0] & cur[4] & (cur[2] ^ cur[6])) or (cur[1] & cur[5] & (cur[3] ^ cur[7]))):
@@ -400,8 +402,11 @@ class TobitTracker(EventOutbox):
             if nexact:
                 flags = self._flags
                 for i in range(nm):
-                    if flags[i] & 2 and self._prefix[i]:
-                        wait = self.slide_ms
+                    if flags[i] & 2:
+                        if nexact == 1 and not tb & 2:
+                            self._seen = i  # (see _both)
+                        if self._prefix[i]:
+                            wait = self.slide_ms
             self._wait = wait
             if self.correcting:
                 self._paint_correction()
@@ -454,10 +459,47 @@ class TobitTracker(EventOutbox):
             self._paint_candidates(cands)
             return
         if st == _S_PARTIAL or st == _S_UNEXPLAINED:
+            if st == _S_UNEXPLAINED and (self._expect >= 0 or self._seen >= 0) \
+                    and self._both(now_ms):
+                return
             if not self.correcting:
                 self.correcting = True
                 self._emit(EV_CORRECTION, 0)
             self._paint_correction()
+
+    def _both(self, now_ms):
+        """A board nothing explains has stood ``settle_ms``: is it a move and the reply
+        arriving together (the reply begun before the move stood ``settle_ms``, or, for
+        the engine's move, made with it)? The move is the engine's (expected), else
+        the one legal move whose occupancy the board showed in this position. Then it
+        is committed and the board read against the position after it: True. Else all
+        is as it was: False (correction follows)."""
+        e = self._expect
+        h = self._hint
+        i = e if e >= 0 else self._seen
+        m = self._moves[i]
+        g = self.game
+        was = self.correcting
+        self.correcting = False  # (the trial emits nothing)
+        g.push(m)
+        self.new_position()  # classifies the board against the position after m
+        if self.state != _S_UNEXPLAINED:
+            self.move = m
+            self._emit(EV_COMMITTED, g.ply & 0xFF)
+            if was:
+                self._emit(EV_RESOLVED, 0)
+            return True
+        g.pop()
+        self.new_position()
+        if e >= 0:
+            self.expect(m, now_ms)
+        else:
+            self._hint = h
+            self._seen = i  # (the move list is made again in the same order)
+            self._classify(now_ms)
+        self._wait = 0  # (the correction that follows is the settled state's)
+        self.correcting = was
+        return False
 
     def _first_landing(self, i):
         """The points where move i's piece may first touch down (after its first
@@ -529,14 +571,13 @@ class TobitTracker(EventOutbox):
     # --- painting the request ---------------------------------------------------------
     def _paint_idle(self):
         req = self.request
-        g = self.game
         if self._expect >= 0 or self._hint >= 0:
             i = self._expect if self._expect >= 0 else self._hint
             req.clear(M_ENGINE if self._expect >= 0 else M_HINT)
             self._paint_move(i, R_ENGINE_FROM, R_ENGINE_TO)
             return
         req.clear(M_OVER if self._nm == 0 else M_IDLE)
-        if g.ply:
+        if self._last_from:
             req.roles[self._last_from] = R_LAST_FROM
             req.roles[self._last_to] = R_LAST_TO
 
@@ -653,13 +694,3 @@ class TobitTracker(EventOutbox):
             missing.remove(best)
             pair[p] = best
             pair[best] = p
-
-    # --- for tools and tests ----------------------------------------------------------
-    def legal_masks(self):
-        """A new list of (move, lo, hi): each legal move's resulting occupancy masks."""
-        rec = self._rec
-        return [(self._moves[i], rec[i * _S], rec[i * _S + 1]) for i in range(self._nm)]
-
-    def candidates(self):
-        """A new list of the moves consistent with the board (on the way, or done)."""
-        return [self._moves[i] for i in range(self._nm) if self._flags[i] & 1]

@@ -148,11 +148,6 @@ class LightsRequest:
         self.mode = mode
         self.version = (self.version + 1) & _MASK
 
-    def cells(self, role):
-        """A new list of the cells holding ``role`` (for tests and tools; allocates)."""
-        r = self.roles
-        return [i for i in range(len(r)) if r[i] == role]
-
 
 def paint(req, lights, layout=None):
     """Show ``req`` on a ``playboard.board.lights.Lights``: clear layers LEGAL..ERROR

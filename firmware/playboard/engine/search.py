@@ -365,13 +365,6 @@ class Engine:
         self._depth[0] = d
         return True
 
-    def _budget_out(self):
-        if self._max_nodes is not None and self.nodes >= self._max_nodes:
-            return True
-        if self._ms is not None and self._diff(self._clock(), self._t0) >= self._ms:
-            return True
-        return False
-
 
     def _order_moves(self, moves, ttm, pm, k1, k2):
         """Sort ``moves`` in place, best first: the table's move (id ``ttm``) or the
