@@ -2,7 +2,8 @@
 import json
 import time
 
-RP2040_FACTOR = 200
+# (no RP2040 estimate from the unix port's times: bench/py_pico.py measures the
+# firmware on the emulated Pico, docs/pico.md)
 
 try:
     _ticks_us = time.ticks_us

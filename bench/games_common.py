@@ -3,7 +3,7 @@
 A node is one push: every ply of every depth is played (no bulk counting of the
 last ply), so perft(d) from the start pushes perft(1) + ... + perft(d) moves.
 """
-from benchlib import now_us, elapsed_us, report, RP2040_FACTOR
+from benchlib import now_us, elapsed_us, report
 from playboard.games.perft import perft
 from playboard.games.registry import new_game
 
@@ -32,9 +32,7 @@ def run(impl, targets):
         rate = nodes / secs
         if max_s is not None:
             report("%s perft(%d) %d nodes, %s" % (name, depth, nodes, impl), round(secs, 4), "s",
-                   "<= %g s" % max_s, secs <= max_s,
-                   "%d nodes/s" % (rate / RP2040_FACTOR) if impl == "MicroPython" else None)
+                   "<= %g s" % max_s, secs <= max_s)
         report("%s perft rate, %s" % (name, impl), int(rate), "nodes/s",
                (">= %d nodes/s" % min_rate) if min_rate else None,
-               (rate >= min_rate) if min_rate else None,
-               "%d nodes/s" % (rate / RP2040_FACTOR) if impl == "MicroPython" else None)
+               (rate >= min_rate) if min_rate else None)

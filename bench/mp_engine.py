@@ -9,12 +9,11 @@ Per game (level 8, Tihbat searched without its table, and by the table):
   before the engine was made; it counts the engine (search stack, a 1024-entry
   transposition table), the game copy it searches on, and the move lists.
   Target < 48 KB.
-- nodes per second (a 2,000-node search, unix port) and the RP2040 estimate
-  (/ 200).
+- nodes per second (a 2,000-node search, unix port); the emulated Pico's beside it
+  (measured by bench/py_pico.py).
 - the depth completed in a 2 s RP2040 budget: the node count of 2 s at the rate
   measured on an emulated Pico (``CHIP_NODES_PER_S``: Toguz Kumalak 1,187
-  nodes/s, Tobit 516; the unix rate / 200 is 4-6 times too low for the
-  engine), from the start and from a middle game (20 seeded random plies in),
+  nodes/s, Tobit 516), from the start and from a middle game (20 seeded random plies in),
   with one engine whose game copy already exists. Node budgets: the figure
   repeats on any machine.
 - the time of a Tihbat move by the table (a seek and a 2-byte read per move).
@@ -27,7 +26,7 @@ import time
 
 sys.path.insert(0, "firmware")
 
-from benchlib import middle, report, RP2040_FACTOR  # noqa: E402
+from benchlib import middle, report  # noqa: E402
 from playboard.engine.search import Engine  # noqa: E402
 from playboard.games.registry import new_game  # noqa: E402
 
@@ -99,8 +98,7 @@ def main():
         e = Engine(tt_size=TT)
         nps, us = speed(e, name)
         report("engine %s: nodes per second, middle game" % name, nps, "nodes/s", None, None,
-               "%d nodes/s (/%d); emulated Pico %d" % (nps // RP2040_FACTOR, RP2040_FACTOR,
-                                                       CHIP_NODES_PER_S[name]))
+               "emulated Pico %d nodes/s (py_pico)" % CHIP_NODES_PER_S[name])
         chip = 2 * CHIP_NODES_PER_S[name]
         gc.collect()
         d0, n0 = depth_in(e, name, None, chip)
@@ -113,8 +111,7 @@ def main():
         e = None
         gc.collect()
     us = table_move_us()
-    report("engine tihbat level 8: a move by the table (seeks)", us, "us", None, None,
-           "%.1f ms" % (us * RP2040_FACTOR / 1000))
+    report("engine tihbat level 8: a move by the table (seeks)", us, "us")
 
 
 main()

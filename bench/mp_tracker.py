@@ -1,10 +1,10 @@
-"""Move tracker cost per scan frame under MicroPython (unix port), with RP2040 estimates.
+"""Move tracker cost per scan frame under MicroPython (unix port).
 
 - Tobit, a frame with no change (idle, and waiting out the settle time):
-  target < 0.005 ms here (about 1 ms on the RP2040 at x200).
+  target < 0.005 ms here.
 - Tobit, a frame with a change matched against every legal move's precomputed
   masks and the guidance lights painted (a piece lifted / put back, in a
-  middle-game position with many moves): target < 0.1 ms (about 20 ms on the RP2040).
+  middle-game position with many moves): target < 0.1 ms.
 - Tobit, the per-position precompute (every legal move's masks, the takeback
   record), averaged over the positions of random games: target < 1 ms.
 - Mancala: a frame with no change (target < 0.005 ms) and a pit selection with
@@ -16,14 +16,15 @@ import sys
 sys.path.insert(0, "firmware")
 sys.path.insert(0, "bench")
 
-from benchlib import now_us, elapsed_us, report, RP2040_FACTOR  # noqa: E402
+from benchlib import now_us, elapsed_us, report  # noqa: E402
 from playboard.board.tobit_tracker import TobitTracker  # noqa: E402
 from playboard.board.mancala_tracker import MancalaTracker  # noqa: E402
 from playboard.games.registry import game_class  # noqa: E402
 
 
 def rp(ms):
-    return "%.3g ms" % (ms * RP2040_FACTOR)
+    """No RP2040 estimate from the unix port's time (bench/py_pico.py measures the Pico)."""
+    return None
 
 
 def occ_of(g):

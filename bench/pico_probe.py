@@ -3,6 +3,9 @@ Ctrl-C, with the firmware's .mpy files on its flash): prints one line ``PICO {js
 
 - perft nodes/s per game (leaves counted at a small depth), engine nodes/s per game
   (a middle game, as bench/mp_engine.py), on the Cortex-M0+ at 125 MHz;
+- the record on the Pico's littlefs (bench/mp_record.py's figures): each append of a
+  300-move game (us), the start-up's scan and resume of it, the link's idle poll and
+  its answer to a fetch of 256 record bytes;
 - the app built as main.py builds it (pico-matrix, the link on the USB serial; no
   watchdog) and run frame by frame at its scan period: frame times (us) in the menu;
   a game's request (the link's ``G``) and every frame from it until the game is begun
@@ -58,12 +61,74 @@ for name, _ in PERFT:
 del e, g, name, depth, n, us, t0
 gc.collect()
 
+
+class Quiet:
+    """A transport with nothing to read that swallows what is written (bench/mp_record.py)."""
+
+    def read_into(self, buf):
+        return 0
+
+    def write(self, data):
+        pass
+
+
+class One:
+    """A transport holding one request."""
+
+    def __init__(self, data):
+        self.data = data
+
+    def read_into(self, buf):
+        n = min(len(buf), len(self.data))
+        buf[0:n] = self.data[0:n]
+        self.data = self.data[n:]
+        return n
+
+    def write(self, data):
+        pass
+
+
+# the record on the Pico's own littlefs (bench/mp_record.py's figures, on flash): a
+# 300-move game appended move by move, then the start-up's scan and resume of it, the
+# link's idle poll and its answer to a fetch of that game
+from playboard import record  # noqa: E402
+from playboard import link  # noqa: E402
+
+st = record.Store("/bench")
+st.new_game("toguz", {"White": "Ann", "Black": "Playboard L3"})
+ts = []
+for i in range(300):
+    t0 = time.ticks_us()
+    st.add_move("%d%d" % (i % 9 + 1, (i * 5) % 9 + 1))
+    ts.append(time.ticks_diff(time.ticks_us(), t0))
+ts.sort()
+out["rec_append"] = [ts[len(ts) // 2], ts[-1]]  # median, worst (us)
+st.close()
+st = ts = None
+gc.collect()
+t0 = time.ticks_us()
+st = record.Store("/bench")
+r = st.resume()
+out["rec_resume"] = [time.ticks_diff(time.ticks_us(), t0), len(r.moves) if r is not None else -1]
+r = None
+lk = link.Link(Quiet(), st)
+t0 = time.ticks_us()
+for _ in range(100):
+    lk.poll()
+out["link_poll"] = time.ticks_diff(time.ticks_us(), t0) // 100
+lk.t = One(link.encode_frame(1, "F", b'{"id": 1, "off": 0}'))
+t0 = time.ticks_us()
+lk.poll()
+out["link_fetch"] = time.ticks_diff(time.ticks_us(), t0)
+st.close()
+lk = st = None
+
 from playboard.config import load_board  # noqa: E402
 from playboard.hw.open import open_board  # noqa: E402
 from playboard.compat import unload  # noqa: E402
 
 for m in ("playboard.engine.search", "playboard.engine.evaluation", "playboard.engine.tihbat_table",
-          "playboard.games.perft", "playboard.games.registry"):
+          "playboard.games.perft", "playboard.games.registry", "playboard.link"):
     unload(m)
 gc.collect()
 cfg = load_board("pico-matrix", with_layout=False)
@@ -178,4 +243,6 @@ out["thinking"] = th
 out["demo"] = demo
 out["demo_state"] = [app.state, app.mode, app.level, app.game.ply if app.game is not None else -1]
 out["memory_errors"] = app.memory_errors
+th = demo = None
+gc.collect()
 print("PICO " + json.dumps(out))

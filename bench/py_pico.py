@@ -7,7 +7,11 @@ slower where code runs from flash).
 Targets (issues 11, 12): longest frame <= 50 ms, in every phase and from a game's
 request until it is begun (Toguz Kumalak and Tobit against the engine; one frame or
 a step a frame); median play frame <= 3 ms; free heap in play >= 64 KB with the .mpy
-deploy. gc.collect() and gc.mem_free() are reported without a target. Where Node,
+deploy. The targets the unix-port benches once set through an estimate (unix time x
+200) are measured here: power-up to the board lit (<= 1 s) and to the menu (< 2 s;
+bench/mp_app.py), a move appended to the record on flash (median <= 20 ms), the
+start-up's scan and resume of a 300-move game (<= 1 s), the link's idle poll (<= 1
+ms) and its answer to a fetch (<= 30 ms) (bench/mp_record.py). gc.collect() and gc.mem_free() are reported without a target. Where Node,
 rp2040js or the images are absent, one line says so and no figure is reported.
 PICO_PROBE_OUT=path keeps the probe's raw figures (JSON) there.
 """
@@ -47,6 +51,11 @@ def main():
         # would wait for a sowing and the engine never think)
         p.set_closed(pits)
         p.wait_for(lambda q: q.usb_up.is_set() and q.led_frames >= 2, 600, "boot")
+        # power-up: the first LED frame (lit before the app is imported), then the first
+        # frame that shows something else (the app's first view: the menu)
+        lit = p.led_log[0][0]
+        p.wait_for(lambda q: any(f != q.led_log[0][1] for _, f in q.led_log), 600, "the menu")
+        menu = [t for t, f in p.led_log if f != p.led_log[0][1]][0]
         start = len(p.output)
         p.write(b"\x03")  # the app stops (and its watchdog): the REPL
         p.wait_output(b">>> ", 120, start)
@@ -78,6 +87,20 @@ def main():
     for key in sorted(k for k in d if k.startswith("engine_")):
         n, us = d[key]
         report("pico: engine %s, nodes/s (middle game)" % key[7:], n * 1000000 // max(us, 1), "/s")
+    report("pico: power-up to the board lit (emulated)", lit / 1000, "ms", "<= 1000 ms", lit <= 1000000)
+    report("pico: power-up to the menu shown (emulated)", menu / 1000, "ms", "< 2000 ms", menu < 2000000)
+    med, worst = d["rec_append"]
+    report("pico: append one move record (littlefs on flash, median of 300)", med / 1000, "ms",
+           "<= 20 ms", med <= 20000)
+    report("pico: append one move record (worst of 300; no erase time: instant in the emulator)",
+           worst / 1000, "ms")
+    us, n = d["rec_resume"]
+    report("pico: start-up scan + resume of a 300-move game (%d moves)" % n, us / 1000, "ms", "<= 1000 ms",
+           n == 300 and us <= 1000000)
+    report("pico: link.poll() with nothing waiting", d["link_poll"] / 1000, "ms", "<= 1 ms",
+           d["link_poll"] <= 1000)
+    report("pico: link: answer one fetch (256 record bytes)", d["link_fetch"] / 1000, "ms", "<= 30 ms",
+           d["link_fetch"] <= 30000)
     longest = []  # (us, where) of every phase
     for phase, what in (("menu", "menu"), ("play", "play (Toguz v engine, nobody moves)"),
                         ("setup", "Tobit set-up view"), ("thinking", "engine searches (Toguz demo)"),

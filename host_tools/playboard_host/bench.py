@@ -8,7 +8,8 @@ by printing one line ``BENCH {json}`` with the keys:
 - ``name``: what was measured; ``value`` and ``unit``: the figure;
 - ``target``: the target as text (e.g. ``"<= 0.1 s"``) and ``met``: true/false,
   or ``null`` where a figure has no target;
-- ``rp2040``: the RP2040 estimate as text (unix-port time x 200), optional.
+- ``rp2040``: a note on the RP2040 as text, optional (its figures are measured on
+  the emulated Pico by ``bench/py_pico.py``, never estimated from the unix port's).
 
 The table ends with a count of targets met and missed. Exit status is 0 even
 when a target is missed: a miss is reported, not a failure.
@@ -20,11 +21,6 @@ import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
-# RP2040 estimate: pure-Python code runs about 200 times slower there than on
-# this machine's unix port (measured 175; the issues round to 200).
-RP2040_FACTOR = 200
-
 
 def micropython_binary():
     here = os.path.join(os.path.dirname(sys.executable), "micropython")

@@ -85,11 +85,13 @@ class Rig:
 
     def begun(self, limit_ms=3000):
         """Run frames until the game being begun has begun (gamestart.begin takes a
-        step a frame); the ms it took. AssertionError past ``limit_ms``."""
+        step a frame), then its first frame of play (the board scanned); the ms it
+        took. AssertionError past ``limit_ms``."""
         t0 = self.t
         while self.app._pending is not None:
             assert self.t - t0 < limit_ms, ("not begun", self.app._pending, self.app._begin_tries)
             self.adv(10)
+        self.adv(10)
         return self.t - t0
 
     def kinds(self):
@@ -131,7 +133,7 @@ def _first_half(fs):
     r = Rig(fs)
     r.app.choose("tihbat", "two")
     r.app.new_game(r.t)
-    r.adv(100)
+    r.begun()
     _play_tihbat(r, [0, 1, 0])
     played = _moves(r)
     assert len(played) == 3, r.events

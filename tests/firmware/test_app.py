@@ -169,7 +169,7 @@ def test_a_brief_touch_of_a_play_pad_does_nothing():
     r = Rig()
     r.app.choose("toguz", "two")
     r.app.new_game(r.t)
-    r.adv(100)
+    r.begun()
     for _ in range(4):
         r.tap("tobit", PADS_ON_TOBIT[1], 200)  # brushed four times
     r.tap("tobit", PADS_ON_TOBIT[0], 200)
@@ -218,7 +218,7 @@ def test_resign_needs_two_presses_of_a_pad_the_game_never_uses():
     r = Rig()
     r.app.choose("toguz", "two")
     r.app.new_game(r.t)
-    r.adv(100)
+    r.begun()
     # White's resign pad during Toguz Kumalak is Tobit point 5: one press only arms it
     r.press("tobit", PADS_ON_TOBIT[1])
     assert r.app.state == 2 and ("arm", {"what": "resign", "side": 0}) in r.events
@@ -248,7 +248,7 @@ def test_draw_is_agreed_by_both_players_pads():
     r = Rig()
     r.app.choose("toguz", "two")
     r.app.new_game(r.t)
-    r.adv(100)
+    r.begun()
     r.press("tobit", PADS_ON_TOBIT[0])  # White offers
     assert r.app.state == 2
     r.press("tobit", PADS_ON_TOBIT[0])  # the same side again: still an offer
@@ -261,7 +261,7 @@ def test_draw_is_agreed_by_both_players_pads():
 def test_link_set_game_refuses_to_abandon_a_game_without_force():
     r = Rig()
     r.app.link_set_game({"game": "tihbat", "mode": "two"})
-    r.adv(100)
+    r.begun()
     _play_tihbat(r, [0])
     assert raises(ValueError, r.app.link_set_game, {"game": "toguz"})
     assert r.app.game.name == "tihbat"
@@ -288,7 +288,7 @@ def test_a_refused_set_game_changes_nothing():
         assert raises(ValueError, r.app.link_set_game, bad), bad
         assert seen() == before, bad
     r.app.link_set_game({"game": "tihbat", "mode": "two"})
-    r.adv(100)
+    r.begun()
     _play_tihbat(r, [0])
     for bad in ({"level": 5, "mode": "white"}, {"game": "toguz", "level": 2},
                 {"resign": 2}, {"resign": True}, {"resign": 0, "game": "toguz"},
@@ -346,7 +346,7 @@ def test_takeback_button_takes_a_mancala_move_back_on_record():
     r = Rig()
     r.app.buttons = {"takeback": 60}
     r.app.link_set_game({"game": "tihbat", "mode": "two"})
-    r.adv(100)
+    r.begun()
     _play_tihbat(r, [0, 1])
     assert r.app.game.ply == 2
     r.hw.set_sensor(60, 1)
@@ -373,7 +373,7 @@ def test_tobit_setup_move_and_takeback_are_recorded():
         raise SkipTest("Tobit in-process rig: CPython only (see tests/host/test_app_e2e.py)")
     r = Rig()
     r.app.link_set_game({"game": "tobit4", "mode": "two"})
-    r.adv(100)  # the game begins at the next frame
+    r.begun()  # the game begins a step a frame
     g = r.app.game
     lay = r.app.lay
     assert r.app.state == 1  # set-up: the points to fill are lit

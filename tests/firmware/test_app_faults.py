@@ -9,7 +9,7 @@ def test_a_chattering_pit_is_isolated_and_the_sowing_view_still_confirms():
     # a weak magnet under Toguz North pit 5 flips every 100 ms (5 Hz) while South plays
     r = Rig()
     r.app.link_set_game({"game": "toguz", "mode": "two"})
-    r.adv(100)
+    r.begun()
     s = r.sensor("toguz", 13)
     v = 1
     t_end = r.t + 7000
@@ -45,7 +45,7 @@ def test_a_chattering_pit_is_isolated_and_the_sowing_view_still_confirms():
 def test_two_pits_at_once_play_nothing_and_flash_both():
     r = Rig()
     r.app.link_set_game({"game": "toguz", "mode": "two"})
-    r.adv(100)
+    r.begun()
     a, b = r.sensor("toguz", 2), r.sensor("toguz", 6)
     r.hw.set_sensor(a, 1)
     r.adv(30)

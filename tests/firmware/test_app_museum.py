@@ -94,7 +94,7 @@ def test_a_game_left_alone_is_recorded_abandoned_and_the_board_attracts_again():
     r = Rig()
     r.app.settings["idle_s"] = 30
     r.app.link_set_game({"game": "tihbat", "mode": "two"})
-    r.adv(100)
+    r.begun()
     _play_tihbat(r, [0])
     r.adv(25000)
     assert r.app.state == 2  # not yet

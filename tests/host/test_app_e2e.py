@@ -215,7 +215,7 @@ def test_link_sets_the_game_and_follows_it_live_on_the_simulated_board(board, tm
         st = link.set_game(game="toguz", mode="two")
         assert st["game"] == "toguz" and st["mode"] == "two"
         assert link.live(True)["on"] is True
-        b.advance(100)  # the game begins over the next frames (a step a frame)
+        b.advance(300)  # the game begins over the next frames (a step a frame)
         g = new_game("toguz")
         m = g.legal_moves()[4]
         text = g.move_text(m)

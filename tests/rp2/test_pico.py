@@ -42,8 +42,12 @@ def fs_image():
     return pico.build_fs_image(pico.staged_firmware())
 
 
-def _boot(image, closed=()):
-    p = pico.VirtualPico(image, CFG, speed=0).start()
+def _board(name):
+    return json.load(open(os.path.join(ROOT, "firmware", "boards", name + ".json")))
+
+
+def _boot(image, closed=(), cfg=CFG):
+    p = pico.VirtualPico(image, cfg, speed=0).start()
     if closed:
         p.set_closed(closed)
     p.wait_for(lambda q: q.usb_up.is_set() and q.led_frames >= 2, BOOT_S, "boot (USB up, the menu lit)")
@@ -222,5 +226,51 @@ def test_tobit_set_up_and_moves_through_the_matrix(fs_image):
                 assert any(p.leds[lay.led_of(pt)]), (pt, p.leds)
         assert p.resets == []
         link.close()
+    finally:
+        p.close()
+
+
+def test_a_74hc165_board_plays_through_its_pio_program_and_hall_voltages_reach_the_adc(tmp_path):
+    """The pico-165 board (8 x 74HC165 read by the PIO program): the emulated chain is
+    latched and shifted out by the firmware's own state machine; two Toguz Kumalak
+    moves made by lifting balls, each position checked against the rules core and
+    the mover's legal pits lit. Then the pico-hall board (hall sensors behind
+    CD74HC4067 multiplexers into the ADC) at the REPL: its backend reads White and
+    Black pieces where the emulator put their magnets, empty elsewhere."""
+    _needs_pico()
+    files = pico.staged_firmware()
+    p = _boot(pico.build_fs_image(files, {"board.txt": b"pico-165"}), PITS, _board("pico-165"))
+    try:
+        link = BoardLink(open_port(p.port, timeout=0.05), timeout=10)
+        assert link.hello()["proto"] == 1
+        link.set_game(game="toguz", mode="two")
+        assert link.status()["state"] == "play"
+        g = new_game("toguz")
+        lay = load_layout("toguz")
+        for pit in (4, 9 + 2):                 # South 5, North 3 (0-based pits)
+            m = pit - 9 * g.turn
+            st = _toguz_move(p, link, PITS[pit], p.time_us + 100000)
+            g.push(m)
+            assert st["fen"] == g.fen()
+            lit = sorted(c for c in range(18) if lay.led_of(c) >= 0
+                         and p.leds[lay.led_of(c)][1] > max(p.leds[lay.led_of(c)][0], p.leds[lay.led_of(c)][2]))
+            assert lit == sorted(9 * g.turn + mv for mv in g.legal_moves()), (lit, p.leds)
+        assert p.resets == []
+        link.close()
+    finally:
+        p.close()
+    white, black = [0, 5, 17, 63], [1, 20, 33]
+    p = _boot(pico.build_fs_image(files, {"board.txt": b"pico-hall"}), cfg=_board("pico-hall"))
+    try:
+        import serial
+        port = serial.Serial(p.port, 115200, timeout=0.05)
+        _repl(p, port)
+        p.set_closed(white, black=black)
+        _exec(p, port, "from playboard.config import load_board; from playboard.hw.open import open_board")
+        got = _exec(p, port, "hw = open_board(load_board('pico-hall', with_layout=False)); "
+                    "b = bytearray(64); hw.read(b); print(list(b))")
+        want = [1 if s in white else 2 if s in black else 0 for s in range(64)]
+        assert json.loads(got) == want, got
+        port.close()
     finally:
         p.close()

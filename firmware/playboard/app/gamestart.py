@@ -111,22 +111,33 @@ def begin(app, now_ms, resumed=None):
     """One step of beginning the chosen game (or of going on with ``resumed``, a
     record.GameRecord); True once the game has begun. ``App.begin_pending`` calls it
     once a frame, so no frame blocks the scan for long: each step loads at most one
-    module or does at most one collection (on the RP2040 an import from a .mpy file
-    takes 50-100 ms, a collection 13-28 ms):
+    module, does at most one collection or makes one kind of object (on the RP2040's
+    .mpy deploy an import takes 15-50 ms, a collection 20 ms, a game 20 ms: a step
+    stays within a 50 ms frame; docs/pico.md):
 
     0 nothing more (this module was loaded by the frame); 1 the last game's objects,
-    its engine and the code this one does not use go; 2 the engine's code; 3 the
-    engine's table, then a block kept whole (``RESERVE``); 4 the tracker's code; 5 the
-    rules core's code; 6 their objects; 7 a resumed game's moves, ``REPLAY_STEP`` a
-    frame; 8 the header on record, the first view. A MemoryError anywhere:
-    ``App.begin_pending`` begins again at step 0 (the app's ``_pending``, ``[resumed,
-    header queued, step, (tracker class, core class), moves replayed]``, keeps the new
-    game's header from being queued twice)."""
+    its engine and the code this one does not use go; 2, 3 the engine's code (its
+    evaluation, its search); 4 the engine's table, then a block kept whole
+    (``RESERVE``); 5 the tracker's code; 6 the rules core's code, a module a frame
+    (``_CORE``), then its class; 7 the reserve goes, a collection; 8 the game; 9 its
+    tracker; 10 a resumed game's moves, ``REPLAY_STEP`` a frame, then a collection;
+    11 the new position seen by the tracker; 12 a collection, the flash's room; 13
+    the header on record; 14 the first view. A step with nothing to do takes no
+    frame. A MemoryError anywhere: ``App.begin_pending`` begins again at step 0 (the
+    app's ``_pending``, ``[resumed, header queued, step, (tracker class, core
+    class), count]``, keeps the new game's header from being queued twice;
+    ``count``: modules loaded in step 6, moves replayed in step 10)."""
     p = app._pending
-    step = p[2]
     name = app.game_name
     tobit = name in ("tobit", "tobit4")
     engine = app.mode != "two"
+    replay = resumed is not None and bool(resumed.moves)
+    step = p[2]
+    # a step with nothing to do here takes no frame of its own
+    while ((step == 2 or step == 3) and not engine) or ((step == 10 or step == 11) and not replay) \
+            or (step == 13 and (resumed is not None or p[1])):
+        step += 1
+    p[2] = step
     if step == 1:
         # every game begins on the same heap: the last game's objects and engine and
         # the code this one does not use go, then the engine's table, the code and the
@@ -138,9 +149,10 @@ def begin(app, now_ms, resumed=None):
         unload("playboard.app.request")
         gc.collect()
     elif step == 2:
-        if engine:
-            import playboard.engine.search  # noqa: F401 (its code; kept from the last game)
+        import playboard.engine.evaluation  # noqa: F401 (its code; kept from the last game)
     elif step == 3:
+        import playboard.engine.search  # noqa: F401
+    elif step == 4:
         if engine:
             # the engine first: its table wants a block in one piece
             from playboard.engine.search import Engine
@@ -152,35 +164,32 @@ def begin(app, now_ms, resumed=None):
                 app._reserve = bytearray(RESERVE)
             except MemoryError:
                 pass
-    elif step == 4:
-        # the code first, while the heap has room in one piece, then the objects
-        try:
-            p[3] = _tracker_class(tobit)
-        except MemoryError:
-            # the code does not fit beside the reserve: it goes first, in the reserve's room
-            app._reserve = None
-            gc.collect()
-            p[3] = _tracker_class(tobit)
     elif step == 5:
+        # the code first, while the heap has room in one piece, then the objects
+        p[3] = _load(app, _tracker_class, tobit)
+    elif step == 6:
+        code = _CORE[name]
+        k = p[4]
+        if k < len(code):
+            _load(app, __import__, code[k])
+            p[4] = k + 1
+            return False  # the next module next frame
+        p[4] = 0
         from playboard.games.registry import game_class
-        try:
-            p[3] = (p[3], game_class(name))
-        except MemoryError:
-            app._reserve = None
-            gc.collect()
-            p[3] = (p[3], game_class(name))
+        p[3] = (p[3], _load(app, game_class, name))
         del game_class
         unload("playboard.games.registry")  # the class is all a game needs of it
-    elif step == 6:
-        Tracker, cls = p[3]
-        p[3] = None
+    elif step == 7:
         app._reserve = None  # the block kept whole for this moment (see App.__init__)
         gc.collect()
-        g = cls(capacity=32)  # undo room for 32 plies now (more, a chunk at a time, as it goes)
-        if resumed is not None and resumed.fen:
-            g.set_fen(resumed.fen)
-        app.game = g
+    elif step == 8:
+        # undo room for 32 plies now (more, a chunk at a time, as it goes)
+        app.game = p[3][1](fen=resumed.fen if resumed is not None and resumed.fen else None, capacity=32)
         app.lay = app.load_layout(name)
+    elif step == 9:
+        Tracker = p[3][0]
+        p[3] = None
+        g = app.game
         # the tracker's tables next (the largest blocks), before a replay's garbage
         if tobit:
             # (against the engine too: the player's move put back during its search)
@@ -190,29 +199,56 @@ def begin(app, now_ms, resumed=None):
             app.tracker = Tracker(g, select="tap" if app.stylus else "lift")
             # a reply made during a sowing view is played: never for the engine's side
             app.tracker.engines = app.engine_side(0) | app.engine_side(1) << 1
-    elif step == 7:
-        moves = resumed.moves if resumed is not None else None
-        if moves:
-            k = p[4]
-            end = min(k + REPLAY_STEP, len(moves))
-            g = app.game
-            while k < end:
-                g.push_text(moves[k])
-                k += 1
-            p[4] = k
-            if k < len(moves):
-                return False  # more next frame
-            gc.collect()
-            app.tracker.new_position()
-    elif step >= 8:
+    elif step == 10:
+        moves = resumed.moves
+        k = p[4]
+        end = min(k + REPLAY_STEP, len(moves))
+        g = app.game
+        while k < end:
+            g.push_text(moves[k])
+            k += 1
+        p[4] = k
+        if k < len(moves):
+            return False  # more next frame
+        gc.collect()
+    elif step == 11:
+        app.tracker.new_position()
+    elif step == 12:
+        gc.collect()  # the header's and the first view's garbage never sets off one
+        if resumed is None and not p[1]:
+            app.store.left_hint = app.store._left()  # (15 ms on the RP2040: a frame before)
+    elif step == 13:
+        _header(app)
+    elif step >= 14:
         _enter_game(app, now_ms, resumed, tobit)
         return True
     p[2] = step + 1
     return False
 
 
+def _load(app, f, arg=None):
+    """``f(arg)`` (``f()`` without ``arg``), which loads code; where it does not fit
+    beside the reserve, the reserve goes first and it is done again in its room."""
+    try:
+        return f() if arg is None else f(arg)
+    except MemoryError:
+        app._reserve = None
+        gc.collect()
+        return f() if arg is None else f(arg)
+
+
+def _header(app):
+    """The new game's header on record (on flash now, or queued and retried)."""
+    tags = {"Event": "Playboard", "White": player(app, 0), "Black": player(app, 1),
+            "Mode": app.mode}
+    if app.mode != "two":
+        tags["Level"] = str(app.level)
+    app._record("G", app.game_name, tags)
+    app._pending[1] = True
+
+
 def _enter_game(app, now_ms, resumed, tobit):
-    """The last step of ``begin``: the header on record (once), the event, the state."""
+    """The last step of ``begin``: the event, the state."""
     g = app.game
     name = app.game_name
     app.occ = bytearray(app.lay.n_cells)
@@ -221,15 +257,7 @@ def _enter_game(app, now_ms, resumed, tobit):
     app.termination = None
     pads(app, tobit)
     app._ended = False
-    pending = app._pending
     if resumed is None:
-        if not pending[1]:
-            tags = {"Event": "Playboard", "White": player(app, 0), "Black": player(app, 1),
-                    "Mode": app.mode}
-            if app.mode != "two":
-                tags["Level"] = str(app.level)
-            app._record("G", name, tags)  # on flash now, or queued (and retried)
-            pending[1] = True
         gid = app.store.current if not app.pending else None
         app.emit("game", {"game": name, "mode": app.mode, "level": app.level, "id": gid})
     else:
@@ -244,6 +272,12 @@ def _enter_game(app, now_ms, resumed, tobit):
         app._game_over(g.result(), g.termination, now_ms)
 
 
+# the rules core's code of each game, the modules in the order loaded (the ones
+# imported by the next first), one a frame (begin, step 6)
+_CORE = {"toguz": ("playboard.games.mancala_text", "playboard.games.snapshot", "playboard.games.toguz"),
+         "tihbat": ("playboard.games.mancala_text", "playboard.games.snapshot", "playboard.games.tihbat"),
+         "tobit": ("playboard.games.tobit",),
+         "tobit4": ("playboard.games.tobit",)}
 _ENGINE_CODE = ("playboard.engine.search", "playboard.engine.evaluation")
 _CODE = {"toguz": ("playboard.games.toguz", "playboard.games.snapshot", "playboard.games.mancala_text",
                    "playboard.board.mancala_tracker"),

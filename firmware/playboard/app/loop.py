@@ -198,7 +198,7 @@ class App:
         self.frames = 0
         self.memory_errors = 0
         self._pending = None  # a game being begun, a step a frame: [resumed record or None,
-        # its header queued (bool), the step, the code, moves replayed] (gamestart.begin)
+        # its header queued (bool), the step, the code, a count] (gamestart.begin)
         self._begin_tries = 0  # attempts to begin or resume a game that hit a MemoryError
         self._hold = -1  # the sensor of a deliberate press in progress (-1 none)
         self._t_hold = 0  # when it left its rest value
@@ -492,9 +492,10 @@ class App:
             check.frame(self, now_ms)
             return
         if self._pending is not None:
+            # a game is being begun: one step a frame (gamestart.begin), nothing else;
+            # it is played from the next frame on
             self.begin_pending(now_ms)
-            if self._pending is not None:
-                return  # a game is being begun: one step a frame (gamestart.begin)
+            return
         self._scan_and_play(now_ms)
 
     def begin_pending(self, now_ms):

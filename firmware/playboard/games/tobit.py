@@ -69,12 +69,15 @@ _CHUNK = const(16)  # plies per undo chunk: small blocks, so a long game never
 def _xorshift_keys(n, seed):
     """n pseudo-random ints below 2**30 (fixed seed: keys are the same on every run)."""
     out = array("i", bytes(4 * n))
-    x = seed
+    x = seed & 0x3FFFFFFF
     for i in range(n):
-        x ^= (x << 13) & 0x3FFFFFFF
+        # (x << 13) & 0x3FFFFFFF without the bits that fall off: x stays a small int
+        # (below 2**30) on a 32-bit port, never a long int on the heap (31 KB of garbage
+        # on the RP2040)
+        x ^= (x & 0x1FFFF) << 13
         x ^= x >> 17
-        x ^= (x << 5) & 0x3FFFFFFF
-        out[i] = x & 0x3FFFFFFF
+        x ^= (x & 0x1FFFFFF) << 5
+        out[i] = x
     return out
 
 

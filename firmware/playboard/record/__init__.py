@@ -143,6 +143,9 @@ class Store:
         self._moves = 0  # moves on record in the current game (takebacks applied)
         self._dirty = False
         self._since_check = 0
+        # the flash's room (``_left``) measured a frame before the next new_game (the
+        # app's game start: the file system's free space takes 15 ms on the RP2040)
+        self.left_hint = None
         self._buf = bytearray(READ_BUF)
         self._next_id = 1
         self._sized = (0, 0)  # (id, valid bytes) of the game last sized (the link's fetch)
@@ -228,11 +231,12 @@ class Store:
             left = free if left is None or free < left else left
         return left
 
-    def _make_room(self, need):
+    def _make_room(self, need, left=None):
         """Drop the oldest synced games while space is short of ``need`` bytes (cold:
         ``folder._make_room``); False if still short (the games not yet synced are never
-        dropped). Sets ``low``."""
-        left = self._left()
+        dropped). Sets ``low``. ``left``: ``_left()`` as measured just before, if so."""
+        if left is None:
+            left = self._left()
         if left is not None and left < need:
             if not self.synced:  # nothing to drop: no need for the cold module
                 self.low = True
@@ -254,8 +258,9 @@ class Store:
         (YYYY.MM.DD) is added when the clock is set (a year from 2024 on; the PC
         sets the board's clock when it connects). The header and tags are
         written to a temporary file and renamed, so the game appears whole or
-        not at all.
+        not at all. ``left_hint``, if set, is taken (once) as the flash's room.
         """
+        left, self.left_hint = self.left_hint, None
         if "\x00" in name or (fen and "\x00" in fen) or (tags and any("\x00" in k for k in tags)):
             raise StoreError("a game name, position text or tag name holds a 0 character")
         uid = self._uid() if self._uid else _random_uid()
@@ -273,7 +278,7 @@ class Store:
             self.finish(RESULT_UNFINISHED, TERM_ABANDONED)
         gid = self._next_id
         self._next_id = gid + 1
-        self._make_room(len(data) + 512)
+        self._make_room(len(data) + 512, left)
         self._write_small("next", [encode_record(_T_COUNTER, str(gid + 1))])
         if not self._write_atomic("g%d.rec" % gid, data, ".new"):
             return None

@@ -5,8 +5,10 @@
 bootrom, the flash filesystem a littlefs2 image made here from the firmware
 compiled by ``mpy-cross -march=armv6m`` (:func:`build_fs_image`). The USB CDC
 serial is bridged to a pseudo-terminal (``port``), so ``mpremote``, pyserial and
-``playboard sync/live/deploy --port`` talk to it as to a Pico; the diode matrix of
-the board definition answers the rows the firmware drives (:meth:`set_closed`);
+``playboard sync/live/deploy --port`` talk to it as to a Pico; the sensors of the
+board definition are played from outside (:meth:`set_closed`): the diode matrix
+answers the rows the firmware drives, the 74HC165 chain is shifted out to its PIO
+program, the hall sensors' voltages follow the multiplexers' select lines into the ADC;
 the WS2812 stream is decoded into LED colours (``leds``); emulated time, busy time
 and watchdog resets are reported.
 
@@ -93,11 +95,19 @@ def read_fs_image(image):
 
 
 def matrix_args(cfg):
-    """The ``--matrix`` and ``--leds`` arguments of pico.mjs for a board definition (dict)."""
+    """The sensor (``--matrix``, ``--chain``, ``--hall``) and ``--leds`` arguments of
+    pico.mjs for a board definition (dict)."""
     out = []
     s = cfg.get("sensor", {})
     if s.get("kind") == "matrix":
         out += ["--matrix", "%s:%s" % (",".join(map(str, s["rows"])), ",".join(map(str, s["cols"])))]
+    elif s.get("kind") == "shift_register":
+        if not s.get("active_low", True):
+            raise ValueError("virtual Pico: only an active-low 74HC165 chain is wired")
+        out += ["--chain", "%d,%d,%d,%d" % (s["load"], s["clk"], s["data"], s["chain"])]
+    elif s.get("kind") == "hall_mux":
+        muxes = ",".join("%d/%d" % (m["adc"], m["en"]) for m in s["muxes"])
+        out += ["--hall", "%s:%s" % (",".join(map(str, s["select"])), muxes)]
     if cfg.get("leds", {}).get("count"):
         out += ["--leds", str(cfg["leds"]["pin"])]
     return out
@@ -203,10 +213,13 @@ class VirtualPico:
         """Bytes typed at the USB serial port (as a host would send them)."""
         self._send({"cmd": "serial", "hex": bytes(data).hex()})
 
-    def set_closed(self, indices, at_us=None):
-        """The closed switches of the matrix (sensor indices row * n_cols + col), from
-        emulated time ``at_us`` (default: at once)."""
-        cmd = {"cmd": "closed", "idx": sorted(int(i) for i in indices)}
+    def set_closed(self, indices, at_us=None, black=()):
+        """The sensors on, from emulated time ``at_us`` (default: at once): the closed
+        switches of a matrix (sensor indices row * n_cols + col) or of a 74HC165 chain
+        (8 * chip + input); on a hall board the sensors under a White piece
+        (``indices``) and under a Black one (``black``)."""
+        cmd = {"cmd": "closed", "idx": sorted(int(i) for i in indices),
+               "black": sorted(int(i) for i in black)}
         if at_us is not None:
             cmd["at"] = int(at_us)
         self._send(cmd)

@@ -5,11 +5,16 @@
 // sensors; this script only runs the chip and turns its pins into events.
 //
 // Arguments: --uf2 FILE --bootrom FILE [--fs FILE (littlefs2 image, flash 0xA0000)]
-//            [--matrix ROWS:COLS e.g. 2,3,4:10,11] [--leds PIN] [--speed X (emulated s per
-//            host s while the core idles; 0 = as fast as possible)]
+//            [--matrix ROWS:COLS e.g. 2,3,4:10,11] [--chain LOAD,CLK,DATA,CHIPS (a 74HC165
+//            chain, active low)] [--hall SEL:ADC/EN,... e.g. 2,3,4,5:26/6,26/7 (CD74HC4067
+//            multiplexers of hall sensors into the ADC)] [--leds PIN] [--speed X (emulated
+//            s per host s while the core idles; 0 = as fast as possible)]
 // Commands (stdin):  {"cmd":"serial","hex":"..."}   bytes for the USB CDC serial (the REPL)
-//                    {"cmd":"closed","idx":[...],"at":us}  closed switches (row * n_cols + col),
-//                                                    from emulated time ``at`` (default: now)
+//                    {"cmd":"closed","idx":[...],"black":[...],"at":us}  the sensors on: closed
+//                                                    switches (matrix: row * n_cols + col; chain:
+//                                                    8 * chip + input), hall sensors under a White
+//                                                    piece (idx) or a Black one (black), from
+//                                                    emulated time ``at`` (default: now)
 //                    {"cmd":"flash","off":N,"len":N} dump flash bytes -> {"ev":"flash",...}
 //                    {"cmd":"quit"}
 // Events (stdout):   {"ev":"ready"} {"ev":"usb"} (CDC configured) {"ev":"serial","hex":...}
@@ -79,16 +84,74 @@ if (args.matrix) {
   rows = r.split(',').map(Number);
   cols = c.split(',').map(Number);
 }
+// a 74HC165 chain: load (PL, low latches the inputs), clk (a rising edge shifts), data
+// (chip 0's QH); bit j out of the chain is chip j >> 3, input H..A (7 - (j & 7))
+let chain = null;
+if (args.chain) {
+  const [load, clk, data, chips] = args.chain.split(',').map(Number);
+  chain = { load, clk, data, chips, latched: new Uint8Array(8 * chips), pos: 0 };
+}
+// hall sensors behind CD74HC4067 multiplexers: select pins, then per multiplexer its ADC
+// pin and its enable pin (active low); sensor 16 * mux + channel
+let hall = null;
+if (args.hall) {
+  const [sel, muxes] = args.hall.split(':');
+  hall = { sel: sel.split(',').map(Number),
+           muxes: muxes.split(',').map((m) => m.split('/').map(Number)) };
+}
+const HALL_ZERO = 1241;  // 1.0 V, 12 bits at 3.3 V (a DRV5053 with no field)
+const HALL_SWING = 620;  // 0.5 V: a piece's magnet, up for White, down for Black
 let closed = new Set();
-let schedule = []; // [{t (emulated ns), idx}] sorted by t: sensor changes to come
+let black = new Set();
+let schedule = []; // [{t (emulated ns), idx, black}] sorted by t: sensor changes to come
 let nextChange = Infinity;
 
 function applySchedule() {
   while (schedule.length && schedule[0].t <= now()) {
-    closed = new Set(schedule.shift().idx);
+    const c = schedule.shift();
+    closed = new Set(c.idx);
+    black = new Set(c.black || []);
     if (rows.length) updateMatrix();
   }
   nextChange = schedule.length ? schedule[0].t - emuBase : Infinity;
+}
+
+function chainBit() {
+  const j = chain.pos;
+  mcu.gpio[chain.data].setInputValue(j < chain.latched.length ? !!chain.latched[j] : true);
+}
+
+function onChainLoad(v) {
+  if (v === 0) {  // parallel load: the inputs now (a closed switch pulls its input low)
+    for (let j = 0; j < chain.latched.length; j++) {
+      chain.latched[j] = closed.has(8 * (j >> 3) + 7 - (j & 7)) ? 0 : 1;
+    }
+    chain.pos = 0;
+    chainBit();
+  }
+}
+
+function onChainClk(v, old) {
+  if (v === 1 && old === 0 && mcu.gpio[chain.load].value === 1) {
+    chain.pos++;
+    chainBit();
+  }
+}
+
+function hallRead(channel) {
+  // the multiplexer enabled on this ADC pin, the channel its select lines pick
+  let s = -1;
+  for (let m = 0; m < hall.muxes.length; m++) {
+    const [adc, en] = hall.muxes[m];
+    const pin = mcu.gpio[en];
+    if (adc - 26 === channel && pin.outputEnable && !pin.outputValue) {
+      let ch = 0;
+      for (let k = 0; k < hall.sel.length; k++) if (mcu.gpio[hall.sel[k]].outputValue) ch |= 1 << k;
+      s = 16 * m + ch;
+    }
+  }
+  if (s < 0) return 0;
+  return HALL_ZERO + (closed.has(s) ? HALL_SWING : 0) - (black.has(s) ? HALL_SWING : 0);
 }
 const ledPin = args.leds === undefined ? -1 : Number(args.leds);
 
@@ -196,12 +259,54 @@ function boot(reason) {
   };
   for (const r of rows) mcu.gpio[r].addListener(updateMatrix);
   if (rows.length) updateMatrix();
+  for (const pio of mcu.pio) pio.run = pioRun;  // stepped by run(), not by a host timer
+  pioOn = false;
+  pioAcc = 0;
+  if (chain) {
+    mcu.gpio[chain.load].addListener(onChainLoad);
+    mcu.gpio[chain.clk].addListener(onChainClk);
+    chain.pos = 0;
+    mcu.gpio[chain.data].setInputValue(true);
+  }
+  if (hall) {
+    const adc = mcu.adc;
+    const read = adc.onADCRead;
+    adc.onADCRead = (channel) => {
+      if (channel < 2) adc.channelValues[channel] = hallRead(channel);
+      read(channel);
+    };
+  }
   if (ledPin >= 0) mcu.gpio[ledPin].addListener((v) => onLedPin(v));
   mcu.core.PC = 0x10000000;
   ledBits = [];
   ledRise = ledFall = -1;
   applySchedule();
   if (reason) emit({ ev: 'boot', n: boots, reason });
+}
+
+// PIO: rp2040js runs it on a host timer of its own, unrelated to the chip's clock;
+// here it is stepped from the run loop, one PIO cycle per clock divider of system
+// cycles (the divider of the first state machine enabled)
+let pioOn = false;
+let pioDiv = 1;
+let pioAcc = 0;
+
+function pioRun() {
+  pioOn = false;
+  for (const pio of mcu.pio) {
+    for (const sm of pio.machines) {
+      if (sm.enabled) {
+        pioDiv = Math.max(1, sm.clockDivInt + sm.clockDivFrac / 256);
+        pioOn = true;
+      }
+    }
+  }
+}
+
+function pioSteps(n) {
+  for (let i = 0; i < n; i++) {
+    for (const pio of mcu.pio) if (!pio.stopped) pio.step();
+  }
 }
 
 let pendingReboot = false;
@@ -244,6 +349,9 @@ function run() {
         let step = next > 0 && next < 1e6 ? next : 1e6;
         if (nextChange - clock.nanos < step) step = Math.max(nextChange - clock.nanos, CYCLE_NS);
         clock.tick(step);
+        // (a state machine works on while the core sleeps: at most 256 of its cycles
+        // a sleep, enough for a frame of the chain; idle time stays cheap)
+        if (pioOn) pioSteps(Math.min(256, Math.floor(step / (pioDiv * CYCLE_NS))));
       } else {
         const pc = core.PC;
         if (pc === ROM_ERASE || pc === ROM_PROGRAM) {
@@ -253,6 +361,14 @@ function run() {
         const cycles = core.executeInstruction();
         clock.tick(cycles * CYCLE_NS);
         busyNanos += cycles * CYCLE_NS;
+        if (pioOn) {
+          pioAcc += cycles;
+          if (pioAcc >= pioDiv) {
+            const n = Math.floor(pioAcc / pioDiv);
+            pioAcc -= n * pioDiv;
+            pioSteps(n);
+          }
+        }
       }
     }
     if (pendingReboot || (core.waiting && clock.nanos >= limit)) break;
@@ -282,7 +398,7 @@ rl.on('line', (line) => {
     for (const b of Buffer.from(m.hex, 'hex')) serialQueue.push(b);
   } else if (m.cmd === 'closed') {
     const t = m.at === undefined ? now() : m.at * 1000;
-    schedule.push({ t, idx: m.idx });
+    schedule.push({ t, idx: m.idx, black: m.black });
     schedule.sort((a, b) => a.t - b.t);
     applySchedule();
   } else if (m.cmd === 'flash') {
