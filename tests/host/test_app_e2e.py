@@ -173,8 +173,10 @@ def test_tobit_against_the_engine_in_192k_then_resume_lights_the_pieces(board, t
     b.advance(200)  # the first frames: a resume takes a step a frame (and begins again if it meets a broken-up heap)
     st = b.status()
     assert st["state"] == "setup" and st["fen"] == g.fen(), st
-    b.advance(200)
-    lit = [i for i, c in enumerate(b.leds()) if c != (0, 0, 0)]
+    lit = set()
+    for _ in range(4):  # Black's points blink (500 ms): lit at some instant of a period
+        b.advance(150)
+        lit |= {i for i, c in enumerate(b.leds()) if c != (0, 0, 0)}
     from playboard.board.layout import load_layout
     lay = load_layout("tobit")
     want = sorted(lay.led_of(p) for p in range(1, 39) if g.board[p])
