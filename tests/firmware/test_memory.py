@@ -388,4 +388,4 @@ def test_games_back_to_back_leave_the_heap_flat():
         xs = allocs[4 + j::4]
         spread = max(spread, max(xs) - min(xs))
     assert spread <= 2048, (spread, allocs)
-    assert not app.pending and app.memory_errors == 0
+    assert not app.pending and app.memory_errors == 0, (app.pending, app.memory_errors)

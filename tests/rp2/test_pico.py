@@ -71,11 +71,22 @@ def _exec(p, port, code, timeout=300):
     return p.output[start:end].decode(errors="replace").split("\r\n", 1)[1].rsplit("\r\n>>> ", 1)[0]
 
 
-def _toguz_move(p, link, pit, t_us):
-    """Lift the balls of sensor ``pit`` for 200 ms from emulated time ``t_us``, let the
-    board confirm the move by itself; returns the board's status after it."""
-    p.set_closed([s for s in PITS if s != pit], t_us)
-    p.set_closed(PITS, t_us + 200000)
+def _with_balls(g):
+    """The sensors of the pits of Toguz Kumalak game ``g`` that hold balls (closed)."""
+    return [PITS[c] for c in range(18) if g.pos[c]]
+
+
+def _toguz_move(p, link, g, cell, t_us):
+    """Lift the balls of pit ``cell`` (0-17) of game ``g`` for 200 ms from emulated time
+    ``t_us``, then sow them (the pits holding balls after the move closed, as on a
+    real board: the lifted pit stays empty), let the board confirm the move by itself;
+    returns the board's status after it (``g`` is not changed)."""
+    before = _with_balls(g)
+    p.set_closed([s for s in before if s != PITS[cell]], t_us)
+    after = new_game("toguz")
+    after.set_fen(g.fen())
+    after.push(cell - 9 * g.turn)
+    p.set_closed(_with_balls(after), t_us + 200000)
     ply = link.status()["ply"]
     p.wait_for(lambda q: q.time_us > t_us + 3500000, 300, "the move confirmed")
     st = link.status()
@@ -103,7 +114,7 @@ def test_boot_game_through_the_matrix_leds_and_sync(fs_image, tmp_path):
         played = []
         for pit in (2, 9 + 6, 8):              # South 3, North 7, South 9 (0-based pits)
             m = pit - 9 * g.turn
-            st = _toguz_move(p, link, PITS[pit], t)
+            st = _toguz_move(p, link, g, pit, t)
             played.append(g.move_text(m))
             g.push(m)
             assert st["fen"] == g.fen()
@@ -117,8 +128,8 @@ def test_boot_game_through_the_matrix_leds_and_sync(fs_image, tmp_path):
         pad = load_layout("tobit").sensor_of(PADS_ON_TOBIT[1])
         t = p.time_us + 100000
         for k in range(2):
-            p.set_closed(PITS + [pad], t + k * 1500000)
-            p.set_closed(PITS, t + k * 1500000 + 1000000)
+            p.set_closed(_with_balls(g) + [pad], t + k * 1500000)
+            p.set_closed(_with_balls(g), t + k * 1500000 + 1000000)
         p.wait_for(lambda q: q.time_us > t + 3300000, 300, "the resignation")
         st = link.status()
         assert st["finished"] == 1 and st["state"] != "play", st
@@ -249,7 +260,7 @@ def test_a_74hc165_board_plays_through_its_pio_program_and_hall_voltages_reach_t
         lay = load_layout("toguz")
         for pit in (4, 9 + 2):                 # South 5, North 3 (0-based pits)
             m = pit - 9 * g.turn
-            st = _toguz_move(p, link, PITS[pit], p.time_us + 100000)
+            st = _toguz_move(p, link, g, pit, p.time_us + 100000)
             g.push(m)
             assert st["fen"] == g.fen()
             lit = sorted(c for c in range(18) if lay.led_of(c) >= 0
