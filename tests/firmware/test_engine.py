@@ -484,9 +484,9 @@ def test_level_tables_have_eight_levels_each():
     for name in ("toguz", "tihbat", "tobit", "tobit4"):
         t = engine_mod.levels_of(name)
         assert len(t) == 9 and t[0] is None
-        for cap, share, blunders in t[1:]:
-            assert 1 <= cap <= engine_mod.MAX_PLY - 1 and share >= 1 and 0 <= blunders <= 32
-        assert t[8] == (engine_mod.MAX_PLY - 1, 1, 0)  # the top level: no handicap at all
+        for cap, noise, share, blunders in t[1:]:
+            assert 1 <= cap <= engine_mod.MAX_PLY - 1 and noise >= 0 and share >= 1 and 0 <= blunders <= 32
+        assert t[8] == (engine_mod.MAX_PLY - 1, 0, 1, 0)  # the top level: no handicap at all
     assert engine_mod.levels_of("tobit") is engine_mod.TOBIT_LEVELS
     assert engine_mod.levels_of("toguz") is engine_mod.LEVELS
 

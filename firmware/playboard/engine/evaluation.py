@@ -2,7 +2,7 @@
 
 ``for_game(name)`` returns an object with:
 
-- ``UNIT``: the evaluation's units per ball / man;
+- ``UNIT``: the evaluation's units per ball / man (the engine's noise is in UNITs);
 - ``QUIESCE``: True when horizon nodes must be extended while ``forcing``;
 - ``evaluate(g)`` -> int: the position for the side to move (``g.turn``), in
   evaluation units, within +-20000; not called on a finished game;

@@ -23,11 +23,11 @@ best move), two killer moves of that ply, then the game's hint (captures,
 tuzdyks first). Games whose evaluation asks for it (``quiesce``: Tobit, where
 capture is compulsory) extend horizon nodes while the side to move must
 capture. Levels 1-8 (``LEVELS``, ``TOBIT_LEVELS``: one table per game): the
-low levels play a seeded random move in some of their moves (so they blunder
-on purpose), cap the depth and get a smaller share of the budget (1/16 at
-level 1 .. 1/6 or 1/3 at level 7); level 8 searches until the budget (or the
-tree) runs out. At level 8 Tihbat plays by the solved table
-(``playboard.engine.tihbat_table``) when the table file is present.
+low levels play a seeded random move in some of their moves, cap the depth,
+add seeded noise to the root moves' scores (so they blunder on purpose) and get
+a smaller share of the budget (1/16 at level 1, 1/6 or 1/3 at level 7); level 8
+searches until the budget (or the tree) runs out. At level 8 Tihbat plays by the solved
+table (``playboard.engine.tihbat_table``) when the table file is present.
 
 Budgets: ``ms`` (milliseconds on ``clock``, checked before every node) and
 ``nodes`` (a node is a position visited; the search never visits more than
@@ -61,32 +61,33 @@ _UPPER = const(2)
 
 _NO_MOVE = const(255)
 
-# level: (depth cap, budget divisor, blunders in 32): a level searches at most the
-# given budgets divided by its divisor, to the depth cap, and - in ``blunders`` of
-# 32 moves, drawn from the seed - plays a uniformly random legal move instead of a
-# search (a child can win against level 1). Calibrated per game by matches
+# level: (depth cap, root noise amplitude in quarters of the evaluation's UNIT, budget
+# divisor, blunders in 32): a level searches at most the given budgets divided by its
+# divisor, with a depth cap, noise on the root moves' scores (no level uses it now),
+# and - in ``blunders`` of 32 moves, drawn from the seed - a uniformly random legal
+# move instead of a search (a child can win against level 1). Calibrated per game by matches
 # (docs/engine.md, ``playboard match --ladder``): each level 60-75% against the one below.
 LEVELS = (  # Toguz Kumalak, Tihbat
     None,
-    (1, 16, 17),
-    (1, 16, 14),
-    (1, 16, 8),
-    (2, 16, 5),
-    (2, 16, 2),
-    (3, 8, 2),
-    (MAX_PLY - 1, 6, 0),
-    (MAX_PLY - 1, 1, 0),
+    (1, 0, 16, 17),
+    (1, 0, 16, 14),
+    (1, 0, 16, 8),
+    (2, 0, 16, 5),
+    (2, 0, 16, 2),
+    (3, 0, 8, 2),
+    (MAX_PLY - 1, 0, 6, 0),
+    (MAX_PLY - 1, 0, 1, 0),
 )
 TOBIT_LEVELS = (  # Tobit 5 x 4 and 4 x 4: its greedy mover is little better than a random one
     None,
-    (1, 16, 31),
-    (1, 16, 21),
-    (1, 16, 12),
-    (1, 16, 5),
-    (2, 16, 2),
-    (3, 8, 1),
-    (MAX_PLY - 1, 3, 0),
-    (MAX_PLY - 1, 1, 0),
+    (1, 0, 16, 31),
+    (1, 0, 16, 21),
+    (1, 0, 16, 12),
+    (1, 0, 16, 5),
+    (2, 0, 16, 2),
+    (3, 0, 8, 1),
+    (MAX_PLY - 1, 0, 3, 0),
+    (MAX_PLY - 1, 0, 1, 0),
 )
 GAME_LEVELS = {"tobit": TOBIT_LEVELS, "tobit4": TOBIT_LEVELS}
 
@@ -135,7 +136,7 @@ class Engine:
     it from the board definition. ``clock``: a function returning milliseconds
     (default ``time.ticks_ms``), injectable for tests; differences are taken
     with ``time.ticks_diff`` for the device clock and plain subtraction for an
-    injected one. ``seed``: seeds the low levels' blunders (same seed, same game).
+    injected one. ``seed``: seeds the low levels' noise (same seed, same game).
 
     After ``start`` the results are read from: ``done`` (bool), ``best_move``,
     ``score`` (int, side to move's view), ``depth`` (last completed iteration),
@@ -174,6 +175,7 @@ class Engine:
         self._key = array("i", bytes(4 * n))
         self._killer1 = [None] * n
         self._killer2 = [None] * n
+        self._noise_of = None  # root move -> its noise (low levels)
         self._spare = None  # the game copy, reused by the next search of the same game
         self._root_ply = 0
         self._ply = 0
@@ -209,7 +211,7 @@ class Engine:
             raise ValueError("level must be 1..8, not %r" % (level,))
         if (ms is not None and ms < 0) or (nodes is not None and nodes < 0):
             raise ValueError("budgets must be >= 0 (ms=%r, nodes=%r)" % (ms, nodes))
-        cap, share, blunders = levels_of(game.name)[level]
+        cap, noise, share, blunders = levels_of(game.name)[level]
         if nodes is not None and share > 1:
             nodes = max(1, nodes // share)
         if ms is not None and share > 1:
@@ -222,6 +224,7 @@ class Engine:
             raise ValueError("level %d searches to its budget: give ms, nodes or depth" % level)
         self._ev = evaluation.for_game(game.name)
         self._quiesce = self._ev.QUIESCE
+        self._noise = noise * self._ev.UNIT // 4
         self._cap = min(cap, MAX_PLY - 1)
         self._max_nodes = nodes
         self._ms = ms
@@ -265,6 +268,10 @@ class Engine:
         g = self._copy_of(game) if copy else game
         self._g = g
         self._root_moves = moves
+        if self._noise:
+            self._noise_of = {}
+            for m in moves:
+                self._noise_of[m] = self._rand_below(2 * self._noise + 1) - self._noise
         self._iter_depth = 0
         self._prev_best = None
         self._next_iteration()
@@ -453,6 +460,7 @@ class Engine:
         ev = self._ev
         tt = self.tt_size
         quiesce = self._quiesce
+        noise = self._noise
         moves_ = self._moves
         idx = self._idx
         alpha = self._alpha
@@ -573,10 +581,12 @@ class Engine:
                 ply -= 1
                 s = -value
                 i = idx[ply] - 1
+                if ply == 0 and noise:
+                    s += self._noise_of[moves_[0][i]]
                 if s > best[ply]:
                     best[ply] = s
                     bmove[ply] = i
-                    if s > alpha[ply]:
+                    if s > alpha[ply] and not (ply == 0 and noise):
                         alpha[ply] = s
                         if s >= beta[ply]:
                             m = moves_[ply][i]
