@@ -1,64 +1,103 @@
-"""The engine ladder by matches (CPython; hours on a quiet machine: not CI).
+"""The engine ladder by matches (CPython; an hour or more: never part of CI).
 
 For Toguz Kumalak and Tobit (5 x 4), at the RP2040's node budget for a 2 s move
 (``playboard_host.match.DEFAULT_NODES``: the emulated Pico's nodes/s x 2; each
 level gets its share of it):
 
-- each level 1..8 against the reference players (random, greedy, noisy) and
-  against the level below, ``GAMES`` games a pairing, with the 95% interval;
-  targets: level 1 against greedy 25-50%, level 1 loses some games to random
-  (score < 100%), each level against the one below 60-75%;
-- Toguz Kumalak only: level 8 at that budget against the engine before issue 18
-  (``base8``, read from git) at 8,000 nodes, target >= 50%.
+- the engine's speed per game under CPython (the interpreter the matches run
+  on: the same firmware code, with the CPython twins of its viper kernels):
+  nodes/s of a 20,000-node level-8 search from a middle game, on this
+  process's CPU time (so other work on the machine counts little);
+- the ladder: level 1 against the reference players (random, greedy, noisy)
+  and each level against the one below, ``LADDER_GAMES`` games a pairing,
+  with the 95% interval and the score's target: level 1 against greedy
+  25-50%, level 1 loses some games to random (score < 100%), each level
+  against the one below 60-75%;
+- with ``LADDER_FULL=1`` also levels 2..8 against the reference players and,
+  for Toguz Kumalak, level 8 against the engine before issue 18 (``base8``,
+  read from git) at 8,000 nodes (target >= 50%).
 
-The same matches are ``playboard match --game toguz --game tobit --games 100
---processes N`` (and ``--pair L8:base8@8000``), which prints the markdown table
-in docs/engine.md. Environment: ``LADDER_GAMES`` (default 100),
-``LADDER_PROCESSES`` (default: the machine's cores), ``LADDER_GAMES_LIST``
-(default ``toguz,tobit``). Nothing is cached.
+At the end it prints the ladder as the markdown table of docs/engine.md. The
+same matches are ``playboard match --game toguz --game tobit --ladder
+--games 100`` (the whole suite without ``--ladder``). Environment:
+``LADDER_GAMES`` (default 100; 10 for a quick look), ``LADDER_PROCESSES``
+(default 1: the machine is shared), ``LADDER_GAMES_LIST`` (default
+``toguz,tobit``), ``LADDER_FULL``. The bench runner stops a script after
+``BENCH_SCRIPT_S`` seconds (default 1200): set it to some hours for 100 games.
 """
 import os
 import sys
+import time
 
 sys.path.insert(0, "firmware")
 sys.path.insert(0, "bench")
 sys.path.insert(0, "host_tools")
 
 import playboard_host  # noqa: E402,F401 - the CPython twins of the viper code
+from playboard.engine.search import Engine  # noqa: E402
+from playboard.games.registry import new_game  # noqa: E402
 from playboard_host import match  # noqa: E402
-from playboard_host.commands.match import suite  # noqa: E402
+from playboard_host.commands.match import ladder, suite  # noqa: E402
 
-from benchlib import report  # noqa: E402
+from benchlib import middle, report  # noqa: E402
 
 GAMES = int(os.environ.get("LADDER_GAMES", "100"))
-PROCESSES = int(os.environ.get("LADDER_PROCESSES", str(os.cpu_count() or 1)))
+PROCESSES = int(os.environ.get("LADDER_PROCESSES", "1"))
 GAME_LIST = os.environ.get("LADDER_GAMES_LIST", "toguz,tobit").split(",")
+FULL = os.environ.get("LADDER_FULL", "") not in ("", "0")
+SPEED_NODES = 20000
 
 
 def target_of(a, b):
+    """(target text, test of a result) for pairing a:b, or (None, None)."""
     if a == "L1" and b == "greedy":
         return "25-50%", lambda r: 0.25 <= r["score"] <= 0.50
     if a == "L1" and b == "random":
         return "< 100% (loses some)", lambda r: r["losses"] > 0
+    if b == "base8@8000":
+        return ">= 50%", lambda r: r["score"] >= 0.5
     if b.startswith("L"):
         return "60-75%", lambda r: 0.60 <= r["score"] <= 0.75
     return None, None
 
 
+def speed(name):
+    """(nodes/s, nodes) of a level-8 search of SPEED_NODES nodes from the middle game,
+    on this process's CPU time."""
+    g = new_game(name, middle(name))
+    e = Engine(tt_size=1024)
+    e.think(g, 8, nodes=1)  # the engine's game copy is made outside the timing
+    t0 = time.process_time()
+    e.think(g, 8, nodes=SPEED_NODES)
+    return e.nodes / max(1e-6, time.process_time() - t0), e.nodes
+
+
 def main():
     for game in GAME_LIST:
-        pairs = suite()
-        if game == "toguz":
+        nps, n = speed(game)
+        report("engine %s: nodes/s under CPython (L8, %d nodes, middle game)" % (game, n),
+               int(nps), "nodes/s", None, None)
+    rows = []
+    for game in GAME_LIST:
+        pairs = suite() if FULL else ladder()
+        if FULL and game == "toguz":
             pairs = pairs + [("L8", "base8@8000")]
         for a, b in pairs:
             r = match.run_match(game, a, b, games=GAMES, processes=PROCESSES)
             target, ok = target_of(a, b)
-            if b == "base8@8000":
-                target, ok = ">= 50%", lambda r: r["score"] >= 0.5
+            verdict = None if ok is None else ok(r)
             report("ladder %s %s vs %s (%d games, L8 %d nodes)" % (game, a, b, GAMES, r["nodes"]),
                    round(100 * r["score"], 1), "%% [%.1f, %.1f] %d-%d-%d" % (
                        100 * r["low"], 100 * r["high"], r["wins"], r["draws"], r["losses"]),
-                   target, None if ok is None else ok(r))
+                   target, verdict)
+            rows.append((r, target, verdict))
+    print("| game | A | B | games | A wins-draws-losses | A score | 95% interval | target |")
+    print("|---|---|---|---|---|---|---|---|")
+    for r, target, verdict in rows:
+        print("| %s | %s | %s | %d | %d-%d-%d | %.1f%% | %.0f-%.0f%% | %s |" % (
+            r["game"], r["a"], r["b"], r["games"], r["wins"], r["draws"], r["losses"],
+            100 * r["score"], 100 * r["low"], 100 * r["high"],
+            "" if target is None else "%s: %s" % (target, "met" if verdict else "missed")))
 
 
 main()

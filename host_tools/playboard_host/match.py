@@ -2,8 +2,10 @@
 
 A match plays ``games`` games between two players, colours alternated (player A
 is White in even games), each game starting with ``opening`` random plies
-drawn from a seed (different in each pair of games, the same for both colour
-orders of a pair, so that each opening is played from both sides). Games still
+drawn from a seed (the same for both colour orders of a pair, so that each
+opening is played from both sides; different in each pair while there are
+openings left: Toguz Kumalak has only 81 of 2 plies, and two engines without
+noise play the same opening twice the same way). Games still
 running after ``max_plies`` plies are adjudicated by material (a man 1, a tobit
 3; kazans; captures; equal is a draw). A win scores 1, a draw 1/2.
 
@@ -172,20 +174,52 @@ def interval95(wins, draws, losses):
     return max(0.0, mid - half), min(1.0, mid + half)
 
 
+def random_opening(game, plies, seed):
+    """A tuple of ``plies`` random legal moves from ``game``'s start, drawn
+    from ``seed`` (fewer if the game ends first)."""
+    g = new_game(game)
+    rng = random.Random(seed)
+    out = []
+    for _ in range(plies):
+        ms = g.legal_moves()
+        if not ms or g.is_game_over():
+            break
+        out.append(rng.choice(ms))
+        g.push(out[-1])
+    return tuple(out)
+
+
+def openings(game, plies, pairs, seed):
+    """``pairs`` openings (``random_opening``), distinct as long as 50 draws in a
+    row find a new one, then repeating: pair ``k``'s is drawn from seed
+    ``seed * 100003 + k`` (the next draws from larger seeds)."""
+    seen = set()
+    out = []
+    s = seed * 100003
+    for _ in range(pairs):
+        for _ in range(50):
+            op = random_opening(game, plies, s)
+            s += 1
+            if op not in seen:
+                break
+        seen.add(op)
+        out.append(op)
+    return out
+
+
 def play_game(game, white, black, nodes, opening, seed, max_plies=None):
     """Play one game; return (result text, plies, termination or "adjudicated",
     judged) where, for Tihbat, ``judged[side]`` is the final margin the table
     promised ``side`` (captures so far plus the table's value) at its first move.
 
-    ``white``/``black``: player specs. The first ``opening`` plies are random
-    (seeded by ``seed``)."""
+    ``white``/``black``: player specs. ``opening``: the first moves (a
+    sequence of legal moves, e.g. from ``openings``) or a number of random
+    plies drawn from ``seed``; ``seed`` also seeds the players."""
     g = new_game(game)
-    rng = random.Random(seed)
-    for _ in range(opening):
-        ms = g.legal_moves()
-        if not ms:
-            break
-        g.push(rng.choice(ms))
+    if isinstance(opening, int):
+        opening = random_opening(game, opening, seed)
+    for m in opening:
+        g.push(m)
     players = (Player(white, nodes, seed * 2 + 1), Player(black, nodes, seed * 2 + 2))
     max_plies = max_plies or MAX_PLIES[game]
     judged = [None, None]  # Tihbat: the table's final margin for each side when it first moves
@@ -229,7 +263,8 @@ def run_match(game, a, b, games=100, nodes=None, opening=None, seed=1, processes
     parse_spec(b)
     nodes = nodes or DEFAULT_NODES[game]
     opening = DEFAULT_OPENING[game] if opening is None else opening
-    tasks = [(game, a, b, nodes, opening, seed * 100003 + i // 2, i) for i in range(games)]
+    ops = openings(game, opening, (games + 1) // 2, seed)
+    tasks = [(game, a, b, nodes, ops[i // 2], seed * 100003 + i // 2, i) for i in range(games)]
     t0 = time.time()
     rows = []
 

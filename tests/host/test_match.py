@@ -100,3 +100,57 @@ def test_ladder_suite_has_every_level_against_the_references_and_the_one_below()
     for k in range(2, 9):
         assert ("L%d" % k, "L%d" % (k - 1)) in pairs
     assert len(pairs) == 31
+
+
+def test_openings_differ_while_there_are_any_left():
+    # Toguz Kumalak has 81 openings of 2 plies: 50 pairs get 50 different ones
+    ops = match.openings("toguz", 2, 50, seed=1)
+    assert len(ops) == 50 and len(set(ops)) == 50
+    assert all(len(op) == 2 and 0 <= op[0] < 9 and 0 <= op[1] < 9 for op in ops)
+    assert ops == match.openings("toguz", 2, 50, seed=1)  # the seed repeats them
+    assert ops != match.openings("toguz", 2, 50, seed=2)
+    # Tihbat has 4: the fifth pair repeats one
+    ops = match.openings("tihbat", 2, 5, seed=1)
+    assert len(set(ops[:4])) == 4 and ops[4] in ops[:4]
+
+
+def test_each_opening_is_played_from_both_sides(monkeypatch):
+    seen = []
+    real = match.play_game
+
+    def spy(game, white, black, nodes, opening, seed, max_plies=None):
+        seen.append((white, tuple(opening)))
+        return real(game, white, black, nodes, opening, seed, max_plies)
+
+    monkeypatch.setattr(match, "play_game", spy)
+    match.run_match("toguz", "L1", "random", games=6, nodes=16, seed=5)
+    assert [w for w, _ in seen] == ["L1", "random"] * 3
+    assert [op for _, op in seen[0::2]] == [op for _, op in seen[1::2]]
+    assert len({op for _, op in seen}) == 3
+
+
+def test_ctrl_c_mid_pairing_says_how_far_it_got(capsys, monkeypatch):
+    real = match._task
+    n = []
+
+    def task_then_interrupt(args):
+        n.append(1)
+        if len(n) == 4:  # the second pairing's second game
+            raise KeyboardInterrupt
+        return real(args)
+
+    monkeypatch.setattr(match, "_task", task_then_interrupt)
+    rc = main(["match", "--game", "toguz", "--games", "2", "--nodes", "32", "--pair", "L2:L1",
+               "--pair", "L3:L2", "--pair", "L4:L3"])
+    assert rc == 130
+    cap = capsys.readouterr()
+    assert [line.split(" | ")[1:3] for line in cap.out.splitlines() if line.startswith("| toguz")] == [["L2", "L1"]]
+    assert "toguz L3:L2 dropped after 1 of 2 games" in cap.err
+    assert "toguz L2:L1: 2/2 games" in cap.err  # the progress line
+
+
+def test_ladder_pairings_are_the_targets():
+    from playboard_host.commands.match import ladder
+
+    assert ladder() == [("L1", "random"), ("L1", "greedy"), ("L1", "noisy"), ("L2", "L1"), ("L3", "L2"),
+                        ("L4", "L3"), ("L5", "L4"), ("L6", "L5"), ("L7", "L6"), ("L8", "L7")]

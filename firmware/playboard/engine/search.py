@@ -25,7 +25,7 @@ capture is compulsory) extend horizon nodes while the side to move must
 capture. Levels 1-8 (``LEVELS``, ``TOBIT_LEVELS``: one table per game): the
 low levels play a seeded random move in some of their moves, cap the depth,
 add seeded noise to the root moves' scores (so they blunder on purpose) and get
-a smaller share of the budget (1/16 at level 1, 1/4 at level 7); level 8
+a smaller share of the budget (1/16 at level 1, 1/6 or 1/3 at level 7); level 8
 searches until the budget (or the tree) runs out. At level 8 Tihbat plays by the solved
 table (``playboard.engine.tihbat_table``) when the table file is present.
 
@@ -62,31 +62,31 @@ _UPPER = const(2)
 _NO_MOVE = const(255)
 
 # level: (depth cap, root noise amplitude in quarters of the evaluation's UNIT, budget
-# divisor, blunders in 16): a level searches at most the given budgets divided by its
-# divisor, with a depth cap, noise on the root moves' scores, and - in ``blunders``
-# of 16 moves, drawn from the seed - a uniformly random legal move instead of a
-# search (a child can win against level 1). Calibrated per game by matches
-# (docs/engine.md, ``playboard match``): each level 60-75% against the one below.
+# divisor, blunders in 32): a level searches at most the given budgets divided by its
+# divisor, with a depth cap, noise on the root moves' scores (no level uses it now),
+# and - in ``blunders`` of 32 moves, drawn from the seed - a uniformly random legal
+# move instead of a search (a child can win against level 1). Calibrated per game by matches
+# (docs/engine.md, ``playboard match --ladder``): each level 60-75% against the one below.
 LEVELS = (  # Toguz Kumalak, Tihbat
     None,
+    (1, 0, 16, 17),
+    (1, 0, 16, 14),
     (1, 0, 16, 8),
-    (1, 0, 16, 5),
-    (1, 0, 16, 2),
-    (2, 10, 16, 0),
-    (2, 0, 16, 0),
-    (3, 0, 8, 0),
-    (MAX_PLY - 1, 0, 4, 0),
+    (2, 0, 16, 5),
+    (2, 0, 16, 2),
+    (3, 0, 8, 2),
+    (MAX_PLY - 1, 0, 6, 0),
     (MAX_PLY - 1, 0, 1, 0),
 )
 TOBIT_LEVELS = (  # Tobit 5 x 4 and 4 x 4: its greedy mover is little better than a random one
     None,
-    (1, 0, 16, 15),
+    (1, 0, 16, 31),
+    (1, 0, 16, 21),
     (1, 0, 16, 12),
-    (1, 0, 16, 8),
-    (1, 0, 16, 3),
-    (2, 0, 16, 1),
-    (3, 0, 8, 0),
-    (MAX_PLY - 1, 0, 4, 0),
+    (1, 0, 16, 5),
+    (2, 0, 16, 2),
+    (3, 0, 8, 1),
+    (MAX_PLY - 1, 0, 3, 0),
     (MAX_PLY - 1, 0, 1, 0),
 )
 GAME_LEVELS = {"tobit": TOBIT_LEVELS, "tobit4": TOBIT_LEVELS}
@@ -200,7 +200,7 @@ class Engine:
         level 8, play Tihbat by the solved table when its file is present
         (no search; False searches instead). ``ms``: time
         budget in milliseconds on the engine's clock, from this call; ``nodes``:
-        node budget; levels below 8 use a share of both (``LEVELS``: 1/4 at
+        node budget; levels below 8 use a share of both (``LEVELS``: 1/6 or 1/3 at
         level 7 down to 1/16); ``depth``: a depth cap below the level's own.
         With no budget the level's depth cap alone bounds the search (levels 7
         and 8 then need a budget: ValueError). A game that is over gives
@@ -250,7 +250,7 @@ class Engine:
         if len(moves) == 1:
             self.done = True
             return
-        if blunders and self._rand_below(16) < blunders:
+        if blunders and self._rand_below(32) < blunders:
             self.best_move = moves[self._rand_below(len(moves))]
             self.done = True
             return

@@ -1,6 +1,7 @@
 """`playboard match`: engine strength by matches (the ladder in docs/engine.md)."""
 import json
 import sys
+import time
 
 from playboard.games.common import GAME_NAMES
 
@@ -18,6 +19,8 @@ def add_arguments(p):
         ", ".join("%s %d" % kv for kv in sorted(match.DEFAULT_NODES.items()))))
     p.add_argument("--pair", action="append", metavar="A:B",
                    help="a pairing such as L8:greedy or L8:base8@8000 (repeatable; default: the ladder)")
+    p.add_argument("--ladder", action="store_true",
+                   help="only the ladder's targets: L1 against random/greedy/noisy and each level against the one below")
     p.add_argument("--seed", type=int, default=1, help="seed of the random openings (default 1)")
     p.add_argument("--processes", type=int, default=1, help="worker processes (default 1)")
     p.add_argument("--json", metavar="FILE", help="also append each result as a JSON line to FILE")
@@ -34,20 +37,42 @@ def suite():
     return pairs
 
 
-def _progress(label):
-    def show(done, total, points):
-        sys.stderr.write("\r%s: %d/%d games, A %.1f points " % (label, done, total, points))
+def ladder():
+    """The pairings the ladder's targets are about: level 1 against the
+    reference players, then each level against the one below."""
+    return [("L1", ref) for ref in ("random", "greedy", "noisy")] + [
+        ("L%d" % k, "L%d" % (k - 1)) for k in range(2, 9)]
+
+
+class _Progress:
+    """Progress of one pairing on standard error (``show`` is run_match's
+    ``progress``); ``done``/``points`` stay readable after a Ctrl-C."""
+
+    def __init__(self, label, quiet):
+        self.label = label
+        self.quiet = quiet
+        self.done = 0
+        self.points = 0.0
+        self.t0 = time.time()
+
+    def show(self, done, total, points):
+        self.done, self.points = done, points
+        if self.quiet:
+            return
+        left = (time.time() - self.t0) / done * (total - done)
+        text = "%s: %d/%d games, A %.1f points (%.0f%%), about %.0f s left" % (
+            self.label, done, total, points, 100.0 * points / done, left)
+        sys.stderr.write("\r" + text + " " * 4)
         if done == total:
-            sys.stderr.write("\r" + " " * (len(label) + 40) + "\r")
+            sys.stderr.write("\r" + " " * (len(text) + 4) + "\r")
         sys.stderr.flush()
-    return show
 
 
 def run(args):
     if args.games < 1:
         raise CommandError("--games must be 1 or more")
     check_output_path(args.json, "--json")
-    pairs = suite()
+    pairs = ladder() if args.ladder else suite()
     if args.pair:
         pairs = []
         for text in args.pair:
@@ -67,15 +92,17 @@ def run(args):
     finished = 0
     for game in games:
         for a, b in pairs:
+            prog = _Progress("%s %s:%s" % (game, a, b), args.quiet)
             try:
                 r = match.run_match(game, a, b, games=args.games, nodes=args.nodes, seed=args.seed,
-                                    processes=args.processes,
-                                    progress=None if args.quiet else _progress("%s %s:%s" % (game, a, b)))
+                                    processes=args.processes, progress=prog.show)
             except ValueError as e:
                 raise CommandError(str(e))
             except KeyboardInterrupt:
-                sys.stderr.write("\ninterrupted: %d pairing(s) finished (above%s); %s %s:%s dropped\n" % (
-                    finished, ", and in " + args.json if args.json else "", game, a, b))
+                sys.stderr.write("\ninterrupted: %d pairing(s) finished (above%s); %s %s:%s dropped after "
+                                 "%d of %d games (A %.1f points)\n" % (
+                                     finished, ", and in " + args.json if args.json else "", game, a, b,
+                                     prog.done, args.games, prog.points))
                 return 130
             extra = ""
             if game == "tihbat" and a == "L8":
