@@ -5,16 +5,19 @@ What runs: the whole app (``playboard.app.loop.App``: scan -> debounce -> tracke
 rules -> record on a fake flash) on the simulated board, in this process, with a virtual
 clock (tests/firmware/apprig.py's ``Rig``). Why in process under CPython and not
 ``SimBoard`` (the firmware under MicroPython behind a pipe): the same firmware code
-runs, but a SimBoard command costs a round trip per step and the frame loop runs in
-MicroPython; measured here, one Toguz Kumalak game with human timing takes about 2 s of
-CPU through SimBoard and about 0.3 s in process (a Tobit game about 5x as long). The
-heap, the only thing MicroPython adds, is bench/mp_memory.py's and py_soak.py's.
-Frames are run every 10 ms (the board's 100 Hz scan) while anything moves: within 70 ms
-of a raw sensor change (the 40 ms debounce), while the engine thinks, while a game is
+runs, but measured here 6,000 frames of a Toguz Kumalak game take 0.43 s through
+SimBoard and 0.25 s in process; in process the driver can also read the tracker's
+timers to skip the frames where nothing happens (below), which SimBoard's commands do
+not show; and under MicroPython the in-process Tobit rig does not fit 192 KB beside a
+harness. The heap, the one thing MicroPython adds, is bench/mp_memory.py's and
+bench/py_soak.py's (the whole firmware at 192 KB through SimBoard).
+Frames are run every 10 ms (the board's 100 Hz scan) while anything moves: within 50 ms
+of a raw sensor change (the 40 ms debounce and a frame), while the engine thinks, while a game is
 being begun or a tracker event is being handled; otherwise the clock jumps to the next
 sensor action, the tracker's next timer (Tobit's settle, the sowing view's confirmation,
 an error flash) or 200 ms on, whichever is first. Nothing in the firmware counts frames
-(every timer is a clock difference), so skipped frames change nothing but the time spent.
+(every timer is a clock difference; the engine, sliced per frame, gets every frame), so
+skipped frames change nothing but the time spent; a sensor action falls on the 10 ms grid.
 
 Who plays: ``humanlib`` (the reply delay 0-3 s: its distribution is there; contact
 bounce on every sensor change; bumps of 100-300 ms; a chattering sensor in 10 % of
@@ -72,7 +75,7 @@ from tracelib import tobit_move_changes  # noqa: E402
 TYPES = ("toguz", "tobit", "tobit4", "tihbat")
 S_MENU, S_SETUP, S_PLAY, S_OVER = 0, 1, 2, 3
 FRAME_MS = 10
-HOT_MS = 70  # frames every 10 ms this long after a raw change (debounce 40 ms + 3 frames)
+HOT_MS = 50  # frames every 10 ms this long after a raw change (debounce 40 ms + a frame)
 COARSE_MS = 200
 LOST_MS = 10000
 ENGINE_WAIT_MS = 60000
