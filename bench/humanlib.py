@@ -21,7 +21,7 @@ used to fail), not a claim about people.
 Contact bounce (``bounced``): 0-3 flips, each 1-5 ms, before a sensor settles at its
 new value (reed and hall contacts under a piece set down or a pit's balls dropped).
 
-A bump (``bump``): a sensor off its value for 100-300 ms and back (a piece knocked
+A bump (``bump_spans``): a sensor off its value for 100-300 ms and back (a piece knocked
 and set right, a hand brushing a pit). A stray touch (``stray``): the same, at any
 moment of a game, by someone who is not playing (10 % of games). A chattering sensor
 (``Chatter``): a weak magnet whose sensor flips every 100 ms (5 Hz, each value
@@ -62,14 +62,25 @@ def bounced(rng, t, sensor, value, other=None):
     return out, t
 
 
-def bump(rng, t, sensor, value):
-    """A bump at ``t``: ``sensor`` (at ``value``) off it for 100-300 ms and back, bounce
-    at both ends; returns (actions, t at the end)."""
-    off = 0 if value else 1
-    a, t = bounced(rng, t, sensor, off, value)
-    t += rng.randint(*BUMP_MS)
-    b, t = bounced(rng, t, sensor, value, off)
-    return a + b, t
+def bump_spans(rng, t):
+    """A bump at ``t``: the spans ``[(t0, t1), ...]`` (ms) during which a sensor reads the
+    opposite of its true value: 100-300 ms, with 0-3 bounces of 1-5 ms at each end;
+    returns (spans, t at the end). Laid over the true value (not set to a value), so a
+    piece put down or lifted meanwhile is read right once the bump ends."""
+    spans = []
+    for _ in range(rng.randint(0, 3)):
+        d = rng.randint(1, 5)
+        spans.append((t, t + d))
+        t += d + rng.randint(1, 5)
+    d = rng.randint(*BUMP_MS)
+    spans.append((t, t + d))
+    t += d
+    for _ in range(rng.randint(0, 3)):
+        t += rng.randint(1, 5)
+        d = rng.randint(1, 5)
+        spans.append((t, t + d))
+        t += d
+    return spans, t
 
 
 class Chatter:

@@ -137,6 +137,7 @@ class Table:
         self.acts = []  # heap of (t, seq, sensor, value)
         self.seq = 0
         self.chatter = None
+        self.flips = []  # (t0, t1, sensor): the sensor reads the opposite of its truth (bumps)
         self.t_raw = -100000
         self.raw = bytearray(self.hw.sensors)
         self.events = []  # (t, kind, fields) since the game began
@@ -158,6 +159,12 @@ class Table:
         for (t, s, v) in actions:
             heapq.heappush(self.acts, (t, self.seq, s, v))
             self.seq += 1
+
+    def bump(self, spans, sensor):
+        """Lay bump ``spans`` (humanlib.bump_spans) over ``sensor``."""
+        for (t0, t1) in spans:
+            self.flips.append((t0, t1, sensor))
+        self.flips.sort()
 
     def set_now(self, s, v):
         """A sensor's true value changed now (the physical board reset between games)."""
@@ -194,6 +201,15 @@ class Table:
             ch = self.chatter
             if ch is not None and ch.flipped(t):
                 raw[ch.sensor] = 1 - raw[ch.sensor]
+            fl = self.flips
+            if fl:
+                while fl and fl[0][1] <= t:
+                    del fl[0]  # (sorted by start: a span that ended behind one still on stays a while)
+                for (t0, t1, s) in fl:
+                    if t0 > t:
+                        break
+                    if t < t1:
+                        raw[s] = 1 - raw[s]
             if raw != sensors:
                 sensors[:] = raw
                 self.t_raw = t
@@ -213,6 +229,10 @@ class Table:
             if ch is not None:
                 e = ch.next_edge(t)
                 if e is not None and e < nxt:
+                    nxt = e
+            for (t0, t1, s) in fl:
+                e = t0 if t0 > t else t1
+                if t < e < nxt:
                     nxt = e
             nxt = -(-nxt // FRAME_MS) * FRAME_MS
             self.t = max(nxt, t + FRAME_MS)
@@ -500,8 +520,7 @@ class Game:
             cells = [lay.sensor_of(c) for c in range(2 * g.n_pits)
                      if not g.pos[c] or c // g.n_pits != g.turn]
         s = rng.choice(cells + pads)
-        a, _ = H.bump(rng, t, s, tb.truth[s])
-        tb.at(a)
+        tb.bump(H.bump_spans(rng, t)[0], s)
         self.strays += 1
 
     def bump(self, g, m, t):
@@ -520,8 +539,7 @@ class Game:
         if not cells:
             return
         s = lay.sensor_of(rng.choice(cells))
-        a, _ = H.bump(rng, t, s, tb.truth[s])
-        tb.at(a)
+        tb.bump(H.bump_spans(rng, t)[0], s)
         self.bumps += 1
 
     def play(self):
@@ -654,6 +672,7 @@ def run_game(table, name, mode, seed, patient=False, shares=(H.CHATTER_SHARE, H.
                 out["stuck_after"] = True
     finally:
         table.chatter = None
+        table.flips = []
     out["plies"] = len(gm.committed())
     out["human"] = sum(1 for p in gm.plies if not p["engine"] and not p["auto"])
     out["lat"] = gm.lat
