@@ -1,0 +1,106 @@
+"""How people play on the board, in time: the reply delay, contact bounce, bumps, stray
+touches and a chattering sensor (issue 10's "human timing"), written once for the
+benches that play the real firmware (bench/py_play.py; bench/py_soak.py's bounce).
+
+Everything is a pure function of a ``random.Random`` and times in ms; the result is a
+list of raw sensor actions ``(t_ms, sensor, value)`` for a driver to apply.
+
+The reply delay (``reply_ms``), from the end of the last move's physical actions to the
+first action of the reply, 0-3 s:
+
+- 25 %: a *fast* reply, uniform 0-400 ms (the player had the move ready: the case
+  issue 10 saw fail, a reply 0-300 ms after the engine's move is put down);
+- 75 %: triangular on 0-3000 ms with its mode at 800 ms (a look at the board, then
+  the hand).
+
+Mean 0.25 x 200 + 0.75 x (0 + 800 + 3000) / 3 = 1000 ms; 10 % of all replies under
+about 250 ms, the median about 1.0 s. Chess-clock studies of casual play put most
+replies at 1-3 s; the fast quarter is the adversarial share (it is where the firmware
+used to fail), not a claim about people.
+
+Contact bounce (``bounced``): 0-3 flips, each 1-5 ms, before a sensor settles at its
+new value (reed and hall contacts under a piece set down or a pit's balls dropped).
+
+A bump (``bump_spans``): a sensor off its value for 100-300 ms and back (a piece knocked
+and set right, a hand brushing a pit). A stray touch (``stray``): the same, at any
+moment of a game, by someone who is not playing (10 % of games). A chattering sensor
+(``Chatter``): a weak magnet whose sensor flips every 100 ms (5 Hz, each value
+outlasting the debounce) for 2-8 s (10 % of games); laid over the true value, so it
+rests at the truth when it stops.
+"""
+FAST_SHARE = 0.25
+FAST_MS = 400
+MAX_REPLY_MS = 3000
+MODE_REPLY_MS = 800
+BUMP_MS = (100, 300)
+CHATTER_SHARE = 0.10
+STRAY_SHARE = 0.10
+CHATTER_FLIP_MS = 100  # 5 Hz
+CHATTER_MS = (2000, 8000)
+
+
+def reply_ms(rng):
+    """A reply delay in ms (0..MAX_REPLY_MS), drawn as the module docstring says."""
+    if rng.random() < FAST_SHARE:
+        return rng.randint(0, FAST_MS)
+    return int(rng.triangular(0, MAX_REPLY_MS, MODE_REPLY_MS))
+
+
+def bounced(rng, t, sensor, value, other=None):
+    """The actions of ``sensor`` going to ``value`` at ``t`` with 0-3 contact bounces
+    (each 1-5 ms back at ``other``, default the opposite of a 0/1 value) before it;
+    returns (actions, t when it settled)."""
+    if other is None:
+        other = 0 if value else 1
+    out = []
+    for _ in range(rng.randint(0, 3)):
+        out.append((t, sensor, value))
+        t += rng.randint(1, 5)
+        out.append((t, sensor, other))
+        t += rng.randint(1, 5)
+    out.append((t, sensor, value))
+    return out, t
+
+
+def bump_spans(rng, t):
+    """A bump at ``t``: the spans ``[(t0, t1), ...]`` (ms) during which a sensor reads the
+    opposite of its true value: 100-300 ms, with 0-3 bounces of 1-5 ms at each end;
+    returns (spans, t at the end). Laid over the true value (not set to a value), so a
+    piece put down or lifted meanwhile is read right once the bump ends."""
+    spans = []
+    for _ in range(rng.randint(0, 3)):
+        d = rng.randint(1, 5)
+        spans.append((t, t + d))
+        t += d + rng.randint(1, 5)
+    d = rng.randint(*BUMP_MS)
+    spans.append((t, t + d))
+    t += d
+    for _ in range(rng.randint(0, 3)):
+        t += rng.randint(1, 5)
+        d = rng.randint(1, 5)
+        spans.append((t, t + d))
+        t += d
+    return spans, t
+
+
+class Chatter:
+    """A chattering sensor: ``sensor`` reads the opposite of its true value during the
+    odd 100 ms periods of [t0, t1) (5 Hz), its true value otherwise."""
+
+    def __init__(self, rng, t0, sensor):
+        self.sensor = sensor
+        self.t0 = t0
+        self.t1 = t0 + rng.randint(*CHATTER_MS)
+
+    def flipped(self, t):
+        """True when the sensor reads the opposite of its true value at ``t``."""
+        return self.t0 <= t < self.t1 and ((t - self.t0) // CHATTER_FLIP_MS) % 2 == 0
+
+    def next_edge(self, t):
+        """The first time after ``t`` at which the reading may change, or None."""
+        if t >= self.t1:
+            return None
+        if t < self.t0:
+            return self.t0
+        k = (t - self.t0) // CHATTER_FLIP_MS + 1
+        return min(self.t0 + k * CHATTER_FLIP_MS, self.t1)
