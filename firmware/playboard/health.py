@@ -11,9 +11,13 @@ The counters (``NAMES``; ints 0..2**30, counted since the host last took them):
   on the RP2040; the simulated board has none: 0),
 - ``stuck`` / ``chatter``: sensors found stuck or chattering
   (``playboard.board.debounce``), each sensor counted once per kind and power-up,
+- ``memory_errors``: frames the app survived a MemoryError in (``App.memory_errors``,
+  counted here by :func:`memory_errors` when the menu shows and at the link's ``C``),
+- ``selftest``: sensors a judged self-test (``playboard.app.check``, ``selftest``)
+  found stuck, dead or noisy (:func:`selftest`),
 
-and ``faulty``: the last 8 of those as ``[sensor, kind]`` (kind 1
-chatter, 2 stuck).
+and ``faulty``: the last 8 of those sensors as ``[sensor, kind]`` (kind 1
+chatter, 2 stuck, 4 a self-test fault).
 
 They live in the file ``health`` of the store's folder, one ``name value`` line
 each (``faulty`` as ``sensor:kind`` words), rewritten whole through ``health.tmp``
@@ -29,8 +33,9 @@ person to look at.
 """
 from playboard.compat import const
 
-NAMES = ("power_ups", "wdt_resets", "stuck", "chatter")
+NAMES = ("power_ups", "wdt_resets", "stuck", "chatter", "memory_errors", "selftest")
 KINDS = {1: "chatter", 2: "stuck"}  # playboard.board.debounce CHATTER, STUCK
+SELFTEST = const(4)  # the faulty kind of a sensor a self-test judged bad
 _MAX = const(8)  # faulty entries kept
 _TOP = const(0x3FFFFFFF)
 
@@ -177,15 +182,49 @@ def faults(store, deb):
     return len(new)
 
 
-def link(store, req):
+def add(store, counts, faulty=()):
+    """Add ``counts`` (dict name -> n, names of ``NAMES``) and the ``faulty`` entries
+    ([sensor, kind] each) to the counters on flash, written once. True once on flash."""
+    h = _load(store)
+    for k in counts:
+        h[k] += counts[k]
+    if faulty:
+        h["faulty"] = (h["faulty"] + list(faulty))[-_MAX:]
+    return write(store, h)
+
+
+def memory_errors(app):
+    """Count on flash the app's MemoryErrors (``app.memory_errors``, since power-up)
+    not yet counted (``app.mem_counted``, set here). True if there were any."""
+    n = app.memory_errors - getattr(app, "mem_counted", 0)
+    if n <= 0:
+        return False
+    if add(app.store, {"memory_errors": n}):
+        app.mem_counted = app.memory_errors
+    return True
+
+
+def selftest(store, summary):
+    """Count the sensors a finished self-test (``SelfTest.summary()``) judged stuck,
+    dead or noisy: ``selftest`` and one faulty entry each. Returns how many."""
+    bad = summary["stuck"] + summary["dead"] + summary["noisy"]
+    if bad:
+        add(store, {"selftest": len(bad)}, [[s, SELFTEST] for s in bad])
+    return len(bad)
+
+
+def link(store, req, app=None):
     """The link's ``C`` request (docs/protocol.md): ``{}`` reads the counters;
     ``{"take": {name: n, ..., "faulty": [[sensor, kind], ...]}}`` takes back what
     the host has stored (each counter less ``n``, never below 0; those faulty entries
     dropped), so counts made in between are kept. ValueError (one line) for a bad
-    request; then nothing changes."""
+    request; then nothing changes. ``app`` (the App, or None): its memory errors not
+    yet on flash are counted first (:func:`memory_errors`)."""
     for k in req:
         if k != "take":
             raise ValueError("health: only take")
+    if app is not None:
+        memory_errors(app)
     h = read(store)
     t = req.get("take")
     if t is None:

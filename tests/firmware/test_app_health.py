@@ -91,7 +91,7 @@ def test_the_link_takes_back_what_the_host_stored_and_refuses_bad_requests():
     h = health.read(st)
     assert (h["power_ups"], h["wdt_resets"]) == (2, 1)
     assert health.link(st, {}) == {"power_ups": 2, "wdt_resets": 1, "stuck": 0, "chatter": 0,
-                                   "faulty": []}
+                                   "memory_errors": 0, "selftest": 0, "faulty": []}
     for bad in ({"take": {"power_ups": -1}}, {"take": {"resets": 1}}, {"take": 3},
                 {"take": {"power_ups": True}}, {"clear": True}, {"take": {"faulty": 5}}):
         e = raises(ValueError, health.link, st, bad)
@@ -105,3 +105,36 @@ def test_the_link_takes_back_what_the_host_stored_and_refuses_bad_requests():
     assert health.read(st)["power_ups"] == 1
     assert health.power_up(st, wdt=True)
     assert (health.read(st)["power_ups"], health.read(st)["wdt_resets"]) == (2, 1)
+
+
+def test_memory_errors_and_self_test_faults_are_counted_on_flash():
+    r = Rig()
+    r.adv(50)
+    fs = r.fs
+    # frames that survived a MemoryError (in play, say): counted when the menu shows
+    r.app.memory_errors += 3
+    r.app._menu_dirty = True
+    r.adv(50)
+    h, _ = _counters(fs)
+    assert h["memory_errors"] == 3 and r.app.mem_counted == 3
+    r.app._menu_dirty = True
+    r.adv(50)
+    assert _counters(fs)[0]["memory_errors"] == 3  # each counted once
+    # the link's C counts those not yet on flash first
+    r.app.memory_errors += 2
+    st = Store("/games", fs=fs)
+    assert health.link(st, {}, r.app)["memory_errors"] == 5
+    # a judged self-test: a sensor left on all along is stuck, the others never
+    # touched are dead: each counted, faulty entries of kind 4 (the last 8)
+    from playboard.app import check
+    s = r.sensor("toguz", 3)
+    r.hw.set_sensor(s, 1)
+    check.start(r.app, "selftest", r.t, 5)
+    r.adv(12000)
+    res = r.app.check_result
+    assert res is not None and s in res["stuck"], res
+    h, _ = _counters(fs)
+    bad = len(res["stuck"]) + len(res["dead"]) + len(res["noisy"])
+    assert bad >= 1 and h["selftest"] == bad, h
+    assert all(k == 4 for _, k in h["faulty"]) and len(h["faulty"]) == min(8, bad), h
+    r.hw.set_sensor(s, 0)

@@ -34,6 +34,11 @@ def fit_choice(app):
 
 
 def paint_menu(app):
+    if app.memory_errors != getattr(app, "mem_counted", 0):
+        from playboard import health  # (cold: the errors of the last game, counted on flash)
+        from playboard.compat import unload
+        unload("playboard.health")
+        health.memory_errors(app)
     li = app.lights
     li.clear()
     lay = app.menu_lay
