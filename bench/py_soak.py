@@ -89,7 +89,8 @@ class Soak:
         self.power_ups = 1
         self.n = dict(days=0, visitors=0, started=0, finished=0, abandoned=0, moves=0, kills=0, cuts=0,
                       recovered=0, stray=0, sweeps=0, stuck=0, events_lost=0, misread=0, start_failed=0, start_again=0, desync=0, other_game=0, undone=0,
-                      not_dark=0, not_lit=0, max_leave_s=0.0)
+                      not_dark=0, not_lit=0, max_leave_s=0.0,
+                      staff=0, staff_failed=0, chatter=0)
 
     # ---- the board ------------------------------------------------------------------
 
@@ -196,6 +197,47 @@ class Soak:
                 self.b.set_sensor(self.sensor("toguz", c), 0)
                 self.adv(rng.randint(20, 200))
         self.adv(rng.randint(300, 2000))
+
+    def staff(self):
+        """The morning's care (docs/museum.md): the staff gesture (the four corner pits
+        held 3.2 s, twice), the flash view looked at and closed, back to the menu."""
+        from playboard.app.state import STAFF_CORNERS
+        from playboard.app.staff import STAFF_EXIT, STAFF_FLASH
+        sens = [self.sensor("toguz", c) for c in STAFF_CORNERS]
+        for _ in range(2):
+            for s in sens:
+                self.b.set_sensor(s, 1)
+                self.adv(self.rng.randint(50, 300))
+            self.adv(3200)
+            for s in sens:
+                self.b.set_sensor(s, 0)
+                self.adv(self.rng.randint(50, 300))
+            self.adv(400)
+        if self.status()["state"] != "staff":
+            self.n["staff_failed"] += 1
+            return
+        for cell in (STAFF_FLASH, STAFF_FLASH, STAFF_EXIT):
+            self.adv(self.rng.randint(500, 2000))
+            press_sensor(self.hands, self.sensor("toguz", cell))
+        self.adv(500)
+        if self.status()["state"] != "menu":
+            self.n["staff_failed"] += 1
+        self.n["staff"] += 1
+        self.events()
+
+    def chatter(self):
+        """A loose wire: a Tobit point's sensor (no game of the menu uses it) flips every
+        10-20 ms for 1-2 s, then rests: the board must count it, isolate it and go on."""
+        s = self.sensor("tobit", self.rng.randint(13, 26))
+        v = 0
+        for _ in range(self.rng.randint(60, 120)):
+            v = 1 - v
+            self.b.set_sensor(s, v)
+            self.adv(self.rng.randint(10, 20))
+        self.b.set_sensor(s, 0)
+        self.adv(3000)
+        self.n["chatter"] += 1
+        self.events()
 
     def start_game(self, name, pad):
         st = self.status()
@@ -352,6 +394,10 @@ class Soak:
         if self.status()["state"] != "menu":
             self.n["not_lit"] += 1
         self.events()
+        if d % 3 == 0:
+            self.safe(self.staff)
+        if self.rng.random() < 0.3:
+            self.safe(self.chatter)
         arrivals = sorted(self.rng.randint(OPEN_S + 300, CLOSE_S - 1800) for _ in range(self.rng.randint(3, 6)))
         for a in arrivals:
             if self.wall < base + a:
@@ -441,6 +487,7 @@ class Soak:
         out = dict(self.n)
         out.update(rec_finished=sum(1 for r in recs if r.result in ("1-0", "0-1", "1/2-1/2")),
                    rec_abandoned=sum(1 for r in recs if r.result == "*"), records=len(recs), bad_records=bad, lost=lost, wdt_resets=health["wdt_resets"],
+                   chatter_counted=health["chatter"], memory_errors=health.get("memory_errors", 0),
                    power_ups=health["power_ups"], heap_spread=spread, heap_alike=alike, n_alike=n_alike,
                    heap=self.heap,
                    heap_kind=self.heap_kind)
@@ -475,6 +522,11 @@ def main():
     report("soak: moves committed (firmware events)", f["moves"], "moves")
     report("soak: power cuts (between frames / in a write)", "%d / %d" % (f["kills"], f["cuts"]), "cuts")
     report("soak: stray touches / hands sweeping", "%d / %d" % (f["stray"], f["sweeps"]), "faults")
+    report("soak: chattering sensor injected / counted (health)", "%d / %d" % (f["chatter"], f["chatter_counted"]),
+           "faults", ">= 1 counted if injected", f["chatter"] == 0 or f["chatter_counted"] >= 1)
+    report("soak: staff visits (gesture, flash view, back) / failed", "%d / %d" % (f["staff"], f["staff_failed"]),
+           "visits", "0 failed", f["staff_failed"] == 0)
+    report("soak: memory errors (health)", f["memory_errors"], "errors")
     cuts = f["kills"] + f["cuts"]
     report("soak: power cuts recovered (menu/attract)", f["recovered"], "cuts",
            "== %d" % cuts, f["recovered"] == cuts)

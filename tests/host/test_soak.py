@@ -29,4 +29,7 @@ def test_two_museum_days_lose_nothing_and_the_board_always_comes_back(tmp_path):
     assert f["stuck"] == 0 and f["max_leave_s"] <= 300 + py_soak.MARGIN_S, f
     assert f["wdt_resets"] == 0 and f["events_lost"] == 0 and f["desync"] == 0, f
     assert f["not_dark"] == 0 and f["not_lit"] == 0 and f["start_failed"] == 0, f
+    # the staff's morning visit (the gesture, the staff menu) and a chattering sensor
+    assert f["staff"] >= 1 and f["staff_failed"] == 0, f
+    assert f["chatter"] == 0 or f["chatter_counted"] >= 1, f
     assert len(f["heap"]) == 2 and abs(f["heap"][1] - f["heap"][0]) < 8192, f  # (day 1 interns names)
