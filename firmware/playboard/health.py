@@ -11,8 +11,9 @@ The counters (``NAMES``; ints 0..2**30, counted since the host last took them):
   on the RP2040; the simulated board has none: 0),
 - ``stuck`` / ``chatter``: sensors found stuck or chattering
   (``playboard.board.debounce``), each sensor counted once per kind and power-up,
-- ``memory_errors``: frames the app survived a MemoryError in (``App.memory_errors``,
-  counted here by :func:`memory_errors` when the menu shows and at the link's ``C``),
+- ``memory_errors``: frames the app survived a MemoryError in (``App.memory_errors``;
+  ``playboard.app.ui.count_memory_errors`` appends them to the file ``memerr`` when
+  the menu shows and at the link's ``C``; :func:`read` adds them),
 - ``selftest``: sensors a judged self-test (``playboard.app.check``, ``selftest``)
   found stuck, dead or noisy (:func:`selftest`),
 
@@ -55,6 +56,9 @@ def read(store):
     b = _read(store, "/boots") or b""
     h["power_ups"] += len(b)
     h["wdt_resets"] += b.count(b"W")
+    for w in (_read(store, "/memerr") or b"").split(b"\n"):
+        if w.isdigit():  # (a line cut by a power cut mid-write: its digits, or none)
+            h["memory_errors"] = min(_TOP, h["memory_errors"] + int(w))
     return h
 
 
@@ -193,15 +197,6 @@ def add(store, counts, faulty=()):
     return write(store, h)
 
 
-def memory_errors(app):
-    """Count on flash the app's MemoryErrors (``app.memory_errors``, since power-up)
-    not yet counted (``app.mem_counted``, set here). True if there were any."""
-    n = app.memory_errors - getattr(app, "mem_counted", 0)
-    if n <= 0:
-        return False
-    if add(app.store, {"memory_errors": n}):
-        app.mem_counted = app.memory_errors
-    return True
 
 
 def selftest(store, summary):
@@ -219,12 +214,22 @@ def link(store, req, app=None):
     the host has stored (each counter less ``n``, never below 0; those faulty entries
     dropped), so counts made in between are kept. ValueError (one line) for a bad
     request; then nothing changes. ``app`` (the App, or None): its memory errors not
-    yet on flash are counted first (:func:`memory_errors`)."""
+    yet on flash are counted first (``playboard.app.ui.count_memory_errors``)."""
     for k in req:
         if k != "take":
             raise ValueError("health: only take")
-    if app is not None:
-        memory_errors(app)
+    if app is not None:  # (as playboard.app.ui.count_memory_errors, which the menu runs)
+        n = app.memory_errors - getattr(app, "mem_counted", 0)
+        if n > 0:
+            app.mem_counted = app.memory_errors
+            try:
+                f = store.fs.open(store.root + "/memerr", "ab")
+                try:
+                    f.write(b"%d\n" % n)
+                finally:
+                    f.close()
+            except OSError:
+                pass
     h = read(store)
     t = req.get("take")
     if t is None:
@@ -249,8 +254,9 @@ def link(store, req, app=None):
     # two steps counts them twice: the one window)
     if not write(store, h):
         raise OSError(store.error)
-    try:
-        store.fs.remove(store.root + "/boots")
-    except OSError:
-        pass
+    for name in ("/boots", "/memerr"):
+        try:
+            store.fs.remove(store.root + name)
+        except OSError:
+            pass
     return h

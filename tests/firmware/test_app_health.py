@@ -120,10 +120,28 @@ def test_memory_errors_and_self_test_faults_are_counted_on_flash():
     r.app._menu_dirty = True
     r.adv(50)
     assert _counters(fs)[0]["memory_errors"] == 3  # each counted once
-    # the link's C counts those not yet on flash first
+    # a MemoryError while counting them loses that count and is not retried for its own
+    # error (the frame counts it): no frame after frame of errors
+    real = r.app.store.fs.open
+
+    def no_room(*a):
+        raise MemoryError
+    r.app.store.fs.open = no_room
+    r.app.memory_errors += 4
+    r.app._menu_dirty = True
+    r.adv(200)
+    r.app.store.fs.open = real
+    assert r.app.memory_errors == 3 + 4 + 1, r.app.memory_errors
+    r.app._menu_dirty = True
+    r.adv(50)
+    assert _counters(fs)[0]["memory_errors"] == 3
+    # the link's C counts those not yet on flash first; its take clears them
     r.app.memory_errors += 2
     st = Store("/games", fs=fs)
-    assert health.link(st, {}, r.app)["memory_errors"] == 5
+    h = health.link(st, {}, r.app)
+    assert h["memory_errors"] == 5, h
+    assert health.link(st, {"take": {"memory_errors": 5}})["memory_errors"] == 0
+    assert health.read(st)["memory_errors"] == 0
     # a judged self-test: a sensor left on all along is stuck, the others never
     # touched are dead: each counted, faulty entries of kind 4 (the last 8)
     from playboard.app import check

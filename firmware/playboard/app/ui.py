@@ -33,12 +33,30 @@ def fit_choice(app):
         app.level = top
 
 
+def count_memory_errors(app):
+    """Count on flash the app's MemoryErrors not yet counted (``app.memory_errors``
+    since power-up, ``app.mem_counted`` of them counted): one line ``n`` appended to the
+    file ``memerr`` of the store's folder, which ``playboard.health.read`` adds up (no
+    module loaded: the heap may be short just then). A MemoryError or a flash failure
+    while doing it loses that count, and is never retried for its own error."""
+    n = app.memory_errors - getattr(app, "mem_counted", 0)
+    if n <= 0:
+        return
+    app.mem_counted = app.memory_errors + 1  # (a MemoryError below counts one more)
+    st = app.store
+    try:
+        f = st.fs.open(st.root + "/memerr", "ab")
+        try:
+            f.write(b"%d\n" % n)
+        finally:
+            f.close()
+    except OSError:
+        pass
+    app.mem_counted = app.memory_errors
+
+
 def paint_menu(app):
-    if app.memory_errors != getattr(app, "mem_counted", 0):
-        from playboard import health  # (cold: the errors of the last game, counted on flash)
-        from playboard.compat import unload
-        unload("playboard.health")
-        health.memory_errors(app)
+    count_memory_errors(app)
     li = app.lights
     li.clear()
     lay = app.menu_lay
