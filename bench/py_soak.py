@@ -23,7 +23,10 @@ over days alike (no power-up that day, the same last game) and, in a second run 
 the same days without power cuts, over one firmware process.
 
 ``SOAK_DAYS`` (default 30) and ``SOAK_SEED`` scale and vary it; ``SOAK_CUTS`` scales
-the rate of power cuts (0: none, so that one firmware process lives all the days). tests/host/test_soak.py
+the rate of power cuts (0: none, so that one firmware process lives all the days).
+The 30 days play two-player games; a third run of ``SOAK_FULL_DAYS`` (5) days adds
+Tobit begun by setting its pieces and Toguz Kumalak against the engine, whose games
+may not begin (docs/museum.md, "Known problems"). tests/host/test_soak.py
 runs 2 days of the same code.
 """
 import calendar
@@ -647,8 +650,11 @@ def soak(days, seed=14, workdir=None, idle_s=None, cuts=1.0, engine=0.35, tobit=
 def main():
     from benchlib import report
     days = int(os.environ.get("SOAK_DAYS", "30"))
+    # the 30 days: two-player Toguz Kumalak and Tihbat (the games that begin after a
+    # day's use with the link: docs/museum.md, "Known problems"); SOAK_ENGINE /
+    # SOAK_TOBIT add the others (their failures then slow the run: heap retries)
     f = soak(days, int(os.environ.get("SOAK_SEED", "14")), cuts=float(os.environ.get("SOAK_CUTS", "1")),
-             engine=float(os.environ.get("SOAK_ENGINE", "0.35")), tobit=float(os.environ.get("SOAK_TOBIT", "0.2")))
+             engine=float(os.environ.get("SOAK_ENGINE", "0")), tobit=float(os.environ.get("SOAK_TOBIT", "0")))
     report("soak: simulated museum days", f["days"], "days", days, f["days"] == days)
     report("soak: visitors", f["visitors"], "visitors")
     report("soak: games started / finished / abandoned (records)", "%d / %d / %d" % (
@@ -663,14 +669,8 @@ def main():
     report("soak: staff visits (gesture, flash view, back) / failed", "%d / %d" % (f["staff"], f["staff_failed"]),
            "visits", "0 failed", f["staff_failed"] == 0)
     report("soak: memory errors (health)", f["memory_errors"], "errors")
-    report("soak: games against the engine / its moves / engine silent", "%d / %d / %d" % (
-        f["engine_games"], f["engine_moves"], f["engine_silent"]), "", "0 silent", f["engine_silent"] == 0)
     report("soak: syncs refused (the board short of heap): run again / failed twice", "%d / %d" % (
         f["sync_again"], f["sync_failed"]), "syncs", "0 / 0", f["sync_again"] + f["sync_failed"] == 0)
-    report("soak: games against the engine not begun (START, START again)", f["engine_not_begun"], "games", "0",
-           f["engine_not_begun"] == 0)
-    report("soak: Tobit begun by setting its start position / not begun", "%d / %d" % (
-        f["tobit"], f["tobit_failed"]), "games", "0 not begun", f["tobit_failed"] == 0)
     cuts = f["kills"] + f["cuts"]
     report("soak: power cuts recovered (menu/attract)", f["recovered"], "cuts",
            "== %d" % cuts, f["recovered"] == cuts)
@@ -706,6 +706,22 @@ def main():
         f["start_again"], f["other_game"], f["start_failed"]), "visitors", "no game: 0", f["start_failed"] == 0)
     report("soak: moves not of the game followed", f["desync"], "moves", "0", f["desync"] == 0)
     report("soak: events lost (the bridge's 32)", f["events_lost"], "events", "0", f["events_lost"] == 0)
+    # every game the museum profile offers: Tobit begun by setting its pieces and Toguz
+    # Kumalak against the engine too, fewer days (SOAK_FULL_DAYS; a game that cannot
+    # begin makes the board retry, slowly)
+    fd = int(os.environ.get("SOAK_FULL_DAYS", "5"))
+    f1 = soak(fd, int(os.environ.get("SOAK_SEED", "14")), engine=0.35, tobit=0.2)
+    report("soak, all games (%d days): games against the engine / not begun" % fd, "%d / %d" % (
+        f1["engine_games"], f1["engine_not_begun"]), "games", "0 not begun", f1["engine_not_begun"] == 0)
+    report("soak, all games: engine moves / engine silent", "%d / %d" % (f1["engine_moves"], f1["engine_silent"]),
+           "moves", "0 silent", f1["engine_silent"] == 0)
+    report("soak, all games: Tobit begun by setting its pieces / not begun", "%d / %d" % (
+        f1["tobit"], f1["tobit_failed"]), "games", "0 not begun", f1["tobit_failed"] == 0)
+    report("soak, all games: other games not begun / syncs refused", "%d / %d" % (
+        f1["start_failed"], f1["sync_again"] + f1["sync_failed"]), "", "0 / 0",
+        f1["start_failed"] + f1["sync_again"] + f1["sync_failed"] == 0)
+    report("soak, all games: committed moves lost / stuck / memory errors", "%d / %d / %d" % (
+        f1["lost"], f1["stuck"], f1["memory_errors"]), "", "0 / 0 / -", f1["lost"] + f1["stuck"] == 0)
 
 
 if __name__ == "__main__":
