@@ -219,9 +219,10 @@ def link(store, req, app=None):
         if k != "take":
             raise ValueError("health: only take")
     if app is not None:  # (as playboard.app.ui.count_memory_errors, which the menu runs)
-        n = app.memory_errors - getattr(app, "mem_counted", 0)
+        e = getattr(app, "memory_errors", 0)  # (a link's app without the counter: none)
+        n = e - getattr(app, "mem_counted", 0)
         if n > 0:
-            app.mem_counted = app.memory_errors
+            app.mem_counted = e
             try:
                 f = store.fs.open(store.root + "/memerr", "ab")
                 try:
