@@ -12,7 +12,7 @@ The counters (``NAMES``; ints 0..2**30, counted since the host last took them):
 - ``stuck`` / ``chatter``: sensors found stuck or chattering
   (``playboard.board.debounce``), each sensor counted once per kind and power-up,
 - ``memory_errors``: frames the app survived a MemoryError in (``App.memory_errors``;
-  ``playboard.app.ui.count_memory_errors`` appends them to the file ``memerr`` when
+  ``playboard.app.museum.count_memory_errors`` appends them to the file ``memerr`` when
   the menu shows and at the link's ``C``; :func:`read` adds them),
 - ``selftest``: sensors a judged self-test (``playboard.app.check``, ``selftest``)
   found stuck, dead or noisy (:func:`selftest`),
@@ -214,11 +214,11 @@ def link(store, req, app=None):
     the host has stored (each counter less ``n``, never below 0; those faulty entries
     dropped), so counts made in between are kept. ValueError (one line) for a bad
     request; then nothing changes. ``app`` (the App, or None): its memory errors not
-    yet on flash are counted first (``playboard.app.ui.count_memory_errors``)."""
+    yet on flash are counted first (``playboard.app.museum.count_memory_errors``)."""
     for k in req:
         if k != "take":
             raise ValueError("health: only take")
-    if app is not None:  # (as playboard.app.ui.count_memory_errors, which the menu runs)
+    if app is not None:  # (as playboard.app.museum.count_memory_errors, which the menu runs)
         e = getattr(app, "memory_errors", 0)  # (a link's app without the counter: none)
         n = e - getattr(app, "mem_counted", 0)
         if n > 0:

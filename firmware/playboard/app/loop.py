@@ -649,7 +649,7 @@ class App:
                 if st != S_STAFF:  # the staff watch; off the pits, a Tobit start position
                     self._ui().staff_change(self, s, now_ms)
                     if self._pending is not None:
-                        return  # (a Tobit game begins: ui.set_position)
+                        return  # (a Tobit game begins: museum.set_position)
                 if not target:
                     continue
             if self._hold >= 0:
