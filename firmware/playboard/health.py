@@ -11,9 +11,14 @@ The counters (``NAMES``; ints 0..2**30, counted since the host last took them):
   on the RP2040; the simulated board has none: 0),
 - ``stuck`` / ``chatter``: sensors found stuck or chattering
   (``playboard.board.debounce``), each sensor counted once per kind and power-up,
+- ``memory_errors``: frames the app survived a MemoryError in (``App.memory_errors``;
+  ``playboard.app.museum.count_memory_errors`` appends them to the file ``memerr`` when
+  the menu shows and at the link's ``C``; :func:`read` adds them),
+- ``selftest``: sensors a judged self-test (``playboard.app.check``, ``selftest``)
+  found stuck, dead or noisy (:func:`selftest`),
 
-and ``faulty``: the last 8 of those as ``[sensor, kind]`` (kind 1
-chatter, 2 stuck).
+and ``faulty``: the last 8 of those sensors as ``[sensor, kind]`` (kind 1
+chatter, 2 stuck, 4 a self-test fault).
 
 They live in the file ``health`` of the store's folder, one ``name value`` line
 each (``faulty`` as ``sensor:kind`` words), rewritten whole through ``health.tmp``
@@ -29,8 +34,9 @@ person to look at.
 """
 from playboard.compat import const
 
-NAMES = ("power_ups", "wdt_resets", "stuck", "chatter")
+NAMES = ("power_ups", "wdt_resets", "stuck", "chatter", "memory_errors", "selftest")
 KINDS = {1: "chatter", 2: "stuck"}  # playboard.board.debounce CHATTER, STUCK
+SELFTEST = const(4)  # the faulty kind of a sensor a self-test judged bad
 _MAX = const(8)  # faulty entries kept
 _TOP = const(0x3FFFFFFF)
 
@@ -50,6 +56,9 @@ def read(store):
     b = _read(store, "/boots") or b""
     h["power_ups"] += len(b)
     h["wdt_resets"] += b.count(b"W")
+    for w in (_read(store, "/memerr") or b"").split(b"\n"):
+        if w.isdigit():  # (a line cut by a power cut mid-write: its digits, or none)
+            h["memory_errors"] = min(_TOP, h["memory_errors"] + int(w))
     return h
 
 
@@ -177,15 +186,51 @@ def faults(store, deb):
     return len(new)
 
 
-def link(store, req):
+def add(store, counts, faulty=()):
+    """Add ``counts`` (dict name -> n, names of ``NAMES``) and the ``faulty`` entries
+    ([sensor, kind] each) to the counters on flash, written once. True once on flash."""
+    h = _load(store)
+    for k in counts:
+        h[k] += counts[k]
+    if faulty:
+        h["faulty"] = (h["faulty"] + list(faulty))[-_MAX:]
+    return write(store, h)
+
+
+
+
+def selftest(store, summary):
+    """Count the sensors a finished self-test (``SelfTest.summary()``) judged stuck,
+    dead or noisy: ``selftest`` and one faulty entry each. Returns how many."""
+    bad = summary["stuck"] + summary["dead"] + summary["noisy"]
+    if bad:
+        add(store, {"selftest": len(bad)}, [[s, SELFTEST] for s in bad])
+    return len(bad)
+
+
+def link(store, req, app=None):
     """The link's ``C`` request (docs/protocol.md): ``{}`` reads the counters;
     ``{"take": {name: n, ..., "faulty": [[sensor, kind], ...]}}`` takes back what
     the host has stored (each counter less ``n``, never below 0; those faulty entries
     dropped), so counts made in between are kept. ValueError (one line) for a bad
-    request; then nothing changes."""
+    request; then nothing changes. ``app`` (the App, or None): its memory errors not
+    yet on flash are counted first (``playboard.app.museum.count_memory_errors``)."""
     for k in req:
         if k != "take":
             raise ValueError("health: only take")
+    if app is not None:  # (as playboard.app.museum.count_memory_errors, which the menu runs)
+        e = getattr(app, "memory_errors", 0)  # (a link's app without the counter: none)
+        n = e - getattr(app, "mem_counted", 0)
+        if n > 0:
+            app.mem_counted = e
+            try:
+                f = store.fs.open(store.root + "/memerr", "ab")
+                try:
+                    f.write(b"%d\n" % n)
+                finally:
+                    f.close()
+            except OSError:
+                pass
     h = read(store)
     t = req.get("take")
     if t is None:
@@ -210,8 +255,9 @@ def link(store, req):
     # two steps counts them twice: the one window)
     if not write(store, h):
         raise OSError(store.error)
-    try:
-        store.fs.remove(store.root + "/boots")
-    except OSError:
-        pass
+    for name in ("/boots", "/memerr"):
+        try:
+            store.fs.remove(store.root + name)
+        except OSError:
+            pass
     return h

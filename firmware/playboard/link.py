@@ -526,7 +526,7 @@ class Link:
         """``C``: the board's health counters (``playboard.health``, for this only)."""
         from playboard import health
         unload("playboard.health")
-        return health.link(self.store, req)
+        return health.link(self.store, req, self.app)
 
     def _live(self, req):
         on = req.get("on", True)

@@ -92,7 +92,7 @@ def faulty_text(faulty):
     """"12 chatter, 40 stuck" for a list of [sensor, kind] (each sensor-kind once)."""
     seen = []
     for s, k in faulty:
-        w = "%d %s" % (s, {1: "chatter", 2: "stuck"}.get(k, "kind %d" % k))
+        w = "%d %s" % (s, {1: "chatter", 2: "stuck", 4: "self-test"}.get(k, "kind %d" % k))
         if w not in seen:
             seen.append(w)
     return ", ".join(seen) or "-"
@@ -100,12 +100,13 @@ def faulty_text(faulty):
 
 def boards_text(boards):
     """The boards table as text lines (``playboard boards``, the end of ``stats``)."""
-    out = ["board             last sync             games  power-ups  wdt resets  stuck  chatter  faulty sensors"]
+    out = ["board             last sync             games  power-ups  wdt resets  stuck  chatter"
+           "  mem errors  self-test  faulty sensors"]
     for b in boards:
         h = b["health"]
-        out.append("%-16s  %-19s  %6d  %9d  %10d  %5d  %7d  %s" % (
+        out.append("%-16s  %-19s  %6d  %9d  %10d  %5d  %7d  %10d  %9d  %s" % (
             b["board"], b["last_sync"] or "-", b["games"], h["power_ups"], h["wdt_resets"], h["stuck"],
-            h["chatter"], faulty_text(h["faulty"])))
+            h["chatter"], h.get("memory_errors", 0), h.get("selftest", 0), faulty_text(h["faulty"])))
     out.append("%d board%s" % (len(boards), "" if len(boards) == 1 else "s"))
     return out
 
@@ -160,11 +161,13 @@ def write_report(stats, boards, folder, fmt="svg"):
     # faults per board
     fig, ax = plt.subplots(figsize=(8, 3.5))
     names = [b["board"] for b in boards]
-    w = 0.25
+    w = 0.16
     for i, (k, label, colour) in enumerate((("stuck", "stuck sensors", "#c92a2a"),
                                             ("chatter", "chattering sensors", "#862e9c"),
-                                            ("wdt_resets", "watchdog resets", "#1864ab"))):
-        ax.bar([j + (i - 1) * w for j in range(len(names))], [b["health"][k] for b in boards], w,
+                                            ("selftest", "sensors failing a self-test", "#e67700"),
+                                            ("wdt_resets", "watchdog resets", "#1864ab"),
+                                            ("memory_errors", "memory errors", "#495057"))):
+        ax.bar([j + (i - 2) * w for j in range(len(names))], [b["health"].get(k, 0) for b in boards], w,
                label=label, color=colour)
     ax.set_xticks(list(range(len(names))), names, fontsize=8)
     ax.set_ylabel("count")
@@ -179,10 +182,12 @@ def write_report(stats, boards, folder, fmt="svg"):
     grows = "".join("<tr><td>%s</td><td>%s</td><td>%d</td><td>%d</td><td>%d</td><td>%s</td><td>%s</td></tr>\n" % (
         e(g), e(lv), r[0], r[1], r[2], _mean_text(Stats.mean(r)), _mean_text(Stats.mean(r, False)))
         for (g, lv), r in stats.by_game.items())
-    brows = "".join("<tr><td>%s</td><td>%s</td><td>%d</td><td>%d</td><td>%d</td><td>%d</td><td>%d</td><td>%s</td>"
-                    "</tr>\n" % (e(b["board"]), e(b["last_sync"] or "-"), b["games"], b["health"]["power_ups"],
-                                 b["health"]["wdt_resets"], b["health"]["stuck"], b["health"]["chatter"],
-                                 e(faulty_text(b["health"]["faulty"]))) for b in boards)
+    brows = "".join("<tr><td>%s</td><td>%s</td><td>%d</td><td>%d</td><td>%d</td><td>%d</td><td>%d</td><td>%d</td>"
+                    "<td>%d</td><td>%s</td></tr>\n" % (
+                        e(b["board"]), e(b["last_sync"] or "-"), b["games"], b["health"]["power_ups"],
+                        b["health"]["wdt_resets"], b["health"]["stuck"], b["health"]["chatter"],
+                        b["health"].get("memory_errors", 0), b["health"].get("selftest", 0),
+                        e(faulty_text(b["health"]["faulty"]))) for b in boards)
     imgs = "".join('<figure><img src="%s.%s" alt="%s"></figure>\n' % (n, fmt, n.replace("_", " ")) for n in PLOTS)
     page = """<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>Playboard: games and boards</title>
@@ -205,7 +210,7 @@ an abandoned one was left after %s.</p>
 (the firmware stopped and the board restarted itself), sensors found stuck or chattering
 (docs/museum.md says what to do).</p>
 <table><tr><th>board</th><th>last sync</th><th>games</th><th>power-ups</th><th>watchdog resets</th>
-<th>stuck</th><th>chatter</th><th>faulty sensors</th></tr>
+<th>stuck</th><th>chatter</th><th>memory errors</th><th>self-test</th><th>faulty sensors</th></tr>
 %s</table>
 </body></html>
 """ % (t[0], t[1], t[2], _mean_text(Stats.mean(t)), _mean_text(Stats.mean(t, False)), imgs, rows, grows, brows)

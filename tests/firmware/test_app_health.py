@@ -91,7 +91,7 @@ def test_the_link_takes_back_what_the_host_stored_and_refuses_bad_requests():
     h = health.read(st)
     assert (h["power_ups"], h["wdt_resets"]) == (2, 1)
     assert health.link(st, {}) == {"power_ups": 2, "wdt_resets": 1, "stuck": 0, "chatter": 0,
-                                   "faulty": []}
+                                   "memory_errors": 0, "selftest": 0, "faulty": []}
     for bad in ({"take": {"power_ups": -1}}, {"take": {"resets": 1}}, {"take": 3},
                 {"take": {"power_ups": True}}, {"clear": True}, {"take": {"faulty": 5}}):
         e = raises(ValueError, health.link, st, bad)
@@ -105,3 +105,67 @@ def test_the_link_takes_back_what_the_host_stored_and_refuses_bad_requests():
     assert health.read(st)["power_ups"] == 1
     assert health.power_up(st, wdt=True)
     assert (health.read(st)["power_ups"], health.read(st)["wdt_resets"]) == (2, 1)
+
+
+def test_memory_errors_and_self_test_faults_are_counted_on_flash():
+    r = Rig()
+    r.app.settings["attract_s"] = 0  # the menu stays (no attract animation)
+    r.adv(50)
+    fs = r.fs
+    # frames that survived a MemoryError (in play, say): counted when the menu shows
+    r.app.memory_errors += 3
+    r.app._menu_dirty = True
+    r.adv(50)
+    h, _ = _counters(fs)
+    assert h["memory_errors"] == 3 and r.app.mem_counted == 3
+    r.app._menu_dirty = True
+    r.adv(50)
+    assert _counters(fs)[0]["memory_errors"] == 3  # each counted once
+    # more within a minute: written at most once a minute (a heap failing frame after
+    # frame writes little)
+    r.app.memory_errors += 1
+    r.app._menu_dirty = True
+    r.adv(50)
+    assert _counters(fs)[0]["memory_errors"] == 3
+    r.adv(60000)
+    r.app._menu_dirty = True
+    r.adv(50)
+    assert _counters(fs)[0]["memory_errors"] == 4
+    # a MemoryError while counting them loses that count and is not retried for its own
+    # error (the frame counts it): no frame after frame of errors
+    real = r.app.store.fs.open
+
+    def no_room(*a):
+        raise MemoryError
+    r.app.store.fs.open = no_room
+    r.app.memory_errors += 4
+    r.adv(60000)
+    r.app._menu_dirty = True
+    r.adv(200)
+    r.app.store.fs.open = real
+    assert r.app.memory_errors == 4 + 4 + 1, r.app.memory_errors
+    r.adv(60000)
+    r.app._menu_dirty = True
+    r.adv(50)
+    assert _counters(fs)[0]["memory_errors"] == 4
+    # the link's C counts those not yet on flash first; its take clears them
+    r.app.memory_errors += 2
+    st = Store("/games", fs=fs)
+    h = health.link(st, {}, r.app)
+    assert h["memory_errors"] == 6, h
+    assert health.link(st, {"take": {"memory_errors": 6}})["memory_errors"] == 0
+    assert health.read(st)["memory_errors"] == 0
+    # a judged self-test: a sensor left on all along is stuck, the others never
+    # touched are dead: each counted, faulty entries of kind 4 (the last 8)
+    from playboard.app import check
+    s = r.sensor("toguz", 3)
+    r.hw.set_sensor(s, 1)
+    check.start(r.app, "selftest", r.t, 5)
+    r.adv(12000)
+    res = r.app.check_result
+    assert res is not None and s in res["stuck"], res
+    h, _ = _counters(fs)
+    bad = len(res["stuck"]) + len(res["dead"]) + len(res["noisy"])
+    assert bad >= 1 and h["selftest"] == bad, h
+    assert all(k == 4 for _, k in h["faulty"]) and len(h["faulty"]) == min(8, bad), h
+    r.hw.set_sensor(s, 0)

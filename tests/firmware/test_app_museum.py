@@ -178,3 +178,49 @@ def test_opening_hours_past_midnight_and_the_brightness_cap():
     r.app.wallclock = _at(18, 0)
     r.adv(30000)
     assert not r.app.closed and r.app.lights.brightness == 200
+
+
+def test_staff_menu_clears_only_the_synced_games_and_calibrates_only_a_hall_board():
+    r = Rig()
+    st = r.store
+    ids = []
+    for k in range(3):  # three finished games, the first two synced by the host
+        gid = st.new_game("toguz")
+        st.add_move("1(3)")
+        st.finish("1-0", "resigned")
+        ids.append(gid)
+    assert st.ack(ids[0]) and st.ack(ids[1])
+    assert (st.synced, st.count) == (2, 1)
+    r.adv(50)
+    _staff_gesture(r)
+    assert r.app.state == 5
+    from playboard.app.staff import STAFF_CLEAR, STAFF_CALIBRATE, STAFF_EXIT
+    # one press arms it (the pit blinks), a second too late clears nothing
+    r.press("toguz", STAFF_CLEAR)
+    assert ("staff", {"clear": "armed"}) in r.events and st.synced == 2
+    r.adv(3500)
+    r.press("toguz", STAFF_CLEAR)
+    assert st.synced == 2 and not any(f and "cleared" in f for k, f in r.events)
+    r.press("toguz", STAFF_CLEAR)  # the second within 3 s: cleared
+    assert ("staff", {"cleared": 2, "synced": 0, "games": 1}) in r.events
+    names = sorted(n for n, size in st.fs.ilistdir("/games") if n.endswith(".rec"))
+    assert names == ["g%d.rec" % ids[2]], names  # the game not yet synced stays
+    assert st.read(ids[2]).moves == ["1(3)"]
+    # calibration: the simulated board's reed switches need none (said, nothing started)
+    r.press("toguz", STAFF_CALIBRATE)
+    ev = [f["calibrate"] for k, f in r.events if k == "staff" and f and "calibrate" in f]
+    assert ev and "need no calibration" in ev[-1] and r.app.check is None and r.app.state == 5
+    # a hall board (the simulated one given a hall board's calibration hooks, readings
+    # at zero field): the guided calibration runs in place of the menu, saves, then the menu
+    hw = r.app.hw
+    saved = []
+    hw.last = [19859] * hw.n_sensors
+    hw.ZERO_LO, hw.ZERO_HI = 17873, 22838
+    hw.set_zero = lambda mean, spread, noise_factor=4, only=None: []
+    hw.save_calibration = lambda path=None: saved.append(1)
+    r.press("toguz", STAFF_CALIBRATE)
+    assert r.app.check is not None and r.app.check[0] == "calibrate", r.app.check
+    assert ("staff", {"calibrate": True}) in r.events
+    r.adv(12000)
+    assert saved == [1] and r.app.check is None and r.app.state == 0
+    assert r.app.check_result["check"] == "calibrate" and r.app.check_result["pass"]

@@ -248,6 +248,9 @@ def test_the_hall_syncs_a_finished_game_and_takes_its_result(tmp_path):
         lib = Library(db)
         p = Event(lib, "Duel").pairings(1)[0]
         assert (p.result, p.source) == ("1-0", "board") and lib.games(ids=[p.library_game])[0].moves == moves
+        # the board's health counters were taken with its game (docs/museum.md)
+        h = lib.health("duel")
+        assert h["power_ups"] == 1 and [b["board"] for b in lib.boards()] == ["duel"], h
         lib.close()
         assert b.status()["store"]["games"] == 0  # acknowledged: the board's flash is free again
     finally:

@@ -10,7 +10,7 @@ from types import SimpleNamespace
 import pytest
 
 from playboard_host import cli
-from playboard_host.library import Library
+from playboard_host.library import SCHEMA_VERSION, Library
 from playboard_host.simboard import SimBoard, micropython_binary
 from playboard_host.stats import Stats
 
@@ -78,8 +78,8 @@ def test_playboard_stats_prints_the_tables_and_filters(tmp_path, capsys):
     assert "2026.11.28        4         3          1" in out
     assert "toguz        2        4         2          2        50.0           5.0" in out
     assert "tobit        -        2         1          1        31.0           0.0" in out
-    assert out[-3].split() == ["hall-a", "2026-12-01T18:00:00", "6", "5", "1", "1", "2", "12", "chatter,", "40",
-                               "stuck"]
+    assert out[-3].split() == ["hall-a", "2026-12-01T18:00:00", "6", "5", "1", "1", "2", "0", "0", "12", "chatter,",
+                               "40", "stuck"]
     assert out[-1] == "2 boards"
     assert cli.main(["stats", "--library", db, "--board", "hall-b", "--game", "toguz"]) == 0
     out = capsys.readouterr().out.splitlines()
@@ -133,9 +133,9 @@ def test_playboard_boards_lists_every_board_with_its_health(tmp_path, capsys):
     assert cli.main(["boards", "--library", db]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0].split()[:4] == ["board", "last", "sync", "games"]
-    assert out[1].split() == ["hall-a", "2026-12-01T18:00:00", "6", "5", "1", "1", "2", "12", "chatter,", "40",
-                              "stuck"]
-    assert out[2].split() == ["hall-b", "2026-11-30T18:00:00", "3", "0", "0", "0", "0", "-"]
+    assert out[1].split() == ["hall-a", "2026-12-01T18:00:00", "6", "5", "1", "1", "2", "0", "0", "12", "chatter,",
+                              "40", "stuck"]
+    assert out[2].split() == ["hall-b", "2026-11-30T18:00:00", "3", "0", "0", "0", "0", "0", "0", "-"]
     assert out[3] == "2 boards"
     assert cli.main(["boards", "--library", db, "--json"]) == 0
     rows = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
@@ -153,7 +153,7 @@ def test_a_library_from_before_health_is_upgraded_and_lists_its_boards(tmp_path,
     assert cli.main(["boards", "--library", db]) == 0
     out = capsys.readouterr()
     assert out.out.splitlines()[1].split()[:3] == ["old-board", "2026-11-30T18:00:00", "1"]
-    assert sqlite3.connect(db).execute("PRAGMA user_version").fetchone()[0] == 2
+    assert sqlite3.connect(db).execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 3
 
 
 @pytest.mark.skipif(micropython_binary() is None, reason="micropython not installed (make setup)")
@@ -194,7 +194,7 @@ def test_sync_takes_the_boards_counters_into_the_library_and_clears_them(tmp_pat
         assert "board sim: health: 1 bad lines skipped, file kept as health.bad\n" in out, out
         assert cli.main(["boards", "--library", db]) == 0
         row = capsys.readouterr().out.splitlines()[1].split()
-        assert row[0] == "sim" and row[3:8] == ["2", "0", "0", "1", "%d" % s], row
+        assert row[0] == "sim" and row[3:10] == ["2", "0", "0", "1", "0", "0", "%d" % s], row
         assert cli.main(["stats", "--library", db]) == 0
         out = capsys.readouterr().out
         # the first two games were abandoned (a new game over each); the third is still on

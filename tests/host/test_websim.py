@@ -488,3 +488,27 @@ def test_one_flash_folder_serves_one_simulator_at_a_time(tmp_path, capsys):
             "with --flash\n" % tmp_path)
     finally:
         held.close()
+
+
+@pytest.mark.skipif(micropython_binary() is None, reason="micropython not installed (make setup)")
+def test_the_pages_sync_takes_the_games_and_the_boards_health_counters(tmp_path):
+    from playboard_host.library import Library
+    from playboard_host.websim.session import Session
+
+    db = str(tmp_path / "lib.sqlite")
+    s = Session(srv.Hub(), game="toguz", library=db)
+    try:
+        s.new("tihbat")  # the toguz game abandoned under it: one finished record
+        new, old = s.sync_games()
+        assert (new, old) == (1, 0)
+        lib = Library(db)
+        boards = lib.boards()
+        assert len(boards) == 1 and boards[0]["syncs"] == 1, boards
+        assert boards[0]["health"]["power_ups"] == 1, boards  # the board's power-up, taken
+        lib.close()
+        s.sync_games()  # taken back by the board: not counted twice
+        lib = Library(db)
+        assert lib.boards()[0]["health"]["power_ups"] == 1 and lib.boards()[0]["syncs"] == 2
+        lib.close()
+    finally:
+        s.close()

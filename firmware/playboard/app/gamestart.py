@@ -145,6 +145,7 @@ def begin(app, now_ms, resumed=None):
         # whether the next one fits
         app.release_game(_code_of(name, engine))
         unload("playboard.app.ui")  # not needed in play: give the heap to the game
+        unload("playboard.app.museum")
         unload("playboard.app.staff")
         unload("playboard.app.request")
         gc.collect()

@@ -665,10 +665,12 @@ class App:
                 target = self.pad_sensors[s] != 255
             else:
                 target = self.menu_sensors[s] != 255
+                if st != S_STAFF:  # the staff watch; off the pits, a Tobit start position
+                    self._ui().staff_change(self, s, now_ms)
+                    if self._pending is not None:
+                        return  # (a Tobit game begins: museum.set_position)
                 if not target:
                     continue
-                if st != S_STAFF:
-                    self._ui().staff_change(self, s, now_ms)
             if self._hold >= 0:
                 self._end_hold()  # another pit: the board is being filled or stirred
             quiet = ((now_ms - self._t_busy) & MASK) >= QUIET_MS

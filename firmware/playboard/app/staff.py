@@ -7,15 +7,21 @@ from playboard.app.state import S_STAFF
 from playboard.board.lights import LEGAL, LAST, SOWING, ENGINE, ERROR, USER, ON, ACCENT, BLINK
 
 # the staff menu's pits (Toguz cells): North pits 1-8 brightness steps, South pit 1
-# self-test, South pit 2 unlock / lock the link, South pit 3 flash and faults, North pit
-# 9 back to the menu
+# self-test, South pit 2 unlock / lock the link, South pit 3 flash and faults, South
+# pit 4 calibration (hall boards), South pit 5 clear the synced games (pressed twice
+# within CLEAR_MS), North pit 9 back to the menu
 STAFF_BRIGHT = (9, 10, 11, 12, 13, 14, 15, 16)
 BRIGHT_STEPS = (8, 16, 32, 48, 64, 96, 160, 255)
 STAFF_TEST = 0
 STAFF_UNLOCK = 1
 STAFF_FLASH = 2
+STAFF_CALIBRATE = 3
+STAFF_CLEAR = 4
 STAFF_EXIT = 17
-_ST = [None, False]  # the self-test (hw.selftest.SelfTest) or None; the flash view on
+CLEAR_MS = 3000  # the second press of STAFF_CLEAR must come within this
+# the self-test (hw.selftest.SelfTest) or None; the flash view on; when STAFF_CLEAR was
+# pressed once (-1: not armed)
+_ST = [None, False, -1]
 
 
 def staff_open(app, now_ms):
@@ -26,6 +32,7 @@ def staff_open(app, now_ms):
     app.rest[:] = rest  # the corners are still held: letting them go is back to rest
     _ST[0] = None
     _ST[1] = False
+    _ST[2] = -1
     app._menu_dirty = True
     app.emit("staff", {"open": True})
 
@@ -63,11 +70,44 @@ def staff_press(app, cell, now_ms):
         _ST[1] = not _ST[1]
         app.emit("staff", {"games": app.store.count, "problems": len(app.store.report),
                            "pending": len(app.pending), "memory_errors": app.memory_errors})
+    elif cell == STAFF_CALIBRATE:
+        calibrate(app, now_ms)
+        return
+    elif cell == STAFF_CLEAR:
+        if _ST[2] >= 0 and ((now_ms - _ST[2]) & 0x3FFFFFFF) < CLEAR_MS:
+            _ST[2] = -1
+            clear_synced(app)
+        else:
+            _ST[2] = now_ms
+            app.emit("staff", {"clear": "armed"})
     elif cell == STAFF_EXIT:
         app.emit("staff", {"open": False})
         app.open_menu(now_ms)
         return
     app._menu_dirty = True
+
+
+def calibrate(app, now_ms):
+    """The guided calibration of a hall board (``playboard.app.check.start``, which runs
+    ``playboard.hw.calibrate.GuidedCalibration`` in place of play and opens the menu
+    when done). A board whose sensors need none (reed switches): a ``staff`` event
+    with the reason, nothing else."""
+    from playboard.app import check
+    try:
+        check.start(app, "calibrate", now_ms)
+    except ValueError as e:
+        app.emit("staff", {"calibrate": str(e)})
+        app._menu_dirty = True
+        return
+    app.emit("staff", {"calibrate": True})
+
+
+def clear_synced(app):
+    """Remove every synced game (``s<id>.rec``: the host's library has it) from the
+    flash; the games not yet synced stay. Emits ``staff`` ``{"cleared": n}``."""
+    from playboard.record import folder
+    n = app.store._cold(folder.clear_synced)
+    app.emit("staff", {"cleared": n, "synced": app.store.synced, "games": app.store.count})
 
 
 def paint_staff(app, now_ms):
@@ -98,5 +138,9 @@ def paint_staff(app, now_ms):
         li.mark(USER, lay.led_of(STAFF_TEST), ON)
         li.mark(LEGAL if app.unlocked else ERROR, lay.led_of(STAFF_UNLOCK), ON)
         li.mark(SOWING, lay.led_of(STAFF_FLASH), ON)
+        if hasattr(app.hw, "set_zero"):  # (a hall board: it can be calibrated)
+            li.mark(LAST, lay.led_of(STAFF_CALIBRATE), ON)
+        if app.store.synced:
+            li.mark(ERROR, lay.led_of(STAFF_CLEAR), BLINK if _ST[2] >= 0 else ON)
     li.mark(ENGINE, lay.led_of(STAFF_EXIT), BLINK)
     app._menu_dirty = False

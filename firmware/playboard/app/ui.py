@@ -34,6 +34,9 @@ def fit_choice(app):
 
 
 def paint_menu(app):
+    if app.memory_errors != getattr(app, "mem_counted", 0):
+        from playboard.app import museum  # (cold: dropped when a game begins)
+        museum.count_memory_errors(app)
     li = app.lights
     li.clear()
     lay = app.menu_lay
@@ -200,8 +203,14 @@ def watch_tick(w, now_ms):
 
 
 def staff_change(app, s, now_ms):
-    """Toguz pit sensor ``s`` changed in the menu or the result: the staff watch."""
+    """Sensor ``s`` changed in the menu or the result: a Toguz pit feeds the staff
+    watch; another sensor may have completed the Tobit start position
+    (``playboard.app.museum.set_position``)."""
     c = app.menu_sensors[s]
+    if c == 255:
+        from playboard.app import museum  # (cold: dropped when a game begins)
+        museum.set_position(app, now_ms)
+        return
     i = STAFF_CORNERS.index(c) if c in STAFF_CORNERS else -1
     if i >= 0 or app.sw_phase:
         watch_change(app, i, app.scanner.deb.stable[s] != app.rest[s], now_ms)

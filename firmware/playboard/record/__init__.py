@@ -104,7 +104,7 @@ class Store:
     files may take together (None: no cap); ``reserve``: bytes to keep free on the
     file system (checked with ``os.statvfs`` when a game starts and every 16
     moves). When either is short, the oldest synced games are dropped, their ids
-    appended to ``dropped`` (the last 16) and a line to ``report``; a game not yet
+    appended to ``dropped`` (the last 16; ``n_dropped`` counts them); a game not yet
     synced is never dropped (the flash is then full: ``low``, and appends fail
     with ``error`` set until the host syncs). ``low`` is True while the flash is
     nearly full (less than ``2 * reserve`` left once the synced games are gone).

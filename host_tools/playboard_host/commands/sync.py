@@ -67,11 +67,12 @@ def sync_health(link, board, lib, fw=None, now=None):
 
 def health_line(board, h):
     """One line on what the board's counters say is wrong, or None when nothing is."""
-    if not h or not (h.get("stuck") or h.get("chatter") or h.get("wdt_resets")):
+    if not h or not any(h.get(k) for k in ("stuck", "chatter", "wdt_resets", "memory_errors", "selftest")):
         return None
     parts = []
     for k, word in (("stuck", "stuck sensor"), ("chatter", "chattering sensor"),
-                    ("wdt_resets", "watchdog reset")):
+                    ("wdt_resets", "watchdog reset"), ("memory_errors", "memory error"),
+                    ("selftest", "sensor failing its self-test")):
         if h.get(k):
             parts.append("%d %s%s" % (h[k], word, "" if h[k] == 1 else "s"))
     sensors = sorted({s for s, k in h.get("faulty", [])})

@@ -315,7 +315,7 @@ class Hall:
         notice; the board is still followed."""
         if not self.sync_library:
             return
-        from playboard_host.commands.sync import sync
+        from playboard_host.commands.sync import health_line, sync, sync_health
         from playboard_host.library import Library, LibraryError
         from playboard_host.tournament.event import Event, TournamentError
         from playboard_host.tournament.results import take_results
@@ -327,6 +327,9 @@ class Hall:
             return
         try:
             new, _ = sync(link, st.board_id, lib, progress=False)
+            line = health_line(st.board_id, sync_health(link, st.board_id, lib, getattr(st, "fw", None)))
+            if line:  # the board's health counters taken with its games (docs/museum.md)
+                self.notice(line)
             if new:
                 self.notice("board %s: %d game%s stored" % (st.board_id, new, "" if new == 1 else "s"))
             if new and self.event_name:

@@ -418,7 +418,7 @@ class Session:
         (its pseudo-terminal), acknowledging each once stored; returns (new, already
         stored). Needs the board's clock running (``pump``). ValueError with one line
         if the library or the link fails."""
-        from playboard_host.commands.sync import sync
+        from playboard_host.commands.sync import sync, sync_health
         from playboard_host.library import Library, LibraryError
         from playboard_host.serial_link import BoardLink, LinkError, open_port
 
@@ -432,8 +432,10 @@ class Session:
             port = open_port(self.board.port)
             try:
                 link = BoardLink(port, timeout=timeout)
-                board_id = link.hello()["board"]
+                hello = link.hello()
+                board_id = hello["board"]
                 new, old = sync(link, board_id, lib, progress=False)
+                sync_health(link, board_id, lib, hello.get("fw"))  # its health counters too
             finally:
                 port.close()
         except LinkError as e:

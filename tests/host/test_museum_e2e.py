@@ -1,0 +1,121 @@
+"""Museum mode end to end on the simulated board (whole firmware, 192 KB heap): a Tobit
+game begun by setting the pieces' start position (docs/museum.md), with human timing."""
+import contextlib
+import io
+import random
+
+import pytest
+
+from playboard.board.layout import load_layout
+from playboard_host import cli
+from playboard_host.simboard import micropython_binary
+
+pytestmark = pytest.mark.skipif(micropython_binary() is None,
+                                reason="micropython not installed (make setup)")
+
+WHITE = range(1, 13)  # Tobit's start: White on points 1..12, Black on 27..38
+BLACK = range(27, 39)
+
+
+def _settings(b, *words):
+    with contextlib.redirect_stdout(io.StringIO()):
+        assert cli.main(["settings"] + list(words) + ["--port", b.port, "--timeout", "5"]) == 0
+
+
+def _put(b, rng, s, v):
+    """A piece put on (v 1) or taken off (v 0) sensor ``s`` with 0-3 contact bounces."""
+    for _ in range(rng.randint(0, 3)):
+        b.set_sensor(s, v)
+        b.advance(3)
+        b.set_sensor(s, 1 - v)
+        b.advance(2)
+    b.set_sensor(s, v)
+
+
+def _set_pieces(b, rng, points, slip=True):
+    """Put a piece on each of ``points`` in a shuffled order, 0.3-1.5 s apart; with
+    ``slip`` one piece first goes on a middle point and is moved to its own."""
+    lay = load_layout("tobit")
+    pts = list(points)
+    rng.shuffle(pts)
+    for i, p in enumerate(pts):
+        if slip and i == len(pts) // 2:
+            wrong = lay.sensor_of(rng.randrange(13, 27))
+            _put(b, rng, wrong, 1)
+            b.advance(rng.randint(300, 900))
+            _put(b, rng, wrong, 0)
+            b.advance(rng.randint(200, 600))
+        _put(b, rng, lay.sensor_of(p), 1)
+        b.advance(rng.randint(300, 1500))
+
+
+def test_setting_the_tobit_start_position_begins_a_game_in_locked_mode(board, tmp_path):
+    rng = random.Random(7)
+    b = board()
+    b.start("sim", fs_dir=str(tmp_path / "flash"))
+    _settings(b, "--profile", "museum")  # locked: toguz, tobit, tihbat; two, white
+    b.advance(500)
+    b.events()
+    assert b.status()["state"] in ("menu", "attract")
+    # all but the last piece: nothing begins, whatever the order and the slips
+    _set_pieces(b, rng, list(WHITE) + list(BLACK)[:-1])
+    st = b.status()
+    assert st["state"] == "menu" and st["store"]["current"] is None, st
+    # the last piece: a Tobit game begins, its set-up already done (the pieces are there)
+    _put(b, rng, load_layout("tobit").sensor_of(38), 1)
+    b.advance(1500)
+    st = b.status()
+    assert st["state"] == "play" and st["game"] == "tobit" and st["ply"] == 0, st
+    assert st["mode"] == "two" and st["store"]["current"] is not None, st
+    ev = b.events()
+    assert any(e["ev"] == "menu" and e.get("set") for e in ev), ev
+    # taking a piece off and putting it back in play begins nothing new
+    gid = st["store"]["current"]
+    s = load_layout("tobit").sensor_of(5)
+    _put(b, rng, s, 0)
+    b.advance(800)
+    _put(b, rng, s, 1)
+    b.advance(1500)
+    st = b.status()
+    assert st["state"] == "play" and st["store"]["current"] == gid, st
+
+
+def test_the_start_position_begins_nothing_when_tobit_is_not_offered(board, tmp_path):
+    rng = random.Random(11)
+    b = board()
+    b.start("sim", fs_dir=str(tmp_path / "flash"))
+    _settings(b, "set", "locked", "true", "lock_link", "false", "games", "toguz,tihbat")
+    b.advance(500)
+    _set_pieces(b, rng, list(WHITE) + list(BLACK), slip=False)
+    b.advance(1500)
+    st = b.status()
+    assert st["state"] == "menu" and st["store"]["current"] is None, st
+    # offered again (the link unlocked): a piece lifted and put back completes it
+    _settings(b, "set", "games", "toguz,tobit,tihbat")
+    s = load_layout("tobit").sensor_of(30)
+    _put(b, rng, s, 0)
+    b.advance(700)
+    _put(b, rng, s, 1)
+    b.advance(1500)
+    st = b.status()
+    assert st["state"] == "play" and st["game"] == "tobit", st
+
+
+@pytest.mark.xfail(strict=True, reason="known problem (docs/museum.md): on a littlefs flash, once the link "
+                   "is loaded, importing the engine's search meets a broken-up heap (no 1280 B block with "
+                   "~60 KB free); the game is given up after 4 tries and the menu shows")
+def test_a_game_against_the_engine_begins_after_the_museum_profile_on_a_littlefs_board(board, tmp_path):
+    from playboard.app.state import MENU_GAME, MENU_LEVEL, MENU_MODE, MENU_START
+    from playboard_host.gestures import press_sensor
+
+    b = board()
+    b.start("sim", image=str(tmp_path / "flash.img"), blocks=64)  # littlefs, as the board's
+    _settings(b, "--profile", "museum")  # (the link is loaded: it stays)
+    b.advance(500)
+    lay = load_layout("toguz")
+    for c in (MENU_GAME[0], MENU_MODE[1], MENU_LEVEL[1], MENU_START):  # Toguz, White v the engine, level 2
+        press_sensor(b, lay.sensor_of(c))
+        b.advance(700)
+    b.advance(3000)
+    st = b.status()
+    assert st["state"] == "play" and st["mode"] == "white" and not st.get("memory_errors"), st
