@@ -103,9 +103,14 @@ def test_hall_follows_every_board_with_alerts_and_live_files(room, tmp_path):
             assert b["position"]["rows"][1] == [games[k].pos[i] for i in range(9)]
             assert b["position"]["stores"] == [games[k].pos[18], games[k].pos[19]]
         # the live file of round 1 holds every board's moves so far
-        recs = list(read_games(open(str(live / "round-1.pgn"), encoding="utf-8")))
-        assert [(r.tags["Board"], r.tags["White"], r.tags["Result"], r.moves) for r in recs] == [
-            ("1", "Aru", "*", texts[0]), ("2", "Bek", "*", texts[1]), ("3", "Dina", "*", texts[2])]
+        # (rewritten every refresh_s: the hall may have seen the moves a moment before)
+        def live_games():
+            with open(str(live / "round-1.pgn"), encoding="utf-8") as f:
+                return [(r.tags["Board"], r.tags["White"], r.tags["Result"], r.moves)
+                        for r in read_games(f)]
+        want = [("1", "Aru", "*", texts[0]), ("2", "Bek", "*", texts[1]), ("3", "Dina", "*", texts[2])]
+        wait_for(lambda: live_games() == want)
+        assert live_games() == want
         # the arbiter entered a result for table 2 by hand; the board then ends otherwise: alert
         lib = Library(db)
         Event(lib, "Cup").set_result(1, "2", "1-0", "reported early by the players")
