@@ -195,18 +195,19 @@ def test_first_boot_of_a_reed_board_loads_no_check():
 
 
 def test_self_test_from_the_staff_menu_reports_on_leds_and_link():
-    # the staff menu's entry calls playboard.app.check.start (docs/museum.md): the
-    # staff state is left for the check, its verdict goes out as a "check" event
-    from playboard.app import staff, check
+    # the staff menu's self-test pit (pressed deliberately) runs the judged self-test
+    # (playboard.app.check.start, docs/museum.md): the staff state is left for the
+    # check, its verdict goes out as a "check" event and a press ends nothing
+    from playboard.app import staff
     from playboard.app.state import S_STAFF
     r = Rig()
     a = r.app
     r.adv(200)
     staff.staff_open(a, a.now)
     assert a.state == S_STAFF
-    check.start(a, "selftest", seconds=5)
-    assert a.check[0] == "selftest"
-    r.adv(58 * 120 + 5200)                     # the chase, then 5 s with nothing placed
+    r.press("toguz", staff.STAFF_TEST)
+    assert a.check[0] == "selftest" and ("staff", {"selftest": True}) in r.events
+    r.adv(58 * 120 + 30200)                    # the chase, then 30 s with nothing placed
     res = a.check_result
     assert res["check"] == "selftest" and res["pass"] is False and len(res["dead"]) == 56
     assert [f for k, f in r.events if k == "check"][-1] == res   # over the link

@@ -19,9 +19,8 @@ STAFF_CALIBRATE = 3
 STAFF_CLEAR = 4
 STAFF_EXIT = 17
 CLEAR_MS = 3000  # the second press of STAFF_CLEAR must come within this
-# the self-test (hw.selftest.SelfTest) or None; the flash view on; when STAFF_CLEAR was
-# pressed once (-1: not armed)
-_ST = [None, False, -1]
+# the flash view on; when STAFF_CLEAR was pressed once (-1: not armed)
+_ST = [False, -1]
 
 
 def staff_open(app, now_ms):
@@ -30,9 +29,8 @@ def staff_open(app, now_ms):
     rest = bytes(app.rest)
     app._enter(S_STAFF, now_ms)
     app.rest[:] = rest  # the corners are still held: letting them go is back to rest
-    _ST[0] = None
-    _ST[1] = False
-    _ST[2] = -1
+    _ST[0] = False
+    _ST[1] = -1
     app._menu_dirty = True
     app.emit("staff", {"open": True})
 
@@ -40,11 +38,7 @@ def staff_open(app, now_ms):
 def staff_press(app, cell, now_ms):
     """A deliberate press of Toguz pit ``cell`` in the staff menu."""
     s = app.settings
-    if _ST[0] is not None:
-        _ST[0] = None  # any press ends the self-test
-        app.lights.clear()
-        app.lights._dirty = True
-    elif cell in STAFF_BRIGHT:
+    if cell in STAFF_BRIGHT:
         v = BRIGHT_STEPS[STAFF_BRIGHT.index(cell)]
         changed = dict(s)
         changed["brightness"] = v
@@ -56,29 +50,21 @@ def staff_press(app, cell, now_ms):
         app.unlocked = not app.unlocked
         app.emit("staff", {"unlocked": app.unlocked})
     elif cell == STAFF_TEST:
-        from playboard.hw.selftest import SelfTest
-        sl = bytearray(b"\xff" * app.hw.n_sensors)
-        for g in app.layouts:
-            lay = app.layouts[g]
-            for c in lay.cells:
-                sn = lay.sensor_of(c)
-                if sn >= 0:
-                    sl[sn] = lay.led_of(c) & 255
-        _ST[0] = SelfTest(app.hw, sl)
-        app.emit("staff", {"selftest": True})
+        start_check(app, "selftest", now_ms)
+        return
     elif cell == STAFF_FLASH:
-        _ST[1] = not _ST[1]
+        _ST[0] = not _ST[0]
         app.emit("staff", {"games": app.store.count, "problems": len(app.store.report),
                            "pending": len(app.pending), "memory_errors": app.memory_errors})
     elif cell == STAFF_CALIBRATE:
-        calibrate(app, now_ms)
+        start_check(app, "calibrate", now_ms)
         return
     elif cell == STAFF_CLEAR:
-        if _ST[2] >= 0 and ((now_ms - _ST[2]) & 0x3FFFFFFF) < CLEAR_MS:
-            _ST[2] = -1
+        if _ST[1] >= 0 and ((now_ms - _ST[1]) & 0x3FFFFFFF) < CLEAR_MS:
+            _ST[1] = -1
             clear_synced(app)
         else:
-            _ST[2] = now_ms
+            _ST[1] = now_ms
             app.emit("staff", {"clear": "armed"})
     elif cell == STAFF_EXIT:
         app.emit("staff", {"open": False})
@@ -87,19 +73,21 @@ def staff_press(app, cell, now_ms):
     app._menu_dirty = True
 
 
-def calibrate(app, now_ms):
-    """The guided calibration of a hall board (``playboard.app.check.start``, which runs
-    ``playboard.hw.calibrate.GuidedCalibration`` in place of play and opens the menu
-    when done). A board whose sensors need none (reed switches): a ``staff`` event
-    with the reason, nothing else."""
+def start_check(app, kind, now_ms):
+    """The self-test (``kind`` "selftest") or the guided calibration of a hall board
+    ("calibrate"), judged by ``playboard.app.check.start``, which runs it in place of
+    play, shows its verdict on the LEDs, sends it as a ``check`` event, counts faulty
+    sensors in the health counters and opens the menu when done. Refused (a board
+    whose sensors need no calibration: reed switches): a ``staff`` event with the
+    reason, nothing else."""
     from playboard.app import check
     try:
-        check.start(app, "calibrate", now_ms)
+        check.start(app, kind, now_ms)
     except ValueError as e:
-        app.emit("staff", {"calibrate": str(e)})
+        app.emit("staff", {kind: str(e)})
         app._menu_dirty = True
         return
-    app.emit("staff", {"calibrate": True})
+    app.emit("staff", {kind: True})
 
 
 def clear_synced(app):
@@ -115,16 +103,12 @@ def paint_staff(app, now_ms):
     white, the link pit green when unlocked (red when locked), flash pit cyan, exit
     purple; with the flash view on, North's row shows stored games (one pit each, up to
     9) in cyan and South's the problems found on flash in red."""
-    st = _ST[0]
-    if st is not None:
-        st.step(now_ms)
-        return
     if not app._menu_dirty:
         return
     li = app.lights
     li.clear()
     lay = app.menu_lay
-    if _ST[1]:
+    if _ST[0]:
         for i in range(min(9, app.store.count)):
             li.mark(SOWING, lay.led_of(9 + i), ON)
         for i in range(min(9, len(app.store.report) + len(app.pending) + app.memory_errors)):
@@ -141,6 +125,6 @@ def paint_staff(app, now_ms):
         if hasattr(app.hw, "set_zero"):  # (a hall board: it can be calibrated)
             li.mark(LAST, lay.led_of(STAFF_CALIBRATE), ON)
         if app.store.synced:
-            li.mark(ERROR, lay.led_of(STAFF_CLEAR), BLINK if _ST[2] >= 0 else ON)
+            li.mark(ERROR, lay.led_of(STAFF_CLEAR), BLINK if _ST[1] >= 0 else ON)
     li.mark(ENGINE, lay.led_of(STAFF_EXIT), BLINK)
     app._menu_dirty = False
