@@ -404,6 +404,44 @@ def test_a_reply_made_while_the_sowing_view_shows_confirms_it_and_is_played():
     assert ("error", 12) in ev and tr.why == 4 and g.ply == 2
 
 
+def test_the_movers_reply_when_the_next_player_passes_commits_the_pass_then_the_reply():
+    # Tihbat, lift selection: South plays pit 1 (2 balls), North is left with no balls
+    # and passes (3.4); South lifts pit 1 again while the view shows: the pass is
+    # committed with the view, the reply a frame later (one commit an update)
+    g = game("tihbat", "2/2S,1S 10 15 S 9")
+    tr = MancalaTracker(g, select="lift", confirm_ms=2500)
+    o = lift_board(g)
+    tr.update(o, 0)
+    o[0] = 0
+    assert events(tr, tr.update(o, 1000)) == [("lifted", 0), ("selected", 0), ("committed", 1)]
+    o[0] = 1  # its first ball back in
+    tr.update(o, 1300)
+    o[1] = 0  # pit 2's captured balls taken off
+    assert events(tr, tr.update(o, 1700)) == [("lifted", 1)]
+    assert g.legal_moves() == [2] and tr.request.mode == T.M_SOWING
+    o[0] = 0  # South's reply, 0.3 s later
+    assert events(tr, tr.update(o, 2000)) == [("lifted", 0), ("confirmed", 1), ("committed", 2)]
+    assert tr.busy() and g.move_stack() == [0, 2]
+    assert events(tr, tr.update(o, 2010)) == [("selected", 0), ("committed", 3)]
+    assert g.move_stack() == [0, 2, 0] and tr.request.mode == T.M_SOWING
+    # never for the engine's side: South the engine, the player's lift is no reply
+    g = game("tihbat", "2/2S,1S 10 15 S 9")
+    tr = MancalaTracker(g, select="lift", confirm_ms=2500)
+    tr.engines = 1
+    o = lift_board(g)
+    tr.update(o, 0)
+    tr.press(0, 500, engine=True)
+    o[0] = 0
+    tr.update(o, 1000)
+    o[0] = 1
+    tr.update(o, 1300)
+    o[1] = 0
+    tr.update(o, 1700)
+    o[0] = 0
+    assert ("committed", 2) not in events(tr, tr.update(o, 2000))
+    assert events(tr, tr.update(o, 2010)) == [] and g.move_stack() == [0]
+
+
 def test_no_reply_is_taken_for_the_engines_side_during_the_players_view():
     g = game("toguz")
     tr = MancalaTracker(g, select="lift", confirm_ms=2500)

@@ -103,6 +103,7 @@ class MancalaTracker(EventOutbox):
         self._filled = False  # one of them seen turning on,
         self._back = False  # lift mode: the view's pit turned on again (balls back, or sown)
         self._o_up = True  # the view's pit lifted since it was shown (the engine's: see _select)
+        self._reply = 255  # Tihbat: the mover's pit lifted in its view, the next player passing
         self.engines = 0  # the sides the engine plays (bit 0 South, bit 1 North): set by the app
         self.new_position()
 
@@ -128,6 +129,12 @@ class MancalaTracker(EventOutbox):
             self._t_event = now_ms
             self._pass(now_ms)
             return self.n_events
+        c = self._reply
+        if c != 255:  # (see _edge: played a frame after the pass)
+            self._reply = 255
+            if self.state == _MS_CHOOSE:
+                self._accept(c, now_ms, True)
+                self._select(c, now_ms)
         if _differs(occ, self.occ, self.n_cells):
             k = _take(occ, self.occ, self.n_cells, self._chg, self.n_cells)
             for j in range(k):
@@ -168,7 +175,7 @@ class MancalaTracker(EventOutbox):
 
     def busy(self):
         """True while a timer runs (auto confirm, an error flash, a count display)."""
-        return (not self._started or (self.state == _MS_SOWING and self.confirm_ms != 0)
+        return (not self._started or self._reply != 255 or (self.state == _MS_SOWING and self.confirm_ms != 0)
                 or self._err_cell != 255 or self.request.count_cell != 255)
 
     def press(self, cell, now_ms, engine=False):
@@ -220,6 +227,15 @@ class MancalaTracker(EventOutbox):
                 # the next player's reply made while the view shows: it confirms the
                 # view and is played (replies come 0.1-2.5 s after the last ball)
                 self._confirm(now_ms)
+            elif not self.toguz and c < self.n_pit_cells and g.pos[c] \
+                    and g.is_legal(2) and not (self.engines >> (1 - side)) & 1:
+                # Tihbat: the next player has no balls and passes (3.4): a pit of the
+                # mover with balls (its own sown pit too) is the mover's reply. The pass is committed with the
+                # view, the reply at the next frame (one commit an update: the app
+                # records each by the game's last move)
+                self._confirm(now_ms)
+                self._reply = c
+                return
             elif tap:
                 if c != o:
                     self._error(c, now_ms, why)
