@@ -442,6 +442,31 @@ def test_the_movers_reply_when_the_next_player_passes_commits_the_pass_then_the_
     assert events(tr, tr.update(o, 2010)) == [] and g.move_stack() == [0]
 
 
+def test_a_long_sowing_through_full_pits_is_not_taken_for_balls_put_back():
+    # Toguz Kumalak, lift selection: South pit 3 holds 22 balls, every pit full but
+    # North pit 6 (cell 14: the sowing's 12th ball after the pit's own). The first ball
+    # goes back into the pit; then 11 balls, 80-200 ms each, fall into full pits (no
+    # sensor changes) for more than confirm_ms: the view confirms, nothing withdrawn
+    # (issue 10's corpus, toguz two 101000343: the move was taken back while sown)
+    g = game("toguz")
+    for c in range(18):
+        g.pos[c] = 3
+    g.pos[2] = 22
+    g.pos[14] = 0
+    tr = MancalaTracker(g, select="lift", confirm_ms=2500)
+    o = lift_board(g)
+    tr.update(o, 0)
+    o[2] = 0
+    assert events(tr, tr.update(o, 1000)) == [("lifted", 2), ("selected", 2), ("committed", 1)]
+    o[2] = 1  # the first ball back in
+    tr.update(o, 1300)
+    ev = events(tr, tr.update(o, 1300 + 2500))
+    assert ev == [("confirmed", 5)], ev  # (the last ball in South pit 6)
+    assert g.move_stack() == [2] and tr.request.mode == T.M_CHOOSE
+    o[14] = 1  # the 12th ball lands in North pit 6, 2.6 s after: an event, nothing else
+    assert events(tr, tr.update(o, 3900)) == [("placed", 14)]
+
+
 def test_no_reply_is_taken_for_the_engines_side_during_the_players_view():
     g = game("toguz")
     tr = MancalaTracker(g, select="lift", confirm_ms=2500)

@@ -27,6 +27,11 @@ _WHY_PENDING = const(4)  # another pit of the mover during its sowing view: the 
 _WHY_ENGINE = const(5)  # not the engine's pit during its sowing view: the engine's pit lit
 _WHY_OVER = const(6)  # the game is over
 
+# lift mode: a withdrawal (balls put back) is read only from the empty pits the sowing
+# reaches within its first _NEAR balls after the pit's own: a hand drops a ball every
+# 0.1-0.35 s, so the first of them turns on well within confirm_ms of the ball back in
+# the pit; farther ones may come after a silent stretch of full pits longer than it
+_NEAR = const(5)
 _MS_CHOOSE = const(0)
 _MS_SOWING = const(1)
 _MS_OVER = const(2)
@@ -99,7 +104,7 @@ class MancalaTracker(EventOutbox):
         self._acc_sel = False  # which selected a pit (not a confirmation)
         self._origin = 255  # the sowing view's pit,
         self._engine = False  # played by the engine (press(..., engine=True))
-        self._fill = 0  # the view's pits the sowing turns from empty to not (a bit per cell),
+        self._fill = 0  # the view's pits the sowing turns from empty to not, near (_NEAR),
         self._filled = False  # one of them seen turning on,
         self._back = False  # lift mode: the view's pit turned on again (balls back, or sown)
         self._o_up = True  # the view's pit lifted since it was shown (the engine's: see _select)
@@ -320,8 +325,9 @@ class MancalaTracker(EventOutbox):
         self._o_up = not engine  # lift mode: the engine's pit lifted (its move made)
         f = 0
         after = g.pos
-        for i in range(self.n_pit_cells):
-            if i != c and before[i] == 0 and after[i]:
+        np = self.n_pit_cells
+        for i in range(np):
+            if i != c and before[i] == 0 and after[i] and (i - c) % np <= _NEAR:
                 f |= 1 << i
         self._fill = f
         self._t_event = now_ms
