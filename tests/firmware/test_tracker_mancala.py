@@ -549,3 +549,24 @@ def test_in_the_engines_view_a_reply_counts_once_its_pit_was_lifted():
     o[13] = 0  # now North's reply: it confirms the engine's view and is played
     assert events(tr, tr.update(o, 2600)) == [("lifted", 13), ("confirmed", 12),
                                               ("selected", 13), ("committed", 2)]
+
+
+def test_the_engines_view_is_not_confirmed_by_time_before_its_pit_is_lifted():
+    # lift selection: the engine's view waits for the player to carry the move out (its
+    # pit lifted), however long; then it confirms confirm_ms after the last sensor event
+    # (issue 10's corpus, tihbat white 102000363: the view confirmed by itself 2.5 s after
+    # it was shown, the player, with no balls, passed and the engine played again on a
+    # board that had not its move)
+    g = game("toguz")
+    tr = MancalaTracker(g, select="lift", confirm_ms=2500)
+    tr.engines = 1
+    o = lift_board(g)
+    tr.update(o, 0)
+    tr.press(4, 1000, True)
+    assert tr.update(o, 1000 + 10000) == 0 and tr.request.mode == T.M_SOWING and tr.busy()
+    o[4] = 0  # carried out at last
+    tr.update(o, 12000)
+    o[4] = 1
+    tr.update(o, 12300)
+    assert tr.update(o, 12300 + 2490) == 0
+    assert events(tr, tr.update(o, 12300 + 2500)) == [("confirmed", 12)]

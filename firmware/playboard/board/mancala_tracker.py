@@ -163,8 +163,12 @@ class MancalaTracker(EventOutbox):
                         self._o_up = True  # (its own pit lifted: the move being made)
                     self._edge(c, now_ms, self.tap)
             return self.n_events
+        o = self._origin
         if self.state == _MS_SOWING and self.confirm_ms and \
-                ((now_ms - self._t_event) & _MASK) >= self.confirm_ms:
+                ((now_ms - self._t_event) & _MASK) >= self.confirm_ms and \
+                (self._o_up or self.tap or not self.occ[o] or self.request.fault[o]):
+            # (lift mode, the engine's view: not before its pit is lifted, the move
+            # carried out: the next move would be played on a board that has not it)
             if self._back and self._fill and not self._filled:
                 self._withdraw(now_ms)  # balls back in the pit, none sown where the view said
             else:
