@@ -570,3 +570,11 @@ def test_the_engines_view_is_not_confirmed_by_time_before_its_pit_is_lifted():
     tr.update(o, 12300)
     assert tr.update(o, 12300 + 2490) == 0
     assert events(tr, tr.update(o, 12300 + 2500)) == [("confirmed", 12)]
+    # a demo (the engine both sides): nobody carries it out, confirmed by time
+    g = game("toguz")
+    tr = MancalaTracker(g, select="lift", confirm_ms=2500)
+    tr.engines = 3
+    o = lift_board(g)
+    tr.update(o, 0)
+    tr.press(4, 1000, True)
+    assert events(tr, tr.update(o, 1000 + 2500)) == [("confirmed", 12)]

@@ -166,9 +166,11 @@ class MancalaTracker(EventOutbox):
         o = self._origin
         if self.state == _MS_SOWING and self.confirm_ms and \
                 ((now_ms - self._t_event) & _MASK) >= self.confirm_ms and \
-                (self._o_up or self.tap or not self.occ[o] or self.request.fault[o]):
+                (self._o_up or self.tap or not self.occ[o] or self.request.fault[o]
+                 or self.engines == 3):
             # (lift mode, the engine's view: not before its pit is lifted, the move
-            # carried out: the next move would be played on a board that has not it)
+            # carried out: the next move would be played on a board that has not it;
+            # a demo has nobody to carry it out)
             if self._back and self._fill and not self._filled:
                 self._withdraw(now_ms)  # balls back in the pit, none sown where the view said
             else:
