@@ -72,6 +72,7 @@ for _p in ("firmware", "host_tools", "bench", "tests/firmware"):
 import humanlib as H  # noqa: E402
 from apprig import Rig  # noqa: E402
 from playboard.app.state import MENU_GAME, PADS_ON_TOBIT, PADS_ON_TOGUZ, HOLD_MS, OVER_DELAY_MS  # noqa: E402
+from playboard.board import tracker_names as TN  # noqa: E402
 from playboard.games.registry import new_game  # noqa: E402
 from tracelib import tobit_move_changes  # noqa: E402
 
@@ -175,9 +176,8 @@ class Table:
         tr = self.app.tracker
         if tr is None:
             return None
-        d = getattr(tr, "deadline", None)
-        if d is not None:
-            x = d()
+        if hasattr(tr, "_t_change"):  # Tobit (its timer's read-out is tracker_names')
+            x = TN.deadline(tr)
             return x if x >= 0 else None
         best = None
         if getattr(tr, "state", 0) == 1 and tr.confirm_ms:
@@ -508,8 +508,10 @@ class Game:
         self.chat_sensor = lay.sensor_of(rng.choice(cells))
         self.stray_ply = rng.randrange(within) if rng.random() < self.shares[1] else -1
 
-    def stray(self, g, t):
-        """Someone else brushes a cell (or a pad) for 100-300 ms at ``t``."""
+    def stray(self, g, t, after=None, m=None):
+        """Someone else brushes a cell (or a pad) for 100-300 ms at ``t`` (mancala: during
+        the sowing view of the mover's pit ``m``, ``after`` the position once it is
+        played)."""
         tb = self.tb
         rng = self.rng
         lay = tb.lay(self.name)
@@ -518,10 +520,17 @@ class Game:
             cells = [lay.sensor_of(p) for p in range(1, g.n_points + 1) if not g.board[p]]
         else:
             pads = [tb.lay("tobit").sensor_of(c) for c in PADS_ON_TOBIT]
-            # lift selection: a brush on a pit that is not the mover's with balls (one
-            # of those would be lifting its balls: a selection by design)
-            cells = [lay.sensor_of(c) for c in range(2 * g.n_pits)
-                     if not g.pos[c] or c // g.n_pits != g.turn]
+            # lift selection: a brush on a pit the next player could select is lifting
+            # its balls, a selection by design (a 100-300 ms lift reads as a lift and
+            # the sowing's first ball dropped back in). The brush comes after the
+            # mover's selecting lift, in its sowing view, where the next player's reply
+            # is played: none of the next player's pits with balls before or after the
+            # move, nor the pit being sown (something put in it is its balls put back:
+            # the selection withdrawn by design)
+            n = g.n_pits
+            o = m + g.turn * n
+            cells = [lay.sensor_of(c) for c in range(2 * n)
+                     if c != o and (c // n == g.turn or not (g.pos[c] or after[c]))]
         s = rng.choice(cells + pads)
         tb.bump(H.bump_spans(rng, t)[0], s)
         self.strays += 1
@@ -596,7 +605,10 @@ class Game:
                 if self.tobit:
                     self.stray(g, t0 + rng.randint(-500, 1500))
                 else:  # (not within 250 ms of the lift: see above)
-                    self.stray(g, t0 + rng.randint(400, 1500))
+                    g.push(m)
+                    after = bytes(g.pos)
+                    g.pop()
+                    self.stray(g, t0 + rng.randint(400, 1500), after, m)
             text = g.move_text(m)
             if self.tobit:
                 a, t_done = tobit_actions(tb, self.name, g, m, rng, t0)

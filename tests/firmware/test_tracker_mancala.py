@@ -404,6 +404,69 @@ def test_a_reply_made_while_the_sowing_view_shows_confirms_it_and_is_played():
     assert ("error", 12) in ev and tr.why == 4 and g.ply == 2
 
 
+def test_the_movers_reply_when_the_next_player_passes_commits_the_pass_then_the_reply():
+    # Tihbat, lift selection: South plays pit 1 (2 balls), North is left with no balls
+    # and passes (3.4); South lifts pit 1 again while the view shows: the pass is
+    # committed with the view, the reply a frame later (one commit an update)
+    g = game("tihbat", "2/2S,1S 10 15 S 9")
+    tr = MancalaTracker(g, select="lift", confirm_ms=2500)
+    o = lift_board(g)
+    tr.update(o, 0)
+    o[0] = 0
+    assert events(tr, tr.update(o, 1000)) == [("lifted", 0), ("selected", 0), ("committed", 1)]
+    o[0] = 1  # its first ball back in
+    tr.update(o, 1300)
+    o[1] = 0  # pit 2's captured balls taken off
+    assert events(tr, tr.update(o, 1700)) == [("lifted", 1)]
+    assert g.legal_moves() == [2] and tr.request.mode == T.M_SOWING
+    o[0] = 0  # South's reply, 0.3 s later
+    assert events(tr, tr.update(o, 2000)) == [("lifted", 0), ("confirmed", 1), ("committed", 2)]
+    assert tr.busy() and g.move_stack() == [0, 2]
+    assert events(tr, tr.update(o, 2010)) == [("selected", 0), ("committed", 3)]
+    assert g.move_stack() == [0, 2, 0] and tr.request.mode == T.M_SOWING
+    # never for the engine's side: South the engine, the player's lift is no reply
+    g = game("tihbat", "2/2S,1S 10 15 S 9")
+    tr = MancalaTracker(g, select="lift", confirm_ms=2500)
+    tr.engines = 1
+    o = lift_board(g)
+    tr.update(o, 0)
+    tr.press(0, 500, engine=True)
+    o[0] = 0
+    tr.update(o, 1000)
+    o[0] = 1
+    tr.update(o, 1300)
+    o[1] = 0
+    tr.update(o, 1700)
+    o[0] = 0
+    assert ("committed", 2) not in events(tr, tr.update(o, 2000))
+    assert events(tr, tr.update(o, 2010)) == [] and g.move_stack() == [0]
+
+
+def test_a_long_sowing_through_full_pits_is_not_taken_for_balls_put_back():
+    # Toguz Kumalak, lift selection: South pit 3 holds 22 balls, every pit full but
+    # North pit 6 (cell 14: the sowing's 12th ball after the pit's own). The first ball
+    # goes back into the pit; then 11 balls, 80-200 ms each, fall into full pits (no
+    # sensor changes) for more than confirm_ms: the view confirms, nothing withdrawn
+    # (issue 10's corpus, toguz two 101000343: the move was taken back while sown)
+    g = game("toguz")
+    for c in range(18):
+        g.pos[c] = 3
+    g.pos[2] = 22
+    g.pos[14] = 0
+    tr = MancalaTracker(g, select="lift", confirm_ms=2500)
+    o = lift_board(g)
+    tr.update(o, 0)
+    o[2] = 0
+    assert events(tr, tr.update(o, 1000)) == [("lifted", 2), ("selected", 2), ("committed", 1)]
+    o[2] = 1  # the first ball back in
+    tr.update(o, 1300)
+    ev = events(tr, tr.update(o, 1300 + 2500))
+    assert ev == [("confirmed", 5)], ev  # (the last ball in South pit 6)
+    assert g.move_stack() == [2] and tr.request.mode == T.M_CHOOSE
+    o[14] = 1  # the 12th ball lands in North pit 6, 2.6 s after: an event, nothing else
+    assert events(tr, tr.update(o, 3900)) == [("placed", 14)]
+
+
 def test_no_reply_is_taken_for_the_engines_side_during_the_players_view():
     g = game("toguz")
     tr = MancalaTracker(g, select="lift", confirm_ms=2500)
@@ -486,3 +549,32 @@ def test_in_the_engines_view_a_reply_counts_once_its_pit_was_lifted():
     o[13] = 0  # now North's reply: it confirms the engine's view and is played
     assert events(tr, tr.update(o, 2600)) == [("lifted", 13), ("confirmed", 12),
                                               ("selected", 13), ("committed", 2)]
+
+
+def test_the_engines_view_is_not_confirmed_by_time_before_its_pit_is_lifted():
+    # lift selection: the engine's view waits for the player to carry the move out (its
+    # pit lifted), however long; then it confirms confirm_ms after the last sensor event
+    # (issue 10's corpus, tihbat white 102000363: the view confirmed by itself 2.5 s after
+    # it was shown, the player, with no balls, passed and the engine played again on a
+    # board that had not its move)
+    g = game("toguz")
+    tr = MancalaTracker(g, select="lift", confirm_ms=2500)
+    tr.engines = 1
+    o = lift_board(g)
+    tr.update(o, 0)
+    tr.press(4, 1000, True)
+    assert tr.update(o, 1000 + 10000) == 0 and tr.request.mode == T.M_SOWING and tr.busy()
+    o[4] = 0  # carried out at last
+    tr.update(o, 12000)
+    o[4] = 1
+    tr.update(o, 12300)
+    assert tr.update(o, 12300 + 2490) == 0
+    assert events(tr, tr.update(o, 12300 + 2500)) == [("confirmed", 12)]
+    # a demo (the engine both sides): nobody carries it out, confirmed by time
+    g = game("toguz")
+    tr = MancalaTracker(g, select="lift", confirm_ms=2500)
+    tr.engines = 3
+    o = lift_board(g)
+    tr.update(o, 0)
+    tr.press(4, 1000, True)
+    assert events(tr, tr.update(o, 1000 + 2500)) == [("confirmed", 12)]

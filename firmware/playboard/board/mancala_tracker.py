@@ -27,6 +27,11 @@ _WHY_PENDING = const(4)  # another pit of the mover during its sowing view: the 
 _WHY_ENGINE = const(5)  # not the engine's pit during its sowing view: the engine's pit lit
 _WHY_OVER = const(6)  # the game is over
 
+# lift mode: a withdrawal (balls put back) is read only from the empty pits the sowing
+# reaches within its first _NEAR balls after the pit's own: a hand drops a ball every
+# 0.1-0.35 s, so the first of them turns on well within confirm_ms of the ball back in
+# the pit; farther ones may come after a silent stretch of full pits longer than it
+_NEAR = const(5)
 _MS_CHOOSE = const(0)
 _MS_SOWING = const(1)
 _MS_OVER = const(2)
@@ -99,10 +104,11 @@ class MancalaTracker(EventOutbox):
         self._acc_sel = False  # which selected a pit (not a confirmation)
         self._origin = 255  # the sowing view's pit,
         self._engine = False  # played by the engine (press(..., engine=True))
-        self._fill = 0  # the view's pits the sowing turns from empty to not (a bit per cell),
+        self._fill = 0  # the view's pits the sowing turns from empty to not, near (_NEAR),
         self._filled = False  # one of them seen turning on,
         self._back = False  # lift mode: the view's pit turned on again (balls back, or sown)
         self._o_up = True  # the view's pit lifted since it was shown (the engine's: see _select)
+        self._reply = 255  # Tihbat: the mover's pit lifted in its view, the next player passing
         self.engines = 0  # the sides the engine plays (bit 0 South, bit 1 North): set by the app
         self.new_position()
 
@@ -128,6 +134,12 @@ class MancalaTracker(EventOutbox):
             self._t_event = now_ms
             self._pass(now_ms)
             return self.n_events
+        c = self._reply
+        if c != 255:  # (see _edge: played a frame after the pass)
+            self._reply = 255
+            if self.state == _MS_CHOOSE:
+                self._accept(c, now_ms, True)
+                self._select(c, now_ms)
         if _differs(occ, self.occ, self.n_cells):
             k = _take(occ, self.occ, self.n_cells, self._chg, self.n_cells)
             for j in range(k):
@@ -151,8 +163,14 @@ class MancalaTracker(EventOutbox):
                         self._o_up = True  # (its own pit lifted: the move being made)
                     self._edge(c, now_ms, self.tap)
             return self.n_events
+        o = self._origin
         if self.state == _MS_SOWING and self.confirm_ms and \
-                ((now_ms - self._t_event) & _MASK) >= self.confirm_ms:
+                ((now_ms - self._t_event) & _MASK) >= self.confirm_ms and \
+                (self._o_up or self.tap or not self.occ[o] or self.request.fault[o]
+                 or self.engines == 3):
+            # (lift mode, the engine's view: not before its pit is lifted, the move
+            # carried out: the next move would be played on a board that has not it;
+            # a demo has nobody to carry it out)
             if self._back and self._fill and not self._filled:
                 self._withdraw(now_ms)  # balls back in the pit, none sown where the view said
             else:
@@ -168,7 +186,7 @@ class MancalaTracker(EventOutbox):
 
     def busy(self):
         """True while a timer runs (auto confirm, an error flash, a count display)."""
-        return (not self._started or (self.state == _MS_SOWING and self.confirm_ms != 0)
+        return (not self._started or self._reply != 255 or (self.state == _MS_SOWING and self.confirm_ms != 0)
                 or self._err_cell != 255 or self.request.count_cell != 255)
 
     def press(self, cell, now_ms, engine=False):
@@ -220,6 +238,15 @@ class MancalaTracker(EventOutbox):
                 # the next player's reply made while the view shows: it confirms the
                 # view and is played (replies come 0.1-2.5 s after the last ball)
                 self._confirm(now_ms)
+            elif not self.toguz and c < self.n_pit_cells and g.pos[c] \
+                    and g.is_legal(2) and not (self.engines >> (1 - side)) & 1:
+                # Tihbat: the next player has no balls and passes (3.4): a pit of the
+                # mover with balls (its own sown pit too) is the mover's reply. The pass is committed with the
+                # view, the reply at the next frame (one commit an update: the app
+                # records each by the game's last move)
+                self._confirm(now_ms)
+                self._reply = c
+                return
             elif tap:
                 if c != o:
                     self._error(c, now_ms, why)
@@ -304,8 +331,9 @@ class MancalaTracker(EventOutbox):
         self._o_up = not engine  # lift mode: the engine's pit lifted (its move made)
         f = 0
         after = g.pos
-        for i in range(self.n_pit_cells):
-            if i != c and before[i] == 0 and after[i]:
+        np = self.n_pit_cells
+        for i in range(np):
+            if i != c and before[i] == 0 and after[i] and (i - c) % np <= _NEAR:
                 f |= 1 << i
         self._fill = f
         self._t_event = now_ms
