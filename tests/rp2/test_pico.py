@@ -94,6 +94,14 @@ def _toguz_move(p, link, g, cell, t_us):
     return st
 
 
+def _assert_legal_pits_lit(p, lay, g):
+    """The mover's legal pits of Toguz Kumalak game ``g`` are lit green (any colour
+    where g > r and g > b, as decoded from the WS2812 stream), and no other pit."""
+    lit = sorted(c for c in range(18) if lay.led_of(c) >= 0
+                 and p.leds[lay.led_of(c)][1] > max(p.leds[lay.led_of(c)][0], p.leds[lay.led_of(c)][2]))
+    assert lit == sorted(9 * g.turn + mv for mv in g.legal_moves()), (lit, p.leds)
+
+
 def test_boot_game_through_the_matrix_leds_and_sync(fs_image, tmp_path):
     """Boots with the pico-matrix board (first frame: all 58 LEDs (0, 0, 24), lit before
     the app is imported); a Toguz Kumalak game played by lifting the balls of pits on
@@ -119,10 +127,7 @@ def test_boot_game_through_the_matrix_leds_and_sync(fs_image, tmp_path):
             g.push(m)
             assert st["fen"] == g.fen()
             t = p.time_us + 100000
-            # the mover's legal pits lit (green: any colour where g > r and g > b), no other pit
-            lit = sorted(c for c in range(18) if lay.led_of(c) >= 0
-                         and p.leds[lay.led_of(c)][1] > max(p.leds[lay.led_of(c)][0], p.leds[lay.led_of(c)][2]))
-            assert lit == sorted(9 * g.turn + mv for mv in g.legal_moves()), (lit, p.leds)
+            _assert_legal_pits_lit(p, lay, g)
         # White (to move: 3 plies played) resigns: its pad pressed deliberately (held
         # 1 s, past HOLD_MS) twice within 4 s (docs/app.md)
         pad = load_layout("tobit").sensor_of(PADS_ON_TOBIT[1])
@@ -263,9 +268,7 @@ def test_a_74hc165_board_plays_through_its_pio_program_and_hall_voltages_reach_t
             st = _toguz_move(p, link, g, pit, p.time_us + 100000)
             g.push(m)
             assert st["fen"] == g.fen()
-            lit = sorted(c for c in range(18) if lay.led_of(c) >= 0
-                         and p.leds[lay.led_of(c)][1] > max(p.leds[lay.led_of(c)][0], p.leds[lay.led_of(c)][2]))
-            assert lit == sorted(9 * g.turn + mv for mv in g.legal_moves()), (lit, p.leds)
+            _assert_legal_pits_lit(p, lay, g)
         assert p.resets == []
         link.close()
     finally:
