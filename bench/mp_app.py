@@ -41,13 +41,14 @@ MODULES = ("playboard", "playboard.compat", "playboard.games", "playboard.games.
            "playboard.app", "playboard.app.state", "playboard.app.loop", "playboard.app.gamestart",
            "playboard.app.ui", "playboard.sim.bridge", "playboard.sim.flash", "playboard.sim.boot",
            "playboard.games.tobit_native", "playboard.games.tobit",
-           "playboard.board.tobit_tracker_native", "playboard.board.tobit_tracker",
+           "playboard.board.tobit_tracker_native", "playboard.board.tobit_position", "playboard.board.tobit_tracker",
            "playboard.games.mancala_text", "playboard.games.snapshot", "playboard.games.toguz_native",
            "playboard.games.toguz", "playboard.board.mancala_tracker", "playboard.games.tihbat_native",
            "playboard.games.tihbat", "playboard.engine.tihbat_table", "playboard.hw.stdio",
            "playboard.link", "playboard.settings")
 OPTIONAL = ("playboard.app.ui", "playboard.app.gamestart", "playboard.sim.flash", "playboard.sim.boot",
-            "playboard.games.tobit", "playboard.board.tobit_tracker", "playboard.games.snapshot",
+            "playboard.games.tobit", "playboard.board.tobit_tracker", "playboard.board.tobit_position",
+            "playboard.games.snapshot",
             "playboard.games.toguz", "playboard.board.mancala_tracker", "playboard.games.mancala_text",
             "playboard.games.tihbat", "playboard.engine.tihbat_table", "playboard.link",
             "playboard.settings")

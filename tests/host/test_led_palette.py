@@ -127,7 +127,7 @@ def _roles_lit_by(module):
     return sorted(getattr(T, n) for n in names)
 
 
-@pytest.mark.parametrize("module", ["tobit_tracker", "mancala_tracker"])
+@pytest.mark.parametrize("module", ["tobit_position", "mancala_tracker"])
 def test_every_role_a_tracker_lights_has_its_own_colour_or_pattern(module):
     roles = _roles_lit_by(module)
     assert len(roles) >= 9

@@ -284,8 +284,8 @@ _CODE = {"toguz": ("playboard.games.toguz", "playboard.games.snapshot", "playboa
                    "playboard.board.mancala_tracker"),
          "tihbat": ("playboard.games.tihbat", "playboard.games.snapshot", "playboard.games.mancala_text",
                     "playboard.board.mancala_tracker", "playboard.engine.tihbat_table"),
-         "tobit": ("playboard.games.tobit", "playboard.board.tobit_tracker"),
-         "tobit4": ("playboard.games.tobit", "playboard.board.tobit_tracker")}
+         "tobit": ("playboard.games.tobit", "playboard.board.tobit_tracker", "playboard.board.tobit_position"),
+         "tobit4": ("playboard.games.tobit", "playboard.board.tobit_tracker", "playboard.board.tobit_position")}
 
 
 def _code_of(name, engine):
