@@ -43,7 +43,7 @@ called with ``kind`` one of the event kinds listed in ``playboard.app.state`` an
 import gc
 import time
 
-from playboard.compat import unload
+from playboard.compat import unload, const
 from playboard.board import tracker as T
 from playboard.board.lights import Lights, ENGINE, CAPTURE, ERROR, USER, ON, ACCENT, BLINK
 from playboard.board.scan import Scanner
@@ -51,6 +51,12 @@ from playboard.app.state import (STATE_NAMES, S_MENU, S_SETUP, S_PLAY, S_OVER, S
                                  MASK, ARM_MS, DRAW_MS, OVER_DELAY_MS, ATTRACT_STEP_MS, HOURS_MS,
                                  HOLD_MS, RELEASE_MS, QUIET_MS, REST_MS,
                                  APP_SETTINGS, GAME_CODE, NATIVE_CODE, RESERVE, RESIGNED, AGREED, ticks_ms, clamp)
+
+# slices of a search between two planned collections (``App._think``): a Tobit slice
+# leaves about 3 KB of garbage on the RP2040 (a Toguz Kumalak one 0.4 KB), so that
+# many slices stay well within the free heap a collection leaves (>= 64 KB)
+_SLICES = const(32)
+_SLICES_TOBIT = const(8)
 
 
 class App:
@@ -162,6 +168,7 @@ class App:
         self.occ = None
         self.state = S_MENU
         self.thinking = False
+        self._slices = 0  # slices the search may run before the next planned collection
         self.expecting = None  # the engine's move shown, waiting for the board
         self.result = None
         self.termination = None
@@ -415,7 +422,9 @@ class App:
         if tr.state:
             return  # a sowing view, a board not at the game's position: think once it is
         s = self.settings
-        gc.collect()  # a search churns small lists: start it on a swept heap
+        # a search churns small lists: the next frame collects (``_think``), this one,
+        # which may have played a move and put it on flash, only starts the search
+        self._slices = 0
         self._fen = (g.fen(), g.ply, g.turn)
         # the search pushes and pops on the game itself (no copy: heap); the frames
         # leave the game alone until it is done
@@ -428,7 +437,17 @@ class App:
         self.emit("thinking", {"side": g.turn, "level": self.level})
 
     def _think(self, now_ms):
+        """One slice of the search, or, every ``_SLICES`` slices (Tobit's:
+        ``_SLICES_TOBIT``) and before the first, a planned collection instead, in a
+        frame of its own: a collection the heap asked for inside a slice would make
+        that frame a slice and a collection long (13-28 ms on the RP2040)."""
         eng = self.engine
+        k = self._slices
+        if k <= 0:
+            gc.collect()
+            self._slices = _SLICES_TOBIT if hasattr(self.game, "n_points") else _SLICES
+            return
+        self._slices = k - 1
         try:
             if self.think == "nodes":
                 done = eng.step(nodes=self.slice_nodes)
@@ -602,7 +621,7 @@ class App:
         if self._turn_check:
             self._next_turn(now_ms)  # (cleared once done: a MemoryError leaves it set)
             self._turn_check = False
-        if self.thinking:
+        elif self.thinking:  # (not in the frame that started the search)
             self._think(now_ms)
         if ((now_ms - self._t_hours) & MASK) >= HOURS_MS:
             self._t_hours = now_ms
