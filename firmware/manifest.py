@@ -26,10 +26,11 @@ BOARD_FILES = [
     "board/mancala_tracker.py", "board/isolate.py",
     "games/__init__.py", "games/common.py", "games/registry.py", "games/base.py", "games/bufops.py",
     "games/snapshot.py", "games/mancala_text.py", "games/toguz.py", "games/toguz_native.py",
-    "games/tobit.py", "games/tobit_native.py", "games/tihbat.py", "games/tihbat_native.py",
+    "games/tobit.py", "games/tobit_board.py", "games/tobit_tables.py", "games/tobit_fen.py",
+    "games/tobit_native.py", "games/tihbat.py", "games/tihbat_native.py",
     "engine/__init__.py", "engine/search.py", "engine/evaluation.py", "engine/evaluation_native.py",
     "engine/tihbat_table.py",
-    "app/__init__.py", "app/state.py", "app/loop.py", "app/ui.py", "app/gamestart.py",
+    "app/__init__.py", "app/state.py", "app/loop.py", "app/ui.py", "app/gamestart.py", "app/startup.py",
     "app/staff.py", "app/request.py", "app/check.py", "app/onboard.py", "app/museum.py",
 ]
 

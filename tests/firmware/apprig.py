@@ -56,7 +56,7 @@ class Rig:
 
     def __init__(self, fs=None):
         for name in ("playboard.app.ui", "playboard.games.toguz", "playboard.games.tihbat",
-                     "playboard.games.tobit", "playboard.board.mancala_tracker",
+                     "playboard.games.tobit", "playboard.games.tobit_board", "playboard.board.mancala_tracker",
                      "playboard.board.tobit_tracker", "playboard.board.tobit_position"):
             _unload(name)  # a fresh board: no game code loaded yet
         gc.collect()

@@ -40,6 +40,21 @@ def test_rule_2_3_start():
     assert Tobit4().fen() == "W:W1,2,3,4,5,6,7,8,9,10:B23,24,25,26,27,28,29,30,31,32"
 
 
+def test_a_new_game_is_set_as_its_start_text_sets_it_and_shares_its_tables():
+    # (a new game is set up without parsing its start text; its tables are made once
+    # per board size and shared: docs/pico.md)
+    for cls, white, black in ((Tobit, list(range(1, 13)), list(range(27, 39))),
+                              (Tobit4, list(range(1, 11)), list(range(23, 33)))):
+        g = cls()
+        t = cls(fen=g.start_fen())
+        assert g.board == t.board and g.st == t.st and g.key() == t.key() != 0
+        assert g.root_fen == t.root_fen == "W:W%s:B%s" % (",".join(map(str, white)), ",".join(map(str, black)))
+        assert [p for p in range(1, g.n_points + 1) if g.board[p] == 1] == white
+        assert g.nb is t.nb and g._z is t._z  # one board size: its tables shared
+        assert texts(g) == texts(t) and perft(g, 2) == perft(t, 2)
+    assert Tobit().nb is not Tobit4().nb and Tobit().nb != Tobit4().nb
+
+
 def test_rule_2_4_man_steps_forward_left_right_never_back():
     g = Tobit("W:W14:B38")
     assert texts(g) == ["14-13", "14-15", "14-21"]

@@ -35,6 +35,8 @@ RP2_FILES = [
     "playboard/games/__init__.py", "playboard/games/common.py", "playboard/games/registry.py",
     "playboard/games/base.py", "playboard/games/bufops.py",
     "playboard/games/mancala_text.py", "playboard/games/snapshot.py", "playboard/games/toguz.py", "playboard/games/tobit.py",
+    "playboard/games/tobit_board.py", "playboard/games/tobit_tables.py",
+    "playboard/games/tobit_fen.py",
     "playboard/games/tihbat.py", "playboard/games/perft.py", "playboard/pgn.py",
     "main.py", "playboard/app/onboard.py",  # the entry point; machine.WDT and the board start-up
 ]

@@ -82,7 +82,8 @@ class Game:
     def copy(self):
         """A new game at the same position and with the same move stack."""
         g = type(self)()
-        g.set_fen(self.root_fen)
+        if g.root_fen != self.root_fen:  # (from the start position: nothing to set)
+            g.set_fen(self.root_fen)
         for m in self.move_stack():
             g.push(m)
         return g

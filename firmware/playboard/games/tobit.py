@@ -24,12 +24,10 @@ irreversible move (a capture or a man's forward step) with the same side to
 move, and confirms a match on the saved boards, so a hash collision can never
 end a game.
 """
-from array import array
-
 from playboard.compat import const, TWINS
-from playboard.games.common import GameError, TERM_NO_MOVE, TERM_REPETITION
-from playboard.games.base import Game
+from playboard.games.common import TERM_NO_MOVE, TERM_REPETITION
 from playboard.games.bufops import copy as _copy, same as _same
+from playboard.games.tobit_board import TobitBoard
 from playboard.games.tobit_native import _push, _scan, _unmake  # noqa: F401 (native: loaded once)
 
 EMPTY = const(0)
@@ -45,8 +43,6 @@ NORTH = const(0)
 EAST = const(1)
 SOUTH = const(2)
 WEST = const(3)
-_DX = (0, 1, 0, -1)
-_DY = (1, 0, -1, 0)
 
 QUIET = const(0)
 CAPTURE = const(1)
@@ -66,21 +62,6 @@ _CHUNK = const(16)  # plies per undo chunk: small blocks, so a long game never
 # needs one large free block on a fragmented heap
 
 
-def _xorshift_keys(n, seed):
-    """n pseudo-random ints below 2**30 (fixed seed: keys are the same on every run)."""
-    out = array("i", bytes(4 * n))
-    x = seed & 0x3FFFFFFF
-    for i in range(n):
-        # (x << 13) & 0x3FFFFFFF without the bits that fall off: x stays a small int
-        # (below 2**30) on a 32-bit port, never a long int on the heap (31 KB of garbage
-        # on the RP2040)
-        x ^= (x & 0x1FFFF) << 13
-        x ^= x >> 17
-        x ^= (x & 0x1FFFFFF) << 5
-        out[i] = x
-    return out
-
-
 # The viper code; under CPython the host tools' twins run as _push, _scan and _unmake
 # (playboard_host.twins.install, through compat.TWINS), and the tests compare the two.
 _push_viper, _scan_viper, _unmake_viper = _push, _scan, _unmake
@@ -89,7 +70,7 @@ if _twins:
     _push, _scan, _unmake = _twins["_push"], _twins["_scan"], _twins["_unmake"]
 
 
-class Tobit(Game):
+class Tobit(TobitBoard):
     """A game of Tobit on the standard 5 x 4 board (RULES.md 2). See
     ``playboard.games`` for the interface; ``Tobit4`` is the 4 x 4 variant.
 
@@ -104,148 +85,34 @@ class Tobit(Game):
         L, T = self.L, self.T
         n = L * T + 2 * L + 2 * T
         self.n_points = n
-        self._xy = bytearray(2 * (n + 1))
-        # the point at (x, y): _pt[y * (L + 2) + x] (0 none; a bytearray, not a dict of
-        # tuples: 42 bytes where the dict took about 2 KB of heap on the unix port)
-        self._pt = bytearray((L + 2) * (T + 2))
-        self._build_points()
-        # nb[p*4 + d]: the neighbour of p in direction d, or 0
-        self.nb = bytearray(4 * (n + 1))
-        for p in range(1, n + 1):
-            x, y = self.xy(p)
-            for d in range(4):
-                if (d & 1) == 0 and not (1 <= x <= L):
-                    continue  # not on a longitudinal line
-                if (d & 1) == 1 and not (1 <= y <= T):
-                    continue  # not on a transverse line
-                self.nb[p * 4 + d] = self.point(x + _DX[d], y + _DY[d])
+        # the geometry and the keys: made once per board size, shared (read only)
+        self._xy, self._pt, self.nb, self._geo, self._z = self.tables()
         self.board = bytearray(n + 1)
         self.st = bytearray(ST_SIZE)
         # at most 2L + 2 pieces a side, each with at most L + T + 2 quiet moves
         self._scanbuf = bytearray(2 * (2 * L + 2) * (L + T + 2))
-        self._geo = bytearray(4 + 6 * (n + 1))
-        self._geo[0] = n + 1
-        self._geo[1] = T + 1
-        self._geo[4:4 + 4 * (n + 1)] = self.nb
-        self._geo[4 + 4 * (n + 1):] = self._xy
         self._snap = n + 1 + _EXTRA
         self._chunks = []  # type: list
         while len(self._chunks) * _CHUNK < capacity:
             self._chunks.append(bytearray(self._snap * _CHUNK))
-        self._z = _xorshift_keys(4 * (n + 1) + 1, 0x2545F491)
         self.ply = 0
         self._cache_ply = -1
         self._cache = []  # type: list
-        self.set_fen(self.start_fen() if fen is None else fen)
-
-    # --- geometry (2.1, 2.2) ---------------------------------------------------
-    def _build_points(self):
-        L, T = self.L, self.T
-        p = 0
-        for y in range(T + 2):
-            xs = range(1, L + 1) if y in (0, T + 1) else range(0, L + 2)
-            for x in xs:
-                p += 1
-                self._xy[2 * p] = x
-                self._xy[2 * p + 1] = y
-                self._pt[y * (L + 2) + x] = p
-
-    def xy(self, p):
-        """(x, y) of point ``p`` (RULES.md 2.1-2.2)."""
-        return self._xy[2 * p], self._xy[2 * p + 1]
-
-    def point(self, x, y):
-        """The point at (x, y), or 0 if there is none."""
-        w = self.L + 2
-        if 0 <= x < w and 0 <= y < self.T + 2:
-            return self._pt[y * w + x]
-        return 0
-
-    def neighbour(self, p, d):
-        """The point next to ``p`` in direction ``d`` (NORTH, EAST, SOUTH, WEST), or 0."""
-        return self.nb[p * 4 + d]
-
-    def start_fen(self):
-        """The start position's text (2.3)."""
-        L, T = self.L, self.T
-        w = [p for p in range(1, self.n_points + 1) if self._xy[2 * p + 1] <= 1]
-        b = [p for p in range(1, self.n_points + 1) if self._xy[2 * p + 1] >= T]
-        return "W:W%s:B%s" % (",".join(map(str, w)), ",".join(map(str, b)))
-
-    # --- position text (2.13) --------------------------------------------------
-    def set_fen(self, text):
-        """Set up the position of ``text`` (RULES.md 2.13); clears the move stack and
-        the repetition history. GameError for a malformed text, a point off the
-        board or a point named twice; the game is unchanged then."""
-        if not isinstance(text, str):
-            raise GameError("position text must be a string")
-        fields = text.strip().split(":")
-        if len(fields) != 3 or fields[0] not in ("W", "B"):
-            raise GameError("position text: expected 'W|B:W<points>:B<points>', got %r" % text)
-        board = bytearray(self.n_points + 1)
-        seen = {}  # type: dict
-        for field, colour in ((fields[1], "W"), (fields[2], "B")):
-            if not field.startswith(colour):
-                raise GameError("position text: field %r should start with %s (White first, then Black)" % (field, colour))
-            body = field[1:]
-            if not body:
-                continue
-            for item in body.split(","):
-                item = item.strip()
-                king = item[:1] == "K"
-                num = item[1:] if king else item
-                if not num or any(c not in "0123456789" for c in num):
-                    raise GameError("position text: bad point %r in %r" % (item, text))
-                p = int(num)
-                if not 1 <= p <= self.n_points:
-                    raise GameError("position text: point %d is off the %s board (1..%d)" % (p, self.name, self.n_points))
-                if p in seen:
-                    raise GameError("position text: point %d is named twice" % p)
-                seen[p] = 1
-                if not king and self._xy[2 * p + 1] == (self.T + 1 if colour == "W" else 0):
-                    raise GameError("position text: a %s man can't stand on point %d, its far end "
-                                    "(it would be a tobit: RULES.md 2.5); write K%d" % (
-                                        "White" if colour == "W" else "Black", p, p))
-                board[p] = (WHITE_MAN if colour == "W" else BLACK_MAN) | (TOBIT if king else 0)
-        self.board[:] = board
-        st = self.st
-        for i in range(ST_SIZE):
-            st[i] = 0
-        st[ST_TURN] = 0 if fields[0] == "W" else 1
-        self.ply = 0
+        if fen is not None:
+            self.set_fen(fen)
+            return
+        # the start position (2.3) as set_fen sets it, without its text to parse (on the
+        # RP2040 half of a Tobit game's making: docs/pico.md)
+        xy = self._xy
+        b = self.board
+        for p in range(1, n + 1):
+            y = xy[2 * p + 1]
+            if y <= 1:
+                b[p] = WHITE_MAN
+            elif y >= T:
+                b[p] = BLACK_MAN
         self._set_key(self._full_key())
-        self._cache_ply = -1
         self.root_fen = self.fen()
-
-    def fen(self):
-        """The position text of RULES.md 2.13."""
-        out = ["WB"[self.st[ST_TURN]]]
-        for colour, letter in ((WHITE_MAN, "W"), (BLACK_MAN, "B")):
-            items = []
-            for p in range(1, self.n_points + 1):
-                c = self.board[p]
-                if c and (c & COLOUR) == colour:
-                    items.append(("K%d" if c & TOBIT else "%d") % p)
-            out.append(letter + ",".join(items))
-        return ":".join(out)
-
-    def _full_key(self):
-        z = self._z
-        k = z[0] if self.st[ST_TURN] else 0
-        for p in range(1, self.n_points + 1):
-            c = self.board[p]
-            if c:
-                k ^= z[4 * p + (c & COLOUR) - 1 + (2 if c & TOBIT else 0)]
-        return k
-
-    def key(self):
-        """The position's 30-bit Zobrist key (pieces and side to move)."""
-        st = self.st
-        return st[4] | (st[5] << 8) | (st[6] << 16) | (st[7] << 24)
-
-    def _set_key(self, k):
-        st = self.st
-        st[4], st[5], st[6], st[7] = k & 255, (k >> 8) & 255, (k >> 16) & 255, k >> 24
 
     @property
     def turn(self):
@@ -460,46 +327,6 @@ class Tobit(Game):
         if t == TERM_REPETITION:
             return -1
         return 1 - self.st[ST_TURN]  # the side to move has lost
-
-    # --- notation (2.12) -------------------------------------------------------
-    def move_text(self, m):
-        """``m`` in the notation of 2.12: ``7-14``, ``8:22``, ``7:21:23:36``."""
-        if m[0] == QUIET:
-            return "%d-%d" % (m[1], m[2])
-        return ":".join(str(p) for p in m[1:])
-
-    def parse_move(self, text):
-        """The legal move that ``text`` names (2.12; an en or em dash is accepted for
-        ``-``). Raises GameError saying why it is not legal here."""
-        if not isinstance(text, str):
-            raise GameError("a Tobit move must be text, got %r" % (text,))
-        t = text.strip().replace("\u2013", "-").replace("\u2014", "-")
-        kind = QUIET if "-" in t else CAPTURE
-        parts = t.split("-" if kind == QUIET else ":")
-        try:
-            pts = [int(x) for x in parts]
-        except ValueError:
-            raise GameError("%r is not a Tobit move (like 7-14, 8:22 or 7:21:23:36)" % (text,))
-        if len(pts) < 2 or (kind == QUIET and len(pts) != 2):
-            raise GameError("%r is not a Tobit move (like 7-14, 8:22 or 7:21:23:36)" % (text,))
-        for p in pts:
-            if not 1 <= p <= self.n_points:
-                raise GameError("move %r: point %d is off the %s board (1..%d)" % (text, p, self.name, self.n_points))
-        if self._term:
-            raise GameError("move %r: the game is over (%s)" % (text, TERM_REPETITION))
-        m = bytes([kind] + pts)
-        legal = self.legal_moves()
-        if m in legal:
-            return m
-        c = self.board[pts[0]]
-        side = "White" if self.st[ST_TURN] == 0 else "Black"
-        if not c or (c & COLOUR) != self.st[ST_TURN] + 1:
-            raise GameError("move %r: no %s piece on point %d" % (text, side, pts[0]))
-        if not legal:
-            raise GameError("move %r: %s has no legal move (the game is over)" % (text, side))
-        if kind == QUIET and legal[0][0] == CAPTURE:
-            raise GameError("move %r: a capture is compulsory (2.7), e.g. %s" % (text, self.move_text(legal[0])))
-        raise GameError("move %r is not legal here" % (text,))
 
 
 class Tobit4(Tobit):
