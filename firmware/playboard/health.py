@@ -142,7 +142,7 @@ def power_up(store, wdt=None):
     """Count one power-up on flash: one byte appended to ``boots`` (``W`` if ``wdt``,
     default: the last reset was the watchdog's, ``machine.reset_cause()``; never
     where the port cannot tell, as the unix port). False if the flash failed.
-    ``playboard.app.startup.start`` does the same without loading this module."""
+    ``playboard.app.gamestart.start`` does the same without loading this module."""
     if wdt is None:
         try:
             import machine

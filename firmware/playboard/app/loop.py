@@ -95,7 +95,7 @@ class App:
         self.slice_ms = slice_ms
         self.slice_nodes = slice_nodes
         if layouts is None:
-            from playboard.app.startup import read_layouts
+            from playboard.app.gamestart import read_layouts
             layouts = read_layouts(cfg, hw)
         self.layouts = layouts
         if settings is None:
@@ -128,7 +128,7 @@ class App:
                         momentary.append(s)
         self.scanner = Scanner.from_config(hw, cfg, momentary)
         self.period_ms = self.scanner.period_ms
-        from playboard.app.startup import buttons
+        from playboard.app.gamestart import buttons
         self.buttons = buttons(cfg, hw.n_sensors)
         del buttons
         self.rest = bytearray(hw.n_sensors)  # each sensor's value when the state began
@@ -229,12 +229,12 @@ class App:
     def start(self, now_ms):
         """First frame's work: light the board, then resume the unfinished game found by
         the store (lighting what the pieces must be) or open the menu."""
-        from playboard.app import startup
+        from playboard.app import gamestart
         try:
-            startup.start(self, now_ms)
+            gamestart.start(self, now_ms)
         finally:
-            del startup
-            unload("playboard.app.startup")  # start-up only
+            del gamestart
+            unload("playboard.app.gamestart")  # start-up only
 
     def choose(self, game=None, mode=None, level=None):
         """Set the next game's name, mode and level (as the menu does). ValueError if bad."""

@@ -55,8 +55,8 @@ APP_SETTINGS = {"attract_s": 120, "think_ms": 3000, "think_nodes": 3000}
 # App.release_game (on the board the code is in flash: only its objects in RAM go)
 GAME_CODE = ("playboard.games.toguz", "playboard.games.tihbat", "playboard.games.snapshot",
              "playboard.games.mancala_text", "playboard.board.mancala_tracker",
-             "playboard.games.tobit", "playboard.games.tobit_board", "playboard.board.tobit_tracker",
-             "playboard.board.tobit_position", "playboard.games.registry",
+             "playboard.games.tobit", "playboard.games.tobit_board", "playboard.games.tobit_fen",
+             "playboard.board.tobit_tracker", "playboard.board.tobit_position", "playboard.games.registry",
              "playboard.engine.search", "playboard.engine.evaluation", "playboard.engine.tihbat_table")
 # the native (viper) kernels: imported by App.__init__, at power-up, and never dropped
 # (a module loaded once and kept for ever must sit with the other long-lived objects

@@ -88,11 +88,10 @@ class TobitBoard(Game):
         """Set up the position of ``text`` (RULES.md 2.13); clears the move stack and
         the repetition history. GameError for a malformed text, a point off the
         board or a point named twice; the game is unchanged then."""
-        from playboard.games import tobit_fen  # cold: dropped after (docs/pico.md)
-        try:
-            tobit_fen.set_fen(self, text)
-        finally:
-            unload("playboard.games.tobit_fen")
+        # (its code is loaded at the first call, and dropped with the game's code by
+        # the app: a new game is set up without it, docs/pico.md)
+        from playboard.games import tobit_fen
+        tobit_fen.set_fen(self, text)
 
     def fen(self):
         """The position text of RULES.md 2.13."""

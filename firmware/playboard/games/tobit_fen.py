@@ -1,6 +1,7 @@
 """Setting up a Tobit position from its text (RULES.md 2.13): ``TobitBoard.set_fen``,
-which loads this module and drops it after (its code is not in the heap while a
-game is played).
+which loads this module at its first call (a new game is set up without it: its
+code is not in the heap while a game from the start position is played; the app
+drops it with the game's code, ``state.GAME_CODE``).
 """
 from playboard.compat import const
 from playboard.games.common import GameError
