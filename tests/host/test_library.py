@@ -195,3 +195,20 @@ def test_deploy_marks_the_board_until_the_last_file_and_finishes_a_cut_off_one(t
         else subprocess.CompletedProcess(cmd, 1, "", "mpremote: cp: Input/output error"))})
     with pytest.raises(CommandError, match="run it again"):
         deploy.run(_args(tmp_path), runner=fake)
+
+
+def test_deploy_reads_the_boards_hashes_a_line_a_file():
+    # (one repr of them all wanted a block the emulated Pico's heap no longer had)
+    out = "HASH main.py 00ff\nHASH playboard/app/loop.mpy ab12\nHASHEND\n"
+    calls = []
+
+    def run(cmd, **kw):
+        calls.append(cmd)
+        return subprocess.CompletedProcess(cmd, 0, out, "")
+    assert deploy.board_hashes("mpremote", "/dev/x", run) == {"main.py": "00ff", "playboard/app/loop.mpy": "ab12"}
+    assert "print('HASH', q.lstrip('/')" in calls[0][-1] and "HASHES" not in calls[0][-1]
+
+    def cut(cmd, **kw):
+        return subprocess.CompletedProcess(cmd, 0, "HASH main.py 00ff\n", "")
+    with pytest.raises(CommandError):
+        deploy.board_hashes("mpremote", "/dev/x", cut)  # no HASHEND: the list is not whole

@@ -78,18 +78,17 @@ def _walk(p, out):
                     if not b:
                         break
                     h.update(b)
-            out[q.lstrip('/')] = binascii.hexlify(h.digest()).decode()
-_o = {}
+            print('HASH', q.lstrip('/'), binascii.hexlify(h.digest()).decode())
 for _r in %s:
     try:
         if os.stat(_r)[0] & 0x4000:
-            _walk(_r, _o)
+            _walk(_r, None)
         else:
             h = hashlib.sha256(open(_r, 'rb').read())
-            _o[_r.lstrip('/')] = binascii.hexlify(h.digest()).decode()
+            print('HASH', _r.lstrip('/'), binascii.hexlify(h.digest()).decode())
     except OSError:
         pass
-print('HASHES' + repr(_o).replace("'", '"'))
+print('HASHEND')
 """
 
 
@@ -179,15 +178,26 @@ def stage(firmware, build, mpy_cross, march, run=subprocess.run):
 
 
 def board_hashes(mpremote, port, run=subprocess.run):
-    """{board path: sha256 hex} of the files on the board under main.py, boot.py, playboard, boards."""
+    """{board path: sha256 hex} of the files on the board under main.py, boot.py, playboard, boards.
+
+    The board prints a line a file (``HASH path hex``, then ``HASHEND``): one string of
+    them all wanted a block the board's heap no longer had once the firmware grew
+    (MemoryError on the emulated Pico). A ``HASHES{json}`` line is read too."""
     roots = ["main.py", "boot.py", "playboard", "boards", "data", MARK]
     cmd = [mpremote] + (["connect", port] if port else []) + ["exec", HASH_SCRIPT % repr(roots)]
     proc = run(cmd, capture_output=True, text=True)
     if proc.returncode != 0:
         raise CommandError("mpremote could not read the board's files:\n%s" % (proc.stderr or proc.stdout))
+    out = {}
     for line in proc.stdout.splitlines():
+        line = line.strip()
         if line.startswith("HASHES"):
             return json.loads(line[6:])
+        if line.startswith("HASH "):
+            path, _, digest = line[5:].rpartition(" ")
+            out[path] = digest
+        elif line == "HASHEND":
+            return out
     raise CommandError("mpremote gave no file list:\n%s" % proc.stdout[-500:])
 
 
