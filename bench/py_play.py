@@ -178,7 +178,8 @@ class Table:
             return None
         if hasattr(tr, "_t_change"):  # Tobit (its timer's read-out is tracker_names')
             x = TN.deadline(tr)
-            return x if x >= 0 else None
+            # (one already due, a tracker that commits a ply a frame: the next frame)
+            return None if x < 0 else max(x, self.t + 1)
         best = None
         if getattr(tr, "state", 0) == 1 and tr.confirm_ms:
             best = tr._t_event + tr.confirm_ms
