@@ -83,9 +83,8 @@ class TobitTracker(TobitPosition):
         self._tmp = array("i", bytes(16))
         self._prm = array("i", bytes(24))  # parameters of _guide
         self._placed = bytearray(4)  # the last points placed off the base position (a ring)
-        self._hist = array("i", bytes(16 * _HIST))  # see playboard.board.tobit_chain
+        self._hist = None  # see playboard.board.tobit_chain (made when first needed)
         self._nh = 0
-        self._chain = False  # _seen is a reply a kept board showed (tobit_chain)
         self._n_placed = 0
         self._chg = bytearray(_EV_MAX)
         self._init_events()
@@ -195,6 +194,8 @@ class TobitTracker(TobitPosition):
             # kept from the first board nothing explains on: the reply may be in it
             # (three plies together, tobit_chain)
             h = self._hist
+            if h is None:
+                h = self._hist = array("i", bytes(16 * _HIST))
             o = (self._nh % _HIST) * 4
             cur = self._cur
             for j in range(4):
@@ -248,9 +249,8 @@ class TobitTracker(TobitPosition):
                 for i in range(nm):
                     if flags[i] & 2:
                         if nexact == 1 and not tb & 2:
-                            self._seen = i  # (see _both)
+                            self._seen = i  # (see tobit_chain.both)
                             self._nh = 0
-                            self._chain = False
                         if self._prefix[i]:
                             wait = self.slide_ms
             self._wait = wait
@@ -307,71 +307,18 @@ class TobitTracker(TobitPosition):
             self._paint_candidates(cands)
             return
         if st == _S_PARTIAL or st == _S_UNEXPLAINED:
-            cur = self._cur
-            only = st == _S_PARTIAL and not ((cur[0] & (cur[4] ^ _MASK)) | (cur[1] & (cur[5] ^ _MASK)))
-            if (st == _S_UNEXPLAINED or self._nh or self._chain) and (self._expect >= 0 or self._seen >= 0) \
-                    and self._both(now_ms, st != _S_UNEXPLAINED and not self._chain):
-                return
-            if only:
-                return  # pieces only lifted, the boards kept explain nothing more
+            if (st == _S_UNEXPLAINED or self._nh) and (self._expect >= 0 or self._seen >= 0):
+                # a move and its reply together? (cold: playboard.board.tobit_chain)
+                from playboard.board import tobit_chain
+                from playboard.compat import unload
+                done = tobit_chain.settled(self, now_ms)
+                unload("playboard.board.tobit_chain")
+                if done:
+                    return
             if not self.correcting:
                 self.correcting = True
                 self._emit(EV_CORRECTION, 0)
             self._paint_correction()
-
-    def _both(self, now_ms, strict=False):
-        """A board nothing explains has stood ``settle_ms``: is it a move and the reply
-        arriving together (the reply begun before the move stood ``settle_ms``, or, for
-        the engine's move, made with it)? The move is the engine's (expected), else
-        the one legal move whose occupancy the board showed in this position. Then it
-        is committed and the board read against the position after it: True. Else all
-        is as it was: False (correction follows). Three plies or more (tobit_chain): the
-        position after the move explains the board neither, but a board kept since
-        showed its reply in full: the move is committed, the reply tried at the next
-        frame. ``strict`` (a board on the way to a move here, come after boards nothing
-        explained): only an exact board after the move, or a reply kept, commits it."""
-        e = self._expect
-        h = self._hint
-        i = e if e >= 0 else self._seen
-        m = self._moves[i]
-        g = self.game
-        was = self.correcting
-        self.correcting = False  # (the trial emits nothing)
-        g.push(m)
-        self.new_position()  # classifies the board against the position after m
-        j = -1
-        if e < 0 and self._nh:
-            # the boards kept since m was shown: did one show m's reply in full (the
-            # ply after it begun since)? (cold: playboard.board.tobit_chain)
-            from playboard.board import tobit_chain
-            from playboard.compat import unload
-            j = tobit_chain.next_seen(self)
-            unload("playboard.board.tobit_chain")
-        st = self.state
-        if j >= 0 or st < _S_PARTIAL or (st == _S_PARTIAL and not strict):
-            self.move = m
-            self._emit(EV_COMMITTED, g.ply & 0xFF)
-            self._chain = False
-            if j >= 0 and st >= _S_PARTIAL:
-                self._seen = j  # the reply, as if shown in this position:
-                self._chain = True
-                self._wait = 1  # tried on the board at the next frame
-                self.correcting = was
-            elif was:
-                self._emit(EV_RESOLVED, 0)
-            return True
-        g.pop()
-        self.new_position()
-        if e >= 0:
-            self.expect(m, now_ms)
-        else:
-            self._hint = h
-            self._seen = i  # (the move list is made again in the same order)
-            self._nh = 0  # (tried: not again for the same boards)
-            self._classify(now_ms)
-        self._wait = 0  # (the correction that follows is the settled state's)
-        self.correcting = was
-        return False
 
     def _pick(self, cands):
         """The candidate whose path the player showed, or -1: the newest of the last
