@@ -271,6 +271,32 @@ def test_pits_filled_as_the_result_comes_are_at_rest_once_it_shows():
     assert r.app.state == 0 and r.app.game is None
 
 
+def test_the_last_sowing_filling_the_four_corners_in_the_result_is_no_staff_gesture():
+    # py_play toguz two 102000326: the last sowing goes on into the result and fills
+    # the four staff corners, to the staff watch the gesture's first hold: the board
+    # never took its rest, and a menu pad's first press (pit 1, a corner, filled then)
+    # did nothing. The result now rests 3 s after the last change, whatever the corners
+    r = Rig()
+    r.app.choose("toguz", "two")
+    r.app.new_game(r.t)
+    r.begun()
+    r.press("tobit", PADS_ON_TOBIT[1])
+    r.press("tobit", PADS_ON_TOBIT[1])
+    assert r.app.state == 3
+    for c in (STAFF_CORNERS[1], STAFF_CORNERS[2], STAFF_CORNERS[3], STAFF_CORNERS[0]):
+        s = r.sensor("toguz", c)
+        r.hw.set_sensor(s, 1)  # (bouncing)
+        r.adv(10)
+        r.hw.set_sensor(s, 0)
+        r.adv(10)
+        r.hw.set_sensor(s, 1)
+        r.adv(200)
+    assert r.app.sw_phase == 1  # (to the watch, the four corners away together)
+    r.adv(OVER_DELAY_MS + 1000)
+    r.press("toguz", MENU_GAME[0])  # South pit 1's balls lifted for a second, put back
+    assert r.app.state == 0 and r.app.game is None and "staff" not in r.kinds()
+
+
 def test_draw_is_agreed_by_both_players_pads():
     r = Rig()
     r.app.choose("toguz", "two")
