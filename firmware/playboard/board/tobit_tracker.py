@@ -248,7 +248,9 @@ class TobitTracker(TobitPosition):
                 flags = self._flags
                 for i in range(nm):
                     if flags[i] & 2:
-                        if nexact == 1 and not tb & 2:
+                        if nexact == 1 and not tb & 2 and (self._seen < 0 or not self._nh):
+                            # (not after boards nothing explained were kept since the
+                            # move shown: plies together may look like another move)
                             self._seen = i  # (see tobit_chain.both)
                             self._nh = 0
                         if self._prefix[i]:
