@@ -88,3 +88,15 @@ def test_a_menu_pad_pressed_after_the_last_sowing_opens_the_menu_at_once():
     g = _play("toguz", "two", 1004, True, (0.1, 0.1))
     assert g["failure"] is None and g["over"], g
     assert g["menu_retries"] == 0, g
+
+
+@pytest.mark.parametrize("name, seed", [("tobit", 101000383), ("tobit4", 101000313)])
+def test_plies_together_that_look_like_a_takeback_or_another_move_are_each_committed(name, seed):
+    # two players replying fast, plies arriving together (tobit_chain): tobit two
+    # 101000383: 20-21 19-18 21-20 18-19, the last two begun before 19-18 was committed:
+    # the board then shows the position before 20-21, a takeback's occupancy, and 20-21
+    # was taken back; tobit4 two 101000313: 21-20 17-18 20:17, the board half-way through
+    # 20:17 (its captured piece still on 18) is 21-18 played, which was committed. Once a
+    # board nothing explains has come since the board showed a move, neither replaces it
+    g = _play(name, "two", seed, False, (0.1, 0.1))  # (the corpus's game: its shares)
+    assert g["failure"] is None, g

@@ -294,6 +294,8 @@ class TobitTracker(TobitPosition):
             nm = self._nm
             flags = self._flags
             if flags[nm] & 2:
+                if self._seen >= 0 and self._nh and self._chained(now_ms):
+                    return  # (plies together that look like a takeback: a move back and forth)
                 self._takeback(now_ms)
                 return
             cands = [i for i in range(nm) if flags[i] & 2]
@@ -309,18 +311,21 @@ class TobitTracker(TobitPosition):
             self._paint_candidates(cands)
             return
         if st == _S_PARTIAL or st == _S_UNEXPLAINED:
-            if (st == _S_UNEXPLAINED or self._nh) and (self._expect >= 0 or self._seen >= 0):
-                # a move and its reply together? (cold: playboard.board.tobit_chain)
-                from playboard.board import tobit_chain
-                from playboard.compat import unload
-                done = tobit_chain.settled(self, now_ms)
-                unload("playboard.board.tobit_chain")
-                if done:
-                    return
+            if (st == _S_UNEXPLAINED or self._nh) and (self._expect >= 0 or self._seen >= 0) \
+                    and self._chained(now_ms):
+                return
             if not self.correcting:
                 self.correcting = True
                 self._emit(EV_CORRECTION, 0)
             self._paint_correction()
+
+    def _chained(self, now_ms):
+        """A move and its reply together? (cold: ``playboard.board.tobit_chain.settled``)"""
+        from playboard.board import tobit_chain
+        from playboard.compat import unload
+        done = tobit_chain.settled(self, now_ms)
+        unload("playboard.board.tobit_chain")
+        return done
 
     def _pick(self, cands):
         """The candidate whose path the player showed, or -1: the newest of the last
