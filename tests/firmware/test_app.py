@@ -13,7 +13,8 @@ from tlib import Rng, SkipTest, is_micropython, raises
 
 from apprig import Rig, _first_half, _moves, _play_tihbat
 from playboard.app.state import (MENU_START, MENU_GAME, MENU_MODE, PADS_ON_TOBIT,
-                                 PADS_ON_TOGUZ, HOLD_MS, RELEASE_MS, REST_MS)
+                                 PADS_ON_TOGUZ, HOLD_MS, RELEASE_MS, REST_MS,
+                                 OVER_DELAY_MS, STAFF_CORNERS)
 
 
 def test_start_lights_the_board_and_opens_the_menu():
@@ -242,6 +243,58 @@ def test_resign_needs_two_presses_of_a_pad_the_game_never_uses():
     # then any menu pad opens the menu, the last choices kept
     r.press("toguz", MENU_GAME[1])
     assert r.app.state == 0 and r.app.game_name == "toguz" and r.app.game is None
+
+
+def test_pits_filled_as_the_result_comes_are_at_rest_once_it_shows():
+    # the last sowing goes on into the result (py_play toguz two 1004): a staff corner
+    # (North pit 9) filled, then a menu pad (South pit 1) 160 ms later, within QUIET_MS
+    # (no press begins). The corner off its rest used to hold off the rest snapshot for
+    # good: lifting pit 1's balls read as back at rest, the press did nothing
+    r = Rig()
+    r.app.choose("toguz", "two")
+    r.app.new_game(r.t)
+    r.begun()
+    r.press("tobit", PADS_ON_TOBIT[1])
+    r.press("tobit", PADS_ON_TOBIT[1])
+    assert r.app.state == 3
+    for c, gap in ((STAFF_CORNERS[3], 160), (MENU_GAME[0], 10)):
+        s = r.sensor("toguz", c)
+        for _ in range(2):  # the balls dropped, bouncing
+            r.hw.set_sensor(s, 1)
+            r.adv(10)
+            r.hw.set_sensor(s, 0)
+            r.adv(10)
+        r.hw.set_sensor(s, 1)
+        r.adv(gap)
+    r.adv(OVER_DELAY_MS + 1000)  # the players look at the result
+    r.press("toguz", MENU_GAME[0])  # pit 1's balls lifted for a second and put back
+    assert r.app.state == 0 and r.app.game is None
+
+
+def test_the_last_sowing_filling_the_four_corners_in_the_result_is_no_staff_gesture():
+    # py_play toguz two 102000326: the last sowing goes on into the result and fills
+    # the four staff corners, to the staff watch the gesture's first hold: the board
+    # never took its rest, and a menu pad's first press (pit 1, a corner, filled then)
+    # did nothing. The result now rests 3 s after the last change, whatever the corners
+    r = Rig()
+    r.app.choose("toguz", "two")
+    r.app.new_game(r.t)
+    r.begun()
+    r.press("tobit", PADS_ON_TOBIT[1])
+    r.press("tobit", PADS_ON_TOBIT[1])
+    assert r.app.state == 3
+    for c in (STAFF_CORNERS[1], STAFF_CORNERS[2], STAFF_CORNERS[3], STAFF_CORNERS[0]):
+        s = r.sensor("toguz", c)
+        r.hw.set_sensor(s, 1)  # (bouncing)
+        r.adv(10)
+        r.hw.set_sensor(s, 0)
+        r.adv(10)
+        r.hw.set_sensor(s, 1)
+        r.adv(200)
+    assert r.app.sw_phase == 1  # (to the watch, the four corners away together)
+    r.adv(OVER_DELAY_MS + 1000)
+    r.press("toguz", MENU_GAME[0])  # South pit 1's balls lifted for a second, put back
+    assert r.app.state == 0 and r.app.game is None and "staff" not in r.kinds()
 
 
 def test_draw_is_agreed_by_both_players_pads():

@@ -175,16 +175,28 @@ def test_lift_selection_ignores_balls_dropped_and_confirms_after_quiet_time():
     for c in range(18):
         o[c] = 1  # every pit holds balls
     tr.update(o, 0)
-    o[4] = 0  # South lifts pit 5's balls
-    assert events(tr, tr.update(o, 1000)) == [("lifted", 4), ("selected", 4), ("committed", 1)]
+    o[4] = 0  # South lifts pit 5's balls: no selection before they have been off HELD ms
+    assert events(tr, tr.update(o, 1000)) == [("lifted", 4)] and tr.busy()
+    assert tr.update(o, 1000 + HELD - 1) == 0
+    assert events(tr, tr.update(o, 1000 + HELD)) == [("selected", 4), ("committed", 1)]
     o[4] = 1  # the first ball back into the origin: an event, no selection
     assert events(tr, tr.update(o, 1300)) == [("placed", 4)]
     o[12] = 0  # North pit 4 made even: captured, its balls lifted to the kazan
     assert events(tr, tr.update(o, 2500)) == [("lifted", 12)]
     assert tr.update(o, 4490) == 0  # 2 s of quiet since the last event are needed
     assert events(tr, tr.update(o, 4500)) == [("confirmed", 12)]
-    o[13] = 0  # now North lifts pit 5: selected
-    assert events(tr, tr.update(o, 5000)) == [("lifted", 13), ("selected", 13), ("committed", 2)]
+    # now North lifts pit 5: selected
+    assert lift(tr, o, 13, 5000) == [("lifted", 13), ("selected", 13), ("committed", 2)]
+    # a lift shorter than HELD (a weak magnet under the balls flipping at 5 Hz: each
+    # value 100 ms) selects nothing; its next flips off are not rearmed (on < HELD)
+    o[13] = 1
+    tr.update(o, 6000)
+    tr.update(o, 9000)  # (the view confirmed)
+    assert tr.request.mode == T.M_CHOOSE and g.ply == 2
+    for k in range(10):
+        o[5] = k & 1  # South pit 6's sensor flipping
+        assert events(tr, tr.update(o, 10000 + 100 * k)) == [("placed" if k & 1 else "lifted", 5)]
+    assert tr.update(o, 12000) == 0 and g.ply == 2 and not tr.busy()
     raises(ValueError, MancalaTracker, g, select="lift", confirm_ms=0)
     raises(ValueError, MancalaTracker, g, select="shake")
 
@@ -352,6 +364,17 @@ def test_every_error_says_why_and_two_pits_at_once_undo_the_selection():
     assert g.ply == 2
 
 
+HELD = 120  # rearm_ms: a lift selects once it has held this long (a chattering sensor's flips do not)
+
+
+def lift(tr, o, cell, t):
+    """Lift mode: the balls of ``cell`` lifted at ``t`` (its debounced edge) and held; the
+    events of the frames at ``t`` and ``t`` + HELD, when the lift counts."""
+    o[cell] = 0
+    ev = events(tr, tr.update(o, t))
+    return ev + events(tr, tr.update(o, t + HELD))
+
+
 def lift_board(g):
     """Occupancy of a lift-selection board: a pit's sensor on while it holds balls."""
     o = bytearray(20)
@@ -367,13 +390,12 @@ def test_a_reply_made_while_the_sowing_view_shows_confirms_it_and_is_played():
         tr = MancalaTracker(g, select="lift", confirm_ms=2500)
         o = lift_board(g)
         tr.update(o, 0)
-        o[4] = 0  # South lifts pit 5: selected
-        assert ("selected", 4) in events(tr, tr.update(o, 1000))
+        assert ("selected", 4) in lift(tr, o, 4, 1000)  # South lifts pit 5: selected
         o[4] = 1  # the first ball back into it; the rest fall into full pits
         tr.update(o, 1400)
         assert tr.request.mode == T.M_SOWING
-        o[13] = 0  # North lifts pit 5 (legal) while South's view still shows
-        ev = events(tr, tr.update(o, 1400 + delay))
+        # North lifts pit 5 (legal) while South's view still shows
+        ev = lift(tr, o, 13, 1400 + delay)
         assert ev == [("lifted", 13), ("confirmed", 12), ("selected", 13), ("committed", 2)], (delay, ev)
         assert g.ply == 2 and tr.request.mode == T.M_SOWING
     # even 100 ms after the selection (within the hold-off of two pits at once: the
@@ -382,13 +404,12 @@ def test_a_reply_made_while_the_sowing_view_shows_confirms_it_and_is_played():
     tr = MancalaTracker(g, select="lift", confirm_ms=2500)
     o = lift_board(g)
     tr.update(o, 0)
-    o[4] = 0
-    tr.update(o, 1000)
-    o[13] = 0
-    assert events(tr, tr.update(o, 1100)) == [("lifted", 13), ("confirmed", 12), ("selected", 13),
-                                              ("committed", 2)]
+    lift(tr, o, 4, 1000)
+    assert lift(tr, o, 13, 1100 + HELD) == [("lifted", 13), ("confirmed", 12), ("selected", 13),
+                                            ("committed", 2)]
     o[14] = 0  # but a second North pit 50 ms later: two pits at once
-    ev = events(tr, tr.update(o, 1150))
+    tr.update(o, 1150 + HELD)
+    ev = events(tr, tr.update(o, 1150 + 2 * HELD))
     assert ("takeback", 1) in ev and tr.why == 3 and g.ply == 1, ev
     # stylus: a tap on a legal pit of the next player (not the last pit) is the reply
     g = game("toguz")
@@ -412,17 +433,16 @@ def test_the_movers_reply_when_the_next_player_passes_commits_the_pass_then_the_
     tr = MancalaTracker(g, select="lift", confirm_ms=2500)
     o = lift_board(g)
     tr.update(o, 0)
-    o[0] = 0
-    assert events(tr, tr.update(o, 1000)) == [("lifted", 0), ("selected", 0), ("committed", 1)]
+    assert lift(tr, o, 0, 1000) == [("lifted", 0), ("selected", 0), ("committed", 1)]
     o[0] = 1  # its first ball back in
     tr.update(o, 1300)
-    o[1] = 0  # pit 2's captured balls taken off
-    assert events(tr, tr.update(o, 1700)) == [("lifted", 1)]
+    # pit 2's captured balls taken off
+    assert lift(tr, o, 1, 1700) == [("lifted", 1)]
     assert g.legal_moves() == [2] and tr.request.mode == T.M_SOWING
-    o[0] = 0  # South's reply, 0.3 s later
-    assert events(tr, tr.update(o, 2000)) == [("lifted", 0), ("confirmed", 1), ("committed", 2)]
+    # South's reply, 0.3 s later
+    assert lift(tr, o, 0, 2000) == [("lifted", 0), ("confirmed", 1), ("committed", 2)]
     assert tr.busy() and g.move_stack() == [0, 2]
-    assert events(tr, tr.update(o, 2010)) == [("selected", 0), ("committed", 3)]
+    assert events(tr, tr.update(o, 2010 + HELD)) == [("selected", 0), ("committed", 3)]
     assert g.move_stack() == [0, 2, 0] and tr.request.mode == T.M_SOWING
     # never for the engine's side: South the engine, the player's lift is no reply
     g = game("tihbat", "2/2S,1S 10 15 S 9")
@@ -431,15 +451,12 @@ def test_the_movers_reply_when_the_next_player_passes_commits_the_pass_then_the_
     o = lift_board(g)
     tr.update(o, 0)
     tr.press(0, 500, engine=True)
-    o[0] = 0
-    tr.update(o, 1000)
+    lift(tr, o, 0, 1000)
     o[0] = 1
     tr.update(o, 1300)
-    o[1] = 0
-    tr.update(o, 1700)
-    o[0] = 0
-    assert ("committed", 2) not in events(tr, tr.update(o, 2000))
-    assert events(tr, tr.update(o, 2010)) == [] and g.move_stack() == [0]
+    lift(tr, o, 1, 1700)
+    assert ("committed", 2) not in lift(tr, o, 0, 2000)
+    assert events(tr, tr.update(o, 2010 + HELD)) == [] and g.move_stack() == [0]
 
 
 def test_a_long_sowing_through_full_pits_is_not_taken_for_balls_put_back():
@@ -456,8 +473,7 @@ def test_a_long_sowing_through_full_pits_is_not_taken_for_balls_put_back():
     tr = MancalaTracker(g, select="lift", confirm_ms=2500)
     o = lift_board(g)
     tr.update(o, 0)
-    o[2] = 0
-    assert events(tr, tr.update(o, 1000)) == [("lifted", 2), ("selected", 2), ("committed", 1)]
+    assert lift(tr, o, 2, 1000) == [("lifted", 2), ("selected", 2), ("committed", 1)]
     o[2] = 1  # the first ball back in
     tr.update(o, 1300)
     ev = events(tr, tr.update(o, 1300 + 2500))
@@ -473,10 +489,9 @@ def test_no_reply_is_taken_for_the_engines_side_during_the_players_view():
     tr.engines = 2  # North is the engine
     o = lift_board(g)
     tr.update(o, 0)
-    o[4] = 0
-    tr.update(o, 1000)
-    o[13] = 0  # a North pit lifted during South's view: the engine plays North
-    assert events(tr, tr.update(o, 1500)) == [("lifted", 13)]
+    lift(tr, o, 4, 1000)
+    # a North pit lifted during South's view: the engine plays North
+    assert lift(tr, o, 13, 1500) == [("lifted", 13)]
     assert g.ply == 1 and tr.request.mode == T.M_SOWING
 
 
@@ -500,8 +515,7 @@ def test_a_pending_selection_is_withdrawn_by_a_second_touch_or_its_balls_put_bac
     o = lift_board(g)
     tr.update(o, 0)
     assert g.pos[0] == 1
-    o[0] = 0
-    assert ("committed", 3) in events(tr, tr.update(o, 1000))
+    assert ("committed", 3) in lift(tr, o, 0, 1000)
     o[0] = 1  # put back
     assert events(tr, tr.update(o, 1500)) == [("placed", 0), ("takeback", 2)]
     assert g.ply == 2 and tr.request.mode == T.M_CHOOSE
@@ -515,8 +529,8 @@ def test_a_pending_selection_is_withdrawn_by_a_second_touch_or_its_balls_put_bac
         tr = MancalaTracker(g, select="lift", confirm_ms=2500)
         o = lift_board(g)
         tr.update(o, 0)
-        o[17] = 0  # North pit 9: sows into itself, then South pit 1 (empty)
-        assert ("committed", 4) in events(tr, tr.update(o, 1000))
+        # North pit 9: sows into itself, then South pit 1 (empty)
+        assert ("committed", 4) in lift(tr, o, 17, 1000)
         o[17] = 1
         tr.update(o, 1300)
         if sown:
@@ -537,18 +551,17 @@ def test_in_the_engines_view_a_reply_counts_once_its_pit_was_lifted():
     o = lift_board(g)
     tr.update(o, 0)
     assert events(tr, tr.press(4, 1000, True)) == [("selected", 4), ("committed", 1)]
-    o[13] = 0  # North lifts its own pit before making the engine's move: an error
-    assert events(tr, tr.update(o, 1500)) == [("lifted", 13), ("error", 13)] and tr.why == 5
+    # North lifts its own pit before making the engine's move: an error
+    assert lift(tr, o, 13, 1500) == [("lifted", 13), ("error", 13)] and tr.why == 5
     assert g.ply == 1 and TN.cells(tr.request, T.R_ENGINE_FROM) == [4]
     o[13] = 1
     tr.update(o, 1700)
-    o[4] = 0  # the engine's pit lifted, sown (the first ball back into it)
-    tr.update(o, 2000)
+    lift(tr, o, 4, 2000)  # the engine's pit lifted, sown (the first ball back into it)
     o[4] = 1
     tr.update(o, 2300)
-    o[13] = 0  # now North's reply: it confirms the engine's view and is played
-    assert events(tr, tr.update(o, 2600)) == [("lifted", 13), ("confirmed", 12),
-                                              ("selected", 13), ("committed", 2)]
+    # now North's reply: it confirms the engine's view and is played
+    assert lift(tr, o, 13, 2600) == [("lifted", 13), ("confirmed", 12),
+                                     ("selected", 13), ("committed", 2)]
 
 
 def test_the_engines_view_is_not_confirmed_by_time_before_its_pit_is_lifted():
@@ -564,8 +577,7 @@ def test_the_engines_view_is_not_confirmed_by_time_before_its_pit_is_lifted():
     tr.update(o, 0)
     tr.press(4, 1000, True)
     assert tr.update(o, 1000 + 10000) == 0 and tr.request.mode == T.M_SOWING and tr.busy()
-    o[4] = 0  # carried out at last
-    tr.update(o, 12000)
+    lift(tr, o, 4, 12000)  # carried out at last
     o[4] = 1
     tr.update(o, 12300)
     assert tr.update(o, 12300 + 2490) == 0

@@ -188,3 +188,46 @@ def test_toguz_sowing_view_confirms_and_play_goes_on_beside_a_chattering_pit(boa
     assert faults == [(cs, 1), (cs, 0)], faults
     st = b.status()
     assert st["ply"] == len(plan) and st["fen"] == g.fen(), st
+
+
+def test_a_chattering_pit_of_the_mover_plays_nothing_then_is_played_by_its_balls(board, tmp_path):
+    # py_play tihbat two 101: the balls of a pit of the mover sit on a weak magnet that
+    # begins flipping at 5 Hz. Its first flip off read as the balls lifted (lift
+    # selection) and the pit was played at once, a move nobody made; the sensor was
+    # isolated 0.9 s later, the move kept. A lift now selects once it has held rearm_ms
+    # (120 ms: a 5 Hz flip holds 100 ms, a hand holds the balls 150 ms and more before
+    # the first drops back in)
+    rng = random.Random(1012)
+    b = board()
+    b.start("sim", fs_dir=str(tmp_path / "flash"))
+    b.new_game("toguz", "two")
+    b.advance(300)
+    lay = load_layout("toguz")
+    cp = 4  # South pit 5, South to move
+    cs = lay.sensor_of(cp)
+    t0 = b.ping()
+    pl = Player(b, t0, lay.led_of(cp))
+    pl.at(t0 + 10, cs, 1)  # its balls on the sensor (as a filled pit reads)
+    t_chat = t0 + 1500
+    t_stop = t_chat + 3000 + rng.randint(0, 1000)
+    pl.chatter(cs, t_chat, t_stop, 1)
+    pl.run(t_stop + 2500)  # the sensor trusted again (recover_ms, 2 s)
+    ev = b.events()
+    faults = [(e["sensor"], e["fault"]) for e in ev if e["ev"] == "fault"]
+    assert faults == [(cs, 1), (cs, 0)], faults
+    assert not [e for e in ev if e["ev"] in ("move", "undo", "error")], ev
+    # red while isolated
+    assert any(_red(c) for (t, c) in pl.samples if t_chat + 1000 <= t < t_stop), pl.samples
+    # then the player lifts the pit's balls (bouncing), and it is played within 0.2 s
+    t = pl.t + 500
+    for j in range(rng.randint(1, 3)):
+        pl.at(t + 4 * j, cs, 0)
+        pl.at(t + 4 * j + 2, cs, 1)
+    t_lift = t + 12
+    pl.at(t_lift, cs, 0)
+    pl.run(t_lift + 200)
+    ev = b.events()
+    mv = [e for e in ev if e["ev"] == "move"]
+    assert [e["move"] for e in mv] == [new_game("toguz").move_text(cp)], ev
+    assert 40 + 120 <= mv[0]["t"] - t_lift <= 200, (mv[0]["t"], t_lift)  # debounce, held
+    assert b.status()["ply"] == 1

@@ -211,6 +211,7 @@ class App:
         self._t_hold = 0  # when it left its rest value
         self._t_busy = -QUIET_MS  # the last change of a pad or pit (not a press's own)
         self._rested = True  # rest[] holds the board as it stands (see REST_MS)
+        self._settled = True  # False in the result until the board first rests (_controls)
         self.unlocked = False  # locked mode: the staff unlocked the link (until power-off)
         self.sw_away = 0  # the staff gesture's watch (ui.watch_change): corners away,
         self.sw_phase = 0  # its step,
@@ -400,6 +401,7 @@ class App:
             self._record("E", result, termination)
             self._ended = True
         self._enter(S_OVER, now_ms)
+        self._rested = self._settled = False
         self._over_painted = False
         self.emit("over", {"result": result, "termination": termination,
                            "ply": self.game.ply if self.game else 0})
@@ -715,9 +717,13 @@ class App:
             self.rest[h] = self.scanner.deb.stable[h]
             self._end_hold()
         elif (h < 0 and not self._rested and ((now_ms - self._t_idle) & MASK) >= REST_MS
-              and not (self.sw_phase or self.sw_away)):
+              and not (self.sw_phase and self._settled)):
+            # (corners off their rest and left so 3 s are not the staff gesture, whose
+            # four go together; nor the four before the board first rests in the result:
+            # the last sowing goes on into it, filling pits, corners among them)
             self.rest[:] = self.scanner.deb.stable
-            self._rested = True
+            self.sw_away = self.sw_phase = 0
+            self._rested = self._settled = True
 
     def takeback(self, now_ms):
         """Take the last move back (a button; Toguz Kumalak and Tihbat, whose pits cannot

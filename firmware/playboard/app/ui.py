@@ -99,6 +99,19 @@ def paint_over(app):
         elif side == winner:
             li.mark(LEGAL, led, BLINK)
     app._over_painted = True
+    if not app.sw_phase:
+        # the result shows: the board as it stands is the rest. The last sowing goes on
+        # into the result (OVER_DELAY_MS): a pit filled then (a corner among them, which
+        # holds off REST_MS's snapshot as long as it stays off its rest) is at rest from
+        # here, so that lifting a menu pad's balls presses it. A press under way keeps
+        # its sensor's rest.
+        h = app._hold
+        v = app.rest[h] if h >= 0 else 0
+        app.rest[:] = app.scanner.deb.stable
+        if h >= 0:
+            app.rest[h] = v
+        app.sw_away = 0
+        app._rested = h < 0
     return g
 
 

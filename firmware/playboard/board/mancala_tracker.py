@@ -109,6 +109,7 @@ class MancalaTracker(EventOutbox):
         self._back = False  # lift mode: the view's pit turned on again (balls back, or sown)
         self._o_up = True  # the view's pit lifted since it was shown (the engine's: see _select)
         self._reply = 255  # Tihbat: the mover's pit lifted in its view, the next player passing
+        self._lifts = 0  # lift mode: the cells lifted, not yet off for rearm_ms (bit per cell)
         self.engines = 0  # the sides the engine plays (bit 0 South, bit 1 North): set by the app
         self.new_position()
 
@@ -116,6 +117,7 @@ class MancalaTracker(EventOutbox):
         """Re-read the game (new game, resumed, after the app changed it): show the
         mover's legal pits (a forced Tihbat pass is committed at the next frame)."""
         self.state = _MS_OVER if self.game.is_game_over() else _MS_CHOOSE
+        self._lifts = 0
         self._paint_choose()
 
     # --- frame --------------------------------------------------------------------------
@@ -150,6 +152,9 @@ class MancalaTracker(EventOutbox):
                 if self.request.fault[c]:
                     continue  # an isolated sensor selects nothing, delays nothing
                 self._emit(EV_PLACED if on else EV_LIFTED, c)
+                if (self._lifts >> c) & 1:
+                    self._lifts ^= 1 << c  # back within rearm_ms: no lift (a chattering sensor)
+                    continue
                 if self.state == _MS_SOWING:
                     self._t_event = now_ms  # hands still busy: the auto confirm waits
                     if on:
@@ -159,10 +164,15 @@ class MancalaTracker(EventOutbox):
                             self._put_back(now_ms)
                             continue
                 if (on != 0) == self.tap and held >= self.rearm_ms:
-                    if c == self._origin:
-                        self._o_up = True  # (its own pit lifted: the move being made)
-                    self._edge(c, now_ms, self.tap)
+                    if self.tap:
+                        self._edge(c, now_ms, True)
+                    else:
+                        self._lifts |= 1 << c  # a lift once it has held rearm_ms (_lifted)
+            if self._lifts:
+                self._lifted(now_ms)
             return self.n_events
+        if self._lifts:
+            self._lifted(now_ms)
         o = self._origin
         if self.state == _MS_SOWING and self.confirm_ms and \
                 ((now_ms - self._t_event) & _MASK) >= self.confirm_ms and \
@@ -184,9 +194,23 @@ class MancalaTracker(EventOutbox):
             self.request.version = (self.request.version + 1) & _MASK
         return self.n_events
 
+    def _lifted(self, now_ms):
+        """Lift mode: the lifts that have held rearm_ms are edges (a sensor flipping back
+        sooner, a weak magnet chattering at 5 Hz, lifted nothing: its first flip would
+        select the pit, played before the sensor is isolated)."""
+        since = self._since
+        for c in range(self.n_pit_cells + 2):
+            if (self._lifts >> c) & 1 and ((now_ms - since[c]) & _MASK) >= self.rearm_ms:
+                self._lifts ^= 1 << c
+                if self.request.fault[c]:
+                    continue
+                if c == self._origin:
+                    self._o_up = True  # (its own pit lifted: the move being made)
+                self._edge(c, now_ms, False)
+
     def busy(self):
-        """True while a timer runs (auto confirm, an error flash, a count display)."""
-        return (not self._started or self._reply != 255 or (self.state == _MS_SOWING and self.confirm_ms != 0)
+        """True while a timer runs (auto confirm, a lift held, an error flash, a count display)."""
+        return (not self._started or self._reply != 255 or self._lifts or (self.state == _MS_SOWING and self.confirm_ms != 0)
                 or self._err_cell != 255 or self.request.count_cell != 255)
 
     def press(self, cell, now_ms, engine=False):

@@ -21,6 +21,7 @@ from playboard.board.tobit_position import TobitPosition
 
 _MASK = const(0x3FFFFFFF)
 _EV_MAX = const(48)
+_HIST = const(16)  # boards nothing explained kept for three plies together (tobit_chain)
 
 
 def _has(lo, hi, p):
@@ -82,6 +83,8 @@ class TobitTracker(TobitPosition):
         self._tmp = array("i", bytes(16))
         self._prm = array("i", bytes(24))  # parameters of _guide
         self._placed = bytearray(4)  # the last points placed off the base position (a ring)
+        self._hist = None  # see playboard.board.tobit_chain (made when first needed)
+        self._nh = 0
         self._n_placed = 0
         self._chg = bytearray(_EV_MAX)
         self._init_events()
@@ -186,6 +189,18 @@ class TobitTracker(TobitPosition):
         self._snap()
         self._t_change = now_ms
         self._classify(now_ms)
+        st = self.state
+        if self._seen >= 0 and (st == _S_UNEXPLAINED or (self._nh and st == _S_PARTIAL)):
+            # kept from the first board nothing explains on: the reply may be in it
+            # (three plies together, tobit_chain)
+            h = self._hist
+            if h is None:
+                h = self._hist = array("i", bytes(16 * _HIST))
+            o = (self._nh % _HIST) * 4
+            cur = self._cur
+            for j in range(4):
+                h[o + j] = cur[j]
+            self._nh += 1
 
     def _snap(self):
         """The snapshot masks from ``occ``; an isolated point reads as in the base
@@ -233,8 +248,11 @@ class TobitTracker(TobitPosition):
                 flags = self._flags
                 for i in range(nm):
                     if flags[i] & 2:
-                        if nexact == 1 and not tb & 2:
-                            self._seen = i  # (see _both)
+                        if nexact == 1 and not tb & 2 and (self._seen < 0 or not self._nh):
+                            # (not after boards nothing explained were kept since the
+                            # move shown: plies together may look like another move)
+                            self._seen = i  # (see tobit_chain.both)
+                            self._nh = 0
                         if self._prefix[i]:
                             wait = self.slide_ms
             self._wait = wait
@@ -247,7 +265,9 @@ class TobitTracker(TobitPosition):
         if ncons or tb & 1:
             self.state = _S_PARTIAL
             if extra == 0:
-                self._wait = 0  # pieces only lifted: the player is thinking
+                # pieces only lifted: the player is thinking (no timer), unless boards
+                # nothing explained came since a move was shown (tobit_chain)
+                self._wait = self.settle_ms if self._nh and self._seen >= 0 else 0
                 if self.correcting:
                     self.correcting = False
                     self._emit(EV_RESOLVED, 0)
@@ -274,6 +294,8 @@ class TobitTracker(TobitPosition):
             nm = self._nm
             flags = self._flags
             if flags[nm] & 2:
+                if self._seen >= 0 and self._nh and self._chained(now_ms):
+                    return  # (plies together that look like a takeback: a move back and forth)
                 self._takeback(now_ms)
                 return
             cands = [i for i in range(nm) if flags[i] & 2]
@@ -289,47 +311,21 @@ class TobitTracker(TobitPosition):
             self._paint_candidates(cands)
             return
         if st == _S_PARTIAL or st == _S_UNEXPLAINED:
-            if st == _S_UNEXPLAINED and (self._expect >= 0 or self._seen >= 0) \
-                    and self._both(now_ms):
+            if (st == _S_UNEXPLAINED or self._nh) and (self._expect >= 0 or self._seen >= 0) \
+                    and self._chained(now_ms):
                 return
             if not self.correcting:
                 self.correcting = True
                 self._emit(EV_CORRECTION, 0)
             self._paint_correction()
 
-    def _both(self, now_ms):
-        """A board nothing explains has stood ``settle_ms``: is it a move and the reply
-        arriving together (the reply begun before the move stood ``settle_ms``, or, for
-        the engine's move, made with it)? The move is the engine's (expected), else
-        the one legal move whose occupancy the board showed in this position. Then it
-        is committed and the board read against the position after it: True. Else all
-        is as it was: False (correction follows)."""
-        e = self._expect
-        h = self._hint
-        i = e if e >= 0 else self._seen
-        m = self._moves[i]
-        g = self.game
-        was = self.correcting
-        self.correcting = False  # (the trial emits nothing)
-        g.push(m)
-        self.new_position()  # classifies the board against the position after m
-        if self.state != _S_UNEXPLAINED:
-            self.move = m
-            self._emit(EV_COMMITTED, g.ply & 0xFF)
-            if was:
-                self._emit(EV_RESOLVED, 0)
-            return True
-        g.pop()
-        self.new_position()
-        if e >= 0:
-            self.expect(m, now_ms)
-        else:
-            self._hint = h
-            self._seen = i  # (the move list is made again in the same order)
-            self._classify(now_ms)
-        self._wait = 0  # (the correction that follows is the settled state's)
-        self.correcting = was
-        return False
+    def _chained(self, now_ms):
+        """A move and its reply together? (cold: ``playboard.board.tobit_chain.settled``)"""
+        from playboard.board import tobit_chain
+        from playboard.compat import unload
+        done = tobit_chain.settled(self, now_ms)
+        unload("playboard.board.tobit_chain")
+        return done
 
     def _pick(self, cands):
         """The candidate whose path the player showed, or -1: the newest of the last

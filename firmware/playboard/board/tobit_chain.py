@@ -1,0 +1,117 @@
+"""Plies arriving together (Tobit): cold code, imported by ``TobitTracker._on_settled``
+only when a board nothing explains has stood ``settle_ms`` (or, after such boards, a
+board on the way to a move), and unloaded after (docs/tracker.md "Timing").
+
+A move and its reply together: the reply begun before the move stood ``settle_ms``
+(or, for the engine's move, made with it). The board then shows the move's result with
+the reply's piece lifted or moved, which the position does not explain: read against
+the position after the move it is explained, and the move is committed.
+
+Three plies or more: the next ply begun before the reply stood ``settle_ms``. The
+tracker keeps the boards it sees from the first one nothing explains after the board
+showed exactly one legal move (``_hist``: a ring of snapshots, 4 ints each: occupancy
+lo, hi, White lo, hi; ``_nh`` written so far). Matched against the position after the
+move, the newest of them that shows exactly one legal move there (not the takeback) is
+the reply, made in full before the next ply began: the move is committed and the reply
+tried on the board at the next frame (one commit a frame: the app records each by the
+game's last move).
+"""
+from playboard.compat import const
+from playboard.board.tracker import EV_COMMITTED, EV_RESOLVED
+from playboard.board.tobit_tracker_native import _match
+
+_MASK = const(0x3FFFFFFF)
+_S_PARTIAL = const(2)  # (tobit_tracker's states)
+_S_UNEXPLAINED = const(3)
+
+
+def settled(tr, now_ms):
+    """TobitTracker ``tr``'s board has stood (state partial or unexplained, a move
+    shown or expected): True if that is handled here (a move committed, or pieces only
+    lifted: a player thinking), False if correction follows."""
+    cur = tr._cur
+    st = tr.state
+    only = st == _S_PARTIAL and not ((cur[0] & (cur[4] ^ _MASK)) | (cur[1] & (cur[5] ^ _MASK)))
+    return both(tr, now_ms, st != _S_UNEXPLAINED) or only
+
+
+def both(tr, now_ms, strict=False):
+    """Is the board the move the tracker has (the engine's, expected; else the one
+    legal move whose occupancy the board showed here) and its reply? Then the move is
+    committed and the board read against the position after it: True. Else all is as
+    it was: False. Three plies or more: the position after the move explains the board
+    neither, but a kept board showed its reply in full: the move is committed, the
+    reply tried at the next frame. ``strict`` (a board on the way to a move here, come
+    after boards nothing explained): only an exact board after the move, or a reply
+    kept, commits it (a ply that takes the reply's piece and lands on the move's start
+    point leaves a board like the move's piece in hand)."""
+    e = tr._expect
+    h = tr._hint
+    i = e if e >= 0 else tr._seen
+    m = tr._moves[i]
+    g = tr.game
+    was = tr.correcting
+    tr.correcting = False  # (the trial emits nothing)
+    g.push(m)
+    tr.new_position()  # classifies the board against the position after m
+    j = next_seen(tr) if e < 0 and tr._nh else -1
+    st = tr.state
+    if j >= 0 or st < _S_PARTIAL or (st == _S_PARTIAL and not strict):
+        tr.move = m
+        tr._emit(EV_COMMITTED, g.ply & 0xFF)
+        if j >= 0 and st >= _S_PARTIAL:
+            tr._seen = j  # the reply, as if shown in this position:
+            tr._wait = 1  # tried on the board at the next frame
+            tr.correcting = was
+        elif was:
+            tr._emit(EV_RESOLVED, 0)
+        return True
+    g.pop()
+    tr.new_position()
+    if e >= 0:
+        tr.expect(m, now_ms)
+    else:
+        tr._hint = h
+        tr._seen = i  # (the move list is made again in the same order)
+        tr._nh = 0  # (tried: not again for the same boards)
+        tr._classify(now_ms)
+    tr._wait = 0  # (the correction that follows is the settled state's)
+    tr.correcting = was
+    return False
+
+
+def next_seen(tr):
+    """The index in ``tr._moves`` (the position after the move being tried, its
+    records made) of the one legal move whose occupancy a kept board showed, the
+    newest such board; -1 if none. The boards up to that one are dropped (the next
+    ply's are newer). ``tr``'s match flags are left as for the board."""
+    cur = tr._cur
+    keep = (cur[0], cur[1], cur[2], cur[3])
+    h = tr._hist
+    size = len(h) // 4
+    n = tr._nh
+    nm = tr._nm
+    flags = tr._flags
+    col = tr.colour + tr.colour * tr._turn
+    found = -1
+    k = n - 1
+    while k >= 0 and k >= n - size:
+        o = (k % size) * 4
+        for j in range(4):
+            cur[j] = h[o + j]
+        r = _match(tr._rec, nm + 1, cur, flags, col)
+        if r & 0xFF == 1 and not flags[nm] & 2:
+            for i in range(nm):
+                if flags[i] & 2:
+                    found = i
+            break
+        k -= 1
+    for j in range(4):
+        cur[j] = keep[j]
+    _match(tr._rec, nm + 1, cur, flags, col)
+    if found >= 0:  # keep the boards newer than the one used, from slot 0
+        newer = [h[(i % size) * 4 + j] for i in range(k + 1, n) for j in range(4)]
+        for j in range(len(newer)):
+            h[j] = newer[j]
+        tr._nh = len(newer) // 4
+    return found
