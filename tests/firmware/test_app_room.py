@@ -94,3 +94,32 @@ def test_a_game_drops_an_idle_link_and_keeps_one_a_host_is_watching():
         assert r.app.state == 2
         assert (r.app.link is lk) == live, live  # a watched link stays: its events go on
         r.app.open_menu(r.t)
+
+
+def test_the_link_making_room_on_a_game_s_result_goes_to_the_menu():
+    # a game just over (its result not painted yet), then the host speaks and the
+    # link's code does not fit: the finished game's objects go to make room, and the
+    # board shows its menu (it painted the result of a game no longer there: the
+    # firmware stopped on an AttributeError, found by the soak)
+    from playboard.app.state import S_MENU, S_OVER
+    r = Rig()
+    r.app.choose("tihbat", "two")
+    r.app.new_game(r.t)
+    r.begun()
+    r.app.link_set_game({"resign": 0})
+    r.adv(10)
+    assert r.app.state == S_OVER and not r.app._over_painted
+    tries = []
+
+    def no_room():
+        tries.append(r.t)
+        if len(tries) == 1:
+            raise MemoryError("memory allocation failed")
+        r.app.link = _IdleLink()
+
+    r.app.transport = _Ready()
+    r.app.open_link = no_room
+    r.adv(3000)  # past the result's delay
+    assert len(tries) == 2 and r.app.link is not None, tries  # room made: loaded at once
+    assert r.app.state == S_MENU and r.app.game is None, r.app.state
+    assert r.app.memory_errors == 1

@@ -323,13 +323,16 @@ class App:
 
     def make_room(self):
         """Called when the link runs out of memory: with no game in play (the menu, a
-        finished game's result, attract) the last game's code and objects go and the
-        heap is swept: True (worth trying again). A game in play keeps its heap: False."""
+        finished game's result, attract) the last game's code and objects go (a result
+        shown gives way to the menu) and the heap is swept: True (worth trying again). A game in play keeps its heap: False."""
         if self.state in (S_SETUP, S_PLAY) or self._pending is not None:
             return False
         if self.game is None and self.engine is None and self.tracker is None:
             return False  # nothing to drop
         self.release_game()
+        if self.state == S_OVER:  # no result to show without the game: the menu
+            self._enter(S_MENU, self.now)
+            self._menu_dirty = True
         gc.collect()
         return True
 
