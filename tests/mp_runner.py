@@ -1,7 +1,10 @@
 """Run firmware test modules under the MicroPython unix port.
 
 Usage (from the repository root):
-    micropython -X heapsize=192k tests/mp_runner.py test_toguz [test_tobit ...]
+    MICROPYPATH=tests:.frozen micropython -X heapsize=192k -m mp_runner test_toguz [test_tobit ...]
+
+(``tests/mp_runner.py`` as a script works too, but its absolute directory is then
+sys.path[0], an interned name: the heap's layout then depends on the checkout's path.)
 
 Each module in tests/firmware is imported and each ``test_*`` function is
 called. Prints one line per test and a closing ``N passed, N failed, N skipped``;

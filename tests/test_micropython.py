@@ -8,7 +8,8 @@ A module that builds the whole app beside its test code (``apprig.Rig``) runs ea
 of its tests in a process of its own: one test's leftovers (the harness's objects,
 names interned by the code it loaded) must not decide whether the next test's app
 fits, as they did by a few hundred bytes, one way on one machine and the other way
-on the next. The firmware alone plays in 192 KB in tests/host (SimBoard) and in the
+on the next. The runner is started as a module on a relative path, so that the
+checkout's path is nowhere in the heap. The firmware alone plays in 192 KB in tests/host (SimBoard) and in the
 bench.
 """
 import glob
@@ -41,9 +42,13 @@ def _rig_tests(module):
 
 
 def _run(exe, args):
+    # run as a module (``-m``), found on a relative path: a script's absolute directory
+    # would be sys.path[0], an interned name as long as the checkout's path, and the
+    # heap's layout (where a names' pool falls) would depend on where the checkout is
+    env = dict(os.environ, MICROPYPATH="tests:.frozen")
     proc = subprocess.run(
-        [exe, "-X", "heapsize=192k", "tests/mp_runner.py"] + args,
-        cwd=ROOT, capture_output=True, text=True, timeout=900,
+        [exe, "-X", "heapsize=192k", "-m", "mp_runner"] + args,
+        cwd=ROOT, capture_output=True, text=True, timeout=900, env=env,
     )
     out = proc.stdout + proc.stderr
     last = [line for line in out.splitlines() if line.startswith("mp: ")]

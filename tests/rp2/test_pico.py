@@ -288,3 +288,35 @@ def test_a_74hc165_board_plays_through_its_pio_program_and_hall_voltages_reach_t
         port.close()
     finally:
         p.close()
+
+
+def test_engine_games_begin_after_a_sync_while_the_names_pool_grows(fs_image, tmp_path):
+    """The link used (a `playboard sync`), then a game against the engine of each kind
+    (Toguz Kumalak, Tobit, Tihbat, Toguz Kumalak again), each begun over the link: the
+    names (qstrs) of the link's and the games' code pass the edge of MicroPython's names
+    pools in play (the next pool, 1280 names, ~7.7 KB in one piece, made on a heap
+    broken up by code) and every game begins, no memory error, no reset. On the 64-bit
+    unix port model the same pool is 14 KB and may find no room (docs/museum.md)."""
+    import serial
+    p = _boot(fs_image, PITS)
+    try:
+        env = dict(os.environ, PLAYBOARD_LIBRARY=str(tmp_path / "lib.sqlite"))
+        out = subprocess.run([sys.executable, "-m", "playboard_host.cli", "sync", "--port", p.port, "-q"],
+                             capture_output=True, text=True, env=env, timeout=600)
+        assert out.returncode == 0, out.stderr
+        link = BoardLink(open_port(p.port, timeout=0.05), timeout=60)
+        for name in ("toguz", "tobit", "tihbat", "toguz"):
+            link.set_game(game=name, mode="white", level=2, force=True)
+            t = p.time_us
+            p.wait_for(lambda q: q.time_us > t + 4000000, 600, "4 s of " + name)
+            st = link.status()
+            assert st["game"] == name and st["state"] in ("play", "setup"), st
+            assert not st.get("memory_errors"), st
+        link.close()
+        port = serial.Serial(p.port, 115200, timeout=0.05)
+        _repl(p, port)
+        info = _exec(p, port, "import micropython; micropython.qstr_info()")
+        assert "n_pool=7," in info, info  # the pool was grown in play, not at power-up
+        assert p.resets == []
+    finally:
+        p.close()

@@ -145,6 +145,7 @@ def begin(app, now_ms, resumed=None):
         # objects come in that order, so the holes one game leaves never decide
         # whether the next one fits
         app.release_game(_code_of(name, engine))
+        app.drop_link()  # a game before the link: it loads again, above, when the host speaks
         unload("playboard.app.ui")  # not needed in play: give the heap to the game
         unload("playboard.app.museum")
         unload("playboard.app.staff")

@@ -43,7 +43,7 @@ called with ``kind`` one of the event kinds listed in ``playboard.app.state`` an
 import gc
 import time
 
-from playboard.compat import unload, const
+from playboard.compat import const, unload
 from playboard.board import tracker as T
 from playboard.board.lights import Lights, ENGINE, CAPTURE, ERROR, USER, ON, ACCENT, BLINK
 from playboard.board.scan import Scanner
@@ -58,6 +58,8 @@ from playboard.app.state import (STATE_NAMES, S_MENU, S_SETUP, S_PLAY, S_OVER, S
 _SLICES = const(32)
 _SLICES_TOBIT = const(8)
 
+
+_LINK_RETRY_MS = const(1000)  # the link's code did not load (MemoryError): tried again after this
 
 class App:
     """The board's state machine. Build once at start-up, then ``start`` and ``frame``.
@@ -156,6 +158,7 @@ class App:
         # a board nobody connects to keeps its heap for play
         self.transport = transport
         self.link = None
+        self._link_retry = -1  # when loading the link last met a MemoryError (-1: never)
         self.board_id = None  # the link's hello gives this id, when set, not the chip's
         # the choice (menu / link)
         self.game_name = "toguz"
@@ -291,29 +294,53 @@ class App:
     def poll_link(self):
         """Answer the host (Link.poll), the link loaded first when the host has just
         spoken. No room for it: with no game in play the game's code makes room;
-        in play the next frame tries again (the host asks again)."""
+        in play (or still no room) it is tried again ``_LINK_RETRY_MS`` later, the
+        memory error counted once, not each try."""
         if self.link is None:
             if self.transport is None or not self.transport.ready():
                 return
+            t = self._link_retry
+            if t >= 0 and ((self.now - t) & MASK) < _LINK_RETRY_MS:
+                return  # the last try met a MemoryError: wait
             try:
                 self.open_link()
             except MemoryError:
-                self.memory_errors += 1
+                if t < 0:
+                    self.memory_errors += 1
+                self._link_retry = self.now
+                gc.collect()
                 if not self.make_room():
-                    gc.collect()
                     return  # a game in play keeps its heap: the host asks again
-                self.open_link()  # (a MemoryError again: the frame survives it)
+                try:
+                    self.open_link()
+                except MemoryError:
+                    gc.collect()
+                    return
+            self._link_retry = -1
         self.link.poll()
+
+    def drop_link(self, live=False):
+        """Drop the link's code and buffers for a game being begun (a game comes before
+        the link) when it is between requests and, unless ``live``, sends no live
+        events (a host watching keeps it: dropped only on a retry, the host's keep-alive
+        loads it again). It loads again when the host next speaks."""
+        lk = self.link
+        if lk is not None and lk.dec.state == 0 and (live or not lk.live):
+            self.link = None
+            unload("playboard.link")
 
     def make_room(self):
         """Called when the link runs out of memory: with no game in play (the menu, a
-        finished game's result, attract) the last game's code and objects go and the
-        heap is swept: True (worth trying again). A game in play keeps its heap: False."""
+        finished game's result, attract) the last game's code and objects go (a result
+        shown gives way to the menu) and the heap is swept: True (worth trying again). A game in play keeps its heap: False."""
         if self.state in (S_SETUP, S_PLAY) or self._pending is not None:
             return False
         if self.game is None and self.engine is None and self.tracker is None:
             return False  # nothing to drop
         self.release_game()
+        if self.state == S_OVER:  # no result to show without the game: the menu
+            self._enter(S_MENU, self.now)
+            self._menu_dirty = True
         gc.collect()
         return True
 
@@ -550,6 +577,7 @@ class App:
                     self._menu_dirty = True
                     raise
                 self._begin_tries += 1
+                self.drop_link(True)  # its code may be just where the game's must go
                 self._end_game_objects()
                 self.engine = None  # rebuilt first, in one piece, by the next attempt
                 self._reserve = None  # the code did not fit beside it: the next has the room

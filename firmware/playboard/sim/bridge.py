@@ -94,6 +94,7 @@ class Bridge:
         self.virtual = virtual
         self.bdev = bdev
         self.now = 0
+        self._link_wait = 0  # (loop: real ms of the link's last retry, virtual clock)
         # the events' JSON texts, one after another with a newline each, oldest first,
         # in one block made now: kept as separate strings they would lie all over the
         # heap the firmware plays in and cut it into holes (the board has no bridge)
@@ -370,6 +371,13 @@ class Bridge:
             if self.virtual:
                 p.poll(20)
                 self.read_ctl()
+                if app._link_retry >= 0:
+                    # the link's load met a MemoryError and waits a second (App.poll_link)
+                    # of a clock that stands while the host talks: waited in real time
+                    ms = time.ticks_ms()
+                    if time.ticks_diff(ms, self._link_wait) >= 1000:
+                        self._link_wait = ms
+                        app._link_retry = (app.now - 1000) & _MASK
                 try:
                     app.poll_link()
                 except MemoryError:  # as a frame survives it: the host asks again
