@@ -777,7 +777,7 @@ class App:
     def _drain(self, now_ms):
         """Handle the tracker's events from ``_ev_i`` on. Each is done whole or, cut short
         by a MemoryError, done again by the next frame; its record operation is queued
-        once (``_ev_rec``)."""
+        once and its ``move`` event sent once (``_ev_rec``)."""
         tr = self.tracker
         g = self.game
         if tr is None:  # the game is gone (a new one begins): its events with it
@@ -788,22 +788,24 @@ class App:
             kind = tr.ev_kind[i]
             arg = tr.ev_arg[i]
             if kind == T.EV_COMMITTED:
-                text = None
-                if self._ev_rec != i:
+                # _ev_rec: i once its record is queued, -2 - i once its event is sent
+                # too: a frame cut short by a MemoryError redoes only what is not done
+                if self._ev_rec != -2 - i:
                     m = tr.move
                     g.pop()
                     try:
                         text = g.move_text(m)
                     finally:
                         g.push(m)  # (into the undo slot just freed: no allocation)
-                    self._record("M", text)
-                    self._ev_rec = i
+                    if self._ev_rec != i:
+                        self._record("M", text)
+                        self._ev_rec = i
+                    if self.sink is not None or (self.link is not None and self.link.live):
+                        self.emit("move", {"ply": g.ply, "move": text, "fen": g.fen()})
+                    self._ev_rec = -2 - i
                 self.expecting = None
                 self._t_idle = now_ms  # a move (the engine's too) is not idleness
                 self._turn_check = True
-                if text is not None and (self.sink is not None or
-                                         (self.link is not None and self.link.live)):
-                    self.emit("move", {"ply": g.ply, "move": text, "fen": g.fen()})
                 if g.is_game_over():
                     self._game_over(g.result(), g.termination, now_ms)  # (redone whole if cut)
                     self._ev_i = self._ev_n  # the rest of the events do not matter

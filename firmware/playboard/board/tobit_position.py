@@ -58,12 +58,12 @@ class TobitPosition(EventOutbox):
 
     # --- set-up of a position ---------------------------------------------------------
     def _grow(self, cap):
-        self._cap = cap
         self._rec = array("i", bytes(4 * _S * cap))
         self._flags = bytearray(cap)
         self._from = bytearray(cap)
         self._end = bytearray(cap)
         self._prefix = bytearray(cap)
+        self._cap = cap  # last: a MemoryError above leaves the old capacity (grown again)
 
     def new_position(self):
         """Re-read the game (after the app set a position, a new game or a resumed
@@ -99,12 +99,14 @@ class TobitPosition(EventOutbox):
         flags[t] = 0x80
         if g.ply > 0:
             m = g.pop()
-            pm = tmp
-            _masks(g.board, self.n_points, pm)
-            plo, phi = pm[0], pm[1]
-            caps = g.captured_points(m)
-            path_lo, path_hi = self._path(m, caps)
-            g.push(m)
+            try:  # (a MemoryError here must not leave the game a ply back)
+                pm = tmp
+                _masks(g.board, self.n_points, pm)
+                plo, phi = pm[0], pm[1]
+                caps = g.captured_points(m)
+                path_lo, path_hi = self._path(m, caps)
+            finally:
+                g.push(m)  # (into the undo slot just freed: no allocation)
             self._last_from = m[1]
             self._last_to = m[len(m) - 1]
             o = t * _S

@@ -102,6 +102,7 @@ class TobitTracker(TobitPosition):
         self._flags = None
         self._grow(24)  # grows with the legal moves: small blocks, which a broken-up heap still has
         self._started = False
+        self._redo = -1  # the game's ply to go back to when an update was cut short (update)
         self.new_position()
 
     # --- modes the app sets -----------------------------------------------------------
@@ -146,6 +147,17 @@ class TobitTracker(TobitPosition):
         """Take one settled occupancy snapshot (indexed by point, see the module)
         read at ``now_ms``; return the number of events (``ev_kind``/``ev_arg``).
         No allocation unless the snapshot changed."""
+        if self._redo >= 0:
+            # the last update was cut short by a MemoryError (the app's frame survives
+            # it) after the game changed: the game back at the ply it had then (a trial
+            # of plies together undone), the position read again, and that update's
+            # events (a commit among them) given now
+            g = self.game
+            while g.ply > self._redo:
+                g.pop()
+            self.new_position()
+            self._redo = -1
+            return self.n_events
         self.n_events = 0
         if not self._started:
             if len(occ) < self._n1:
@@ -321,9 +333,11 @@ class TobitTracker(TobitPosition):
 
     def _chained(self, now_ms):
         """A move and its reply together? (cold: ``playboard.board.tobit_chain.settled``)"""
+        self._redo = self.game.ply  # (the trial pushes the move: undone if cut short)
         from playboard.board import tobit_chain
         from playboard.compat import unload
         done = tobit_chain.settled(self, now_ms)
+        self._redo = -1
         unload("playboard.board.tobit_chain")
         return done
 
@@ -356,7 +370,9 @@ class TobitTracker(TobitPosition):
         if self.correcting:
             self.correcting = False
             self._emit(EV_RESOLVED, 0)
+        self._redo = self.game.ply  # new_position allocates: see update
         self.new_position()
+        self._redo = -1
 
     def _takeback(self, now_ms):
         m = self.game.pop()
@@ -365,5 +381,7 @@ class TobitTracker(TobitPosition):
         if self.correcting:
             self.correcting = False
             self._emit(EV_RESOLVED, 0)
+        self._redo = self.game.ply
         self.new_position()
+        self._redo = -1
 
