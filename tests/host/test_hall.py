@@ -21,7 +21,7 @@ from playboard_host.websim import server as srv
 pytestmark = pytest.mark.skipif(micropython_binary() is None, reason="micropython not installed (make setup)")
 
 
-def wait_for(cond, seconds=10.0, step=0.02):
+def wait_for(cond, seconds=30.0, step=0.02):
     """Poll ``cond()`` until it is true (returns it) or ``seconds`` pass (returns None)."""
     end = time.monotonic() + seconds
     while time.monotonic() < end:
