@@ -67,6 +67,24 @@ def test_a_memory_error_while_the_tracker_reads_the_position_after_a_commit_lose
     assert _moves(r) == [text, rtext] and r.store.read(1).moves == [text, rtext]
 
 
+def test_a_memory_error_while_the_tracker_reads_a_change_loses_nothing():
+    # cut short while reading the board after the piece was put down (its occupancy
+    # taken, the board not yet classified): the next update reads the board again
+    r = _rig()
+    app, g = r.app, r.app.game
+    m = g.legal_moves()[0]
+    text = g.move_text(m)
+    tr = app.tracker
+    lay = app.lay
+    r.hw.set_sensor(lay.sensor_of(m[1]), 0)
+    r.adv(150)
+    calls = _once(tr, "_classify")
+    r.hw.set_sensor(lay.sensor_of(m[-1]), 1)
+    r.adv(1200)
+    assert calls[0] >= 2 and app.memory_errors == 1, (calls, app.memory_errors)
+    assert g.ply == 1 and _moves(r) == [text] and r.store.read(1).moves == [text]
+
+
 def test_the_tracker_records_grown_halfway_keep_their_old_capacity():
     r = _rig()
     from playboard.board import tobit_position  # (the rig loads the game's code afresh)

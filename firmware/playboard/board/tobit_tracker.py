@@ -102,7 +102,7 @@ class TobitTracker(TobitPosition):
         self._flags = None
         self._grow(24)  # grows with the legal moves: small blocks, which a broken-up heap still has
         self._started = False
-        self._redo = -1  # the game's ply to go back to when an update was cut short (update)
+        self._redo = -1  # an update cut short: -2, or the game's ply to go back to (update)
         self.new_position()
 
     # --- modes the app sets -----------------------------------------------------------
@@ -147,18 +147,28 @@ class TobitTracker(TobitPosition):
         """Take one settled occupancy snapshot (indexed by point, see the module)
         read at ``now_ms``; return the number of events (``ev_kind``/``ev_arg``).
         No allocation unless the snapshot changed."""
-        if self._redo >= 0:
+        r = self._redo
+        if r != -1:
             # the last update was cut short by a MemoryError (the app's frame survives
-            # it) after the game changed: the game back at the ply it had then (a trial
-            # of plies together undone), the position read again, and that update's
-            # events (a commit among them) given now
-            g = self.game
-            while g.ply > self._redo:
-                g.pop()
-            self.new_position()
+            # it): after the game changed (r, its ply then), the game back at that ply
+            # (a trial of plies together undone) and the position read again; the
+            # board read again in any case; that update's events (a commit among them)
+            # given now with this one's
+            if r >= 0:
+                g = self.game
+                while g.ply > r:
+                    g.pop()
+                self.new_position()
+            self._on_change(occ, now_ms)
             self._redo = -1
             return self.n_events
         self.n_events = 0
+        self._redo = -2  # (an update under way: see above)
+        self._update(occ, now_ms)
+        self._redo = -1
+        return self.n_events
+
+    def _update(self, occ, now_ms):
         if not self._started:
             if len(occ) < self._n1:
                 raise ValueError("tracker: occupancy needs %d cells (points 1..%d), got %d"
@@ -168,18 +178,17 @@ class TobitTracker(TobitPosition):
             _take(occ, self.occ, self._n1, self._chg, 0)
             self._snap()
             self._classify(now_ms)
-            return self.n_events
+            return
         if _differs(occ, self.occ, self._n1):
             self._on_change(occ, now_ms)
         elif self._wait and ((now_ms - self._t_change) & _MASK) >= self._wait:
             self._wait = 0
             self._on_settled(now_ms)
-        return self.n_events
 
     def busy(self):
         """True while a timer runs (a settle, a correction timeout): only then can a
         frame with an unchanged snapshot produce an event."""
-        return self._wait != 0 or not self._started
+        return self._wait != 0 or not self._started or self._redo != -1
 
     def _on_change(self, occ, now_ms):
         occ_now = self.occ
@@ -333,11 +342,12 @@ class TobitTracker(TobitPosition):
 
     def _chained(self, now_ms):
         """A move and its reply together? (cold: ``playboard.board.tobit_chain.settled``)"""
+        r = self._redo
         self._redo = self.game.ply  # (the trial pushes the move: undone if cut short)
         from playboard.board import tobit_chain
         from playboard.compat import unload
         done = tobit_chain.settled(self, now_ms)
-        self._redo = -1
+        self._redo = r
         unload("playboard.board.tobit_chain")
         return done
 
@@ -370,9 +380,10 @@ class TobitTracker(TobitPosition):
         if self.correcting:
             self.correcting = False
             self._emit(EV_RESOLVED, 0)
+        r = self._redo
         self._redo = self.game.ply  # new_position allocates: see update
         self.new_position()
-        self._redo = -1
+        self._redo = r
 
     def _takeback(self, now_ms):
         m = self.game.pop()
@@ -381,7 +392,8 @@ class TobitTracker(TobitPosition):
         if self.correcting:
             self.correcting = False
             self._emit(EV_RESOLVED, 0)
+        r = self._redo
         self._redo = self.game.ply
         self.new_position()
-        self._redo = -1
+        self._redo = r
 
