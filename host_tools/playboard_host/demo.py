@@ -558,13 +558,17 @@ def sync_and_export(board, library, out, export_path=None):
     try:
         buf = io.StringIO()
         with contextlib.redirect_stdout(buf):
-            code = cli.main(["sync", "--port", board.port, "--library", library, "--quiet"])
+            # 3 s an answer: a board short of heap after a game loads the link's code
+            # again a second after a MemoryError (docs/app.md "Memory"), and this
+            # machine may be busy
+            code = cli.main(["sync", "--port", board.port, "--library", library, "--quiet",
+                             "--timeout", "3"])
     finally:
         stop.set()
         t.join(5)
     write(out, buf.getvalue().rstrip())
     if code:
-        raise DemoError("playboard sync failed%s" % (": %s" % failed[0] if failed else ""))
+        raise DemoError("the sync of the simulated board failed%s" % (": %s" % failed[0] if failed else ""))
     buf = io.StringIO()
     args = ["export", "--library", library]
     with contextlib.redirect_stdout(buf):
