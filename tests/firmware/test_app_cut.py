@@ -6,32 +6,17 @@ heap): the tracker had pushed the move and raised while re-reading the position,
 the app never saw the commit; the game held a ply the flash record did not.
 A module apart: under MicroPython the Tobit rig does not fit beside the harness.
 """
-from tlib import SkipTest, is_micropython
-
-from apprig import Rig, _moves
+from apprig import _moves
 
 
 def _rig():
-    if is_micropython():
-        raise SkipTest("Tobit in-process rig: CPython only (see tests/host/test_app_e2e.py)")
-    r = Rig()
-    r.app.link_set_game({"game": "tobit4", "mode": "two"})
-    r.begun()
-    g = r.app.game
-    lay = r.app.lay
-    for p in range(1, g.n_points + 1):
-        if g.board[p]:
-            r.hw.set_sensor(lay.sensor_of(p), 1)
-    r.adv(600)
-    assert r.app.state == 2
-    return r
+    from tobitrig import tobit_rig
+    return tobit_rig()[0]
 
 
 def _play(r, m, hold=150):
-    lay = r.app.lay
-    r.hw.set_sensor(lay.sensor_of(m[1]), 0)
-    r.adv(hold)
-    r.hw.set_sensor(lay.sensor_of(m[-1]), 1)
+    from tobitrig import play
+    play(r, r.app.lay, m, hold)
 
 
 def _once(obj, name, after=0):

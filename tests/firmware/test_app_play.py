@@ -31,23 +31,13 @@ def _slow_engine(frames):
 
 
 def _tobit_against_the_engine():
-    r = Rig()
-    r.app.link_set_game({"game": "tobit4", "mode": "white", "level": 2})  # engine: Black
-    r.begun()
-    g = r.app.game
-    lay = r.app.lay
-    for p in range(1, g.n_points + 1):
-        if g.board[p]:
-            r.hw.set_sensor(lay.sensor_of(p), 1)
-    r.adv(600)
-    assert r.app.state == 2
-    return r, g, lay
+    from tobitrig import tobit_rig
+    return tobit_rig("white", 2)  # engine: Black
 
 
 def _move(r, lay, m, gap=150):
-    r.hw.set_sensor(lay.sensor_of(m[1]), 0)
-    r.adv(gap)
-    r.hw.set_sensor(lay.sensor_of(m[-1]), 1)
+    from tobitrig import play
+    play(r, lay, m, gap)
 
 
 def test_tobit_a_change_during_the_search_is_shown_at_once_and_the_search_goes_on():
