@@ -114,4 +114,5 @@ def main():
     report("engine tihbat level 8: a move by the table (seeks)", us, "us")
 
 
-main()
+if __name__ == "__main__":
+    main()

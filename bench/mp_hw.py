@@ -65,4 +65,5 @@ def main():
         report(what, round(b / 1024, 1), "KB", None, None, None)
 
 
-main()
+if __name__ == "__main__":
+    main()

@@ -164,4 +164,5 @@ def main():
     os.system("rm -rf %s" % TMP)
 
 
-main()
+if __name__ == "__main__":
+    main()

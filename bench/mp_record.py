@@ -200,4 +200,5 @@ def main():
         os.umount("/bench")
 
 
-main()
+if __name__ == "__main__":
+    main()

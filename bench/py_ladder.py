@@ -100,4 +100,5 @@ def main():
             "" if target is None else "%s: %s" % (target, "met" if verdict else "missed")))
 
 
-main()
+if __name__ == "__main__":
+    main()
