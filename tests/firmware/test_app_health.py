@@ -107,6 +107,40 @@ def test_the_link_takes_back_what_the_host_stored_and_refuses_bad_requests():
     assert (health.read(st)["power_ups"], health.read(st)["wdt_resets"]) == (2, 1)
 
 
+def test_a_menu_whose_count_cannot_load_is_lit_and_tries_once_a_minute():
+    """The menu loads its memory-error count (playboard.app.museum) when errors are
+    waiting. That code failing with a MemoryError (the names' pool unable to grow,
+    found by the soak) left the menu unpainted, so each frame loaded it again: 100
+    errors a second, a dark menu. Now: one try a minute, the menu lit meanwhile."""
+    import sys
+    from playboard.compat import unload
+    r = Rig()
+    r.app.settings["attract_s"] = 0
+    r.adv(50)
+    unload("playboard.app.museum")
+
+    class NoRoom:
+        def count_memory_errors(self, app):
+            raise MemoryError
+    sys.modules["playboard.app.museum"] = NoRoom()
+    try:
+        r.app.memory_errors += 1
+        r.app._menu_dirty = True
+        r.adv(10000)
+        assert r.app.memory_errors == 2, r.app.memory_errors  # its own error, once
+        assert not r.app._menu_dirty and r.lit()
+        r.adv(50000)
+        r.app._menu_dirty = True
+        r.adv(50)  # painted a minute after the try: tried once more
+        assert r.app.memory_errors == 3, r.app.memory_errors
+    finally:
+        del sys.modules["playboard.app.museum"]
+    r.adv(60000)
+    r.app._menu_dirty = True
+    r.adv(50)
+    assert _counters(r.fs)[0]["memory_errors"] == 3  # none lost: counted once it loads
+
+
 def test_memory_errors_and_self_test_faults_are_counted_on_flash():
     r = Rig()
     r.app.settings["attract_s"] = 0  # the menu stays (no attract animation)

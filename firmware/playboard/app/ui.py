@@ -35,8 +35,14 @@ def fit_choice(app):
 
 def paint_menu(app):
     if app.memory_errors != getattr(app, "mem_counted", 0):
-        from playboard.app import museum  # (cold: dropped when a game begins)
-        museum.count_memory_errors(app)
+        t = getattr(app, "mem_t", None)
+        if t is None or ((app.now - t) & MASK) >= 60000:
+            # a try a minute, its time set before the code loads: a failure
+            # to load it (heap, names' pool) leaves the menu to be lit next frame, not
+            # retried frame after frame; health.link counts at the next sync
+            app.mem_t = app.now
+            from playboard.app import museum  # (cold: dropped when a game begins)
+            museum.count_memory_errors(app)
     li = app.lights
     li.clear()
     lay = app.menu_lay
