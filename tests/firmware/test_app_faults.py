@@ -60,3 +60,38 @@ def test_two_pits_at_once_play_nothing_and_flash_both():
     assert r.app.game.ply == 0 and r.store.read(1).moves == []
     roles = r.app.tracker.request.roles
     assert roles[2] == roles[6] == 16  # R_ERROR
+
+
+def test_a_game_whose_isolation_cannot_load_goes_on_and_is_abandoned_when_left():
+    """A pit turns faulty in play and the isolation's code (playboard.board.isolate,
+    loaded then) meets a MemoryError (the soak: the names' pool unable to grow). Each
+    frame used to load it again and end there: 100 errors a second, and the rest of
+    the frame (lights, records, ``idle_s``) never reached, the game never left. Now it
+    is tried again a second later and the frames go on meanwhile."""
+    import sys
+    from playboard.compat import unload
+    r = Rig()
+    r.app.settings["idle_s"] = 30
+    r.app.link_set_game({"game": "toguz", "mode": "two"})
+    r.begun()
+    unload("playboard.board.isolate")
+
+    class NoRoom:
+        def isolate(self, *a):
+            raise MemoryError
+    sys.modules["playboard.board.isolate"] = NoRoom()
+    try:
+        s = r.sensor("toguz", 13)
+        for k in range(100):  # a loose wire: faulty (chatter), then it rests, still faulty
+            r.hw.set_sensor(s, k & 1)
+            r.adv(10)
+        e0 = r.app.memory_errors
+        r.adv(1900)  # faulty till quiet 2 s
+        assert 1 <= r.app.memory_errors - e0 <= 3, r.app.memory_errors - e0
+        for k in range(100):  # and again, for long
+            r.hw.set_sensor(s, k & 1)
+            r.adv(10)
+        r.adv(35000)
+        assert "abandoned" in r.kinds() and r.app.state != 2  # (S_PLAY)
+    finally:
+        del sys.modules["playboard.board.isolate"]
