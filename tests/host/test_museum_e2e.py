@@ -120,3 +120,56 @@ def test_a_game_against_the_engine_begins_after_the_museum_profile_on_a_littlefs
     b.advance(3000)
     st = b.status()
     assert st["state"] == "play" and st["mode"] == "white" and not st.get("memory_errors"), st
+
+
+def _menu_game(b, pad, mode=0, level=0):
+    """Choose game ``pad`` and mode ``mode`` (level ``level`` against the engine) by
+    deliberate presses and press START; the board's status after."""
+    from playboard.app.state import MENU_GAME, MENU_LEVEL, MENU_MODE, MENU_START
+    from playboard_host.gestures import press_sensor
+    lay = load_layout("toguz")
+    if b.status()["state"] == "attract":  # a touch wakes the menu
+        press_sensor(b, lay.sensor_of(4))
+    b.advance(700)
+    cells = [MENU_GAME[pad], MENU_MODE[mode]] + ([MENU_LEVEL[level - 1]] if mode else []) + [MENU_START]
+    for c in cells:
+        press_sensor(b, lay.sensor_of(c))
+        b.advance(700)
+    b.advance(3000)
+    return b.status()
+
+
+def test_a_locked_board_syncs_and_opens_the_staff_menu_once_its_games_filled_the_names_pool(board, tmp_path):
+    """The soak's syncs refused and staff visits failed (issue 14): after a power-up the
+    museum's games (Toguz Kumalak, Tobit, Tihbat, the engine) interned so many names
+    (qstrs) that the pool was full; the link's and the staff menu's code, loaded later,
+    needed the next pool (14 KB in one piece on the 64-bit model): the PC had no answer,
+    the staff gesture did nothing. A locked board interns their names at power-up."""
+    from playboard.app.state import STAFF_CORNERS
+    b = board()
+    b.start("sim", image=str(tmp_path / "flash.img"), blocks=64)
+    _settings(b, "--profile", "museum")
+    b.restart()  # the next morning's power-up: no link loaded yet
+    b.advance(500)
+    for pad, mode in ((0, 0), (1, 0), (3, 0), (0, 1)):  # Toguz, Tobit, Tihbat, the engine
+        _menu_game(b, pad, mode, 2)
+        b.menu()
+        b.advance(500)
+    b.events()
+    # the staff gesture: the four corners held 3.2 s, twice
+    lay = load_layout("toguz")
+    for _ in range(2):
+        for c in STAFF_CORNERS:
+            b.set_sensor(lay.sensor_of(c), 1)
+            b.advance(120)
+        b.advance(3200)
+        for c in STAFF_CORNERS:
+            b.set_sensor(lay.sensor_of(c), 0)
+            b.advance(120)
+        b.advance(400)
+    assert b.status()["state"] == "staff", b.status()
+    b.menu()
+    b.advance(500)
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()) as err:
+        code = cli.main(["sync", "--port", b.port, "--library", str(tmp_path / "lib.sqlite"), "-q"])
+    assert code == 0, err.getvalue()
