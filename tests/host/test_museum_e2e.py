@@ -144,18 +144,25 @@ def test_a_locked_board_syncs_and_opens_the_staff_menu_once_its_games_filled_the
     museum's games (Toguz Kumalak, Tobit, Tihbat, the engine) interned so many names
     (qstrs) that the pool was full; the link's and the staff menu's code, loaded later,
     needed the next pool (14 KB in one piece on the 64-bit model): the PC had no answer,
-    the staff gesture did nothing. A locked board interns their names at power-up."""
+    the staff gesture did nothing. A locked board interns their names at power-up (the
+    pool then grows at the first game, while the heap has room), and a host's hello at
+    the menu drops the last game's code: the sync's requests have the heap."""
     from playboard.app.state import STAFF_CORNERS
     b = board()
     b.start("sim", image=str(tmp_path / "flash.img"), blocks=64)
     _settings(b, "--profile", "museum")
     b.restart()  # the next morning's power-up: no link loaded yet
     b.advance(500)
-    for pad, mode in ((0, 0), (1, 0), (3, 0), (0, 1)):  # Toguz, Tobit, Tihbat, the engine
-        _menu_game(b, pad, mode, 2)
-        b.menu()
+    for pad, mode, name in ((0, 0, "toguz"), (1, 0, "tobit"), (3, 0, "tihbat"), (0, 1, "toguz")):
+        st = _menu_game(b, pad, mode, 2)  # Toguz Kumalak, Tobit, Tihbat, the engine: each begins
+        assert st["state"] in ("setup", "play") and st["game"] == name, st
+        b.menu()  # (the visitor walks away: the board's menu)
         b.advance(500)
+        b.mem()  # (a collection, as the heap is read at each closing)
     b.events()
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()) as err:
+        code = cli.main(["sync", "--port", b.port, "--library", str(tmp_path / "lib.sqlite"), "-q"])
+    assert code == 0, err.getvalue()
     # the staff gesture: the four corners held 3.2 s, twice
     lay = load_layout("toguz")
     for _ in range(2):
@@ -170,6 +177,3 @@ def test_a_locked_board_syncs_and_opens_the_staff_menu_once_its_games_filled_the
     assert b.status()["state"] == "staff", b.status()
     b.menu()
     b.advance(500)
-    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()) as err:
-        code = cli.main(["sync", "--port", b.port, "--library", str(tmp_path / "lib.sqlite"), "-q"])
-    assert code == 0, err.getvalue()
