@@ -188,8 +188,7 @@ class App:
         self._shown = -1
         self._occ_dirty = True
         self.iso = bytearray(64)  # faulty sensors by cell of the game (tracker.isolate)
-        self._iso_dirty = False  # a sensor's fault changed: tell the tracker
-        self._t_iso = -_LINK_RETRY_MS  # the isolation's last try, when it failed
+        self._iso_dirty = False  # a sensor's fault changed: tell the tracker (2: told, failed)
         self._n_faulty = 0  # sensors faulty now
         self._turn_check = False
         self._t_state = 0
@@ -637,16 +636,15 @@ class App:
                         # tracker takes while the engine thinks): stop before it is taken
                         self._stop_search()
                     self._events(tr.update(self.occ, now_ms), now_ms)
-                    if iso and self.tracker is tr and ((now_ms - self._t_iso) & MASK) >= _LINK_RETRY_MS:
+                    if iso and self.tracker is tr and (self._iso_dirty != 2 or not self.frames & 127):
                         # (after update: a recovered sensor's change is read isolated;
-                        # its code not loading, MemoryError: tried again a second later,
-                        # the frames go on meanwhile, not one failing frame after another)
-                        self._t_iso = now_ms
+                        # 2: its code did not load, MemoryError: tried again 128 frames
+                        # later, the frames going on meanwhile, not failing one after another)
+                        self._iso_dirty = 2
                         from playboard.board import isolate
                         self.lay.occupancy(sc.deb.fault, self.iso)
                         self._events(isolate.isolate(tr, self.iso, now_ms), now_ms)
                         self._iso_dirty = False
-                        self._t_iso = (now_ms - _LINK_RETRY_MS) & MASK
                         unload("playboard.board.isolate")  # rare: cold code
         if self.pending:
             self._retry()

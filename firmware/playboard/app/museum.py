@@ -2,19 +2,23 @@
 its pieces, the app's memory errors counted on flash. Loaded by ``playboard.app.ui``
 when needed and dropped when a game begins (``playboard.app.gamestart``), so that
 neither the menu's nor a game's heap carries it. Functions take the ``App``."""
+from playboard.app.state import MASK
+
+MEMERR_MS = 60000  # memory errors are appended to the flash at most this often
 
 
 def count_memory_errors(app):
     """Count on flash the app's MemoryErrors not yet counted (``app.memory_errors``
     since power-up, ``app.mem_counted`` of them counted): one line ``n`` appended to the
     file ``memerr`` of the store's folder, which ``playboard.health.read`` adds up (no
-    module loaded: the heap may be short just then). ``playboard.app.ui.paint_menu``
-    calls it at most once a minute (a heap failing frame after frame writes little). A
+    module loaded: the heap may be short just then), at most once a ``MEMERR_MS``. A
     MemoryError or a flash failure while doing it loses that count, and is never
     retried for its own error."""
     n = app.memory_errors - getattr(app, "mem_counted", 0)
-    if n <= 0:
-        return
+    t = getattr(app, "mem_t", None)
+    if n <= 0 or (t is not None and ((app.now - t) & MASK) < MEMERR_MS):
+        return  # (at most once a MEMERR_MS: a heap failing frame after frame writes little)
+    app.mem_t = app.now
     app.mem_counted = app.memory_errors + 1  # (a MemoryError below counts one more)
     st = app.store
     try:

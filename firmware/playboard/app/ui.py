@@ -34,15 +34,6 @@ def fit_choice(app):
 
 
 def paint_menu(app):
-    if app.memory_errors != getattr(app, "mem_counted", 0):
-        t = getattr(app, "mem_t", None)
-        if t is None or ((app.now - t) & MASK) >= 60000:
-            # a try a minute, its time set before the code loads: a failure
-            # to load it (heap, names' pool) leaves the menu to be lit next frame, not
-            # retried frame after frame; health.link counts at the next sync
-            app.mem_t = app.now
-            from playboard.app import museum  # (cold: dropped when a game begins)
-            museum.count_memory_errors(app)
     li = app.lights
     li.clear()
     lay = app.menu_lay
@@ -60,6 +51,11 @@ def paint_menu(app):
     if app.store.low:  # the flash is nearly full: the games want syncing
         li.mark(ERROR, lay.led_of(MENU_FLASH), BLINK)
     app._menu_dirty = False
+    if app.memory_errors != getattr(app, "mem_counted", 0):
+        # after the menu is painted: a MemoryError loading this code (the heap, the
+        # names' pool) leaves a lit menu, tried again at its next change, not each frame
+        from playboard.app import museum  # (cold: dropped when a game begins)
+        museum.count_memory_errors(app)
 
 
 def menu_press(app, cell, now_ms):
