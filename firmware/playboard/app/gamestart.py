@@ -45,31 +45,7 @@ def start(app, now_ms):
         return
     elif r is not None:
         app.store.finish("*", "abandoned")
-    if app.settings.get("locked"):
-        names_first()
     app.open_menu(now_ms)
-
-
-def names_first():
-    """A locked (museum) board: the staff's ways in (the link and what its requests
-    load, for the sync and the settings; the staff menu; the menu's museum code; a faulty sensor's isolation)
-    loaded once at power-up and dropped, so that their names (qstrs, never freed) are
-    interned now. Loaded first after the day's games, they found the names' pool full
-    and its next one (1280 names, 14 KB in one piece on the 64-bit model) no room:
-    the PC had no answer and the staff gesture did nothing (docs/museum.md, "Known
-    problems"). A game's code not loading for names shows as the menu, not a game."""
-    import sys
-    have = list(sys.modules)
-    for name in ("playboard.link", "playboard.settings", "playboard.health", "playboard.record.folder",
-                 "playboard.app.staff", "playboard.app.museum", "playboard.board.isolate"):
-        try:
-            __import__(name)
-        except MemoryError:
-            pass
-    for name in list(sys.modules):
-        if name not in have:
-            unload(name)
-    gc.collect()
 
 
 def resume(app, r, now_ms):
