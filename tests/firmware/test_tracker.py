@@ -628,10 +628,23 @@ def test_two_people_a_reply_begun_before_the_move_stood_settle_ms_is_two_plies()
         assert [k for k, a in seen if k not in ("lifted", "placed")] == ["committed", "committed"], seen
         ref.push(r)
         assert g.fen() == ref.fen() and not tr.correcting
-    # a board that never showed a legal move's occupancy is not guessed at
+    # the move's last change and the reply's first lift in one scan (the reply begun
+    # within a frame, or its bounce read with the move's): no board shows the move
+    # alone, but the board is the move made with a piece lifted: two plies
     g, tr, o = started()
     o[9] = 0
     o[16] = 1
+    o[28] = 0
+    tr.update(o, 100)
+    assert events(tr, tr.update(o, 400)) == [("committed", 1)] and g.ply == 1
+    assert g.board[16] and not tr.correcting
+    o[21] = 1
+    tr.update(o, 500)
+    assert events(tr, tr.update(o, 800)) == [("committed", 2)] and g.move_text(g.pop()) == "28-21"
+    # a board no legal move explains, even with pieces lifted, is not guessed at
+    g, tr, o = started()
+    o[9] = 0
+    o[17] = 1
     o[28] = 0
     tr.update(o, 100)
     assert events(tr, tr.update(o, 400)) == [("correction", 0)] and g.ply == 0

@@ -16,12 +16,15 @@ the reply, made in full before the next ply began: the move is committed and the
 tried on the board at the next frame (one commit a frame: the app records each by the
 game's last move).
 """
+from array import array
+
 from playboard.compat import const
 from playboard.board.tracker import EV_COMMITTED, EV_RESOLVED
 from playboard.board.tobit_tracker_native import _match
 
 _MASK = const(0x3FFFFFFF)
-_S_PARTIAL = const(2)  # (tobit_tracker's states)
+_S_PENDING = const(1)  # (tobit_tracker's states)
+_S_PARTIAL = const(2)
 _S_UNEXPLAINED = const(3)
 
 
@@ -32,7 +35,29 @@ def settled(tr, now_ms):
     cur = tr._cur
     st = tr.state
     only = st == _S_PARTIAL and not ((cur[0] & (cur[4] ^ _MASK)) | (cur[1] & (cur[5] ^ _MASK)))
-    return both(tr, now_ms, st != _S_UNEXPLAINED) or only
+    strict = st != _S_UNEXPLAINED
+    if tr._expect >= 0:
+        return both(tr, now_ms, strict) or only
+    s0 = tr._seen
+    if s0 >= 0 and both(tr, now_ms, strict):
+        return True
+    # no move shown alone (or not the one shown last: a slide's stop): its last
+    # change and the next ply's first lift came in one scan (a kept board shows the
+    # move made, pieces lifted), or the next ply took its piece before the board saw
+    # it standing (a kept board shows the next ply made after it)
+    i = landed_kept(tr)
+    if i < 0 or i == s0:
+        i = pair(tr)
+    if i >= 0 and i != s0:
+        tr._seen = i
+        if both(tr, now_ms, strict):
+            return True
+    tr._seen = s0
+    if s0 >= 0:
+        tr._nh = 0  # (tried: not again for the same boards; a board exact for
+        # another move may then replace the one shown, a slide's stop)
+    # (else the boards stay kept: with the next ones they may show the move)
+    return only
 
 
 def both(tr, now_ms, strict=False):
@@ -56,6 +81,8 @@ def both(tr, now_ms, strict=False):
     tr.new_position()  # classifies the board against the position after m
     j = next_seen(tr) if e < 0 and tr._nh else -1
     st = tr.state
+    if j < 0 and e < 0 and st == _S_UNEXPLAINED:
+        j = pair(tr)
     if j >= 0 or st < _S_PARTIAL or (st == _S_PARTIAL and not strict):
         tr.move = m
         tr._emit(EV_COMMITTED, g.ply & 0xFF)
@@ -73,7 +100,6 @@ def both(tr, now_ms, strict=False):
     else:
         tr._hint = h
         tr._seen = i  # (the move list is made again in the same order)
-        tr._nh = 0  # (tried: not again for the same boards)
         tr._classify(now_ms)
     tr._wait = 0  # (the correction that follows is the settled state's)
     tr.correcting = was
@@ -82,9 +108,10 @@ def both(tr, now_ms, strict=False):
 
 def next_seen(tr):
     """The index in ``tr._moves`` (the position after the move being tried, its
-    records made) of the one legal move whose occupancy a kept board showed, the
-    newest such board; -1 if none. The boards up to that one are dropped (the next
-    ply's are newer). ``tr``'s match flags are left as for the board."""
+    records made) of the one legal move whose occupancy a kept board showed (or
+    showed with pieces lifted: ``landed``), the newest such board; -1 if none. The
+    boards up to that one are dropped (the next ply's are newer). ``tr``'s match
+    flags are left as for the board."""
     cur = tr._cur
     keep = (cur[0], cur[1], cur[2], cur[3])
     h = tr._hist
@@ -105,6 +132,9 @@ def next_seen(tr):
                 if flags[i] & 2:
                     found = i
             break
+        found = landed(tr, cur)
+        if found >= 0:
+            break
         k -= 1
     for j in range(4):
         cur[j] = keep[j]
@@ -115,3 +145,144 @@ def next_seen(tr):
             h[j] = newer[j]
         tr._nh = len(newer) // 4
     return found
+
+
+def landed(tr, cur):
+    """The index of the one legal move (accepted here) whose occupancy the board
+    ``cur[0..3]`` shows with pieces lifted: every piece standing is one of the move's
+    result, of its colour with ``colour``, and the move's piece stands on its end
+    point; -1 if none or several. The move made in full, the next ply begun (its
+    first piece lifted) within one scan: no board shows the move alone. A board on
+    the way to a move (its end point still empty) or one with a piece on a point no
+    move reaches is never such a board."""
+    rec = tr._rec
+    flags = tr._flags
+    ends = tr._end
+    lo = cur[0]
+    hi = cur[1]
+    wlo = cur[2]
+    whi = cur[3]
+    found = -1
+    for i in range(tr._nm):
+        o = i * 12
+        rlo = rec[o]
+        rhi = rec[o + 1]
+        e = ends[i]
+        if flags[i] & 0x80 or lo & (rlo ^ _MASK) or hi & (rhi ^ _MASK) or not (
+                (lo >> (e - 1)) & 1 if e < 30 else (hi >> (e - 30)) & 1):
+            continue
+        if tr.colour and (wlo & (rec[o + 2] ^ _MASK) or whi & (rec[o + 3] ^ _MASK)
+                          or lo & (wlo ^ _MASK) & rec[o + 2] or hi & (whi ^ _MASK) & rec[o + 3]):
+            continue
+        if found >= 0:
+            return -1
+        found = i
+    return found
+
+
+
+def pair(tr):
+    """The index of the one legal move (accepted here) after which a kept board (the
+    newest first) shows exactly one legal move: the next ply made in full, though no
+    board showed the first (the next ply took its piece before the debounce could see
+    it standing, or began in the same scan); -1 if none or several. A board on its way
+    there is not enough (a piece put on a wrong point first looks like a reply begun).
+    Tried only for moves whose start and captured points are all empty on a kept
+    board; the position is read again after."""
+    h = tr._hist
+    n = tr._nh
+    if not n:
+        return -1
+    size = len(h) // 4
+    rec = tr._rec
+    flags = tr._flags
+    cands = []
+    for i in range(tr._nm):
+        if flags[i] & 0x80:
+            continue
+        mlo = rec[i * 12 + 4]
+        mhi = rec[i * 12 + 5]
+        k = n - 1
+        while k >= 0 and k >= n - size:
+            o = (k % size) * 4
+            if not (h[o] & mlo or h[o + 1] & mhi):
+                cands.append(i)
+                break
+            k -= 1
+    if not cands:
+        return -1
+    moves = tr._moves
+    g = tr.game
+    hint = tr._hint
+    seen = tr._seen
+    was = tr.correcting
+    tr.correcting = False  # (the trial emits nothing)
+    found = -1
+    for i in cands:
+        g.push(moves[i])
+        tr.new_position()
+        tr._nh = n
+        if exact_kept(tr) >= 0:
+            found = i if found == -1 else -2
+        g.pop()
+        if found == -2:
+            break
+    tr.new_position()
+    tr._nh = n
+    tr._hint = hint
+    tr._seen = seen
+    tr._classify(tr._t_change)
+    tr._wait = 0  # (tried once: the settled state's outcome follows)
+    tr.correcting = was
+    return found if found >= 0 else -1
+
+
+def landed_kept(tr):
+    """``landed`` on the kept boards, the newest first: the move's index, the boards up
+    to that one dropped; -1 if none."""
+    h = tr._hist
+    n = tr._nh
+    size = len(h) // 4 if n else 0
+    b = array("i", bytes(16))
+    k = n - 1
+    while k >= 0 and k >= n - size:
+        o = (k % size) * 4
+        for j in range(4):
+            b[j] = h[o + j]
+        i = landed(tr, b)
+        if i >= 0:
+            newer = [h[(x % size) * 4 + j] for x in range(k + 1, n) for j in range(4)]
+            for j in range(len(newer)):
+                h[j] = newer[j]
+            tr._nh = len(newer) // 4
+            return i
+        k -= 1
+    return -1
+
+
+def exact_kept(tr):
+    """The newest kept board (its number) that shows exactly one legal move of the
+    position whose records ``tr`` holds, or -1; the board itself read again after."""
+    cur = tr._cur
+    keep = (cur[0], cur[1], cur[2], cur[3])
+    h = tr._hist
+    size = len(h) // 4
+    n = tr._nh
+    nm = tr._nm
+    flags = tr._flags
+    col = tr.colour + tr.colour * tr._turn
+    k = n - 1
+    while k >= 0 and k >= n - size:
+        o = (k % size) * 4
+        for j in range(4):
+            cur[j] = h[o + j]
+        r = _match(tr._rec, nm + 1, cur, flags, col)
+        if r & 0xFF == 1 and not flags[nm] & 2:
+            break
+        k -= 1
+    if k < n - size:
+        k = -1
+    for j in range(4):
+        cur[j] = keep[j]
+    _match(tr._rec, nm + 1, cur, flags, col)
+    return k

@@ -211,9 +211,9 @@ class TobitTracker(TobitPosition):
         self._t_change = now_ms
         self._classify(now_ms)
         st = self.state
-        if self._seen >= 0 and (st == _S_UNEXPLAINED or (self._nh and st == _S_PARTIAL)):
-            # kept from the first board nothing explains on: the reply may be in it
-            # (three plies together, tobit_chain)
+        if st == _S_UNEXPLAINED or (self._nh and st == _S_PARTIAL):
+            # kept from the first board nothing explains on: a ply and the next one's
+            # first lift may be in it (plies together, tobit_chain)
             h = self._hist
             if h is None:
                 h = self._hist = array("i", bytes(16 * _HIST))
@@ -257,6 +257,7 @@ class TobitTracker(TobitPosition):
             self._wait = 0
             self._first_place = 0
             self._n_placed = 0
+            self._nh = 0
             if self.correcting:
                 self.correcting = False
                 self._emit(EV_RESOLVED, 0)
@@ -332,7 +333,7 @@ class TobitTracker(TobitPosition):
             self._paint_candidates(cands)
             return
         if st == _S_PARTIAL or st == _S_UNEXPLAINED:
-            if (st == _S_UNEXPLAINED or self._nh) and (self._expect >= 0 or self._seen >= 0) \
+            if (st == _S_UNEXPLAINED or self._nh) and (self._expect >= 0 or self._seen >= 0 or self._nh) \
                     and self._chained(now_ms):
                 return
             if not self.correcting:
