@@ -108,43 +108,58 @@ def both(tr, now_ms, strict=False):
 
 def next_seen(tr):
     """The index in ``tr._moves`` (the position after the move being tried, its
-    records made) of the one legal move whose occupancy a kept board showed (or
-    showed with pieces lifted: ``landed``), the newest such board; -1 if none. The
-    boards up to that one are dropped (the next ply's are newer). ``tr``'s match
-    flags are left as for the board."""
-    cur = tr._cur
-    keep = (cur[0], cur[1], cur[2], cur[3])
+    records made) of the one legal move whose occupancy a kept board showed, the
+    newest such board, or a newer one that showed a move with pieces lifted
+    (``landed_kept``: a slide's stop shown, then its end with the next ply's first
+    lift); -1 if none. The boards up to that one are dropped (the next ply's are
+    newer). ``tr``'s match flags are left as for the board."""
+    keep = tr._cur[0:4]
     h = tr._hist
     size = len(h) // 4
     n = tr._nh
     nm = tr._nm
     flags = tr._flags
-    col = tr.colour + tr.colour * tr._turn
     found = -1
     k = n - 1
     while k >= 0 and k >= n - size:
-        o = (k % size) * 4
-        for j in range(4):
-            cur[j] = h[o + j]
-        r = _match(tr._rec, nm + 1, cur, flags, col)
+        r = _load(tr, k)
         if r & 0xFF == 1 and not flags[nm] & 2:
             for i in range(nm):
                 if flags[i] & 2:
                     found = i
             break
-        found = landed(tr, cur)
-        if found >= 0:
-            break
         k -= 1
+    _load(tr, -1, keep)
+    i = landed_kept(tr, k + 1 if found >= 0 else 0)
+    if i >= 0:
+        return i
+    if found >= 0:
+        _drop(tr, k)
+    return found
+
+
+def _load(tr, k, keep=None):
+    """Put kept board ``k`` (or ``keep``, the board itself kept aside) in the snapshot
+    and match it; returns ``_match``'s answer."""
+    cur = tr._cur
+    if keep is None:
+        h = tr._hist
+        o = (k % (len(h) // 4)) * 4
+        keep = h[o:o + 4]
     for j in range(4):
         cur[j] = keep[j]
-    _match(tr._rec, nm + 1, cur, flags, col)
-    if found >= 0:  # keep the boards newer than the one used, from slot 0
-        newer = [h[(i % size) * 4 + j] for i in range(k + 1, n) for j in range(4)]
-        for j in range(len(newer)):
-            h[j] = newer[j]
-        tr._nh = len(newer) // 4
-    return found
+    return _match(tr._rec, tr._nm + 1, cur, tr._flags, tr.colour + tr.colour * tr._turn)
+
+
+def _drop(tr, k):
+    """Keep only the boards newer than kept board ``k``, from slot 0."""
+    h = tr._hist
+    size = len(h) // 4
+    n = tr._nh
+    newer = [h[(i % size) * 4 + j] for i in range(k + 1, n) for j in range(4)]
+    for j in range(len(newer)):
+        h[j] = newer[j]
+    tr._nh = len(newer) // 4
 
 
 def landed(tr, cur):
@@ -237,52 +252,53 @@ def pair(tr):
     return found if found >= 0 else -1
 
 
-def landed_kept(tr):
-    """``landed`` on the kept boards, the newest first: the move's index, the boards up
-    to that one dropped; -1 if none."""
-    h = tr._hist
+def landed_kept(tr, k_min=0):
+    """``landed`` on the kept boards from ``k_min`` on, the newest first: the move's
+    index, the boards up to that one dropped; -1 if none. Every older kept board must
+    be on the way to that move (or show it): the boards after a later ply can look
+    like another move made with a piece lifted (16-17, 18:16 take 17 and put 18 on
+    16: 18 looks lifted)."""
     n = tr._nh
-    size = len(h) // 4 if n else 0
-    b = array("i", bytes(16))
+    size = len(tr._hist) // 4 if n else 0
+    lo = n - size if n > size else 0
+    if k_min < lo:
+        k_min = lo
+    flags = tr._flags
+    cur = tr._cur
+    keep = cur[0:4]
+    found = -1
     k = n - 1
-    while k >= 0 and k >= n - size:
-        o = (k % size) * 4
-        for j in range(4):
-            b[j] = h[o + j]
-        i = landed(tr, b)
+    while k >= k_min and found < 0:
+        _load(tr, k)
+        i = landed(tr, cur)
         if i >= 0:
-            newer = [h[(x % size) * 4 + j] for x in range(k + 1, n) for j in range(4)]
-            for j in range(len(newer)):
-                h[j] = newer[j]
-            tr._nh = len(newer) // 4
-            return i
+            found = i
+            for x in range(lo, k):
+                _load(tr, x)
+                if not flags[i] & 3:
+                    found = -1
+                    break
         k -= 1
-    return -1
+    if n:
+        _load(tr, -1, keep)
+    if found >= 0:
+        _drop(tr, k + 1)
+    return found
 
 
 def exact_kept(tr):
     """The newest kept board (its number) that shows exactly one legal move of the
     position whose records ``tr`` holds, or -1; the board itself read again after."""
-    cur = tr._cur
-    keep = (cur[0], cur[1], cur[2], cur[3])
-    h = tr._hist
-    size = len(h) // 4
+    keep = tr._cur[0:4]
     n = tr._nh
-    nm = tr._nm
+    size = len(tr._hist) // 4
     flags = tr._flags
-    col = tr.colour + tr.colour * tr._turn
+    nm = tr._nm
     k = n - 1
     while k >= 0 and k >= n - size:
-        o = (k % size) * 4
-        for j in range(4):
-            cur[j] = h[o + j]
-        r = _match(tr._rec, nm + 1, cur, flags, col)
+        r = _load(tr, k)
         if r & 0xFF == 1 and not flags[nm] & 2:
             break
         k -= 1
-    if k < n - size:
-        k = -1
-    for j in range(4):
-        cur[j] = keep[j]
-    _match(tr._rec, nm + 1, cur, flags, col)
-    return k
+    _load(tr, -1, keep)
+    return k if k >= 0 and k >= n - size else -1
