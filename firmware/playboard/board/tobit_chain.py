@@ -53,6 +53,11 @@ def settled(tr, now_ms):
         if both(tr, now_ms, strict):
             return True
     tr._seen = s0
+    if i == -3 and ((now_ms - tr._t_change) & _MASK) < tr.correction_ms:
+        # the next ply on its way after a move no board showed (its piece down on
+        # a turning point): correction only after correction_ms, as for one move
+        tr._wait = tr.correction_ms
+        return True
     if s0 >= 0:
         tr._nh = 0  # (tried: not again for the same boards; a board exact for
         # another move may then replace the one shown, a slide's stop)
@@ -200,8 +205,10 @@ def pair(tr):
     """The index of the one legal move (accepted here) after which a kept board (the
     newest first) shows exactly one legal move: the next ply made in full, though no
     board showed the first (the next ply took its piece before the debounce could see
-    it standing, or began in the same scan); -1 if none or several. A board on its way
-    there is not enough (a piece put on a wrong point first looks like a reply begun).
+    it standing, or began in the same scan); -1 if none or several; -3 if none, but
+    the board is on its way to a legal move after one of them. A board on its way is
+    not enough to commit (a piece put on a wrong point first looks like a reply
+    begun).
     Tried only for moves whose start and captured points are all empty on a kept
     board; the position is read again after."""
     h = tr._hist
@@ -233,12 +240,15 @@ def pair(tr):
     was = tr.correcting
     tr.correcting = False  # (the trial emits nothing)
     found = -1
+    way = 0
     for i in cands:
         g.push(moves[i])
         tr.new_position()
         tr._nh = n
         if exact_kept(tr) >= 0:
             found = i if found == -1 else -2
+        elif tr.state == _S_PARTIAL:
+            way = 1
         g.pop()
         if found == -2:
             break
@@ -249,7 +259,7 @@ def pair(tr):
     tr._classify(tr._t_change)
     tr._wait = 0  # (tried once: the settled state's outcome follows)
     tr.correcting = was
-    return found if found >= 0 else -1
+    return found if found >= 0 else (-3 if way and found == -1 else -1)
 
 
 def landed_kept(tr, k_min=0):

@@ -288,8 +288,8 @@ class TobitTracker(TobitPosition):
             self.state = _S_PARTIAL
             if extra == 0:
                 # pieces only lifted: the player is thinking (no timer), unless boards
-                # nothing explained came since a move was shown (tobit_chain)
-                self._wait = self.settle_ms if self._nh and self._seen >= 0 else 0
+                # nothing explained were kept (tobit_chain)
+                self._wait = self.settle_ms if self._nh else 0
                 if self.correcting:
                     self.correcting = False
                     self._emit(EV_RESOLVED, 0)
