@@ -36,6 +36,14 @@ def settled(tr, now_ms):
     st = tr.state
     only = st == _S_PARTIAL and not ((cur[0] & (cur[4] ^ _MASK)) | (cur[1] & (cur[5] ^ _MASK)))
     strict = st != _S_UNEXPLAINED
+    if ((now_ms - tr._t_change) & _MASK) < tr.settle_ms:
+        # the first board after the move shown (not a slide's stop) with a piece
+        # lifted: tried at once; if the position after the move does not explain
+        # it, the board is tried again once it has stood settle_ms
+        if both(tr, now_ms, strict):
+            return True
+        tr._wait = tr.settle_ms
+        return True
     if tr._expect >= 0:
         return both(tr, now_ms, strict) or only
     s0 = tr._seen

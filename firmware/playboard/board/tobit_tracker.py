@@ -208,6 +208,7 @@ class TobitTracker(TobitPosition):
             else:
                 self._emit(EV_LIFTED, p)
         self._snap()
+        stood = (now_ms - self._t_change) & _MASK
         self._t_change = now_ms
         self._classify(now_ms)
         st = self.state
@@ -222,6 +223,12 @@ class TobitTracker(TobitPosition):
             for j in range(4):
                 h[o + j] = cur[j]
             self._nh += 1
+            i = self._seen
+            if self._nh == 1 and (self._expect >= 0 or (i >= 0 and (
+                    stood >= self.settle_ms or not self._prefix[i]))):
+                # the move shown (a slide's stop: for settle_ms), then the next ply's
+                # first lift: tried at once (tobit_chain)
+                self._wait = 1
 
     def _snap(self):
         """The snapshot masks from ``occ``; an isolated point reads as in the base
