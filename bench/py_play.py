@@ -11,13 +11,20 @@ timers to skip the frames where nothing happens (below), which SimBoard's comman
 not show; and under MicroPython the in-process Tobit rig does not fit 192 KB beside a
 harness. The heap, the one thing MicroPython adds, is bench/mp_memory.py's and
 bench/py_soak.py's (the whole firmware at 192 KB through SimBoard).
-Frames are run every 10 ms (the board's 100 Hz scan) while anything moves: within 50 ms
-of a raw sensor change (the 40 ms debounce and a frame), while the engine thinks, while a game is
-being begun or a tracker event is being handled; otherwise the clock jumps to the next
-sensor action, the tracker's next timer (Tobit's settle, the sowing view's confirmation,
-an error flash) or 200 ms on, whichever is first. Nothing in the firmware counts frames
-(every timer is a clock difference; the engine, sliced per frame, gets every frame), so
-skipped frames change nothing but the time spent; a sensor action falls on the 10 ms grid.
+Frames are run every 10 ms (the board's 100 Hz scan) while the engine thinks, while a
+game is being begun or a tracker event is being handled; otherwise the clock jumps to the
+next sensor action (each raw change is read at a frame of its own), the moment a raw
+change read becomes stable (the frame ``stable_ms`` after the one that read it: the
+debouncer adds up the time between frames), the tracker's next timer (Tobit's settle,
+the sowing view's confirmation, an error flash) or 200 ms on, whichever is first.
+Nothing in the firmware counts frames (every timer is a clock difference; the engine,
+sliced per frame, gets every frame), so skipped frames change nothing but the time spent
+(but for the phase of the debouncer's 1 s chatter window: 2 of 80 games with a
+chattering sensor came out a few ms of latency apart when the frames while a change
+settles were skipped too); a sensor action falls on the 10 ms grid. ``host_speed``
+makes the CPython process cheaper for the firmware (see it). Speed, one process on the
+shared 2-CPU machine: Tobit 8, Tobit 4 x 4 6.8, Toguz Kumalak 3.3, Tihbat 15 games/s
+(2,000 games of each type: about 21 min in one process, 11 in two).
 
 Who plays: ``humanlib`` (the reply delay 0-3 s: its distribution is there; contact
 bounce on every sensor change; bumps of 100-300 ms; a chattering sensor in 10 % of
