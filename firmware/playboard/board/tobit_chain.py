@@ -37,10 +37,12 @@ def settled(tr, now_ms):
     only = st == _S_PARTIAL and not ((cur[0] & (cur[4] ^ _MASK)) | (cur[1] & (cur[5] ^ _MASK)))
     strict = st != _S_UNEXPLAINED
     if ((now_ms - tr._t_change) & _MASK) < tr.settle_ms:
-        # the first board after the move shown (not a slide's stop) with a piece
-        # lifted: tried at once; if the position after the move does not explain
-        # it, the board is tried again once it has stood settle_ms
-        if both(tr, now_ms, strict):
+        # the first board after the move shown (a slide's stop: once it stood
+        # settle_ms) that nothing explains: tried at once, committed only if the
+        # board is the position after the move with pieces lifted (the next ply's
+        # first lift; not a piece put down: noise); else tried again once it has
+        # stood settle_ms
+        if both(tr, now_ms, False, True):
             return True
         tr._wait = tr.settle_ms
         return True
@@ -73,7 +75,7 @@ def settled(tr, now_ms):
     return only
 
 
-def both(tr, now_ms, strict=False):
+def both(tr, now_ms, strict=False, lifted=False):
     """Is the board the move the tracker has (the engine's, expected; else the one
     legal move whose occupancy the board showed here) and its reply? Then the move is
     committed and the board read against the position after it: True. Else all is as
@@ -82,7 +84,8 @@ def both(tr, now_ms, strict=False):
     reply tried at the next frame. ``strict`` (a board on the way to a move here, come
     after boards nothing explained): only an exact board after the move, or a reply
     kept, commits it (a ply that takes the reply's piece and lands on the move's start
-    point leaves a board like the move's piece in hand)."""
+    point leaves a board like the move's piece in hand). ``lifted``: only a board
+    after the move with pieces lifted (none put down) commits it."""
     e = tr._expect
     h = tr._hint
     i = e if e >= 0 else tr._seen
@@ -92,11 +95,18 @@ def both(tr, now_ms, strict=False):
     tr.correcting = False  # (the trial emits nothing)
     g.push(m)
     tr.new_position()  # classifies the board against the position after m
-    j = next_seen(tr) if e < 0 and tr._nh else -1
     st = tr.state
-    if j < 0 and e < 0 and st == _S_UNEXPLAINED:
-        j = pair(tr)
-    if j >= 0 or st < _S_PARTIAL or (st == _S_PARTIAL and not strict):
+    j = -1
+    if lifted:
+        cur = tr._cur
+        ok = st == _S_PARTIAL and not ((cur[0] & (cur[4] ^ _MASK)) | (cur[1] & (cur[5] ^ _MASK)))
+    else:
+        if e < 0 and tr._nh:
+            j = next_seen(tr)
+        if j < 0 and e < 0 and st == _S_UNEXPLAINED:
+            j = pair(tr)
+        ok = j >= 0 or st < _S_PARTIAL or (st == _S_PARTIAL and not strict)
+    if ok:
         tr.move = m
         tr._emit(EV_COMMITTED, g.ply & 0xFF)
         if j >= 0 and st >= _S_PARTIAL:
@@ -249,11 +259,22 @@ def pair(tr):
     tr.correcting = False  # (the trial emits nothing)
     found = -1
     way = 0
+    lo = n - size if n > size else 0
+    keep = tr._cur[0:4]
+    on = []  # by candidate: each kept board on the way to it (here)
     for i in cands:
+        b = []
+        for k in range(lo, n):
+            _load(tr, k)
+            b.append(flags[i] & 3)
+        on.append(b)
+    _load(tr, -1, keep)
+    for c in range(len(cands)):
+        i = cands[c]
         g.push(moves[i])
         tr.new_position()
         tr._nh = n
-        if exact_kept(tr) >= 0:
+        if exact_kept(tr, on[c]) >= 0:
             found = i if found == -1 else -2
         elif tr.state == _S_PARTIAL:
             way = 1
@@ -304,19 +325,31 @@ def landed_kept(tr, k_min=0):
     return found
 
 
-def exact_kept(tr):
+def exact_kept(tr, before):
     """The newest kept board (its number) that shows exactly one legal move of the
-    position whose records ``tr`` holds, or -1; the board itself read again after."""
+    position whose records ``tr`` holds, every older kept board on the way to that
+    move or (``before[k]``, by kept board) on the way to the move made before it, or
+    -1; the board itself read again after. (A sensor stuck on the last move's start
+    point and a piece knocked onto a neighbour point looked like the knock a move and
+    the last move made again: the older board, the knock half made, was neither.)"""
     keep = tr._cur[0:4]
     n = tr._nh
     size = len(tr._hist) // 4
+    lo = n - size if n > size else 0
     flags = tr._flags
     nm = tr._nm
     k = n - 1
-    while k >= 0 and k >= n - size:
+    found = -1
+    while k >= lo and found < 0:
         r = _load(tr, k)
         if r & 0xFF == 1 and not flags[nm] & 2:
-            break
+            i = (r >> 16) - 1  # (the first exact record: the only one)
+            found = k
+            for x in range(lo, k):
+                _load(tr, x)
+                if not (flags[i] & 3 or before[x - lo]):
+                    found = -1
+                    break
         k -= 1
     _load(tr, -1, keep)
-    return k if k >= 0 and k >= n - size else -1
+    return found

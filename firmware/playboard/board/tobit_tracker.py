@@ -384,6 +384,7 @@ class TobitTracker(TobitPosition):
         m = self._moves[i]
         self.game.push(m)
         self.move = m
+        self._nh = 0  # (the kept boards were read in the last position)
         self._emit(EV_COMMITTED, self.game.ply & 0xFF)
         if self.correcting:
             self.correcting = False
@@ -396,6 +397,7 @@ class TobitTracker(TobitPosition):
     def _takeback(self, now_ms):
         m = self.game.pop()
         self.move = m
+        self._nh = 0
         self._emit(EV_TAKEBACK, self.game.ply & 0xFF)
         if self.correcting:
             self.correcting = False
