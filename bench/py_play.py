@@ -187,20 +187,19 @@ class Table:
             x = TN.deadline(tr)
             # (one already due, a tracker that commits a ply a frame: the next frame)
             return None if x < 0 else max(x, self.t + 1)
-        best = None
+        due = []
         if getattr(tr, "state", 0) == 1 and tr.confirm_ms:
-            best = tr._t_event + tr.confirm_ms
+            due.append(tr._t_event + tr.confirm_ms)
         if tr._reply != 255:  # a reply played a frame after the pass it commits
-            best = self.t + FRAME_MS
+            due.append(self.t + FRAME_MS)
         if tr._lifts:  # a lift selects once it has held rearm_ms
             for c in range(tr.n_cells):
                 if (tr._lifts >> c) & 1:
-                    x = tr._since[c] + tr.rearm_ms
-                    best = x if best is None or x < best else best
+                    due.append(tr._since[c] + tr.rearm_ms)
         if tr._err_cell != 255:
-            x = tr._t_err + tr.error_ms
-            best = x if best is None or x < best else best
-        return best
+            due.append(tr._t_err + tr.error_ms)
+        # (a timer due now is read at the next frame: it must not hide the later ones)
+        return min(max(x, self.t + 1) for x in due) if due else None
 
     def run_to(self, t_end):
         """Run the firmware's frames until the clock reaches ``t_end``."""
