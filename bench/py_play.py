@@ -23,8 +23,11 @@ sliced per frame, gets every frame), so skipped frames change nothing but the ti
 chattering sensor came out a few ms of latency apart when the frames while a change
 settles were skipped too); a sensor action falls on the 10 ms grid. ``host_speed``
 makes the CPython process cheaper for the firmware (see it). Speed, one process on the
-shared 2-CPU machine: Tobit 8, Tobit 4 x 4 6.8, Toguz Kumalak 3.3, Tihbat 15 games/s
-(2,000 games of each type: about 21 min in one process, 11 in two).
+shared 2-CPU machine, 60 games each: Tobit 7.9, Tobit 4 x 4 7.1, Toguz Kumalak 4.8,
+Tihbat 17.6 games/s (before these frames were skipped and ``host_speed``: 4.6, 4.6, 3.6,
+10.0); 2,000 games of each type take about 18 min in one process, 9-10 in two. Half the
+time left is the debouncer's per-sensor loop (``_step``, viper on the board, plain
+Python here), run at every frame.
 
 Who plays: ``humanlib`` (the reply delay 0-3 s: its distribution is there; contact
 bounce on every sensor change; bumps of 100-300 ms; a chattering sensor in 10 % of
