@@ -11,13 +11,23 @@ timers to skip the frames where nothing happens (below), which SimBoard's comman
 not show; and under MicroPython the in-process Tobit rig does not fit 192 KB beside a
 harness. The heap, the one thing MicroPython adds, is bench/mp_memory.py's and
 bench/py_soak.py's (the whole firmware at 192 KB through SimBoard).
-Frames are run every 10 ms (the board's 100 Hz scan) while anything moves: within 50 ms
-of a raw sensor change (the 40 ms debounce and a frame), while the engine thinks, while a game is
-being begun or a tracker event is being handled; otherwise the clock jumps to the next
-sensor action, the tracker's next timer (Tobit's settle, the sowing view's confirmation,
-an error flash) or 200 ms on, whichever is first. Nothing in the firmware counts frames
-(every timer is a clock difference; the engine, sliced per frame, gets every frame), so
-skipped frames change nothing but the time spent; a sensor action falls on the 10 ms grid.
+Frames are run every 10 ms (the board's 100 Hz scan) while the engine thinks, while a
+game is being begun or a tracker event is being handled; otherwise the clock jumps to the
+next sensor action (each raw change is read at a frame of its own), the moment a raw
+change read becomes stable (the frame ``stable_ms`` after the one that read it: the
+debouncer adds up the time between frames), the tracker's next timer (Tobit's settle,
+the sowing view's confirmation, an error flash) or 200 ms on, whichever is first.
+Nothing in the firmware counts frames (every timer is a clock difference; the engine,
+sliced per frame, gets every frame), so skipped frames change nothing but the time spent
+(but for the phase of the debouncer's 1 s chatter window: 2 of 80 games with a
+chattering sensor came out a few ms of latency apart when the frames while a change
+settles were skipped too); a sensor action falls on the 10 ms grid. ``host_speed``
+makes the CPython process cheaper for the firmware (see it). Speed, one process on the
+shared 2-CPU machine, 60 games each: Tobit 7.9, Tobit 4 x 4 7.1, Toguz Kumalak 4.8,
+Tihbat 17.6 games/s (before these frames were skipped and ``host_speed``: 4.6, 4.6, 3.6,
+10.0); 2,000 games of each type take about 18 min in one process, 9-10 in two. Half the
+time left is the debouncer's per-sensor loop (``_step``, viper on the board, plain
+Python here), run at every frame.
 
 Who plays: ``humanlib`` (the reply delay 0-3 s: its distribution is there; contact
 bounce on every sensor change; bumps of 100-300 ms; a chattering sensor in 10 % of
@@ -50,7 +60,11 @@ of the lift that selects the pit (mancala). Targets: Tobit mean <= 0.6 s (settle
 300 ms + debounce 40 ms + a slide's 1 s in some moves), worst <= 1.5 s in games with no
 chattering sensor and no stray touch (slide 1000 ms + debounce + bounce + frame; a touch
 just after a move restarts its settle time); mancala mean and worst <= 0.2 s (a lift
-selects once it has held ``rearm_ms``: debounce 40 ms + 120 ms + a frame).
+selects once it has held ``rearm_ms``: debounce 40 ms + 120 ms + a frame). The worst is
+also given for the plies whose next ply began after their commit: a Tobit ply whose
+board the next ply changed before it stood (plies together) is known only from the
+boards after it, and is committed only then (docs/tracker.md "Timing": the corpus's
+cases, and why no board can tell them sooner); how many of those took over 1.5 s.
 
 ``CORPUS_GAMES`` (default 2000) games per game type, half two-player and half
 against the engine (level 1, 400 nodes a move: the corpus tests the board, not the
@@ -79,7 +93,6 @@ from tracelib import tobit_move_changes  # noqa: E402
 TYPES = ("toguz", "tobit", "tobit4", "tihbat")
 S_MENU, S_SETUP, S_PLAY, S_OVER = 0, 1, 2, 3
 FRAME_MS = 10
-HOT_MS = 50  # frames every 10 ms this long after a raw change (debounce 40 ms + a frame)
 COARSE_MS = 200
 LOST_MS = 10000
 LATE_MS = 4000  # a commit later than this after the ply was made is the ply lost
@@ -141,6 +154,7 @@ class Table:
         self.chatter = None
         self.flips = []  # (t0, t1, sensor): the sensor reads the opposite of its truth (bumps)
         self.t_raw = -100000
+        self.settling = []  # when the raw changes read so far become stable (ms, ascending)
         self.raw = bytearray(self.hw.sensors)
         self.events = []  # (t, kind, fields) since the game began
         self.frames = 0
@@ -180,20 +194,19 @@ class Table:
             x = TN.deadline(tr)
             # (one already due, a tracker that commits a ply a frame: the next frame)
             return None if x < 0 else max(x, self.t + 1)
-        best = None
+        due = []
         if getattr(tr, "state", 0) == 1 and tr.confirm_ms:
-            best = tr._t_event + tr.confirm_ms
+            due.append(tr._t_event + tr.confirm_ms)
         if tr._reply != 255:  # a reply played a frame after the pass it commits
-            best = self.t + FRAME_MS
+            due.append(self.t + FRAME_MS)
         if tr._lifts:  # a lift selects once it has held rearm_ms
             for c in range(tr.n_cells):
                 if (tr._lifts >> c) & 1:
-                    x = tr._since[c] + tr.rearm_ms
-                    best = x if best is None or x < best else best
+                    due.append(tr._since[c] + tr.rearm_ms)
         if tr._err_cell != 255:
-            x = tr._t_err + tr.error_ms
-            best = x if best is None or x < best else best
-        return best
+            due.append(tr._t_err + tr.error_ms)
+        # (a timer due now is read at the next frame: it must not hide the later ones)
+        return min(max(x, self.t + 1) for x in due) if due else None
 
     def run_to(self, t_end):
         """Run the firmware's frames until the clock reaches ``t_end``."""
@@ -222,14 +235,24 @@ class Table:
             if raw != sensors:
                 sensors[:] = raw
                 self.t_raw = t
+                self.settling.append(t + app.scanner.deb.stable_ms)
             self.rig.t = t
             app.frame(t)
             self.frames += 1
-            if (t - self.t_raw < HOT_MS or app.thinking or app._pending is not None
-                    or app._turn_check or app._ev_i < app._ev_n):
+            if app.thinking or app._pending is not None or app._turn_check or app._ev_i < app._ev_n:
                 self.t = t + FRAME_MS
                 continue
             nxt = min(t + COARSE_MS, t_end)
+            st = self.settling
+            if st:
+                # raw changes being debounced: each one's stable value comes at the
+                # frame stable_ms after the frame that read it (the debouncer adds up
+                # the time between frames, and every raw change is read at a frame of
+                # its own), so the frames between are skipped too
+                while st and st[0] <= t:
+                    del st[0]
+                if st and st[0] < nxt:
+                    nxt = st[0]
             if acts and acts[0][0] < nxt:
                 nxt = acts[0][0]
             d = self._deadline()
@@ -410,7 +433,11 @@ class Game:
             if p["t_ref"] is not None and not p["engine"]:
                 # (flagged when a chattering sensor or a stray touch has been at work: a
                 # touch just after a move restarts its settle time)
-                self.lat.append((t - p["t_ref"], self.chattered or self.strays > 0))
+                # (and whether the next ply had begun: plies together, docs/tracker.md
+                # "Timing": then the ply is known only from the boards after it)
+                nx = self.plies[k + 1] if k + 1 < len(self.plies) else None
+                self.lat.append((t - p["t_ref"], self.chattered or self.strays > 0,
+                                 nx is not None and nx["t_start"] < t))
 
     def committed(self):
         return [p for p in self.plies if p["t_commit"] is not None]
@@ -732,9 +759,39 @@ def run_game(table, name, mode, seed, patient=False, shares=(H.CHATTER_SHARE, H.
     return out
 
 
+def host_speed():
+    """Make this CPython process cheaper for the firmware (the corpus's processes; not
+    what runs: nothing in the firmware's behaviour depends on either): a module the
+    firmware unloads and imports again (cold code: ``playboard.compat.unload``) is
+    compiled once, not at every import (the bench runs with PYTHONDONTWRITEBYTECODE:
+    no .pyc to read; 14 % of a Tobit corpus's time); the firmware's planned
+    ``gc.collect()`` (for the MicroPython heap: before a search, a game's start)
+    collects CPython's youngest generation only, not the whole process (3 ms each;
+    14-16 %). CPython's own collections go on as usual."""
+    import gc
+    import importlib._bootstrap_external as boot
+    if getattr(gc, "_py_play", False):
+        return
+    full = gc.collect
+    gc.collect = lambda generation=2: full(0)
+    gc._py_play = True
+    compiled = boot.SourceLoader.source_to_code
+    codes = {}
+
+    def source_to_code(self, data, path, *, _optimize=-1):
+        key = (path, data)
+        code = codes.get(key)
+        if code is None:
+            code = codes[key] = compiled(self, data, path, _optimize=_optimize)
+        return code
+
+    boot.SourceLoader.source_to_code = source_to_code
+
+
 def corpus(name, n, seed=10, modes=("two", "white", "black"), progress=None, patient=False):
     """Play ``n`` games of ``name`` (half two-player, half against the engine on either
     side); returns the list of per-game figures."""
+    host_speed()
     out = []
     table = None
     for i in range(n):
@@ -754,8 +811,9 @@ def summary(games):
     s = dict(games=len(games), plies=sum(g["plies"] for g in games), human=sum(g["human"] for g in games),
              lost=0, phantom=0, stuck=0, over=sum(1 for g in games if g["over"]), by_why={}, failures=[])
     # latency over the games played through (a failing game's late commits are its failure)
-    lat = [x for g in games if not g["failure"] for (x, c) in g["lat"]]
-    lat_clean = [x for g in games if not g["failure"] for (x, c) in g["lat"] if not c]
+    lat = [x for g in games if not g["failure"] for (x, c, n) in g["lat"]]
+    lat_clean = [x for g in games if not g["failure"] for (x, c, n) in g["lat"] if not c]
+    lat_alone = [x for g in games if not g["failure"] for (x, c, n) in g["lat"] if not c and not n]
     for g in games:
         if g["failure"]:
             s[g["failure"]] += 1
@@ -768,6 +826,9 @@ def summary(games):
     s["mean_ms"] = sum(lat) / len(lat) if lat else None  # (None: no game played through)
     s["worst_ms"] = max(lat) if lat else None
     s["worst_clean_ms"] = max(lat_clean) if lat_clean else 0
+    s["worst_alone_ms"] = max(lat_alone) if lat_alone else 0
+    s["slow_together"] = sum(1 for g in games if not g["failure"] for (x, c, n) in g["lat"]
+                             if not c and n and x > 1500)
     s["chattered"] = sum(1 for g in games if g["chattered"])
     s["strays"] = sum(g["strays"] for g in games)
     s["menu_retries"] = sum(g["menu_retries"] for g in games)
@@ -821,6 +882,11 @@ def main():
         report("%s %s: commit latency, worst (no chatter, no stray)" % (tag, name),
                round(s["worst_clean_ms"] / 1000.0, 3) if have else "-", "s",
                "<= %g s" % (worst_t / 1000.0), s["worst_clean_ms"] <= worst_t if have else None)
+        report("%s %s: commit latency, worst (no chatter, no stray, the next ply begun after the commit)" % (tag, name),
+               round(s["worst_alone_ms"] / 1000.0, 3) if have else "-", "s",
+               "<= %g s" % (worst_t / 1000.0), s["worst_alone_ms"] <= worst_t if have else None)
+        report("%s %s: plies committed over 1.5 s after they were made, the next ply begun before (no chatter, no stray)"
+               % (tag, name), s["slow_together"], "plies")
         report("%s %s: commit latency, worst (all)" % (tag, name), round(s["worst_ms"] / 1000.0, 3) if have else "-", "s")
         report("%s %s: games with a chattering sensor / stray touches" % (tag, name),
                "%d / %d" % (s["chattered"], s["strays"]), "")

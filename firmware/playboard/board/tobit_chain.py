@@ -16,12 +16,15 @@ the reply, made in full before the next ply began: the move is committed and the
 tried on the board at the next frame (one commit a frame: the app records each by the
 game's last move).
 """
+from array import array
+
 from playboard.compat import const
 from playboard.board.tracker import EV_COMMITTED, EV_RESOLVED
 from playboard.board.tobit_tracker_native import _match
 
 _MASK = const(0x3FFFFFFF)
-_S_PARTIAL = const(2)  # (tobit_tracker's states)
+_S_PENDING = const(1)  # (tobit_tracker's states)
+_S_PARTIAL = const(2)
 _S_UNEXPLAINED = const(3)
 
 
@@ -32,10 +35,47 @@ def settled(tr, now_ms):
     cur = tr._cur
     st = tr.state
     only = st == _S_PARTIAL and not ((cur[0] & (cur[4] ^ _MASK)) | (cur[1] & (cur[5] ^ _MASK)))
-    return both(tr, now_ms, st != _S_UNEXPLAINED) or only
+    strict = st != _S_UNEXPLAINED
+    if ((now_ms - tr._t_change) & _MASK) < tr.settle_ms:
+        # the first board after the move shown (a slide's stop: once it stood
+        # settle_ms) that nothing explains: tried at once, committed only if the
+        # board is the position after the move with pieces lifted (the next ply's
+        # first lift; not a piece put down: noise); else tried again once it has
+        # stood settle_ms
+        if both(tr, now_ms, False, True):
+            return True
+        tr._wait = tr.settle_ms
+        return True
+    if tr._expect >= 0:
+        return both(tr, now_ms, strict) or only
+    s0 = tr._seen
+    if s0 >= 0 and both(tr, now_ms, strict):
+        return True
+    # no move shown alone (or not the one shown last: a slide's stop): its last
+    # change and the next ply's first lift came in one scan (a kept board shows the
+    # move made, pieces lifted), or the next ply took its piece before the board saw
+    # it standing (a kept board shows the next ply made after it)
+    i = landed_kept(tr)
+    if i < 0 or i == s0:
+        i = pair(tr)
+    if i >= 0 and i != s0:
+        tr._seen = i
+        if both(tr, now_ms, strict):
+            return True
+    tr._seen = s0
+    if i == -3 and ((now_ms - tr._t_change) & _MASK) < tr.correction_ms:
+        # the next ply on its way after a move no board showed (its piece down on
+        # a turning point): correction only after correction_ms, as for one move
+        tr._wait = tr.correction_ms
+        return True
+    if s0 >= 0:
+        tr._nh = 0  # (tried: not again for the same boards; a board exact for
+        # another move may then replace the one shown, a slide's stop)
+    # (else the boards stay kept: with the next ones they may show the move)
+    return only
 
 
-def both(tr, now_ms, strict=False):
+def both(tr, now_ms, strict=False, lifted=False):
     """Is the board the move the tracker has (the engine's, expected; else the one
     legal move whose occupancy the board showed here) and its reply? Then the move is
     committed and the board read against the position after it: True. Else all is as
@@ -44,7 +84,8 @@ def both(tr, now_ms, strict=False):
     reply tried at the next frame. ``strict`` (a board on the way to a move here, come
     after boards nothing explained): only an exact board after the move, or a reply
     kept, commits it (a ply that takes the reply's piece and lands on the move's start
-    point leaves a board like the move's piece in hand)."""
+    point leaves a board like the move's piece in hand). ``lifted``: only a board
+    after the move with pieces lifted (none put down) commits it."""
     e = tr._expect
     h = tr._hint
     i = e if e >= 0 else tr._seen
@@ -54,9 +95,18 @@ def both(tr, now_ms, strict=False):
     tr.correcting = False  # (the trial emits nothing)
     g.push(m)
     tr.new_position()  # classifies the board against the position after m
-    j = next_seen(tr) if e < 0 and tr._nh else -1
     st = tr.state
-    if j >= 0 or st < _S_PARTIAL or (st == _S_PARTIAL and not strict):
+    j = -1
+    if lifted:
+        cur = tr._cur
+        ok = st == _S_PARTIAL and not ((cur[0] & (cur[4] ^ _MASK)) | (cur[1] & (cur[5] ^ _MASK)))
+    else:
+        if e < 0 and tr._nh:
+            j = next_seen(tr)
+        if j < 0 and e < 0 and st == _S_UNEXPLAINED:
+            j = pair(tr)
+        ok = j >= 0 or st < _S_PARTIAL or (st == _S_PARTIAL and not strict)
+    if ok:
         tr.move = m
         tr._emit(EV_COMMITTED, g.ply & 0xFF)
         if j >= 0 and st >= _S_PARTIAL:
@@ -73,7 +123,6 @@ def both(tr, now_ms, strict=False):
     else:
         tr._hint = h
         tr._seen = i  # (the move list is made again in the same order)
-        tr._nh = 0  # (tried: not again for the same boards)
         tr._classify(now_ms)
     tr._wait = 0  # (the correction that follows is the settled state's)
     tr.correcting = was
@@ -83,35 +132,224 @@ def both(tr, now_ms, strict=False):
 def next_seen(tr):
     """The index in ``tr._moves`` (the position after the move being tried, its
     records made) of the one legal move whose occupancy a kept board showed, the
-    newest such board; -1 if none. The boards up to that one are dropped (the next
-    ply's are newer). ``tr``'s match flags are left as for the board."""
-    cur = tr._cur
-    keep = (cur[0], cur[1], cur[2], cur[3])
+    newest such board, or a newer one that showed a move with pieces lifted
+    (``landed_kept``: a slide's stop shown, then its end with the next ply's first
+    lift); -1 if none. The boards up to that one are dropped (the next ply's are
+    newer). ``tr``'s match flags are left as for the board."""
+    keep = tr._cur[0:4]
     h = tr._hist
     size = len(h) // 4
     n = tr._nh
     nm = tr._nm
     flags = tr._flags
-    col = tr.colour + tr.colour * tr._turn
     found = -1
     k = n - 1
     while k >= 0 and k >= n - size:
-        o = (k % size) * 4
-        for j in range(4):
-            cur[j] = h[o + j]
-        r = _match(tr._rec, nm + 1, cur, flags, col)
+        r = _load(tr, k)
         if r & 0xFF == 1 and not flags[nm] & 2:
             for i in range(nm):
                 if flags[i] & 2:
                     found = i
             break
         k -= 1
+    _load(tr, -1, keep)
+    i = landed_kept(tr, k + 1 if found >= 0 else 0)
+    if i >= 0:
+        return i
+    if found >= 0:
+        _drop(tr, k)
+    return found
+
+
+def _load(tr, k, keep=None):
+    """Put kept board ``k`` (or ``keep``, the board itself kept aside) in the snapshot
+    and match it; returns ``_match``'s answer."""
+    cur = tr._cur
+    if keep is None:
+        h = tr._hist
+        o = (k % (len(h) // 4)) * 4
+        keep = h[o:o + 4]
     for j in range(4):
         cur[j] = keep[j]
-    _match(tr._rec, nm + 1, cur, flags, col)
-    if found >= 0:  # keep the boards newer than the one used, from slot 0
-        newer = [h[(i % size) * 4 + j] for i in range(k + 1, n) for j in range(4)]
-        for j in range(len(newer)):
-            h[j] = newer[j]
-        tr._nh = len(newer) // 4
+    return _match(tr._rec, tr._nm + 1, cur, tr._flags, tr.colour + tr.colour * tr._turn)
+
+
+def _drop(tr, k):
+    """Keep only the boards newer than kept board ``k``, from slot 0."""
+    h = tr._hist
+    size = len(h) // 4
+    n = tr._nh
+    newer = [h[(i % size) * 4 + j] for i in range(k + 1, n) for j in range(4)]
+    for j in range(len(newer)):
+        h[j] = newer[j]
+    tr._nh = len(newer) // 4
+
+
+def landed(tr, cur):
+    """The index of the one legal move (accepted here) whose occupancy the board
+    ``cur[0..3]`` shows with pieces lifted: every piece standing is one of the move's
+    result, of its colour with ``colour``, and the move's piece stands on its end
+    point; -1 if none or several. The move made in full, the next ply begun (its
+    first piece lifted) within one scan: no board shows the move alone. A board on
+    the way to a move (its end point still empty) or one with a piece on a point no
+    move reaches is never such a board."""
+    rec = tr._rec
+    flags = tr._flags
+    ends = tr._end
+    lo = cur[0]
+    hi = cur[1]
+    wlo = cur[2]
+    whi = cur[3]
+    found = -1
+    for i in range(tr._nm):
+        o = i * 12
+        rlo = rec[o]
+        rhi = rec[o + 1]
+        e = ends[i]
+        if flags[i] & 0x80 or lo & (rlo ^ _MASK) or hi & (rhi ^ _MASK) or not (
+                (lo >> (e - 1)) & 1 if e < 30 else (hi >> (e - 30)) & 1):
+            continue
+        if tr.colour and (wlo & (rec[o + 2] ^ _MASK) or whi & (rec[o + 3] ^ _MASK)
+                          or lo & (wlo ^ _MASK) & rec[o + 2] or hi & (whi ^ _MASK) & rec[o + 3]):
+            continue
+        if found >= 0:
+            return -1
+        found = i
+    return found
+
+
+
+def pair(tr):
+    """The index of the one legal move (accepted here) after which a kept board (the
+    newest first) shows exactly one legal move: the next ply made in full, though no
+    board showed the first (the next ply took its piece before the debounce could see
+    it standing, or began in the same scan); -1 if none or several; -3 if none, but
+    the board is on its way to a legal move after one of them. A board on its way is
+    not enough to commit (a piece put on a wrong point first looks like a reply
+    begun).
+    Tried only for moves whose start and captured points are all empty on a kept
+    board; the position is read again after."""
+    h = tr._hist
+    n = tr._nh
+    if not n:
+        return -1
+    size = len(h) // 4
+    rec = tr._rec
+    flags = tr._flags
+    cands = []
+    for i in range(tr._nm):
+        if flags[i] & 0x80:
+            continue
+        mlo = rec[i * 12 + 4]
+        mhi = rec[i * 12 + 5]
+        k = n - 1
+        while k >= 0 and k >= n - size:
+            o = (k % size) * 4
+            if not (h[o] & mlo or h[o + 1] & mhi):
+                cands.append(i)
+                break
+            k -= 1
+    if not cands:
+        return -1
+    moves = tr._moves
+    g = tr.game
+    hint = tr._hint
+    seen = tr._seen
+    was = tr.correcting
+    tr.correcting = False  # (the trial emits nothing)
+    found = -1
+    way = 0
+    lo = n - size if n > size else 0
+    keep = tr._cur[0:4]
+    on = []  # by candidate: each kept board on the way to it (here)
+    for i in cands:
+        b = []
+        for k in range(lo, n):
+            _load(tr, k)
+            b.append(flags[i] & 3)
+        on.append(b)
+    _load(tr, -1, keep)
+    for c in range(len(cands)):
+        i = cands[c]
+        g.push(moves[i])
+        tr.new_position()
+        tr._nh = n
+        if exact_kept(tr, on[c]) >= 0:
+            found = i if found == -1 else -2
+        elif tr.state == _S_PARTIAL:
+            way = 1
+        g.pop()
+        if found == -2:
+            break
+    tr.new_position()
+    tr._nh = n
+    tr._hint = hint
+    tr._seen = seen
+    tr._classify(tr._t_change)
+    tr._wait = 0  # (tried once: the settled state's outcome follows)
+    tr.correcting = was
+    return found if found >= 0 else (-3 if way and found == -1 else -1)
+
+
+def landed_kept(tr, k_min=0):
+    """``landed`` on the kept boards from ``k_min`` on, the newest first: the move's
+    index, the boards up to that one dropped; -1 if none. Every older kept board must
+    be on the way to that move (or show it): the boards after a later ply can look
+    like another move made with a piece lifted (16-17, 18:16 take 17 and put 18 on
+    16: 18 looks lifted)."""
+    n = tr._nh
+    size = len(tr._hist) // 4 if n else 0
+    lo = n - size if n > size else 0
+    if k_min < lo:
+        k_min = lo
+    flags = tr._flags
+    cur = tr._cur
+    keep = cur[0:4]
+    found = -1
+    k = n - 1
+    while k >= k_min and found < 0:
+        _load(tr, k)
+        i = landed(tr, cur)
+        if i >= 0:
+            found = i
+            for x in range(lo, k):
+                _load(tr, x)
+                if not flags[i] & 3:
+                    found = -1
+                    break
+        k -= 1
+    if n:
+        _load(tr, -1, keep)
+    if found >= 0:
+        _drop(tr, k + 1)
+    return found
+
+
+def exact_kept(tr, before):
+    """The newest kept board (its number) that shows exactly one legal move of the
+    position whose records ``tr`` holds, every older kept board on the way to that
+    move or (``before[k]``, by kept board) on the way to the move made before it, or
+    -1; the board itself read again after. (A sensor stuck on the last move's start
+    point and a piece knocked onto a neighbour point looked like the knock a move and
+    the last move made again: the older board, the knock half made, was neither.)"""
+    keep = tr._cur[0:4]
+    n = tr._nh
+    size = len(tr._hist) // 4
+    lo = n - size if n > size else 0
+    flags = tr._flags
+    nm = tr._nm
+    k = n - 1
+    found = -1
+    while k >= lo and found < 0:
+        r = _load(tr, k)
+        if r & 0xFF == 1 and not flags[nm] & 2:
+            i = (r >> 16) - 1  # (the first exact record: the only one)
+            found = k
+            for x in range(lo, k):
+                _load(tr, x)
+                if not (flags[i] & 3 or before[x - lo]):
+                    found = -1
+                    break
+        k -= 1
+    _load(tr, -1, keep)
     return found

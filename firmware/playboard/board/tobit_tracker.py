@@ -208,12 +208,13 @@ class TobitTracker(TobitPosition):
             else:
                 self._emit(EV_LIFTED, p)
         self._snap()
+        stood = (now_ms - self._t_change) & _MASK
         self._t_change = now_ms
         self._classify(now_ms)
         st = self.state
-        if self._seen >= 0 and (st == _S_UNEXPLAINED or (self._nh and st == _S_PARTIAL)):
-            # kept from the first board nothing explains on: the reply may be in it
-            # (three plies together, tobit_chain)
+        if st == _S_UNEXPLAINED or (self._nh and st == _S_PARTIAL):
+            # kept from the first board nothing explains on: a ply and the next one's
+            # first lift may be in it (plies together, tobit_chain)
             h = self._hist
             if h is None:
                 h = self._hist = array("i", bytes(16 * _HIST))
@@ -222,6 +223,12 @@ class TobitTracker(TobitPosition):
             for j in range(4):
                 h[o + j] = cur[j]
             self._nh += 1
+            i = self._seen
+            if self._nh == 1 and (self._expect >= 0 or (i >= 0 and (
+                    stood >= self.settle_ms or not self._prefix[i]))):
+                # the move shown (a slide's stop: for settle_ms), then the next ply's
+                # first lift: tried at once (tobit_chain)
+                self._wait = 1
 
     def _snap(self):
         """The snapshot masks from ``occ``; an isolated point reads as in the base
@@ -257,6 +264,7 @@ class TobitTracker(TobitPosition):
             self._wait = 0
             self._first_place = 0
             self._n_placed = 0
+            self._nh = 0
             if self.correcting:
                 self.correcting = False
                 self._emit(EV_RESOLVED, 0)
@@ -287,8 +295,8 @@ class TobitTracker(TobitPosition):
             self.state = _S_PARTIAL
             if extra == 0:
                 # pieces only lifted: the player is thinking (no timer), unless boards
-                # nothing explained came since a move was shown (tobit_chain)
-                self._wait = self.settle_ms if self._nh and self._seen >= 0 else 0
+                # nothing explained were kept (tobit_chain)
+                self._wait = self.settle_ms if self._nh else 0
                 if self.correcting:
                     self.correcting = False
                     self._emit(EV_RESOLVED, 0)
@@ -332,7 +340,7 @@ class TobitTracker(TobitPosition):
             self._paint_candidates(cands)
             return
         if st == _S_PARTIAL or st == _S_UNEXPLAINED:
-            if (st == _S_UNEXPLAINED or self._nh) and (self._expect >= 0 or self._seen >= 0) \
+            if (st == _S_UNEXPLAINED or self._nh) and (self._expect >= 0 or self._seen >= 0 or self._nh) \
                     and self._chained(now_ms):
                 return
             if not self.correcting:
@@ -376,6 +384,7 @@ class TobitTracker(TobitPosition):
         m = self._moves[i]
         self.game.push(m)
         self.move = m
+        self._nh = 0  # (the kept boards were read in the last position)
         self._emit(EV_COMMITTED, self.game.ply & 0xFF)
         if self.correcting:
             self.correcting = False
@@ -388,6 +397,7 @@ class TobitTracker(TobitPosition):
     def _takeback(self, now_ms):
         m = self.game.pop()
         self.move = m
+        self._nh = 0
         self._emit(EV_TAKEBACK, self.game.ply & 0xFF)
         if self.correcting:
             self.correcting = False
