@@ -110,6 +110,7 @@ def begin(app, now_ms, resumed=None):
         # (App.begin_pending drops this one once the game has begun, or to begin again
         # after a MemoryError). (Loaded before step 1, or after step 7 in the reserve's
         # room, it left the in-process rig's heap too broken up: tests/test_micropython.py)
+        _load(app, __import__, "playboard.app.begin_game")  # (beside the reserve if it fits)
         from playboard.app import begin_game
         unload("playboard.app.begin_game")
         return False
