@@ -39,6 +39,7 @@ MODULES = ("playboard", "playboard.compat", "playboard.games", "playboard.games.
            "playboard.engine", "playboard.engine.evaluation_native", "playboard.engine.evaluation",
            "playboard.engine.search",
            "playboard.app", "playboard.app.state", "playboard.app.loop", "playboard.app.gamestart",
+           "playboard.app.begin_game",
            "playboard.app.ui", "playboard.sim.bridge", "playboard.sim.flash", "playboard.sim.boot",
            "playboard.games.tobit_native", "playboard.games.tobit_board", "playboard.games.tobit",
            "playboard.board.tobit_tracker_native", "playboard.board.tobit_position", "playboard.board.tobit_tracker",
@@ -46,7 +47,8 @@ MODULES = ("playboard", "playboard.compat", "playboard.games", "playboard.games.
            "playboard.games.toguz", "playboard.board.mancala_tracker", "playboard.games.tihbat_native",
            "playboard.games.tihbat", "playboard.engine.tihbat_table", "playboard.hw.stdio",
            "playboard.link", "playboard.settings")
-OPTIONAL = ("playboard.app.ui", "playboard.app.gamestart", "playboard.sim.flash", "playboard.sim.boot",
+OPTIONAL = ("playboard.app.ui", "playboard.app.gamestart", "playboard.app.begin_game",
+            "playboard.sim.flash", "playboard.sim.boot",
             "playboard.games.tobit", "playboard.games.tobit_board", "playboard.board.tobit_tracker",
             "playboard.board.tobit_position",
             "playboard.games.snapshot",
@@ -144,6 +146,7 @@ def main():
     for name in MODULES:
         if name not in ("playboard.games.mancala_text", "playboard.games.toguz",
                         "playboard.board.mancala_tracker", "playboard.app.ui", "playboard.app.gamestart",
+                        "playboard.app.begin_game",
                         "playboard.sim.flash", "playboard.sim.boot"):
             play_code += sizes[name]
     report("app code heap, Tobit game with the engine (unix x64 .mpy)", play_code // 1024, "KB",

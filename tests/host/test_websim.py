@@ -104,13 +104,13 @@ def test_one_set_of_mode_and_game_names_for_sim_the_page_and_the_board_menu(caps
 
     sim = [a for a in build_parser()._subparsers._group_actions[0].choices["sim"]._actions]
     choices = {a.dest: tuple(a.choices) for a in sim if a.choices}
-    assert choices["mode"] == MODES == ("two", "white", "black", "demo")
+    assert choices["mode"] == tuple(MODES) == ("two", "white", "black", "demo")
     assert choices["game"] == GAMES
     page = os.path.join(os.path.dirname(srv.__file__), "static", "index.html")
     with open(page) as f:
         html = f.read()
     selects = dict(re.findall(r'<select id="(\w+)">(.*?)</select>', html, re.S))
-    assert tuple(re.findall(r'value="(\w+)"', selects["mode"])) == MODES
+    assert tuple(re.findall(r'value="(\w+)"', selects["mode"])) == tuple(MODES)
     assert tuple(re.findall(r'value="(\w+)"', selects["game"])) == GAMES
     with pytest.raises(SystemExit) as e:
         main(["sim", "--mode", "engine"])

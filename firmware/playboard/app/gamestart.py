@@ -5,8 +5,7 @@ flash and this costs nothing). Functions take the ``App`` as their first argumen
 """
 import gc
 
-from playboard.app.state import (GAMES, MODES, S_SETUP, S_PLAY, PADS_ON_TOGUZ, PADS_ON_TOBIT, RESERVE,
-                                 clamp)
+from playboard.app.state import GAMES, MODES, RESERVE, clamp
 from playboard.compat import unload
 from playboard.board.layout import load_layout, read_layout_file, boards_dir
 from playboard.board.lights import USER, ON
@@ -75,76 +74,60 @@ def buttons(cfg, n_sensors):
     return b
 
 
-def player(app, side):
-    if app.mode == "demo" or (app.mode == "white" and side == 1) or (app.mode == "black" and side == 0):
-        return "Playboard L%d" % app.level
-    return "Player"
-
-
-def pads(app, tobit):
-    """Map the resign / draw pads (or buttons) of the game about to start."""
-    ps = app.pad_sensors
-    for i in range(len(ps)):
-        ps[i] = 255
-    b = app.buttons
-    if b:
-        for k, name in ((0, "draw"), (1, "resign"), (2, "draw_black"), (3, "resign_black")):
-            s = b.get(name, -1)
-            if s >= 0:
-                ps[s] = k
-        app.pad_leds = [-1, -1, -1, -1]
-        return
-    pad_game = "toguz" if tobit else "tobit"
-    lay = app.menu_lay if tobit else app.load_layout(pad_game)
-    cells = PADS_ON_TOGUZ if tobit else PADS_ON_TOBIT
-    for k in range(4):
-        s = lay.sensor_of(cells[k])
-        if s >= 0 and app.lay.cell_of_sensor(s) < 0:
-            ps[s] = k
-        app.pad_leds[k] = lay.led_of(cells[k])
-
-
-REPLAY_STEP = 16  # moves of a resumed game replayed per frame
+begin_game = None  # the module playboard.app.begin_game, once begin has loaded it
 
 
 def begin(app, now_ms, resumed=None):
     """One step of beginning the chosen game (or of going on with ``resumed``, a
-    record.GameRecord); True once the game has begun. ``App.begin_pending`` calls it
-    once a frame, so no frame blocks the scan for long: each step loads at most one
-    module, does at most one collection or makes one kind of object (on the RP2040's
-    .mpy deploy an import takes 15-50 ms, a collection 20 ms, a game 20 ms: a step
-    stays within a 50 ms frame; docs/pico.md):
+    record.GameRecord); True once the game has begun. The steps before the game
+    exists (0-7) are here, the later ones (8-14) in ``playboard.app.begin_game``,
+    loaded by a frame of its own before step 5, with the game's code, while the
+    reserve keeps the objects' room whole (two imports, each a frame's work, where
+    one was at the limit of a frame on the RP2040; docs/pico.md), and called from
+    here.
+    ``App.begin_pending`` calls it once a frame, so no frame blocks the scan for long:
+    each step loads at most one module, does at most one collection or makes one kind
+    of object (on the RP2040's .mpy deploy an import takes 15-50 ms, a collection 20
+    ms, a game 20 ms: a step stays within a 50 ms frame; docs/pico.md):
 
     0 nothing more (this module was loaded by the frame); 1 the last game's objects,
     its engine and the code this one does not use go; 2, 3 the engine's code (its
     evaluation, its search); 4 the engine's table, then a block kept whole
     (``RESERVE``), the flash's room; 5 the tracker's code (Tobit's base module a
     frame before); 6 the rules core's code, a module a frame (``_CORE``), then its
-    class; 7 the reserve goes, a collection; 8 the game (Tobit's tables a frame
-    before); 9 its tracker; 10 a resumed game's moves, ``REPLAY_STEP`` a frame, then
-    a collection; 11 the new position seen by the tracker; 12 a collection; 13 the
-    header on record; 14 the first view. A step with nothing to do takes no frame. A
-    MemoryError anywhere: ``App.begin_pending`` begins again at step 0 (the app's
-    ``_pending``, ``[resumed, header queued, step, (tracker class, core class),
-    count]``, keeps the new game's header from being queued twice; ``count``:
-    modules loaded in steps 5 and 6, Tobit's tables made in 8, moves replayed in step 10)."""
+    class; 7 the reserve goes, a collection. A step with nothing to do takes no
+    frame. A MemoryError anywhere: ``App.begin_pending`` begins again at step 0 (the
+    app's ``_pending``, ``[resumed, header queued, step, (tracker class, core
+    class), count]``, keeps the new game's header from being queued twice;
+    ``count``: modules loaded in steps 5 and 6, Tobit's tables made in 8, moves
+    replayed in step 10)."""
+    global begin_game
     p = app._pending
+    step = p[2]
+    if step >= 5 and begin_game is None:
+        # the later steps' module, code among the game's code, loaded in a frame of its
+        # own and held only here: it goes from the heap with this module
+        # (App.begin_pending drops this one once the game has begun, or to begin again
+        # after a MemoryError). (Loaded before step 1, or after step 7 in the reserve's
+        # room, it left the in-process rig's heap too broken up: tests/test_micropython.py)
+        _load(app, __import__, "playboard.app.begin_game")  # (beside the reserve if it fits)
+        from playboard.app import begin_game
+        unload("playboard.app.begin_game")
+        return False
+    if step >= 8:
+        return begin_game.begin(app, now_ms, resumed)
     name = app.game_name
     tobit = name in ("tobit", "tobit4")
     engine = app.mode != "two"
-    replay = resumed is not None and bool(resumed.moves)
-    step = p[2]
-    # a step with nothing to do here takes no frame of its own
-    while ((step == 2 or step == 3) and not engine) or ((step == 10 or step == 11) and not replay) \
-            or (step == 13 and (resumed is not None or p[1])):
-        step += 1
-    p[2] = step
+    if (step == 2 or step == 3) and not engine:
+        step = 4  # a step with nothing to do here takes no frame of its own
     if step == 1:
         # every game begins on the same heap: the last game's objects and engine and
         # the code this one does not use go, then the engine's table, the code and the
         # objects come in that order, so the holes one game leaves never decide
         # whether the next one fits
-        app.release_game(_code_of(name, engine))
+        code = _CODE[name]  # the modules of state.GAME_CODE this game uses
+        app.release_game(code + _ENGINE_CODE if engine else code)
         app.drop_link()  # a game before the link: it loads again, above, when the host speaks
         unload("playboard.app.ui")  # not needed in play: give the heap to the game
         unload("playboard.app.museum")
@@ -169,7 +152,8 @@ def begin(app, now_ms, resumed=None):
                 pass
         if resumed is None and not p[1]:
             # the flash's room for the header (a statvfs, 15 ms on the RP2040: here,
-            # not beside step 12's collection; nothing is written before step 13)
+            # not beside step 12's collection; nothing is written before step 13,
+            # begin_game)
             app.store.left_hint = app.store._left()
     elif step == 5:
         # the code first, while the heap has room in one piece, then the objects
@@ -179,7 +163,13 @@ def begin(app, now_ms, resumed=None):
             p[4] = 1
             return False
         p[4] = 0
-        p[3] = _load(app, _tracker_class, tobit)
+        if tobit:
+            _load(app, __import__, "playboard.board.tobit_tracker")
+            from playboard.board.tobit_tracker import TobitTracker as Tracker
+        else:
+            _load(app, __import__, "playboard.board.mancala_tracker")
+            from playboard.board.mancala_tracker import MancalaTracker as Tracker
+        p[3] = Tracker
     elif step == 6:
         code = _CORE[name]
         k = p[4]
@@ -195,49 +185,6 @@ def begin(app, now_ms, resumed=None):
     elif step == 7:
         app._reserve = None  # the block kept whole for this moment (see App.__init__)
         gc.collect()
-    elif step == 8:
-        if tobit and not p[4]:
-            p[3][1].tables()  # Tobit's geometry and keys, a frame before its game
-            p[4] = 1
-            return False
-        p[4] = 0
-        # undo room for 32 plies now (more, a chunk at a time, as it goes)
-        app.game = p[3][1](fen=resumed.fen if resumed is not None and resumed.fen else None, capacity=32)
-        app.lay = app.load_layout(name)
-    elif step == 9:
-        Tracker = p[3][0]
-        p[3] = None
-        g = app.game
-        # the tracker's tables next (the largest blocks), before a replay's garbage
-        if tobit:
-            # (against the engine too: the player's move put back during its search)
-            takeback = app.mode != "demo" and bool(app.settings.get("takeback", True))
-            app.tracker = Tracker(g, takeback=takeback, colour=app.colour, setup=True)
-        else:
-            app.tracker = Tracker(g, select="tap" if app.stylus else "lift")
-            # a reply made during a sowing view is played: never for the engine's side
-            app.tracker.engines = app.engine_side(0) | app.engine_side(1) << 1
-    elif step == 10:
-        moves = resumed.moves
-        k = p[4]
-        end = min(k + REPLAY_STEP, len(moves))
-        g = app.game
-        while k < end:
-            g.push_text(moves[k])
-            k += 1
-        p[4] = k
-        if k < len(moves):
-            return False  # more next frame
-        gc.collect()
-    elif step == 11:
-        app.tracker.new_position()
-    elif step == 12:
-        gc.collect()  # the header's and the first view's garbage never sets off one
-    elif step == 13:
-        _header(app)
-    elif step >= 14:
-        _enter_game(app, now_ms, resumed, tobit)
-        return True
     p[2] = step + 1
     return False
 
@@ -251,41 +198,6 @@ def _load(app, f, arg=None):
         app._reserve = None
         gc.collect()
         return f() if arg is None else f(arg)
-
-
-def _header(app):
-    """The new game's header on record (on flash now, or queued and retried)."""
-    tags = {"Event": "Playboard", "White": player(app, 0), "Black": player(app, 1),
-            "Mode": app.mode}
-    if app.mode != "two":
-        tags["Level"] = str(app.level)
-    app._record("G", app.game_name, tags)
-    app._pending[1] = True
-
-
-def _enter_game(app, now_ms, resumed, tobit):
-    """The last step of ``begin``: the event, the state."""
-    g = app.game
-    name = app.game_name
-    app.occ = bytearray(app.lay.n_cells)
-    app._occ_dirty = True
-    app.result = None
-    app.termination = None
-    pads(app, tobit)
-    app._ended = False
-    if resumed is None:
-        gid = app.store.current if not app.pending else None
-        app.emit("game", {"game": name, "mode": app.mode, "level": app.level, "id": gid})
-    else:
-        app.emit("resumed", {"game": name, "mode": app.mode, "level": app.level,
-                              "id": resumed.id, "ply": g.ply, "fen": g.fen()})
-    app._enter(S_SETUP if tobit else S_PLAY, now_ms)
-    if tobit:
-        app.emit("setup", {"fen": g.fen()})
-    else:
-        app._turn_check = True
-    if g.is_game_over():  # a record whose last move ended the game
-        app._game_over(g.result(), g.termination, now_ms)
 
 
 # the rules core's code of each game, the modules in the order loaded (the ones
@@ -303,21 +215,6 @@ _CODE = {"toguz": ("playboard.games.toguz", "playboard.games.snapshot", "playboa
                    "playboard.board.tobit_tracker", "playboard.board.tobit_position"),
          "tobit4": ("playboard.games.tobit", "playboard.games.tobit_board", "playboard.games.tobit_fen",
                    "playboard.board.tobit_tracker", "playboard.board.tobit_position")}
-
-
-def _code_of(name, engine):
-    """The modules of state.GAME_CODE that game ``name`` uses (with the engine's when
-    ``engine``)."""
-    return _CODE[name] + _ENGINE_CODE if engine else _CODE[name]
-
-
-def _tracker_class(tobit):
-    """Load the tracker's code: its class (Tobit's, or the mancala games')."""
-    if tobit:
-        from playboard.board.tobit_tracker import TobitTracker as Tracker
-    else:
-        from playboard.board.mancala_tracker import MancalaTracker as Tracker
-    return Tracker
 
 
 def read_layouts(cfg, hw):

@@ -6,8 +6,11 @@ import time
 from playboard.compat import const
 
 GAMES = ("toguz", "tobit", "tobit4", "tihbat")
-MODES = ("two", "white", "black", "demo")
-STATE_NAMES = ("menu", "setup", "play", "over", "attract", "staff")
+# (lists, read only: their names are interned with this module's code; a constant
+# tuple's are str objects in the heap for ever, 64 B each in the unix model, unless
+# a module loaded before this one interned them: docs/pico.md "Interned names")
+MODES = ["two", "white", "black", "demo"]
+STATE_NAMES = ["menu", "setup", "play", "over", "attract", "staff"]
 # Event kinds (App.emit; kept as text here, not as a tuple in the heap):
 # "boot", "menu", "game", "resumed", "setup", "move", "undo", "lift", "place",
 # "correction", "resolved", "thinking", "engine", "arm", "over", "record-error",
