@@ -516,8 +516,9 @@ def test_a_pending_selection_is_withdrawn_by_a_second_touch_or_its_balls_put_bac
     tr.update(o, 0)
     assert g.pos[0] == 1
     assert ("committed", 3) in lift(tr, o, 0, 1000)
-    o[0] = 1  # put back
-    assert events(tr, tr.update(o, 1500)) == [("placed", 0), ("takeback", 2)]
+    o[0] = 1  # put back: withdrawn once it has held HELD ms (a 5 Hz flip does not)
+    assert events(tr, tr.update(o, 1500)) == [("placed", 0)] and g.ply == 3
+    assert events(tr, tr.update(o, 1500 + HELD)) == [("takeback", 2)]
     assert g.ply == 2 and tr.request.mode == T.M_CHOOSE
     # lift: balls put back where the sowing would fill an empty pit that stays empty:
     # withdrawn at the view's end; the same with that pit filled: confirmed
@@ -542,6 +543,55 @@ def test_a_pending_selection_is_withdrawn_by_a_second_touch_or_its_balls_put_bac
         else:
             assert ev == [("takeback", 3)] and g.ply == 3, ev
             assert tr.request.mode == T.M_CHOOSE
+
+
+def test_a_faulty_sensor_never_withdraws_a_selection():
+    # issue 10's corpus, toguz white 101001208: a single ball lifted from South pit 1
+    # (selected), then a weak magnet under the emptied pit flips at 5 Hz (each value
+    # 100 ms): its first flip on read as the ball put back took the move back
+    g = game("toguz")
+    for m in (0, 0):
+        g.push(m)
+    tr = MancalaTracker(g, select="lift", confirm_ms=2500)
+    o = lift_board(g)
+    tr.update(o, 0)
+    assert g.pos[0] == 1 and ("committed", 3) in lift(tr, o, 0, 1000)
+    ev = []
+    for k in range(10):
+        o[0] = 1 - (k & 1)
+        ev += events(tr, tr.update(o, 2200 + 100 * k))
+        ev += events(tr, tr.update(o, 2250 + 100 * k))
+    assert ev == [("placed" if k & 1 == 0 else "lifted", 0) for k in range(10)], ev
+    assert g.ply == 3 and tr.request.mode == T.M_SOWING
+    o[0] = 1  # the ball put back for good: withdrawn
+    tr.update(o, 3500)
+    assert events(tr, tr.update(o, 3500 + HELD)) == [("takeback", 2)] and g.ply == 2
+    # corpus tihbat two 102001104: the pit the sowing fills (empty before) isolated (a
+    # chattering sensor), the balls' first back into the sown pit: no board can tell a
+    # withdrawal, the view is confirmed (before: taken back, the isolated pit's sensor
+    # being the one that would have shown the sowing). Isolated before the selection, or
+    # during the view
+    from playboard.board import isolate
+    for before in (True, False):
+        g = game("toguz")
+        for m in (0, 0, 0):  # South pit 1 now empty; North to move
+            g.push(m)
+        tr = MancalaTracker(g, select="lift", confirm_ms=2500)
+        o = lift_board(g)
+        tr.update(o, 0)
+        faulty = bytearray(20)
+        faulty[0] = 1  # South pit 1's sensor
+        if before:
+            isolate.isolate(tr, faulty, 500)
+        assert ("committed", 4) in lift(tr, o, 17, 1000)  # North pit 9: itself, then South pit 1
+        if not before:
+            isolate.isolate(tr, faulty, 1200)
+        o[17] = 1
+        tr.update(o, 1300)
+        o[0] = 1  # (what the isolated sensor reads is ignored)
+        tr.update(o, 1600)
+        ev = events(tr, tr.update(o, 1600 + 2500))
+        assert ev == [("confirmed", tr.ev_arg[0])] and g.ply == 4, (before, ev)
 
 
 def test_in_the_engines_view_a_reply_counts_once_its_pit_was_lifted():

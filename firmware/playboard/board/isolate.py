@@ -12,7 +12,9 @@ A cell whose sensor is faulty lights ``R_ERROR`` whatever its role
 the game says, whatever its sensor reads; a move that starts, ends or captures
 there waits until the sensor recovers (nothing on the board can show it). Toguz
 Kumalak and Tihbat: its sensor events select nothing and do not hold up the sowing
-view's confirmation. A later call with the cell sound again trusts it again.
+view's confirmation; a pit of the view's sowing that was empty no longer tells a
+withdrawal (balls put back, none sown there: its sensor cannot say). A later call with
+the cell sound again trusts it again.
 """
 
 
@@ -28,7 +30,11 @@ def isolate(tr, faulty, now_ms):
         return 0
     f[0:n] = faulty[0:n]
     req.version = (req.version + 1) & 0x3FFFFFFF
-    if hasattr(tr, "_snap"):  # Tobit: masks of the isolated points (1..29 low, 30..58 high)
+    if hasattr(tr, "_fill"):  # mancala: an isolated pit cannot show the sowing's balls
+        for c in range(n):  # (nor their absence: a withdrawal; corpus tihbat 102001104)
+            if f[c]:
+                tr._fill &= ~(1 << c)
+    elif hasattr(tr, "_snap"):  # Tobit: masks of the isolated points (1..29 low, 30..58 high)
         lo = hi = 0
         for p in range(1, n):
             if f[p]:

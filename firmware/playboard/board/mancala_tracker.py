@@ -161,7 +161,7 @@ class MancalaTracker(EventOutbox):
                         if (self._fill >> c) & 1:
                             self._filled = True  # the sowing is being done
                         elif c == self._origin and not self.tap and not self._engine:
-                            self._put_back(now_ms)
+                            self._lifts |= 1 << c  # balls put back once on for rearm_ms (_lifted)
                             continue
                 if (on != 0) == self.tap and held >= self.rearm_ms:
                     if self.tap:
@@ -197,7 +197,8 @@ class MancalaTracker(EventOutbox):
     def _lifted(self, now_ms):
         """Lift mode: the lifts that have held rearm_ms are edges (a sensor flipping back
         sooner, a weak magnet chattering at 5 Hz, lifted nothing: its first flip would
-        select the pit, played before the sensor is isolated)."""
+        select the pit, played before the sensor is isolated); so is the sowing view's
+        pit turned on again (its balls put back: a withdrawal, ``_put_back``)."""
         since = self._since
         for c in range(self.n_pit_cells + 2):
             if (self._lifts >> c) & 1 and ((now_ms - since[c]) & _MASK) >= self.rearm_ms:
@@ -205,6 +206,10 @@ class MancalaTracker(EventOutbox):
                 if self.request.fault[c]:
                     continue
                 if c == self._origin:
+                    if self.occ[c]:  # its balls put back (a 5 Hz flip is not: corpus toguz 101001208)
+                        if self.state == _MS_SOWING:
+                            self._put_back(now_ms)
+                        continue
                     self._o_up = True  # (its own pit lifted: the move being made)
                 self._edge(c, now_ms, False)
 
@@ -356,8 +361,9 @@ class MancalaTracker(EventOutbox):
         f = 0
         after = g.pos
         np = self.n_pit_cells
+        fault = self.request.fault  # (an isolated pit tells nothing: isolate.py drops it too)
         for i in range(np):
-            if i != c and before[i] == 0 and after[i] and (i - c) % np <= _NEAR:
+            if i != c and before[i] == 0 and after[i] and (i - c) % np <= _NEAR and not fault[i]:
                 f |= 1 << i
         self._fill = f
         self._t_event = now_ms
