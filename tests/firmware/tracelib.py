@@ -47,8 +47,9 @@ class Bench:
     """Replay sensor changes into ``tracker`` through the simulated board and the
     debouncer (``debounce=False``: straight into the tracker). ``step``: ms per frame."""
 
-    def __init__(self, tracker, debounce=True, step=10, stable_ms=40):
+    def __init__(self, tracker, debounce=True, step=10, stable_ms=40, isolating=False):
         self.tr = tracker
+        self.isolating = isolating  # faulty sensors isolated, as the app does (isolate.py)
         self.game = tracker.game
         if hasattr(tracker, "n_points"):
             n = tracker.n_points + 1
@@ -128,6 +129,10 @@ class Bench:
             if kind == T.EV_COMMITTED or kind == T.EV_TAKEBACK:
                 txt = move_text(self.game, tr.move)
             self.log.append((t, kind, tr.ev_arg[i], txt))
+        if self.isolating and self.deb is not None and self.deb.n_fault_changes:
+            from playboard.board.isolate import isolate  # (after update, as the app)
+            for i in range(isolate(tr, self.deb.fault, t)):
+                self.log.append((t, tr.ev_kind[i], tr.ev_arg[i], None))
         self.frames += 1
         self.t = t + self.step
 

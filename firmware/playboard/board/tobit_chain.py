@@ -171,6 +171,12 @@ def _load(tr, k, keep=None):
         keep = h[o:o + 4]
     for j in range(4):
         cur[j] = keep[j]
+    iso = tr._iso
+    if iso:  # an isolated point reads as the game says (as in _snap): a board kept
+        # before it was isolated holds its flips (corpus tobit two 102001044)
+        for j in range(4):
+            i = iso[j & 1]
+            cur[j] = (cur[j] & (i ^ _MASK)) | (cur[4 + j] & i)
     return _match(tr._rec, tr._nm + 1, cur, tr._flags, tr.colour + tr.colour * tr._turn)
 
 
@@ -242,6 +248,9 @@ def pair(tr):
             continue
         mlo = rec[i * 12 + 4]
         mhi = rec[i * 12 + 5]
+        iso = tr._iso
+        if iso and (mlo & iso[0] or mhi & iso[1]):
+            continue  # (an isolated point reads as the game says: its start, a captured piece)
         k = n - 1
         while k >= 0 and k >= n - size:
             o = (k % size) * 4
