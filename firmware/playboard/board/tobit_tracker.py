@@ -360,12 +360,13 @@ class TobitTracker(TobitPosition):
         return done
 
     def _pick(self, cands):
-        """The candidate whose path the player showed, or -1: the newest of the last
-        points placed off the position (then the first one placed) that is a first
-        landing point of exactly one candidate."""
+        """The candidate whose path the player showed, or -1: the first point placed
+        off the position, then the newest of the last ones (shown after EV_AMBIGUOUS),
+        that is a first landing point of exactly one candidate. (Not the newest first:
+        a loop's last turning point touched is the other direction's first landing,
+        corpus tobit4 two 101001111.)"""
         k = self._n_placed
-        shown = [self._placed[(k - 1 - j) & 3] for j in range(min(k, 4))]
-        shown.append(self._first_place)
+        shown = [self._first_place] + [self._placed[(k - 1 - j) & 3] for j in range(min(k, 4))]
         lands = [self._first_landing(i) for i in cands]
         for p in shown:
             if not p:
