@@ -738,6 +738,31 @@ def test_plies_together_while_a_sensor_chatters_are_each_committed_once_it_is_is
         assert g.fen() == ref.fen() and T.EV_CORRECTION not in b.kinds(), seed
 
 
+def test_a_slide_stop_then_a_wrong_point_is_never_the_stop_and_a_reply_begun():
+    """Issue 10's corpus (tobit4 two 102000428): Black's king 3-14 slides over 8 (a
+    legal move's stop, 3-8), is put on 7 (a wrong point) for 1.5 s, then on 14. The
+    board 3-8 made, a piece on 7, read against the position after 3-8, is on the way to
+    White's 9:7 (8 captured first), but 9 still stands: a piece put on 7 came from
+    elsewhere, not a reply begun (3-8 was committed: a phantom). Then, 3-14 made and
+    White's 9-8 begun 24 ms after it (3-14 never shown for settle_ms), then Black's
+    14:3: the trial of 3-8 failed, so the board exact for 3-14 replaces it (it was kept
+    as 3-8: a correction, then 3-8 again, a phantom)."""
+    moves = [(757, 3, 0), (933, 8, 1), (1039, 8, 0), (1041, 7, 1), (2550, 7, 0), (2851, 14, 1)]
+    for reply in (False, True):
+        g, tr, o = started("B:W2,9,10,21:BK3,19,23,28,31", name="tobit4")
+        b = L.Bench(tr)
+        b.set_from_game()
+        b.run_for(100)
+        ch = list(moves)
+        if reply:
+            ch += [(2875, 9, 0), (3149, 8, 1), (3336, 8, 0), (3683, 14, 0), (3977, 3, 1)]
+        b.schedule(ch)
+        b.run_to(9000)
+        want = ["3-14", "9-8", "14:3"] if reply else ["3-14"]
+        assert b.commits() == want, (reply, b.commits(), b.log)
+        assert T.EV_CORRECTION not in b.kinds(), (reply, b.log)
+
+
 def test_two_people_the_next_ply_begun_within_a_scan_of_the_last_ones_end():
     """Issue 10's corpus (py_play tobit two 101000305, 101000371, 101000317; tobit4 two
     102000332): each ply begun 0-12 ms after the last one's last change. The debounce

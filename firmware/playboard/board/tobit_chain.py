@@ -67,6 +67,10 @@ def settled(tr, now_ms):
         # the next ply on its way after a move no board showed (its piece down on
         # a turning point): correction only after correction_ms, as for one move
         tr._wait = tr.correction_ms
+        if s0 >= 0:
+            tr._seen = -1  # (tried: a board exact for another move may replace it, the
+            # boards kept; corpus tobit4 two 102000428: 3-8's slide stop, the piece on a
+            # wrong point, then on 14, 3-14 made with the next ply begun at once)
         return True
     if s0 >= 0:
         tr._nh = 0  # (tried: not again for the same boards; a board exact for
@@ -105,7 +109,7 @@ def both(tr, now_ms, strict=False, lifted=False):
             j = next_seen(tr)
         if j < 0 and e < 0 and st == _S_UNEXPLAINED:
             j = pair(tr)
-        ok = j >= 0 or st < _S_PARTIAL or (st == _S_PARTIAL and not strict)
+        ok = j >= 0 or st < _S_PARTIAL or (st == _S_PARTIAL and not strict and begun(tr))
     if ok:
         tr.move = m
         tr._emit(EV_COMMITTED, g.ply & 0xFF)
@@ -126,6 +130,25 @@ def both(tr, now_ms, strict=False, lifted=False):
         tr._classify(now_ms)
     tr._wait = 0  # (the correction that follows is the settled state's)
     tr.correcting = was
+    return False
+
+
+def begun(tr):
+    """Is the board (``tr._cur``, partial) a move of this position under way: pieces
+    only lifted, or a piece put down with the start point of a move it is on the way
+    to empty? A piece on a path point while that move's piece still stands on its
+    start came from elsewhere: the last move's piece put on a wrong point first
+    (corpus tobit4 two 102000428: 3-8's slide over 8 then 7, a wrong point, read as
+    3-8 made and White's 9:7 begun, its captured piece off first)."""
+    cur = tr._cur
+    if not ((cur[0] & (cur[4] ^ _MASK)) | (cur[1] & (cur[5] ^ _MASK))):
+        return True
+    flags = tr._flags
+    for i in range(tr._nm):
+        if flags[i] & 0x81 == 1:
+            s = tr._from[i]
+            if not ((cur[0] >> (s - 1)) & 1 if s < 30 else (cur[1] >> (s - 30)) & 1):
+                return True
     return False
 
 
