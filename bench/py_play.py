@@ -742,7 +742,12 @@ def run_game(table, name, mode, seed, patient=False, shares=(H.CHATTER_SHARE, H.
         out["failure"], out["why"], out["text"] = f.kind, f.why, f.text
         if f.kind != "stuck":
             try:
-                gm.resign(len(gm.plies) % 2)
+                # (the board may catch up and end the game by the rules meanwhile: a pad
+                # pressed to resign then opens the menu, and the resignation never comes;
+                # tobit4 two 101001285 was counted stuck so)
+                table.run_for(1000)
+                if table.app.state != S_OVER:
+                    gm.resign(len(gm.plies) % 2)
                 to_menu(table)
             except Failure:
                 out["stuck_after"] = True
