@@ -763,6 +763,24 @@ def test_a_slide_stop_then_a_wrong_point_is_never_the_stop_and_a_reply_begun():
         assert T.EV_CORRECTION not in b.kinds(), (reply, b.log)
 
 
+def test_a_wrong_point_put_right_leaves_no_board_that_hides_the_plies_after():
+    """Issue 10's corpus (tobit4 two 101001285): Black's 30-25 put on a wrong point (2)
+    first: correction; the piece lifted (resolved) and put on 25, White's 29-18 begun 3
+    ms after (in the same scan), then Black's 26-27 at once. The boards kept since the
+    wrong point (on the way to no move) made every later board fail the chain's test
+    that the older boards lead to the move (nothing committed for 7 s, then six plies at
+    once, late); the correction put right drops them."""
+    g, tr, o = started("B:W5,8,K29:B26,30", name="tobit4")
+    b = L.Bench(tr)
+    b.set_from_game()
+    b.run_for(100)
+    b.schedule([(181, 30, 0), (253, 2, 1), (1288, 2, 0), (1407, 25, 1), (1410, 29, 0),
+                (1554, 18, 1), (1620, 26, 0), (1864, 27, 1)])
+    b.run_to(1864 + 1500)
+    assert b.commits() == ["30-25", "29-18", "26-27"], (b.commits(), b.log)
+    assert b.kinds().count(T.EV_CORRECTION) == 1 and b.kinds()[-1] == T.EV_COMMITTED, b.log
+
+
 def test_two_people_the_next_ply_begun_within_a_scan_of_the_last_ones_end():
     """Issue 10's corpus (py_play tobit two 101000305, 101000371, 101000317; tobit4 two
     102000332): each ply begun 0-12 ms after the last one's last change. The debounce

@@ -296,10 +296,12 @@ class TobitTracker(TobitPosition):
             if extra == 0:
                 # pieces only lifted: the player is thinking (no timer), unless boards
                 # nothing explained were kept (tobit_chain)
-                self._wait = self.settle_ms if self._nh else 0
                 if self.correcting:
                     self.correcting = False
+                    self._nh = 0  # (put right: a wrong point's boards, kept, would
+                    # hide the plies after; corpus tobit4 two 101001285)
                     self._emit(EV_RESOLVED, 0)
+                self._wait = self.settle_ms if self._nh else 0
             else:
                 self._wait = self.correction_ms
             if self.correcting:
