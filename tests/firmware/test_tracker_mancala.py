@@ -594,6 +594,40 @@ def test_a_faulty_sensor_never_withdraws_a_selection():
         assert ev == [("confirmed", tr.ev_arg[0])] and g.ply == 4, (before, ev)
 
 
+def test_a_pit_lifted_just_after_its_sensor_recovers_is_a_lift():
+    # issue 10's corpus, tihbat white 101000488: the engine's pit's sensor chattered,
+    # was isolated, and recovered (its value, held 2 s, reported as a change while
+    # still isolated: docs/tracker.md "Faulty sensors"); the player lifted the pit 70 ms
+    # later to carry the engine's move out: the lift was taken for a sensor that had
+    # held its value only 70 ms (no edge), the engine's view then refused the reply
+    from playboard.board import isolate
+    for engine in (False, True):
+        g = game("toguz")
+        tr = MancalaTracker(g, select="lift", confirm_ms=2500)
+        o = lift_board(g)
+        tr.update(o, 0)
+        if engine:
+            tr.engines = 1  # South is the engine
+            tr.press(4, 500, True)
+        faulty = bytearray(20)
+        faulty[4] = 1
+        isolate.isolate(tr, faulty, 1000)
+        o[4] = 0  # frozen off while it chattered (the app's debouncer) ...
+        tr.update(o, 1000)
+        o[4] = 1  # ... its true value (balls in it) reported when it recovers
+        assert events(tr, tr.update(o, 5000)) == []
+        isolate.isolate(tr, bytearray(20), 5000)
+        ev = lift(tr, o, 4, 5070)
+        if not engine:
+            assert ev == [("lifted", 4), ("selected", 4), ("committed", 1)], ev
+            continue
+        assert ev == [("lifted", 4)], ev  # the engine's move carried out
+        o[4] = 1
+        tr.update(o, 5400)
+        assert lift(tr, o, 13, 5800) == [("lifted", 13), ("confirmed", 12),
+                                         ("selected", 13), ("committed", 2)]
+
+
 def test_in_the_engines_view_a_reply_counts_once_its_pit_was_lifted():
     g = game("toguz")
     tr = MancalaTracker(g, select="lift", confirm_ms=2500)

@@ -150,7 +150,11 @@ class MancalaTracker(EventOutbox):
                 held = (now_ms - self._since[c]) & _MASK
                 self._since[c] = now_ms
                 if self.request.fault[c]:
-                    continue  # an isolated sensor selects nothing, delays nothing
+                    # an isolated sensor selects nothing, delays nothing; its change is its
+                    # recovered value, held recover_ms already (a lift 70 ms after it
+                    # counted nothing, corpus tihbat white 101000488)
+                    self._since[c] = (now_ms - self.rearm_ms) & _MASK
+                    continue
                 self._emit(EV_PLACED if on else EV_LIFTED, c)
                 if (self._lifts >> c) & 1:
                     self._lifts ^= 1 << c  # back within rearm_ms: no lift (a chattering sensor)
