@@ -781,6 +781,23 @@ def test_a_wrong_point_put_right_leaves_no_board_that_hides_the_plies_after():
     assert b.kinds().count(T.EV_CORRECTION) == 1 and b.kinds()[-1] == T.EV_COMMITTED, b.log
 
 
+def test_a_move_read_with_the_next_plys_lift_then_a_wrong_point_is_still_committed():
+    """Issue 10's corpus (tobit two 102000888): Black's 31-24 ends in the scan that
+    reads White's 8 lifted (no board shows 31-24 alone), 8 goes on a wrong point (17)
+    first, then on 9. The trial of 31-24 on the wrong point's board failed and dropped
+    the kept board that showed it (landed: 31-24 made, 8 lifted); no later board told
+    31-24 (the wrong point's board before them): both plies lost. A failed trial now
+    keeps the boards."""
+    g, tr, o = started("B:W1,2,3,4,5,6,7,8,10,11,12,16:B27,28,29,30,31,32,33,34,35,36,37,38")
+    b = L.Bench(tr)
+    b.set_from_game()
+    b.run_for(100)
+    b.schedule([(767, 31, 0), (951, 24, 1), (960, 8, 0), (1012, 17, 1), (1480, 17, 0), (1673, 9, 1)])
+    b.run_to(4000)
+    assert b.commits() == ["31-24", "8-9"], (b.commits(), b.log)
+    assert b.kinds()[-1] == T.EV_COMMITTED and not tr.correcting, b.log
+
+
 def test_two_people_the_next_ply_begun_within_a_scan_of_the_last_ones_end():
     """Issue 10's corpus (py_play tobit two 101000305, 101000371, 101000317; tobit4 two
     102000332): each ply begun 0-12 ms after the last one's last change. The debounce

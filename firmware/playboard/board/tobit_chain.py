@@ -55,6 +55,8 @@ def settled(tr, now_ms):
     # change and the next ply's first lift came in one scan (a kept board shows the
     # move made, pieces lifted), or the next ply took its piece before the board saw
     # it standing (a kept board shows the next ply made after it)
+    h = tr._hist
+    kept = (tr._nh, h[:]) if h is not None else None
     i = landed_kept(tr)
     if i < 0 or i == s0:
         i = pair(tr)
@@ -63,6 +65,12 @@ def settled(tr, now_ms):
         if both(tr, now_ms, strict):
             return True
     tr._seen = s0
+    if kept is not None:
+        # the boards dropped for a trial that failed are kept again (a piece put on a
+        # wrong point, then the move shown with the next ply's first lift: the landed
+        # board dropped, no later board told the move; corpus tobit two 102000888)
+        tr._nh = kept[0]
+        h[:] = kept[1]
     if i == -3 and ((now_ms - tr._t_change) & _MASK) < tr.correction_ms:
         # the next ply on its way after a move no board showed (its piece down on
         # a turning point): correction only after correction_ms, as for one move
