@@ -650,6 +650,43 @@ def test_two_people_a_reply_begun_before_the_move_stood_settle_ms_is_two_plies()
     assert events(tr, tr.update(o, 400)) == [("correction", 0)] and g.ply == 0
 
 
+def _plies_together(seed, most, plies, gap):
+    """A random Tobit or Tobit 4x4 game (by ``seed``'s parity) 2..``most`` plies in,
+    then ``plies`` plies made by hands (tracelib.tobit_move_changes), each begun
+    ``gap`` = (lo, hi) ms after the last one's last change: every ply committed once, in
+    order, never a correction."""
+    rng = L.Rng(seed)
+    name = "tobit4" if seed % 2 else "tobit"
+    g = small_game(name)
+    ref = small_game(name)
+    for _ in range(rng.between(2, most)):  # somewhere in the game
+        legal = ref.legal_moves()
+        if not legal:
+            break
+        m = rng.choice(legal)
+        ref.push(m)
+        g.push(m)
+    tr = TobitTracker(g, setup=False)
+    b = L.Bench(tr)
+    b.set_from_game()
+    b.run_for(100)
+    t = b.t + 50
+    want = []
+    for k in range(plies):
+        legal = ref.legal_moves()
+        if not legal:
+            break
+        m = rng.choice(legal)
+        ch, t_end = L.tobit_move_changes(ref, m, rng, t)
+        b.schedule(ch)
+        want.append(L.tobit_text(m))
+        ref.push(m)
+        t = t_end + rng.between(gap[0], gap[1])
+    b.run_to(t + 3000)
+    assert b.commits() == want, (seed, want, b.commits(), b.log)
+    assert g.fen() == ref.fen() and T.EV_CORRECTION not in b.kinds(), seed
+
+
 def test_two_people_three_and_four_plies_arriving_together_are_each_committed():
     """Issue 10's corpus (tobit two 102, tobit4 two 101): each ply begun 30-250 ms after
     the last one's last change, before it stood settle_ms, made by hands (captures in any
@@ -658,36 +695,7 @@ def test_two_people_three_and_four_plies_arriving_together_are_each_committed():
     boards kept since ply 1 was shown give ply 2 (playboard.board.tobit_chain), then
     ply 3; every ply is committed once, in order, never a correction."""
     for seed in range(24):
-        rng = L.Rng(seed)
-        name = "tobit4" if seed % 2 else "tobit"
-        g = small_game(name)
-        ref = small_game(name)
-        for _ in range(rng.between(2, 14)):  # somewhere in the game
-            legal = ref.legal_moves()
-            if not legal:
-                break
-            m = rng.choice(legal)
-            ref.push(m)
-            g.push(m)
-        tr = TobitTracker(g, setup=False)
-        b = L.Bench(tr)
-        b.set_from_game()
-        b.run_for(100)
-        t = b.t + 50
-        want = []
-        for k in range(3 + seed % 2):
-            legal = ref.legal_moves()
-            if not legal:
-                break
-            m = rng.choice(legal)
-            ch, t_end = L.tobit_move_changes(ref, m, rng, t)
-            b.schedule(ch)
-            want.append(L.tobit_text(m))
-            ref.push(m)
-            t = t_end + rng.between(30, 250)
-        b.run_to(t + 3000)
-        assert b.commits() == want, (seed, want, b.commits(), b.log)
-        assert g.fen() == ref.fen() and T.EV_CORRECTION not in b.kinds(), seed
+        _plies_together(seed, 14, 3 + seed % 2, (30, 250))
 
 
 def test_two_people_the_next_ply_begun_within_a_scan_of_the_last_ones_end():
@@ -702,33 +710,4 @@ def test_two_people_the_next_ply_begun_within_a_scan_of_the_last_ones_end():
     those the tracker lost before (19 of 1,500)."""
     for seed in (90, 181, 192, 212, 260, 344, 357, 476, 649, 651, 790, 914, 991, 1025,
                  1048, 1115, 1301, 1486, 1487):
-        rng = L.Rng(seed)
-        name = "tobit4" if seed % 2 else "tobit"
-        g = small_game(name)
-        ref = small_game(name)
-        for _ in range(rng.between(2, 30)):  # somewhere in the game
-            legal = ref.legal_moves()
-            if not legal:
-                break
-            m = rng.choice(legal)
-            ref.push(m)
-            g.push(m)
-        tr = TobitTracker(g, setup=False)
-        b = L.Bench(tr)
-        b.set_from_game()
-        b.run_for(100)
-        t = b.t + 50
-        want = []
-        for k in range(2 + seed % 3):
-            legal = ref.legal_moves()
-            if not legal:
-                break
-            m = rng.choice(legal)
-            ch, t_end = L.tobit_move_changes(ref, m, rng, t)
-            b.schedule(ch)
-            want.append(L.tobit_text(m))
-            ref.push(m)
-            t = t_end + rng.between(0, 12)
-        b.run_to(t + 3000)
-        assert b.commits() == want, (seed, want, b.commits(), b.log)
-        assert g.fen() == ref.fen() and T.EV_CORRECTION not in b.kinds(), seed
+        _plies_together(seed, 30, 2 + seed % 3, (0, 12))
