@@ -16,6 +16,7 @@ from playboard.board import tracker_names as TN  # noqa: E402
 from playboard.board.trackers import tracker_for  # noqa: E402
 from playboard.board.tobit_tracker import TobitTracker  # noqa: E402
 import tracelib as L  # noqa: E402
+from tracelib import occ_of, small_game  # noqa: E402
 from playboard.games.registry import new_game, game_class  # noqa: E402
 from playboard import pgn  # noqa: E402
 
@@ -24,21 +25,6 @@ TRACES = DATA + "/tracker"
 
 def events(tr, n):
     return [(TN.EVENT_NAMES[tr.ev_kind[i]], tr.ev_arg[i]) for i in range(n)]
-
-
-def occ_of(g):
-    o = bytearray(g.n_points + 1)
-    for p in range(1, g.n_points + 1):
-        o[p] = 1 if g.board[p] else 0
-    return o
-
-
-def small_game(name, fen=None):
-    """A game with a short undo stack (it grows if needed): the tests run in a 192 KB heap."""
-    g = game_class(name)(capacity=32)
-    if fen:
-        g.set_fen(fen)
-    return g
 
 
 def started(fen=None, name="tobit", **kw):
@@ -657,15 +643,7 @@ def _plies_together(seed, most, plies, gap):
     order, never a correction."""
     rng = L.Rng(seed)
     name = "tobit4" if seed % 2 else "tobit"
-    g = small_game(name)
-    ref = small_game(name)
-    for _ in range(rng.between(2, most)):  # somewhere in the game
-        legal = ref.legal_moves()
-        if not legal:
-            break
-        m = rng.choice(legal)
-        ref.push(m)
-        g.push(m)
+    g, ref = L.somewhere(name, rng, most)
     tr = TobitTracker(g, setup=False)
     b = L.Bench(tr)
     b.set_from_game()

@@ -11,22 +11,7 @@ if is_micropython():
 from playboard.board import tracker as T  # noqa: E402
 from playboard.board.tobit_tracker import TobitTracker  # noqa: E402
 import tracelib as L  # noqa: E402
-from playboard.games.registry import game_class  # noqa: E402
-
-
-def occ_of(g):
-    o = bytearray(g.n_points + 1)
-    for p in range(1, g.n_points + 1):
-        o[p] = 1 if g.board[p] else 0
-    return o
-
-
-def small_game(name, fen=None):
-    """A game with a short undo stack: the tests run in a 192 KB heap."""
-    g = game_class(name)(capacity=32)
-    if fen:
-        g.set_fen(fen)
-    return g
+from tracelib import occ_of, small_game  # noqa: E402
 
 
 def started(fen=None, name="tobit"):
@@ -48,15 +33,7 @@ def test_plies_together_while_a_sensor_chatters_are_each_committed_once_it_is_is
     for seed in range(24):
         rng = L.Rng(seed)
         name = "tobit4" if seed % 2 else "tobit"
-        g = small_game(name)
-        ref = small_game(name)
-        for _ in range(rng.between(2, 14)):
-            legal = ref.legal_moves()
-            if not legal:
-                break
-            m = rng.choice(legal)
-            ref.push(m)
-            g.push(m)
+        g, ref = L.somewhere(name, rng, 14)
         tr = TobitTracker(g, setup=False)
         b = L.Bench(tr, isolating=True)
         b.set_from_game()

@@ -25,7 +25,39 @@ from playboard.board import tracker_names as TN
 from playboard.board.trackers import tracker_for
 from playboard.board.debounce import Debouncer
 from playboard.sim.hw import SimBoard
+from playboard.games.registry import game_class
 from tlib import Rng  # noqa: F401 (the traces' generator, kept here for its users)
+
+
+def small_game(name, fen=None):
+    """A game with a short undo stack (it grows if needed): the tests run in a 192 KB heap."""
+    g = game_class(name)(capacity=32)
+    if fen:
+        g.set_fen(fen)
+    return g
+
+
+def occ_of(g):
+    """A Tobit game's occupancy: bytearray(n_points + 1), 1 where a piece stands."""
+    o = bytearray(g.n_points + 1)
+    for p in range(1, g.n_points + 1):
+        o[p] = 1 if g.board[p] else 0
+    return o
+
+
+def somewhere(name, rng, most):
+    """Two games of ``name`` (the tracker's, the reference) at one random position,
+    2..``most`` random plies in (fewer if the game ends)."""
+    g = small_game(name)
+    ref = small_game(name)
+    for _ in range(rng.between(2, most)):
+        legal = ref.legal_moves()
+        if not legal:
+            break
+        m = rng.choice(legal)
+        ref.push(m)
+        g.push(m)
+    return g, ref
 
 
 def tobit_text(m):
