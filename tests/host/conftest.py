@@ -19,3 +19,14 @@ def board():
     yield make
     for b in made:
         b.stop()
+
+
+@pytest.fixture
+def toguz_two(board, tmp_path):
+    """A ``SimBoard`` (192 KB model, flash in ``tmp_path/flash``) with a two-player Toguz
+    Kumalak game begun and 300 ms run: South to move."""
+    b = board()
+    b.start("sim", fs_dir=str(tmp_path / "flash"))
+    b.new_game("toguz", "two")
+    b.advance(300)
+    return b

@@ -22,12 +22,9 @@ def _moves(ev):
     return [e["move"] for e in ev if e["ev"] == "move"]
 
 
-def test_toguz_replies_made_during_the_sowing_view_are_never_lost(board, tmp_path):
+def test_toguz_replies_made_during_the_sowing_view_are_never_lost(toguz_two):
     rng = random.Random(10)
-    b = board()
-    b.start("sim", fs_dir=str(tmp_path / "flash"))
-    b.new_game("toguz", "two")
-    b.advance(300)
+    b = toguz_two
     b.events()
     g = new_game("toguz")
     want = []
@@ -50,11 +47,8 @@ def test_toguz_replies_made_during_the_sowing_view_are_never_lost(board, tmp_pat
     assert st["fen"] == g.fen() and st["ply"] == len(delays), st
 
 
-def test_toguz_a_selection_is_withdrawn_by_its_balls_put_back(board, tmp_path):
-    b = board()
-    b.start("sim", fs_dir=str(tmp_path / "flash"))
-    b.new_game("toguz", "two")
-    b.advance(300)
+def test_toguz_a_selection_is_withdrawn_by_its_balls_put_back(toguz_two):
+    b = toguz_two
     lay = load_layout("toguz")
     g = new_game("toguz")
     for pit in (0, 0):  # South pit 1 (one ball stays in it), North pit 1

@@ -143,12 +143,9 @@ def test_tobit_moves_commit_on_time_beside_a_5hz_chattering_sensor(board, tmp_pa
     assert st["state"] == "play" and st["ply"] == len(plan) and st["fen"] == g.fen()
 
 
-def test_toguz_sowing_view_confirms_and_play_goes_on_beside_a_chattering_pit(board, tmp_path):
+def test_toguz_sowing_view_confirms_and_play_goes_on_beside_a_chattering_pit(toguz_two):
     rng = random.Random(1011)
-    b = board()
-    b.start("sim", fs_dir=str(tmp_path / "flash"))
-    b.new_game("toguz", "two")
-    b.advance(300)
+    b = toguz_two
     lay = load_layout("toguz")
     cp = 13  # North pit 5: its balls sit on a weak magnet
     cs = lay.sensor_of(cp)
@@ -190,7 +187,7 @@ def test_toguz_sowing_view_confirms_and_play_goes_on_beside_a_chattering_pit(boa
     assert st["ply"] == len(plan) and st["fen"] == g.fen(), st
 
 
-def test_a_chattering_pit_of_the_mover_plays_nothing_then_is_played_by_its_balls(board, tmp_path):
+def test_a_chattering_pit_of_the_mover_plays_nothing_then_is_played_by_its_balls(toguz_two):
     # py_play tihbat two 101: the balls of a pit of the mover sit on a weak magnet that
     # begins flipping at 5 Hz. Its first flip off read as the balls lifted (lift
     # selection) and the pit was played at once, a move nobody made; the sensor was
@@ -198,10 +195,7 @@ def test_a_chattering_pit_of_the_mover_plays_nothing_then_is_played_by_its_balls
     # (120 ms: a 5 Hz flip holds 100 ms, a hand holds the balls 150 ms and more before
     # the first drops back in)
     rng = random.Random(1012)
-    b = board()
-    b.start("sim", fs_dir=str(tmp_path / "flash"))
-    b.new_game("toguz", "two")
-    b.advance(300)
+    b = toguz_two
     lay = load_layout("toguz")
     cp = 4  # South pit 5, South to move
     cs = lay.sensor_of(cp)
