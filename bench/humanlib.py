@@ -27,6 +27,20 @@ moment of a game, by someone who is not playing (10 % of games). A chattering se
 (``Chatter``): a weak magnet whose sensor flips every 100 ms (5 Hz, each value
 outlasting the debounce) for 2-8 s (10 % of games); laid over the true value, so it
 rests at the truth when it stops.
+
+A piece just put down is still under the mover's fingers: no other hand can take it
+before they have opened and left it (``HAND_OFF_MS``, 100 ms from the moment it stood,
+its contact bounce over). A ply that takes the piece the last ply put down (a Tobit
+capture of it, the captured piece lifted first or between hops) touches that point no
+sooner. Why 100 ms: the release of a grasp and the withdrawal of the hand take 100-200
+ms in pick-and-place studies, and a person's quickest visual reaction to the piece
+landing is about 150 ms; the same person carrying out both plies (the engine's and
+their own) must also let go and grasp again. Without the bound the corpus made plies
+taking the piece 7-24 ms after it landed (tobit two 101000619, 102000950, 101000697),
+which no board can show standing (the debounce's 40 ms): 38-11 taken by 5:32 16 ms
+after leaves the same boards as 38-18 or 38-25 then 5:32. 100 ms is over the debounce
+and a scan, so the piece is seen standing, which is all the bound is for; it never
+delays a reply that does not touch that piece.
 """
 FAST_SHARE = 0.25
 FAST_MS = 400
@@ -37,6 +51,7 @@ CHATTER_SHARE = 0.10
 STRAY_SHARE = 0.10
 CHATTER_FLIP_MS = 100  # 5 Hz
 CHATTER_MS = (2000, 8000)
+HAND_OFF_MS = 100  # a piece just put down is taken by another hand no sooner (above)
 
 
 def reply_ms(rng):
@@ -44,6 +59,17 @@ def reply_ms(rng):
     if rng.random() < FAST_SHARE:
         return rng.randint(0, FAST_MS)
     return int(rng.triangular(0, MAX_REPLY_MS, MODE_REPLY_MS))
+
+
+def handed_off(changes, point, t_stood):
+    """``changes`` (t, point, value), a ply's, begun no sooner than the hand that put a
+    piece on ``point`` at ``t_stood`` can have left it: all shifted later so that none
+    touches ``point`` before ``t_stood + HAND_OFF_MS``; unchanged if none does."""
+    first = [t for (t, p, v) in changes if p == point]
+    if not first or min(first) >= t_stood + HAND_OFF_MS:
+        return changes
+    d = t_stood + HAND_OFF_MS - min(first)
+    return [(t + d, p, v) for (t, p, v) in changes]
 
 
 def bounced(rng, t, sensor, value, other=None):

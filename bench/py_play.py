@@ -34,7 +34,8 @@ bounce on every sensor change; bumps of 100-300 ms; a chattering sensor in 10 % 
 games; a stray touch in 10 %). Tobit moves are made as hands make them
 (tests/firmware/tracelib.py ``tobit_move_changes``: captured pieces taken before,
 between or after the hops, slow slides over the points on the way, 3 % of moves put on
-a wrong point first and moved again). Toguz Kumalak and Tihbat: the balls of a pit
+a wrong point first and moved again; a piece just put down touched by the next ply
+no sooner than ``humanlib.HAND_OFF_MS`` after it stood: the mover's hand is on it). Toguz Kumalak and Tihbat: the balls of a pit
 lifted (lift selection, the simulated board's ``pit_select``), sown one by one (80-200 ms
 a ball: a pit's sensor turns on when its first ball lands), captured balls taken to the
 kazan. Against the engine the engine's moves are carried out by the same people after
@@ -339,19 +340,27 @@ def mancala_actions(table, name, g, m, rng, t):
     return out, t_sel, t
 
 
-def tobit_actions(table, name, g, m, rng, t):
-    """The sensor actions of Tobit move ``m`` from ``t`` (hands, slides, bounce);
-    returns (actions, t at the end); pushes ``m``."""
+def tobit_actions(table, name, g, m, rng, t, stood=None):
+    """The sensor actions of Tobit move ``m`` from ``t`` (hands, slides, bounce), none on
+    the point the last ply's piece was put down on (``stood``: (point, t it stood) or
+    None) before the mover's hand can have left it (``humanlib.handed_off``); returns
+    (actions, t at the end, (end point, t it stood)); pushes ``m``."""
     lay = table.lay(name)
     ch, _ = tobit_move_changes(g, m, _Rng(rng), t, wrong=WRONG_PERCENT, slow=SLOW_PERCENT)
+    if stood is not None:
+        ch = H.handed_off(ch, stood[0], stood[1])
     out = []
     t_end = t
+    e = m[-1]
+    t_stood = t
     for (tt, p, v) in ch:
         a, te = H.bounced(rng, tt, lay.sensor_of(p), v)
         out += a
         t_end = max(t_end, te)
+        if p == e and v:
+            t_stood = te
     g.push(m)
-    return out, t_end
+    return out, t_end, (e, t_stood)
 
 
 # ---- one game -------------------------------------------------------------------------
@@ -620,6 +629,7 @@ class Game:
         self.faults_plan(g)
         self.engine_q = None
         t_free = tb.t  # when the last ply's physical actions ended
+        stood = None  # Tobit: where the last ply's piece was put down, and when it stood
         while not g.is_game_over() and g.ply < MAX_PLIES:
             k = g.ply
             if k == self.chat_ply and tb.chatter is None:
@@ -635,7 +645,7 @@ class Game:
                 text = g.move_text(m)
                 t0 = max(tb.t, t_eng) + H.reply_ms(rng)
                 if self.tobit:  # made on the board by the player
-                    a, t_done = tobit_actions(tb, self.name, g, m, rng, t0)
+                    a, t_done, stood = tobit_actions(tb, self.name, g, m, rng, t0, stood)
                     self.add_ply(text, t0, t_done, t_done, engine=True)
                 else:  # committed by the board; its sowing carried out by the player
                     t0 = self.spare_chatter(g, m, t0)
@@ -672,7 +682,7 @@ class Game:
                     self.stray(g, t0 + rng.randint(400, 1500), after, m)
             text = g.move_text(m)
             if self.tobit:
-                a, t_done = tobit_actions(tb, self.name, g, m, rng, t0)
+                a, t_done, stood = tobit_actions(tb, self.name, g, m, rng, t0, stood)
                 self.add_ply(text, t0, t_done, t_done)
             else:
                 a, t_sel, t_done = mancala_actions(tb, self.name, g, m, rng, t0)
