@@ -120,3 +120,78 @@ def test_a_move_read_with_the_next_plys_lift_then_a_wrong_point_is_still_committ
     b.run_to(4000)
     assert b.commits() == ["31-24", "8-9"], (b.commits(), b.log)
     assert b.kinds()[-1] == T.EV_COMMITTED and not tr.correcting, b.log
+
+
+def _replay(fen, name, changes, bumps, t_end):
+    """The corpus's raw changes (bounce and all) from ``fen``'s position; ``bumps``
+    (t0, t1, point): the sensor reads the opposite of its value meanwhile."""
+    g, tr, o = started(fen, name=name)
+    b = L.Bench(tr)
+    b.set_from_game()
+    b.run_for(100)
+    b.schedule(changes)
+    for (t0, t1, p) in bumps:
+        b.fault(t0, t1, p)
+    b.run_to(t_end)
+    return g, tr, b
+
+
+def test_a_bump_among_plies_together_leaves_the_older_boards_on_the_way():
+    """Issue 10's corpus (tobit two 102000790): White's 17:31 (24 taken off last) while
+    the hand brushes 16 (on for 320 ms), Black's 37:24 begun 157 ms after 17:31 ended
+    (no board shows 17:31 without the bump), then White's 2-8. The kept boards with 16
+    on were on the way to neither ply: the chain's rule that every older kept board
+    leads to the move refused the only reading, and 17:31 was lost. Read with the
+    points neither ply touches as the board found has them, they are on the way."""
+    ch = [(1015, 17, 0), (1017, 17, 1), (1021, 17, 0), (1024, 17, 1), (1026, 17, 0), (1133, 31, 1),
+          (1258, 24, 0), (1262, 24, 1), (1265, 24, 0), (1267, 24, 1), (1269, 24, 0), (1426, 37, 0),
+          (1427, 37, 1), (1432, 37, 0), (1437, 37, 1), (1440, 37, 0), (1630, 24, 1), (1733, 31, 0),
+          (2760, 2, 0), (3064, 8, 1), (3069, 8, 0), (3071, 8, 1), (3072, 8, 0), (3074, 8, 1)]
+    bumps = [(1163, 1166, 16), (1169, 1173, 16), (1178, 1183, 16), (1185, 1483, 16),
+             (1484, 1488, 16), (1489, 1492, 16)]
+    g, tr, b = _replay("W:W1,2,5,6,7,13,17:B24,27,28,29,30,34,35,37,38", "tobit", ch, bumps, 6000)
+    assert b.commits() == ["17:31", "37:24", "2-8"], (b.commits(), b.log)
+    assert b.kinds()[-1] == T.EV_COMMITTED and not tr.correcting, b.log
+
+
+def test_a_bump_that_looks_like_a_move_shown_does_not_hide_the_plies_together():
+    """Issue 10's corpus (tobit two 102000930): White's 9 lifted, a bump on 10 (150 ms:
+    9-10 shown, a legal move), 9 put on 8, then Black's 31-24, White's 8-9 and Black's
+    34-28, each begun 0-300 ms after the last. 9-10, shown first, was kept as the move
+    (a board exact for another move does not replace it once boards nothing explains
+    came); its trial failed and the kept board with 10 and 8 both on was on the way to
+    nothing: four plies lost. With the bump's point read as the board found has it the
+    plies are read."""
+    ch = [(1030, 9, 0), (1246, 8, 1), (1251, 8, 0), (1253, 8, 1), (1254, 8, 0), (1258, 8, 1),
+          (1262, 8, 0), (1263, 8, 1), (1509, 31, 0), (1513, 31, 1), (1516, 31, 0), (1517, 31, 1),
+          (1520, 31, 0), (1523, 31, 1), (1524, 31, 0), (1670, 24, 1), (1673, 24, 0), (1674, 24, 1),
+          (1680, 8, 0), (1685, 8, 1), (1686, 8, 0), (1771, 9, 1), (1776, 9, 0), (1780, 9, 1),
+          (1783, 9, 0), (1784, 9, 1), (2054, 34, 0), (2058, 34, 1), (2060, 34, 0), (2150, 28, 1),
+          (2154, 28, 0), (2155, 28, 1), (2159, 28, 0), (2164, 28, 1), (2168, 28, 0), (2169, 28, 1)]
+    g, tr, b = _replay("W:W1,4,6,7,9,12:BK5,23,27,31,33,34,35,36,37,38", "tobit", ch,
+                       [(1185, 1335, 10)], 6000)
+    assert b.commits() == ["9-8", "31-24", "8-9", "34-28"], (b.commits(), b.log)
+    assert b.kinds()[-1] == T.EV_COMMITTED and not tr.correcting, b.log
+
+
+def test_a_move_shown_whose_trial_failed_is_tried_again_once_the_next_ply_shows():
+    """Issue 10's corpus (tobit4 two 101000489): Black's 26-24, White's 9-8 begun 273 ms
+    after it (9-8 shown 220 ms, read from the boards kept for 26-24), Black's 24:6:10
+    taking 8 first, then White's 11-12. The trial of 9-8 on the board with 8 lifted
+    failed (in hand, or taken: a board on the way is not enough), and 9-8 was then
+    forgotten: no later board told it, since its board was read for 26-24, and the
+    boards after fit 12-18 as well (18 never seen). Now 9-8 is tried again on the next
+    boards, which show 24:6:10 under way: four plies, in order."""
+    ch = [(1000, 26, 0), (1003, 26, 1), (1006, 26, 0), (1008, 26, 1), (1009, 26, 0), (1148, 25, 1),
+          (1153, 25, 0), (1154, 25, 1), (1156, 25, 0), (1160, 25, 1), (1164, 25, 0), (1167, 25, 1),
+          (1254, 25, 0), (1256, 25, 1), (1259, 25, 0), (1276, 24, 1), (1281, 24, 0), (1282, 24, 1),
+          (1284, 24, 0), (1288, 24, 1), (1291, 24, 0), (1295, 24, 1), (1568, 9, 0), (1670, 8, 1),
+          (1675, 8, 0), (1677, 8, 1), (1681, 8, 0), (1682, 8, 1), (1890, 8, 0), (1892, 8, 1),
+          (1896, 8, 0), (2204, 24, 0), (2208, 24, 1), (2212, 24, 0), (2216, 24, 1), (2220, 24, 0),
+          (2386, 6, 1), (3168, 12, 0), (3169, 12, 1), (3171, 12, 0), (3172, 12, 1), (3177, 12, 0),
+          (3179, 12, 1), (3180, 12, 0), (3361, 6, 0), (3583, 10, 1), (3861, 11, 0), (3865, 11, 1),
+          (3869, 11, 0), (3874, 11, 1), (3875, 11, 0), (4135, 12, 1), (4136, 12, 0), (4137, 12, 1),
+          (4138, 12, 0), (4143, 12, 1)]
+    g, tr, b = _replay("B:W9,11,12:B22,K26", "tobit4", ch, [], 8000)
+    assert b.commits() == ["26-24", "9-8", "24:6:10", "11-12"], (b.commits(), b.log)
+    assert b.kinds()[-1] == T.EV_COMMITTED and not tr.correcting, b.log

@@ -51,6 +51,7 @@ def settled(tr, now_ms):
     s0 = tr._seen
     if s0 >= 0 and both(tr, now_ms, strict):
         return True
+    tried = -2 - s0 if s0 <= -2 else -1  # a move shown, its trial failed (below)
     # no move shown alone (or not the one shown last: a slide's stop): its last
     # change and the next ply's first lift came in one scan (a kept board shows the
     # move made, pieces lifted), or the next ply took its piece before the board saw
@@ -65,6 +66,15 @@ def settled(tr, now_ms):
         if both(tr, now_ms, strict):
             return True
     tr._seen = s0
+    if i < 0 and tried >= 0:
+        # the move shown, whose trial failed on a board on the way (its piece lifted
+        # again: in hand, or taken by the next ply), tried again on a later board: the
+        # next ply then shows (corpus tobit4 two 101000489: 9-8 shown 220 ms, 8 then
+        # taken by 24:6:10; the board that showed 9-8 was read for the ply before)
+        tr._seen = tried
+        if both(tr, now_ms, strict):
+            return True
+        tr._seen = s0
     if kept is not None:
         # the boards dropped for a trial that failed are kept again (a piece put on a
         # wrong point, then the move shown with the next ply's first lift: the landed
@@ -76,7 +86,8 @@ def settled(tr, now_ms):
         # a turning point): correction only after correction_ms, as for one move
         tr._wait = tr.correction_ms
         if s0 >= 0:
-            tr._seen = -1  # (tried: a board exact for another move may replace it, the
+            tr._seen = -2 - s0  # (tried: a board exact for another move may replace it
+            # (the tracker reads any _seen < 0 as none), else it is tried again; the
             # boards kept; corpus tobit4 two 102000428: 3-8's slide stop, the piece on a
             # wrong point, then on 14, 3-14 made with the next ply begun at once)
         return True
@@ -309,13 +320,27 @@ def pair(tr):
             b.append(flags[i] & 3)
         on.append(b)
     _load(tr, -1, keep)
+    pre = (tr._cur[4], tr._cur[5])
     for c in range(len(cands)):
         i = cands[c]
         g.push(moves[i])
         tr.new_position()
         tr._nh = n
-        if exact_kept(tr, on[c]) >= 0:
-            found = i if found == -1 else -2
+        later = []
+        if exact_kept(tr, on[c], pre, later) >= 0:
+            if later:  # boards read with a bump or a wrong point left out: on the way
+                # to this move (here, before it) too?
+                g.pop()
+                tr.new_position()
+                g.push(moves[i])
+                for b in later:
+                    _load(tr, -1, b)
+                    if not flags[i] & 3:
+                        later = None
+                        break
+                _load(tr, -1, keep)
+            if later is not None:
+                found = i if found == -1 else -2
         elif tr.state == _S_PARTIAL:
             way = 1
         g.pop()
@@ -365,19 +390,27 @@ def landed_kept(tr, k_min=0):
     return found
 
 
-def exact_kept(tr, before):
+def exact_kept(tr, before, pre=None, later=None):
     """The newest kept board (its number) that shows exactly one legal move of the
     position whose records ``tr`` holds, every older kept board on the way to that
     move or (``before[k]``, by kept board) on the way to the move made before it, or
     -1; the board itself read again after. (A sensor stuck on the last move's start
     point and a piece knocked onto a neighbour point looked like the knock a move and
-    the last move made again: the older board, the knock half made, was neither.)"""
+    the last move made again: the older board, the knock half made, was neither.)
+    ``pre`` (occupancy lo, hi of the position before that move) and ``later`` (a list):
+    an older board read so is read again with the points neither move touches (the
+    same in both positions and in the board found) as the board found has them: a
+    bump (a sensor off its value 100-300 ms) or a piece put on a wrong point and moved
+    again, come and gone among plies together (corpus tobit two 102000790, 102000930);
+    on the way to that move so, or else appended to ``later`` (its 4 ints) for the
+    caller to read on the way to the move before."""
     keep = tr._cur[0:4]
     n = tr._nh
     size = len(tr._hist) // 4
     lo = n - size if n > size else 0
     flags = tr._flags
     nm = tr._nm
+    cur = tr._cur
     k = n - 1
     found = -1
     while k >= lo and found < 0:
@@ -385,11 +418,28 @@ def exact_kept(tr, before):
         if r & 0xFF == 1 and not flags[nm] & 2:
             i = (r >> 16) - 1  # (the first exact record: the only one)
             found = k
+            if later is not None:
+                del later[:]
+                kb = cur[0:4]
+                m0 = ((pre[0] ^ cur[4]) | (cur[4] ^ kb[0])) ^ _MASK
+                m1 = ((pre[1] ^ cur[5]) | (cur[5] ^ kb[1])) ^ _MASK
             for x in range(lo, k):
                 _load(tr, x)
-                if not (flags[i] & 3 or before[x - lo]):
-                    found = -1
-                    break
+                if flags[i] & 3 or before[x - lo]:
+                    continue
+                if later is not None:
+                    b = cur[0:4]
+                    for j in range(4):
+                        mk = m0 if j & 1 == 0 else m1
+                        b[j] = (b[j] & (mk ^ _MASK)) | (kb[j] & mk)
+                    if b[0] != cur[0] or b[1] != cur[1] or b[2] != cur[2] or b[3] != cur[3]:
+                        _load(tr, -1, b)
+                        if flags[i] & 3:
+                            continue
+                        later.append(b)
+                        continue
+                found = -1
+                break
         k -= 1
     _load(tr, -1, keep)
     return found
