@@ -335,7 +335,7 @@ def pair(tr):
                 g.push(moves[i])
                 for b in later:
                     _load(tr, -1, b)
-                    if not flags[i] & 3:
+                    if not tr._flags[i] & 3:  # (not flags: new_position may grow them)
                         later = None
                         break
                 _load(tr, -1, keep)
