@@ -76,6 +76,45 @@ def test_toguz_a_selection_is_withdrawn_by_its_balls_put_back(toguz_two):
     assert b.status()["fen"] == g.fen()
 
 
+def test_toguz_a_move_and_its_reply_lifted_in_one_scan_are_both_recorded_in_order(toguz_two, tmp_path):
+    # both players lift at the same moment (South its pit 1, North its pit 5): the
+    # tracker's two commits came in one update and the app recorded North's move twice
+    # (one commit an update now: the reply is played at the next frame)
+    b = toguz_two
+    lay = load_layout("toguz")
+    g = new_game("toguz")
+    b.events()
+    south, north = lay.sensor_of(0), lay.sensor_of(9 + 4)
+    for v in (1, 0):  # (as tap does: the sensor flips, and flips back as the balls leave)
+        b.set_sensor(south, v)
+        b.set_sensor(north, v)  # in the same scan
+        b.advance(200)
+    b.advance(3000)
+    want = []
+    for pit in (0, 4):
+        want.append(g.move_text(pit))
+        g.push(pit)
+    ev = b.events()
+    assert _moves(ev) == want, ev
+    assert [e for e in ev if e["ev"] in ("error", "undo")] == []
+    assert b.status()["fen"] == g.fen()
+    # the record on the board's flash: South resigns (its pad, deliberately twice), synced
+    from playboard_host import cli
+    from playboard_host.gestures import PAD_WHITE_RESIGN, press_pad
+    from playboard_host.library import Library
+
+    press_pad(b, "toguz", PAD_WHITE_RESIGN)
+    press_pad(b, "toguz", PAD_WHITE_RESIGN)
+    assert b.status()["state"] == "over"
+
+    db = str(tmp_path / "lib.sqlite")
+    assert cli.main(["sync", "--port", b.port, "--library", db, "-q"]) == 0
+    lib = Library(db, create=False)
+    recs = lib.games_from("sim")
+    lib.close()
+    assert [r.moves for r in recs] == [want], [(r.game, r.moves) for r in recs]
+
+
 def _text_after(g, back=1):
     """The text of the move ``back`` plies from the end of ``g``."""
     ms = [g.pop() for _ in range(back)]

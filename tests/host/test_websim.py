@@ -127,6 +127,32 @@ def test_sim_on_every_interface_prints_an_address_others_can_open():
     assert page_urls("192.168.1.5", 80) == ["http://192.168.1.5:80/"]
 
 
+def test_sim_open_gives_the_browser_a_bare_address_and_says_when_no_browser_is_found(monkeypatch, capsys):
+    import webbrowser
+
+    from playboard_host.commands.sim import local_url, open_page
+
+    # --open on every interface: the browser gets localhost, not page_urls' line with its words
+    assert local_url("0.0.0.0", 8080) == "http://localhost:8080/"
+    assert local_url("::", 8080) == "http://localhost:8080/"
+    assert local_url("192.168.1.5", 80) == "http://192.168.1.5:80/"
+    opened = []
+    monkeypatch.setattr(webbrowser, "open", lambda url: opened.append(url) or True)
+    assert open_page("http://localhost:8080/") is True
+    assert opened == ["http://localhost:8080/"] and capsys.readouterr().err == ""
+    # a machine with no browser (ssh, a server): one line, the address to open, and on
+    monkeypatch.setattr(webbrowser, "open", lambda url: False)
+    assert open_page("http://localhost:8080/") is False
+    assert capsys.readouterr().err == "No web browser found here: open http://localhost:8080/ yourself\n"
+
+    def broken(url):
+        raise webbrowser.Error("could not locate runnable browser")
+
+    monkeypatch.setattr(webbrowser, "open", broken)
+    assert open_page("http://localhost:8080/") is False
+    assert "open http://localhost:8080/ yourself" in capsys.readouterr().err
+
+
 class FakeSession:
     """A stand-in for the board: the server's part alone."""
 

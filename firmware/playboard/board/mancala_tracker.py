@@ -108,7 +108,7 @@ class MancalaTracker(EventOutbox):
         self._filled = False  # one of them seen turning on,
         self._back = False  # lift mode: the view's pit turned on again (balls back, or sown)
         self._o_up = True  # the view's pit lifted since it was shown (the engine's: see _select)
-        self._reply = 255  # Tihbat: the mover's pit lifted in its view, the next player passing
+        self._reply = 255  # a pit played at the next frame (one commit an update: _edge)
         self._lifts = 0  # lift mode: the cells lifted, not yet off for rearm_ms (bit per cell)
         self.engines = 0  # the sides the engine plays (bit 0 South, bit 1 North): set by the app
         self.new_position()
@@ -269,8 +269,15 @@ class MancalaTracker(EventOutbox):
                     self._error(c, now_ms, why)
                     return
                 # the next player's reply made while the view shows: it confirms the
-                # view and is played (replies come 0.1-2.5 s after the last ball)
+                # view and is played (replies come 0.1-2.5 s after the last ball); at
+                # the next frame if this update committed already (the view's move and
+                # its reply lifted in one scan, or a pass: one commit an update)
                 self._confirm(now_ms)
+                k = self.ev_kind
+                for i in range(self.n_events):
+                    if k[i] == EV_COMMITTED:
+                        self._reply = c
+                        return
             elif not self.toguz and c < self.n_pit_cells and g.pos[c] \
                     and g.is_legal(2) and not (self.engines >> (1 - side)) & 1:
                 # Tihbat: the next player has no balls and passes (3.4): a pit of the

@@ -111,6 +111,28 @@ def page_urls(host, port):
     return ["http://%s:%d/" % (host, port)]
 
 
+def local_url(host, port):
+    """The page's address for a browser on this computer (no words after it, unlike
+    ``page_urls``' lines): localhost when the server listens on every interface."""
+    if host in ("127.0.0.1", "localhost", "", "0.0.0.0", "::"):
+        return "http://localhost:%d/" % port
+    return "http://%s:%d/" % (host, port)
+
+
+def open_page(url):
+    """Open ``url`` in this computer's web browser; when none can be found (a machine
+    without a desktop, a terminal over ssh), say so in one line on stderr and go on
+    (the page is still served). Returns True when a browser took it."""
+    import webbrowser
+    try:
+        ok = webbrowser.open(url)
+    except webbrowser.Error:
+        ok = False
+    if not ok:
+        print("No web browser found here: open %s yourself" % url, file=sys.stderr)
+    return ok
+
+
 def run(args):
     if args.pico:
         return _run_pico(args)
@@ -154,8 +176,7 @@ def run(args):
         print("Ctrl-C stops it")
         sys.stdout.flush()
         if args.open:
-            import webbrowser
-            webbrowser.open(page_urls(args.host, httpd.server_address[1])[0])
+            open_page(local_url(args.host, httpd.server_address[1]))
         srv.serve_in_thread(httpd)
         _stop_on_sigterm()
         try:
