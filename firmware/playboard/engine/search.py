@@ -72,9 +72,9 @@ _NO_MOVE = const(255)
 # each level 60-75% against the one below.
 LEVELS = (  # Toguz Kumalak, Tihbat
     None,
-    (1, 0, 16, 15, 30),
-    (1, 0, 16, 14, 14),
-    (1, 0, 16, 8, 8),
+    (1, 0, 16, 14, 30),
+    (1, 0, 16, 11, 11),
+    (1, 0, 16, 7, 7),
     (2, 0, 16, 5, 5),
     (2, 0, 16, 2, 2),
     (3, 0, 8, 2, 2),
@@ -84,12 +84,12 @@ LEVELS = (  # Toguz Kumalak, Tihbat
 TOBIT_LEVELS = (  # Tobit 5 x 4 and 4 x 4: its greedy mover is little better than a random one
     None,
     (1, 0, 16, 31, 31),
-    (1, 0, 16, 21, 21),
+    (1, 0, 16, 22, 22),
     (1, 0, 16, 12, 12),
-    (1, 0, 16, 5, 5),
+    (2, 0, 16, 7, 7),
     (2, 0, 16, 2, 2),
     (3, 0, 8, 1, 1),
-    (MAX_PLY - 1, 0, 3, 0, 0),
+    (MAX_PLY - 1, 0, 4, 0, 0),
     (MAX_PLY - 1, 0, 1, 0, 0),
 )
 _CARELESS = const(4)  # one game in this many is a careless one (levels with two blunder rates)
