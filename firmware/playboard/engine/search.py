@@ -23,9 +23,10 @@ best move), two killer moves of that ply, then the game's hint (captures,
 tuzdyks first). Games whose evaluation asks for it (``quiesce``: Tobit, where
 capture is compulsory) extend horizon nodes while the side to move must
 capture. Levels 1-8 (``LEVELS``, ``TOBIT_LEVELS``: one table per game): the
-low levels play a seeded random move in some of their moves, cap the depth,
+low levels play a seeded random move in some of their moves (Toguz Kumalak's
+level 1 in more of them in one game of four, a careless game), cap the depth,
 add seeded noise to the root moves' scores (so they blunder on purpose) and get
-a smaller share of the budget (1/16 at level 1, 1/6 or 1/3 at level 7); level 8
+a smaller share of the budget (1/16 at level 1, 1/6 or 1/4 at level 7); level 8
 searches until the budget (or the tree) runs out. At level 8 Tihbat plays by the solved
 table (``playboard.engine.tihbat_table``) when the table file is present.
 
@@ -207,7 +208,7 @@ class Engine:
         level 8, play Tihbat by the solved table when its file is present
         (no search; False searches instead). ``ms``: time
         budget in milliseconds on the engine's clock, from this call; ``nodes``:
-        node budget; levels below 8 use a share of both (``LEVELS``: 1/6 or 1/3 at
+        node budget; levels below 8 use a share of both (``LEVELS``: 1/6 or 1/4 at
         level 7 down to 1/16); ``depth``: a depth cap below the level's own.
         With no budget the level's depth cap alone bounds the search (levels 7
         and 8 then need a budget: ValueError). A game that is over gives
