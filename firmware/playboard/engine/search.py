@@ -63,35 +63,36 @@ _UPPER = const(2)
 _NO_MOVE = const(255)
 
 # level: (depth cap, root noise amplitude in quarters of the evaluation's UNIT, budget
-# divisor, blunders in 32, blunders in 32 in a careless game): a level searches at most
-# the given budgets divided by its divisor, with a depth cap, noise on the root moves'
-# scores (no level uses it now), and - in ``blunders`` of 32 moves, drawn from the seed -
-# a uniformly random legal move instead of a search; where the last two differ, one game
-# in ``_CARELESS`` (drawn when a game begins) is a careless one, with the last field's
-# blunders: a child wins some games against level 1 without level 1 being weaker on
-# average. Calibrated per game by matches (docs/engine.md, ``playboard match --ladder``):
-# each level 60-75% against the one below.
+# divisor, blunders): a level searches at most the given budgets divided by its divisor,
+# with a depth cap, noise on the root moves' scores (no level uses it now), and - in
+# ``blunders`` of 32 moves, drawn from the seed - a uniformly random legal move instead
+# of a search. ``blunders`` above 63 is ``b | c << 6``: b in 32 moves, but in one game
+# of ``_CARELESS`` (drawn when a game begins: a careless game) c in 32 - a child wins
+# some games against level 1 without level 1 being weaker on average. (One int, not a
+# fifth field: 18 small ints less in the heap, where test_memory's rig has no more.)
+# Calibrated per game by matches (docs/engine.md, ``playboard match --ladder``): each
+# level 60-75% against the one below.
 LEVELS = (  # Toguz Kumalak, Tihbat
     None,
-    (1, 0, 16, 14, 30),
-    (1, 0, 16, 11, 11),
-    (1, 0, 16, 7, 7),
-    (2, 0, 16, 5, 5),
-    (2, 0, 16, 2, 2),
-    (3, 0, 8, 2, 2),
-    (MAX_PLY - 1, 0, 6, 0, 0),
-    (MAX_PLY - 1, 0, 1, 0, 0),
+    (1, 0, 16, 14 | 30 << 6),
+    (1, 0, 16, 11),
+    (1, 0, 16, 7),
+    (2, 0, 16, 5),
+    (2, 0, 16, 2),
+    (3, 0, 8, 2),
+    (MAX_PLY - 1, 0, 6, 0),
+    (MAX_PLY - 1, 0, 1, 0),
 )
 TOBIT_LEVELS = (  # Tobit 5 x 4 and 4 x 4: its greedy mover is little better than a random one
     None,
-    (1, 0, 16, 31, 31),
-    (1, 0, 16, 22, 22),
-    (1, 0, 16, 12, 12),
-    (2, 0, 16, 7, 7),
-    (2, 0, 16, 2, 2),
-    (3, 0, 8, 1, 1),
-    (MAX_PLY - 1, 0, 4, 0, 0),
-    (MAX_PLY - 1, 0, 1, 0, 0),
+    (1, 0, 16, 31),
+    (1, 0, 16, 22),
+    (1, 0, 16, 12),
+    (2, 0, 16, 7),
+    (2, 0, 16, 2),
+    (3, 0, 8, 1),
+    (MAX_PLY - 1, 0, 4, 0),
+    (MAX_PLY - 1, 0, 1, 0),
 )
 _CARELESS = const(4)  # one game in this many is a careless one (levels with two blunder rates)
 GAME_LEVELS = {"tobit": TOBIT_LEVELS, "tobit4": TOBIT_LEVELS}
@@ -219,14 +220,13 @@ class Engine:
             raise ValueError("level must be 1..8, not %r" % (level,))
         if (ms is not None and ms < 0) or (nodes is not None and nodes < 0):
             raise ValueError("budgets must be >= 0 (ms=%r, nodes=%r)" % (ms, nodes))
-        cap, noise, share, blunders, careless = levels_of(game.name)[level]
-        if careless != blunders:
-            mood = self._mood & 1
-            if game.ply <= self._mood >> 1:  # a new game (or a take-back): draw its mood
-                mood = 1 if self._rand_below(_CARELESS) == 0 else 0
-            self._mood = (game.ply << 1) | mood
-            if mood:
-                blunders = careless
+        cap, noise, share, blunders = levels_of(game.name)[level]
+        if blunders > 63:  # blunders | careless << 6: this level has careless games
+            m = self._mood
+            if game.ply <= m >> 1:  # a new game (or a take-back): draw its mood
+                m = self._rand_below(_CARELESS) == 0
+            self._mood = game.ply << 1 | m & 1
+            blunders = blunders >> 6 if m & 1 else blunders & 63
         if nodes is not None and share > 1:
             nodes = max(1, nodes // share)
         if ms is not None and share > 1:
