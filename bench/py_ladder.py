@@ -15,15 +15,19 @@ level gets its share of it):
   against the one below 60-75%;
 - with ``LADDER_FULL=1`` also levels 2..8 against the reference players and,
   for Toguz Kumalak, level 8 against the engine before issue 18 (``base8``,
-  read from git) at 8,000 nodes (target >= 50%).
+  read from git) and against the engine of the ladder's first calibration
+  (``prev8``, read from git: a fixed reference for changes to the search), both
+  at 8,000 nodes (target >= 50%).
 
 At the end it prints the ladder as the markdown table of docs/engine.md. The
 same matches are ``playboard match --game toguz --game tobit --ladder
 --games 100`` (the whole suite without ``--ladder``). Environment:
 ``LADDER_GAMES`` (default 100; 10 for a quick look), ``LADDER_PROCESSES``
 (default 1: the machine is shared), ``LADDER_GAMES_LIST`` (default
-``toguz,tobit``), ``LADDER_FULL``. The bench runner stops a script after
-``BENCH_SCRIPT_S`` seconds (default 1200): set it to some hours for 100 games.
+``toguz,tobit``), ``LADDER_FULL``, ``LADDER_PAIRS`` (only these pairings, e.g.
+``toguz:L4:L3,toguz:L8:prev8@8000``: ``LADDER_GAMES_LIST`` is then ignored).
+The bench runner stops a script after ``BENCH_SCRIPT_S`` seconds (default
+1200): set it to some hours for 100 games.
 """
 import os
 import sys
@@ -45,6 +49,7 @@ GAMES = int(os.environ.get("LADDER_GAMES", "100"))
 PROCESSES = int(os.environ.get("LADDER_PROCESSES", "1"))
 GAME_LIST = os.environ.get("LADDER_GAMES_LIST", "toguz,tobit").split(",")
 FULL = os.environ.get("LADDER_FULL", "") not in ("", "0")
+PAIRS = [tuple(p.split(":")) for p in os.environ.get("LADDER_PAIRS", "").split(",") if p]
 SPEED_NODES = 20000
 
 
@@ -54,7 +59,7 @@ def target_of(a, b):
         return "25-50%", lambda r: 0.25 <= r["score"] <= 0.50
     if a == "L1" and b == "random":
         return "< 100% (loses some)", lambda r: r["losses"] > 0
-    if b == "base8@8000":
+    if b in ("base8@8000", "prev8@8000"):
         return ">= 50%", lambda r: r["score"] >= 0.5
     if b.startswith("L"):
         return "60-75%", lambda r: 0.60 <= r["score"] <= 0.75
@@ -73,24 +78,27 @@ def speed(name):
 
 
 def main():
-    for game in GAME_LIST:
+    for game in sorted(set(j[0] for j in PAIRS)) if PAIRS else GAME_LIST:
         nps, n = speed(game)
         report("engine %s: nodes/s under CPython (L8, %d nodes, middle game)" % (game, n),
                int(nps), "nodes/s", None, None)
     rows = []
-    for game in GAME_LIST:
-        pairs = suite() if FULL else ladder()
-        if FULL and game == "toguz":
-            pairs = pairs + [("L8", "base8@8000")]
-        for a, b in pairs:
-            r = match.run_match(game, a, b, games=GAMES, processes=PROCESSES)
-            target, ok = target_of(a, b)
-            verdict = None if ok is None else ok(r)
-            report("ladder %s %s vs %s (%d games, L8 %d nodes)" % (game, a, b, GAMES, r["nodes"]),
-                   round(100 * r["score"], 1), "%% [%.1f, %.1f] %d-%d-%d" % (
-                       100 * r["low"], 100 * r["high"], r["wins"], r["draws"], r["losses"]),
-                   target, verdict)
-            rows.append((r, target, verdict))
+    jobs = list(PAIRS)
+    if not jobs:
+        for game in GAME_LIST:
+            pairs = suite() if FULL else ladder()
+            if FULL and game == "toguz":
+                pairs = pairs + [("L8", "base8@8000"), ("L8", "prev8@8000")]
+            jobs += [(game, a, b) for a, b in pairs]
+    for game, a, b in jobs:
+        r = match.run_match(game, a, b, games=GAMES, processes=PROCESSES)
+        target, ok = target_of(a, b)
+        verdict = None if ok is None else ok(r)
+        report("ladder %s %s vs %s (%d games, L8 %d nodes)" % (game, a, b, GAMES, r["nodes"]),
+               round(100 * r["score"], 1), "%% [%.1f, %.1f] %d-%d-%d" % (
+                   100 * r["low"], 100 * r["high"], r["wins"], r["draws"], r["losses"]),
+               target, verdict)
+        rows.append((r, target, verdict))
     print("| game | A | B | games | A wins-draws-losses | A score | 95% interval | target |")
     print("|---|---|---|---|---|---|---|---|")
     for r, target, verdict in rows:

@@ -21,6 +21,9 @@ Players (specs):
 - ``base8``: level 8 of the engine as it was at commit ``BASELINE_REV`` (read
   with ``git show``; needs the repository's history): today's engine measured
   against the one before issue 18;
+- ``prev8``: level 8 of the engine at commit ``PREV_REV`` (the same way): the
+  engine of the ladder's first calibration, a fixed reference for later changes
+  to the search or the evaluations (until one lands, it plays as ``L8``);
 - any engine spec may end in ``@N``: that player's own node budget ``N``
   (``L8@2374``, ``base8@8000``), else the match's.
 
@@ -47,6 +50,8 @@ MAX_PLIES = {"toguz": 1000, "tobit": 300, "tobit4": 300, "tihbat": 1000}
 NOISY_RANDOM = 4  # the noisy player moves at random once in this many moves
 # the engine before issue 18 (level 8 of this commit is the ``base8`` player)
 BASELINE_REV = "f493dce644f065dcb5fccea3f04f8941f9181504"
+# the engine of the ladder's first calibration (level 8 of this commit is ``prev8``)
+PREV_REV = "7900f1381cb524870c74ecd6515f3d0d2ba8d153"
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
@@ -67,37 +72,46 @@ def material(g):
     return s
 
 
-_BASELINE = []
+_BASELINE = {}
 
 
-def baseline_engine_class():
-    """The ``Engine`` class of ``playboard.engine.search`` at ``BASELINE_REV``, with
-    that commit's evaluation (loaded once per process from ``git show``).
-    ValueError when the history is not there."""
-    if _BASELINE:
-        return _BASELINE[0]
+def baseline_engine_class(rev=BASELINE_REV):
+    """The ``Engine`` class of ``playboard.engine.search`` at commit ``rev``, with
+    that commit's evaluation and its native kernels (loaded once per process
+    from ``git show``). ValueError when the history is not there."""
+    if rev in _BASELINE:
+        return _BASELINE[rev]
     src = {}
-    for name in ("search", "evaluation"):
+    for name in ("search", "evaluation", "evaluation_native"):
         try:
             src[name] = subprocess.run(
-                ["git", "show", "%s:firmware/playboard/engine/%s.py" % (BASELINE_REV, name)],
+                ["git", "show", "%s:firmware/playboard/engine/%s.py" % (rev, name)],
                 cwd=ROOT, capture_output=True, text=True, check=True).stdout
         except (OSError, subprocess.CalledProcessError):
-            raise ValueError("base8 needs the git history of the repository (commit %s)" % BASELINE_REV[:10])
-    ev = type(sys)("playboard_baseline_evaluation")
+            if name == "evaluation_native":
+                continue  # older commits had none
+            raise ValueError("base8/prev8 need the git history of the repository (commit %s)" % rev[:10])
+    tag = rev[:10]
+    if "evaluation_native" in src:
+        nat = type(sys)("playboard_baseline_native_" + tag)
+        exec(compile(src["evaluation_native"], "baseline/evaluation_native.py", "exec"), nat.__dict__)
+        sys.modules[nat.__name__] = nat
+        src["evaluation"] = src["evaluation"].replace(
+            "from playboard.engine.evaluation_native import", "from %s import" % nat.__name__)
+    ev = type(sys)("playboard_baseline_evaluation_" + tag)
     exec(compile(src["evaluation"], "baseline/evaluation.py", "exec"), ev.__dict__)
     sys.modules[ev.__name__] = ev
     code = src["search"].replace("from playboard.engine import evaluation",
-                                 "import playboard_baseline_evaluation as evaluation")
-    se = type(sys)("playboard_baseline_search")
+                                 "import %s as evaluation" % ev.__name__)
+    se = type(sys)("playboard_baseline_search_" + tag)
     exec(compile(code, "baseline/search.py", "exec"), se.__dict__)
-    _BASELINE.append(se.Engine)
+    _BASELINE[rev] = se.Engine
     return se.Engine
 
 
 def parse_spec(spec):
     """(kind, level, nodes) of a player spec: kind "random", "greedy", "noisy",
-    "engine" or "base"; level 1..8 (engines) or None; nodes: the spec's own
+    "engine", "base" or "prev"; level 1..8 (engines) or None; nodes: the spec's own
     budget (``@N``) or None. ValueError for anything else."""
     name, at, budget = spec.partition("@")
     nodes = None
@@ -109,9 +123,11 @@ def parse_spec(spec):
         return name, None, None
     if name == "base8":
         return "base", 8, nodes
+    if name == "prev8":
+        return "prev", 8, nodes
     if name[:1] == "L" and name[1:].isdigit() and 1 <= int(name[1:]) <= 8:
         return "engine", int(name[1:]), nodes
-    raise ValueError("unknown player %r (random, greedy, noisy, L1..L8, base8, with @N nodes for engines)" % spec)
+    raise ValueError("unknown player %r (random, greedy, noisy, L1..L8, base8, prev8, with @N nodes for engines)" % spec)
 
 
 class Player:
@@ -131,6 +147,8 @@ class Player:
             self.engine = Engine(tt_size=1024, seed=seed & 0x3FFFFFFF or 1)
         elif self.kind == "base":
             self.engine = baseline_engine_class()(tt_size=1024, seed=seed & 0x3FFFFFFF or 1)
+        elif self.kind == "prev":
+            self.engine = baseline_engine_class(PREV_REV)(tt_size=1024, seed=seed & 0x3FFFFFFF or 1)
 
     def move(self, g):
         moves = g.legal_moves()

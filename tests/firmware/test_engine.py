@@ -488,14 +488,17 @@ def test_level_tables_have_eight_levels_each():
         t = engine_mod.levels_of(name)
         assert len(t) == 9 and t[0] is None
         for cap, noise, share, blunders in t[1:]:
-            assert 1 <= cap <= engine_mod.MAX_PLY - 1 and noise >= 0 and share >= 1 and 0 <= blunders <= 32
+            assert 1 <= cap <= engine_mod.MAX_PLY - 1 and noise >= 0 and share >= 1
+            # blunders in 32, or b | c << 6: b in 32, c in 32 in a careless game
+            assert 0 <= blunders <= 32 or 0 <= blunders & 63 <= blunders >> 6 <= 32
         assert t[8] == (engine_mod.MAX_PLY - 1, 0, 1, 0)  # the top level: no handicap at all
     assert engine_mod.levels_of("tobit") is engine_mod.TOBIT_LEVELS
     assert engine_mod.levels_of("toguz") is engine_mod.LEVELS
 
 
 def test_level_one_blunders_by_its_seed():
-    # Toguz level 1 plays a random legal move in 17 of 32 moves: from one position,
+    # Toguz level 1 plays a random legal move in 14 of 32 moves (30 in a careless
+    # game, one in four): from one position,
     # 40 seeds give several different moves, the same on a second run
     g = new_game("toguz")
     g.push(4)  # pit 5 from the start: North has captures to choose from
@@ -506,3 +509,40 @@ def test_level_one_blunders_by_its_seed():
     assert 10 <= sum(1 for m in a if m != deep) <= 38  # about half the moves are not the search's
     # level 8 never blunders: every seed plays the search's move
     assert all(Engine(seed=s).think(g, 8, nodes=300) == deep for s in (1, 2, 3))
+
+
+def test_level_one_has_careless_games():
+    # Toguz level 1: one game in four (drawn when a game begins) plays a random move
+    # in 30 of 32 moves instead of 14; the mood holds for the game. An engine plays
+    # 24 plies of a game at level 1 for each of 40 seeds; each move is compared
+    # with level 1's search (depth 1) from the same position.
+    assert engine_mod.LEVELS[1][3] == 14 | 30 << 6
+    differ = {0: [0, 0], 1: [0, 0]}  # mood -> [moves not the search's, moves]
+    moods = []
+    for s in range(1, 41):
+        e = Engine(seed=s, tt_size=0)
+        g = new_game("toguz")
+        mood = None
+        while g.ply < 24 and not g.is_game_over():
+            legal = g.legal_moves()
+            m = e.think(g, 1, nodes=300)
+            if mood is None:
+                mood = e._mood & 1
+            assert e._mood & 1 == mood and e._mood >> 1 == g.ply  # the same game: the same mood
+            if len(legal) > 1:
+                differ[mood][0] += m != Engine(tt_size=0).think(g, 8, depth=1)
+                differ[mood][1] += 1
+            g.push(m)
+        moods.append(mood)
+        g = new_game("toguz")  # a new game on the same engine: its mood drawn again
+        e.think(g, 1, nodes=300)
+        assert e._mood >> 1 == 0
+    assert 4 <= sum(moods) <= 18, moods  # about a quarter of 40 games
+    careless = differ[1][0] / differ[1][1]
+    careful = differ[0][0] / differ[0][1]
+    # a random move is the search's one in about 1 of 7 legal moves: careless about
+    # 30/32 x 6/7 = 80% of its moves not the search's, careful about 14/32 x 6/7 = 37%
+    assert 0.65 <= careless <= 0.95, (careless, careful)
+    assert 0.25 <= careful <= 0.55, (careless, careful)
+    # no other level and no Tobit level draws a mood: their blunders as before
+    assert all(t[3] <= 32 for t in engine_mod.LEVELS[2:] + engine_mod.TOBIT_LEVELS[1:])

@@ -29,9 +29,35 @@ def test_player_specs():
     assert match.parse_spec("L3") == ("engine", 3, None)
     assert match.parse_spec("L8@2374") == ("engine", 8, 2374)
     assert match.parse_spec("base8@8000") == ("base", 8, 8000)
+    assert match.parse_spec("prev8@8000") == ("prev", 8, 8000)
     for bad in ("L9", "L0", "greedy@5", "L8@", "L8@-1", "L8@x", "stockfish"):
         with pytest.raises(ValueError):
             match.parse_spec(bad)
+
+
+def test_prev8_is_level_8_read_from_git():
+    # prev8 is level 8 at match.PREV_REV, loaded from git into modules of its own
+    # (not today's classes); until the search or the evaluations change it plays
+    # today's level 8: the same move, score and depth in the same nodes
+    try:
+        old = match.baseline_engine_class(match.PREV_REV)
+    except ValueError:
+        pytest.skip("no git history here")
+    from playboard.engine.search import Engine
+
+    assert old is not Engine and old is match.baseline_engine_class(match.PREV_REV)
+    assert old.__module__ != Engine.__module__
+    g = new_game("toguz")
+    for m in (4, 6, 2, 7, 0, 3):
+        g.push(m)
+    a = old(tt_size=1024)
+    a.think(g, 8, nodes=2000)
+    b = Engine(tt_size=1024)
+    b.think(g, 8, nodes=2000)
+    assert a.best_move in g.legal_moves() and a.nodes == b.nodes == 2000
+    assert (a.best_move, a.score, a.depth) == (b.best_move, b.score, b.depth)
+    p = match.Player("prev8@500", 2374, 7)
+    assert p.kind == "prev" and p.move(g) in g.legal_moves()
 
 
 def test_noisy_player_mixes_greedy_and_random_moves():

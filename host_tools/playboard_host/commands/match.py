@@ -18,7 +18,7 @@ def add_arguments(p):
     p.add_argument("--nodes", type=int, help="level 8's node budget per move (default: the RP2040's 2 s, %s)" % (
         ", ".join("%s %d" % kv for kv in sorted(match.DEFAULT_NODES.items()))))
     p.add_argument("--pair", action="append", metavar="A:B",
-                   help="a pairing such as L8:greedy or L8:base8@8000 (repeatable; default: the ladder)")
+                   help="a pairing such as L8:greedy, L8:base8@8000 or L8:prev8@8000 (repeatable; default: the ladder)")
     p.add_argument("--ladder", action="store_true",
                    help="only the ladder's targets: L1 against random/greedy/noisy and each level against the one below")
     p.add_argument("--seed", type=int, default=1, help="seed of the random openings (default 1)")
