@@ -109,6 +109,12 @@ class App:
                 # the board file's brightness, unless the user saved one (docs/hardware.md)
                 defaults["brightness"] = cfg["leds"]["brightness"]
             settings = store.load_settings(defaults)
+            if settings.get("locked"):
+                # a museum board loads everything it offers: its names (qstrs) now, while
+                # the heap is whole (their next pool: 14 KB in one piece; docs/museum.md)
+                from playboard.app.names import intern_all
+                intern_all()
+                unload("playboard.app.names")
         self.settings = settings
         leds = cfg["leds"]
         self.closed = False  # outside the opening hours (settings "hours"): dark, idle
