@@ -17,10 +17,11 @@ dropped after.
 import gc
 import sys
 
-# the names' next pool once 1260 are interned: 1280 entries of a pointer, a 2-byte hash
-# and a length byte, and the pool's header (about 14 KB on the 64-bit unix port, 7.7 KB
-# on the RP2040)
-POOL_BYTES = 1280 * (11 if sys.maxsize > 1 << 32 else 7) + 64
+# the block held for the names' next pool once 1260 are interned: 1280 entries of a
+# pointer, a 2-byte hash and a length byte, the pool's header (14,144 bytes on the
+# 64-bit unix port; 7.7 KB on the RP2040, whose hash is one byte), and 1 KB for what a name's interning allocates
+# before its pool (the name's text, a new chunk for it) where the block was freed
+POOL_BYTES = 1280 * (11 if sys.maxsize > 1 << 32 else 7) + 64 + 1024
 
 
 def path():
@@ -39,10 +40,14 @@ def intern_all(name=None):
     """Intern every name (one a line) of file ``name`` (default :func:`path`); returns
     how many were interned (0: no file). ``getattr(gc, s, None)`` interns ``s``
     (MicroPython looks an attribute up by its qstr) and changes nothing. The heap's
-    largest block is held meanwhile (``POOL_BYTES``), so that the names read and the
-    pools' text do not cut it, and given back when the next pool finds no other room
-    (a MemoryError: the name is tried again once). A MemoryError then ends it: the
-    names left are interned when their code loads, as on any board."""
+    lowest block of ``POOL_BYTES`` is held meanwhile, so that the lines read and the
+    names' text do not cut it, and given back when the next pool finds no other room
+    (a MemoryError: the name is tried again once); the heap is swept every 16 names,
+    so that the lines read, garbage, stay in the holes below and the names' text
+    beside them (swept only when full, the garbage spread over the whole heap and the
+    text with it: after the names the largest free block was 2 KB, not 14). A
+    MemoryError then ends it: the names left are interned when their code loads, as
+    on any board."""
     n = 0
     try:
         f = open(name or path())
@@ -64,6 +69,8 @@ def intern_all(name=None):
                 gc.collect()
                 getattr(gc, line[:-1], None)
             n += 1
+            if not n & 15:
+                gc.collect()
     except MemoryError:
         pass
     finally:
