@@ -125,7 +125,8 @@ class Soak:
 
     def configure(self):
         """Opening hours (and idle_s, when given) first, then the museum profile (it locks
-        the link)."""
+        the link); then the board switched off and on, as docs/museum.md's set-up says
+        (a locked board interns its code's names at power-up)."""
         port = ["--port", self.b.port, "--timeout", "5"]
         words = ["hours", HOURS]
         if self.idle_s is not None:
@@ -139,6 +140,8 @@ class Soak:
                 raise RuntimeError("settings unreadable")
         if self.idle_s is None:
             self.idle_s = 300  # the museum profile's (firmware/playboard/settings.py)
+        self.b.restart()
+        self.set_wall(self.wall)
 
     def recover(self):
         """Switch the board on again after a power cut; the wall clock set again (the

@@ -110,7 +110,10 @@ class App:
                 defaults["brightness"] = cfg["leds"]["brightness"]
             settings = store.load_settings(defaults)
             if settings.get("locked"):
-                self.intern_names()
+                # a museum board loads everything it offers: its names (qstrs) now, while
+                # the heap is whole (their next pool: 14 KB in one piece; docs/museum.md)
+                import playboard.app.names  # noqa: F401 (its import interns them)
+                unload("playboard.app.names")
         self.settings = settings
         leds = cfg["leds"]
         self.closed = False  # outside the opening hours (settings "hours"): dark, idle
@@ -1072,19 +1075,8 @@ class App:
         else:
             self.open_menu(now_ms)
 
-    def intern_names(self):
-        """A museum board loads everything it offers: its code's names (qstrs) interned
-        now (``playboard.app.names``), at a locked board's power-up and when the host
-        locks it, while the heap is whole (their next pool: 14 KB in one piece on the
-        64-bit model; docs/museum.md)."""
-        from playboard.app.names import intern_all
-        intern_all()
-        unload("playboard.app.names")
-
     def link_settings(self, changed):
         """Apply settings the host changed (already checked and saved on flash)."""
-        if changed.get("locked") and self.make_room():  # (no game: its code goes first)
-            self.intern_names()
         if "brightness" in changed or "max_brightness" in changed:
             self.apply_brightness()
         if "hours" in changed:

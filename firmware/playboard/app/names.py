@@ -10,9 +10,10 @@ load. :func:`intern_all` interns at power-up, while the heap is whole, every nam
 the modules deployed beside it: the file ``data/names`` (written by the build of
 ``.mpy`` files: ``playboard_host.mpynames``; none where the code is frozen, whose
 names are in flash), one name a line. A name interned now is one the code would
-intern when it loads; the names pass 1260, so the pool grows now. Loaded by
+intern when it loads; the names pass 1260, so the pool grows now. Imported by
 ``playboard.app.loop.App`` as it reads the settings, on a locked board only, and
-dropped after.
+dropped after: the import does it (``n``: the names read). A board locked by the link interns them at its next power-up
+(docs/museum.md: the profile, then off and on).
 """
 import gc
 import sys
@@ -78,3 +79,6 @@ def intern_all(name=None):
     room = None
     gc.collect()
     return n
+
+
+n = intern_all()  # (its import is the work: ``import playboard.app.names``, no name more in App's code)
