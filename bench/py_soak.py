@@ -142,6 +142,7 @@ class Soak:
             self.idle_s = 300  # the museum profile's (firmware/playboard/settings.py)
         self.b.restart()
         self.set_wall(self.wall)
+        self.adv(31000)  # (the hours looked at: before opening, the board goes dark)
 
     def recover(self):
         """Switch the board on again after a power cut; the wall clock set again (the
