@@ -125,7 +125,8 @@ class Soak:
 
     def configure(self):
         """Opening hours (and idle_s, when given) first, then the museum profile (it locks
-        the link)."""
+        the link); then the board switched off and on, as docs/museum.md's set-up says
+        (a locked board interns its code's names at power-up)."""
         port = ["--port", self.b.port, "--timeout", "5"]
         words = ["hours", HOURS]
         if self.idle_s is not None:
@@ -139,6 +140,9 @@ class Soak:
                 raise RuntimeError("settings unreadable")
         if self.idle_s is None:
             self.idle_s = 300  # the museum profile's (firmware/playboard/settings.py)
+        self.b.restart()
+        self.set_wall(self.wall)
+        self.adv(31000)  # (the hours looked at: before opening, the board goes dark)
 
     def recover(self):
         """Switch the board on again after a power cut; the wall clock set again (the
@@ -226,6 +230,8 @@ class Soak:
                 self.adv(self.rng.randint(50, 300))
             self.adv(400)
         if self.status()["state"] != "staff":
+            if os.environ.get("SOAK_DEBUG"):
+                print("staff not open", self.status(), self.b.mem(), file=sys.stderr)
             self.n["staff_failed"] += 1
             return
         for cell in (STAFF_FLASH, STAFF_FLASH, STAFF_EXIT):
@@ -233,6 +239,8 @@ class Soak:
             press_sensor(self.hands, self.sensor("toguz", cell))
         self.adv(500)
         if self.status()["state"] != "menu":
+            if os.environ.get("SOAK_DEBUG"):
+                print("staff not closed", self.status(), self.b.mem(), file=sys.stderr)
             self.n["staff_failed"] += 1
         self.n["staff"] += 1
         self.events()
@@ -442,13 +450,22 @@ class Soak:
         self.adv(rng.randint(300, 1500))
         pts = list(range(1, 13)) + list(range(27, 39))
         rng.shuffle(pts)
-        for p in pts:
-            s = self.sensor("tobit", p)
-            self._bounce(s, 1)
-            self.b.set_sensor(s, 1)
-            self.adv(rng.randint(250, 1200))
-        self.adv(1000)
-        st = self.status()
+        try:
+            for p in pts:
+                s = self.sensor("tobit", p)
+                self._bounce(s, 1)
+                self.b.set_sensor(s, 1)
+                self.adv(rng.randint(250, 1200))
+            self.adv(1000)
+            st = self.status()
+        except SimDied:
+            # the power cut while the pieces were set: the visitor leaves, the pieces are
+            # swept off (left on the board, they would begin Tobit for the next visitor)
+            self.n["cuts"] += 1
+            self.safe(self.recover)
+            self.safe(self.leave)
+            self.safe(self.clear_tobit)
+            return
         if st["state"] not in ("setup", "play") or st["game"] != "tobit":
             if os.environ.get("SOAK_DEBUG"):
                 print("tobit not begun", st, self.b.mem(), self.log[-1]["game"] if self.log else "", file=sys.stderr)

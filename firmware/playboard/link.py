@@ -429,6 +429,13 @@ class Link:
         self.send(seq, "f", memoryview(c)[0:8 + k])
 
     def _hello(self, req):
+        # a host's session begins (a sync): with no game on the board (the menu,
+        # attract) the last game's code and the next one's reserve go now
+        # (App.make_room), so that the session's requests have the heap (issue 14's
+        # soak: fetches and acks refused, out of memory, the heap cut by them)
+        app = self.app
+        if app is not None and getattr(app, "game", 1) is None and hasattr(app, "make_room"):
+            app.make_room()
         return {"proto": PROTOCOL, "fw": __version__, "max": MAX_PAYLOAD, "chunk": CHUNK,
                 "board": getattr(self.app, "board_id", None) or _board_id()}
 

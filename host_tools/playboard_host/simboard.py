@@ -35,6 +35,8 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 FIRMWARE = os.path.join(ROOT, "firmware")
 BUILD = os.path.join(ROOT, "build", "simfw")
+# modules the simulated board never loads: their names are not in its data/names
+SIM_NAMES_SKIP = ("playboard/hw/rp2.", "playboard/hw/circuitpython.", "playboard/app/onboard.")
 
 __all__ = ["SimBoard", "SimError", "SimDied", "micropython_binary", "build_firmware"]
 
@@ -113,6 +115,8 @@ def build_firmware(dest=BUILD, source=FIRMWARE, march=None, opt=3):
             os.utime(tmp, ns=(src_time, src_time))
             os.replace(tmp, out)
     _remove_orphans(dest, source)
+    from playboard_host.mpynames import mpy_files, write_names
+    write_names(dest, mpy_files(dest, SIM_NAMES_SKIP))  # a locked board interns them at power-up
     return dest
 
 

@@ -224,3 +224,31 @@ def test_staff_menu_clears_only_the_synced_games_and_calibrates_only_a_hall_boar
     r.adv(12000)
     assert saved == [1] and r.app.check is None and r.app.state == 0
     assert r.app.check_result["check"] == "calibrate" and r.app.check_result["pass"]
+
+
+def test_an_idle_game_whose_menu_code_cannot_load_beside_it_is_abandoned_all_the_same():
+    # issue 14's soak: in play the menu's code (app/ui) did not load beside a game's
+    # (a MemoryError each frame: 20,938 in 30 days), so the idle game was never
+    # abandoned; the game goes first and the abandon goes on, its length kept
+    r = Rig()
+    r.app.settings["idle_s"] = 30
+    r.app.link_set_game({"game": "tihbat", "mode": "two"})
+    r.begun()
+    _play_tihbat(r, [0])
+    real = r.app._ui
+    fails = []
+
+    def ui_short_of_heap():
+        if r.app.game is not None:  # no room beside the game
+            fails.append(r.t)
+            raise MemoryError("memory allocation failed, allocating 752 bytes")
+        return real()
+
+    r.app._ui = ui_short_of_heap
+    r.adv(34000)
+    assert len(fails) == 1 and r.app.state == 4, (fails, r.app.state)  # attract, at once
+    assert r.app.memory_errors == 0 and r.app.tracker is None
+    ab = [f for k, f in r.events if k == "abandoned"]
+    assert ab == [{"ply": 1}], ab
+    rec = r.store.read(1)
+    assert rec.finished and rec.termination == "abandoned" and len(rec.moves) == 1

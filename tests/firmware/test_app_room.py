@@ -41,6 +41,8 @@ def test_a_link_that_cannot_load_is_tried_once_a_second_and_counted_once():
 
     r.app.transport = _Ready()
     r.app.open_link = no_room
+    r.app._reserve = None  # nothing to drop (App.make_room: the reserve and any game
+    r.app.release_game()  # code, an earlier test's, would go first and try again at once)
     r.adv(3000)  # 300 frames, the host waiting all along
     assert 3 <= len(tries) <= 4, tries  # once a second, not every frame
     assert all(b - a >= 1000 for a, b in zip(tries, tries[1:])), tries
@@ -123,3 +125,26 @@ def test_the_link_making_room_on_a_game_s_result_goes_to_the_menu():
     assert len(tries) == 2 and r.app.link is not None, tries  # room made: loaded at once
     assert r.app.state == S_MENU and r.app.game is None, r.app.state
     assert r.app.memory_errors == 1
+
+
+def test_a_hosts_hello_at_the_menu_drops_the_last_games_code_and_the_reserve():
+    # issue 14's soak: a sync at closing found the last game's code and the next
+    # game's reserve (16 KB) in the heap; its requests' cold code (record/folder) then
+    # did not load: fetches and acks refused. The hello, a session's first request,
+    # makes room first; in play it changes nothing
+    import sys
+    from playboard.link import Link
+    r = Rig()
+    r.app.choose("tihbat", "two")
+    r.app.new_game(r.t)
+    r.begun()
+    lk = Link(None, r.store, app=r.app, settings=r.app.settings)
+    lk._hello({})
+    assert r.app.state == 2 and r.app.game is not None and "playboard.games.tihbat" in sys.modules
+    r.app.link_set_game({"resign": 0})
+    r.adv(3000)
+    r.app.open_menu(r.t)
+    assert r.app.game is None and "playboard.games.tihbat" in sys.modules  # (kept for a next game)
+    assert lk._hello({})["proto"] >= 1
+    assert "playboard.games.tihbat" not in sys.modules and r.app._reserve is None
+    assert r.app.make_room() is False  # nothing left to drop

@@ -109,6 +109,11 @@ class App:
                 # the board file's brightness, unless the user saved one (docs/hardware.md)
                 defaults["brightness"] = cfg["leds"]["brightness"]
             settings = store.load_settings(defaults)
+            if settings.get("locked"):
+                # a museum board loads everything it offers: its names (qstrs) now, while
+                # the heap is whole (their next pool: 14 KB in one piece; docs/museum.md)
+                import playboard.app.names  # noqa: F401 (its import interns them)
+                unload("playboard.app.names")
         self.settings = settings
         leds = cfg["leds"]
         self.closed = False  # outside the opening hours (settings "hours"): dark, idle
@@ -330,13 +335,20 @@ class App:
             unload("playboard.link")
 
     def make_room(self):
-        """Called when the link runs out of memory: with no game in play (the menu, a
-        finished game's result, attract) the last game's code and objects go (a result
-        shown gives way to the menu) and the heap is swept: True (worth trying again). A game in play keeps its heap: False."""
+        """Called when the link runs out of memory or a host's session begins: with no
+        game in play (the menu, a finished game's result, attract) the last game's code
+        and objects and the next game's reserve go (a result shown gives way to the
+        menu) and the heap is swept: True (worth trying again). A game in play keeps
+        its heap, and nothing to drop: False."""
         if self.state in (S_SETUP, S_PLAY) or self._pending is not None:
             return False
-        if self.game is None and self.engine is None and self.tracker is None:
+        import sys
+        had = self._reserve is not None or self.game is not None or self.engine is not None
+        for name in GAME_CODE:
+            had = had or name in sys.modules
+        if not had:
             return False  # nothing to drop
+        self._reserve = None  # (made again by the menu or the next game's start)
         self.release_game()
         if self.state == S_OVER:  # no result to show without the game: the menu
             self._enter(S_MENU, self.now)
@@ -922,11 +934,19 @@ class App:
             if self._hold >= 0:
                 self._ui().paint_hold(self, now_ms)
             return
-        if self.tracker is None:
-            return  # a game's begin met a MemoryError: it begins again next frame
         idle = self.settings.get("idle_s", 0)
         if idle and self.mode != "demo" and ((now_ms - self._t_idle) & MASK) >= 1000 * idle:
-            self._ui().abandon(self, now_ms)
+            if self.game is not None:
+                self.last_ply = self.game.ply  # (the abandoned game's length, for its event)
+            try:
+                ui = self._ui()
+            except MemoryError:
+                # no room for the menu's code beside the game's: the game, abandoned,
+                # goes first (a frame failing here would never leave the game)
+                self.release_game()
+                gc.collect()
+                ui = self._ui()
+            ui.abandon(self, now_ms)
             return
         if self.tracker is None:  # a game's start cut short by a MemoryError: begun again
             return

@@ -146,7 +146,7 @@ def attract_step(app):
 def abandon(app, now_ms):
     """A game left alone for ``idle_s`` seconds (museum: the visitor went away): it
     is recorded as abandoned and the board goes back to its attract loop."""
-    ply = app.game.ply if app.game is not None else 0
+    ply = app.last_ply  # (App._paint: its game may be gone already)
     if app.store.current is not None and not app.store.finish("*", "abandoned"):
         app.pending.append(("E", "*", "abandoned"))
         app.emit("record-error", {"msg": app.store.error})
