@@ -112,7 +112,10 @@ class App:
             if settings.get("locked"):
                 # a museum board loads everything it offers: its names (qstrs) now, while
                 # the heap is whole (their next pool: 14 KB in one piece; docs/museum.md)
-                import playboard.app.names  # noqa: F401 (its import interns them)
+                # (by its name's string: a string over 10 characters is not interned when
+                # compiled, an import statement's name is, and this one runs on locked
+                # boards only)
+                __import__("playboard.app.names")  # (its import interns them)
                 unload("playboard.app.names")
         self.settings = settings
         leds = cfg["leds"]
