@@ -346,6 +346,8 @@ def test_a_nearly_full_flash_blinks_on_the_menu_and_shows_in_the_status():
     assert any(c[0] > 2 * (c[1] + c[2]) for c in seen if c), seen  # red, blinking
     assert (0, 0, 0) in seen or min(seen) != max(seen)
     fs.free_bytes = None  # room again (the games were synced and dropped)
+    del r  # switched off and on: one App at a time, as on the board
+    gc.collect()
     r2 = Rig(fs)
     r2.adv(200)
     assert r2.app.link_status()["flash_low"] is False
