@@ -121,3 +121,43 @@ def test_the_names_pool_grows_at_power_up_in_the_heaps_largest_block(tmp_path):
     lines = len(_names(os.path.join(ROOT, "build", "simfw", FILE)))
     assert "interned %d\n" % lines in out
     assert pools == 7 and 1270 < n <= lines + 300, out
+
+
+@pytest.mark.parametrize("locked", [True, False])
+def test_a_locked_board_feeds_its_watchdog_just_before_and_after_its_names(monkeypatch, locked):
+    """The names' interning at a locked board's power-up (some 2-4 s on the RP2040,
+    estimated from the unix port's 21-26 ms: 1,734 names and a sweep every 16) has a
+    whole watchdog period (8 s, started before the App): the App feeds it just before
+    and just after; an unlocked board interns nothing and feeds nothing there."""
+    import builtins
+    import sys
+
+    sys.path.insert(0, os.path.join(ROOT, "tests", "firmware"))
+    try:
+        import apprig
+        from fakeflash import FakeFs
+    finally:
+        sys.path.pop(0)
+    from playboard.app.loop import App
+    from playboard.record import Store
+
+    log = []
+
+    class Wdt:
+        def feed(self):
+            log.append("feed")
+
+    real = builtins.__import__
+
+    def spy(name, *a, **k):
+        if name == "playboard.app.names":
+            log.append("names")
+        return real(name, *a, **k)
+
+    store = Store("/games", fs=FakeFs())
+    store.save_settings({"locked": locked})
+    monkeypatch.setattr(builtins, "__import__", spy)
+    App(apprig.open_board(apprig._cfg()), apprig._cfg(), store, think="nodes", tt_size=64, wdt=Wdt(),
+        clock=lambda: 0)
+    monkeypatch.setattr(builtins, "__import__", real)
+    assert log == (["feed", "names", "feed"] if locked else []), log

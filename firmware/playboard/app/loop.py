@@ -115,8 +115,12 @@ class App:
                 # (by its name's string: a string over 10 characters is not interned when
                 # compiled, an import statement's name is, and this one runs on locked
                 # boards only)
+                if wdt is not None:
+                    wdt.feed()  # (some 2-4 s on the RP2040, estimated: a whole 8 s for it)
                 __import__("playboard.app.names")  # (its import interns them)
                 unload("playboard.app.names")
+                if wdt is not None:
+                    wdt.feed()
         self.settings = settings
         leds = cfg["leds"]
         self.closed = False  # outside the opening hours (settings "hours"): dark, idle
