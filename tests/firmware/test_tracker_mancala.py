@@ -648,6 +648,33 @@ def test_in_the_engines_view_a_reply_counts_once_its_pit_was_lifted():
                                      ("selected", 13), ("committed", 2)]
 
 
+def test_in_the_engines_view_a_pit_isolated_while_lifted_lets_the_reply_count():
+    # the engine's pit's sensor chatters (isolated) while the player carries its move
+    # out: the lift is never seen, the first ball sown back turns it on again, and the
+    # reply was refused for ever (corpus tihbat white 101000800, toguz black 101000306)
+    g = game("toguz")
+    tr = MancalaTracker(g, select="lift", confirm_ms=2500)
+    tr.engines = 1
+    o = lift_board(g)
+    tr.update(o, 0)
+    tr.press(4, 1000, True)
+    tr.request.fault[4] = 1  # isolated (board/isolate.py) while the move is carried out
+    tr.update(o, 1500)
+    tr.request.fault[4] = 0  # recovered, reading its balls again
+    tr.update(o, 3000)
+    assert lift(tr, o, 13, 3200) == [("lifted", 13), ("confirmed", 12),
+                                     ("selected", 13), ("committed", 2)]
+    # never isolated: the pit not lifted, the reply is still an error
+    g = game("toguz")
+    tr = MancalaTracker(g, select="lift", confirm_ms=2500)
+    tr.engines = 1
+    o = lift_board(g)
+    tr.update(o, 0)
+    tr.press(4, 1000, True)
+    tr.update(o, 1500)
+    assert lift(tr, o, 13, 3200) == [("lifted", 13), ("error", 13)] and tr.why == 5
+
+
 def test_the_engines_view_is_not_confirmed_by_time_before_its_pit_is_lifted():
     # lift selection: the engine's view waits for the player to carry the move out (its
     # pit lifted), however long; then it confirms confirm_ms after the last sensor event

@@ -136,6 +136,12 @@ class MancalaTracker(EventOutbox):
             self._t_event = now_ms
             self._pass(now_ms)
             return self.n_events
+        if self.state == _MS_SOWING and self.request.fault[self._origin]:
+            # the view's pit isolated (a chattering sensor): its lift, the move carried
+            # out, may be hidden; counted as made, as the confirmation by time counts it
+            # (corpus tihbat white 101000800: the engine's pit lifted while isolated, a
+            # ball sown back into it, the reply then refused for ever)
+            self._o_up = True
         c = self._reply
         if c != 255:  # (see _edge: played a frame after the pass)
             self._reply = 255
