@@ -250,6 +250,7 @@ class Soak:
         from playboard.app.state import STAFF_CORNERS
         from playboard.app.staff import STAFF_EXIT, STAFF_FLASH
         sens = [self.sensor("toguz", c) for c in STAFF_CORNERS]
+        st0 = self.status()["state"] if os.environ.get("SOAK_DEBUG") else ""
         for _ in range(2):
             for s in sens:
                 self.b.set_sensor(s, 1)
@@ -261,7 +262,10 @@ class Soak:
             self.adv(400)
         if self.status()["state"] != "staff":
             if os.environ.get("SOAK_DEBUG"):
-                print("staff not open", self.status(), self.b.mem(), file=sys.stderr)
+                self.events()
+                self.dbg("staff not open, before the gesture:", st0, self.status(), self.b.mem())
+                for t in self.trail[-12:]:
+                    print("   ", t, file=sys.stderr)
             self.n["staff_failed"] += 1
             return
         for cell in (STAFF_FLASH, STAFF_FLASH, STAFF_EXIT):
