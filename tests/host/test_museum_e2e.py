@@ -258,3 +258,36 @@ def test_a_tobit_set_up_begun_by_start_is_left_by_the_resign_pad_then_the_menu(b
         b.advance(600)
     st = b.status()
     assert st["state"] == "play" and st["game"] == "toguz", st
+
+
+def test_the_staff_gesture_opens_the_staff_menu_after_a_finished_games_result_went_back_to_the_menu(board, tmp_path):
+    """The soak's failed staff visits (issue 14): each the morning after a day whose last
+    game finished. The result, its rest taken when it shows, never took the "board at
+    rest" of REST_MS (``App._settled`` left False), and the menu it went back to kept
+    that: the gesture's four corners held 3 s were taken as the board's new rest, the
+    gesture lost. Not memory (42 KB free)."""
+    from playboard.app.state import MENU_GAME, MENU_MODE, MENU_START, STAFF_CORNERS
+    from playboard_host.gestures import PAD_WHITE_RESIGN, press_pad, press_sensor
+    b = board()
+    b.start("sim", fs_dir=str(tmp_path / "flash"))
+    b.advance(500)
+    tg = load_layout("toguz")
+    for c in (MENU_GAME[0], MENU_MODE[0], MENU_START):
+        press_sensor(b, tg.sensor_of(c))
+        b.advance(500)
+    press_pad(b, "toguz", PAD_WHITE_RESIGN)
+    press_pad(b, "toguz", PAD_WHITE_RESIGN)
+    b.advance(3000)
+    assert b.status()["state"] == "over"
+    b.advance(125000)  # attract_s (120 s): the result goes back to the menu by itself
+    assert b.status()["state"] == "menu"
+    for _ in range(2):
+        for c in STAFF_CORNERS:
+            b.set_sensor(tg.sensor_of(c), 1)
+            b.advance(120)
+        b.advance(3200)
+        for c in STAFF_CORNERS:
+            b.set_sensor(tg.sensor_of(c), 0)
+            b.advance(120)
+        b.advance(400)
+    assert b.status()["state"] == "staff"
