@@ -29,7 +29,13 @@ Tihbat, Toguz Kumalak against the engine (``SOAK_ENGINE``, the share of its
 visitors, default 0.35) and Tobit begun by setting its pieces (``SOAK_TOBIT``, the
 share of visitors, default 0.2); on the simulator's 64-bit model a game of theirs may
 not begin once the link has been used (docs/museum.md, "Known problems": counted,
-"not begun"). bench/py_soak_heap.py runs the same days again without power cuts
+"not begun"). A Tobit visitor leaves Tobit chosen in the menu; a later visitor whose
+game press is spoiled (begun within QUIET_MS of a stray touch) has START begin Tobit's
+set-up: counted "other game" as any game the menu's choice began, and that visitor
+walks away (idle_s abandons it), not knowing the resign pads are the way back to the
+menu (docs/museum.md, "Known problems"). ``SOAK_DEBUG=1`` prints each miss with the
+day, the time and the events before it; ``SOAK_DEBUG=mem`` also where each memory
+error happens. bench/py_soak_heap.py runs the same days again without power cuts
 (the heap over one firmware process; a script of its own: each has the bench's
 ``BENCH_SCRIPT_S``). tests/host/test_soak.py runs 2 days of the same code.
 """
@@ -103,12 +109,22 @@ class Soak:
                       staff=0, staff_failed=0, chatter=0, engine_games=0, engine_moves=0, engine_silent=0,
                       tobit=0, tobit_failed=0, engine_not_begun=0, sync_again=0, sync_failed=0)
         self.engine_move = None  # the last "engine" event's move, until played
+        self.trail = []  # SOAK_DEBUG: the last events and notes, printed with a miss
+        self._mem_seen = {}  # SOAK_DEBUG=mem: memory errors seen, per power-up
 
     # ---- the board ------------------------------------------------------------------
 
     def adv(self, ms):
         t = self.b.advance(ms)
         self.wall += ms / 1000.0
+        if os.environ.get("SOAK_DEBUG") == "mem":  # where a memory error happens
+            st = self.b.status()
+            k = st.get("memory_errors", 0)
+            if k > self._mem_seen.get(self.power_ups, 0):
+                self._mem_seen[self.power_ups] = k
+                self.dbg("memory error", k, st, self.b.mem())
+                for e in self.trail[-6:]:
+                    print("   ", e, file=sys.stderr)
         return t
 
     def set_wall(self, seconds):
@@ -121,7 +137,18 @@ class Soak:
     def events(self):
         d = self.b._command("events")
         self.n["events_lost"] += d.get("lost", 0)
+        if os.environ.get("SOAK_DEBUG"):
+            self.trail.extend((round(self.wall - DAY0, 1), e) for e in d["events"])
+            del self.trail[:-40]
         return d["events"]
+
+    def dbg(self, *a):
+        """SOAK_DEBUG: a line to stderr, with the day and the board's time of day."""
+        if os.environ.get("SOAK_DEBUG"):
+            t = self.wall - DAY0
+            print("day %d %s" % (t // 86400, "%02d:%02d:%02d" % (t % 86400 // 3600, t % 3600 // 60, t % 60)), *a,
+                  file=sys.stderr)
+            self.trail.append((round(t, 1), " ".join(str(x) for x in a)))
 
     def configure(self):
         """Opening hours (and idle_s, when given) first, then the museum profile (it locks
@@ -191,8 +218,11 @@ class Soak:
         """A passer-by brushes one or two pits (0.1-0.3 s)."""
         self.n["stray"] += 1
         for _ in range(self.rng.randint(1, 2)):
-            self.touch(self.sensor("toguz", self.rng.randrange(18)), self.rng.randint(60, 300))
+            c = self.rng.randrange(18)
+            self.touch(self.sensor("toguz", c), self.rng.randint(60, 300))
+            t = self.b.status()["t"] if os.environ.get("SOAK_DEBUG") else 0
             self.adv(self.rng.randint(50, 800))
+            self.dbg("stray touch of pit", c, "ended at", t)
 
     def sweep(self):
         """A hand slides over a row of pits (each touched 30-90 ms), or rests on a few
@@ -220,6 +250,7 @@ class Soak:
         from playboard.app.state import STAFF_CORNERS
         from playboard.app.staff import STAFF_EXIT, STAFF_FLASH
         sens = [self.sensor("toguz", c) for c in STAFF_CORNERS]
+        st0 = self.status()["state"] if os.environ.get("SOAK_DEBUG") else ""
         for _ in range(2):
             for s in sens:
                 self.b.set_sensor(s, 1)
@@ -231,7 +262,10 @@ class Soak:
             self.adv(400)
         if self.status()["state"] != "staff":
             if os.environ.get("SOAK_DEBUG"):
-                print("staff not open", self.status(), self.b.mem(), file=sys.stderr)
+                self.events()
+                self.dbg("staff not open, before the gesture:", st0, self.status(), self.b.mem())
+                for t in self.trail[-12:]:
+                    print("   ", t, file=sys.stderr)
             self.n["staff_failed"] += 1
             return
         for cell in (STAFF_FLASH, STAFF_FLASH, STAFF_EXIT):
@@ -279,9 +313,21 @@ class Soak:
             self.adv(self.rng.randint(500, 2000))
             press_sensor(self.hands, self.sensor("toguz", MENU_START))
             st = self.status()
+        if st["state"] == "setup" and st["game"] != name:
+            # START began the menu's choice: Tobit, left chosen by the last visitor's set
+            # pieces (museum.set_position), this visitor's game press spoiled (a stray
+            # touch or the wake less than QUIET_MS before it). The board lights the Tobit
+            # points to fill; the visitor, who wanted a mancala game and sees no way back
+            # to the menu on its pits, walks away: idle_s abandons it (docs/museum.md)
+            self.n["other_game"] += 1
+            self.dbg("tobit set-up begun by START", name, mode)
+            return None
         if st["state"] != "play":
             if os.environ.get("SOAK_DEBUG"):
-                print("not begun", name, mode, st, self.b.mem(), self.log[-1]["game"] if self.log else "", file=sys.stderr)
+                self.events()  # (into the trail: what began, or not)
+                self.dbg("not begun", name, mode, st, self.b.mem(), self.log[-1]["game"] if self.log else "")
+                for t in self.trail:
+                    print("   ", t, file=sys.stderr)
             self.n["engine_not_begun" if mode else "start_failed"] += 1
             return None
         if st["game"] != name:  # the game press spoiled: START began the menu's choice
@@ -472,14 +518,19 @@ class Soak:
             self.n["tobit_failed"] += 1
         else:
             self.n["tobit"] += 1
+            plies = rng.randint(0, 8)
+            self.dbg("tobit begun", st, "plies", plies)
             try:
-                self.play_tobit(rng.randint(0, 8), 1 if st.get("mode") == "white" else -1)
+                self.play_tobit(plies, 1 if st.get("mode") == "white" else -1)
             except SimDied:
                 self.log[-1]["cut"] = True
                 self.n["cuts"] += 1
+                self.dbg("tobit cut")
                 self.safe(self.recover)
         self.safe(self.leave)
+        self.dbg("tobit left", self.status())
         self.safe(self.clear_tobit)
+        self.dbg("tobit cleared", self.status())
 
     def play_tobit(self, plies, engine):
         """``plies`` Tobit plies made with the hands (lift, put down, take the captured

@@ -198,3 +198,96 @@ def test_only_a_locked_board_interns_its_names_at_power_up(board, tmp_path):
     # the pool and about 650 names' text (~20 KB), less the app's 16 KB reserve when
     # the heap then has no block for it (made again at a game's start); none: 0 or less
     assert 4000 < locked - free < 28000, (free, locked)
+
+
+def test_a_tobit_set_up_begun_by_start_is_left_by_the_resign_pad_then_the_menu(board, tmp_path):
+    """The soak's last "no game" visitors (issue 14; docs/museum.md, "Known problems"):
+    a Tobit game begun by its pieces leaves Tobit chosen in the menu; the pieces swept
+    off, the next visitor's game press begun 75 ms after a stray touch is no press
+    (QUIET_MS), so START begins the menu's choice: Tobit's set-up, as documented, not
+    a board beginning Tobit by itself. The way back to the menu for a visitor who
+    wanted Toguz Kumalak: White's resign pad (Toguz South pit 8) twice, then a menu pit."""
+    from playboard.app.state import MENU_GAME, MENU_MODE, MENU_START
+    from playboard_host.gestures import PAD_WHITE_RESIGN, press_pad, press_sensor
+    rng = random.Random(14)
+    b = board()
+    b.start("sim", fs_dir=str(tmp_path / "flash"))
+    _settings(b, "--profile", "museum")
+    b.advance(500)
+    tg, tb = load_layout("toguz"), load_layout("tobit")
+    _set_pieces(b, rng, list(WHITE) + list(BLACK), slip=False)
+    b.advance(1500)
+    st = b.status()
+    assert st["state"] == "play" and st["game"] == "tobit", st
+    b.menu()  # (the visitor walks away: its game closed, the menu)
+    b.advance(500)
+    for p in list(WHITE) + list(BLACK):  # the pieces swept off
+        _put(b, rng, tb.sensor_of(p), 0)
+        b.advance(rng.randint(40, 200))
+    b.advance(1500)
+    st = b.status()
+    assert st["state"] == "menu" and st["game"] == "tobit", st  # (Tobit still chosen)
+    # a stray touch, then Tihbat pressed 75 ms after it: no press; two players, START
+    b.set_sensor(tg.sensor_of(12), 1)
+    b.advance(200)
+    b.set_sensor(tg.sensor_of(12), 0)
+    b.advance(75)
+    press_sensor(b, tg.sensor_of(MENU_GAME[3]))
+    assert b.status()["game"] == "tobit"
+    b.advance(600)
+    for c in (MENU_MODE[0], MENU_START):
+        press_sensor(b, tg.sensor_of(c))
+        b.advance(600)
+    st = b.status()
+    assert st["state"] == "setup" and st["game"] == "tobit" and st["ply"] == 0, st
+    # START again and the Toguz Kumalak pit do nothing in a game; the resign pad does
+    for c in (MENU_START, MENU_GAME[0]):
+        press_sensor(b, tg.sensor_of(c))
+        b.advance(600)
+    assert b.status()["state"] == "setup"
+    press_pad(b, "tobit", PAD_WHITE_RESIGN)
+    press_pad(b, "tobit", PAD_WHITE_RESIGN)
+    b.advance(3000)
+    st = b.status()
+    assert st["state"] == "over" and st["result"] == "0-1" and st["termination"] == "resignation", st
+    press_sensor(b, tg.sensor_of(MENU_GAME[0]))  # opens the menu (chooses nothing yet)
+    b.advance(600)
+    assert b.status()["state"] == "menu"
+    for c in (MENU_GAME[0], MENU_MODE[0], MENU_START):
+        press_sensor(b, tg.sensor_of(c))
+        b.advance(600)
+    st = b.status()
+    assert st["state"] == "play" and st["game"] == "toguz", st
+
+
+def test_the_staff_gesture_opens_the_staff_menu_after_a_finished_games_result_went_back_to_the_menu(board, tmp_path):
+    """The soak's failed staff visits (issue 14): each the morning after a day whose last
+    game finished. The result, its rest taken when it shows, never took the "board at
+    rest" of REST_MS (``App._settled`` left False), and the menu it went back to kept
+    that: the gesture's four corners held 3 s were taken as the board's new rest, the
+    gesture lost. Not memory (42 KB free)."""
+    from playboard.app.state import MENU_GAME, MENU_MODE, MENU_START, STAFF_CORNERS
+    from playboard_host.gestures import PAD_WHITE_RESIGN, press_pad, press_sensor
+    b = board()
+    b.start("sim", fs_dir=str(tmp_path / "flash"))
+    b.advance(500)
+    tg = load_layout("toguz")
+    for c in (MENU_GAME[0], MENU_MODE[0], MENU_START):
+        press_sensor(b, tg.sensor_of(c))
+        b.advance(500)
+    press_pad(b, "toguz", PAD_WHITE_RESIGN)
+    press_pad(b, "toguz", PAD_WHITE_RESIGN)
+    b.advance(3000)
+    assert b.status()["state"] == "over"
+    b.advance(125000)  # attract_s (120 s): the result goes back to the menu by itself
+    assert b.status()["state"] == "menu"
+    for _ in range(2):
+        for c in STAFF_CORNERS:
+            b.set_sensor(tg.sensor_of(c), 1)
+            b.advance(120)
+        b.advance(3200)
+        for c in STAFF_CORNERS:
+            b.set_sensor(tg.sensor_of(c), 0)
+            b.advance(120)
+        b.advance(400)
+    assert b.status()["state"] == "staff"

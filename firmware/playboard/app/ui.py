@@ -48,6 +48,10 @@ def paint_menu(app):
             li.mark(LAST, lay.led_of(MENU_LEVEL[i]), ACCENT if i + 1 == app.level else
                     (ON if i + 1 < app.level else 0))
     li.mark(ENGINE, lay.led_of(MENU_START), BLINK)
+    # the menu's rest is the board as it stands (App._enter): a result's "not yet at
+    # rest" (_settled, for its last sowing) ends with it, or REST_MS would take the
+    # staff gesture's four corners for the rest (docs/museum.md)
+    app._settled = True
     if app.store.low:  # the flash is nearly full: the games want syncing
         li.mark(ERROR, lay.led_of(MENU_FLASH), BLINK)
     app._menu_dirty = False
