@@ -54,8 +54,9 @@ def _resolve(name, mods):
 
 def imports(mods):
     """{module: set of modules it imports} (in-project only). ``from a.b import c``
-    depends on ``a.b`` and, where ``a.b.c`` is a module, on it too; every enclosing
-    function and branch counts."""
+    depends on ``a.b`` and, where ``a.b.c`` is a module, on it too; so does
+    ``__import__("a.b")`` with the name written out; every enclosing function and
+    branch counts."""
     graph = {}
     for m, p in mods.items():
         with open(p, encoding="utf-8") as f:
@@ -71,6 +72,9 @@ def imports(mods):
                     parts = pkg.split(".")[: len(pkg.split(".")) - (n.level - 1)]
                     base = ".".join(parts + ([base] if base else []))
                 names = [base] + [base + "." + a.name for a in n.names]
+            elif (isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "__import__"
+                  and n.args and isinstance(n.args[0], ast.Constant) and isinstance(n.args[0].value, str)):
+                names = [n.args[0].value]  # (a module imported by its name's string)
             else:
                 continue
             for nm in names:
