@@ -86,7 +86,7 @@ LEVELS = (  # Toguz Kumalak, Tihbat
 TOBIT_LEVELS = (  # Tobit 5 x 4 and 4 x 4: its greedy mover is little better than a random one
     None,
     (1, 0, 16, 31),
-    (1, 0, 16, 22),
+    (1, 0, 16, 21),
     (1, 0, 16, 12),
     (2, 0, 16, 7),
     (2, 0, 16, 2),

@@ -369,7 +369,11 @@ class Bridge:
             p.register(t.inp, select.POLLIN)
         while self.running:
             if self.virtual:
-                p.poll(20)
+                # (ipoll: poll's list would be allocated at each wait, 50 a second of
+                # real time, and the heap's layout, at the 192 KB model's edges, would
+                # hang on how long the host took: with the virtual clock it must not)
+                for _ in p.ipoll(20):
+                    break
                 self.read_ctl()
                 if app._link_retry >= 0:
                     # the link's load met a MemoryError and waits a second (App.poll_link)
