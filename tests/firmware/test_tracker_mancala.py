@@ -648,16 +648,23 @@ def test_in_the_engines_view_a_reply_counts_once_its_pit_was_lifted():
                                      ("selected", 13), ("committed", 2)]
 
 
+def engine_view(engines=1):
+    """Toguz Kumalak, lift selection, South the engine (``engines`` 3: both sides): its
+    move South pit 5 shown at 1000 ms, not carried out yet. Returns (game, tracker, occupancy)."""
+    g = game("toguz")
+    tr = MancalaTracker(g, select="lift", confirm_ms=2500)
+    tr.engines = engines
+    o = lift_board(g)
+    tr.update(o, 0)
+    tr.press(4, 1000, True)
+    return g, tr, o
+
+
 def test_in_the_engines_view_a_pit_isolated_while_lifted_lets_the_reply_count():
     # the engine's pit's sensor chatters (isolated) while the player carries its move
     # out: the lift is never seen, the first ball sown back turns it on again, and the
     # reply was refused for ever (corpus tihbat white 101000800, toguz black 101000306)
-    g = game("toguz")
-    tr = MancalaTracker(g, select="lift", confirm_ms=2500)
-    tr.engines = 1
-    o = lift_board(g)
-    tr.update(o, 0)
-    tr.press(4, 1000, True)
+    g, tr, o = engine_view()
     tr.request.fault[4] = 1  # isolated (board/isolate.py) while the move is carried out
     tr.update(o, 1500)
     tr.request.fault[4] = 0  # recovered, reading its balls again
@@ -665,12 +672,7 @@ def test_in_the_engines_view_a_pit_isolated_while_lifted_lets_the_reply_count():
     assert lift(tr, o, 13, 3200) == [("lifted", 13), ("confirmed", 12),
                                      ("selected", 13), ("committed", 2)]
     # never isolated: the pit not lifted, the reply is still an error
-    g = game("toguz")
-    tr = MancalaTracker(g, select="lift", confirm_ms=2500)
-    tr.engines = 1
-    o = lift_board(g)
-    tr.update(o, 0)
-    tr.press(4, 1000, True)
+    g, tr, o = engine_view()
     tr.update(o, 1500)
     assert lift(tr, o, 13, 3200) == [("lifted", 13), ("error", 13)] and tr.why == 5
 
@@ -681,12 +683,7 @@ def test_the_engines_view_is_not_confirmed_by_time_before_its_pit_is_lifted():
     # (issue 10's corpus, tihbat white 102000363: the view confirmed by itself 2.5 s after
     # it was shown, the player, with no balls, passed and the engine played again on a
     # board that had not its move)
-    g = game("toguz")
-    tr = MancalaTracker(g, select="lift", confirm_ms=2500)
-    tr.engines = 1
-    o = lift_board(g)
-    tr.update(o, 0)
-    tr.press(4, 1000, True)
+    g, tr, o = engine_view()
     assert tr.update(o, 1000 + 10000) == 0 and tr.request.mode == T.M_SOWING and tr.busy()
     lift(tr, o, 4, 12000)  # carried out at last
     o[4] = 1
@@ -694,10 +691,5 @@ def test_the_engines_view_is_not_confirmed_by_time_before_its_pit_is_lifted():
     assert tr.update(o, 12300 + 2490) == 0
     assert events(tr, tr.update(o, 12300 + 2500)) == [("confirmed", 12)]
     # a demo (the engine both sides): nobody carries it out, confirmed by time
-    g = game("toguz")
-    tr = MancalaTracker(g, select="lift", confirm_ms=2500)
-    tr.engines = 3
-    o = lift_board(g)
-    tr.update(o, 0)
-    tr.press(4, 1000, True)
+    g, tr, o = engine_view(3)
     assert events(tr, tr.update(o, 1000 + 2500)) == [("confirmed", 12)]
