@@ -125,8 +125,8 @@ def test_the_names_pool_grows_at_power_up_in_the_heaps_largest_block(tmp_path):
 
 @pytest.mark.parametrize("locked", [True, False])
 def test_a_locked_board_feeds_its_watchdog_just_before_and_after_its_names(monkeypatch, locked):
-    """The names' interning at a locked board's power-up (some 2-4 s on the RP2040,
-    estimated from the unix port's 21-26 ms: 1,734 names and a sweep every 16) has a
+    """The names' interning at a locked board's power-up (2.7 s on the emulated Pico,
+    bench/py_pico_locked.py: 1,693 names and a sweep every 16) has a
     whole watchdog period (8 s, started before the App): the App feeds it just before
     and just after; an unlocked board interns nothing and feeds nothing there."""
     import builtins

@@ -116,7 +116,7 @@ class App:
                 # compiled, an import statement's name is, and this one runs on locked
                 # boards only)
                 if wdt is not None:
-                    wdt.feed()  # (some 2-4 s on the RP2040, estimated: a whole 8 s for it)
+                    wdt.feed()  # (2.7 s on the emulated Pico: bench py_pico_locked; a whole 8 s for it)
                 __import__("playboard.app.names")  # (its import interns them)
                 unload("playboard.app.names")
                 if wdt is not None:
