@@ -57,7 +57,7 @@ from playboard.games.registry import new_game  # noqa: E402
 from playboard.games.tihbat import PASS  # noqa: E402
 from playboard_host import cli  # noqa: E402
 from playboard_host.gestures import (PAD_BLACK_RESIGN, PAD_WHITE_RESIGN, physical_actions, press_pad,  # noqa: E402
-                                     press_sensor)
+                                     press_sensor, staff_gesture)
 from playboard_host.simboard import SimBoard, SimDied  # noqa: E402
 
 HOURS = "09:00-17:00"
@@ -93,6 +93,8 @@ class Soak:
         self.db = os.path.join(workdir, "library.sqlite")
         self.hands = _Hands(self)
         self.killed = False
+        self.t = 0  # the board's clock at the last advance (ms)
+        self.last_state = ""  # the state at the last status asked for
         self.cuts = cuts  # the power cuts' rate (0: none; the heap then shows a long run)
         self.engine = engine  # the share of Toguz Kumalak visitors who play the engine
         self.tobit = tobit  # the share of visitors who set up Tobit's pieces
@@ -116,6 +118,7 @@ class Soak:
 
     def adv(self, ms):
         t = self.b.advance(ms)
+        self.t = t  # the board's clock (ms), for SOAK_DEBUG's lines
         self.wall += ms / 1000.0
         if os.environ.get("SOAK_DEBUG") == "mem":  # where a memory error happens
             st = self.b.status()
@@ -132,7 +135,9 @@ class Soak:
         self.b._command("wall", int(seconds))
 
     def status(self):
-        return self.b.status()
+        st = self.b.status()
+        self.last_state = st["state"]  # (SOAK_DEBUG reads it: no command of its own)
+        return st
 
     def events(self):
         d = self.b._command("events")
@@ -176,6 +181,7 @@ class Soak:
         staff's PC, as at a sync: the RP2040 has no battery clock)."""
         self.b.restart()
         self.power_ups += 1
+        self.dbg("power-up", self.power_ups)
         self.set_wall(self.wall)
         self.adv(200)
         st = self.status()
@@ -220,7 +226,7 @@ class Soak:
         for _ in range(self.rng.randint(1, 2)):
             c = self.rng.randrange(18)
             self.touch(self.sensor("toguz", c), self.rng.randint(60, 300))
-            t = self.b.status()["t"] if os.environ.get("SOAK_DEBUG") else 0
+            t = self.t
             self.adv(self.rng.randint(50, 800))
             self.dbg("stray touch of pit", c, "ended at", t)
 
@@ -247,19 +253,9 @@ class Soak:
     def staff(self):
         """The morning's care (docs/museum.md): the staff gesture (the four corner pits
         held 3.2 s, twice), the flash view looked at and closed, back to the menu."""
-        from playboard.app.state import STAFF_CORNERS
         from playboard.app.staff import STAFF_EXIT, STAFF_FLASH
-        sens = [self.sensor("toguz", c) for c in STAFF_CORNERS]
-        st0 = self.status()["state"] if os.environ.get("SOAK_DEBUG") else ""
-        for _ in range(2):
-            for s in sens:
-                self.b.set_sensor(s, 1)
-                self.adv(self.rng.randint(50, 300))
-            self.adv(3200)
-            for s in sens:
-                self.b.set_sensor(s, 0)
-                self.adv(self.rng.randint(50, 300))
-            self.adv(400)
+        st0 = self.last_state  # (the last status asked for: day() asked it just before)
+        staff_gesture(self.hands, lambda: self.rng.randint(50, 300))
         if self.status()["state"] != "staff":
             if os.environ.get("SOAK_DEBUG"):
                 self.events()
@@ -472,6 +468,7 @@ class Soak:
         engine = 1 if self.status().get("mode") == "white" else -1
         if engine >= 0:
             self.n["engine_games"] += 1
+        self.dbg("visitor plays", name, "engine" if engine >= 0 else "two", plies, "plies" if not finish else "to the end")
         try:
             self.play(name, per_side, plies, finish, engine)
         except SimDied:
@@ -514,7 +511,11 @@ class Soak:
             return
         if st["state"] not in ("setup", "play") or st["game"] != "tobit":
             if os.environ.get("SOAK_DEBUG"):
-                print("tobit not begun", st, self.b.mem(), self.log[-1]["game"] if self.log else "", file=sys.stderr)
+                self.events()  # (into the trail: what the board said meanwhile)
+                self.dbg("tobit not begun", st, self.b.mem(), self.log[-1]["game"] if self.log else "",
+                         "sensors on:", [p for p in range(1, 39) if self.b.sensors()[self.sensor("tobit", p)]])
+                for t in self.trail:
+                    print("   ", t, file=sys.stderr)
             self.n["tobit_failed"] += 1
         else:
             self.n["tobit"] += 1

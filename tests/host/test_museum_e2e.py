@@ -146,7 +146,7 @@ def test_a_locked_board_begins_every_game_syncs_and_opens_the_staff_menu_after_a
     room on a heap cut by the games' code. A locked board interns its code's names at
     power-up (``playboard.app.names``), so that pool is made while the heap is whole:
     every game begins, the sync is answered, the staff gesture opens the staff menu."""
-    from playboard.app.state import STAFF_CORNERS
+    from playboard_host.gestures import staff_gesture
     b = board()
     b.start("sim", image=str(tmp_path / "flash.img"), blocks=64)
     _settings(b, "--profile", "museum")
@@ -164,17 +164,7 @@ def test_a_locked_board_begins_every_game_syncs_and_opens_the_staff_menu_after_a
         code = cli.main(["sync", "--port", b.port, "--library", str(tmp_path / "lib.sqlite"), "-q"])
     assert code == 0, err.getvalue()
     assert begun == 4
-    # the staff gesture: the four corners held 3.2 s, twice
-    lay = load_layout("toguz")
-    for _ in range(2):
-        for c in STAFF_CORNERS:
-            b.set_sensor(lay.sensor_of(c), 1)
-            b.advance(120)
-        b.advance(3200)
-        for c in STAFF_CORNERS:
-            b.set_sensor(lay.sensor_of(c), 0)
-            b.advance(120)
-        b.advance(400)
+    staff_gesture(b)  # the four corners held 3.2 s, twice
     st = b.status()
     assert st["state"] == "staff" and not st.get("memory_errors"), st
     b.menu()
@@ -266,8 +256,8 @@ def test_the_staff_gesture_opens_the_staff_menu_after_a_finished_games_result_we
     rest" of REST_MS (``App._settled`` left False), and the menu it went back to kept
     that: the gesture's four corners held 3 s were taken as the board's new rest, the
     gesture lost. Not memory (42 KB free)."""
-    from playboard.app.state import MENU_GAME, MENU_MODE, MENU_START, STAFF_CORNERS
-    from playboard_host.gestures import PAD_WHITE_RESIGN, press_pad, press_sensor
+    from playboard.app.state import MENU_GAME, MENU_MODE, MENU_START
+    from playboard_host.gestures import PAD_WHITE_RESIGN, press_pad, press_sensor, staff_gesture
     b = board()
     b.start("sim", fs_dir=str(tmp_path / "flash"))
     b.advance(500)
@@ -281,13 +271,5 @@ def test_the_staff_gesture_opens_the_staff_menu_after_a_finished_games_result_we
     assert b.status()["state"] == "over"
     b.advance(125000)  # attract_s (120 s): the result goes back to the menu by itself
     assert b.status()["state"] == "menu"
-    for _ in range(2):
-        for c in STAFF_CORNERS:
-            b.set_sensor(tg.sensor_of(c), 1)
-            b.advance(120)
-        b.advance(3200)
-        for c in STAFF_CORNERS:
-            b.set_sensor(tg.sensor_of(c), 0)
-            b.advance(120)
-        b.advance(400)
+    staff_gesture(b)
     assert b.status()["state"] == "staff"
