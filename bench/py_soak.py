@@ -31,9 +31,10 @@ share of visitors, default 0.2); on the simulator's 64-bit model a game of their
 not begin once the link has been used (docs/museum.md, "Known problems": counted,
 "not begun"). A Tobit visitor leaves Tobit chosen in the menu; a later visitor whose
 game press is spoiled (begun within QUIET_MS of a stray touch) has START begin Tobit's
-set-up: counted "other game" as any game the menu's choice began, and that visitor
-walks away (idle_s abandons it), not knowing the resign pads are the way back to the
-menu (docs/museum.md, "Known problems"). ``SOAK_DEBUG=1`` prints each miss with the
+set-up: counted "other game" as any game the menu's choice began; that visitor
+presses START again, which takes a set-up nobody has begun back to the menu
+(docs/app.md), and chooses their game once more (counted "left by START again"; a
+second spoiled press and the visitor walks away). ``SOAK_DEBUG=1`` prints each miss with the
 day, the time and the events before it; ``SOAK_DEBUG=mem`` also where each memory
 error happens. bench/py_soak_heap.py runs the same days again without power cuts
 (the heap over one firmware process; a script of its own: each has the bench's
@@ -109,7 +110,7 @@ class Soak:
                       recovered=0, stray=0, sweeps=0, stuck=0, events_lost=0, misread=0, start_failed=0, start_again=0, desync=0, other_game=0, undone=0,
                       not_dark=0, not_lit=0, max_leave_s=0.0,
                       staff=0, staff_failed=0, chatter=0, engine_games=0, engine_moves=0, engine_silent=0,
-                      tobit=0, tobit_failed=0, engine_not_begun=0, sync_again=0, sync_failed=0)
+                      tobit=0, tobit_failed=0, engine_not_begun=0, sync_again=0, sync_failed=0, back=0, back_failed=0)
         self.engine_move = None  # the last "engine" event's move, until played
         self.trail = []  # SOAK_DEBUG: the last events and notes, printed with a miss
         self._mem_seen = {}  # SOAK_DEBUG=mem: memory errors seen, per power-up
@@ -295,9 +296,10 @@ class Soak:
             self.touch(self.sensor("toguz", self.rng.randrange(18)), self.rng.randint(100, 300))
             self.adv(self.rng.randint(700, 2000))  # looking at the menu
 
-    def start_game(self, name, pad, mode=0, level=0):
+    def start_game(self, name, pad, mode=0, level=0, back=False):
         """Choose game ``pad``, mode ``mode`` (0 two players, 1 White against the
-        engine at ``level``) and press START; the game's name once it is in play."""
+        engine at ``level``) and press START; the game's name once it is in play.
+        ``back``: this visitor already went back from a Tobit set-up they did not want."""
         self.wake()
         cells = [MENU_GAME[pad], MENU_MODE[mode]] + ([MENU_LEVEL[level - 1]] if mode else []) + [MENU_START]
         for cell in cells:
@@ -313,11 +315,21 @@ class Soak:
             # START began the menu's choice: Tobit, left chosen by the last visitor's set
             # pieces (museum.set_position), this visitor's game press spoiled (a stray
             # touch or the wake less than QUIET_MS before it). The board lights the Tobit
-            # points to fill; the visitor, who wanted a mancala game and sees no way back
-            # to the menu on its pits, walks away: idle_s abandons it (docs/museum.md)
+            # points to fill; the visitor, who wanted a mancala game, presses START again
+            # (the press that began it: a set-up nobody has begun goes back to the menu,
+            # docs/app.md) and chooses their game once more
             self.n["other_game"] += 1
             self.dbg("tobit set-up begun by START", name, mode)
-            return None
+            if back:
+                return None  # (twice: the visitor gives up)
+            self.adv(self.rng.randint(1000, 4000))  # looking at the lit points
+            press_sensor(self.hands, self.sensor("toguz", MENU_START))
+            self.adv(self.rng.randint(500, 1500))
+            if self.status()["state"] != "menu":
+                self.n["back_failed"] += 1
+                return None
+            self.n["back"] += 1
+            return self.start_game(name, pad, mode, level, True)
         if st["state"] != "play":
             if os.environ.get("SOAK_DEBUG"):
                 self.events()  # (into the trail: what began, or not)
@@ -764,6 +776,8 @@ def main():
     report("soak: moves a stray touch made first", f["misread"], "moves")
     report("soak: START again / other game / no game", "%d / %d / %d" % (
         f["start_again"], f["other_game"], f["start_failed"]), "visitors", "no game: 0", f["start_failed"] == 0)
+    report("soak: a Tobit set-up not wanted, left by START again / not left", "%d / %d" % (
+        f["back"], f["back_failed"]), "visitors", "0 not left", f["back_failed"] == 0)
     report("soak: moves not of the game followed", f["desync"], "moves", "0", f["desync"] == 0)
     report("soak: events lost (the bridge's 32)", f["events_lost"], "events", "0", f["events_lost"] == 0)
     report("soak: games against the engine / not begun", "%d / %d" % (

@@ -190,15 +190,17 @@ def test_only_a_locked_board_interns_its_names_at_power_up(board, tmp_path):
     assert 4000 < locked - free < 28000, (free, locked)
 
 
-def test_a_tobit_set_up_begun_by_start_is_left_by_the_resign_pad_then_the_menu(board, tmp_path):
-    """The soak's last "no game" visitors (issue 14; docs/museum.md, "Known problems"):
-    a Tobit game begun by its pieces leaves Tobit chosen in the menu; the pieces swept
-    off, the next visitor's game press begun 75 ms after a stray touch is no press
-    (QUIET_MS), so START begins the menu's choice: Tobit's set-up, as documented, not
-    a board beginning Tobit by itself. The way back to the menu for a visitor who
-    wanted Toguz Kumalak: White's resign pad (Toguz South pit 8) twice, then a menu pit."""
+def test_a_tobit_set_up_nobody_has_begun_is_left_by_start_pressed_again_for_the_menu(board, tmp_path):
+    """The soak's "other game" visitors (issue 14; docs/museum.md, "What visitors can
+    do"): a Tobit game begun by its pieces leaves Tobit chosen in the menu; the pieces
+    swept off, the next visitor's game press begun 75 ms after a stray touch is no press
+    (QUIET_MS), so START begins the menu's choice: Tobit's set-up. START pressed
+    deliberately again, before the set-up stands (no piece played), closes that game
+    as abandoned (no move) and opens the menu, the last choices kept; the visitor then
+    chooses their game. A brief touch of START does nothing, and once the set-up stands
+    START does nothing either (the resign pads end a game)."""
     from playboard.app.state import MENU_GAME, MENU_MODE, MENU_START
-    from playboard_host.gestures import PAD_WHITE_RESIGN, press_pad, press_sensor
+    from playboard_host.gestures import press_sensor
     rng = random.Random(14)
     b = board()
     b.start("sim", fs_dir=str(tmp_path / "flash"))
@@ -230,24 +232,43 @@ def test_a_tobit_set_up_begun_by_start_is_left_by_the_resign_pad_then_the_menu(b
         b.advance(600)
     st = b.status()
     assert st["state"] == "setup" and st["game"] == "tobit" and st["ply"] == 0, st
-    # START again and the Toguz Kumalak pit do nothing in a game; the resign pad does
-    for c in (MENU_START, MENU_GAME[0]):
-        press_sensor(b, tg.sensor_of(c))
-        b.advance(600)
-    assert b.status()["state"] == "setup"
-    press_pad(b, "tobit", PAD_WHITE_RESIGN)
-    press_pad(b, "tobit", PAD_WHITE_RESIGN)
-    b.advance(3000)
-    st = b.status()
-    assert st["state"] == "over" and st["result"] == "0-1" and st["termination"] == "resignation", st
-    press_sensor(b, tg.sensor_of(MENU_GAME[0]))  # opens the menu (chooses nothing yet)
+    gid = st["store"]["current"]
+    b.events()
+    # a brief touch of START (0.3 s) and a deliberate press of the Tihbat pit do nothing
+    b.set_sensor(tg.sensor_of(MENU_START), 1)
+    b.advance(300)
+    b.set_sensor(tg.sensor_of(MENU_START), 0)
     b.advance(600)
-    assert b.status()["state"] == "menu"
+    press_sensor(b, tg.sensor_of(MENU_GAME[3]))
+    b.advance(600)
+    assert b.status()["state"] == "setup"
+    # START pressed deliberately: the set-up's game closed as abandoned, the menu
+    press_sensor(b, tg.sensor_of(MENU_START))
+    b.advance(600)
+    st = b.status()
+    assert st["state"] == "menu" and st["store"]["current"] is None and st["game"] == "tobit", st
+    ev = b.events()
+    assert {"ev": "abandoned", "ply": 0} in [{k: e[k] for k in ("ev", "ply") if k in e} for e in ev], ev
+    assert not [e for e in ev if e["ev"] == "over"], ev  # (no result: nobody resigned)
     for c in (MENU_GAME[0], MENU_MODE[0], MENU_START):
         press_sensor(b, tg.sensor_of(c))
         b.advance(600)
     st = b.status()
-    assert st["state"] == "play" and st["game"] == "toguz", st
+    assert st["state"] == "play" and st["game"] == "toguz" and st["store"]["current"] != gid, st
+    # Tobit again, its set-up made to stand (the pieces set): START does nothing now
+    b.menu()
+    b.advance(500)
+    for c in (MENU_GAME[1], MENU_START):
+        press_sensor(b, tg.sensor_of(c))
+        b.advance(600)
+    assert b.status()["state"] == "setup"
+    _set_pieces(b, rng, list(WHITE) + list(BLACK), slip=False)
+    b.advance(1500)
+    assert b.status()["state"] == "play"
+    press_sensor(b, tg.sensor_of(MENU_START))
+    b.advance(600)
+    st = b.status()
+    assert st["state"] == "play" and st["game"] == "tobit" and st["ply"] == 0, st
 
 
 def test_the_staff_gesture_opens_the_staff_menu_after_a_finished_games_result_went_back_to_the_menu(board, tmp_path):
@@ -273,3 +294,5 @@ def test_the_staff_gesture_opens_the_staff_menu_after_a_finished_games_result_we
     assert b.status()["state"] == "menu"
     staff_gesture(b)
     assert b.status()["state"] == "staff"
+
+

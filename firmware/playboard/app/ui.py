@@ -147,15 +147,19 @@ def attract_step(app):
     app._attract_i = i + 1
 
 
-def abandon(app, now_ms):
+def abandon(app, now_ms, menu=False):
     """A game left alone for ``idle_s`` seconds (museum: the visitor went away): it
-    is recorded as abandoned and the board goes back to its attract loop."""
+    is recorded as abandoned and the board goes back to its attract loop. ``menu``:
+    START pressed in a Tobit set-up nobody has begun (``App._pad_press``): recorded
+    abandoned the same way, and the menu opens (docs/app.md)."""
     ply = app.last_ply  # (App._paint: its game may be gone already)
     if app.store.current is not None and not app.store.finish("*", "abandoned"):
         app.pending.append(("E", "*", "abandoned"))
         app.emit("record-error", {"msg": app.store.error})
     app.emit("abandoned", {"ply": ply})
     app.open_menu(now_ms)
+    if menu:
+        return
     app._enter(S_ATTRACT, now_ms)
     app.emit("attract", None)
 
