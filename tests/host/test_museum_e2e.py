@@ -296,3 +296,28 @@ def test_the_staff_gesture_opens_the_staff_menu_after_a_finished_games_result_we
     assert b.status()["state"] == "staff"
 
 
+
+def test_the_staff_gesture_opens_the_staff_menu_from_a_finished_games_result(board, tmp_path):
+    """The staff gesture made while a finished game's result shows (before the menu),
+    as staff finding a visitor's game over would: the result takes the board as it
+    stands for its rest when it shows (2.5 s after the last move); the four corners held
+    3 s were then taken for the board's new rest (REST_MS) as on an unsettled board,
+    and the gesture lost. The result's rest now settles the board, as the menu's does."""
+    from playboard.app.state import MENU_GAME, MENU_MODE, MENU_START
+    from playboard_host.gestures import PAD_WHITE_RESIGN, press_pad, press_sensor, staff_gesture
+    b = board()
+    b.start("sim", fs_dir=str(tmp_path / "flash"))
+    b.advance(500)
+    tg = load_layout("toguz")
+    for c in (MENU_GAME[0], MENU_MODE[0], MENU_START):
+        press_sensor(b, tg.sensor_of(c))
+        b.advance(500)
+    press_pad(b, "toguz", PAD_WHITE_RESIGN)
+    press_pad(b, "toguz", PAD_WHITE_RESIGN)
+    b.advance(3000)  # the result shows
+    st = b.status()
+    assert st["state"] == "over" and st["result"] == "0-1", st
+    staff_gesture(b)
+    assert b.status()["state"] == "staff"
+    b.advance(61000)  # the staff menu closes by itself: the menu
+    assert b.status()["state"] == "menu"

@@ -116,8 +116,11 @@ def paint_over(app):
         app.rest[:] = app.scanner.deb.stable
         if h >= 0:
             app.rest[h] = v
-        app.sw_away = 0
+        app.sw_away = app.sw_phase = 0  # (corners filled by the sowing: at rest now)
         app._rested = h < 0
+        # settled from here, as the menu (paint_menu): REST_MS then holds off for the
+        # staff gesture's four corners held, which a result's staff may make too
+        app._settled = True
     return g
 
 
