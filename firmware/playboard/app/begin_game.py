@@ -125,9 +125,11 @@ def pads(app, tobit):
     pad_game = "toguz" if tobit else "tobit"
     lay = app.menu_lay if tobit else app.load_layout(pad_game)
     cells = PADS_ON_TOGUZ if tobit else PADS_ON_TOBIT
-    if tobit:  # START too: pressed in a set-up nobody has begun, the menu (App._pad_press)
+    if tobit and app.mode != "demo":
+        # START too: pressed in a set-up nobody has begun, the menu (App._pad_press)
         cells = cells + (MENU_START,)
-    app.pad_leds = [-1] * len(cells)
+        if len(app.pad_leds) < 5:
+            app.pad_leds.append(-1)
     for k in range(len(cells)):
         s = lay.sensor_of(cells[k])
         if s >= 0 and app.lay.cell_of_sensor(s) < 0:

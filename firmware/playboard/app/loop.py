@@ -418,7 +418,6 @@ class App:
         during Tobit (begin_game.pads): a set-up nobody has begun goes, the menu opens."""
         if k > 3:
             if self.state == S_SETUP and self.game.ply == 0:
-                self.last_ply = 0
                 self.release_game()  # (the menu's code then has the game's room)
                 self._ui().abandon(self, now_ms, True)
             return

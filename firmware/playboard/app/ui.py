@@ -155,7 +155,7 @@ def abandon(app, now_ms, menu=False):
     is recorded as abandoned and the board goes back to its attract loop. ``menu``:
     START pressed in a Tobit set-up nobody has begun (``App._pad_press``): recorded
     abandoned the same way, and the menu opens (docs/app.md)."""
-    ply = app.last_ply  # (App._paint: its game may be gone already)
+    ply = 0 if menu else app.last_ply  # (App._paint: its game may be gone already)
     if app.store.current is not None and not app.store.finish("*", "abandoned"):
         app.pending.append(("E", "*", "abandoned"))
         app.emit("record-error", {"msg": app.store.error})
