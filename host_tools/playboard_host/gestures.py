@@ -2,7 +2,7 @@
 by the demo and the web page: press a play pad, start a game, make a Tobit move with
 the hands."""
 from playboard.board.layout import load_layout
-from playboard.app.state import PADS_ON_TOBIT, PADS_ON_TOGUZ, HOLD_MS
+from playboard.app.state import PADS_ON_TOBIT, PADS_ON_TOGUZ, HOLD_MS, STAFF_CORNERS
 
 from playboard_host.simboard import SimError
 
@@ -30,6 +30,24 @@ def press_sensor(board, s, value=1):
     board.advance(HOLD_MS + 200)
     board.set_sensor(s, 1 - value)
     board.advance(300)
+
+
+def staff_gesture(board, gap_ms=None):
+    """The staff gesture on SimBoard ``board`` (docs/museum.md; anything with
+    ``set_sensor`` and ``advance``): the four corner pits (playboard.app.state.
+    STAFF_CORNERS) put on one after another, held together 3.2 s (the firmware's
+    3 s and a margin), let go one after another, 400 ms, then all of it again. The
+    staff menu opens during the second hold if the board was at its menu.
+    ``gap_ms``: a function giving the ms between two corners (called 8 times a hold,
+    in order: put on, let go), by default 120 ms each."""
+    lay = load_layout("toguz")
+    sens = [lay.sensor_of(c) for c in STAFF_CORNERS]
+    for _ in range(2):
+        for v, hold in ((1, 3200), (0, 400)):
+            for s in sens:
+                board.set_sensor(s, v)
+                board.advance(gap_ms() if gap_ms is not None else 120)
+            board.advance(hold)
 
 
 def new_board_game(board, game, mode, level):

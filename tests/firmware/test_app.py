@@ -42,7 +42,9 @@ def test_menu_pads_choose_game_and_mode_and_start():
 
 def test_start_is_never_a_play_pad_pressing_it_three_times_never_resigns():
     # START (North pit 9) was Black's resign pad during Tobit: START pressed three
-    # times (an impatient visitor) began the game and then resigned it.
+    # times (an impatient visitor) began the game and then resigned it. Now the second
+    # press leaves the set-up nobody has begun for the menu (no result) and the third
+    # begins Tobit again (tests/host/test_museum_e2e.py).
     assert MENU_START not in PADS_ON_TOGUZ
     if is_micropython():
         # the Tobit rig beside this harness does not fit 192 KB (as below)

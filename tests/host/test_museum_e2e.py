@@ -146,7 +146,7 @@ def test_a_locked_board_begins_every_game_syncs_and_opens_the_staff_menu_after_a
     room on a heap cut by the games' code. A locked board interns its code's names at
     power-up (``playboard.app.names``), so that pool is made while the heap is whole:
     every game begins, the sync is answered, the staff gesture opens the staff menu."""
-    from playboard.app.state import STAFF_CORNERS
+    from playboard_host.gestures import staff_gesture
     b = board()
     b.start("sim", image=str(tmp_path / "flash.img"), blocks=64)
     _settings(b, "--profile", "museum")
@@ -164,17 +164,7 @@ def test_a_locked_board_begins_every_game_syncs_and_opens_the_staff_menu_after_a
         code = cli.main(["sync", "--port", b.port, "--library", str(tmp_path / "lib.sqlite"), "-q"])
     assert code == 0, err.getvalue()
     assert begun == 4
-    # the staff gesture: the four corners held 3.2 s, twice
-    lay = load_layout("toguz")
-    for _ in range(2):
-        for c in STAFF_CORNERS:
-            b.set_sensor(lay.sensor_of(c), 1)
-            b.advance(120)
-        b.advance(3200)
-        for c in STAFF_CORNERS:
-            b.set_sensor(lay.sensor_of(c), 0)
-            b.advance(120)
-        b.advance(400)
+    staff_gesture(b)  # the four corners held 3.2 s, twice
     st = b.status()
     assert st["state"] == "staff" and not st.get("memory_errors"), st
     b.menu()
@@ -200,15 +190,17 @@ def test_only_a_locked_board_interns_its_names_at_power_up(board, tmp_path):
     assert 4000 < locked - free < 28000, (free, locked)
 
 
-def test_a_tobit_set_up_begun_by_start_is_left_by_the_resign_pad_then_the_menu(board, tmp_path):
-    """The soak's last "no game" visitors (issue 14; docs/museum.md, "Known problems"):
-    a Tobit game begun by its pieces leaves Tobit chosen in the menu; the pieces swept
-    off, the next visitor's game press begun 75 ms after a stray touch is no press
-    (QUIET_MS), so START begins the menu's choice: Tobit's set-up, as documented, not
-    a board beginning Tobit by itself. The way back to the menu for a visitor who
-    wanted Toguz Kumalak: White's resign pad (Toguz South pit 8) twice, then a menu pit."""
+def test_a_tobit_set_up_nobody_has_begun_is_left_by_start_pressed_again_for_the_menu(board, tmp_path):
+    """The soak's "other game" visitors (issue 14; docs/museum.md, "What visitors can
+    do"): a Tobit game begun by its pieces leaves Tobit chosen in the menu; the pieces
+    swept off, the next visitor's game press begun 75 ms after a stray touch is no press
+    (QUIET_MS), so START begins the menu's choice: Tobit's set-up. START pressed
+    deliberately again, before the set-up stands (no piece played), closes that game
+    as abandoned (no move) and opens the menu, the last choices kept; the visitor then
+    chooses their game. A brief touch of START does nothing, and once the set-up stands
+    START does nothing either (the resign pads end a game)."""
     from playboard.app.state import MENU_GAME, MENU_MODE, MENU_START
-    from playboard_host.gestures import PAD_WHITE_RESIGN, press_pad, press_sensor
+    from playboard_host.gestures import press_sensor
     rng = random.Random(14)
     b = board()
     b.start("sim", fs_dir=str(tmp_path / "flash"))
@@ -240,24 +232,43 @@ def test_a_tobit_set_up_begun_by_start_is_left_by_the_resign_pad_then_the_menu(b
         b.advance(600)
     st = b.status()
     assert st["state"] == "setup" and st["game"] == "tobit" and st["ply"] == 0, st
-    # START again and the Toguz Kumalak pit do nothing in a game; the resign pad does
-    for c in (MENU_START, MENU_GAME[0]):
-        press_sensor(b, tg.sensor_of(c))
-        b.advance(600)
-    assert b.status()["state"] == "setup"
-    press_pad(b, "tobit", PAD_WHITE_RESIGN)
-    press_pad(b, "tobit", PAD_WHITE_RESIGN)
-    b.advance(3000)
-    st = b.status()
-    assert st["state"] == "over" and st["result"] == "0-1" and st["termination"] == "resignation", st
-    press_sensor(b, tg.sensor_of(MENU_GAME[0]))  # opens the menu (chooses nothing yet)
+    gid = st["store"]["current"]
+    b.events()
+    # a brief touch of START (0.3 s) and a deliberate press of the Tihbat pit do nothing
+    b.set_sensor(tg.sensor_of(MENU_START), 1)
+    b.advance(300)
+    b.set_sensor(tg.sensor_of(MENU_START), 0)
     b.advance(600)
-    assert b.status()["state"] == "menu"
+    press_sensor(b, tg.sensor_of(MENU_GAME[3]))
+    b.advance(600)
+    assert b.status()["state"] == "setup"
+    # START pressed deliberately: the set-up's game closed as abandoned, the menu
+    press_sensor(b, tg.sensor_of(MENU_START))
+    b.advance(600)
+    st = b.status()
+    assert st["state"] == "menu" and st["store"]["current"] is None and st["game"] == "tobit", st
+    ev = b.events()
+    assert {"ev": "abandoned", "ply": 0} in [{k: e[k] for k in ("ev", "ply") if k in e} for e in ev], ev
+    assert not [e for e in ev if e["ev"] == "over"], ev  # (no result: nobody resigned)
     for c in (MENU_GAME[0], MENU_MODE[0], MENU_START):
         press_sensor(b, tg.sensor_of(c))
         b.advance(600)
     st = b.status()
-    assert st["state"] == "play" and st["game"] == "toguz", st
+    assert st["state"] == "play" and st["game"] == "toguz" and st["store"]["current"] != gid, st
+    # Tobit again, its set-up made to stand (the pieces set): START does nothing now
+    b.menu()
+    b.advance(500)
+    for c in (MENU_GAME[1], MENU_START):
+        press_sensor(b, tg.sensor_of(c))
+        b.advance(600)
+    assert b.status()["state"] == "setup"
+    _set_pieces(b, rng, list(WHITE) + list(BLACK), slip=False)
+    b.advance(1500)
+    assert b.status()["state"] == "play"
+    press_sensor(b, tg.sensor_of(MENU_START))
+    b.advance(600)
+    st = b.status()
+    assert st["state"] == "play" and st["game"] == "tobit" and st["ply"] == 0, st
 
 
 def test_the_staff_gesture_opens_the_staff_menu_after_a_finished_games_result_went_back_to_the_menu(board, tmp_path):
@@ -266,8 +277,8 @@ def test_the_staff_gesture_opens_the_staff_menu_after_a_finished_games_result_we
     rest" of REST_MS (``App._settled`` left False), and the menu it went back to kept
     that: the gesture's four corners held 3 s were taken as the board's new rest, the
     gesture lost. Not memory (42 KB free)."""
-    from playboard.app.state import MENU_GAME, MENU_MODE, MENU_START, STAFF_CORNERS
-    from playboard_host.gestures import PAD_WHITE_RESIGN, press_pad, press_sensor
+    from playboard.app.state import MENU_GAME, MENU_MODE, MENU_START
+    from playboard_host.gestures import PAD_WHITE_RESIGN, press_pad, press_sensor, staff_gesture
     b = board()
     b.start("sim", fs_dir=str(tmp_path / "flash"))
     b.advance(500)
@@ -281,13 +292,32 @@ def test_the_staff_gesture_opens_the_staff_menu_after_a_finished_games_result_we
     assert b.status()["state"] == "over"
     b.advance(125000)  # attract_s (120 s): the result goes back to the menu by itself
     assert b.status()["state"] == "menu"
-    for _ in range(2):
-        for c in STAFF_CORNERS:
-            b.set_sensor(tg.sensor_of(c), 1)
-            b.advance(120)
-        b.advance(3200)
-        for c in STAFF_CORNERS:
-            b.set_sensor(tg.sensor_of(c), 0)
-            b.advance(120)
-        b.advance(400)
+    staff_gesture(b)
     assert b.status()["state"] == "staff"
+
+
+
+def test_the_staff_gesture_opens_the_staff_menu_from_a_finished_games_result(board, tmp_path):
+    """The staff gesture made while a finished game's result shows (before the menu),
+    as staff finding a visitor's game over would: the result takes the board as it
+    stands for its rest when it shows (2.5 s after the last move); the four corners held
+    3 s were then taken for the board's new rest (REST_MS) as on an unsettled board,
+    and the gesture lost. The result's rest now settles the board, as the menu's does."""
+    from playboard.app.state import MENU_GAME, MENU_MODE, MENU_START
+    from playboard_host.gestures import PAD_WHITE_RESIGN, press_pad, press_sensor, staff_gesture
+    b = board()
+    b.start("sim", fs_dir=str(tmp_path / "flash"))
+    b.advance(500)
+    tg = load_layout("toguz")
+    for c in (MENU_GAME[0], MENU_MODE[0], MENU_START):
+        press_sensor(b, tg.sensor_of(c))
+        b.advance(500)
+    press_pad(b, "toguz", PAD_WHITE_RESIGN)
+    press_pad(b, "toguz", PAD_WHITE_RESIGN)
+    b.advance(3000)  # the result shows
+    st = b.status()
+    assert st["state"] == "over" and st["result"] == "0-1", st
+    staff_gesture(b)
+    assert b.status()["state"] == "staff"
+    b.advance(61000)  # the staff menu closes by itself: the menu
+    assert b.status()["state"] == "menu"

@@ -9,7 +9,7 @@ take the ``App`` as their first argument.
 import gc
 
 from playboard.compat import const
-from playboard.app.state import S_SETUP, S_PLAY, PADS_ON_TOGUZ, PADS_ON_TOBIT
+from playboard.app.state import S_SETUP, S_PLAY, PADS_ON_TOGUZ, PADS_ON_TOBIT, MENU_START
 
 
 _REPLAY_STEP = const(16)  # moves of a resumed game replayed per frame
@@ -125,7 +125,12 @@ def pads(app, tobit):
     pad_game = "toguz" if tobit else "tobit"
     lay = app.menu_lay if tobit else app.load_layout(pad_game)
     cells = PADS_ON_TOGUZ if tobit else PADS_ON_TOBIT
-    for k in range(4):
+    if tobit and app.mode != "demo":
+        # START too: pressed in a set-up nobody has begun, the menu (App._pad_press)
+        cells = cells + (MENU_START,)
+        if len(app.pad_leds) < 5:
+            app.pad_leds.append(-1)
+    for k in range(len(cells)):
         s = lay.sensor_of(cells[k])
         if s >= 0 and app.lay.cell_of_sensor(s) < 0:
             ps[s] = k

@@ -414,7 +414,13 @@ class App:
 
 
     def _pad_press(self, k, now_ms):
-        """Pad k: 0 White draw, 1 White resign, 2 Black draw, 3 Black resign."""
+        """Pad k: 0 White draw, 1 White resign, 2 Black draw, 3 Black resign; 4 START
+        during Tobit (begin_game.pads): a set-up nobody has begun goes, the menu opens."""
+        if k > 3:
+            if self.state == S_SETUP and self.game.ply == 0:
+                self.release_game()  # (the menu's code then has the game's room)
+                self._ui().abandon(self, now_ms, True)
+            return
         side = k >> 1
         if k & 1:  # resign: press twice within ARM_MS
             if self._armed == k and ((now_ms - self._t_armed) & MASK) < ARM_MS:

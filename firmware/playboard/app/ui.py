@@ -116,8 +116,11 @@ def paint_over(app):
         app.rest[:] = app.scanner.deb.stable
         if h >= 0:
             app.rest[h] = v
-        app.sw_away = 0
+        app.sw_away = app.sw_phase = 0  # (corners filled by the sowing: at rest now)
         app._rested = h < 0
+        # settled from here, as the menu (paint_menu): REST_MS then holds off for the
+        # staff gesture's four corners held, which a result's staff may make too
+        app._settled = True
     return g
 
 
@@ -147,15 +150,19 @@ def attract_step(app):
     app._attract_i = i + 1
 
 
-def abandon(app, now_ms):
+def abandon(app, now_ms, menu=False):
     """A game left alone for ``idle_s`` seconds (museum: the visitor went away): it
-    is recorded as abandoned and the board goes back to its attract loop."""
-    ply = app.last_ply  # (App._paint: its game may be gone already)
+    is recorded as abandoned and the board goes back to its attract loop. ``menu``:
+    START pressed in a Tobit set-up nobody has begun (``App._pad_press``): recorded
+    abandoned the same way, and the menu opens (docs/app.md)."""
+    ply = 0 if menu else app.last_ply  # (App._paint: its game may be gone already)
     if app.store.current is not None and not app.store.finish("*", "abandoned"):
         app.pending.append(("E", "*", "abandoned"))
         app.emit("record-error", {"msg": app.store.error})
     app.emit("abandoned", {"ply": ply})
     app.open_menu(now_ms)
+    if menu:
+        return
     app._enter(S_ATTRACT, now_ms)
     app.emit("attract", None)
 
