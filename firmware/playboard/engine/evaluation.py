@@ -145,7 +145,7 @@ def _adjacent(g, x, y, dx, dy):
 class TobitEval(_Eval):
     """Tobit (5 x 4 and 4 x 4): material, advancement, promotion, mobility, threats.
 
-    Units: 100 per man. A man a rows from its own end is 100 + (6a - 14)a, +10
+    Units: 100 per man. A man a rows from its own end is 100 + (6a - 14)a, +15
     on its back row (a = 0: it guards the opponent's promotion), +110 when it
     is one step from its far end and that point is free (it promotes next);
     plus 7 per free point next to it in a direction it may step (forward, left,

@@ -130,7 +130,7 @@ def _tobit_eval(b: ptr8, nb: ptr8, n: int, top: int, turn: int) -> int:
                     q = int(nb[k + 1])
                 v = 100 + (6 * a - 14) * a
                 if a == 0:
-                    v += 10
+                    v += 15
                 if q != 0 and int(b[q]) == 0:
                     mob += 1
                     if a == top - 1:
