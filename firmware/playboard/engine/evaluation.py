@@ -143,17 +143,12 @@ def _adjacent(g, x, y, dx, dy):
 
 
 class TobitEval(_Eval):
-    """Tobit (5 x 4 and 4 x 4): material, advancement, promotion, mobility, threats.
+    """Tobit (5 x 4 and 4 x 4): material, advancement and mobility.
 
-    Units: 100 per man. A man a rows from its own end is 100 + (6a - 14)a, +15
-    on its back row (a = 0: it guards the opponent's promotion), +110 when it
-    is one step from its far end and that point is free (it promotes next);
-    plus 7 per free point next to it in a direction it may step (forward, left,
-    right). A tobit is 290 plus 6 per free neighbour point. The side to move
-    loses 20 per piece of its own that the other side could jump now (an
-    adjacent enemy with the point behind free). Weights from a logistic
-    (Texel-style) fit on self-play positions (docs/engine.md). Horizon nodes
-    are extended while the side to move must capture (``forcing``).
+    Units: 100 per man. A man is 100 plus 6 per row advanced; a tobit is 300.
+    Mobility: 4 per free point next to a piece in a direction it may step
+    (forward/left/right for a man, any way for a tobit). Horizon nodes are
+    extended while the side to move must capture (``forcing``).
     """
 
     UNIT = _TOBIT_UNIT
