@@ -319,28 +319,6 @@ def test_tobit_finds_a_forced_capture_sequence():
         g.pop()
 
 
-def test_tobit_evaluation_a_man_one_step_from_its_far_end():
-    # White's man on 28 (row 4) with 34 free promotes next move: 40 for its rows
-    # (6 a^2 - 14 a at a = 4) and 110 for the free end, against 12 on 21 (row 3);
-    # the same mobility (3) and Black's man on 10 alike in both.
-    ev = evaluation.for_game("tobit")
-    assert ev.evaluate(new_game("tobit", "W:W28:B10")) == 0
-    assert ev.evaluate(new_game("tobit", "W:W21:B10")) == -138
-
-
-def test_tobit_evaluation_a_piece_the_other_side_can_jump():
-    # White's man on 16 under Black's 23 with 9 free behind it: Black could take it,
-    # which costs the side to move 20 (Black's 23 is covered by its 30: no jump back)
-    ev = evaluation.for_game("tobit")
-    w = ev.evaluate(new_game("tobit", "W:W16:B23,30"))
-    b = ev.evaluate(new_game("tobit", "B:W16:B23,30"))
-    assert w + b == -20, (w, b)
-    # 9 held by White: nothing to jump, the two views mirror exactly
-    w = ev.evaluate(new_game("tobit", "W:W9,16:B23,30"))
-    b = ev.evaluate(new_game("tobit", "B:W9,16:B23,30"))
-    assert w + b == 0, (w, b)
-
-
 def test_toguz_finds_the_tuzdyk_that_wins():
     # South's kazan holds 79: sowing pit 9 (2 balls) ends in North's pit 1, which
     # becomes 3: a tuzdyk, 3 balls, 82: South wins (1.4, 1.6). Nothing else wins.

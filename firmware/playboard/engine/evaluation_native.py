@@ -103,8 +103,6 @@ def _toguz_order(p: ptr8, turn: int, m: int) -> int:
 def _tobit_eval(b: ptr8, nb: ptr8, n: int, top: int, turn: int) -> int:
     """TobitEval.evaluate on ``g.board`` with the neighbour table (viper)."""
     s = 0
-    me = turn + 1
-    hit = 0  # the side to move's pieces the other side could jump now
     p = 1
     while p <= n:
         c = int(b[p])
@@ -112,51 +110,35 @@ def _tobit_eval(b: ptr8, nb: ptr8, n: int, top: int, turn: int) -> int:
             k = 5 * p
             mob = 0
             if c & 4:
-                v = 290
+                v = 300
                 j = 0
                 while j < 4:
                     q = int(nb[k + j])
                     if q != 0 and int(b[q]) == 0:
                         mob += 1
                     j += 1
-                v += 6 * mob
             else:
                 y = int(nb[k + 4])
                 if c == 1:
-                    a = y
+                    v = 100 + 6 * y
                     q = int(nb[k])
                 else:
-                    a = top - y
+                    v = 100 + 6 * (top - y)
                     q = int(nb[k + 1])
-                v = 100 + (6 * a - 14) * a
-                if a == 0:
-                    v += 15
                 if q != 0 and int(b[q]) == 0:
                     mob += 1
-                    if a == top - 1:
-                        v += 110
                 q = int(nb[k + 2])
                 if q != 0 and int(b[q]) == 0:
                     mob += 1
                 q = int(nb[k + 3])
                 if q != 0 and int(b[q]) == 0:
                     mob += 1
-                v += 7 * mob
+            v += 4 * mob
             if (c & 3) == 1:
                 s += v
             else:
                 s -= v
-            if (c & 3) == me:
-                j = 0
-                while j < 4:
-                    q = int(nb[k + j])
-                    if q != 0 and int(b[q]) != 0 and (int(b[q]) & 3) != me:
-                        q = int(nb[k + (j ^ 1)])
-                        if q != 0 and int(b[q]) == 0:
-                            hit += 1
-                            j = 4
-                    j += 1
         p += 1
     if turn:
-        s = 0 - s
-    return s - 20 * hit
+        return 0 - s
+    return s
