@@ -170,14 +170,15 @@ class Engine:
         n = MAX_PLY + 1
         self._moves = [None] * n
         self._okey = array("h", bytes(2 * MAX_MOVES))  # order scores of the node being set up
-        # the search stack's numbers: one array("i") each (4 bytes a slot, where a list
-        # takes a pointer: 8 bytes on the unix port)
-        self._idx = array("i", bytes(4 * n))
-        self._alpha = array("i", bytes(4 * n))
-        self._beta = array("i", bytes(4 * n))
-        self._best = array("i", bytes(4 * n))
-        self._bmove = array("i", bytes(4 * n))
-        self._depth = array("i", bytes(4 * n))
+        # the search stack's numbers: one array each (a list takes a pointer a slot: 8
+        # bytes on the unix port); scores, indices and depths fit 2 bytes (|score| <=
+        # INF), the position keys take 4
+        self._idx = array("h", bytes(2 * n))
+        self._alpha = array("h", bytes(2 * n))
+        self._beta = array("h", bytes(2 * n))
+        self._best = array("h", bytes(2 * n))
+        self._bmove = array("h", bytes(2 * n))
+        self._depth = array("h", bytes(2 * n))
         self._key = array("i", bytes(4 * n))
         self._killer1 = [None] * n
         self._killer2 = [None] * n
