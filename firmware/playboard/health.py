@@ -9,6 +9,8 @@ The counters (``NAMES``; ints 0..2**30, counted since the host last took them):
 - ``power_ups``: starts of the app (a switch-on, a reset, the watchdog's restart),
 - ``wdt_resets``: of those, the ones the watchdog made (``machine.reset_cause()``
   on the RP2040; the simulated board has none: 0),
+- ``restarts``: a locked board's daily restarts (``playboard.app.daily``), counted
+  apart: neither power-ups nor watchdog resets,
 - ``stuck`` / ``chatter``: sensors found stuck or chattering
   (``playboard.board.debounce``), each sensor counted once per kind and power-up,
 - ``memory_errors``: frames the app survived a MemoryError in (``App.memory_errors``;
@@ -24,7 +26,8 @@ They live in the file ``health`` of the store's folder, one ``name value`` line
 each (``faulty`` as ``sensor:kind`` words), rewritten whole through ``health.tmp``
 and a rename, so a power cut leaves the old file or the new one, when a fault first
 appears and when the host takes the counters, never per frame. A power-up appends
-one byte to the file ``boots`` (``P``, or ``W`` after a watchdog reset:
+one byte to the file ``boots`` (``P``, or ``W`` after a watchdog reset; a daily
+restart appends ``D`` before it, and the byte after a ``D`` is that restart's:
 :func:`power_up`, done by ``playboard.app.gamestart`` without loading this module,
 whose code would cut the heap just before a game is resumed); :func:`read` adds
 them, the host's take folds them into ``health`` and removes ``boots``. A line
@@ -34,7 +37,7 @@ person to look at.
 """
 from playboard.compat import const
 
-NAMES = ("power_ups", "wdt_resets", "stuck", "chatter", "memory_errors", "selftest")
+NAMES = ("power_ups", "wdt_resets", "stuck", "chatter", "memory_errors", "selftest", "restarts")
 KINDS = {1: "chatter", 2: "stuck"}  # playboard.board.debounce CHATTER, STUCK
 SELFTEST = const(4)  # the faulty kind of a sensor a self-test judged bad
 _MAX = const(8)  # faulty entries kept
@@ -51,10 +54,14 @@ def read(store):
     """The counters on ``store``'s flash: dict of ``NAMES`` -> int and ``faulty`` ->
     list of [sensor, kind]; zeros when there is no file. Bad lines are skipped, the
     file kept as ``health.bad`` and one line added to ``store.report``. The power-ups
-    appended to ``boots`` since the last take are included."""
+    appended to ``boots`` since the last take are included (and the daily restarts,
+    ``restarts``, which are not power-ups)."""
     h = _load(store)
     b = _read(store, "/boots") or b""
-    h["power_ups"] += len(b)
+    b = b.replace(b"DP", b"D").replace(b"DW", b"D")  # (a daily restart's start: not a power-up)
+    d = b.count(b"D")
+    h["restarts"] += d
+    h["power_ups"] += len(b) - d
     h["wdt_resets"] += b.count(b"W")
     for w in (_read(store, "/memerr") or b"").split(b"\n"):
         if w.isdigit():  # (a line cut by a power cut mid-write: its digits, or none)

@@ -113,6 +113,10 @@ CREATE TABLE health (
 ALTER TABLE health ADD COLUMN memory_errors INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE health ADD COLUMN selftest INTEGER NOT NULL DEFAULT 0;
 """),
+    # a locked board's daily restarts (playboard.app.daily): neither power-ups nor resets
+    (4, """
+ALTER TABLE health ADD COLUMN restarts INTEGER NOT NULL DEFAULT 0;
+"""),
 )
 SCHEMA_VERSION = MIGRATIONS[-1][0]
 
@@ -283,17 +287,17 @@ class Library:
 
     def add_health(self, board, counters, now=None, commit=True):
         """Store the health ``counters`` (dict: power_ups, wdt_resets, stuck, chatter,
-        memory_errors, selftest: ints, those missing 0; faulty: list of [sensor, kind])
+        memory_errors, selftest, restarts: ints, those missing 0; faulty: list of [sensor, kind])
         taken from ``board`` at ``now``. With ``commit`` False the caller commits (or
         rolls back) with the board's answer."""
         at = (now or datetime.datetime.now()).isoformat(timespec="seconds")
         self.db.execute(
             "INSERT INTO health (board, at, power_ups, wdt_resets, stuck, chatter, faulty,"
-            " memory_errors, selftest) VALUES (?,?,?,?,?,?,?,?,?)",
+            " memory_errors, selftest, restarts) VALUES (?,?,?,?,?,?,?,?,?,?)",
             (board, at, int(counters.get("power_ups", 0)), int(counters.get("wdt_resets", 0)),
              int(counters.get("stuck", 0)), int(counters.get("chatter", 0)),
              json.dumps(counters.get("faulty", [])), int(counters.get("memory_errors", 0)),
-             int(counters.get("selftest", 0))))
+             int(counters.get("selftest", 0)), int(counters.get("restarts", 0))))
         if commit:
             self.db.commit()
 
@@ -302,9 +306,9 @@ class Library:
         ``faulty`` (the sensors reported faulty, [sensor, kind] in the order seen) and
         ``last_fault`` (the sync time of the last fault seen, or None)."""
         out = {"power_ups": 0, "wdt_resets": 0, "stuck": 0, "chatter": 0, "memory_errors": 0, "selftest": 0,
-               "faulty": [], "last_fault": None}
-        for at, p, w, st, ch, faulty, me, se in self.db.execute(
-                "SELECT at, power_ups, wdt_resets, stuck, chatter, faulty, memory_errors, selftest"
+               "restarts": 0, "faulty": [], "last_fault": None}
+        for at, p, w, st, ch, faulty, me, se, rs in self.db.execute(
+                "SELECT at, power_ups, wdt_resets, stuck, chatter, faulty, memory_errors, selftest, restarts"
                 " FROM health WHERE board=? ORDER BY at, id", (board,)):
             out["power_ups"] += p
             out["wdt_resets"] += w
@@ -312,6 +316,7 @@ class Library:
             out["chatter"] += ch
             out["memory_errors"] += me
             out["selftest"] += se
+            out["restarts"] += rs
             out["faulty"].extend(json.loads(faulty))
             if st or ch or se:
                 out["last_fault"] = at

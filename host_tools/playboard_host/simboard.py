@@ -15,6 +15,12 @@ events are reached over a control channel of two pipes (docs/simulator.md)::
         b.events()                               # [{"ev": "move", "move": "7-14", ...}, ...]
         b.kill(); b.restart()                    # a power cut and switching on again
 
+A locked board's daily restart (``playboard.app.daily``, docs/museum.md) ends the
+firmware process with exit status ``RESTART_EXIT``; the SimBoard starts it again by
+itself on the same flash, link port and wall clock (as the chip's soft reset keeps
+the RTC), runs the rest of the :meth:`advance` it happened in, and counts it
+(``restarts``, ``restart_log``).
+
 By default the firmware is compiled with ``mpy-cross`` into ``build/simfw`` (as
 frozen code would be on the board: no compiling at import) and run inside
 ``micropython -X heapsize=192k``, the RP2040's heap. Time is virtual: it moves
@@ -38,7 +44,9 @@ BUILD = os.path.join(ROOT, "build", "simfw")
 # modules the simulated board never loads: their names are not in its data/names
 SIM_NAMES_SKIP = ("playboard/hw/rp2.", "playboard/hw/circuitpython.", "playboard/app/onboard.")
 
-__all__ = ["SimBoard", "SimError", "SimDied", "micropython_binary", "build_firmware"]
+__all__ = ["SimBoard", "SimError", "SimDied", "micropython_binary", "build_firmware", "RESTART_EXIT"]
+
+RESTART_EXIT = 75  # the firmware's exit status for a daily restart (playboard.sim.bridge)
 
 
 class SimError(RuntimeError):
@@ -160,6 +168,8 @@ class SimBoard:
         self.n_leds = 0
         self.n_sensors = 0
         self.stderr_path = None
+        self.restarts = 0  # daily restarts the firmware made (started again by this object)
+        self.restart_log = []  # their replies: {"t", "left", "wall"?} each
 
     # ---- process ------------------------------------------------------------
 
@@ -313,7 +323,26 @@ class SimBoard:
         d = json.loads(line)
         if not d.get("ok"):
             raise SimError(d.get("err", "refused"))
+        if d.get("restart"):
+            self._restarted(d)
         return d
+
+    def _restarted(self, d):
+        """The firmware made a daily restart (its process ends with RESTART_EXIT): start
+        it again on the same flash and port; the wall clock ``d["wall"]`` (if any) set
+        again, as the chip's RTC keeps it. SimDied if the process ended otherwise."""
+        try:
+            code = self.proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            code = None
+        if code != RESTART_EXIT:
+            self._died()
+        self.restarts += 1
+        self.restart_log.append({k: d[k] for k in ("t", "left", "wall") if k in d})
+        self._reap()
+        self._spawn()
+        if d.get("wall") is not None:
+            self._command("wall", int(d["wall"]))
 
     def _died(self):
         code = self.proc.wait() if self.proc else None
@@ -321,6 +350,8 @@ class SimBoard:
         raise SimDied("the firmware ended (exit %s)%s" % (code, ":\n" + tail if tail.strip() else ""))
 
     def _command(self, *words):
+        if self.proc is not None and self.proc.poll() == RESTART_EXIT and self._ctl_w is not None:
+            self._restarted({})  # (clock="real": restarted between commands)
         if self._ctl_w is None or not self.alive():
             self._died()
         line = (" ".join(str(w) for w in words) + "\n").encode()
@@ -350,8 +381,14 @@ class SimBoard:
         self._command("tap", int(cell), int(ms))
 
     def advance(self, ms):
-        """Run the firmware ``ms`` ms of virtual time; returns the firmware's clock."""
-        return self._command("adv", int(ms))["t"]
+        """Run the firmware ``ms`` ms of virtual time; returns the firmware's clock (a
+        daily restart in it: the rest run by the new process, whose clock began at 0)."""
+        d = self._command("adv", int(ms))
+        while d.get("restart") and d.get("left", 0) > 0:
+            d = self._command("adv", int(d["left"]))
+        if d.get("restart"):
+            return self.ping()
+        return d["t"]
 
     def sleep(self, seconds):
         """Wall-clock wait (``clock="real"``); with a virtual clock, advance instead."""

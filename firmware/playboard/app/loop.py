@@ -80,6 +80,7 @@ class App:
     # a running self-test or calibration (playboard.app.check): a class default, so
     # that the instance's attributes (and their table in the heap) stay as they were
     check = None
+    up_n = 0  # (as check) looks at the hours since start-up (app.daily)
 
     def __init__(self, hw, cfg, store, transport=None, clock=None, wdt=None, layouts=None,
                  sink=None, think="ms", slice_ms=8, slice_nodes=60, tt_size=None, settings=None):
@@ -684,7 +685,13 @@ class App:
             self._think(now_ms)
         if ((now_ms - self._t_hours) & MASK) >= HOURS_MS:
             self._t_hours = now_ms
+            c = self.closed
             self._check_hours(now_ms)
+            self.up_n += 1  # looks at the hours since start-up (app.daily: the uptime)
+            if self.state == S_ATTRACT and (self.closed > c or self.up_n >= 2880):
+                from playboard.app import daily  # a locked board's daily restart
+                unload("playboard.app.daily")
+                daily.check(self, self.closed > c)
         self._paint(now_ms)
         self.lights.frame(now_ms)
         self.poll_link()

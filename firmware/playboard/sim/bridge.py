@@ -40,7 +40,10 @@ of JSON (``{"ok": true, ...}`` or ``{"ok": false, "err": text}``)::
     wall SECONDS              the board's wall clock (App.wallclock, read for the opening
                               hours) reads SECONDS (since 1970, no time zone) now and moves
                               on with the virtual clock; jump it to skip a night (not kept
-                              across a restart: the app reads time.localtime again)
+                              across a power cut: the app reads time.localtime again;
+                              kept across a daily restart, see below)
+    wall                      -> {"wall": [year, month, day, hour, minute, second]}: the
+                              board's wall clock now (App.wallclock)
     cut N                     (image only) the power goes after N more bytes programmed (0: never)
     mem                       -> {"alloc", "free"}: heap bytes after a collection, and
                               "peak", "peak_modules": the largest heap seen by ``watch``,
@@ -48,6 +51,14 @@ of JSON (``{"ok": true, ...}`` or ``{"ok": false, "err": text}``)::
     watch [off]               collect after every frame and keep the peak heap (slow)
     auto [off]                a spectator makes each engine move of Tobit on the sensors
     quit                      close the files and exit
+
+A locked board's daily restart (``playboard.app.daily``: ``machine.soft_reset()``,
+which raises ``SystemExit`` on the unix port) ends the process with the exit status
+``RESTART_EXIT`` (75: "restart me"), after replying to the ``adv`` it happened in
+with ``{"ok": true, "restart": true, "t", "left": the ms of the adv not run, "wall":
+the wall clock's seconds now (only if ``wall`` set it)}``. ``SimBoard`` then starts
+the process again on the same flash and link port, sends ``wall`` again (on the chip
+the RTC keeps it across a soft reset) and runs the ``left`` ms.
 """
 import sys
 import time
@@ -62,6 +73,7 @@ from playboard.compat import const, unload
 _MASK = const(0x3FFFFFFF)
 _EVENT_BYTES = const(2048)  # the events kept for the host, as JSON text (oldest dropped)
 _EVENT_COUNT = const(32)
+RESTART_EXIT = const(75)  # the exit status of a daily restart (SimBoard starts it again)
 
 
 def largest_block():
@@ -277,6 +289,8 @@ class Bridge:
                               (1 if v else 0))
         elif c == "menu":
             app.open_menu(self.clock())
+        elif c == "wall" and len(w) == 1:
+            return {"ok": True, "t": self.clock(), "wall": list(app.wallclock()[:6])}
         elif c == "wall":
             self.wall0 = int(w[1]) - self.now // 1000
             app.wallclock = self.wall
@@ -324,11 +338,27 @@ class Bridge:
             self.now = self.now + step if self.now + step <= end else end
             t = self.now & _MASK
             self.hw.tick(t)
-            app.frame(t)
+            try:
+                app.frame(t)
+            except SystemExit:  # a daily restart (playboard.app.daily)
+                self.soft_reset(end - self.now)
             if self.auto:
                 self._spectator()
             if self.watch:
                 self._sample()
+
+    def soft_reset(self, left=None):
+        """The app's ``machine.soft_reset()`` (a daily restart): reply to the ``adv``
+        under way (unless ``left`` is None: none) with ``restart``, ``left`` (ms not
+        run) and ``wall``, then end the process with ``RESTART_EXIT`` (the store is
+        closed by :func:`run`)."""
+        if left is not None:
+            d = {"ok": True, "restart": True, "t": self.clock(), "left": left}
+            w = getattr(self, "wall0", None)
+            if w is not None:
+                d["wall"] = w + self.now // 1000
+            self.reply(d)
+        raise SystemExit(RESTART_EXIT)
 
     def _sample(self):
         import gc
@@ -391,7 +421,10 @@ class Bridge:
                     return  # nobody drives it any more (standard input ended)
                 now = time.ticks_ms()
                 self.hw.tick(now)
-                app.frame(now)
+                try:
+                    app.frame(now)
+                except SystemExit:  # a daily restart: no command under way
+                    self.soft_reset()
                 wait = time.ticks_diff(app.next_due, time.ticks_ms())
                 p.poll(wait if wait > 0 else 0)
                 self.read_ctl()
