@@ -715,7 +715,8 @@ class Soak:
         out.update(rec_finished=sum(1 for r in recs if r.result in ("1-0", "0-1", "1/2-1/2")),
                    rec_abandoned=sum(1 for r in recs if r.result == "*"), records=len(recs), bad_records=bad, lost=lost, wdt_resets=health["wdt_resets"],
                    chatter_counted=health["chatter"], memory_errors=health.get("memory_errors", 0),
-                   power_ups=health["power_ups"], heap_spread=spread, heap_alike=alike, n_alike=n_alike,
+                   power_ups=health["power_ups"], restarts=self.b.restarts,
+                   restarts_counted=health.get("restarts", 0), heap_spread=spread, heap_alike=alike, n_alike=n_alike,
                    heap=self.heap,
                    heap_kind=self.heap_kind)
         return out

@@ -91,7 +91,7 @@ def test_the_link_takes_back_what_the_host_stored_and_refuses_bad_requests():
     h = health.read(st)
     assert (h["power_ups"], h["wdt_resets"]) == (2, 1)
     assert health.link(st, {}) == {"power_ups": 2, "wdt_resets": 1, "stuck": 0, "chatter": 0,
-                                   "memory_errors": 0, "selftest": 0, "faulty": []}
+                                   "memory_errors": 0, "selftest": 0, "restarts": 0, "faulty": []}
     for bad in ({"take": {"power_ups": -1}}, {"take": {"resets": 1}}, {"take": 3},
                 {"take": {"power_ups": True}}, {"clear": True}, {"take": {"faulty": 5}}):
         e = raises(ValueError, health.link, st, bad)
@@ -202,3 +202,23 @@ def test_memory_errors_and_self_test_faults_are_counted_on_flash():
     assert bad >= 1 and h["selftest"] == bad, h
     assert all(k == 4 for _, k in h["faulty"]) and len(h["faulty"]) == min(8, bad), h
     r.hw.set_sensor(s, 0)
+
+
+def test_a_daily_restart_is_counted_apart_from_power_ups_and_watchdog_resets():
+    # playboard.app.daily appends D before it soft-resets; the start after it appends P
+    # (or W: reset_cause still says the chip's last reset): that byte is the restart's
+    fs = FakeFs()
+    st = Store("/games", fs=fs, date=None)
+    health.power_up(st, wdt=False)
+    for w in (b"DP", b"DW"):
+        f = fs.open("/games/boots", "ab")
+        f.write(w)
+        f.close()
+    health.power_up(st, wdt=True)  # a real watchdog reset
+    f = fs.open("/games/boots", "ab")
+    f.write(b"D")  # restarted, its start not yet counted
+    f.close()
+    h = health.read(st)
+    assert (h["power_ups"], h["wdt_resets"], h["restarts"]) == (2, 1, 3)
+    left = health.link(st, {"take": h})
+    assert (left["power_ups"], left["wdt_resets"], left["restarts"]) == (0, 0, 0)

@@ -1,0 +1,73 @@
+"""A locked board's daily restart with no closing (playboard.app.daily, docs/museum.md):
+after 24 h up, in attract with no game in play, the board restarts; with opening hours
+in effect it waits for the closing (48 h at most); an unlocked board never restarts.
+The in-process rig, its clock stepped a look at the hours (30 s) at a time."""
+import sys
+
+from apprig import Rig
+
+
+class _Machine:
+    """Stands for ``machine`` (the RP2040's soft_reset and the unix port's both end the
+    program with SystemExit)."""
+
+    @staticmethod
+    def soft_reset():
+        raise SystemExit
+
+
+def _run_looks(r, n):
+    """Step the clock ``n`` looks at the hours (30 s each); the look the board restarted
+    at (1-based), or None."""
+    old = sys.modules.get("machine")
+    sys.modules["machine"] = _Machine
+    try:
+        for i in range(n):
+            r.t += 30000
+            try:
+                r.app.frame(r.t)
+            except SystemExit:
+                return i + 1
+    finally:
+        if old is None:
+            del sys.modules["machine"]
+        else:
+            sys.modules["machine"] = old
+    return None
+
+
+def _rig(locked, hours=""):
+    r = Rig()
+    r.app.settings.update({"locked": locked, "attract_s": 60, "hours": hours})
+    r.app.wallclock = lambda: (2026, 12, 1, 12, 0, 0, 1, 335)  # noon, every day
+    r.adv(50)
+    return r
+
+
+def test_a_locked_board_with_no_hours_restarts_after_24_hours_in_attract():
+    r = _rig(True)
+    at = _run_looks(r, 3000)
+    assert at == 2880  # 24 h of looks, in attract all along
+    assert r.app.state == 4 and r.app.game is None
+    assert ("restart", {"up_s": 86400}) in r.events
+    assert r.fs.files["/games/boots"] == b"PD"  # power-up, then the restart's mark
+
+
+def test_a_game_in_play_at_24_hours_puts_the_restart_off_until_attract():
+    r = _rig(True)
+    r.app.settings["idle_s"] = 600
+    assert _run_looks(r, 2870) is None
+    r.app.choose("toguz", "two")
+    r.app.new_game(r.t)
+    r.adv(2000)
+    assert r.app.state in (1, 2)
+    at = _run_looks(r, 100)  # the game abandoned when idle, then attract: the restart
+    assert at is not None and r.app.game is None and r.app.state == 4
+    assert r.store.read(1).termination == "abandoned"
+
+
+def test_an_unlocked_board_and_a_board_with_hours_do_not_restart_after_24_hours():
+    assert _run_looks(_rig(False), 3000) is None
+    r = _rig(True, "00:00-23:59")  # open all day at noon: no closing
+    assert _run_looks(r, 5700) is None
+    assert _run_looks(r, 100) == 5760 - 5700  # 48 h: a closing that never came
