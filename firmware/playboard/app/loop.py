@@ -118,6 +118,7 @@ class App:
                 # boards only)
                 if wdt is not None:
                     wdt.feed()  # (2.7 s on the emulated Pico: bench py_pico_locked; a whole 8 s for it)
+                gc.collect()  # (its code low in the heap, not after the store's garbage)
                 __import__("playboard.app.names")  # (its import interns them)
                 unload("playboard.app.names")
                 if wdt is not None:
