@@ -71,3 +71,18 @@ def test_an_unlocked_board_and_a_board_with_hours_do_not_restart_after_24_hours(
     r = _rig(True, "00:00-23:59")  # open all day at noon: no closing
     assert _run_looks(r, 5700) is None
     assert _run_looks(r, 100) == 5760 - 5700  # 48 h: a closing that never came
+
+
+def test_a_finished_games_result_at_closing_goes_dark_and_restarts():
+    r = _rig(True, "09:00-17:00")
+    r.app.settings["attract_s"] = 0  # (the result stays until the closing)
+    assert _run_looks(r, 2) is None  # open since 2 looks
+    r.app.choose("tihbat", "two")
+    r.app.new_game(r.t)
+    r.adv(2000)
+    r.app._game_over("1-0", "resign", r.t)  # (as White's resign pad pressed twice)
+    r.adv(500)
+    assert r.app.state == 3 and r.app.game is not None and r.store.current is None
+    r.app.wallclock = lambda: (2026, 12, 1, 17, 0, 0, 1, 335)
+    assert _run_looks(r, 2) == 1  # closed from the result: dark, attract, restarted
+    assert r.app.closed and r.app.state == 4

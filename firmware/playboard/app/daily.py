@@ -39,8 +39,8 @@ DAY_N = 86400000 // HOURS_MS  # looks at the hours in 24 h (2880)
 def due(app, closing):
     """True when the board should restart now: ``closing`` True if this look at the
     hours turned ``closed`` on. See the module's docstring for the rules."""
-    if not app.settings.get("locked") or app.state != S_ATTRACT or app.game is not None:
-        return False
+    if not app.settings.get("locked") or app.state != S_ATTRACT:
+        return False  # (attract: no game in play; a finished game's objects may stay)
     if app._pending is not None or app.check is not None:
         return False
     lk = app.link
@@ -58,9 +58,11 @@ def due(app, closing):
 def restart(app):
     """Write what is pending, mark the restart on flash and soft-reset (on the unix
     port: ``SystemExit``). Returns False (nothing done) when the record queue could
-    not be emptied: the next look tries again."""
+    not be emptied or a game is still open on record: the next look tries again."""
     if app.pending and not app._retry():
         return False
+    if app.store.current is not None:
+        return False  # a game not closed on record: not a moment nobody plays
     try:
         from playboard.app.museum import count_memory_errors
         app.mem_t = None  # (now, not a minute after the last count)
