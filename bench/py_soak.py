@@ -20,7 +20,10 @@ by the power may hold one more, the one being written); no state the board never
 leaves (after each visitor: menu or attract within ``idle_s`` + 60 s); no watchdog
 reset (the board's health counters); the heap at closing within 2 KB from day 2 on:
 over days alike (no power-up that day, the same last game) and, in a second run of
-the same days without power cuts, over one firmware process.
+the same days without power cuts, over days the board is never switched off (a
+locked board restarts its firmware at each closing: ``playboard.app.daily``,
+docs/museum.md "The daily restart"; ``SimBoard`` starts its process again, the
+restarts counted, ``restarts``).
 
 ``SOAK_DAYS`` (default 30) and ``SOAK_SEED`` scale and vary it; ``SOAK_CUTS`` scales
 the rate of power cuts (0: none, so that one firmware process lives all the days).
