@@ -21,7 +21,7 @@ leaves (after each visitor: menu or attract within ``idle_s`` + 60 s); no watchd
 reset (the board's health counters); the heap at closing within 2 KB from day 2 on:
 over days alike (no power-up that day, the same last game) and, in a second run of
 the same days without power cuts, over days the board is never switched off (a
-locked board restarts its firmware at each closing: ``playboard.app.daily``,
+locked board restarts its firmware at each closing: ``playboard.app.restart``,
 docs/museum.md "The daily restart"; ``SimBoard`` starts its process again, the
 restarts counted, ``restarts``).
 

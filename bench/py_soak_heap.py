@@ -2,7 +2,7 @@
 ``SOAK_DAYS``, ``SOAK_SEED``, ``SOAK_ENGINE`` and ``SOAK_TOBIT``: every game the museum
 profile offers, the engine and Tobit too) with no power cut: the board is never
 switched off. A locked board restarts its firmware by itself at each closing
-(``playboard.app.daily``, docs/museum.md "The daily restart": on the simulator its
+(``playboard.app.restart``, docs/museum.md "The daily restart": on the simulator its
 process ends and SimBoard starts it again on the same flash and wall clock), so each
 day begins on a whole heap, as after a power-up. Figures: every day run, no game not
 begun and no memory error, no move lost, the heap at each closing (after the restart

@@ -9,7 +9,7 @@ The counters (``NAMES``; ints 0..2**30, counted since the host last took them):
 - ``power_ups``: starts of the app (a switch-on, a reset, the watchdog's restart),
 - ``wdt_resets``: of those, the ones the watchdog made (``machine.reset_cause()``
   on the RP2040; the simulated board has none: 0),
-- ``restarts``: a locked board's daily restarts (``playboard.app.daily``), counted
+- ``restarts``: a locked board's daily restarts (``playboard.app.restart``), counted
   apart: neither power-ups nor watchdog resets,
 - ``stuck`` / ``chatter``: sensors found stuck or chattering
   (``playboard.board.debounce``), each sensor counted once per kind and power-up,

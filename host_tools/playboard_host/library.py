@@ -113,7 +113,7 @@ CREATE TABLE health (
 ALTER TABLE health ADD COLUMN memory_errors INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE health ADD COLUMN selftest INTEGER NOT NULL DEFAULT 0;
 """),
-    # a locked board's daily restarts (playboard.app.daily): neither power-ups nor resets
+    # a locked board's daily restarts (playboard.app.restart): neither power-ups nor resets
     (4, """
 ALTER TABLE health ADD COLUMN restarts INTEGER NOT NULL DEFAULT 0;
 """),

@@ -15,7 +15,7 @@ events are reached over a control channel of two pipes (docs/simulator.md)::
         b.events()                               # [{"ev": "move", "move": "7-14", ...}, ...]
         b.kill(); b.restart()                    # a power cut and switching on again
 
-A locked board's daily restart (``playboard.app.daily``, docs/museum.md) ends the
+A locked board's daily restart (``playboard.app.restart``, docs/museum.md) ends the
 firmware process with exit status ``RESTART_EXIT``; the SimBoard starts it again by
 itself on the same flash, link port and wall clock (as the chip's soft reset keeps
 the RTC), runs the rest of the :meth:`advance` it happened in, and counts it
@@ -46,7 +46,7 @@ SIM_NAMES_SKIP = ("playboard/hw/rp2.", "playboard/hw/circuitpython.", "playboard
 
 __all__ = ["SimBoard", "SimError", "SimDied", "micropython_binary", "build_firmware", "RESTART_EXIT"]
 
-RESTART_EXIT = 75  # the firmware's exit status for a daily restart (playboard.sim.bridge)
+RESTART_EXIT = 75  # the firmware's exit status for a daily restart (playboard.sim.bridge.run)
 
 
 class SimError(RuntimeError):
@@ -169,7 +169,8 @@ class SimBoard:
         self.n_sensors = 0
         self.stderr_path = None
         self.restarts = 0  # daily restarts the firmware made (started again by this object)
-        self.restart_log = []  # their replies: {"t", "left", "wall"?} each
+        self.restart_log = []  # their replies: {"t": the clock then, "wall": seconds or None} each
+        self._t = 0  # the firmware's clock at its last reply (ms)
 
     # ---- process ------------------------------------------------------------
 
@@ -325,6 +326,8 @@ class SimBoard:
             raise SimError(d.get("err", "refused"))
         if d.get("restart"):
             self._restarted(d)
+        elif "t" in d:
+            self._t = d["t"]  # the firmware's clock at its last reply
         return d
 
     def _restarted(self, d):
@@ -338,9 +341,10 @@ class SimBoard:
         if code != RESTART_EXIT:
             self._died()
         self.restarts += 1
-        self.restart_log.append({k: d[k] for k in ("t", "left", "wall") if k in d})
+        self.restart_log.append({k: d[k] for k in ("t", "wall") if k in d})
         self._reap()
         self._spawn()
+        self._t = 0
         if d.get("wall") is not None:
             self._command("wall", int(d["wall"]))
 
@@ -383,12 +387,15 @@ class SimBoard:
     def advance(self, ms):
         """Run the firmware ``ms`` ms of virtual time; returns the firmware's clock (a
         daily restart in it: the rest run by the new process, whose clock began at 0)."""
-        d = self._command("adv", int(ms))
-        while d.get("restart") and d.get("left", 0) > 0:
-            d = self._command("adv", int(d["left"]))
-        if d.get("restart"):
-            return self.ping()
-        return d["t"]
+        left = int(ms)
+        while True:
+            t0 = self._t
+            d = self._command("adv", left)
+            if not d.get("restart"):
+                return d["t"]
+            left -= d["t"] - t0  # (run up to the restart; the new process's clock from 0)
+            if left <= 0:
+                return self.ping()
 
     def sleep(self, seconds):
         """Wall-clock wait (``clock="real"``); with a virtual clock, advance instead."""

@@ -205,7 +205,7 @@ def test_memory_errors_and_self_test_faults_are_counted_on_flash():
 
 
 def test_a_daily_restart_is_counted_apart_from_power_ups_and_watchdog_resets():
-    # playboard.app.daily appends D before it soft-resets; the start after it appends P
+    # playboard.app.restart appends D before it soft-resets; the start after it appends P
     # (or W: reset_cause still says the chip's last reset): that byte is the restart's
     fs = FakeFs()
     st = Store("/games", fs=fs, date=None)

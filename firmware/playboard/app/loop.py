@@ -80,12 +80,16 @@ class App:
     # a running self-test or calibration (playboard.app.check): a class default, so
     # that the instance's attributes (and their table in the heap) stay as they were
     check = None
-    up_n = 0  # (as check) looks at the hours since start-up (app.daily)
+    # looks at the hours since start-up (app.restart): the class's, so that no instance
+    # attribute is added in play (its table would grow), and a name the firmware has
+    # already (none new to intern in play); one App a process (set to 0 by __init__)
+    _since = 0
 
     def __init__(self, hw, cfg, store, transport=None, clock=None, wdt=None, layouts=None,
                  sink=None, think="ms", slice_ms=8, slice_nodes=60, tt_size=None, settings=None):
         for name in NATIVE_CODE:  # first: kept for ever (state.NATIVE_CODE)
             __import__(name)
+        App._since = 0
         self.hw = hw
         self.cfg = cfg
         self.store = store
@@ -688,11 +692,11 @@ class App:
             self._t_hours = now_ms
             c = self.closed
             self._check_hours(now_ms)
-            self.up_n += 1  # looks at the hours since start-up (app.daily: the uptime)
-            if self.state == S_ATTRACT and (self.closed > c or self.up_n >= 2880):
-                from playboard.app import daily  # a locked board's daily restart
-                unload("playboard.app.daily")
-                daily.check(self, self.closed > c)
+            App._since += 1  # looks at the hours since start-up (app.restart: the uptime)
+            if self.state == S_ATTRACT and (self.closed > c or App._since >= 2880):
+                from playboard.app import restart  # a locked board's daily restart
+                unload("playboard.app.restart")
+                restart.check(self, self.closed > c)
         self._paint(now_ms)
         self.lights.frame(now_ms)
         self.poll_link()

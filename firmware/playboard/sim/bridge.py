@@ -41,7 +41,8 @@ of JSON (``{"ok": true, ...}`` or ``{"ok": false, "err": text}``)::
                               hours) reads SECONDS (since 1970, no time zone) now and moves
                               on with the virtual clock; jump it to skip a night (not kept
                               across a power cut: the app reads time.localtime again;
-                              kept across a daily restart, see below)
+                              kept across a daily restart, see below); ``wall`` alone ->
+                              {"wall": [year, month, day, hour, minute, second]}
     wall                      -> {"wall": [year, month, day, hour, minute, second]}: the
                               board's wall clock now (App.wallclock)
     cut N                     (image only) the power goes after N more bytes programmed (0: never)
@@ -52,13 +53,13 @@ of JSON (``{"ok": true, ...}`` or ``{"ok": false, "err": text}``)::
     auto [off]                a spectator makes each engine move of Tobit on the sensors
     quit                      close the files and exit
 
-A locked board's daily restart (``playboard.app.daily``: ``machine.soft_reset()``,
+A locked board's daily restart (``playboard.app.restart``: ``machine.soft_reset()``,
 which raises ``SystemExit`` on the unix port) ends the process with the exit status
-``RESTART_EXIT`` (75: "restart me"), after replying to the ``adv`` it happened in
-with ``{"ok": true, "restart": true, "t", "left": the ms of the adv not run, "wall":
-the wall clock's seconds now (only if ``wall`` set it)}``. ``SimBoard`` then starts
-the process again on the same flash and link port, sends ``wall`` again (on the chip
-the RTC keeps it across a soft reset) and runs the ``left`` ms.
+75 ("restart me"), after replying (virtual clock) to the ``adv`` it happened in with
+``{"ok": true, "restart": true, "t": the clock then, "wall": the wall clock's seconds
+then (null unless ``wall`` set it)}``. ``SimBoard`` then starts the process again on
+the same flash and link port, sends ``wall`` again (on the chip the RTC keeps it
+across a soft reset) and runs the rest of the ``adv``.
 """
 import sys
 import time
@@ -73,7 +74,6 @@ from playboard.compat import const, unload
 _MASK = const(0x3FFFFFFF)
 _EVENT_BYTES = const(2048)  # the events kept for the host, as JSON text (oldest dropped)
 _EVENT_COUNT = const(32)
-RESTART_EXIT = const(75)  # the exit status of a daily restart (SimBoard starts it again)
 
 
 def largest_block():
@@ -338,27 +338,11 @@ class Bridge:
             self.now = self.now + step if self.now + step <= end else end
             t = self.now & _MASK
             self.hw.tick(t)
-            try:
-                app.frame(t)
-            except SystemExit:  # a daily restart (playboard.app.daily)
-                self.soft_reset(end - self.now)
+            app.frame(t)
             if self.auto:
                 self._spectator()
             if self.watch:
                 self._sample()
-
-    def soft_reset(self, left=None):
-        """The app's ``machine.soft_reset()`` (a daily restart): reply to the ``adv``
-        under way (unless ``left`` is None: none) with ``restart``, ``left`` (ms not
-        run) and ``wall``, then end the process with ``RESTART_EXIT`` (the store is
-        closed by :func:`run`)."""
-        if left is not None:
-            d = {"ok": True, "restart": True, "t": self.clock(), "left": left}
-            w = getattr(self, "wall0", None)
-            if w is not None:
-                d["wall"] = w + self.now // 1000
-            self.reply(d)
-        raise SystemExit(RESTART_EXIT)
 
     def _sample(self):
         import gc
@@ -421,10 +405,7 @@ class Bridge:
                     return  # nobody drives it any more (standard input ended)
                 now = time.ticks_ms()
                 self.hw.tick(now)
-                try:
-                    app.frame(now)
-                except SystemExit:  # a daily restart: no command under way
-                    self.soft_reset()
+                app.frame(now)
                 wait = time.ticks_diff(app.next_due, time.ticks_ms())
                 p.poll(wait if wait > 0 else 0)
                 self.read_ctl()
@@ -455,6 +436,14 @@ def run(argv=None):
             br.loop()
         finally:
             br.app.store.close()
+    except SystemExit as e:
+        if e.args:  # (a bad option)
+            raise
+        # machine.soft_reset(): a daily restart (playboard.app.restart)
+        if br.virtual:
+            br.reply({"ok": True, "restart": True, "t": br.clock(),
+                      "wall": br.wall0 + br.now // 1000 if hasattr(br, "wall0") else None})
+        sys.exit(75)
     except Exception as e:  # noqa: BLE001 - said on stderr, then the process ends
         if type(e).__name__ in ("ConfigError", "ValueError", "OSError"):
             sys.stderr.write("playboard firmware: %s\n" % e)  # a bad option or file: one line

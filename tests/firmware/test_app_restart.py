@@ -1,4 +1,4 @@
-"""A locked board's daily restart with no closing (playboard.app.daily, docs/museum.md):
+"""A locked board's daily restart with no closing (playboard.app.restart, docs/museum.md):
 after 24 h up, in attract with no game in play, the board restarts; with opening hours
 in effect it waits for the closing (48 h at most); an unlocked board never restarts.
 The in-process rig, its clock stepped a look at the hours (30 s) at a time."""

@@ -13,7 +13,7 @@ waiting to be written, the link between requests):
   been up ``DAY_N`` looks (24 h); with hours, after ``2 * DAY_N`` (48 h: a closing
   that never came).
 
-Uptime is counted in the app's looks at the hours (``App.up_n``, one each
+Uptime is counted in the app's looks at the hours (``App._since``, one each
 ``HOURS_MS`` = 30 s): a count never wraps, unlike the RP2040's ``ticks_ms`` (2**30
 ms, 12.4 days).
 
@@ -46,7 +46,7 @@ def due(app, closing):
     lk = app.link
     if lk is not None and (lk.dec.state != 0 or lk.live):
         return False  # the host is talking: the next look
-    n = app.up_n
+    n = app._since
     if closing:
         return n >= 2
     hours = app.settings.get("hours", "")
@@ -78,7 +78,7 @@ def restart(app):
             f.close()
     except OSError:
         pass  # (counted as a power-up then: the restart goes on)
-    app.emit("restart", {"up_s": app.up_n * (HOURS_MS // 1000)})
+    app.emit("restart", {"up_s": app._since * (HOURS_MS // 1000)})
     if app.wdt is not None:
         app.wdt.feed()  # (a whole 8 s for main.py to start the watchdog again)
     import machine
