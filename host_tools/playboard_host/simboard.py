@@ -16,7 +16,7 @@ events are reached over a control channel of two pipes (docs/simulator.md)::
         b.kill(); b.restart()                    # a power cut and switching on again
 
 A locked board's daily restart (``playboard.app.restart``, docs/museum.md) ends the
-firmware process with exit status ``RESTART_EXIT``; the SimBoard starts it again by
+firmware process with exit status ``RESTART_EXIT`` (75); the SimBoard starts it again by
 itself on the same flash, link port and wall clock (as the chip's soft reset keeps
 the RTC), runs the rest of the :meth:`advance` it happened in, and counts it
 (``restarts``, ``restart_log``).
