@@ -1,7 +1,8 @@
 """A locked board's daily restart with no closing (playboard.app.restart, docs/museum.md):
 after 24 h up, in attract with no game in play, the board restarts; with opening hours
 in effect it waits for the closing (48 h at most); an unlocked board never restarts.
-The in-process rig, its clock stepped a look at the hours (30 s) at a time."""
+The in-process rig, its clock stepped a look at the hours (30 s) at a time; the
+uptime (the app's frames times its scan period) set a few looks short of a limit."""
 import sys
 
 from apprig import Rig
@@ -36,6 +37,14 @@ def _run_looks(r, n):
     return None
 
 
+DAY = 86400000
+
+
+def _up(r, ms, looks=0):
+    """Set the app's uptime (its frames) ``looks`` frames short of ``ms``."""
+    r.app.frames = ms // r.app.period_ms - looks
+
+
 def _rig(locked, hours=""):
     r = Rig()
     r.app.settings.update({"locked": locked, "attract_s": 60, "hours": hours})
@@ -46,8 +55,9 @@ def _rig(locked, hours=""):
 
 def test_a_locked_board_with_no_hours_restarts_after_24_hours_in_attract():
     r = _rig(True)
-    at = _run_looks(r, 3000)
-    assert at == 2880  # 24 h of looks, in attract all along
+    _up(r, DAY, 50)
+    at = _run_looks(r, 200)
+    assert at == 50  # 24 h up, in attract all along
     assert r.app.state == 4 and r.app.game is None
     assert ("restart", {"up_s": 86400}) in r.events
     assert r.fs.files["/games/boots"] == b"PD"  # power-up, then the restart's mark
@@ -56,7 +66,8 @@ def test_a_locked_board_with_no_hours_restarts_after_24_hours_in_attract():
 def test_a_game_in_play_at_24_hours_puts_the_restart_off_until_attract():
     r = _rig(True)
     r.app.settings["idle_s"] = 600
-    assert _run_looks(r, 2870) is None
+    _up(r, DAY, 10)
+    assert _run_looks(r, 5) is None
     r.app.choose("toguz", "two")
     r.app.new_game(r.t)
     r.adv(2000)
@@ -67,16 +78,20 @@ def test_a_game_in_play_at_24_hours_puts_the_restart_off_until_attract():
 
 
 def test_an_unlocked_board_and_a_board_with_hours_do_not_restart_after_24_hours():
-    assert _run_looks(_rig(False), 3000) is None
+    r = _rig(False)
+    _up(r, 3 * DAY)
+    assert _run_looks(r, 100) is None
     r = _rig(True, "00:00-23:59")  # open all day at noon: no closing
-    assert _run_looks(r, 5700) is None
-    assert _run_looks(r, 100) == 5760 - 5700  # 48 h: a closing that never came
+    _up(r, DAY)
+    assert _run_looks(r, 100) is None
+    _up(r, 2 * DAY, 20)
+    assert _run_looks(r, 100) == 20  # 48 h: a closing that never came
 
 
 def test_a_finished_games_result_at_closing_goes_dark_and_restarts():
     r = _rig(True, "09:00-17:00")
     r.app.settings["attract_s"] = 0  # (the result stays until the closing)
-    assert _run_looks(r, 2) is None  # open since 2 looks
+    assert _run_looks(r, 2) is None  # open
     r.app.choose("tihbat", "two")
     r.app.new_game(r.t)
     r.adv(2000)
@@ -84,5 +99,6 @@ def test_a_finished_games_result_at_closing_goes_dark_and_restarts():
     r.adv(500)
     assert r.app.state == 3 and r.app.game is not None and r.store.current is None
     r.app.wallclock = lambda: (2026, 12, 1, 17, 0, 0, 1, 335)
+    _up(r, 120000)  # (up 2 min: not the closing a start while closed sees)
     assert _run_looks(r, 2) == 1  # closed from the result: dark, attract, restarted
     assert r.app.closed and r.app.state == 4

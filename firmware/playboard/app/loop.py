@@ -80,16 +80,11 @@ class App:
     # a running self-test or calibration (playboard.app.check): a class default, so
     # that the instance's attributes (and their table in the heap) stay as they were
     check = None
-    # looks at the hours since start-up (app.restart): the class's, so that no instance
-    # attribute is added in play (its table would grow), and a name the firmware has
-    # already (none new to intern in play); one App a process (set to 0 by __init__)
-    _since = 0
 
     def __init__(self, hw, cfg, store, transport=None, clock=None, wdt=None, layouts=None,
                  sink=None, think="ms", slice_ms=8, slice_nodes=60, tt_size=None, settings=None):
         for name in NATIVE_CODE:  # first: kept for ever (state.NATIVE_CODE)
             __import__(name)
-        App._since = 0
         self.hw = hw
         self.cfg = cfg
         self.store = store
@@ -692,11 +687,13 @@ class App:
             self._t_hours = now_ms
             c = self.closed
             self._check_hours(now_ms)
-            App._since += 1  # looks at the hours since start-up (app.restart: the uptime)
-            if self.state == S_ATTRACT and (self.closed > c or App._since >= 2880):
-                from playboard.app import restart  # a locked board's daily restart
-                unload("playboard.app.restart")
-                restart.check(self, self.closed > c)
+            # a locked board's daily restart (app.restart): at closing, or 24 h up (its
+            # frames; by the module's name's string: no new name to intern in play)
+            if self.state == S_ATTRACT and (self.closed > c or self.frames * self.period_ms >= 86400000):
+                c = "playboard.app.restart"
+                m = __import__(c, None, None, ("check",))
+                unload(c)
+                m.check(self, self.closed)
         self._paint(now_ms)
         self.lights.frame(now_ms)
         self.poll_link()

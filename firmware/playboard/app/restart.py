@@ -6,16 +6,15 @@ can no longer give a game's start its pieces).
 When (a locked board, settings ``locked``, in attract with no game in play, nothing
 waiting to be written, the link between requests):
 
-- at closing (``App._check_hours`` turned ``closed`` on), unless at its first look
-  at the hours since start-up (a board started while closed, as just after this
-  restart itself, turns ``closed`` on then: no restart again);
+- at closing (``App._check_hours`` turned ``closed`` on), once up at least
+  ``2 * HOURS_MS`` (a board started while closed, as just after this restart itself,
+  turns ``closed`` on at its first look at the hours: no restart again);
 - with no opening hours in effect (none set, or a clock never set), once it has
-  been up ``DAY_N`` looks (24 h); with hours, after ``2 * DAY_N`` (48 h: a closing
-  that never came).
+  been up 24 h; with hours, after 48 h (a closing that never came).
 
-Uptime is counted in the app's looks at the hours (``App._since``, one each
-``HOURS_MS`` = 30 s): a count never wraps, unlike the RP2040's ``ticks_ms`` (2**30
-ms, 12.4 days).
+The uptime is the app's frames since start-up times its scan period (``App.frames``
+and ``period_ms``: a count, which never wraps, unlike the RP2040's ``ticks_ms`` at
+2**30 ms, 12.4 days; frames that overran their period make it short, never long).
 
 How: the record queue written first (a restart only once it is empty), the memory
 errors not yet counted appended to flash, then one byte ``D`` appended to the file
@@ -28,17 +27,24 @@ again within its 8 s. On the MicroPython unix port ``soft_reset`` raises
 with the exit status ``RESTART_EXIT`` (75) and ``SimBoard`` starts it again on the
 same flash, link port and wall clock.
 
-Loaded by ``App._scan_and_play`` only at those moments and dropped at once: no code
-of it in the heap of play. Functions take the ``App``.
+Loaded by ``App._scan_and_play`` only at those moments (by its name's string: no
+new name interned in play) and dropped at once: no code of it in the heap of play.
+Functions take the ``App``.
 """
 from playboard.app.state import S_ATTRACT, HOURS_MS
 
-DAY_N = 86400000 // HOURS_MS  # looks at the hours in 24 h (2880)
+DAY_MS = 86400000  # 24 h (App._scan_and_play looks from then on too)
+
+
+def up_ms(app):
+    """The app's uptime (ms) by its frames: ``frames * period_ms``."""
+    return app.frames * app.period_ms
 
 
 def due(app, closing):
-    """True when the board should restart now: ``closing`` True if this look at the
-    hours turned ``closed`` on. See the module's docstring for the rules."""
+    """True when the board should restart now: ``closing`` is ``app.closed`` (the app
+    asks when this look at the hours turned it on, or once up 24 h). See the module's
+    docstring for the rules."""
     if not app.settings.get("locked") or app.state != S_ATTRACT:
         return False  # (attract: no game in play; a finished game's objects may stay)
     if app._pending is not None or app.check is not None:
@@ -46,13 +52,13 @@ def due(app, closing):
     lk = app.link
     if lk is not None and (lk.dec.state != 0 or lk.live):
         return False  # the host is talking: the next look
-    n = app._since
+    up = up_ms(app)
     if closing:
-        return n >= 2
+        return up >= 2 * HOURS_MS
     hours = app.settings.get("hours", "")
     if hours and app.wallclock()[0] >= 2024:
-        return n >= 2 * DAY_N
-    return n >= DAY_N
+        return up >= 2 * DAY_MS
+    return up >= DAY_MS
 
 
 def restart(app):
@@ -78,7 +84,7 @@ def restart(app):
             f.close()
     except OSError:
         pass  # (counted as a power-up then: the restart goes on)
-    app.emit("restart", {"up_s": app._since * (HOURS_MS // 1000)})
+    app.emit("restart", {"up_s": up_ms(app) // 1000})
     if app.wdt is not None:
         app.wdt.feed()  # (a whole 8 s for main.py to start the watchdog again)
     import machine
