@@ -690,9 +690,8 @@ class App:
             # a locked board's daily restart (app.restart): at closing, or 24 h up (its
             # frames; by the module's name's string: no new name to intern in play)
             if self.state == S_ATTRACT and (self.closed > c or self.frames * self.period_ms >= 86400000):
-                c = "playboard.app.restart"
-                m = __import__(c, None, None, ("check",))
-                unload(c)
+                m = __import__("playboard.app.restart", None, None, ("check",))
+                unload(m.__name__)
                 m.check(self, self.closed)
         self._paint(now_ms)
         self.lights.frame(now_ms)
