@@ -689,7 +689,8 @@ class App:
             self._check_hours(now_ms)
             # a locked board's daily restart (app.restart): at closing, or 24 h up (its
             # frames; by the module's name's string: no new name to intern in play)
-            if self.state == S_ATTRACT and (self.closed > c or self.frames * self.period_ms >= 86400000):
+            if self.state == S_ATTRACT and self.settings.get("locked") and (
+                    self.closed > c or self.frames * self.period_ms >= 86400000):
                 m = __import__("playboard.app.restart", None, None, ("check",))
                 unload(m.__name__)
                 m.check(self, self.closed)

@@ -41,8 +41,7 @@ of JSON (``{"ok": true, ...}`` or ``{"ok": false, "err": text}``)::
                               hours) reads SECONDS (since 1970, no time zone) now and moves
                               on with the virtual clock; jump it to skip a night (not kept
                               across a power cut: the app reads time.localtime again;
-                              kept across a daily restart, see below); ``wall`` alone ->
-                              {"wall": [year, month, day, hour, minute, second]}
+                              kept across a daily restart, see below)
     wall                      -> {"wall": [year, month, day, hour, minute, second]}: the
                               board's wall clock now (App.wallclock)
     cut N                     (image only) the power goes after N more bytes programmed (0: never)
