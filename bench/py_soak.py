@@ -119,7 +119,7 @@ class Soak:
                       recovered=0, stray=0, sweeps=0, stuck=0, events_lost=0, misread=0, start_failed=0, start_again=0, desync=0, other_game=0, undone=0,
                       not_dark=0, not_lit=0, max_leave_s=0.0,
                       staff=0, staff_failed=0, chatter=0, engine_games=0, engine_moves=0, engine_silent=0,
-                      tobit=0, tobit_failed=0, engine_not_begun=0, sync_again=0, sync_failed=0, back=0, back_failed=0)
+                      tobit=0, tobit_failed=0, engine_not_begun=0, sync_again=0, sync_failed=0, sync_retried=0, back=0, back_failed=0)
         self.engine_move = None  # the last "engine" event's move, until played
         self.trail = []  # SOAK_DEBUG: the last events and notes, printed with a miss
         self._mem_seen = {}  # SOAK_DEBUG=mem: memory errors seen, per power-up
@@ -648,8 +648,11 @@ class Soak:
         """The staff's ``playboard sync`` at closing; refused (the board short of heap),
         it is run again once, as the staff would (counted: ``sync_again``)."""
         for k in range(2):
-            with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+            err = io.StringIO()
+            with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
                 code = cli.main(["sync", "--port", self.b.port, "--library", self.db, "-q"])
+            # (a request refused for memory: `playboard sync` runs its session again once)
+            self.n["sync_retried"] += err.getvalue().count("syncing again")
             if code == 0:
                 return
             self.n["sync_again"] += 1
@@ -763,6 +766,8 @@ def main():
     report("soak: staff visits (gesture, flash view, back) / failed", "%d / %d" % (f["staff"], f["staff_failed"]),
            "visits", "0 failed", f["staff_failed"] == 0)
     report("soak: memory errors (health)", f["memory_errors"], "errors")
+    report("soak: syncs the board refused for memory, run again by `playboard sync` itself",
+           f["sync_retried"], "syncs")
     report("soak: syncs refused (the board short of heap): run again / failed twice", "%d / %d" % (
         f["sync_again"], f["sync_failed"]), "syncs", "0 / 0", f["sync_again"] + f["sync_failed"] == 0)
     cuts = f["kills"] + f["cuts"]

@@ -40,6 +40,29 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 FIRMWARE = os.path.join(ROOT, "firmware")
+
+
+def fixed_path(fw):
+    """``fw`` (the firmware's folder) as a path of one length wherever the repository
+    is: a link ``/tmp/pbfw-XXXXXXXX`` (the hash of its real path) to it. The firmware's
+    modules keep their file names (``__file__``) in the heap: run from the clone's own
+    path, the heap's layout, and whether a request at its edge fits, hung on how long
+    that path was (a sync refused for memory in one worktree, not in another). Falls
+    back to ``fw`` where no link can be made."""
+    import hashlib
+    import tempfile
+
+    real = os.path.realpath(fw)
+    link = os.path.join(tempfile.gettempdir() if os.name != "posix" else "/tmp",
+                        "pbfw-" + hashlib.sha1(real.encode()).hexdigest()[:8])
+    try:
+        if os.path.realpath(link) != real:
+            tmp = "%s.%d" % (link, os.getpid())
+            os.symlink(real, tmp)
+            os.replace(tmp, link)
+        return link
+    except OSError:
+        return fw
 BUILD = os.path.join(ROOT, "build", "simfw")
 # modules the simulated board never loads: their names are not in its data/names
 SIM_NAMES_SKIP = ("playboard/hw/rp2.", "playboard/hw/circuitpython.", "playboard/app/onboard.")
@@ -193,7 +216,7 @@ class SimBoard:
 
     def _spawn(self):
         a = self._args
-        fw = build_firmware() if self.compiled else FIRMWARE
+        fw = fixed_path(build_firmware() if self.compiled else FIRMWARE)
         if self._master is None:
             self._master, self._slave = os.openpty()
             import tty  # POSIX only: imported here so that `playboard` itself starts on Windows

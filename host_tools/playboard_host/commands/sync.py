@@ -1,9 +1,10 @@
 """`playboard sync`: pull the board's finished games into the library, then acknowledge them."""
 import sys
+import time
 
 from playboard_host.cli import CommandError
 from playboard_host.library import Library, LibraryError
-from playboard_host.serial_link import LinkError, add_port_arguments, connect
+from playboard_host.serial_link import BoardError, LinkError, add_port_arguments, connect
 
 HELP = "pull new games from the board into the library (each acknowledged only after it is stored)"
 
@@ -80,23 +81,43 @@ def health_line(board, h):
         board, ", ".join(parts), " (sensor %s)" % ", ".join(str(s) for s in sensors) if sensors else "")
 
 
+AGAIN_S = 1.0  # the pause before a sync refused for memory is run again (s)
+
+
+def session(args, lib):
+    """One link session of :func:`run`: (status, new, old, health, problems, hello)."""
+    link, hello = connect(args)
+    try:
+        st = link.status()
+        new, old = sync(link, hello["board"], lib, args.keep, not args.quiet)
+        h = sync_health(link, hello["board"], lib, hello.get("fw"))
+        problems = link.problems()  # (after the counters: reading them may add one)
+        if st.get("dropped"):
+            print("warning: the board dropped games %s before they were synced (flash was short)"
+                  % ", ".join(str(i) for i in st["dropped"]), file=sys.stderr)
+    finally:
+        link.close()
+    return st, new, old, h, problems, hello
+
+
 def run(args):
     try:
         lib = Library(args.library)
     except LibraryError as e:
         raise CommandError(str(e))
     try:
-        link, hello = connect(args)
-        try:
-            st = link.status()
-            new, old = sync(link, hello["board"], lib, args.keep, not args.quiet)
-            h = sync_health(link, hello["board"], lib, hello.get("fw"))
-            problems = link.problems()  # (after the counters: reading them may add one)
-            if st.get("dropped"):
-                print("warning: the board dropped games %s before they were synced (flash was short)"
-                      % ", ".join(str(i) for i in st["dropped"]), file=sys.stderr)
-        finally:
-            link.close()
+        for attempt in (1, 2):
+            try:
+                st, new, old, h, problems, hello = session(args, lib)
+                break
+            except BoardError as e:
+                # a board short of heap refuses a request ("memory"); nothing is lost
+                # (a game is acknowledged only once stored) and a new session (its
+                # hello makes room on the board) usually fits: asked again once
+                if e.code != "memory" or attempt == 2:
+                    raise
+                print("the board was short of memory (%s): syncing again" % e, file=sys.stderr)
+                time.sleep(AGAIN_S)
     except LinkError as e:
         raise CommandError(str(e))
     finally:
