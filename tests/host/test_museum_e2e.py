@@ -271,14 +271,11 @@ def test_a_tobit_set_up_nobody_has_begun_is_left_by_start_pressed_again_for_the_
     assert st["state"] == "play" and st["game"] == "tobit" and st["ply"] == 0, st
 
 
-def test_the_staff_gesture_opens_the_staff_menu_after_a_finished_games_result_went_back_to_the_menu(board, tmp_path):
-    """The soak's failed staff visits (issue 14): each the morning after a day whose last
-    game finished. The result, its rest taken when it shows, never took the "board at
-    rest" of REST_MS (``App._settled`` left False), and the menu it went back to kept
-    that: the gesture's four corners held 3 s were taken as the board's new rest, the
-    gesture lost. Not memory (42 KB free)."""
+def _resigned_toguz(board, tmp_path):
+    """A board whose Toguz Kumalak game (two players, chosen on the menu by deliberate
+    presses) White has just resigned (the resign pad pressed twice); returns it."""
     from playboard.app.state import MENU_GAME, MENU_MODE, MENU_START
-    from playboard_host.gestures import PAD_WHITE_RESIGN, press_pad, press_sensor, staff_gesture
+    from playboard_host.gestures import PAD_WHITE_RESIGN, press_pad, press_sensor
     b = board()
     b.start("sim", fs_dir=str(tmp_path / "flash"))
     b.advance(500)
@@ -288,6 +285,17 @@ def test_the_staff_gesture_opens_the_staff_menu_after_a_finished_games_result_we
         b.advance(500)
     press_pad(b, "toguz", PAD_WHITE_RESIGN)
     press_pad(b, "toguz", PAD_WHITE_RESIGN)
+    return b
+
+
+def test_the_staff_gesture_opens_the_staff_menu_after_a_finished_games_result_went_back_to_the_menu(board, tmp_path):
+    """The soak's failed staff visits (issue 14): each the morning after a day whose last
+    game finished. The result, its rest taken when it shows, never took the "board at
+    rest" of REST_MS (``App._settled`` left False), and the menu it went back to kept
+    that: the gesture's four corners held 3 s were taken as the board's new rest, the
+    gesture lost. Not memory (42 KB free)."""
+    from playboard_host.gestures import staff_gesture
+    b = _resigned_toguz(board, tmp_path)
     b.advance(3000)
     assert b.status()["state"] == "over"
     b.advance(125000)  # attract_s (120 s): the result goes back to the menu by itself
@@ -296,24 +304,14 @@ def test_the_staff_gesture_opens_the_staff_menu_after_a_finished_games_result_we
     assert b.status()["state"] == "staff"
 
 
-
 def test_the_staff_gesture_opens_the_staff_menu_from_a_finished_games_result(board, tmp_path):
     """The staff gesture made while a finished game's result shows (before the menu),
     as staff finding a visitor's game over would: the result takes the board as it
     stands for its rest when it shows (2.5 s after the last move); the four corners held
     3 s were then taken for the board's new rest (REST_MS) as on an unsettled board,
     and the gesture lost. The result's rest now settles the board, as the menu's does."""
-    from playboard.app.state import MENU_GAME, MENU_MODE, MENU_START
-    from playboard_host.gestures import PAD_WHITE_RESIGN, press_pad, press_sensor, staff_gesture
-    b = board()
-    b.start("sim", fs_dir=str(tmp_path / "flash"))
-    b.advance(500)
-    tg = load_layout("toguz")
-    for c in (MENU_GAME[0], MENU_MODE[0], MENU_START):
-        press_sensor(b, tg.sensor_of(c))
-        b.advance(500)
-    press_pad(b, "toguz", PAD_WHITE_RESIGN)
-    press_pad(b, "toguz", PAD_WHITE_RESIGN)
+    from playboard_host.gestures import staff_gesture
+    b = _resigned_toguz(board, tmp_path)
     b.advance(3000)  # the result shows
     st = b.status()
     assert st["state"] == "over" and st["result"] == "0-1", st
