@@ -100,13 +100,14 @@ def faulty_text(faulty):
 
 def boards_text(boards):
     """The boards table as text lines (``playboard boards``, the end of ``stats``)."""
-    out = ["board             last sync             games  power-ups  wdt resets  stuck  chatter"
-           "  mem errors  self-test  faulty sensors"]
+    out = ["board             last sync             games  power-ups  wdt resets  restarts  stuck"
+           "  chatter  mem errors  self-test  faulty sensors"]
     for b in boards:
         h = b["health"]
-        out.append("%-16s  %-19s  %6d  %9d  %10d  %5d  %7d  %10d  %9d  %s" % (
-            b["board"], b["last_sync"] or "-", b["games"], h["power_ups"], h["wdt_resets"], h["stuck"],
-            h["chatter"], h.get("memory_errors", 0), h.get("selftest", 0), faulty_text(h["faulty"])))
+        out.append("%-16s  %-19s  %6d  %9d  %10d  %8d  %5d  %7d  %10d  %9d  %s" % (
+            b["board"], b["last_sync"] or "-", b["games"], h["power_ups"], h["wdt_resets"],
+            h.get("restarts", 0), h["stuck"], h["chatter"], h.get("memory_errors", 0),
+            h.get("selftest", 0), faulty_text(h["faulty"])))
     out.append("%d board%s" % (len(boards), "" if len(boards) == 1 else "s"))
     return out
 
@@ -183,9 +184,10 @@ def write_report(stats, boards, folder, fmt="svg"):
         e(g), e(lv), r[0], r[1], r[2], _mean_text(Stats.mean(r)), _mean_text(Stats.mean(r, False)))
         for (g, lv), r in stats.by_game.items())
     brows = "".join("<tr><td>%s</td><td>%s</td><td>%d</td><td>%d</td><td>%d</td><td>%d</td><td>%d</td><td>%d</td>"
-                    "<td>%d</td><td>%s</td></tr>\n" % (
+                    "<td>%d</td><td>%d</td><td>%s</td></tr>\n" % (
                         e(b["board"]), e(b["last_sync"] or "-"), b["games"], b["health"]["power_ups"],
-                        b["health"]["wdt_resets"], b["health"]["stuck"], b["health"]["chatter"],
+                        b["health"]["wdt_resets"], b["health"].get("restarts", 0), b["health"]["stuck"],
+                        b["health"]["chatter"],
                         b["health"].get("memory_errors", 0), b["health"].get("selftest", 0),
                         e(faulty_text(b["health"]["faulty"]))) for b in boards)
     imgs = "".join('<figure><img src="%s.%s" alt="%s"></figure>\n' % (n, fmt, n.replace("_", " ")) for n in PLOTS)
@@ -210,7 +212,7 @@ an abandoned one was left after %s.</p>
 (the firmware stopped and the board restarted itself), sensors found stuck or chattering
 (docs/museum.md says what to do).</p>
 <table><tr><th>board</th><th>last sync</th><th>games</th><th>power-ups</th><th>watchdog resets</th>
-<th>stuck</th><th>chatter</th><th>memory errors</th><th>self-test</th><th>faulty sensors</th></tr>
+<th>daily restarts</th><th>stuck</th><th>chatter</th><th>memory errors</th><th>self-test</th><th>faulty sensors</th></tr>
 %s</table>
 </body></html>
 """ % (t[0], t[1], t[2], _mean_text(Stats.mean(t)), _mean_text(Stats.mean(t, False)), imgs, rows, grows, brows)

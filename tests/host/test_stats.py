@@ -43,7 +43,7 @@ def _fill(path):
     lib.add_health("hall-a", {"power_ups": 3, "wdt_resets": 1, "stuck": 0, "chatter": 1, "faulty": [[12, 1]]},
                    now=T0)
     lib.board_synced("hall-a", "1.0", now=T0 + datetime.timedelta(days=1))
-    lib.add_health("hall-a", {"power_ups": 2, "wdt_resets": 0, "stuck": 1, "chatter": 1,
+    lib.add_health("hall-a", {"power_ups": 2, "wdt_resets": 0, "stuck": 1, "chatter": 1, "restarts": 4,
                               "faulty": [[12, 1], [40, 2]]}, now=T0 + datetime.timedelta(days=1))
     lib.close()
     return path
@@ -78,8 +78,8 @@ def test_playboard_stats_prints_the_tables_and_filters(tmp_path, capsys):
     assert "2026.11.28        4         3          1" in out
     assert "toguz        2        4         2          2        50.0           5.0" in out
     assert "tobit        -        2         1          1        31.0           0.0" in out
-    assert out[-3].split() == ["hall-a", "2026-12-01T18:00:00", "6", "5", "1", "1", "2", "0", "0", "12", "chatter,",
-                               "40", "stuck"]
+    assert out[-3].split() == ["hall-a", "2026-12-01T18:00:00", "6", "5", "1", "4", "1", "2", "0", "0", "12",
+                               "chatter,", "40", "stuck"]
     assert out[-1] == "2 boards"
     assert cli.main(["stats", "--library", db, "--board", "hall-b", "--game", "toguz"]) == 0
     out = capsys.readouterr().out.splitlines()
@@ -116,7 +116,8 @@ def test_the_curators_report_has_its_plots_and_an_index_naming_them(tmp_path, ca
     for name in ("per_day", "per_game", "faults"):
         assert 'src="%s.%s"' % (name, fmt) in page
     assert "9 games started, 6 finished, 3 abandoned" in page
-    assert "<td>hall-a</td><td>2026-12-01T18:00:00</td><td>6</td><td>5</td><td>1</td><td>1</td><td>2</td>" in page
+    assert "<td>hall-a</td><td>2026-12-01T18:00:00</td><td>6</td><td>5</td><td>1</td><td>4</td><td>1</td><td>2</td>" in page
+    assert "<th>daily restarts</th>" in page
     # the same library: the same plots (a report can be compared from day to day)
     assert cli.main(["stats", "--library", db, "--report", rep, "--format", fmt]) == 0
     with open(os.path.join(rep, "per_day.%s" % fmt), "rb") as f:
@@ -133,9 +134,11 @@ def test_playboard_boards_lists_every_board_with_its_health(tmp_path, capsys):
     assert cli.main(["boards", "--library", db]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0].split()[:4] == ["board", "last", "sync", "games"]
-    assert out[1].split() == ["hall-a", "2026-12-01T18:00:00", "6", "5", "1", "1", "2", "0", "0", "12", "chatter,",
-                              "40", "stuck"]
-    assert out[2].split() == ["hall-b", "2026-11-30T18:00:00", "3", "0", "0", "0", "0", "0", "0", "-"]
+    assert out[0].split()[4:9] == ["power-ups", "wdt", "resets", "restarts", "stuck"]
+    # (a locked board's daily restarts: neither power-ups nor watchdog resets)
+    assert out[1].split() == ["hall-a", "2026-12-01T18:00:00", "6", "5", "1", "4", "1", "2", "0", "0", "12",
+                              "chatter,", "40", "stuck"]
+    assert out[2].split() == ["hall-b", "2026-11-30T18:00:00", "3", "0", "0", "0", "0", "0", "0", "0", "-"]
     assert out[3] == "2 boards"
     assert cli.main(["boards", "--library", db, "--json"]) == 0
     rows = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
@@ -194,7 +197,7 @@ def test_sync_takes_the_boards_counters_into_the_library_and_clears_them(tmp_pat
         assert "board sim: health: 1 bad lines skipped, file kept as health.bad\n" in out, out
         assert cli.main(["boards", "--library", db]) == 0
         row = capsys.readouterr().out.splitlines()[1].split()
-        assert row[0] == "sim" and row[3:10] == ["2", "0", "0", "1", "0", "0", "%d" % s], row
+        assert row[0] == "sim" and row[3:11] == ["2", "0", "0", "0", "1", "0", "0", "%d" % s], row
         assert cli.main(["stats", "--library", db]) == 0
         out = capsys.readouterr().out
         # the first two games were abandoned (a new game over each); the third is still on
