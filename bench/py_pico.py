@@ -32,30 +32,19 @@ def median(xs):
 
 def main():
     from playboard_host import pico
-    try:
-        pico.find_images()
-        pico.check_node()
-    except pico.PicoUnavailable as e:
-        print("virtual Pico unavailable, no emulated figures: %s" % e)
+    why = pico.unavailable()
+    if why:
+        print("virtual Pico unavailable, no emulated figures: %s" % why)
         return 0
     probe = {}
     for name in ("pico_probe.py", "benchlib.py"):
         with open(os.path.join(HERE, name), "rb") as f:
             probe[name] = f.read()
-    cfg = json.load(open(os.path.join(pico.ROOT, "firmware", "boards", "pico-matrix.json")))
     image = pico.build_fs_image(pico.staged_firmware(), probe)
-    from playboard.board.layout import load_layout
-    pits = [load_layout("toguz").sensor_of(c) for c in range(18)]
-    with pico.VirtualPico(image, cfg, speed=0) as p:
-        # the balls in the Toguz Kumalak pits (an empty pit reads as lifted: the tracker
-        # would wait for a sowing and the engine never think)
-        p.set_closed(pits)
-        p.wait_for(lambda q: q.usb_up.is_set() and q.led_frames >= 2, 600, "boot")
-        # power-up: the first LED frame (lit before the app is imported), then the first
-        # frame that shows something else (the app's first view: the menu)
-        lit = p.led_log[0][0]
-        p.wait_for(lambda q: any(f != q.led_log[0][1] for _, f in q.led_log), 600, "the menu")
-        menu = [t for t, f in p.led_log if f != p.led_log[0][1]][0]
+    with pico.VirtualPico(image, pico.matrix_config(), speed=0) as p:
+        # power-up with the balls in the Toguz Kumalak pits: the first LED frame (lit
+        # before the app is imported), then the app's first view (the menu)
+        lit, menu = p.power_up(pico.toguz_pits())
         start = len(p.output)
         p.write(b"\x03")  # the app stops (and its watchdog): the REPL
         p.wait_output(b">>> ", 120, start)

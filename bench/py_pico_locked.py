@@ -14,7 +14,6 @@ the watchdog's 8 s: the app feeds the watchdog just before and just after it
 watchdog reset in either power-up. Where Node, rp2040js, the images or the unix port
 are absent, one line says so and no figure is reported.
 """
-import json
 import os
 import shutil
 import subprocess
@@ -44,38 +43,29 @@ def locked_settings():
         shutil.rmtree(d, ignore_errors=True)
 
 
-def power_up(pico, image, cfg, pits):
+def power_up(pico, image):
     """(ms to the board lit, ms to the menu shown, [watchdog resets]) of one power-up."""
-    with pico.VirtualPico(image, cfg, speed=0) as p:
-        p.set_closed(pits)
-        p.wait_for(lambda q: q.usb_up.is_set() and q.led_frames >= 2, 600, "boot")
-        lit = p.led_log[0][0]
-        p.wait_for(lambda q: any(f != q.led_log[0][1] for _, f in q.led_log), 900, "the menu")
-        menu = [t for t, f in p.led_log if f != p.led_log[0][1]][0]
+    with pico.VirtualPico(image, pico.matrix_config(), speed=0) as p:
+        lit, menu = p.power_up(pico.toguz_pits(), 900)
         p.wait_emulated(1.0, 300)  # a second of the menu: a watchdog fed late shows here
         return lit / 1000, menu / 1000, list(p.resets)
 
 
 def main():
     from playboard_host import pico
-    try:
-        pico.find_images()
-        pico.check_node()
-    except pico.PicoUnavailable as e:
-        print("virtual Pico unavailable, no emulated figures: %s" % e)
+    why = pico.unavailable()
+    if why:
+        print("virtual Pico unavailable, no emulated figures: %s" % why)
         return 0
     settings = locked_settings()
     if settings is None:
         print("no MicroPython unix port: the locked board's settings cannot be written here")
         return 0
-    cfg = json.load(open(os.path.join(pico.ROOT, "firmware", "boards", "pico-matrix.json")))
     staged = pico.staged_firmware()
     names = [src for src, dest in staged if dest.endswith("data/names")]
     n_names = sum(1 for _ in open(names[0])) if names else 0
-    from playboard.board.layout import load_layout
-    pits = [load_layout("toguz").sensor_of(c) for c in range(18)]
-    plain = power_up(pico, pico.build_fs_image(staged), cfg, pits)
-    locked = power_up(pico, pico.build_fs_image(staged, {"games/settings": settings}), cfg, pits)
+    plain = power_up(pico, pico.build_fs_image(staged))
+    locked = power_up(pico, pico.build_fs_image(staged, {"games/settings": settings}))
     report("pico: power-up to the menu shown, unlocked (emulated)", plain[1], "ms")
     report("pico: power-up to the menu shown, locked (%d names in data/names)" % n_names,
            locked[1], "ms")

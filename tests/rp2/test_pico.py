@@ -23,17 +23,15 @@ from playboard_host import pico
 from playboard_host.serial_link import BoardLink, open_port
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-CFG = json.load(open(os.path.join(ROOT, "firmware", "boards", "pico-matrix.json")))
-PITS = [load_layout("toguz").sensor_of(c) for c in range(18)]   # South 0-8, North 9-17
+CFG = pico.matrix_config()
+PITS = pico.toguz_pits()   # South 0-8, North 9-17
 BOOT_S = 300     # host seconds allowed for a boot (a loaded CI machine)
 
 
 def _needs_pico():
-    try:
-        pico.find_images()
-        pico.check_node()
-    except pico.PicoUnavailable as e:
-        pytest.skip("virtual Pico unavailable: %s" % e)
+    why = pico.unavailable()
+    if why:
+        pytest.skip("virtual Pico unavailable: %s" % why)
 
 
 @pytest.fixture(scope="module")

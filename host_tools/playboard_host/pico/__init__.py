@@ -60,6 +60,33 @@ def check_node():
     return node
 
 
+def unavailable():
+    """None where the emulated Pico can run here (the images, Node, rp2040js), else why
+    not (one line, for a bench or a test to print and skip)."""
+    try:
+        find_images()
+        check_node()
+    except PicoUnavailable as e:
+        return str(e)
+    return None
+
+
+def matrix_config():
+    """The board file the emulated Pico runs (``firmware/boards/pico-matrix.json``), a dict."""
+    with open(os.path.join(ROOT, "firmware", "boards", "pico-matrix.json")) as f:
+        return json.load(f)
+
+
+def toguz_pits():
+    """The sensor indices of the 18 Toguz Kumalak pits (default layout): closed, they are
+    the balls in their pits (an empty pit reads as lifted: the tracker would wait for a
+    sowing and the engine never think)."""
+    from playboard.board.layout import load_layout
+
+    lay = load_layout("toguz")
+    return [lay.sensor_of(c) for c in range(18)]
+
+
 def staged_firmware(firmware=None, build=None, mpy_cross=None):
     """[(staged file, board path)] of the firmware compiled for the RP2040 (``playboard
     deploy``'s staging: ``.mpy`` for -march=armv6m, sources for main.py, boards, data)."""
@@ -317,6 +344,16 @@ class VirtualPico:
             return i >= 0
         self.wait_for(seen, timeout, "output %r" % text)
         return found[0]
+
+    def power_up(self, closed=(), timeout=600):
+        """Sensors ``closed`` closed, then the chip powered up to the app's first view:
+        (us to the first LED frame, lit before the app is imported; us to the first frame
+        showing something else: the menu). TimeoutError past ``timeout`` host seconds."""
+        self.set_closed(list(closed))
+        self.wait_for(lambda q: q.usb_up.is_set() and q.led_frames >= 2, timeout, "boot")
+        lit = self.led_log[0][1]
+        self.wait_for(lambda q: any(f != lit for _, f in q.led_log), timeout, "the menu")
+        return self.led_log[0][0], [t for t, f in self.led_log if f != lit][0]
 
     def wait_emulated(self, seconds, timeout):
         """Wait until ``seconds`` of emulated time have passed from now."""
