@@ -33,7 +33,7 @@ def _perft(g, depth, bufs, mv, scan, turn_at, term_at):
     n = scan(g.board, g._geo, st[turn_at] + 1, buf)
     caps = g._captures(buf, n - 256) if n >= 256 else None
     push = g.push
-    unmake = g._unmake
+    unmake = g.undo
     count = 0
     for i in range(len(caps) if caps is not None else n):
         if caps is not None:

@@ -68,6 +68,8 @@ class SnapshotGame(Game):
         self.ply = ply
         return self._moves[ply]
 
+    undo = pop
+
     def peek(self):
         """The last move played (IndexError if none)."""
         if self.ply == 0:

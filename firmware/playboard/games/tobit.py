@@ -28,7 +28,7 @@ from playboard.compat import const, TWINS
 from playboard.games.common import TERM_NO_MOVE, TERM_REPETITION
 from playboard.games.bufops import copy as _copy, same as _same
 from playboard.games.tobit_board import TobitBoard
-from playboard.games.tobit_native import _push, _scan, _unmake  # noqa: F401 (native: loaded once)
+from playboard.games.tobit_native import _push, _scan, _unmake, _jump_dirs  # noqa: F401 (native: loaded once)
 
 EMPTY = const(0)
 WHITE_MAN = const(1)
@@ -135,6 +135,14 @@ class Tobit(TobitBoard):
         self._cache_ply = self.ply
         return list(moves)
 
+    def quiet(self):
+        """True when the side to move has a legal move and none is a capture (2.7):
+        one scan of the board, no move made (the engine's horizon)."""
+        if self._term:
+            return False
+        n = _scan(self.board, self._geo, self.st[ST_TURN] + 1, self._scanbuf)
+        return 0 < n < 256
+
     def _generate(self):
         buf = self._scanbuf
         n = _scan(self.board, self._geo, self.st[ST_TURN] + 1, buf)
@@ -178,31 +186,25 @@ class Tobit(TobitBoard):
             t = nb[t * 4 + d]
         return a, lands
 
-    def _can_jump(self, p, last_dir, tobit):
-        back = (last_dir + 2) & 3
-        for d in range(4):
-            if d != back and self._jump_targets(p, d, tobit)[0]:
-                return True
-        return False
-
     def _jumps(self, p, last_dir, tobit, path, out, seen):
         """Extend the capture sequence at ``p`` (arrived going ``last_dir``); append
         each complete sequence's move to ``out``. Returns True if a jump exists.
         Depth is bounded by the number of enemy pieces (at most 2L + 2)."""
         b = self.board
-        found = False
-        back = (last_dir + 2) & 3 if last_dir >= 0 else -1
+        geo = self._geo
+        enemy = 2 - self.st[ST_TURN]
+        mask = _jump_dirs(b, geo, p, (last_dir + 2) & 3 if last_dir >= 0 else -1, tobit, enemy)
+        if not mask:
+            return False
         for d in range(4):
-            if d == back:
+            if not (mask >> d) & 1:
                 continue
             a, lands = self._jump_targets(p, d, tobit)
-            if not a:
-                continue
-            found = True
             piece = b[a]
             b[a] = EMPTY  # a jumped piece leaves the board at once (2.8)
             if tobit:
-                cont = [t for t in lands if self._can_jump(t, d, True)]
+                back = (d + 2) & 3
+                cont = [t for t in lands if _jump_dirs(b, geo, t, back, 1, enemy)]
                 if cont:
                     lands = cont
             for t in lands:
@@ -216,7 +218,7 @@ class Tobit(TobitBoard):
                         seen[m] = 1
                         out.append(m)
             b[a] = piece
-        return found
+        return True
 
     def captured_points(self, m):
         """The points whose pieces move ``m`` takes (in jump order); [] for a quiet move."""
@@ -284,10 +286,12 @@ class Tobit(TobitBoard):
         if self.ply == 0:
             raise IndexError("pop from an empty move stack")
         m = self._move_at(self.ply - 1)
-        self._unmake()
+        self.undo()
         return m
 
-    def _unmake(self):
+    def undo(self):
+        """Take back the last move without making its bytes (the engine's pop; no
+        check: the caller knows a move was played)."""
         ply = self.ply - 1
         _unmake(self.board, self.st, self._chunks[ply >> 4], (ply & 15) * self._snap, self.n_points + 1)
         self.ply = ply
