@@ -9,7 +9,11 @@
 - ``order(g, m)`` -> int: a move-ordering hint for legal move ``m`` in ``g``
   (before it is pushed): higher is tried first (captures and tuzdyks high);
 - ``forcing(g, moves)`` -> bool: ``moves`` (the legal moves) must not be cut
-  at the horizon (Tobit: a capture is compulsory).
+  at the horizon (Tobit: a capture is compulsory);
+- ``leaf(g)`` -> int or None: at a horizon node of a ``QUIESCE`` game, the
+  evaluation when nothing is forced, found without making the moves (Tobit: one
+  scan of the board); None when the moves must be looked at (a capture, or the
+  game is over).
 
 They read the rules cores' internals (``g.pos`` for the mancala games,
 ``g.board`` for Tobit) and never write them. ``register(name, ev)`` adds an
@@ -17,7 +21,7 @@ evaluation for another game (the tests' stand-in games).
 """
 from playboard.compat import const
 from playboard.engine.evaluation_native import (  # noqa: F401 (native: loaded once)
-    _toguz_side, _toguz_eval, _toguz_order, _tobit_eval)
+    _toguz_side, _toguz_eval, _toguz_order, _tobit_eval, _tobit_order)
 
 _TOGUZ_UNIT = const(16)
 _TIHBAT_UNIT = const(16)
@@ -38,6 +42,9 @@ class _Eval:
 
     def forcing(self, g, moves):
         return False
+
+    def leaf(self, g):
+        return None
 
 
 # -- Toguz Kumalak ----------------------------------------------------------------
@@ -104,44 +111,6 @@ class TihbatEval(_Eval):
 
 # -- Tobit --------------------------------------------------------------------------
 
-_NEIGHBOURS = {}
-
-
-def _neighbours(g):
-    """Per point 1..N, 5 bytes: the adjacent points up, down, left, right (0 for
-    none; up = towards Black, y + 1), then the point's row y. Built once per
-    board size from g.xy/g.point."""
-    key = g.n_points
-    t = _NEIGHBOURS.get(key)
-    if t is None:
-        t = bytearray(5 * (g.n_points + 1))
-        for p in range(1, g.n_points + 1):
-            x, y = g.xy(p)
-            k = 0
-            for dx, dy in ((0, 1), (0, -1), (-1, 0), (1, 0)):
-                t[5 * p + k] = _adjacent(g, x, y, dx, dy)
-                k += 1
-            t[5 * p + 4] = y
-        _NEIGHBOURS[key] = t
-    return t
-
-
-def _adjacent(g, x, y, dx, dy):
-    """The point one step from (x, y) along (dx, dy) on the same line, or 0."""
-    L = g.L
-    T = g.T
-    nx = x + dx
-    ny = y + dy
-    if dx:
-        # moving along transverse line y: only y in 1..T are lines
-        if y < 1 or y > T or nx < 0 or nx > L + 1:
-            return 0
-    else:
-        if x < 1 or x > L or ny < 0 or ny > T + 1:
-            return 0
-    return g.point(nx, ny)
-
-
 class TobitEval(_Eval):
     """Tobit (5 x 4 and 4 x 4): material, advancement and mobility.
 
@@ -155,7 +124,7 @@ class TobitEval(_Eval):
     QUIESCE = True
 
     def evaluate(self, g):
-        return _tobit_eval(g.board, _neighbours(g), g.n_points, g.T + 1, g.turn)
+        return _tobit_eval(g.board, g._geo, g.st)
 
     def order(self, g, m):
         if m[0] == 1:
@@ -165,17 +134,15 @@ class TobitEval(_Eval):
             for p in g.captured_points(m):
                 s += 300 if b[p] & 4 else 100
             return s
-        b = g.board
-        c = b[m[1]]
-        if c & 4:
-            return 0
-        y = _neighbours(g)[5 * m[2] + 4]
-        if c == 1:
-            return 500 if y == g.T + 1 else y
-        return 500 if y == 0 else g.T + 1 - y
+        return _tobit_order(g.board, g._geo, m)
 
     def forcing(self, g, moves):
         return moves[0][0] == 1
+
+    def leaf(self, g):
+        # a horizon node: its value when the side to move has moves and none is a
+        # capture (nothing is forced), found without making its moves; else None
+        return self.evaluate(g) if g.quiet() else None
 
 
 _EVALS = {

@@ -100,37 +100,42 @@ def _toguz_order(p: ptr8, turn: int, m: int) -> int:
 
 
 @micropython.viper
-def _tobit_eval(b: ptr8, nb: ptr8, n: int, top: int, turn: int) -> int:
-    """TobitEval.evaluate on ``g.board`` with the neighbour table (viper)."""
+def _tobit_eval(b: ptr8, geo: ptr8, st: ptr8) -> int:
+    """TobitEval.evaluate on ``g.board`` (viper). ``geo``: the game's geometry
+    (``Tobit._geo``: n + 1, T + 1, 0, 0, the neighbours N E S W of each point, then
+    (x, y) per point); ``st``: the game's state (st[3]: the side to move)."""
+    n1 = int(geo[0])
+    top = int(geo[1])
+    xy = 4 + 4 * n1
     s = 0
     p = 1
-    while p <= n:
+    while p < n1:
         c = int(b[p])
         if c:
-            k = 5 * p
+            k = 4 + 4 * p
             mob = 0
             if c & 4:
                 v = 300
                 j = 0
                 while j < 4:
-                    q = int(nb[k + j])
+                    q = int(geo[k + j])
                     if q != 0 and int(b[q]) == 0:
                         mob += 1
                     j += 1
             else:
-                y = int(nb[k + 4])
+                y = int(geo[xy + 2 * p + 1])
                 if c == 1:
                     v = 100 + 6 * y
-                    q = int(nb[k])
+                    q = int(geo[k])
                 else:
                     v = 100 + 6 * (top - y)
-                    q = int(nb[k + 1])
+                    q = int(geo[k + 2])
                 if q != 0 and int(b[q]) == 0:
                     mob += 1
-                q = int(nb[k + 2])
+                q = int(geo[k + 1])
                 if q != 0 and int(b[q]) == 0:
                     mob += 1
-                q = int(nb[k + 3])
+                q = int(geo[k + 3])
                 if q != 0 and int(b[q]) == 0:
                     mob += 1
             v += 4 * mob
@@ -139,6 +144,25 @@ def _tobit_eval(b: ptr8, nb: ptr8, n: int, top: int, turn: int) -> int:
             else:
                 s -= v
         p += 1
-    if turn:
+    if int(st[3]):
         return 0 - s
     return s
+
+
+@micropython.viper
+def _tobit_order(b: ptr8, geo: ptr8, m: ptr8) -> int:
+    """TobitEval.order of a quiet move ``m`` (viper): a man's step by the row it
+    reaches (500 for a promotion), a tobit's 0. ``geo``: the game's geometry
+    (``Tobit._geo``: n + 1, T + 1, 0, 0, the neighbours, then (x, y) per point)."""
+    c = int(b[int(m[1])])
+    if c & 4:
+        return 0
+    top = int(geo[1])
+    y = int(geo[4 + 4 * int(geo[0]) + 2 * int(m[2]) + 1])
+    if c == 1:
+        if y == top:
+            return 500
+        return y
+    if y == 0:
+        return 500
+    return top - y

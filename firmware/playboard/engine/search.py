@@ -190,6 +190,7 @@ class Engine:
         # the game's ply at the last start << 1 | 1 in a careless game (a new game: a
         # ply not above the last)
         self._mood = 1 << 30
+        self._ttm = _NO_MOVE  # the table's move id found by the last _tt_probe
         self.done = True
         self.best_move = None
         self.score = 0
@@ -427,12 +428,15 @@ class Engine:
         return (WIN - ply) if won else (ply - WIN)
 
     def _tt_probe(self, ply, key, depth):
-        """(score or None, move index or _NO_MOVE) from the table for this node."""
+        """The table's score for this node, or None; the stored move's id (or
+        _NO_MOVE) is left in ``_ttm`` (no tuple made: on the RP2040 an allocation a
+        node is time)."""
         i = key & (self.tt_size - 1)
         if self._tt_key[i] != key:
-            return None, _NO_MOVE
+            self._ttm = _NO_MOVE
+            return None
         info = self._tt_info[i]
-        mv = self._tt_move[i]
+        self._ttm = self._tt_move[i]
         if (info >> 2) >= depth:
             s = self._tt_score[i]
             if s > _WIN_BOUND:
@@ -441,12 +445,12 @@ class Engine:
                 s += ply
             b = info & 3
             if b == _EXACT:
-                return s, mv
+                return s
             if b == _LOWER and s >= self._beta[ply]:
-                return s, mv
+                return s
             if b == _UPPER and s <= self._alpha[ply]:
-                return s, mv
-        return None, mv
+                return s
+        return None
 
     def _tt_store(self, ply, key, depth, score, bound, mv):
         i = key & (self.tt_size - 1)
@@ -482,6 +486,7 @@ class Engine:
         clock = self._clock
         diff = self._diff
         timed = budget_ms is not None or slice_ms is not None
+        undo = getattr(g, "undo", None) or g.pop  # the stand-in games of the tests have pop
         value = 0
         ply = self._ply
         phase = _ENTER
@@ -509,6 +514,11 @@ class Engine:
                 elif d <= 0 or ply >= MAX_PLY - 1:
                     # horizon: a finished game, a forced capture to extend, or the evaluation
                     if quiesce and ply < MAX_PLY - 1:
+                        value = ev.leaf(g)  # a quiet position's value, without its moves
+                        if value is not None:
+                            self._horizon = True
+                            phase = _RETURN
+                            continue
                         moves = g.legal_moves()
                         if not moves:
                             value = self._terminal(ply)
@@ -539,7 +549,8 @@ class Engine:
                 if tt and ply > 0:
                     key = g.key()
                     self._key[ply] = key
-                    s, ttm = self._tt_probe(ply, key, d)
+                    s = self._tt_probe(ply, key, d)
+                    ttm = self._ttm
                     if s is not None:
                         self._horizon = True  # a stored result may hide a horizon
                         value = s
@@ -586,7 +597,7 @@ class Engine:
                         return True
                     phase = _ENTER  # the root of the next, deeper iteration
                     continue
-                g.pop()
+                undo()
                 ply -= 1
                 s = -value
                 i = idx[ply] - 1
@@ -637,7 +648,6 @@ def move_id(m):
     Tobit. Two moves may share an id; the table's move only orders the search."""
     if isinstance(m, int):
         return m % 255
-    h = len(m)
-    for c in m:
-        h = (h * 31 + c) & 0xFFFF
-    return h % 255
+    # a Tobit move: its kind, length, first and last points (a few captures with the
+    # same ends share an id)
+    return (m[0] * 97 + len(m) * 53 + m[1] * 41 + m[-1]) % 255
