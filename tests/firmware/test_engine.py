@@ -546,3 +546,73 @@ def test_level_one_has_careless_games():
     assert 0.25 <= careful <= 0.55, (careless, careful)
     # no other level and no Tobit level draws a mood: their blunders as before
     assert all(t[3] <= 32 for t in engine_mod.LEVELS[2:] + engine_mod.TOBIT_LEVELS[1:])
+
+
+def _tobit_games(name, count, seed):
+    """``count`` games after seeded random plies (1..60 each)."""
+    x = seed
+    for _ in range(count):
+        g = new_game(name)
+        x = (x * 1103515245 + 12345) & 0x3FFFFFFF
+        for _ in range(1 + (x >> 8) % 60):
+            ms = g.legal_moves()
+            if not ms:
+                break
+            x = (x * 1103515245 + 12345) & 0x3FFFFFFF
+            g.push(ms[(x >> 8) % len(ms)])
+        yield g  # one at a time: the 192 KB heap of the MicroPython run holds few games
+
+
+def _tobit_eval_by_hand(g):
+    """TobitEval.evaluate as docs/engine.md gives it: a man 100 + 6 a row advanced,
+    a tobit 300, 4 a free point next to a piece in a direction it may step (a man:
+    forward, left, right; a tobit: any), for the side to move."""
+    top = g.T + 1
+    s = 0
+    for p in range(1, g.n_points + 1):
+        c = g.board[p]
+        if not c:
+            continue
+        y = g.xy(p)[1]
+        if c & 4:
+            v, dirs = 300, (0, 1, 2, 3)
+        elif c == 1:
+            v, dirs = 100 + 6 * y, (0, 1, 3)
+        else:
+            v, dirs = 100 + 6 * (top - y), (2, 1, 3)
+        for d in dirs:
+            q = g.nb[4 * p + d]
+            if q and not g.board[q]:
+                v += 4
+        s += v if c & 3 == 1 else -v
+    return -s if g.turn else s
+
+
+def test_tobit_evaluation_order_and_leaf_by_hand():
+    # the viper kernels (_tobit_eval, _tobit_order on the game's geometry) against the
+    # terms written out; leaf() is the evaluation exactly where nothing is forced
+    ev = evaluation.for_game("tobit")
+    seen = [0, 0]
+    for name in ("tobit", "tobit4"):
+        for g in _tobit_games(name, 60, 3):
+            ms = g.legal_moves()
+            if not ms:
+                assert ev.leaf(g) is None
+                continue
+            assert ev.evaluate(g) == _tobit_eval_by_hand(g), g.fen()
+            quiet = ms[0][0] == 0
+            assert ev.leaf(g) == (ev.evaluate(g) if quiet else None)
+            seen[quiet] += 1
+            for m in ms:
+                if not quiet:
+                    continue
+                c = g.board[m[1]]
+                y = g.xy(m[2])[1]
+                if c & 4:
+                    want = 0
+                elif c == 1:
+                    want = 500 if y == g.T + 1 else y
+                else:
+                    want = 500 if y == 0 else g.T + 1 - y
+                assert ev.order(g, m) == want, (g.fen(), m)
+    assert seen[0] > 5 and seen[1] > 50, seen

@@ -237,3 +237,42 @@ def test_keys_are_small_ints():
         assert 0 <= g.key() < 2 ** 30
 
 
+
+
+def _random_positions(cls, count, seed):
+    """``count`` games of ``cls`` after seeded random plies (0..60 each), one by one."""
+    x = seed
+    for _ in range(count):
+        g = cls()
+        x = (x * 1103515245 + 12345) & 0x3FFFFFFF
+        for _ in range((x >> 8) % 61):
+            ms = g.legal_moves()
+            if not ms:
+                break
+            x = (x * 1103515245 + 12345) & 0x3FFFFFFF
+            g.push(ms[(x >> 8) % len(ms)])
+        yield g  # one at a time: the 192 KB heap of the MicroPython run holds few games
+
+
+def test_quiet_is_a_legal_move_and_no_capture():
+    # the engine's horizon asks quiet() instead of making the moves (2.7): it must agree
+    # with legal_moves() everywhere, a finished game (no move, a repetition) included
+    kinds = set()
+    for cls in (Tobit, Tobit4):
+        for g in _random_positions(cls, 150, 11):
+            ms = g.legal_moves()
+            expect = bool(ms) and ms[0][0] == 0
+            assert g.quiet() == expect, g.fen()
+            kinds.add((bool(ms), expect))
+    assert kinds == {(True, True), (True, False), (False, False)}  # all three were met
+
+
+def test_undo_takes_back_as_pop_does():
+    for g in _random_positions(Tobit, 20, 5):
+        if not g.legal_moves():
+            continue
+        for m in g.legal_moves():
+            before = (g.fen(), g.key(), bytes(g.st), g.ply)
+            g.push(m)
+            g.undo()
+            assert (g.fen(), g.key(), bytes(g.st), g.ply) == before
