@@ -21,7 +21,7 @@ evaluation for another game (the tests' stand-in games).
 """
 from playboard.compat import const
 from playboard.engine.evaluation_native import (  # noqa: F401 (native: loaded once)
-    _toguz_side, _toguz_eval, _toguz_order, _tobit_eval, _tobit_order)
+    _toguz_side, _toguz_eval, _toguz_order, _tobit_eval)
 
 _TOGUZ_UNIT = const(16)
 _TIHBAT_UNIT = const(16)
@@ -127,14 +127,22 @@ class TobitEval(_Eval):
         return _tobit_eval(g.board, g._geo, g.st)
 
     def order(self, g, m):
+        b = g.board
         if m[0] == 1:
             # a capture: more pieces taken first, tobits count triple
-            b = g.board
             s = 1000
             for p in g.captured_points(m):
                 s += 300 if b[p] & 4 else 100
             return s
-        return _tobit_order(g.board, g._geo, m)
+        c = b[m[1]]
+        if c & 4:
+            return 0
+        geo = g._geo  # n + 1, T + 1, 0, 0, the neighbours, then (x, y) per point
+        top = geo[1]
+        y = geo[4 + 4 * geo[0] + 2 * m[2] + 1]
+        if c == 1:
+            return 500 if y == top else y
+        return 500 if y == 0 else top - y
 
     def forcing(self, g, moves):
         return moves[0][0] == 1

@@ -148,21 +148,3 @@ def _tobit_eval(b: ptr8, geo: ptr8, st: ptr8) -> int:
         return 0 - s
     return s
 
-
-@micropython.viper
-def _tobit_order(b: ptr8, geo: ptr8, m: ptr8) -> int:
-    """TobitEval.order of a quiet move ``m`` (viper): a man's step by the row it
-    reaches (500 for a promotion), a tobit's 0. ``geo``: the game's geometry
-    (``Tobit._geo``: n + 1, T + 1, 0, 0, the neighbours, then (x, y) per point)."""
-    c = int(b[int(m[1])])
-    if c & 4:
-        return 0
-    top = int(geo[1])
-    y = int(geo[4 + 4 * int(geo[0]) + 2 * int(m[2]) + 1])
-    if c == 1:
-        if y == top:
-            return 500
-        return y
-    if y == 0:
-        return 500
-    return top - y
