@@ -147,4 +147,3 @@ def _tobit_eval(b: ptr8, geo: ptr8, st: ptr8) -> int:
     if int(st[3]):
         return 0 - s
     return s
-
