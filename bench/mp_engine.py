@@ -13,7 +13,7 @@ Per game (level 8, Tihbat searched without its table, and by the table):
   (measured by bench/py_pico.py).
 - the depth completed in a 2 s RP2040 budget: the node count of 2 s at the rate
   measured on an emulated Pico (``CHIP_NODES_PER_S``: Toguz Kumalak 1,187
-  nodes/s, Tobit 681, Tobit 4 x 4 688), from the start and from a middle game (20 seeded random plies in),
+  nodes/s, Tobit 607, Tobit 4 x 4 659), from the start and from a middle game (20 seeded random plies in),
   with one engine whose game copy already exists. Node budgets: the figure
   repeats on any machine.
 - the time of a Tihbat move by the table (a seek and a 2-byte read per move).
@@ -31,7 +31,7 @@ from playboard.engine.search import Engine  # noqa: E402
 from playboard.games.registry import new_game  # noqa: E402
 
 # nodes/s of the engine on an emulated RP2040 (playboard_host.match.CHIP_NODES_PER_S)
-CHIP_NODES_PER_S = {"toguz": 1187, "tobit": 681, "tobit4": 688, "tihbat": 1500}
+CHIP_NODES_PER_S = {"toguz": 1187, "tobit": 607, "tobit4": 659, "tihbat": 1500}
 
 
 TT = 1024

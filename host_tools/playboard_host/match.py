@@ -41,10 +41,10 @@ from playboard.engine.search import Engine
 from playboard.games.registry import new_game
 
 # The RP2040's node budget for a 2 s move: nodes/s measured on an emulated Pico
-# (bench/py_pico.py: Toguz Kumalak 1,187; Tobit 681 and Tobit 4 x 4 688 since its
+# (bench/py_pico.py: Toguz Kumalak 1,187; Tobit 607 and Tobit 4 x 4 659 since its
 # horizon nodes are judged by one scan, 516 before) x 2 s. Tihbat's level 8 plays by
 # its table.
-CHIP_NODES_PER_S = {"toguz": 1187, "tobit": 681, "tobit4": 688, "tihbat": 1500}
+CHIP_NODES_PER_S = {"toguz": 1187, "tobit": 607, "tobit4": 659, "tihbat": 1500}
 DEFAULT_NODES = {k: 2 * v for k, v in CHIP_NODES_PER_S.items()}
 DEFAULT_OPENING = {"toguz": 2, "tobit": 4, "tobit4": 4, "tihbat": 2}
 MAX_PLIES = {"toguz": 1000, "tobit": 300, "tobit4": 300, "tihbat": 1000}

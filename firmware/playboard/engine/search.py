@@ -190,7 +190,6 @@ class Engine:
         # the game's ply at the last start << 1 | 1 in a careless game (a new game: a
         # ply not above the last)
         self._mood = 1 << 30
-        self._ttm = _NO_MOVE  # the table's move id found by the last _tt_probe
         self.done = True
         self.best_move = None
         self.score = 0
@@ -428,15 +427,12 @@ class Engine:
         return (WIN - ply) if won else (ply - WIN)
 
     def _tt_probe(self, ply, key, depth):
-        """The table's score for this node, or None; the stored move's id (or
-        _NO_MOVE) is left in ``_ttm`` (no tuple made: on the RP2040 an allocation a
-        node is time)."""
+        """The table's score for this node, or None (no tuple with the stored move:
+        on the RP2040 an allocation a node is time; ``_run`` reads the move)."""
         i = key & (self.tt_size - 1)
         if self._tt_key[i] != key:
-            self._ttm = _NO_MOVE
             return None
         info = self._tt_info[i]
-        self._ttm = self._tt_move[i]
         if (info >> 2) >= depth:
             s = self._tt_score[i]
             if s > _WIN_BOUND:
@@ -549,8 +545,10 @@ class Engine:
                 if tt and ply > 0:
                     key = g.key()
                     self._key[ply] = key
+                    i = key & (tt - 1)
+                    if self._tt_key[i] == key:
+                        ttm = self._tt_move[i]
                     s = self._tt_probe(ply, key, d)
-                    ttm = self._ttm
                     if s is not None:
                         self._horizon = True  # a stored result may hide a horizon
                         value = s

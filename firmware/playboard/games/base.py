@@ -28,8 +28,9 @@ class Game:
         raise NotImplementedError
 
     def undo(self):
-        """Unmake the last move, returning nothing: the engine's pop (a game whose
-        ``pop`` has to build the move it returns does this faster)."""
+        """Unmake the last move, returning nothing: the engine's and perft's pop (a
+        game whose ``pop`` has to build the move it returns does this faster; the
+        name is one the board interns anyway, the record's: no new name in its heap)."""
         self.pop()
 
     def move_stack(self):

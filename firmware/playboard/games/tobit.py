@@ -28,7 +28,7 @@ from playboard.compat import const, TWINS
 from playboard.games.common import TERM_NO_MOVE, TERM_REPETITION
 from playboard.games.bufops import copy as _copy, same as _same
 from playboard.games.tobit_board import TobitBoard
-from playboard.games.tobit_native import _push, _scan, _unmake, _jump_dirs  # noqa: F401 (native: loaded once)
+from playboard.games.tobit_native import _push, _scan, _unmake  # noqa: F401 (native: loaded once)
 
 EMPTY = const(0)
 WHITE_MAN = const(1)
@@ -186,25 +186,31 @@ class Tobit(TobitBoard):
             t = nb[t * 4 + d]
         return a, lands
 
+    def _can_jump(self, p, last_dir, tobit):
+        back = (last_dir + 2) & 3
+        for d in range(4):
+            if d != back and self._jump_targets(p, d, tobit)[0]:
+                return True
+        return False
+
     def _jumps(self, p, last_dir, tobit, path, out, seen):
         """Extend the capture sequence at ``p`` (arrived going ``last_dir``); append
         each complete sequence's move to ``out``. Returns True if a jump exists.
         Depth is bounded by the number of enemy pieces (at most 2L + 2)."""
         b = self.board
-        geo = self._geo
-        enemy = 2 - self.st[ST_TURN]
-        mask = _jump_dirs(b, geo, p, (last_dir + 2) & 3 if last_dir >= 0 else -1, tobit, enemy)
-        if not mask:
-            return False
+        found = False
+        back = (last_dir + 2) & 3 if last_dir >= 0 else -1
         for d in range(4):
-            if not (mask >> d) & 1:
+            if d == back:
                 continue
             a, lands = self._jump_targets(p, d, tobit)
+            if not a:
+                continue
+            found = True
             piece = b[a]
             b[a] = EMPTY  # a jumped piece leaves the board at once (2.8)
             if tobit:
-                back = (d + 2) & 3
-                cont = [t for t in lands if _jump_dirs(b, geo, t, back, 1, enemy)]
+                cont = [t for t in lands if self._can_jump(t, d, True)]
                 if cont:
                     lands = cont
             for t in lands:
@@ -218,7 +224,7 @@ class Tobit(TobitBoard):
                         seen[m] = 1
                         out.append(m)
             b[a] = piece
-        return True
+        return found
 
     def captured_points(self, m):
         """The points whose pieces move ``m`` takes (in jump order); [] for a quiet move."""

@@ -156,24 +156,3 @@ def _unmake(b: ptr8, st: ptr8, u: ptr8, o: int, n1: int):
     while i < 10:
         st[i] = u[o + i]
         i += 1
-
-
-@micropython.viper
-def _jump_dirs(b: ptr8, geo: ptr8, p: int, back: int, tobit: int, enemy: int) -> int:
-    """The directions (a mask, bit d for direction d) in which the piece at ``p``
-    (a tobit if ``tobit``) can jump a piece of colour ``enemy`` (2.7, 2.8), except
-    direction ``back`` (-1: none)."""
-    mask = 0
-    d = 0
-    while d < 4:
-        if d != back:
-            a = int(geo[4 + 4 * p + d])
-            if tobit:
-                while a != 0 and int(b[a]) == 0:
-                    a = int(geo[4 + 4 * a + d])
-            if a != 0 and (int(b[a]) & 3) == enemy:
-                t = int(geo[4 + 4 * a + d])
-                if t != 0 and int(b[t]) == 0:
-                    mask |= 1 << d
-        d += 1
-    return mask
