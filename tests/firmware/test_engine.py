@@ -548,21 +548,6 @@ def test_level_one_has_careless_games():
     assert all(t[3] <= 32 for t in engine_mod.LEVELS[2:] + engine_mod.TOBIT_LEVELS[1:])
 
 
-def _tobit_games(name, count, seed):
-    """``count`` games after seeded random plies (1..60 each)."""
-    x = seed
-    for _ in range(count):
-        g = new_game(name)
-        x = (x * 1103515245 + 12345) & 0x3FFFFFFF
-        for _ in range(1 + (x >> 8) % 60):
-            ms = g.legal_moves()
-            if not ms:
-                break
-            x = (x * 1103515245 + 12345) & 0x3FFFFFFF
-            g.push(ms[(x >> 8) % len(ms)])
-        yield g  # one at a time: the 192 KB heap of the MicroPython run holds few games
-
-
 def _tobit_eval_by_hand(g):
     """TobitEval.evaluate as docs/engine.md gives it: a man 100 + 6 a row advanced,
     a tobit 300, 4 a free point next to a piece in a direction it may step (a man:
@@ -594,7 +579,7 @@ def test_tobit_evaluation_order_and_leaf_by_hand():
     ev = evaluation.for_game("tobit")
     seen = [0, 0]
     for name in ("tobit", "tobit4"):
-        for g in _tobit_games(name, 60, 3):
+        for g in tlib.random_games(lambda: new_game(name), 60, 3):
             ms = g.legal_moves()
             if not ms:
                 assert ev.leaf(g) is None

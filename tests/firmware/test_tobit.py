@@ -3,6 +3,7 @@
 Standard board points (2.2): row 0 = 1..5 (x 1..5); row 1 = 6..12, row 2 = 13..19,
 row 3 = 20..26, row 4 = 27..33 (x 0..6); row 5 = 34..38 (x 1..5).
 """
+import tlib
 from tlib import raises, is_micropython
 
 from playboard.games.common import GameError, TERM_NO_MOVE, TERM_REPETITION
@@ -239,27 +240,12 @@ def test_keys_are_small_ints():
 
 
 
-def _random_positions(cls, count, seed):
-    """``count`` games of ``cls`` after seeded random plies (0..60 each), one by one."""
-    x = seed
-    for _ in range(count):
-        g = cls()
-        x = (x * 1103515245 + 12345) & 0x3FFFFFFF
-        for _ in range((x >> 8) % 61):
-            ms = g.legal_moves()
-            if not ms:
-                break
-            x = (x * 1103515245 + 12345) & 0x3FFFFFFF
-            g.push(ms[(x >> 8) % len(ms)])
-        yield g  # one at a time: the 192 KB heap of the MicroPython run holds few games
-
-
 def test_quiet_is_a_legal_move_and_no_capture():
     # the engine's horizon asks quiet() instead of making the moves (2.7): it must agree
     # with legal_moves() everywhere, a finished game (no move, a repetition) included
     kinds = set()
     for cls in (Tobit, Tobit4):
-        for g in _random_positions(cls, 150, 11):
+        for g in tlib.random_games(cls, 150, 11):
             ms = g.legal_moves()
             expect = bool(ms) and ms[0][0] == 0
             assert g.quiet() == expect, g.fen()
@@ -268,7 +254,7 @@ def test_quiet_is_a_legal_move_and_no_capture():
 
 
 def test_undo_takes_back_as_pop_does():
-    for g in _random_positions(Tobit, 20, 5):
+    for g in tlib.random_games(Tobit, 20, 5):
         if not g.legal_moves():
             continue
         for m in g.legal_moves():

@@ -139,3 +139,20 @@ class Rng:
         for i in range(len(lst) - 1, 0, -1):
             j = self.next() % (i + 1)
             lst[i], lst[j] = lst[j], lst[i]
+
+
+def random_games(make, count, seed, most=60):
+    """``count`` games, each ``make()`` after 0..``most`` seeded random plies (a
+    linear congruential draw: the same games under CPython and MicroPython), yielded
+    one at a time (the 192 KB heap of the MicroPython run holds few games)."""
+    x = seed
+    for _ in range(count):
+        g = make()
+        x = (x * 1103515245 + 12345) & 0x3FFFFFFF
+        for _ in range((x >> 8) % (most + 1)):
+            ms = g.legal_moves()
+            if not ms:
+                break
+            x = (x * 1103515245 + 12345) & 0x3FFFFFFF
+            g.push(ms[(x >> 8) % len(ms)])
+        yield g
