@@ -574,8 +574,9 @@ def _tobit_eval_by_hand(g):
 
 
 def test_tobit_evaluation_order_and_leaf_by_hand():
-    # the viper kernels (_tobit_eval, _tobit_order on the game's geometry) against the
-    # terms written out; leaf() is the evaluation exactly where nothing is forced
+    # the evaluation's viper kernel and the move order, both on the game's geometry,
+    # against the terms written out; leaf() is the evaluation exactly where nothing is
+    # forced
     ev = evaluation.for_game("tobit")
     seen = [0, 0]
     for name in ("tobit", "tobit4"):

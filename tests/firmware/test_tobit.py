@@ -238,8 +238,6 @@ def test_keys_are_small_ints():
         assert 0 <= g.key() < 2 ** 30
 
 
-
-
 def test_quiet_is_a_legal_move_and_no_capture():
     # the engine's horizon asks quiet() instead of making the moves (2.7): it must agree
     # with legal_moves() everywhere, a finished game (no move, a repetition) included
