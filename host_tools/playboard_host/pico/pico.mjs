@@ -232,8 +232,16 @@ function boot(reason) {
   }
   boots++;
   const wd = mcu.peripherals[0x40058];
+  if (lastReason) wd.reason = lastReason;  // (REASON survives a watchdog reset)
   wd.onWatchdogTrigger = () => {
+    // The chip resets at once, its watchdog with it. rp2040js's periodic alarm would
+    // fire again at the same emulated instant without end (its counter stays at 0 and
+    // the next alarm is 0 ns away: clock.tick never returns): stop it here, once.
+    wd.alarm.enable = false;
+    wd.timer.enable = false;
+    if (pendingReboot) return;
     const why = wd.reason === 2 ? 'force' : 'timer';
+    lastReason = wd.reason;
     flushLeds();
     emit({ ev: 'wdt', t: Math.round(now() / 1000), reason: why, boot: boots });
     pendingReboot = true;
@@ -310,6 +318,7 @@ function pioSteps(n) {
 }
 
 let pendingReboot = false;
+let lastReason = 0;  // the watchdog's REASON at its last reset (carried to the next chip)
 let pendingRead = null;
 let flushRead = () => {};
 
