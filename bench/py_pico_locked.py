@@ -45,6 +45,35 @@ def locked_settings(settings=None):
         shutil.rmtree(d, ignore_errors=True)
 
 
+def locked_folder(settings, moves):
+    """{board path: bytes} of the folder ``games`` of a board with ``settings`` (dict)
+    and one finished Toguz Kumalak game of ``moves`` (their texts), written by the
+    firmware's own record code on the MicroPython unix port; None where it is absent."""
+    mp = shutil.which("micropython") or os.path.join(os.path.dirname(sys.executable), "micropython")
+    if not os.path.exists(mp):
+        return None
+    d = tempfile.mkdtemp(prefix="pb-locked-")
+    try:
+        games = os.path.join(d, "games")
+        os.mkdir(games)
+        code = ("from playboard.record import Store\n"
+                "st = Store(%r)\n"
+                "assert st.save_settings(%r)\n"
+                "assert st.new_game('toguz', {'Mode': 'two'}) is not None\n"
+                "for m in %r:\n"
+                "    assert st.add_move(m)\n"
+                "st.finish('0-1', 'resigned')\n"
+                "st.close()\n" % (games, settings, list(moves)))
+        subprocess.run([mp, "-c", code], check=True, cwd=os.path.join(HERE, "..", "firmware"))
+        out = {}
+        for n in os.listdir(games):
+            with open(os.path.join(games, n), "rb") as f:
+                out["games/" + n] = f.read()
+        return out
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
+
+
 def power_up(pico, image):
     """(ms to the board lit, ms to the menu shown, [watchdog resets]) of one power-up."""
     with pico.VirtualPico(image, pico.matrix_config(), speed=0) as p:
@@ -57,7 +86,8 @@ LIT = [(0, 0, 24)] * 58  # the first frame of a start, before the app is importe
 
 
 def daily_restart(pico, staged):
-    """A locked board with opening hours "12:02-12:01" (closed one minute a day) and
+    """A locked board with opening hours "12:02-12:01" (closed one minute a day), one
+    finished game on its flash (:func:`locked_folder`), and
     its clock set over the link (``T``) so that the app's look at the hours at about
     90 s of uptime (every 30 s; a restart at closing needs 60 s up) falls at 12:01:25:
     it restarts there (``playboard.app.restart``: ``D`` in ``boots``, then
@@ -65,17 +95,27 @@ def daily_restart(pico, staged):
     shows its menu at the look after 12:02. Returns a dict: ``restart_s`` (emulated
     uptime at the soft reboot, None if none), ``menu_s`` (soft reboot to the app's menu
     frame), ``state``, ``health`` (the link's ``C``), ``boots`` (the file), ``settings``
-    (as read back), ``resets`` (watchdog), ``wdt_min_ms`` (the least time the watchdog
+    (as read back), ``kept`` (the game listed and read back byte for byte as before
+    the restart), ``resets`` (watchdog), ``wdt_min_ms`` (the least time the watchdog
     had left at a feed)."""
     import datetime
-    from playboard_host.serial_link import BoardLink, open_port
+    from playboard_host.serial_link import BoardLink
+    from playboard.games.registry import new_game
+    g = new_game("toguz")
+    moves = []
+    for k in range(3):
+        m = g.legal_moves()[k]
+        moves.append(g.move_text(m))
+        g.push(m)
     hours = {"locked": True, "hours": "12:02-12:01"}
-    image = pico.build_fs_image(staged, {"games/settings": locked_settings(hours)})
+    image = pico.build_fs_image(staged, locked_folder(hours, moves))
     out = {"restart_s": None, "menu_s": None, "state": None, "health": {}, "boots": b"",
-           "settings": {}}
+           "settings": {}, "kept": False}
     with pico.VirtualPico(image, pico.matrix_config(), speed=0) as p:
         p.power_up(pico.toguz_pits(), 900)
         link = BoardLink(pico_port(p), timeout=10)
+        before = link.list_games()
+        record = [link.fetch(r["id"]) for r in before]
         tick = p.time_us / 1e6
         wall = datetime.datetime(2026, 3, 2, 12, 1, 25) - datetime.timedelta(seconds=90 - tick)
         link.set_time(wall)
@@ -102,6 +142,9 @@ def daily_restart(pico, staged):
         out["lit"] = any(any(c) for c in p.leds)
         out["health"] = link.health()
         out["settings"] = link.settings()
+        after = link.list_games()
+        out["kept"] = (len(before) == 1 and before[0]["finished"] and after == before
+                       and [link.fetch(r["id"]) for r in after] == record)
         link.close()
         with p.files().open("games/boots", "rb") as f:
             out["boots"] = f.read()
@@ -142,11 +185,12 @@ def main():
     h = d["health"]
     back = (d["restart_s"] is not None and d["state"] == "menu" and d.get("lit")
             and h.get("restarts") == 1 and h.get("power_ups") == 1 and d["boots"] == b"PDP"
-            and d["settings"].get("hours") == "12:02-12:01" and d["settings"].get("locked") is True)
+            and d["settings"].get("hours") == "12:02-12:01" and d["settings"].get("locked") is True
+            and d["kept"])
     print("pico: daily restart: soft reboot at %s s up; after it: state %s, lit %s, boots %r, "
-          "health %s, settings %s" % (d["restart_s"], d["state"], d.get("lit"), d["boots"],
+          "health %s, settings %s, the game kept %s" % (d["restart_s"], d["state"], d.get("lit"), d["boots"],
                                       {k: h.get(k) for k in ("power_ups", "restarts", "wdt_resets")},
-                                      {k: d["settings"].get(k) for k in ("locked", "hours")}))
+                                      {k: d["settings"].get(k) for k in ("locked", "hours")}, d["kept"]))
     report("daily restart on the emulated Pico: back at the menu (soft reboot to the app's menu)",
            d["menu_s"] if d["menu_s"] is not None else -1, "s",
            "back, restart counted (D), nothing lost", bool(back))
