@@ -11,7 +11,8 @@ board locked by ``playboard settings --profile museum`` (``games/settings`` hold
 Targets: the interning (locked minus unlocked power-up to the menu) <= 4,000 ms, half
 the watchdog's 8 s: the app feeds the watchdog just before and just after it
 (``playboard.app.loop.App``), so it alone must stay well inside one timeout; no
-watchdog reset in either power-up. Where Node, rp2040js, the images or the unix port
+watchdog reset in either power-up. Then the daily restart (docs/museum.md, "The
+daily restart") on the same chip: :func:`daily_restart`. Where Node, rp2040js, the images or the unix port
 are absent, one line says so and no figure is reported.
 """
 import os
@@ -25,9 +26,10 @@ from benchlib import report
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-def locked_settings():
-    """The bytes of ``games/settings`` of a locked board (the firmware's own format),
-    or None where the MicroPython unix port is absent."""
+def locked_settings(settings=None):
+    """The bytes of ``games/settings`` of a locked board (the firmware's own format;
+    ``settings``: a dict to save instead), or None where the MicroPython unix port is
+    absent."""
     mp = shutil.which("micropython") or os.path.join(os.path.dirname(sys.executable), "micropython")
     if not os.path.exists(mp):
         return None
@@ -35,10 +37,39 @@ def locked_settings():
     try:
         os.mkdir(os.path.join(d, "games"))
         code = ("from playboard.record import Store\n"
-                "assert Store(%r).save_settings({'locked': True})\n" % os.path.join(d, "games"))
+                "assert Store(%r).save_settings(%r)\n" % (os.path.join(d, "games"), settings or {"locked": True}))
         subprocess.run([mp, "-c", code], check=True, cwd=os.path.join(HERE, "..", "firmware"))
         with open(os.path.join(d, "games", "settings"), "rb") as f:
             return f.read()
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
+
+
+def locked_folder(settings, moves):
+    """{board path: bytes} of the folder ``games`` of a board with ``settings`` (dict)
+    and one finished Toguz Kumalak game of ``moves`` (their texts), written by the
+    firmware's own record code on the MicroPython unix port; None where it is absent."""
+    mp = shutil.which("micropython") or os.path.join(os.path.dirname(sys.executable), "micropython")
+    if not os.path.exists(mp):
+        return None
+    d = tempfile.mkdtemp(prefix="pb-locked-")
+    try:
+        games = os.path.join(d, "games")
+        os.mkdir(games)
+        code = ("from playboard.record import Store\n"
+                "st = Store(%r)\n"
+                "assert st.save_settings(%r)\n"
+                "assert st.new_game('toguz', {'Mode': 'two'}) is not None\n"
+                "for m in %r:\n"
+                "    assert st.add_move(m)\n"
+                "st.finish('0-1', 'resigned')\n"
+                "st.close()\n" % (games, settings, list(moves)))
+        subprocess.run([mp, "-c", code], check=True, cwd=os.path.join(HERE, "..", "firmware"))
+        out = {}
+        for n in os.listdir(games):
+            with open(os.path.join(games, n), "rb") as f:
+                out["games/" + n] = f.read()
+        return out
     finally:
         shutil.rmtree(d, ignore_errors=True)
 
@@ -49,6 +80,82 @@ def power_up(pico, image):
         lit, menu = p.power_up(pico.toguz_pits(), 900)
         p.wait_emulated(1.0, 300)  # a second of the menu: a watchdog fed late shows here
         return lit / 1000, menu / 1000, list(p.resets)
+
+
+LIT = [(0, 0, 24)] * 58  # the first frame of a start, before the app is imported
+
+
+def daily_restart(pico, staged):
+    """A locked board with opening hours "12:02-12:01" (closed one minute a day), one
+    finished game on its flash (:func:`locked_folder`), and
+    its clock set over the link (``T``) so that the app's look at the hours at about
+    90 s of uptime (every 30 s; a restart at closing needs 60 s up) falls at 12:01:25:
+    it restarts there (``playboard.app.restart``: ``D`` in ``boots``, then
+    ``machine.soft_reset()`` with the watchdog running), starts again dark (closed), and
+    shows its menu at the look after 12:02. Returns a dict: ``restart_s`` (emulated
+    uptime at the soft reboot, None if none), ``menu_s`` (soft reboot to the app's menu
+    frame), ``state``, ``health`` (the link's ``C``), ``boots`` (the file), ``settings``
+    (as read back), ``kept`` (the game listed and read back byte for byte as before
+    the restart), ``resets`` (watchdog), ``wdt_min_ms`` (the least time the watchdog
+    had left at a feed)."""
+    import datetime
+    from playboard_host.serial_link import BoardLink
+    from playboard.games.registry import new_game
+    g = new_game("toguz")
+    moves = []
+    for k in range(3):
+        m = g.legal_moves()[k]
+        moves.append(g.move_text(m))
+        g.push(m)
+    hours = {"locked": True, "hours": "12:02-12:01"}
+    image = pico.build_fs_image(staged, locked_folder(hours, moves))
+    out = {"restart_s": None, "menu_s": None, "state": None, "health": {}, "boots": b"",
+           "settings": {}, "kept": False}
+    with pico.VirtualPico(image, pico.matrix_config(), speed=0) as p:
+        p.power_up(pico.toguz_pits(), 900)
+        link = BoardLink(pico_port(p), timeout=10)
+        before = link.list_games()
+        record = [link.fetch(r["id"]) for r in before]
+        tick = p.time_us / 1e6
+        wall = datetime.datetime(2026, 3, 2, 12, 1, 25) - datetime.timedelta(seconds=90 - tick)
+        link.set_time(wall)
+        link.close()
+        start = len(p.output)
+        try:
+            p.wait_output(b"soft reboot", 900, start)
+        except TimeoutError:
+            out["resets"] = list(p.resets)
+            return out
+        t_r = p.time_us
+        out["restart_s"] = t_r / 1e6
+        n = len(p.led_log)
+        p.wait_for(lambda q: any(f == LIT for _, f in q.led_log[n:]), 300, "lit again")
+        k = n + [f for _, f in p.led_log[n:]].index(LIT)
+        p.wait_for(lambda q: any(f != LIT and any(any(c) for c in f) for _, f in q.led_log[k:]),
+                   300, "the menu")
+        out["menu_s"] = ([t for t, f in p.led_log[k:] if f != LIT and any(any(c) for c in f)][0]
+                         - t_r) / 1e6
+        t_open = (tick + (datetime.datetime(2026, 3, 2, 12, 2, 32) - wall).total_seconds()) * 1e6
+        p.wait_for(lambda q: q.time_us > t_open, 900, "the opening")
+        link = BoardLink(pico_port(p), timeout=10)
+        out["state"] = link.status()["state"]
+        out["lit"] = any(any(c) for c in p.leds)
+        out["health"] = link.health()
+        out["settings"] = link.settings()
+        after = link.list_games()
+        out["kept"] = (len(before) == 1 and before[0]["finished"] and after == before
+                       and [link.fetch(r["id"]) for r in after] == record)
+        link.close()
+        with p.files().open("games/boots", "rb") as f:
+            out["boots"] = f.read()
+        out["resets"] = list(p.resets)
+        out["wdt_min_ms"] = p.wdt_min_us / 1000
+    return out
+
+
+def pico_port(p):
+    from playboard_host.serial_link import open_port
+    return open_port(p.port, timeout=0.05)
 
 
 def main():
@@ -74,6 +181,23 @@ def main():
            "<= 4000 ms (half the 8 s watchdog)", n_names > 0 and extra <= 4000)
     report("pico: watchdog resets, both power-ups", len(plain[2]) + len(locked[2]), "", "0",
            not plain[2] and not locked[2])
+    d = daily_restart(pico, staged)
+    h = d["health"]
+    back = (d["restart_s"] is not None and d["state"] == "menu" and d.get("lit")
+            and h.get("restarts") == 1 and h.get("power_ups") == 1 and d["boots"] == b"PDP"
+            and d["settings"].get("hours") == "12:02-12:01" and d["settings"].get("locked") is True
+            and d["kept"])
+    print("pico: daily restart: soft reboot at %s s up; after it: state %s, lit %s, boots %r, "
+          "health %s, settings %s, the game kept %s" % (d["restart_s"], d["state"], d.get("lit"), d["boots"],
+                                      {k: h.get(k) for k in ("power_ups", "restarts", "wdt_resets")},
+                                      {k: d["settings"].get(k) for k in ("locked", "hours")}, d["kept"]))
+    report("daily restart on the emulated Pico: back at the menu (soft reboot to the app's menu)",
+           d["menu_s"] if d["menu_s"] is not None else -1, "s",
+           "back, restart counted (D), nothing lost", bool(back))
+    report("daily restart on the emulated Pico: watchdog resets", len(d["resets"]), "", "0",
+           not d["resets"] and h.get("wdt_resets") == 0)
+    report("daily restart on the emulated Pico: least time the watchdog had left at a feed",
+           d.get("wdt_min_ms", -1), "ms", "> 2000 ms (of 8000)", d.get("wdt_min_ms", -1) > 2000)
     return 0
 
 

@@ -160,7 +160,8 @@ class VirtualPico:
     (r, g, b) of the last WS2812 frame, in chain order), ``led_frames`` (count),
     ``time_us`` and ``busy_us`` (emulated time and the part the core worked),
     ``resets`` (list of (time_us, "timer"|"force") watchdog resets; the chip
-    reboots from its flash and goes on), ``output`` (bytearray: all the board wrote).
+    reboots from its flash and goes on), ``wdt_min_us`` (the least time the watchdog
+    had left when it was fed or stopped, any boot; -1: never fed), ``output`` (bytearray: all the board wrote).
     """
 
     def __init__(self, fs_image=None, cfg=None, uf2=None, bootrom=None, speed=1.0, order="GRB"):
@@ -177,6 +178,7 @@ class VirtualPico:
         self.time_us = 0
         self.busy_us = 0
         self.resets = []
+        self.wdt_min_us = -1
         self.output = bytearray()
         self.usb_up = threading.Event()
         self._proc = None
@@ -303,6 +305,7 @@ class VirtualPico:
                 elif kind == "time":
                     self.time_us = ev["t"]
                     self.busy_us = ev["busy"]
+                    self.wdt_min_us = ev.get("wdt_min", -1)
                 elif kind == "wdt":
                     self.resets.append((ev["t"], ev["reason"]))
                     self.usb_up.clear()

@@ -20,7 +20,8 @@
 // Events (stdout):   {"ev":"ready"} {"ev":"usb"} (CDC configured) {"ev":"serial","hex":...}
 //                    {"ev":"leds","t":us,"hex":...} one WS2812 frame (wire byte order)
 //                    {"ev":"wdt","t":us,"reason":"timer"|"force","boot":n} then a reboot
-//                    {"ev":"time","t":us,"busy":us,"host_ms":ms} about every 100 ms emulated
+//                    {"ev":"time","t":us,"busy":us,"host_ms":ms,"wdt_min":us} about every 100 ms
+//                    emulated; wdt_min: the least time the watchdog had left at a feed (-1: none)
 import fs from 'node:fs';
 import readline from 'node:readline';
 import { Simulator, USBCDC, LogLevel, ConsoleLogger } from 'rp2040js';
@@ -232,8 +233,26 @@ function boot(reason) {
   }
   boots++;
   const wd = mcu.peripherals[0x40058];
+  // the least time the watchdog had left when it was fed or stopped (us; a feed is a
+  // write of LOAD, or of CTRL: the SDK's watchdog_enable clears ENABLE first)
+  const wdWrite = wd.writeUint32.bind(wd);
+  wd.writeUint32 = (offset, value) => {
+    if ((offset === 0x00 || offset === 0x04) && wd.enable) {
+      const left = (wd.timer.counter & 0xffffff) / 2;  // (2 MHz: RP2040-E1 counts 2 a us)
+      if (wdtMinLeft < 0 || left < wdtMinLeft) wdtMinLeft = left;
+    }
+    wdWrite(offset, value);
+  };
+  if (lastReason) wd.reason = lastReason;  // (REASON survives a watchdog reset)
   wd.onWatchdogTrigger = () => {
+    // The chip resets at once, its watchdog with it. rp2040js's periodic alarm would
+    // fire again at the same emulated instant without end (its counter stays at 0 and
+    // the next alarm is 0 ns away: clock.tick never returns): stop it here, once.
+    wd.alarm.enable = false;
+    wd.timer.enable = false;
+    if (pendingReboot) return;
     const why = wd.reason === 2 ? 'force' : 'timer';
+    lastReason = wd.reason;
     flushLeds();
     emit({ ev: 'wdt', t: Math.round(now() / 1000), reason: why, boot: boots });
     pendingReboot = true;
@@ -310,6 +329,8 @@ function pioSteps(n) {
 }
 
 let pendingReboot = false;
+let wdtMinLeft = -1;  // the watchdog's least time left at a feed, all boots (us; -1: never fed)
+let lastReason = 0;  // the watchdog's REASON at its last reset (carried to the next chip)
 let pendingRead = null;
 let flushRead = () => {};
 
@@ -377,7 +398,8 @@ function run() {
   if (ledRise < 0 && ledFall >= 0 && ledBits.length && now() - ledFall > 50000) flushLeds();
   if (now() - lastTimeEv >= 100e6) {
     lastTimeEv = now();
-    emit({ ev: 'time', t: Math.round(now() / 1000), busy: Math.round(busyNanos / 1000), host_ms: Date.now() - hostStart });
+    emit({ ev: 'time', t: Math.round(now() / 1000), busy: Math.round(busyNanos / 1000), host_ms: Date.now() - hostStart,
+           wdt_min: Math.round(wdtMinLeft) });
   }
   if (pendingReboot) {
     pendingReboot = false;
