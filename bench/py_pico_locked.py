@@ -26,31 +26,14 @@ from benchlib import report
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-def locked_settings(settings=None):
-    """The bytes of ``games/settings`` of a locked board (the firmware's own format;
-    ``settings``: a dict to save instead), or None where the MicroPython unix port is
-    absent."""
-    mp = shutil.which("micropython") or os.path.join(os.path.dirname(sys.executable), "micropython")
-    if not os.path.exists(mp):
-        return None
-    d = tempfile.mkdtemp(prefix="pb-locked-")
-    try:
-        os.mkdir(os.path.join(d, "games"))
-        code = ("from playboard.record import Store\n"
-                "assert Store(%r).save_settings(%r)\n" % (os.path.join(d, "games"), settings or {"locked": True}))
-        subprocess.run([mp, "-c", code], check=True, cwd=os.path.join(HERE, "..", "firmware"))
-        with open(os.path.join(d, "games", "settings"), "rb") as f:
-            return f.read()
-    finally:
-        shutil.rmtree(d, ignore_errors=True)
-
-
-def locked_folder(settings, moves):
+def board_folder(settings, moves=None):
     """{board path: bytes} of the folder ``games`` of a board with ``settings`` (dict)
-    and one finished Toguz Kumalak game of ``moves`` (their texts), written by the
-    firmware's own record code on the MicroPython unix port; None where it is absent."""
-    mp = shutil.which("micropython") or os.path.join(os.path.dirname(sys.executable), "micropython")
-    if not os.path.exists(mp):
+    and, with ``moves`` (their texts), one finished Toguz Kumalak game of them, written
+    by the firmware's own record code on the MicroPython unix port; None where it is
+    absent."""
+    from playboard_host.simboard import micropython_binary
+    mp = micropython_binary()
+    if mp is None:
         return None
     d = tempfile.mkdtemp(prefix="pb-locked-")
     try:
@@ -58,12 +41,13 @@ def locked_folder(settings, moves):
         os.mkdir(games)
         code = ("from playboard.record import Store\n"
                 "st = Store(%r)\n"
-                "assert st.save_settings(%r)\n"
-                "assert st.new_game('toguz', {'Mode': 'two'}) is not None\n"
-                "for m in %r:\n"
-                "    assert st.add_move(m)\n"
-                "st.finish('0-1', 'resigned')\n"
-                "st.close()\n" % (games, settings, list(moves)))
+                "assert st.save_settings(%r)\n" % (games, settings))
+        if moves is not None:
+            code += ("assert st.new_game('toguz', {'Mode': 'two'}) is not None\n"
+                     "for m in %r:\n"
+                     "    assert st.add_move(m)\n"
+                     "st.finish('0-1', 'resigned')\n"
+                     "st.close()\n" % (list(moves),))
         subprocess.run([mp, "-c", code], check=True, cwd=os.path.join(HERE, "..", "firmware"))
         out = {}
         for n in os.listdir(games):
@@ -82,12 +66,9 @@ def power_up(pico, image):
         return lit / 1000, menu / 1000, list(p.resets)
 
 
-LIT = [(0, 0, 24)] * 58  # the first frame of a start, before the app is imported
-
-
 def daily_restart(pico, staged):
     """A locked board with opening hours "12:02-12:01" (closed one minute a day), one
-    finished game on its flash (:func:`locked_folder`), and
+    finished game on its flash (:func:`board_folder`), and
     its clock set over the link (``T``) so that the app's look at the hours at about
     90 s of uptime (every 30 s; a restart at closing needs 60 s up) falls at 12:01:25:
     it restarts there (``playboard.app.restart``: ``D`` in ``boots``, then
@@ -108,7 +89,7 @@ def daily_restart(pico, staged):
         moves.append(g.move_text(m))
         g.push(m)
     hours = {"locked": True, "hours": "12:02-12:01"}
-    image = pico.build_fs_image(staged, locked_folder(hours, moves))
+    image = pico.build_fs_image(staged, board_folder(hours, moves))
     out = {"restart_s": None, "menu_s": None, "state": None, "health": {}, "boots": b"",
            "settings": {}, "kept": False}
     with pico.VirtualPico(image, pico.matrix_config(), speed=0) as p:
@@ -128,13 +109,7 @@ def daily_restart(pico, staged):
             return out
         t_r = p.time_us
         out["restart_s"] = t_r / 1e6
-        n = len(p.led_log)
-        p.wait_for(lambda q: any(f == LIT for _, f in q.led_log[n:]), 300, "lit again")
-        k = n + [f for _, f in p.led_log[n:]].index(LIT)
-        p.wait_for(lambda q: any(f != LIT and any(any(c) for c in f) for _, f in q.led_log[k:]),
-                   300, "the menu")
-        out["menu_s"] = ([t for t, f in p.led_log[k:] if f != LIT and any(any(c) for c in f)][0]
-                         - t_r) / 1e6
+        out["menu_s"] = (p.menu_after(len(p.led_log), 300) - t_r) / 1e6
         t_open = (tick + (datetime.datetime(2026, 3, 2, 12, 2, 32) - wall).total_seconds()) * 1e6
         p.wait_for(lambda q: q.time_us > t_open, 900, "the opening")
         link = BoardLink(pico_port(p), timeout=10)
@@ -164,15 +139,15 @@ def main():
     if why:
         print("virtual Pico unavailable, no emulated figures: %s" % why)
         return 0
-    settings = locked_settings()
-    if settings is None:
+    folder = board_folder({"locked": True})
+    if folder is None:
         print("no MicroPython unix port: the locked board's settings cannot be written here")
         return 0
     staged = pico.staged_firmware()
     names = [src for src, dest in staged if dest.endswith("data/names")]
     n_names = sum(1 for _ in open(names[0])) if names else 0
     plain = power_up(pico, pico.build_fs_image(staged))
-    locked = power_up(pico, pico.build_fs_image(staged, {"games/settings": settings}))
+    locked = power_up(pico, pico.build_fs_image(staged, folder))
     report("pico: power-up to the menu shown, unlocked (emulated)", plain[1], "ms")
     report("pico: power-up to the menu shown, locked (%d names in data/names)" % n_names,
            locked[1], "ms")

@@ -320,19 +320,6 @@ def test_engine_games_begin_after_a_sync_while_the_names_pool_grows(fs_image, tm
         p.close()
 
 
-LIT = [(0, 0, 24)] * 58  # a start's first frame, before the app is imported
-
-
-def _menu_after(p, n):
-    """Wait for a start after LED frame ``n`` (the lit frame) and then its menu (a frame
-    neither that nor dark); returns the menu frame's emulated time (us)."""
-    p.wait_for(lambda q: LIT in [f for _, f in q.led_log[n:]], BOOT_S, "the board lit again")
-    k = n + [f for _, f in p.led_log[n:]].index(LIT)
-    menu = lambda f: f != LIT and any(any(c) for c in f)
-    p.wait_for(lambda q: any(menu(f) for _, f in q.led_log[k:]), BOOT_S, "the menu again")
-    return [t for t, f in p.led_log[k:] if menu(f)][0]
-
-
 def test_a_soft_reset_keeps_the_watchdog_fed_and_a_watchdog_reset_reboots_once(fs_image):
     """The RP2040's watchdog runs on across ``machine.soft_reset()`` (as the locked
     board's daily restart does it, docs/museum.md): at the REPL an 8 s ``machine.WDT``
@@ -351,7 +338,7 @@ def test_a_soft_reset_keeps_the_watchdog_fed_and_a_watchdog_reset_reboots_once(f
         # (one line: an idle REPL's emulated time runs far ahead of the host's typing)
         port.write(b"import machine; w = machine.WDT(timeout=8000); machine.soft_reset()\r")
         p.wait_output(b"soft reboot", 60, start)
-        t = _menu_after(p, n)
+        t = p.menu_after(n, BOOT_S)
         p.wait_for(lambda q: q.time_us > t + 12000000, 300, "12 s of the menu")
         assert p.resets == []
         assert 2000000 < p.wdt_min_us < 8000000, p.wdt_min_us
@@ -361,7 +348,7 @@ def test_a_soft_reset_keeps_the_watchdog_fed_and_a_watchdog_reset_reboots_once(f
         p.wait_for(lambda q: q.resets, 120, "the watchdog reset")
         assert p.resets[0][1] == "timer"
         port.close()
-        t = _menu_after(p, n)
+        t = p.menu_after(n, BOOT_S)
         p.wait_for(lambda q: q.time_us > t + 3000000, 300, "3 s of the menu")
         assert len(p.resets) == 1, p.resets
         link = BoardLink(open_port(p.port, timeout=0.05), timeout=10)

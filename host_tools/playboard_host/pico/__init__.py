@@ -175,6 +175,7 @@ class VirtualPico:
         self.leds = []
         self.led_frames = 0
         self.led_log = []          # (time_us, leds) of every frame, for tests and bench
+        self.lit = None            # the chip's first LED frame: a start's, before the app
         self.time_us = 0
         self.busy_us = 0
         self.resets = []
@@ -299,6 +300,8 @@ class VirtualPico:
                 elif kind == "leds":
                     self.leds = frame_rgb(bytes.fromhex(ev["hex"]), self.order)
                     self.led_frames += 1
+                    if self.lit is None:
+                        self.lit = self.leds
                     self.led_log.append((ev["t"], self.leds))
                     del self.led_log[:-2000]
                     self.time_us = max(self.time_us, ev["t"])
@@ -357,6 +360,21 @@ class VirtualPico:
         lit = self.led_log[0][1]
         self.wait_for(lambda q: any(f != lit for _, f in q.led_log), timeout, "the menu")
         return self.led_log[0][0], [t for t, f in self.led_log if f != lit][0]
+
+    def menu_after(self, n, timeout=600):
+        """A start after LED frame ``n`` (a soft reset or a reboot under way): waits for
+        its lit frame (the chip's first frame, :attr:`lit`) and then for a frame neither
+        that nor dark (the app's view: the menu); returns that frame's emulated time
+        (us). TimeoutError past ``timeout`` host seconds."""
+        lit = self.lit
+
+        def shown(f):
+            return f != lit and any(any(c) for c in f)
+
+        self.wait_for(lambda q: lit in [f for _, f in q.led_log[n:]], timeout, "the board lit again")
+        k = n + [f for _, f in self.led_log[n:]].index(lit)
+        self.wait_for(lambda q: any(shown(f) for _, f in q.led_log[k:]), timeout, "the menu again")
+        return [t for t, f in self.led_log[k:] if shown(f)][0]
 
     def wait_emulated(self, seconds, timeout):
         """Wait until ``seconds`` of emulated time have passed from now."""
