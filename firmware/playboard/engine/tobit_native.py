@@ -1,0 +1,544 @@
+"""Tobit's search in native code: the engine's negamax for Tobit (5 x 4 and 4 x 4) as
+viper loops over the board's bytes, with its own move lists (RULES.md section 2).
+
+``TobitSearch`` is what ``playboard.engine.search.Engine`` runs for Tobit at the levels
+that search to their budget (7 and 8): the same search as ``Engine._run`` - the same
+nodes, move order, transposition table, killers, capture extension and repetition rule -
+so that it plays the same moves at the same node count, about six times faster on the
+RP2040 (docs/engine.md). It copies the position, and up to ``_HMAX`` positions before it
+(threefold repetition, RULES.md 2.11), at ``start``; it never touches the game.
+
+Native (viper) code: imported at power-up and never dropped (docs/architecture.md).
+"""
+from playboard.compat import micropython, const, ptr8, ptr16, ptr32  # noqa: F401
+from playboard.games.tobit_native import _push, _unmake
+from playboard.engine.evaluation_native import _tobit_eval
+
+_P = const(41)  # frames: the search's MAX_PLY + 1
+_MAXM = const(640)  # moves held along the search path (all plies' lists)
+_POOL = const(4096)  # their bytes: [length, kind, points...] each
+_HMAX = const(24)  # positions before the root kept whole for the repetition rule
+_B = const(32768)  # the bias of signed numbers in the u16 stack
+_WIN = const(30000)
+_INF = const(32000)
+_WB = const(29000)
+
+# the u16 stack: field * _P + ply
+_IDX = const(0)
+_AL = const(41)
+_BE = const(82)
+_BS = const(123)
+_BM = const(164)
+_DP = const(205)
+_MS = const(246)
+_MN = const(287)
+_PT = const(328)
+# then the search's own numbers
+_PLY = const(369)
+_PHASE = const(370)
+_VAL = const(371)
+_ITER = const(372)
+_CAP = const(373)
+_HOR = const(374)
+_SCORE = const(375)
+_DEPTH = const(376)
+_BEST = const(377)  # pool offset of the best root move (0xFFFF: none)
+_HIST = const(378)
+_ROOT = const(379)  # 1 once the root's moves were ordered (Engine: _moves[0] set)
+_OVER = const(380)  # move lists that did not fit (searched as leaves): 0 expected
+_HK = const(381)  # how many keys of older positions there are (kk[_KH:])
+_OK = const(384)  # 64 order keys of the node being ordered
+_SN = const(448)
+_NODES = const(41)  # in the i32 array, after the 41 keys
+_KH = const(42)  # then the keys of the positions before the snapshots, newest first
+_KEYS = const(216)  # ... as far back as this: the repetition rule over 240 plies
+
+
+@micropython.viper
+def _can_jump(b: ptr8, geo: ptr8, p: int, back: int, enemy: int) -> int:
+    """1 if a tobit on ``p`` could jump in a direction other than ``back`` (viper)."""
+    d = 0
+    while d < 4:
+        if d != back:
+            a = int(geo[4 + 4 * p + d])
+            while a != 0 and int(b[a]) == 0:
+                a = int(geo[4 + 4 * a + d])
+            if a != 0 and (int(b[a]) & 3) == enemy:
+                t = int(geo[4 + 4 * a + d])
+                if t != 0 and int(b[t]) == 0:
+                    return 1
+        d += 1
+    return 0
+
+
+@micropython.viper
+def _gen(b: ptr8, geo: ptr8, me: int, pool: ptr8, po: int, mo: ptr16, mk: ptr16, mi: int,
+         fr: ptr8, qonly: int) -> int:
+    """The legal moves of side ``me`` (1 White, 2 Black) in ``Tobit.legal_moves()``'s
+    order, as records [length, kind, points...] at ``pool[po:]``; move i's offset at
+    ``mo[mi + i]``, its order key (``TobitEval.order``) at ``mk[mi + i]``; the end of
+    the records at ``mo[mi + n]``. Returns n; -1 if they do not fit; with ``qonly``,
+    -2 (and nothing written) when the side has a move and none is a capture. ``fr``:
+    400 bytes of scratch (the capture paths)."""
+    n1 = int(geo[0])
+    top = int(geo[1])
+    xy = 4 + 4 * n1
+    enemy = 3 - me
+    back = 0
+    if me == 1:
+        back = 2
+    ncap = 0
+    p = 1
+    while p < n1:
+        c = int(b[p])
+        if c != 0 and (c & 3) == me:
+            d = 0
+            while d < 4:
+                a = int(geo[4 + 4 * p + d])
+                if c & 4:
+                    while a != 0 and int(b[a]) == 0:
+                        a = int(geo[4 + 4 * a + d])
+                if a != 0 and (int(b[a]) & 3) == enemy:
+                    t = int(geo[4 + 4 * a + d])
+                    if t != 0 and int(b[t]) == 0:
+                        fr[384 + ncap] = p
+                        ncap += 1
+                        break
+                d += 1
+        p += 1
+    n = 0
+    o = po
+    if qonly and ncap:
+        return ncap  # a capture to make: the caller generates the moves
+    if ncap == 0:
+        p = 1
+        while p < n1:
+            c = int(b[p])
+            if c != 0 and (c & 3) == me:
+                d = 0
+                while d < 4:
+                    t = 0
+                    if c & 4 or d != back:
+                        t = int(geo[4 + 4 * p + d])
+                    while t != 0 and int(b[t]) == 0:
+                        if qonly:
+                            return -2
+                        if mi + n + 1 >= _MAXM or o + 4 > _POOL:
+                            return -1
+                        mo[mi + n] = o
+                        pool[o] = 3
+                        pool[o + 1] = 0
+                        pool[o + 2] = p
+                        pool[o + 3] = t
+                        o += 4
+                        k = 0
+                        if (c & 4) == 0:
+                            y = int(geo[xy + 2 * t + 1])
+                            if c == 1:
+                                k = y
+                                if y == top:
+                                    k = 500
+                            else:
+                                k = top - y
+                                if y == 0:
+                                    k = 500
+                        mk[mi + n] = k
+                        n += 1
+                        if c & 4:
+                            t = int(geo[4 + 4 * t + d])
+                        else:
+                            t = 0
+                    d += 1
+            p += 1
+        mo[mi + n] = o
+        return n
+    # captures: each capturing piece's jump sequences, depth first (Tobit._jumps);
+    # frame f = 24 * k: point, last direction (4: none), next direction, the point
+    # jumped (0: none), its piece, the landing point, found, landings filtered, path
+    # length, path (points where the direction changes)
+    ci = 0
+    while ci < ncap:
+        sp = int(fr[384 + ci])
+        sc = int(b[sp])
+        tob = sc & 4
+        b[sp] = 0  # the starting point counts as free once left (2.8)
+        fr[0] = sp
+        fr[1] = 4
+        fr[2] = 0
+        fr[3] = 0
+        fr[6] = 0
+        fr[8] = 1
+        fr[9] = sp
+        k = 0
+        while k >= 0:
+            f = 24 * k
+            a = int(fr[f + 3])
+            if a != 0:
+                d = int(fr[f + 2])
+                t = int(fr[f + 5])
+                if t == 0:
+                    t = int(geo[4 + 4 * a + d])
+                elif tob:
+                    t = int(geo[4 + 4 * t + d])
+                else:
+                    t = 0
+                if tob:
+                    if t != 0 and int(b[t]) != 0:
+                        t = 0
+                    if int(fr[f + 7]):
+                        while t != 0 and int(_can_jump(b, geo, t, (d + 2) & 3, enemy)) == 0:
+                            t = int(geo[4 + 4 * t + d])
+                            if t != 0 and int(b[t]) != 0:
+                                t = 0
+                if t != 0:
+                    fr[f + 5] = t
+                    g = f + 24
+                    fr[g] = t
+                    fr[g + 1] = d
+                    fr[g + 2] = 0
+                    fr[g + 3] = 0
+                    fr[g + 6] = 0
+                    pl = int(fr[f + 8])
+                    j = 0
+                    while j < pl:
+                        fr[g + 9 + j] = fr[f + 9 + j]
+                        j += 1
+                    if d == int(fr[f + 1]):
+                        fr[g + 8 + pl] = t
+                    else:
+                        fr[g + 9 + pl] = t
+                        pl += 1
+                    fr[g + 8] = pl
+                    k += 1
+                    continue
+                b[a] = fr[f + 4]  # every landing tried: the jumped piece back
+                fr[f + 3] = 0
+                fr[f + 2] = d + 1
+                continue
+            p = int(fr[f])
+            bk = 4
+            if int(fr[f + 1]) < 4:
+                bk = (int(fr[f + 1]) + 2) & 3
+            d = int(fr[f + 2])
+            a = 0
+            while d < 4:
+                if d != bk:
+                    a = int(geo[4 + 4 * p + d])
+                    if tob:
+                        while a != 0 and int(b[a]) == 0:
+                            a = int(geo[4 + 4 * a + d])
+                    if a != 0 and (int(b[a]) & 3) == enemy:
+                        t = int(geo[4 + 4 * a + d])
+                        if t != 0 and int(b[t]) == 0:
+                            break
+                    a = 0
+                d += 1
+            if a != 0:
+                fr[f + 2] = d
+                fr[f + 3] = a
+                fr[f + 4] = b[a]
+                fr[f + 5] = 0
+                fr[f + 6] = 1
+                b[a] = 0  # a jumped piece leaves the board at once (2.8)
+                filt = 0
+                if tob:  # landings from which the capture goes on, if there are any
+                    t = int(geo[4 + 4 * a + d])
+                    while t != 0 and int(b[t]) == 0:
+                        if int(_can_jump(b, geo, t, (d + 2) & 3, enemy)):
+                            filt = 1
+                            break
+                        t = int(geo[4 + 4 * t + d])
+                fr[f + 7] = filt
+                continue
+            if k > 0 and int(fr[f + 6]) == 0:
+                # a complete sequence: its record, unless the same notation is there
+                pl = int(fr[f + 8])
+                i = 0
+                while i < n:
+                    q = int(mo[mi + i])
+                    if int(pool[q]) == pl + 1:
+                        j = 0
+                        while j < pl and int(pool[q + 2 + j]) == int(fr[f + 9 + j]):
+                            j += 1
+                        if j == pl:
+                            break
+                    i += 1
+                if i == n:
+                    if mi + n + 1 >= _MAXM or o + pl + 2 > _POOL:
+                        b[sp] = sc
+                        return -1
+                    mo[mi + n] = o
+                    pool[o] = pl + 1
+                    pool[o + 1] = 1
+                    j = 0
+                    while j < pl:
+                        pool[o + 2 + j] = fr[f + 9 + j]
+                        j += 1
+                    o += pl + 2
+                    v = 1000
+                    j = 0
+                    while j < k:
+                        if int(fr[24 * j + 4]) & 4:
+                            v += 300
+                        else:
+                            v += 100
+                        j += 1
+                    mk[mi + n] = v
+                    n += 1
+            k -= 1
+        b[sp] = sc
+        ci += 1
+    mo[mi + n] = o
+    return n
+
+
+@micropython.viper
+def _run(s: ptr16, kk: ptr32, pool: ptr8, mo: ptr16, mk: ptr16, kil: ptr8, b: ptr8,
+         st: ptr8, mb: ptr8, u: ptr8, geo: ptr8, z: ptr32, tk: ptr32, ts: ptr16, ti: ptr8,
+         tm: ptr8, fr: ptr8, tsz: int, limit: int) -> int:
+    """``Engine._run`` for Tobit: search until ``limit`` nodes were visited (0) or the
+    search is over (1). All its state is in ``s`` and ``kk`` (``TobitSearch``)."""
+    n1 = int(geo[0])
+    snap = n1 + 26
+    hist = int(s[_HIST])
+    ply = int(s[_PLY])
+    phase = int(s[_PHASE])
+    value = int(s[_VAL]) - _B
+    nodes = int(kk[_NODES])
+    while True:
+        if phase == 0:  # enter a node
+            if nodes >= limit:
+                break
+            nodes += 1
+            d = int(s[_DP + ply]) - _B
+            if ply == 0:
+                n = int(s[_MN])
+                ms = 0
+            else:
+                ms = int(s[_MS + ply - 1]) + int(s[_MN + ply - 1])
+                po = int(s[_PT + ply - 1])
+                n = 0
+                if int(st[0]) == 0:  # not ended by repetition
+                    if d <= 0 or ply >= _P - 2:
+                        n = int(_gen(b, geo, int(st[3]) + 1, pool, po, mo, mk, ms, fr, 1))
+                        if n == -2 or ply >= _P - 2 and n != 0:
+                            s[_HOR] = 1  # quiet (or the stack's end): the evaluation
+                            value = int(_tobit_eval(b, geo, st))
+                            phase = 2
+                            continue
+                        if n != 0:
+                            n = int(_gen(b, geo, int(st[3]) + 1, pool, po, mo, mk, ms, fr, 0))
+                            s[_HOR] = 1  # a capture to make: extended
+                            d = 0
+                            s[_DP + ply] = _B
+                    else:
+                        n = int(_gen(b, geo, int(st[3]) + 1, pool, po, mo, mk, ms, fr, 0))
+                if n == 0:
+                    value = 0  # a repetition is a draw; no move is a loss
+                    if int(st[0]) == 0:
+                        value = ply - _WIN
+                    phase = 2
+                    continue
+                if n < 0:  # the lists did not fit: judged as they stand
+                    s[_OVER] = int(s[_OVER]) + 1
+                    s[_HOR] = 1
+                    value = int(_tobit_eval(b, geo, st))
+                    phase = 2
+                    continue
+                s[_MS + ply] = ms
+                s[_MN + ply] = n
+                s[_PT + ply] = mo[ms + n]
+            ttm = 255
+            if tsz and ply > 0:
+                key = int(st[4]) | (int(st[5]) << 8) | (int(st[6]) << 16) | (int(st[7]) << 24)
+                kk[ply] = key
+                i = key & (tsz - 1)
+                if int(tk[i]) == key:
+                    ttm = int(tm[i])
+                    info = int(ti[i])
+                    if (info >> 2) >= d:
+                        v = int(ts[i])
+                        if v >= 32768:
+                            v -= 65536
+                        if v > _WB:
+                            v -= ply
+                        elif v < 0 - _WB:
+                            v += ply
+                        bd = info & 3
+                        if (bd == 0 or (bd == 1 and v >= int(s[_BE + ply]) - _B)
+                                or (bd == 2 and v <= int(s[_AL + ply]) - _B)):
+                            s[_HOR] = 1  # a stored result may hide a horizon
+                            value = v
+                            phase = 2
+                            continue
+            # order: the table's move (at the root the last iteration's best), the
+            # killers, then the evaluation's hint; the first 64 by insertion
+            prev = 0xFFFF
+            if ply == 0:
+                prev = int(s[_BEST])
+                s[_ROOT] = 1
+            w1 = 32 * ply
+            w2 = w1 + 16
+            if n > 64:
+                m = 64
+            else:
+                m = n
+            i = 0
+            while i < m:
+                q = int(mo[ms + i])
+                kq = int(mk[ms + i])
+                if q == prev:
+                    v = 32000
+                elif ttm != 255 and (int(pool[q + 1]) * 97 + int(pool[q]) * 53 + int(pool[q + 2]) * 41
+                                     + int(pool[q + int(pool[q])])) % 255 == ttm:
+                    v = 32000
+                else:
+                    v = kq
+                    ln = int(pool[q])
+                    w = w1
+                    while w <= w2:  # the killers: [length, the move's bytes] each
+                        if int(kil[w]) == ln:
+                            j = 1
+                            while j <= ln and int(kil[w + j]) == int(pool[q + j]):
+                                j += 1
+                            if j > ln:
+                                v = 31000 - (w - w1) // 16
+                                break
+                        w += 16
+                j = i
+                while j > 0 and int(s[_OK + j - 1]) < v:
+                    s[_OK + j] = s[_OK + j - 1]
+                    mo[ms + j] = mo[ms + j - 1]
+                    mk[ms + j] = mk[ms + j - 1]
+                    j -= 1
+                s[_OK + j] = v
+                mo[ms + j] = q
+                mk[ms + j] = kq
+                i += 1
+            s[_IDX + ply] = 0
+            s[_BS + ply] = _B - _INF
+            s[_BM + ply] = 255
+            phase = 1
+        elif phase == 1:  # the next move, or the node's value
+            i = int(s[_IDX + ply])
+            al = int(s[_AL + ply])
+            be = int(s[_BE + ply])
+            ms = int(s[_MS + ply])
+            if i < int(s[_MN + ply]) and al < be:
+                s[_IDX + ply] = i + 1
+                q = int(mo[ms + i])
+                ln = int(pool[q])
+                j = 0
+                while j < ln:
+                    mb[j] = pool[q + 1 + j]
+                    j += 1
+                st[8] = ln
+                clock = int(_push(b, mb, st, u, (hist + ply) * snap, geo, z))
+                ply += 1
+                if clock >= 8:  # threefold repetition (2.11), as Tobit.push
+                    key = int(st[4]) | (int(st[5]) << 8) | (int(st[6]) << 16) | (int(st[7]) << 24)
+                    cur = hist + ply
+                    seen = 0
+                    j = cur - 4
+                    while j >= cur - clock and j >= 0 - int(s[_HK]):
+                        x = 0
+                        if j < 0:  # older than the snapshots: its key alone
+                            if int(kk[_KH - 1 - j]) == key:
+                                x = n1
+                        else:
+                            o = j * snap
+                            if (int(u[o + n1 + 4]) | (int(u[o + n1 + 5]) << 8) | (int(u[o + n1 + 6]) << 16)
+                                    | (int(u[o + n1 + 7]) << 24)) == key:
+                                while x < n1 and int(u[o + x]) == int(b[x]):
+                                    x += 1
+                        if x == n1:
+                            seen += 1
+                            if seen == 2:
+                                st[0] = 1
+                                break
+                        j -= 2
+                s[_AL + ply] = 2 * _B - be
+                s[_BE + ply] = 2 * _B - al
+                s[_DP + ply] = int(s[_DP + ply - 1]) - 1
+                phase = 0
+            else:
+                value = int(s[_BS + ply]) - _B
+                if tsz and ply > 0:
+                    if value <= _B - int(s[_BE + ply - 1]):
+                        bd = 2
+                    elif value >= be - _B:
+                        bd = 1
+                    else:
+                        bd = 0
+                    bi = int(s[_BM + ply])
+                    mv = 255
+                    if bi != 255:
+                        q = int(mo[ms + bi])
+                        mv = (int(pool[q + 1]) * 97 + int(pool[q]) * 53 + int(pool[q + 2]) * 41
+                              + int(pool[q + int(pool[q])])) % 255
+                    key = int(kk[ply])
+                    i = key & (tsz - 1)
+                    dp = int(s[_DP + ply]) - _B
+                    if not (int(tk[i]) == key and (int(ti[i]) >> 2) > dp):
+                        v = value
+                        if v > _WB:
+                            v += ply
+                        elif v < 0 - _WB:
+                            v -= ply
+                        if dp > 63:
+                            dp = 63
+                        tk[i] = key
+                        ts[i] = v
+                        ti[i] = (dp << 2) | bd
+                        tm[i] = mv
+                phase = 2
+        else:  # return the value to the parent
+            if ply == 0:
+                bi = int(s[_BM])
+                if bi != 255:
+                    s[_BEST] = mo[bi]
+                s[_SCORE] = value + _B
+                it = int(s[_ITER])
+                s[_DEPTH] = it
+                if value > _WB or value < 0 - _WB or int(s[_HOR]) == 0 or it >= int(s[_CAP]):
+                    kk[_NODES] = nodes
+                    s[_PLY] = 0
+                    return 1  # a forced result, the whole tree seen, or the depth cap
+                s[_ITER] = it + 1
+                s[_HOR] = 0
+                s[_AL] = _B - _INF
+                s[_BE] = _B + _INF
+                s[_DP] = _B + it + 1
+                phase = 0
+                continue
+            ply -= 1
+            _unmake(b, st, u, (hist + ply) * snap, n1)
+            v = 0 - value
+            i = int(s[_IDX + ply]) - 1
+            if v > int(s[_BS + ply]) - _B:
+                s[_BS + ply] = v + _B
+                s[_BM + ply] = i
+                if v > int(s[_AL + ply]) - _B:
+                    s[_AL + ply] = v + _B
+                    if v >= int(s[_BE + ply]) - _B:
+                        q = int(mo[int(s[_MS + ply]) + i])
+                        w1 = 32 * ply
+                        ln = int(pool[q])
+                        j = 0
+                        while j <= ln and int(kil[w1 + j]) == int(pool[q + j]):
+                            j += 1
+                        if j <= ln:  # not the first killer already: it becomes it
+                            j = 0
+                            while j < 16:
+                                kil[w1 + 16 + j] = kil[w1 + j]
+                                j += 1
+                            j = 0
+                            while j <= ln:
+                                kil[w1 + j] = pool[q + j]
+                                j += 1
+            phase = 1
+    kk[_NODES] = nodes
+    s[_PLY] = ply
+    s[_PHASE] = phase
+    s[_VAL] = value + _B
+    return 0

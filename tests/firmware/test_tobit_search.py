@@ -1,0 +1,169 @@
+"""The native Tobit search (playboard.engine.tobit_native, tobit_search) against the
+engine's own search (playboard.engine.search, ``Engine.native = False``): the same
+moves in the same order, and the same move, score, nodes and depth from every search.
+
+Runs under CPython (pytest; the viper code as plain Python) and MicroPython
+(tests/mp_runner.py; the viper code native, as on the RP2040).
+"""
+import gc
+
+from playboard.engine.evaluation import for_game
+from playboard.engine.search import Engine
+from playboard.engine import tobit_search
+from playboard.games.registry import new_game
+
+import tlib
+
+TOBITS = ("tobit", "tobit4")
+
+
+def _native_moves(g, ts):
+    """(moves, order keys) as the native generator gives them for ``g``."""
+    n = tobit_search._gen(g.board, g._geo, g.turn + 1, ts.pool, 0, ts.mo, ts.mk, 0, ts.fr, 0)
+    moves = [bytes(ts.pool[ts.mo[i] + 1:ts.mo[i] + 1 + ts.pool[ts.mo[i]]]) for i in range(n)]
+    return moves, [ts.mk[i] for i in range(n)]
+
+
+def _scattered(name, count, seed):
+    """``count`` games of ``name`` set up with men and tobits scattered at random (a
+    seeded linear congruential draw; no man on its own far row): positions rich in
+    the long captures of tobits that games between random movers seldom reach."""
+    x = seed
+    for _ in range(count):
+        g = new_game(name)
+        n, top = g.n_points, g.T + 1
+        side = ([], [])
+        for p in range(1, n + 1):
+            x = (x * 1103515245 + 12345) & 0x3FFFFFFF
+            r = (x >> 8) % 100
+            y = g.xy(p)[1]
+            if r < 12 and y != top:
+                side[0].append(str(p))
+            elif r < 24 and y != 0:
+                side[1].append(str(p))
+            elif r < 29:
+                side[0].append("K%d" % p)
+            elif r < 34:
+                side[1].append("K%d" % p)
+        x = (x * 1103515245 + 12345) & 0x3FFFFFFF
+        yield new_game(name, "%s:W%s:B%s" % ("WB"[(x >> 8) & 1], ",".join(side[0]), ",".join(side[1])))
+
+
+def _positions(name):
+    for g in tlib.random_games(lambda: new_game(name), 100, 11, most=120):
+        yield g
+    for g in _scattered(name, 150, 12):
+        yield g
+
+
+def test_the_native_moves_are_the_rules_cores_moves_in_their_order():
+    ts = tobit_search.TobitSearch()
+    seen = {"capture": 0, "quiet": 0, "tobit capture": 0, "long capture": 0}
+    for name in TOBITS:
+        ev = for_game(name)
+        for g in _positions(name):
+            if g.is_game_over():
+                continue
+            want = g.legal_moves()
+            moves, keys = _native_moves(g, ts)
+            assert moves == want, (name, g.fen())
+            assert keys == [ev.order(g, m) for m in want], (name, g.fen())
+            q = tobit_search._gen(g.board, g._geo, g.turn + 1, ts.pool, 0, ts.mo, ts.mk, 0, ts.fr, 1)
+            assert (q == -2) == g.quiet(), (name, g.fen())
+            if want[0][0] == 1:
+                seen["capture"] += 1
+                seen["tobit capture"] += any(g.board[m[1]] & 4 for m in want)
+                seen["long capture"] += any(len(m) > 4 for m in want)
+            else:
+                seen["quiet"] += 1
+    # the positions were of every kind (a test that meets only quiet moves proves little)
+    assert (seen["capture"] >= 200 and seen["quiet"] >= 100 and seen["tobit capture"] >= 100
+            and seen["long capture"] >= 10), seen
+
+
+def _pair(tt):
+    gc.collect()
+    return Engine(tt_size=tt), Engine(tt_size=tt, native=True)
+
+
+def _result(e):
+    return (e.best_move, e.score, e.nodes, e.depth)
+
+
+def test_the_native_search_finds_what_the_engine_finds_at_equal_nodes():
+    for tt in (256, 0):
+        for name in TOBITS:
+            for g in tlib.random_games(lambda: new_game(name), 12, 5 + tt, most=90):
+                if len(g.legal_moves()) < 2:
+                    continue
+                for level, nodes in ((8, 600), (7, 1200)):
+                    e1 = e2 = None
+                    e1, e2 = _pair(tt)
+                    e1.think(g, level, nodes=nodes)
+                    e2.think(g, level, nodes=nodes)
+                    assert e2._nat is not None  # (the native search ran)
+                    assert _result(e1) == _result(e2), (name, tt, level, g.fen())
+                    assert e2._nat.s[380] == 0  # every move list fitted
+
+
+def test_whole_games_played_alike_with_the_table_kept_between_moves():
+    # each side's engine keeps its table from move to move, as in play; the games run
+    # into the endgame, where tobits shuttle and the repetition rule (and the keys of
+    # positions before the native search's snapshots) decide
+    ends = []
+    for name, fen in (("tobit4", None), ("tobit", None), ("tobit", "W:W15,K32:BK23"),
+                      ("tobit4", "W:WK21:BK7,K25")):
+        g = new_game(name, fen) if fen else next(tlib.random_games(lambda: new_game(name), 1, 3, most=4))
+        e1 = e2 = None
+        e1, e2 = _pair(256)
+        while not g.is_game_over() and g.ply < 240:  # (the native search's key window)
+            e1.start(g, 8, nodes=250, copy=False)  # (no copy of a long game: the 192 KB heap)
+            while not e1.step():
+                pass
+            e2.think(g, 8, nodes=250)
+            assert _result(e1) == _result(e2), (name, g.ply, g.fen())
+            g.push(e1.best_move)
+        ends.append((g.termination, g.ply))
+    assert ends == [("repetition", 13), ("no piece or no legal move", 97), (None, 240),
+                    ("repetition", 213)], ends
+
+
+def test_slices_stop_and_time_budgets():
+    g = next(tlib.random_games(lambda: new_game("tobit"), 1, 8, most=30))
+    e1, e2 = _pair(256)
+    e1.think(g, 8, nodes=900)
+    e2.start(g, 8, nodes=900)
+    steps = 0
+    while not e2.step(nodes=7):  # one slice a frame
+        steps += 1
+    assert _result(e1) == _result(e2) and steps == 900 // 7
+    # stopped mid-search: done at once, a legal move kept
+    e1 = e2 = None
+    e3 = Engine(tt_size=256, native=True)
+    e3.start(g, 8, nodes=5000)
+    e3.step(nodes=300)
+    e3.stop()
+    assert e3.done and e3.stopped and e3.step() and e3.nodes == 300
+    assert e3.best_move in g.legal_moves()
+    # a time budget on an injected clock: 1 ms a look at the clock
+    t = [0]
+
+    def clock():
+        t[0] += 1
+        return t[0]
+
+    e3 = None
+    e4 = Engine(tt_size=256, clock=clock, native=True)
+    e4.think(g, 8, ms=40)
+    assert e4.done and 0 < e4.nodes and e4.best_move in g.legal_moves()
+
+
+def test_the_search_module_reads_the_native_layout():
+    from playboard.engine import tobit_native
+    names = [k for k in dir(tobit_search) if k.startswith("_") and k.upper() == k and k[1:2].isalpha()]
+    if not names:  # MicroPython: consts are not the modules' attributes
+        return
+    for k in names:
+        if hasattr(tobit_native, k):
+            assert getattr(tobit_search, k) == getattr(tobit_native, k), k
+    assert len(names) >= 20
