@@ -244,5 +244,26 @@ out["demo"] = demo
 out["demo_state"] = [app.state, app.mode, app.level, app.game.ply if app.game is not None else -1]
 out["memory_errors"] = app.memory_errors
 th = demo = None
+# last (the figures above are the default deploy's): Tobit's search in native code
+# (a board definition's "engine": {"native": true}): its code's heap, its buffers'
+# heap and its nodes/s, measured as the Python search's above
+app = None
+gc.collect()
+f0 = gc.mem_free()
+import playboard.engine.tobit_native  # noqa: E402,F401 (kept: never imported again)
+gc.collect()
+out["native_code"] = f0 - gc.mem_free()
+e = Engine(tt_size=1024, native=True)
+for name in ("tobit", "tobit4"):
+    g = new_game(name, middle(name))
+    gc.collect()
+    f0 = gc.mem_free()
+    e.think(g, 8, nodes=1, table=False)
+    gc.collect()
+    out.setdefault("native_buffers", f0 - gc.mem_free())
+    t0 = time.ticks_us()
+    e.think(g, 8, nodes=300, table=False)
+    out["native_" + name] = [e.nodes, time.ticks_diff(time.ticks_us(), t0)]
+e = g = None
 gc.collect()
 print("PICO " + json.dumps(out))

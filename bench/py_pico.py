@@ -76,6 +76,13 @@ def main():
     for key in sorted(k for k in d if k.startswith("engine_")):
         n, us = d[key]
         report("pico: engine %s, nodes/s (middle game)" % key[7:], n * 1000000 // max(us, 1), "/s")
+    for key in ("native_tobit", "native_tobit4"):
+        n, us = d[key]
+        report("pico: engine %s, native search (engine.native), nodes/s (middle game)" % key[7:],
+               n * 1000000 // max(us, 1), "/s")
+    report("pico: the native search's code in the heap (.mpy; engine.native)", d["native_code"] / 1024, "KB")
+    report("pico: the native search's buffers in the heap (at its first search)",
+           d["native_buffers"] / 1024, "KB")
     report("pico: power-up to the board lit (emulated)", lit / 1000, "ms", "<= 1000 ms", lit <= 1000000)
     report("pico: power-up to the menu shown (emulated)", menu / 1000, "ms", "< 2000 ms", menu < 2000000)
     med, worst = d["rec_append"]
