@@ -264,6 +264,16 @@ for name in ("tobit", "tobit4"):
     t0 = time.ticks_us()
     e.think(g, 8, nodes=300, table=False)
     out["native_" + name] = [e.nodes, time.ticks_diff(time.ticks_us(), t0)]
+# level 8's budget as the chip spends it: the nodes of a 2 s search (Tobit's middle
+# game), by the engine's own search and by the native one
+for name in ("tobit", "tobit4"):
+    for nat in (0, 1):
+        e = None
+        gc.collect()
+        e = Engine(tt_size=1024, native=nat)
+        g = new_game(name, middle(name))
+        e.think(g, 8, ms=2000, table=False)
+        out["two_s_%s_%d" % (name, nat)] = e.nodes
 e = g = None
 gc.collect()
 print("PICO " + json.dumps(out))

@@ -80,6 +80,9 @@ def main():
         n, us = d[key]
         report("pico: engine %s, native search (engine.native), nodes/s (middle game)" % key[7:],
                n * 1000000 // max(us, 1), "/s")
+    for name in ("tobit", "tobit4"):
+        report("pico: engine %s, level 8's 2 s (middle game): nodes, its own search / native" % name,
+               "%d / %d" % (d["two_s_%s_0" % name], d["two_s_%s_1" % name]), "nodes")
     report("pico: the native search's code in the heap (.mpy; engine.native)", d["native_code"] / 1024, "KB")
     report("pico: the native search's buffers in the heap (at its first search)",
            d["native_buffers"] / 1024, "KB")
