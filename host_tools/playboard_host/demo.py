@@ -559,8 +559,9 @@ def sync_and_export(board, library, out, export_path=None):
         buf = io.StringIO()
         with contextlib.redirect_stdout(buf):
             # 3 s an answer: a board short of heap after a game loads the link's code
-            # again a second after a MemoryError (docs/app.md "Memory"), and this
-            # machine may be busy
+            # again a second after a MemoryError (docs/app.md "Memory"); past the
+            # tries, the link waits while the board's process runs (a busy machine
+            # runs it late: serial_link.SIMULATED_PORTS), and stops once it has ended
             code = cli.main(["sync", "--port", board.port, "--library", library, "--quiet",
                              "--timeout", "3"])
     finally:

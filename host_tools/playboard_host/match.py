@@ -43,7 +43,7 @@ from playboard.games.registry import new_game
 # The RP2040's node budget for a 2 s move: nodes/s measured on an emulated Pico
 # (bench/py_pico.py: Toguz Kumalak 1,187; Tobit 607 and Tobit 4 x 4 659 since its
 # horizon nodes are judged by one scan, 516 before) x 2 s. Tihbat's level 8 plays by
-# its table.
+# its table. (Written again in bench/mp_engine.py, which runs under MicroPython: keep equal.)
 CHIP_NODES_PER_S = {"toguz": 1187, "tobit": 607, "tobit4": 659, "tihbat": 1500}
 DEFAULT_NODES = {k: 2 * v for k, v in CHIP_NODES_PER_S.items()}
 DEFAULT_OPENING = {"toguz": 2, "tobit": 4, "tobit4": 4, "tihbat": 2}

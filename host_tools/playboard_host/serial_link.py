@@ -7,6 +7,13 @@ answered by a reply with the same sequence number, and retried on a timeout
 (every request is idempotent). Events and the REPL's text between frames are
 kept aside. Errors from the board raise ``BoardError``; no answer raises
 ``LinkTimeout``.
+
+A simulated board (``playboard_host.simboard``) answers only when its process gets
+the CPU: on a loaded machine later than a real board would. Its port is listed in
+``SIMULATED_PORTS`` with a function telling whether its process still runs; a
+link to it (``alive``) keeps asking past its tries while that process runs, up to
+``SIM_PATIENCE_S``, and stops at once when it has ended. A real board's port has
+no such function: no answer within its tries is a LinkTimeout, as before.
 """
 import json
 import time
@@ -17,6 +24,10 @@ from playboard.record.read import parse_game
 # Raspberry Pi RP2040 running MicroPython (USB VID:PID).
 DEFAULT_VID_PID = "2e8a:0005"
 BAUD = 115200
+# the simulated boards' link ports in this process: path -> a function, True while
+# that board's process runs (SimBoard adds its pty, and takes it away at stop)
+SIMULATED_PORTS = {}
+SIM_PATIENCE_S = 60.0  # the longest a simulated board still running is waited for (s)
 
 
 class LinkError(Exception):
@@ -117,14 +128,20 @@ class BoardLink:
     """Requests to one board over ``stream``.
 
     ``timeout``: seconds to wait for an answer before resending; ``retries``:
-    resends before LinkTimeout. ``events``: live events received and not yet
-    taken (dicts); ``console``: bytes seen outside frames (the REPL's text).
+    resends before LinkTimeout. ``alive``: None for a real board, or (a simulated
+    board) a function, True while the board's process runs: its requests are
+    resent past ``retries`` while it does, until ``patience`` seconds have gone
+    since the first send, and end as soon as it does not (LinkTimeout either way).
+    ``events``: live events received and not yet taken (dicts); ``console``: bytes
+    seen outside frames (the REPL's text).
     """
 
-    def __init__(self, stream, timeout=1.0, retries=3):
+    def __init__(self, stream, timeout=1.0, retries=3, alive=None, patience=SIM_PATIENCE_S):
         self.s = stream
         self.timeout = timeout
         self.retries = retries
+        self.alive = alive
+        self.patience = patience
         self.seq = 0
         self.dec = proto.Decoder(2 * proto.MAX_BODY)
         self.events = []
@@ -182,7 +199,10 @@ class BoardLink:
         payload = json.dumps(req).encode() if req else b""
         frame = proto.encode_frame(seq, ftype, payload)
         want = ftype.lower()
-        for _ in range(self.retries + 1):
+        tries = 0
+        t0 = time.monotonic()
+        while self._again(tries, t0):
+            tries += 1
             self.s.write(frame)
             flush = getattr(self.s, "flush", None)
             if flush:
@@ -203,8 +223,28 @@ class BoardLink:
                     raise BoardError(err.get("err", "?"), err.get("msg", ""))
                 if t == want:
                     return p if t == "f" else json.loads(p)
+        what = REQUEST_NAMES.get(ftype, "a request")
+        if self.alive is not None:
+            if not self.alive():
+                raise LinkTimeout("no answer from the simulated board to %s: its firmware is not running "
+                                  "(its firmware.stderr may say why)" % what)
+            raise LinkTimeout("no answer from the simulated board to %s in %.0f s (%d tries), its firmware "
+                              "running all along" % (what, time.monotonic() - t0, tries))
         raise LinkTimeout("no answer from the board to %s after %d tries (is the Playboard app running? "
-                          "is this the board's port?)" % (REQUEST_NAMES.get(ftype, "a request"), self.retries + 1))
+                          "is this the board's port?)" % (what, tries))
+
+    def _again(self, tries, t0):
+        """Whether to send a request (again) after ``tries`` sends, the first at ``t0``:
+        ``retries`` + 1 tries; a simulated board's while its process runs, within
+        ``patience`` seconds (a loaded machine gives it the CPU late), none once it
+        has ended."""
+        if tries == 0:
+            return True
+        if self.alive is None:
+            return tries <= self.retries
+        if not self.alive():
+            return False
+        return tries <= self.retries or time.monotonic() - t0 < self.patience
 
     # ---- requests -----------------------------------------------------------------
 
@@ -321,8 +361,10 @@ def add_port_arguments(p):
 
 def connect(args):
     """A BoardLink to the board chosen by ``args`` after a checked hello (and with the
-    board's clock set): (link, hello dict)."""
-    link = BoardLink(open_port(args.port, args.vid_pid), timeout=args.timeout)
+    board's clock set): (link, hello dict). A simulated board's port (in
+    ``SIMULATED_PORTS``) is waited for while its process runs."""
+    link = BoardLink(open_port(args.port, args.vid_pid), timeout=args.timeout,
+                     alive=SIMULATED_PORTS.get(args.port))
     try:
         hello = link.hello()
         link.set_time()

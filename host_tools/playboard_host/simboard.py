@@ -223,6 +223,10 @@ class SimBoard:
 
             tty.setraw(self._slave)
             self.port = os.ttyname(self._slave)
+            # a link opened on it (serial_link.connect) waits for an answer while this
+            # process runs, not only its tries: a loaded machine runs it late
+            from playboard_host.serial_link import SIMULATED_PORTS
+            SIMULATED_PORTS[self.port] = self.alive
         c_r, p_w = os.pipe()  # host -> firmware
         p_r, c_w = os.pipe()  # firmware -> host
         os.set_blocking(c_r, False)
@@ -306,6 +310,10 @@ class SimBoard:
             except subprocess.TimeoutExpired:
                 pass
         self.kill()
+        if self.port is not None:
+            from playboard_host.serial_link import SIMULATED_PORTS
+            if SIMULATED_PORTS.get(self.port) == self.alive:
+                del SIMULATED_PORTS[self.port]
         for fd in (self._master, self._slave):
             if fd is not None:
                 os.close(fd)

@@ -180,3 +180,18 @@ def test_ladder_pairings_are_the_targets():
 
     assert ladder() == [("L1", "random"), ("L1", "greedy"), ("L1", "noisy"), ("L2", "L1"), ("L3", "L2"),
                         ("L4", "L3"), ("L5", "L4"), ("L6", "L5"), ("L7", "L6"), ("L8", "L7")]
+
+
+def test_chip_nodes_per_second_is_the_benchs_table():
+    # bench/mp_engine.py runs under MicroPython and cannot import the host tools: it
+    # writes the table again, read here from its text
+    import ast
+    import os
+
+    path = os.path.join(match.ROOT, "bench", "mp_engine.py")
+    with open(path, encoding="utf-8") as f:
+        tree = ast.parse(f.read(), path)
+    tables = [ast.literal_eval(n.value) for n in tree.body if isinstance(n, ast.Assign)
+              and [getattr(t, "id", None) for t in n.targets] == ["CHIP_NODES_PER_S"]]
+    assert tables == [match.CHIP_NODES_PER_S]
+    assert sorted(match.CHIP_NODES_PER_S) == ["tihbat", "tobit", "tobit4", "toguz"]

@@ -64,7 +64,8 @@ class Wire:
 
 def _pc(wire, **kw):
     s = types.SimpleNamespace(write=wire.pc_write, read=wire.pc_read)
-    return BoardLink(s, timeout=kw.get("timeout", 0.05), retries=kw.get("retries", 3))
+    return BoardLink(s, timeout=kw.get("timeout", 0.05), retries=kw.get("retries", 3), alive=kw.get("alive"),
+                     patience=kw.get("patience", serial_link.SIM_PATIENCE_S))
 
 
 def test_lost_answer_is_resent_not_redone():
@@ -95,6 +96,60 @@ def test_errors_and_timeouts():
         _pc(w2, retries=2).status()
 
 
+class LateWire(Wire):
+    """A board that gets the CPU late (a simulated board on a loaded machine): it
+    reads nothing the PC sends until the PC's ``late``-th write, then answers all."""
+
+    def __init__(self, late):
+        super().__init__()
+        self.late = late
+        self.writes = 0
+
+    def pc_write(self, data):
+        self.writes += 1
+        self.inbox.extend(data)
+        if self.writes >= self.late:
+            self.link.poll()
+
+
+def test_a_simulated_board_answering_late_is_waited_for_while_it_runs():
+    # its first answer comes after the 6th hello: past a real board's 4 tries
+    w = LateWire(6)
+    runs = []
+
+    def alive():
+        runs.append(1)
+        return True
+
+    pc = _pc(w, alive=alive)
+    assert pc.hello()["proto"] == proto.PROTOCOL
+    assert w.writes == 6 and len(runs) == 5  # asked after each try that ran out
+    assert w.answers == 6  # one answer a hello read (each the same, from the first)
+    assert pc.status()["games"] == 1  # the stale answers to the resent hellos skipped
+    # a real board's port (no alive): the same late board is 4 tries and a clear line
+    w = LateWire(6)
+    with pytest.raises(LinkTimeout) as e:
+        _pc(w).hello()
+    assert w.writes == 4
+    assert str(e.value).startswith("no answer from the board to hello after 4 tries (is the Playboard app")
+
+
+def test_a_simulated_board_that_has_ended_is_not_waited_for():
+    w = LateWire(99)
+    states = [True, False]
+    with pytest.raises(LinkTimeout) as e:
+        _pc(w, alive=lambda: bool(states) and states.pop(0), retries=5).hello()
+    assert w.writes == 2  # not the 6 tries a running one gets at least
+    assert str(e.value) == ("no answer from the simulated board to hello: its firmware is not running "
+                            "(its firmware.stderr may say why)")
+    # one still running but never answering: waited for ``patience`` seconds, then a clear line
+    w = LateWire(10 ** 6)
+    with pytest.raises(LinkTimeout) as e:
+        _pc(w, alive=lambda: True, patience=0.2).status()
+    assert w.writes >= 4 and str(e.value).startswith("no answer from the simulated board to status in ")
+    assert str(e.value).endswith("tries), its firmware running all along")
+
+
 def test_fetch_game_checks_the_records():
     w = Wire()
     pc = _pc(w)
@@ -117,3 +172,24 @@ def test_find_port_by_vid_pid(monkeypatch):
     with pytest.raises(serial_link.LinkError) as e:
         serial_link.open_port(None, "1234:5678")
     assert "--port" in str(e.value)
+
+
+def test_the_simulated_boards_port_is_waited_for_while_its_process_runs(board, tmp_path):
+    from playboard_host.simboard import micropython_binary
+
+    if micropython_binary() is None:
+        pytest.skip("micropython not installed (make setup)")
+    b = board()
+    b.start("sim", fs_dir=str(tmp_path / "flash"))
+    assert serial_link.SIMULATED_PORTS[b.port] == b.alive
+    args = types.SimpleNamespace(port=b.port, vid_pid=serial_link.DEFAULT_VID_PID, timeout=2.0)
+    link, hello = serial_link.connect(args)  # (the board answers between control commands)
+    assert hello["board"] == "sim" and link.alive == b.alive
+    link.close()
+    b.kill()  # its process gone: the link says so after one try, not after a minute
+    link = BoardLink(serial_link.open_port(b.port), timeout=0.05, alive=serial_link.SIMULATED_PORTS[b.port])
+    with pytest.raises(LinkTimeout, match="its firmware is not running"):
+        link.hello()
+    link.close()
+    b.stop()
+    assert b.port not in serial_link.SIMULATED_PORTS

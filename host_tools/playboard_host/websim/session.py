@@ -431,7 +431,7 @@ class Session:
         try:
             port = open_port(self.board.port)
             try:
-                link = BoardLink(port, timeout=timeout)
+                link = BoardLink(port, timeout=timeout, alive=self.board.alive)  # (answers late when loaded)
                 hello = link.hello()
                 board_id = hello["board"]
                 new, old = sync(link, board_id, lib, progress=False)
