@@ -64,8 +64,10 @@ def fixed_path(fw):
     except OSError:
         return fw
 BUILD = os.path.join(ROOT, "build", "simfw")
-# modules the simulated board never loads: their names are not in its data/names
-SIM_NAMES_SKIP = ("playboard/hw/rp2.", "playboard/hw/circuitpython.", "playboard/app/onboard.")
+# modules the simulated board never loads: their names are not in its data/names (Tobit's
+# native search: only a board definition with "engine": {"native": true}, not sim.json)
+SIM_NAMES_SKIP = ("playboard/hw/rp2.", "playboard/hw/circuitpython.", "playboard/app/onboard.",
+                  "playboard/engine/tobit_native.")
 
 __all__ = ["SimBoard", "SimError", "SimDied", "micropython_binary", "build_firmware", "RESTART_EXIT"]
 

@@ -1,8 +1,7 @@
 """A board definition that asks for Tobit's native search (``"engine": {"native":
-true}``): the app loads its code at power-up and plays Tobit's level 8 with it, the
-move the engine's own search finds with the same nodes (docs/engine.md)."""
-import sys
-
+true}``): the app's engine plays Tobit's level 8 with it, the move the engine's own
+search finds with the same nodes (docs/engine.md). (On a board ``onboard.run`` imports
+its code at power-up; the simulated board's app imports it at the first such search.)"""
 from tlib import SkipTest, is_micropython
 
 import apprig
@@ -20,19 +19,7 @@ def _rig(native):
         apprig._cfg = made
 
 
-def test_the_native_search_is_loaded_at_power_up_only_when_the_board_asks():
-    r = _rig(False)
-    assert r.app.native is False
-    assert "playboard.engine.tobit_native" not in sys.modules or not is_micropython()
-    r = _rig(True)
-    assert r.app.native is True and "playboard.engine.tobit_native" in sys.modules
-
-
-def test_tobit_level_8_played_by_the_native_search_in_the_apps_frames():
-    if is_micropython():
-        raise SkipTest("Tobit in-process rig: CPython only (see tests/host/test_app_e2e.py)")
-    from playboard.engine.search import Engine
-    r = _rig(True)
+def _tobit_engine_game(r):
     r.app.link_set_game({"game": "tobit4", "mode": "black", "level": 8})  # the engine: White
     while r.app._pending is not None:
         r.adv(10)
@@ -45,9 +32,20 @@ def test_tobit_level_8_played_by_the_native_search_in_the_apps_frames():
         r.adv(10)
         if "engine" in r.kinds():
             break
-    ev = [f for k, f in r.events if k == "engine"]
-    assert ev and r.app.engine._nat is not None, r.kinds()[-10:]  # the native search played
-    want = Engine(tt_size=64)  # the engine's own search, the app's table and budget
-    m = want.think(g, 8, nodes=r.app.settings.get("think_nodes", 3000))
-    assert ev[0] == {"move": g.move_text(m), "ply": 1, "depth": want.depth, "nodes": want.nodes}
-    assert r.app.expecting == m
+    return g, [f for k, f in r.events if k == "engine"]
+
+
+def test_tobit_level_8_played_by_the_native_search_in_the_apps_frames():
+    if is_micropython():
+        raise SkipTest("Tobit in-process rig: CPython only (see tests/host/test_app_e2e.py)")
+    from playboard.engine.search import Engine
+    for native in (True, False):
+        r = _rig(native)
+        g, ev = _tobit_engine_game(r)
+        assert r.app.engine.native is native
+        # the native search ran (its node count is the event's) or it did not
+        assert (getattr(r.app.engine, "_ts", None) is not None) is native
+        want = Engine(tt_size=64)  # the engine's own search, the app's table and budget
+        m = want.think(g, 8, nodes=r.app.settings.get("think_nodes", 3000))
+        assert ev[0] == {"move": g.move_text(m), "ply": 1, "depth": want.depth, "nodes": want.nodes}
+        assert r.app.expecting == m

@@ -85,12 +85,6 @@ class App:
                  sink=None, think="ms", slice_ms=8, slice_nodes=60, tt_size=None, settings=None):
         for name in NATIVE_CODE:  # first: kept for ever (state.NATIVE_CODE)
             __import__(name)
-        # Tobit's search in native code, if the board definition asks for it
-        # ("engine": {"native": true}: about 13 KB of code in the heap on a .mpy
-        # deploy, none when frozen; docs/engine.md): kept for ever as well
-        self.native = bool(cfg.get("engine", {}).get("native"))
-        if self.native:
-            __import__("playboard.engine.tobit_native")
         self.hw = hw
         self.cfg = cfg
         self.store = store

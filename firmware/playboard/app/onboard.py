@@ -68,6 +68,10 @@ def run():
         from playboard.record import Store
         from playboard.hw.stdio import StdioTransport
 
+        if cfg.get("engine", {}).get("native"):
+            # Tobit's search in native code, asked for by the board definition (docs/
+            # engine.md): with the native kernels App imports first, kept for ever
+            import playboard.engine.tobit_native  # noqa: F401
         app = App(hw, cfg, Store("/games"), transport=StdioTransport(), wdt=wdt, layouts=layouts)
         del layouts
         first_boot(app)

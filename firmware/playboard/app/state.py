@@ -60,8 +60,7 @@ GAME_CODE = ("playboard.games.toguz", "playboard.games.tihbat", "playboard.games
              "playboard.games.mancala_text", "playboard.board.mancala_tracker",
              "playboard.games.tobit", "playboard.games.tobit_board", "playboard.games.tobit_fen",
              "playboard.board.tobit_tracker", "playboard.board.tobit_position", "playboard.games.registry",
-             "playboard.engine.search", "playboard.engine.evaluation", "playboard.engine.tihbat_table",
-             "playboard.engine.tobit_search")
+             "playboard.engine.search", "playboard.engine.evaluation", "playboard.engine.tihbat_table")
 # the native (viper) kernels: imported by App.__init__, at power-up, and never dropped
 # (a module loaded once and kept for ever must sit with the other long-lived objects
 # at the bottom of the heap: loaded by the first game that needs it, in the middle of

@@ -144,8 +144,8 @@ class Engine:
     with ``time.ticks_diff`` for the device clock and plain subtraction for an
     injected one. ``seed``: seeds the low levels' noise (same seed, same game).
     ``native``: Tobit's levels 7 and 8 search in native code (``TobitSearch`` of
-    ``playboard.engine.tobit_search``, its buffers made at the first such search, about
-    14 KB): the same search, the same moves at the same nodes, about six times as many
+    ``playboard.engine.tobit_native``, its buffers made at the first such search, about
+    13 KB): the same search, the same moves at the same nodes, about six times as many
     nodes a second on the RP2040; the board definition's ``"engine": {"native": true}``
     asks for it (``App``). Under CPython the viper code runs as plain Python, slower
     than this module's search.
@@ -155,7 +155,9 @@ class Engine:
     ``nodes`` (positions visited so far), ``stopped`` (ended by ``stop``).
     """
 
-    def __init__(self, tt_size=0, clock=None, seed=12345, native=False):
+    native = False  # (set True on an engine: Tobit's native search, above)
+
+    def __init__(self, tt_size=0, clock=None, seed=12345):
         if tt_size < 0 or (tt_size & (tt_size - 1)):
             raise ValueError("tt_size must be 0 or a power of two, not %r" % (tt_size,))
         self.tt_size = tt_size
@@ -188,8 +190,6 @@ class Engine:
         self._key = array("i", bytes(4 * n))
         self._killer1 = [None] * n
         self._killer2 = [None] * n
-        self.native = native
-        self._nat = None
         self._noise_of = None  # root move -> its noise (low levels)
         self._spare = None  # the game copy, reused by the next search of the same game
         self._root_ply = 0
@@ -290,12 +290,8 @@ class Engine:
                 self.done = True
                 return
         if self.native and self._cap == MAX_PLY - 1 and game.name[:5] == "tobit" and not noise:
-            # Tobit to the budget: the same search in native code (engine/tobit_native.py)
-            nat = self._nat
-            if nat is None:
-                from playboard.engine.tobit_search import TobitSearch
-                nat = self._nat = TobitSearch()
-            nat.start(game, self._cap)
+            from playboard.engine import tobit_native  # the same search in native code
+            tobit_native.start(self, game)
             return
         g = self._copy_of(game) if copy else game
         self._g = g
@@ -318,8 +314,9 @@ class Engine:
             return True
         slice_end = None if nodes is None else self.nodes + nodes
         t_slice = self._clock() if ms is not None else 0
-        if self._g is None:
-            return self._nat_run(slice_end, t_slice, ms)
+        if self._g is None:  # the native Tobit search (start)
+            from playboard.engine import tobit_native
+            return tobit_native.step(self, slice_end, t_slice, ms)
         return self._run(slice_end, t_slice, ms)
 
     def stop(self):
@@ -632,36 +629,6 @@ class Engine:
                 phase = _NEXT
         self._ply = ply
         return False
-
-    def _nat_run(self, slice_end, t_slice, slice_ms):
-        """``_run`` for the native Tobit search (``self._nat``): it visits nodes up to
-        the budget or the slice's end, in steps of 16 when a clock is to be read."""
-        nat = self._nat
-        max_nodes = self._max_nodes
-        budget_ms = self._ms
-        timed = budget_ms is not None or slice_ms is not None
-        while True:
-            lim = 1 << 29 if max_nodes is None else max_nodes
-            if slice_end is not None and slice_end < lim:
-                lim = slice_end
-            if timed and self.nodes + 16 < lim:
-                lim = self.nodes + 16
-            if nat.run(self, lim):
-                self._finish()
-                return True
-            if max_nodes is not None and self.nodes >= max_nodes:
-                break
-            if timed:
-                now = self._clock()
-                if budget_ms is not None and self._diff(now, self._t0) >= budget_ms:
-                    break
-                if slice_ms is not None and self._diff(now, t_slice) >= slice_ms:
-                    return False
-            if slice_end is not None and self.nodes >= slice_end:
-                return False
-        nat.partial(self)  # the budget's end: as _budget_end
-        self._finish()
-        return True
 
     def _budget_end(self):
         """The budget ran out mid-iteration: keep the partial iteration's best

@@ -8,8 +8,14 @@ so that it plays the same moves at the same node count, about six times faster o
 RP2040 (docs/engine.md). It copies the position, and up to ``_HMAX`` positions before it
 (threefold repetition, RULES.md 2.11), at ``start``; it never touches the game.
 
-Native (viper) code: imported at power-up and never dropped (docs/architecture.md).
+``TobitSearch`` holds the search's buffers (about 13 KB, made at the engine's first such
+search) and sets it up; ``start`` and ``step`` are ``Engine.start``'s and
+``Engine.step``'s for it. Native (viper) code: imported at power-up - only where the
+board definition asks for it, ``"engine": {"native": true}`` - and never dropped
+(docs/architecture.md).
 """
+from array import array
+
 from playboard.compat import micropython, const, ptr8, ptr16, ptr32  # noqa: F401
 from playboard.games.tobit_native import _push, _unmake
 from playboard.engine.evaluation_native import _tobit_eval
@@ -542,3 +548,137 @@ def _run(s: ptr16, kk: ptr32, pool: ptr8, mo: ptr16, mk: ptr16, kil: ptr8, b: pt
     s[_PHASE] = phase
     s[_VAL] = value + _B
     return 0
+
+
+class TobitSearch:
+    """The buffers of the native Tobit search (about 13 KB, made once) and the calls
+    that set it up and run it; ``Engine`` keeps one and reads its results."""
+
+    def __init__(self):
+        self.s = array("H", bytes(2 * _SN))
+        self.kk = array("i", bytes(4 * (_KH + _KEYS)))
+        self.pool = bytearray(_POOL)
+        self.mo = array("H", bytes(2 * _MAXM))
+        self.mk = array("H", bytes(2 * _MAXM))
+        self.kil = bytearray(32 * _P)
+        self.b = bytearray(40)
+        self.st = bytearray(10)
+        self.mb = bytearray(16)
+        self.u = bytearray(65 * (_HMAX + _P))
+        self.fr = bytearray(400)
+
+    def start(self, g, cap):
+        """Set up a search of Tobit game ``g`` (read, never changed) to depth ``cap``
+        at most; returns the number of root moves (as ``g.legal_moves()``, same order)."""
+        s = self.s
+        n1 = g.n_points + 1
+        snap = n1 + 26
+        h = min(g.ply, _HMAX)
+        u = self.u
+        for i in range(h):  # the positions before the root, oldest first
+            p = g.ply - h + i
+            c = g._chunks[p >> 4]
+            o = (p & 15) * g._snap
+            u[i * snap:(i + 1) * snap] = c[o:o + snap]
+        hk = min(g.ply - h, _KEYS)
+        for i in range(hk):  # and the keys of those before them, newest first
+            p = g.ply - h - 1 - i
+            c = g._chunks[p >> 4]
+            o = (p & 15) * g._snap + n1 + 4
+            self.kk[_KH + i] = c[o] | c[o + 1] << 8 | c[o + 2] << 16 | c[o + 3] << 24
+        self.b[:n1] = g.board
+        self.st[:] = g.st
+        for i in range(_SN):
+            s[i] = 0
+        for i in range(32 * _P):
+            self.kil[i] = 0
+        self.kk[_NODES] = 0
+        n = _gen(self.b, g._geo, g.st[3] + 1, self.pool, 0, self.mo, self.mk, 0, self.fr, 0)
+        s[_MN] = n
+        s[_PT] = self.mo[n]
+        s[_HIST] = h
+        s[_HK] = hk
+        s[_CAP] = cap
+        s[_ITER] = 1
+        s[_BEST] = 0xFFFF
+        s[_AL] = _B - _INF
+        s[_BE] = _B + _INF
+        s[_DP] = _B + 1
+        self._geo = g._geo
+        self._z = g._z
+        return n
+
+    def run(self, eng, limit):
+        """Search on until ``limit`` nodes in all (False) or the end (True), for
+        ``eng`` (an ``Engine``: its table is shared; its ``nodes``, and at each
+        iteration's end its ``depth``, ``best_move`` and ``score``, are set)."""
+        s = self.s
+        if eng.tt_size:
+            r = _run(s, self.kk, self.pool, self.mo, self.mk, self.kil, self.b, self.st,
+                     self.mb, self.u, self._geo, self._z, eng._tt_key, eng._tt_score,
+                     eng._tt_info, eng._tt_move, self.fr, eng.tt_size, limit)
+        else:
+            r = _run(s, self.kk, self.pool, self.mo, self.mk, self.kil, self.b, self.st,
+                     self.mb, self.u, self._geo, self._z, self.kk, self.mo, self.fr,
+                     self.fr, self.fr, 0, limit)
+        eng.nodes = self.kk[_NODES]
+        if s[_DEPTH] != eng.depth:  # an iteration ended: its move and score
+            eng.depth = s[_DEPTH]
+            eng.best_move = self._move(s[_BEST])
+            eng.score = s[_SCORE] - _B
+        return r == 1
+
+    def partial(self, eng):
+        """The budget ran out mid-iteration (``Engine._budget_end``): the partial
+        iteration's best root move, if it has one, becomes ``eng.best_move``."""
+        s = self.s
+        bi = s[_BM]
+        if s[_ROOT] and bi != 255:
+            eng.best_move = self._move(self.mo[bi])
+            if eng.depth == 0:
+                eng.score = s[_BS] - _B
+
+    def _move(self, q):
+        # the move whose record is at pool offset q (bytes, as legal_moves gives it)
+        return bytes(self.pool[q + 1:q + 1 + self.pool[q]])
+
+
+def start(eng, game):
+    """Begin ``Engine.start``'s search of Tobit ``game`` (read, never changed) natively,
+    with the engine's ``TobitSearch`` (``eng._ts``, made at its first such search)."""
+    ts = getattr(eng, "_ts", None)
+    if ts is None:
+        ts = eng._ts = TobitSearch()
+    ts.start(game, eng._cap)
+
+
+def step(eng, slice_end, t_slice, slice_ms):
+    """``Engine._run`` for the native search: visit nodes up to the budget or the
+    slice's end (``slice_end`` nodes in all, or ``slice_ms`` ms from ``t_slice``), in
+    steps of 16 nodes when a clock is to be read; True when the search is done."""
+    ts = eng._ts
+    max_nodes = eng._max_nodes
+    budget_ms = eng._ms
+    timed = budget_ms is not None or slice_ms is not None
+    while True:
+        lim = 1 << 29 if max_nodes is None else max_nodes
+        if slice_end is not None and slice_end < lim:
+            lim = slice_end
+        if timed and eng.nodes + 16 < lim:
+            lim = eng.nodes + 16
+        if ts.run(eng, lim):
+            eng._finish()
+            return True
+        if max_nodes is not None and eng.nodes >= max_nodes:
+            break
+        if timed:
+            now = eng._clock()
+            if budget_ms is not None and eng._diff(now, eng._t0) >= budget_ms:
+                break
+            if slice_ms is not None and eng._diff(now, t_slice) >= slice_ms:
+                return False
+        if slice_end is not None and eng.nodes >= slice_end:
+            return False
+    ts.partial(eng)  # the budget's end: as Engine._budget_end
+    eng._finish()
+    return True

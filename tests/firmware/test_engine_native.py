@@ -1,4 +1,4 @@
-"""The native Tobit search (playboard.engine.tobit_native, tobit_search) against the
+"""The native Tobit search (playboard.engine.tobit_native) against the
 engine's own search (playboard.engine.search, ``Engine.native = False``): the same
 moves in the same order, and the same move, score, nodes and depth from every search.
 
@@ -9,7 +9,7 @@ import gc
 
 from playboard.engine.evaluation import for_game
 from playboard.engine.search import Engine
-from playboard.engine import tobit_search
+from playboard.engine import tobit_native
 from playboard.games.registry import new_game
 
 import tlib
@@ -19,7 +19,7 @@ TOBITS = ("tobit", "tobit4")
 
 def _native_moves(g, ts):
     """(moves, order keys) as the native generator gives them for ``g``."""
-    n = tobit_search._gen(g.board, g._geo, g.turn + 1, ts.pool, 0, ts.mo, ts.mk, 0, ts.fr, 0)
+    n = tobit_native._gen(g.board, g._geo, g.turn + 1, ts.pool, 0, ts.mo, ts.mk, 0, ts.fr, 0)
     moves = [bytes(ts.pool[ts.mo[i] + 1:ts.mo[i] + 1 + ts.pool[ts.mo[i]]]) for i in range(n)]
     return moves, [ts.mk[i] for i in range(n)]
 
@@ -57,7 +57,7 @@ def _positions(name):
 
 
 def test_the_native_moves_are_the_rules_cores_moves_in_their_order():
-    ts = tobit_search.TobitSearch()
+    ts = tobit_native.TobitSearch()
     seen = {"capture": 0, "quiet": 0, "tobit capture": 0, "long capture": 0}
     for name in TOBITS:
         ev = for_game(name)
@@ -68,7 +68,7 @@ def test_the_native_moves_are_the_rules_cores_moves_in_their_order():
             moves, keys = _native_moves(g, ts)
             assert moves == want, (name, g.fen())
             assert keys == [ev.order(g, m) for m in want], (name, g.fen())
-            q = tobit_search._gen(g.board, g._geo, g.turn + 1, ts.pool, 0, ts.mo, ts.mk, 0, ts.fr, 1)
+            q = tobit_native._gen(g.board, g._geo, g.turn + 1, ts.pool, 0, ts.mo, ts.mk, 0, ts.fr, 1)
             assert (q == -2) == g.quiet(), (name, g.fen())
             if want[0][0] == 1:
                 seen["capture"] += 1
@@ -81,9 +81,14 @@ def test_the_native_moves_are_the_rules_cores_moves_in_their_order():
             and seen["long capture"] >= 10), seen
 
 
+def _native(e):
+    e.native = True
+    return e
+
+
 def _pair(tt):
     gc.collect()
-    return Engine(tt_size=tt), Engine(tt_size=tt, native=True)
+    return Engine(tt_size=tt), _native(Engine(tt_size=tt))
 
 
 def _result(e):
@@ -101,9 +106,9 @@ def test_the_native_search_finds_what_the_engine_finds_at_equal_nodes():
                     e1, e2 = _pair(tt)
                     e1.think(g, level, nodes=nodes)
                     e2.think(g, level, nodes=nodes)
-                    assert e2._nat is not None  # (the native search ran)
+                    assert e2._ts.kk[41] == e2.nodes  # (the native search ran)
                     assert _result(e1) == _result(e2), (name, tt, level, g.fen())
-                    assert e2._nat.s[380] == 0  # every move list fitted
+                    assert e2._ts.s[380] == 0  # every move list fitted (_OVER)
 
 
 def test_whole_games_played_alike_with_the_table_kept_between_moves():
@@ -139,7 +144,7 @@ def test_slices_stop_and_time_budgets():
     assert _result(e1) == _result(e2) and steps == 900 // 7
     # stopped mid-search: done at once, a legal move kept
     e1 = e2 = None
-    e3 = Engine(tt_size=256, native=True)
+    e3 = _native(Engine(tt_size=256))
     e3.start(g, 8, nodes=5000)
     e3.step(nodes=300)
     e3.stop()
@@ -153,17 +158,6 @@ def test_slices_stop_and_time_budgets():
         return t[0]
 
     e3 = None
-    e4 = Engine(tt_size=256, clock=clock, native=True)
+    e4 = _native(Engine(tt_size=256, clock=clock))
     e4.think(g, 8, ms=40)
     assert e4.done and 0 < e4.nodes and e4.best_move in g.legal_moves()
-
-
-def test_the_search_module_reads_the_native_layout():
-    from playboard.engine import tobit_native
-    names = [k for k in dir(tobit_search) if k.startswith("_") and k.upper() == k and k[1:2].isalpha()]
-    if not names:  # MicroPython: consts are not the modules' attributes
-        return
-    for k in names:
-        if hasattr(tobit_native, k):
-            assert getattr(tobit_search, k) == getattr(tobit_native, k), k
-    assert len(names) >= 20
