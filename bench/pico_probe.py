@@ -253,7 +253,8 @@ f0 = gc.mem_free()
 import playboard.engine.tobit_native  # noqa: E402,F401 (kept: never imported again)
 gc.collect()
 out["native_code"] = f0 - gc.mem_free()
-e = Engine(tt_size=1024, native=True)
+e = Engine(tt_size=1024)
+e.native = True
 for name in ("tobit", "tobit4"):
     g = new_game(name, middle(name))
     gc.collect()
@@ -270,7 +271,8 @@ for name in ("tobit", "tobit4"):
     for nat in (0, 1):
         e = None
         gc.collect()
-        e = Engine(tt_size=1024, native=nat)
+        e = Engine(tt_size=1024)
+        e.native = bool(nat)
         g = new_game(name, middle(name))
         e.think(g, 8, ms=2000, table=False)
         out["two_s_%s_%d" % (name, nat)] = e.nodes
