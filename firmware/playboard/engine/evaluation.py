@@ -124,7 +124,7 @@ class TobitEval(_Eval):
     QUIESCE = True
 
     def evaluate(self, g):
-        return _tobit_eval(g.board, g._geo, g.st)
+        return _tobit_eval(g.board, g._geo, g.st, 0)
 
     def order(self, g, m):
         b = g.board
@@ -149,8 +149,12 @@ class TobitEval(_Eval):
 
     def leaf(self, g):
         # a horizon node: its value when the side to move has moves and none is a
-        # capture (nothing is forced), found without making its moves; else None
-        return self.evaluate(g) if g.quiet() else None
+        # capture (nothing is forced), found in the evaluation's pass without making
+        # its moves; else None (and after a threefold repetition)
+        if g.st[0]:
+            return None
+        v = _tobit_eval(g.board, g._geo, g.st, 1)
+        return None if v > 30000 else v
 
 
 _EVALS = {

@@ -100,13 +100,17 @@ def _toguz_order(p: ptr8, turn: int, m: int) -> int:
 
 
 @micropython.viper
-def _tobit_eval(b: ptr8, geo: ptr8, st: ptr8) -> int:
+def _tobit_eval(b: ptr8, geo: ptr8, st: ptr8, leaf: int) -> int:
     """TobitEval.evaluate on ``g.board`` (viper). ``geo``: the game's geometry
     (``Tobit._geo``: n + 1, T + 1, 0, 0, the neighbours N E S W of each point, then
-    (x, y) per point); ``st``: the game's state (st[3]: the side to move)."""
+    (x, y) per point); ``st``: the game's state (st[3]: the side to move). With ``leaf``
+    (``TobitEval.leaf``) only where nothing is forced: 32767 when the side to move can
+    capture (2.7), 32766 when it has no move, in the same pass."""
     n1 = int(geo[0])
     top = int(geo[1])
     xy = 4 + 4 * n1
+    me = int(st[3]) + 1
+    own = 0
     s = 0
     p = 1
     while p < n1:
@@ -143,7 +147,22 @@ def _tobit_eval(b: ptr8, geo: ptr8, st: ptr8) -> int:
                 s += v
             else:
                 s -= v
+            if leaf and (c & 3) == me:
+                own += mob  # its quiet moves' first steps
+                j = 0
+                while j < 4:  # a capture: an enemy next on the line, the point behind free
+                    a = int(geo[k + j])
+                    if c & 4:
+                        while a != 0 and int(b[a]) == 0:
+                            a = int(geo[4 + 4 * a + j])
+                    if a != 0 and (int(b[a]) & 3) == 3 - me:
+                        a = int(geo[4 + 4 * a + j])
+                        if a != 0 and int(b[a]) == 0:
+                            return 32767
+                    j += 1
         p += 1
+    if leaf and own == 0:
+        return 32766
     if int(st[3]):
         return 0 - s
     return s

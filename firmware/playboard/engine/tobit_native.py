@@ -326,13 +326,15 @@ def _run(s: ptr16, kk: ptr32, pool: ptr8, mo: ptr16, mk: ptr16, kil: ptr8, b: pt
                 n = 0
                 if int(st[0]) == 0:  # not ended by repetition
                     if d <= 0 or ply >= _P - 2:
-                        n = int(_gen(b, geo, int(st[3]) + 1, pool, po, mo, mk, ms, fr, 1))
-                        if n == -2 or ply >= _P - 2 and n != 0:
+                        v = int(_tobit_eval(b, geo, st, 1))
+                        if v < 32766 or v == 32767 and ply >= _P - 2:
                             s[_HOR] = 1  # quiet (or the stack's end): the evaluation
-                            value = int(_tobit_eval(b, geo, st))
+                            value = v
+                            if v == 32767:
+                                value = int(_tobit_eval(b, geo, st, 0))
                             phase = 2
                             continue
-                        if n != 0:
+                        if v == 32767:
                             n = int(_gen(b, geo, int(st[3]) + 1, pool, po, mo, mk, ms, fr, 0))
                             s[_HOR] = 1  # a capture to make: extended
                             d = 0
@@ -348,7 +350,7 @@ def _run(s: ptr16, kk: ptr32, pool: ptr8, mo: ptr16, mk: ptr16, kil: ptr8, b: pt
                 if n < 0:  # the lists did not fit: judged as they stand
                     s[_OVER] = int(s[_OVER]) + 1
                     s[_HOR] = 1
-                    value = int(_tobit_eval(b, geo, st))
+                    value = int(_tobit_eval(b, geo, st, 0))
                     phase = 2
                     continue
                 s[_MS + ply] = ms
