@@ -17,7 +17,7 @@ board definition asks for it, ``"engine": {"native": true}`` - and never dropped
 from array import array
 
 from playboard.compat import micropython, const, ptr8, ptr16, ptr32  # noqa: F401
-from playboard.games.tobit_native import _push, _unmake
+from playboard.games.tobit_native import _push, _scan, _unmake
 from playboard.engine.evaluation_native import _tobit_eval
 
 _P = const(41)  # frames: the search's MAX_PLY + 1
@@ -79,105 +79,68 @@ def _can_jump(b: ptr8, geo: ptr8, p: int, back: int, enemy: int) -> int:
 
 @micropython.viper
 def _gen(b: ptr8, geo: ptr8, me: int, pool: ptr8, po: int, mo: ptr16, mk: ptr16, mi: int,
-         fr: ptr8, qonly: int) -> int:
+         fr: ptr8) -> int:
     """The legal moves of side ``me`` (1 White, 2 Black) in ``Tobit.legal_moves()``'s
     order, as records [length, kind, points...] at ``pool[po:]``; move i's offset at
     ``mo[mi + i]``, its order key (``TobitEval.order``) at ``mk[mi + i]``; the end of
-    the records at ``mo[mi + n]``. Returns n; -1 if they do not fit; with ``qonly``,
-    -2 (and nothing written) when the side has a move and none is a capture. ``fr``:
-    400 bytes of scratch (the capture paths)."""
-    n1 = int(geo[0])
-    top = int(geo[1])
-    xy = 4 + 4 * n1
-    enemy = 3 - me
-    back = 0
-    if me == 1:
-        back = 2
-    ncap = 0
-    p = 1
-    while p < n1:
-        c = int(b[p])
-        if c != 0 and (c & 3) == me:
-            d = 0
-            while d < 4:
-                a = int(geo[4 + 4 * p + d])
-                if c & 4:
-                    while a != 0 and int(b[a]) == 0:
-                        a = int(geo[4 + 4 * a + d])
-                if a != 0 and (int(b[a]) & 3) == enemy:
-                    t = int(geo[4 + 4 * a + d])
-                    if t != 0 and int(b[t]) == 0:
-                        fr[384 + ncap] = p
-                        ncap += 1
-                        break
-                d += 1
-        p += 1
+    the records at ``mo[mi + n]``. Returns n, or -1 if they do not fit. ``fr``: 624
+    bytes of scratch (the rules core's ``_scan`` answer, then the capture paths)."""
+    r = int(_scan(b, geo, me, fr))
     n = 0
     o = po
-    if qonly and ncap:
-        return ncap  # a capture to make: the caller generates the moves
-    if ncap == 0:
-        p = 1
-        while p < n1:
+    if r < 256:  # no capture: the quiet moves, (from, to) pairs at fr[0:]
+        if mi + r >= _MAXM or o + 4 * r > _POOL:
+            return -1
+        n1 = int(geo[0])
+        top = int(geo[1])
+        xy = 4 + 4 * n1
+        while n < r:
+            p = int(fr[2 * n])
+            t = int(fr[2 * n + 1])
+            mo[mi + n] = o
+            pool[o] = 3
+            pool[o + 1] = 0
+            pool[o + 2] = p
+            pool[o + 3] = t
+            o += 4
             c = int(b[p])
-            if c != 0 and (c & 3) == me:
-                d = 0
-                while d < 4:
-                    t = 0
-                    if c & 4 or d != back:
-                        t = int(geo[4 + 4 * p + d])
-                    while t != 0 and int(b[t]) == 0:
-                        if qonly:
-                            return -2
-                        if mi + n + 1 >= _MAXM or o + 4 > _POOL:
-                            return -1
-                        mo[mi + n] = o
-                        pool[o] = 3
-                        pool[o + 1] = 0
-                        pool[o + 2] = p
-                        pool[o + 3] = t
-                        o += 4
-                        k = 0
-                        if (c & 4) == 0:
-                            y = int(geo[xy + 2 * t + 1])
-                            if c == 1:
-                                k = y
-                                if y == top:
-                                    k = 500
-                            else:
-                                k = top - y
-                                if y == 0:
-                                    k = 500
-                        mk[mi + n] = k
-                        n += 1
-                        if c & 4:
-                            t = int(geo[4 + 4 * t + d])
-                        else:
-                            t = 0
-                    d += 1
-            p += 1
+            k = 0
+            if (c & 4) == 0:
+                y = int(geo[xy + 2 * t + 1])
+                if c == 1:
+                    k = y
+                    if y == top:
+                        k = 500
+                else:
+                    k = top - y
+                    if y == 0:
+                        k = 500
+            mk[mi + n] = k
+            n += 1
         mo[mi + n] = o
         return n
+    ncap = r - 256  # the capturing pieces' points at fr[0:ncap]
+    enemy = 3 - me
     # captures: each capturing piece's jump sequences, depth first (Tobit._jumps);
-    # frame f = 24 * k: point, last direction (4: none), next direction, the point
+    # frame f = 264 + 24 * k: point, last direction (4: none), next direction, the point
     # jumped (0: none), its piece, the landing point, found, landings filtered, path
     # length, path (points where the direction changes)
     ci = 0
     while ci < ncap:
-        sp = int(fr[384 + ci])
+        sp = int(fr[ci])
         sc = int(b[sp])
         tob = sc & 4
         b[sp] = 0  # the starting point counts as free once left (2.8)
-        fr[0] = sp
-        fr[1] = 4
-        fr[2] = 0
-        fr[3] = 0
-        fr[6] = 0
-        fr[8] = 1
-        fr[9] = sp
+        fr[264] = sp
+        fr[265] = 4
+        fr[266] = 0
+        fr[267] = 0
+        fr[270] = 0
+        fr[272] = 1
+        fr[273] = sp
         k = 0
         while k >= 0:
-            f = 24 * k
+            f = 264 + 24 * k
             a = int(fr[f + 3])
             if a != 0:
                 d = int(fr[f + 2])
@@ -284,7 +247,7 @@ def _gen(b: ptr8, geo: ptr8, me: int, pool: ptr8, po: int, mo: ptr16, mk: ptr16,
                     v = 1000
                     j = 0
                     while j < k:
-                        if int(fr[24 * j + 4]) & 4:
+                        if int(fr[268 + 24 * j]) & 4:
                             v += 300
                         else:
                             v += 100
@@ -335,12 +298,12 @@ def _run(s: ptr16, kk: ptr32, pool: ptr8, mo: ptr16, mk: ptr16, kil: ptr8, b: pt
                             phase = 2
                             continue
                         if v == 32767:
-                            n = int(_gen(b, geo, int(st[3]) + 1, pool, po, mo, mk, ms, fr, 0))
+                            n = int(_gen(b, geo, int(st[3]) + 1, pool, po, mo, mk, ms, fr))
                             s[_HOR] = 1  # a capture to make: extended
                             d = 0
                             s[_DP + ply] = _B
                     else:
-                        n = int(_gen(b, geo, int(st[3]) + 1, pool, po, mo, mk, ms, fr, 0))
+                        n = int(_gen(b, geo, int(st[3]) + 1, pool, po, mo, mk, ms, fr))
                 if n == 0:
                     value = 0  # a repetition is a draw; no move is a loss
                     if int(st[0]) == 0:
@@ -567,7 +530,7 @@ class TobitSearch:
         self.st = bytearray(10)
         self.mb = bytearray(16)
         self.u = bytearray(65 * (_HMAX + _P))
-        self.fr = bytearray(400)
+        self.fr = bytearray(624)
 
     def start(self, g, cap):
         """Set up a search of Tobit game ``g`` (read, never changed) to depth ``cap``
@@ -595,7 +558,7 @@ class TobitSearch:
         for i in range(32 * _P):
             self.kil[i] = 0
         self.kk[_NODES] = 0
-        n = _gen(self.b, g._geo, g.st[3] + 1, self.pool, 0, self.mo, self.mk, 0, self.fr, 0)
+        n = _gen(self.b, g._geo, g.st[3] + 1, self.pool, 0, self.mo, self.mk, 0, self.fr)
         s[_MN] = n
         s[_PT] = self.mo[n]
         s[_HIST] = h
