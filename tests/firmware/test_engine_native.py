@@ -163,3 +163,7 @@ def test_slices_stop_and_time_budgets():
     e4 = _native(Engine(tt_size=256, clock=clock))
     e4.think(g, 8, ms=40)
     assert e4.done and 0 < e4.nodes and e4.best_move in g.legal_moves()
+    # the clock read before the first node, as the engine's own search reads it: no time,
+    # no node, the first legal move
+    e4.think(g, 8, ms=0)
+    assert (e4.nodes, e4.best_move) == (0, g.legal_moves()[0])

@@ -30,7 +30,8 @@ a smaller share of the budget (1/16 at level 1, 1/6 or 1/4 at level 7); level 8
 searches until the budget (or the tree) runs out. At level 8 Tihbat plays by the solved
 table (``playboard.engine.tihbat_table``) when the table file is present.
 
-Budgets: ``ms`` (milliseconds on ``clock``, checked before every node) and
+Budgets: ``ms`` (milliseconds on ``clock``, checked before every node; by the
+native Tobit search before every 16) and
 ``nodes`` (a node is a position visited; the search never visits more than
 ``nodes``, and stops having visited exactly ``nodes`` unless it finished
 first). Scores are from the side to move's view, in the evaluation's units;

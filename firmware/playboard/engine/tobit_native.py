@@ -159,7 +159,7 @@ def _gen(b: ptr8, geo: ptr8, me: int, pool: ptr8, po: int, mo: ptr16, mk: ptr16,
                             t = int(geo[4 + 4 * t + d])
                             if t != 0 and int(b[t]) != 0:
                                 t = 0
-                if t != 0:
+                if t != 0 and k < 13:  # (13 jumps: past any legal position's 12 pieces)
                     fr[f + 5] = t
                     g = f + 24
                     fr[g] = t
@@ -619,13 +619,20 @@ def start(eng, game):
 
 def step(eng, slice_end, t_slice, slice_ms):
     """``Engine._run`` for the native search: visit nodes up to the budget or the
-    slice's end (``slice_end`` nodes in all, or ``slice_ms`` ms from ``t_slice``), in
-    steps of 16 nodes when a clock is to be read; True when the search is done."""
+    slice's end (``slice_end`` nodes in all, or ``slice_ms`` ms from ``t_slice``); a
+    clock is read before every 16 nodes (the engine's own search: before every node);
+    True when the search is done."""
     ts = eng._ts
     max_nodes = eng._max_nodes
     budget_ms = eng._ms
     timed = budget_ms is not None or slice_ms is not None
     while True:
+        if timed:
+            now = eng._clock()
+            if budget_ms is not None and eng._diff(now, eng._t0) >= budget_ms:
+                break
+            if slice_ms is not None and eng._diff(now, t_slice) >= slice_ms:
+                return False
         lim = 1 << 29 if max_nodes is None else max_nodes
         if slice_end is not None and slice_end < lim:
             lim = slice_end
@@ -636,12 +643,6 @@ def step(eng, slice_end, t_slice, slice_ms):
             return True
         if max_nodes is not None and eng.nodes >= max_nodes:
             break
-        if timed:
-            now = eng._clock()
-            if budget_ms is not None and eng._diff(now, eng._t0) >= budget_ms:
-                break
-            if slice_ms is not None and eng._diff(now, t_slice) >= slice_ms:
-                return False
         if slice_end is not None and eng.nodes >= slice_end:
             return False
     ts.partial(eng)  # the budget's end: as Engine._budget_end
