@@ -167,3 +167,11 @@ def test_slices_stop_and_time_budgets():
     # no node, the first legal move
     e4.think(g, 8, ms=0)
     assert (e4.nodes, e4.best_move) == (0, g.legal_moves()[0])
+
+
+def test_the_native_search_shares_the_engines_bounds():
+    from playboard.engine import search
+    if not hasattr(tobit_native, "_P"):  # MicroPython: consts are not the module's names
+        return
+    assert (tobit_native._P, tobit_native._WIN, tobit_native._INF, tobit_native._WB) == (
+        search.MAX_PLY + 1, search.WIN, search.INF, search._WIN_BOUND)
