@@ -27,24 +27,25 @@ def _native_moves(g, ts):
 
 def _scattered(name, count, seed):
     """``count`` games of ``name`` set up with men and tobits scattered at random (a
-    seeded linear congruential draw; no man on its own far row): positions rich in
-    the long captures of tobits that games between random movers seldom reach."""
+    seeded linear congruential draw; no man on its own far row; at most 2L + 2 pieces
+    a side, as set_fen allows: RULES.md 2.3): positions rich in the long captures of
+    tobits that games between random movers seldom reach."""
     x = seed
     for _ in range(count):
         g = new_game(name)
-        n, top = g.n_points, g.T + 1
+        n, top, most = g.n_points, g.T + 1, 2 * g.L + 2
         side = ([], [])
         for p in range(1, n + 1):
             x = (x * 1103515245 + 12345) & 0x3FFFFFFF
             r = (x >> 8) % 100
             y = g.xy(p)[1]
-            if r < 12 and y != top:
+            if r < 12 and y != top and len(side[0]) < most:
                 side[0].append(str(p))
-            elif r < 24 and y != 0:
+            elif r < 24 and y != 0 and len(side[1]) < most:
                 side[1].append(str(p))
-            elif r < 29:
+            elif r < 29 and len(side[0]) < most:
                 side[0].append("K%d" % p)
-            elif r < 34:
+            elif r < 34 and len(side[1]) < most:
                 side[1].append("K%d" % p)
         x = (x * 1103515245 + 12345) & 0x3FFFFFFF
         yield new_game(name, "%s:W%s:B%s" % ("WB"[(x >> 8) & 1], ",".join(side[0]), ",".join(side[1])))

@@ -199,6 +199,24 @@ def test_rule_2_13_position_text():
     raises(GameError, Tobit4, "W:W33:B1")
 
 
+def test_rule_2_3_position_text_holds_at_most_the_start_count_a_side():
+    # 2L + 2 men a side at the start (12 on 5 x 4, 10 on 4 x 4) and no promotion adds
+    # one: a text with more is refused, and the game is left as it was. (The rules core's
+    # buffers hold no more: a capture path over 13 pieces would not fit its move slot.)
+    twelve = "W:W1,2,3,4,5,6,7,8,9,10,11,12:B27"
+    assert Tobit(twelve).fen() == twelve
+    g = Tobit("B:WK13:B20")
+    e = raises(GameError, g.set_fen, "W:W1,2,3,4,5,6,7,8,9,10,11,12,K13:B27")
+    assert "13 White pieces, more than the 12" in str(e)
+    e = raises(GameError, g.set_fen, "W:W1:B" + ",".join(str(p) for p in range(14, 27)) + ",K37")
+    assert "14 Black pieces, more than the 12" in str(e)
+    assert g.fen() == "B:WK13:B20" and g.ply == 0
+    ten = "W:W1,2,3,4,5,6,7,8,9,10:B25"
+    assert Tobit4(ten).fen() == ten
+    e = raises(GameError, Tobit4, "W:W1:B14,15,16,17,18,19,20,21,22,23,24")
+    assert "11 Black pieces, more than the 10" in str(e)
+
+
 def test_rule_2_14_perft_standard():
     g = Tobit()
     want = [5, 25, 205, 1645, 12867]

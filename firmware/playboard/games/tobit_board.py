@@ -87,7 +87,8 @@ class TobitBoard(Game):
     def set_fen(self, text):
         """Set up the position of ``text`` (RULES.md 2.13); clears the move stack and
         the repetition history. GameError for a malformed text, a point off the
-        board or a point named twice; the game is unchanged then."""
+        board, a point named twice or more pieces a side than the start's 2L + 2
+        (RULES.md 2.3: the rules core's buffers hold no more); the game is unchanged then."""
         # (its code is loaded at the first call, and dropped with the game's code by
         # the app: a new game is set up without it, docs/pico.md)
         from playboard.games import tobit_fen

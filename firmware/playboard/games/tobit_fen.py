@@ -29,7 +29,13 @@ def set_fen(g, text):
         body = field[1:]
         if not body:
             continue
-        for item in body.split(","):
+        items = body.split(",")
+        if len(items) > 2 * g.L + 2:  # the rules core's buffers hold no more (a capture
+            # path, the scan's moves): RULES.md 2.3, 2L + 2 men a side at the start
+            raise GameError("position text: %d %s pieces, more than the %d a side starts with "
+                            "(RULES.md 2.3)" % (len(items), "White" if colour == "W" else "Black",
+                                                2 * g.L + 2))
+        for item in items:
             item = item.strip()
             king = item[:1] == "K"
             num = item[1:] if king else item
