@@ -49,3 +49,15 @@ def test_tobit_level_8_played_by_the_native_search_in_the_apps_frames():
         m = want.think(g, 8, nodes=r.app.settings.get("think_nodes", 3000))
         assert ev[0] == {"move": g.move_text(m), "ply": 1, "depth": want.depth, "nodes": want.nodes}
         assert r.app.expecting == m
+
+
+def test_the_native_search_is_loaded_where_the_firmware_is_frozen_unless_the_board_says_no():
+    # onboard.run's choice: frozen code costs no heap, a deployed .mpy's 13.7 KB would
+    # take issue 12's room; the board definition's word wins either way
+    from playboard.app.onboard import native_wanted
+    frozen, deployed = ".frozen/playboard/app/onboard.py", "playboard/app/onboard.mpy"
+    assert native_wanted({}, frozen) is True and native_wanted({}, None) is True
+    assert native_wanted({}, deployed) is False
+    assert native_wanted({"engine": {"tt_size": 256}}, deployed) is False
+    assert native_wanted({"engine": {"native": False}}, frozen) is False
+    assert native_wanted({"engine": {"native": True}}, deployed) is True

@@ -34,6 +34,19 @@ def stop_watchdog():
     machine.mem32[_WATCHDOG_CTRL_CLEAR] = _WATCHDOG_ENABLE
 
 
+def native_wanted(cfg, path):
+    """Whether the board loads Tobit's search in native code (docs/engine.md, "Tobit's
+    search in native code"): the board definition's ``"engine": {"native": true|false}``,
+    else True where the firmware is frozen into flash (``path``, this module's
+    ``__file__``, begins with ``.frozen``, or there is none: the code costs no heap and
+    the heap has room for its buffers) and False where it was deployed as files (its
+    code would take the heap's room: issue 12's targets on the ``.mpy`` deploy)."""
+    native = cfg.get("engine", {}).get("native")
+    if native is None:
+        return path is None or path.startswith(".frozen")
+    return bool(native)
+
+
 def first_boot(app):
     """Before ``app.run()``: start the guided calibration on a hall board that has no
     calibration file (``hw.calibrated`` False); True if started. The check's module
@@ -68,10 +81,11 @@ def run():
         from playboard.record import Store
         from playboard.hw.stdio import StdioTransport
 
-        if cfg.get("engine", {}).get("native"):
-            # Tobit's search in native code, asked for by the board definition (docs/
-            # engine.md): with the native kernels App imports first, kept for ever
+        if native_wanted(cfg, globals().get("__file__")):
+            # Tobit's search in native code (docs/engine.md): with the native kernels
+            # App imports first, kept for ever; the app's games use it (gamestart)
             import playboard.engine.tobit_native  # noqa: F401
+            cfg.setdefault("engine", {})["native"] = True
         app = App(hw, cfg, Store("/games"), transport=StdioTransport(), wdt=wdt, layouts=layouts)
         del layouts
         first_boot(app)
