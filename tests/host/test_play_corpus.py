@@ -140,3 +140,27 @@ def test_the_corpus_games_that_lost_plies_together(name, seed):
     # among them, a move shown whose trial failed then forgotten
     g = _play(name, "two", seed, False, (py_play.H.CHATTER_SHARE, py_play.H.STRAY_SHARE))
     assert g["failure"] is None, g
+
+
+@pytest.mark.parametrize("name", ("tobit", "tobit4"))
+def test_people_against_the_native_search_at_level_8_lose_nothing(name, monkeypatch):
+    # a board whose definition asks for Tobit's native search (a frozen build's default):
+    # level 8 plays with it in the app's frames while the people reply in 0-3 s, slide,
+    # bump and touch, with a chattering sensor (docs/engine.md, "Tobit's search in
+    # native code")
+    from playboard.engine import tobit_native
+    from playboard.engine.search import Engine
+    searches, own = [], []
+    start, run = tobit_native.start, Engine._run
+    monkeypatch.setattr(tobit_native, "start", lambda eng, game: (searches.append(game.ply), start(eng, game))[1])
+    monkeypatch.setattr(Engine, "_run", lambda eng, *a: (own.append(1), run(eng, *a))[1])
+    monkeypatch.setattr(py_play, "LEVEL", 8)
+    table = py_play.Table()
+    table.app.cfg = dict(table.app.cfg, engine={"native": True})
+    games = [py_play.run_game(table, name, mode, seed, False, (1.0, 1.0))
+             for mode in ("white", "black") for seed in SEEDS]
+    s = py_play.summary(games)
+    assert s["lost"] == 0 and s["phantom"] == 0 and s["stuck"] == 0, s["failures"]
+    assert s["games"] == 4 and s["human"] >= 4 * 5 and s["chattered"] >= 1 and s["strays"] >= 1, s
+    # every search was the native one (a forced move is played without one)
+    assert len(searches) >= 4 * 5 and not own, (len(searches), len(own))
