@@ -37,13 +37,19 @@ def stop_watchdog():
 def native_wanted(cfg, path):
     """Whether the board loads Tobit's search in native code (docs/engine.md, "Tobit's
     search in native code"): the board definition's ``"engine": {"native": true|false}``,
-    else True where the firmware is frozen into flash (``path``, this module's
-    ``__file__``, begins with ``.frozen``, or there is none: the code costs no heap and
-    the heap has room for its buffers) and False where it was deployed as files (its
-    code would take the heap's room: issue 12's targets on the ``.mpy`` deploy)."""
+    else True where the firmware is frozen into flash and False where it was deployed as
+    files (its code would take the heap's room: issue 12's targets on the ``.mpy``
+    deploy). ``path``: this module's ``__file__``, a file on the board's filesystem when
+    deployed (``playboard/app/onboard.mpy``); a frozen module's is the path it was frozen
+    from (``playboard/app/onboard.py``), which is no file there (docs/pico.md)."""
     native = cfg.get("engine", {}).get("native")
     if native is None:
-        return path is None or path.startswith(".frozen")
+        import os
+        try:
+            os.stat(path)
+            return False
+        except (OSError, TypeError):
+            return True
     return bool(native)
 
 
