@@ -5,7 +5,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: setup test bench demo sim clean
+.PHONY: setup test bench demo sim clean frozen
 
 PICO := host_tools/playboard_host/pico
 PICO_STAMP := $(PICO)/node_modules/.installed
@@ -38,6 +38,16 @@ demo: setup
 
 sim: setup
 	$(VENV)/bin/playboard sim
+
+# A MicroPython RPI_PICO image with the firmware frozen in (README, "Frozen build";
+# docs/pico.md): needs a micropython checkout with its submodules and the Arm
+# toolchain, so CI never builds it. Measured by `PICO_FROZEN_UF2=build/firmware-frozen.uf2
+# .venv/bin/python -m playboard_host.bench py_pico` (bench/py_pico.py).
+#   make frozen MICROPYTHON=/path/to/micropython [PICOTOOL_REPO=/path/to/picotool]
+FROZEN_UF2 ?= build/firmware-frozen.uf2
+frozen:
+	@test -n "$(MICROPYTHON)" || { echo "usage: make frozen MICROPYTHON=/path/to/micropython [PICOTOOL_REPO=...]"; false; }
+	PICOTOOL_REPO="$(PICOTOOL_REPO)" host_tools/build_frozen.sh "$(MICROPYTHON)" "$(FROZEN_UF2)"
 
 clean:
 	rm -rf $(VENV) .pytest_cache build *.egg-info

@@ -1,5 +1,7 @@
 """Measurements on the emulated Pico (run there by bench/py_pico.py, at the REPL after
-Ctrl-C, with the firmware's .mpy files on its flash): prints one line ``PICO {json}``.
+Ctrl-C, with the firmware's .mpy files on its flash, or a frozen image): prints one line
+``PICO {json}`` at the end, and ``PICOPART {json}`` (the figures so far) before each part
+that runs Tobit's native search, in case it stops the chip.
 
 - perft nodes/s per game (leaves counted at a small depth), engine nodes/s per game
   (a middle game, as bench/mp_engine.py), on the Cortex-M0+ at 125 MHz;
@@ -29,7 +31,10 @@ import json  # noqa: E402
 import time  # noqa: E402
 
 from playboard.games.registry import new_game
-from playboard.games.perft import perft
+try:
+    from playboard.games.perft import perft
+except ImportError:  # a frozen image: perft is not frozen, staged as /perft.mpy
+    from perft import perft
 
 from benchlib import middle
 
@@ -49,7 +54,13 @@ del g
 gc.collect()
 
 from playboard.engine.search import Engine  # noqa: E402
+import sys  # noqa: E402
 
+# a frozen module's file name (or its absence): how firmware could tell it is frozen
+out["search_file"] = getattr(sys.modules["playboard.engine.search"], "__file__", None)
+out["main_file"] = getattr(sys.modules["playboard"], "__file__", None)
+
+TOBIT_MIDDLE = middle("tobit")  # (for the app's level-8 search below: no registry import then)
 e = Engine(tt_size=1024)
 for name, _ in PERFT:
     g = new_game(name, middle(name))
@@ -143,6 +154,10 @@ try:  # the USB serial channel, where main.py takes it
     from playboard.hw.stdio import StdioTransport
 except ImportError:
     from playboard.link import StdioTransport
+NATIVE = bool(cfg.get("engine", {}).get("native"))
+out["native"] = NATIVE
+if NATIVE:  # as playboard.app.onboard.run: Tobit's native search, before App
+    import playboard.engine.tobit_native  # noqa: F401
 app = App(hw, cfg, Store("/games"), transport=StdioTransport(), wdt=None, layouts=layouts)
 del layouts
 gc.collect()
@@ -244,6 +259,24 @@ out["demo"] = demo
 out["demo_state"] = [app.state, app.mode, app.level, app.game.ply if app.game is not None else -1]
 out["memory_errors"] = app.memory_errors
 th = demo = None
+# the figures so far, in case what follows (Tobit's native search) stops the chip
+print("PICOPART " + json.dumps(out))
+# Tobit against the engine at level 8 (the native search's level, where the board
+# asks for it): the app's engine searches a middle game once (its native buffers
+# made and kept), then the free heap in that game
+to_menu()
+out["start_tobit8"] = request({"game": "tobit", "mode": "white", "level": 8, "start": True})
+heap("tobit8_setup")
+print("PICOPART " + json.dumps(out))
+try:
+    g = new_game("tobit", TOBIT_MIDDLE)
+    app.engine.think(g, 8, nodes=300, table=False)
+    out["tobit8_nodes"] = app.engine.nodes
+except MemoryError:
+    out["tobit8_nodes"] = -1
+g = None
+heap("tobit8")
+print("PICOPART " + json.dumps(out))
 # last (the figures above are the default deploy's): Tobit's search in native code
 # (a board definition's "engine": {"native": true}): its code's heap, its buffers'
 # heap and its nodes/s, measured as the Python search's above

@@ -14,13 +14,20 @@ start-up's scan and resume of a 300-move game (<= 1 s), the link's idle poll (<=
 ms) and its answer to a fetch (<= 30 ms) (bench/mp_record.py). gc.collect() and gc.mem_free() are reported without a target. Where Node,
 rp2040js or the images are absent, one line says so and no figure is reported.
 PICO_PROBE_OUT=path keeps the probe's raw figures (JSON) there.
+
+PICO_NATIVE=1: the board definition asks for Tobit's native search (``"engine":
+{"native": true}``, imported at power-up as the board does). PICO_FROZEN_UF2=path: a
+MicroPython image with the firmware frozen in (README, "Frozen build"; ``make
+frozen``): the flash holds only what is not frozen (main.py, boards/, data/,
+board.txt) and the probe's perft (not frozen) as /perft.mpy. Either labels every line:
+"pico (frozen, native): ...".
 """
 import json
 import os
 import sys
 import time
 
-from benchlib import report
+import benchlib
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -30,18 +37,44 @@ def median(xs):
     return s[len(s) // 2]
 
 
+def frozen_files(staged):
+    """[(staged file, board path)] for a frozen image: what is not frozen (main.py,
+    boards/, data/ but the .mpy deploy's names list) and the probe's perft as
+    /perft.mpy (a copied playboard/ would shadow the frozen package)."""
+    out = [(src, dest) for src, dest in staged
+           if dest == "main.py" or (dest.startswith(("boards/", "data/")) and dest != "data/names")]
+    out += [(src, "perft.mpy") for src, dest in staged if dest == "playboard/games/perft.mpy"]
+    return out
+
+
 def main():
     from playboard_host import pico
+    frozen = os.environ.get("PICO_FROZEN_UF2")
+    native = os.environ.get("PICO_NATIVE", "") not in ("", "0")
     why = pico.unavailable()
     if why:
         print("virtual Pico unavailable, no emulated figures: %s" % why)
         return 0
+    if frozen and not os.path.exists(frozen):
+        print("no frozen image at %s (PICO_FROZEN_UF2; `make frozen` builds one)" % frozen)
+        return 1
+    tags = [t for t, on in (("frozen", frozen), ("native", native)) if on]
+    tag = " (%s)" % ", ".join(tags) if tags else ""
+    deploy = "frozen" if frozen else ".mpy"
     probe = {}
     for name in ("pico_probe.py", "benchlib.py"):
         with open(os.path.join(HERE, name), "rb") as f:
             probe[name] = f.read()
-    image = pico.build_fs_image(pico.staged_firmware(), probe)
-    with pico.VirtualPico(image, pico.matrix_config(), speed=0) as p:
+    files = pico.staged_firmware()
+    cfg = pico.matrix_config()
+    if frozen:
+        files = frozen_files(files)
+        probe["board.txt"] = b"pico-matrix"
+    if native:
+        cfg = dict(cfg, engine=dict(cfg.get("engine", {}), native=True))
+        probe["boards/pico-matrix.json"] = json.dumps(cfg).encode()  # written over the staged one
+    image = pico.build_fs_image(files, probe)
+    with pico.VirtualPico(image, cfg, uf2=frozen or None, speed=0) as p:
         # power-up with the balls in the Toguz Kumalak pits: the first LED frame (lit
         # before the app is imported), then the app's first view (the menu)
         lit, menu = p.power_up(pico.toguz_pits())
@@ -59,33 +92,51 @@ def main():
         start = len(p.output)
         t0 = time.time()
         p.write(b"import pico_probe\r")
-        end = p.wait_output(b"\r\n>>> ", 3600, start)
+        stopped = None  # the emulator's error where the chip stopped (faulted) in the probe
+        try:
+            end = p.wait_output(b"\r\n>>> ", 3600, start)
+        except RuntimeError as e:
+            end = len(p.output)
+            stopped = [ln for ln in str(e).splitlines() if "Error" in ln or "error" in ln][:1] or [str(e)[:200]]
         text = p.output[start:end].decode(errors="replace")
         resets = list(p.resets)
-    line = [ln for ln in text.splitlines() if ln.startswith("PICO ")]
+    line = [ln[5:] for ln in text.splitlines() if ln.startswith("PICO ")]
+    line = line or [ln[9:] for ln in text.splitlines() if ln.startswith("PICOPART ")][-1:]
     if not line:
-        print("the probe failed on the emulated Pico:\n" + text[-2000:])
+        print("the probe failed on the emulated Pico:\n" + text[-2000:] + "\n" + "".join(stopped or ()))
         return 1
-    d = json.loads(line[0][5:])
+    d = json.loads(line[0])
+    if stopped:
+        print("pico%s: the chip stopped in the probe (figures after that point missing): %s"
+              % (tag, stopped[0]))
+
+    def report(what, *args):
+        benchlib.report("pico%s: %s" % (tag, what[6:]), *args)
+
     if os.environ.get("PICO_PROBE_OUT"):  # the probe's raw figures, for a closer look
         with open(os.environ["PICO_PROBE_OUT"], "w") as f:
-            f.write(line[0][5:])
+            f.write(line[0])
     for key in sorted(k for k in d if k.startswith("perft_")):
         n, us = d[key]
         report("pico: perft %s (%d leaves), leaves/s" % (key[6:], n), n * 1000000 // max(us, 1), "/s")
     for key in sorted(k for k in d if k.startswith("engine_")):
         n, us = d[key]
         report("pico: engine %s, nodes/s (middle game)" % key[7:], n * 1000000 // max(us, 1), "/s")
-    for key in ("native_tobit", "native_tobit4"):
-        n, us = d[key]
-        report("pico: engine %s, native search (engine.native), nodes/s (middle game)" % key[7:],
-               n * 1000000 // max(us, 1), "/s")
-    for name in ("tobit", "tobit4"):
-        report("pico: engine %s, level 8's 2 s (middle game): nodes, its own search / native" % name,
-               "%d / %d" % (d["two_s_%s_0" % name], d["two_s_%s_1" % name]), "nodes")
-    report("pico: the native search's code in the heap (.mpy; engine.native)", d["native_code"] / 1024, "KB")
-    report("pico: the native search's buffers in the heap (at its first search)",
-           d["native_buffers"] / 1024, "KB")
+    if "two_s_tobit4_1" not in d:  # the chip stopped before (or in) the native search's part
+        report("pico: Tobit's native search (engine.native) ran", "no", "", "runs", False)
+    else:
+        for key in ("native_tobit", "native_tobit4"):
+            n, us = d[key]
+            report("pico: engine %s, native search (engine.native), nodes/s (middle game)" % key[7:],
+                   n * 1000000 // max(us, 1), "/s")
+        for name in ("tobit", "tobit4"):
+            report("pico: engine %s, level 8's 2 s (middle game): nodes, its own search / native" % name,
+                   "%d / %d" % (d["two_s_%s_0" % name], d["two_s_%s_1" % name]), "nodes")
+        if not d["native"]:  # (imported at power-up where the board asks for it: nothing to measure)
+            report("pico: the native search's code in the heap (%s; engine.native)" % deploy,
+                   d["native_code"] / 1024, "KB")
+        report("pico: the native search's buffers in the heap (at its first search)",
+               d["native_buffers"] / 1024, "KB")
     report("pico: power-up to the board lit (emulated)", lit / 1000, "ms", "<= 1000 ms", lit <= 1000000)
     report("pico: power-up to the menu shown (emulated)", menu / 1000, "ms", "< 2000 ms", menu < 2000000)
     med, worst = d["rec_append"]
@@ -141,14 +192,34 @@ def main():
     report("pico: the probe's own code in the heap (added back)", probe_code // 1024, "KB")
     for key, what in (("toguz", "play, Toguz v engine"), ("tobit", "set-up, Tobit v engine")):
         free = d["free_" + key] + probe_code
-        report("pico: free heap, %s (.mpy)" % what, free // 1024, "KB", ">= 64 KB", free >= 65536)
+        report("pico: free heap, %s (%s)" % (what, deploy), free // 1024, "KB", ">= 64 KB", free >= 65536)
         report("pico: largest free block, %s" % what, d["largest_" + key] // 1024, "KB")
+    if free0:
+        report("pico: free heap at the REPL after Ctrl-C (app loaded)", free0[0] // 1024, "KB")
+    # Tobit against the engine at level 8 (the native search's where the board asks
+    # for it): in the set-up view, then after the app's engine searched (its buffers kept)
+    for key, what in (("tobit8_setup", "Tobit L8, set-up"), ("tobit8", "Tobit L8, searched")):
+        if "free_" + key not in d:  # the chip stopped before
+            report("pico: free heap, %s (%s)" % (what, deploy), "-", "KB", ">= 64 KB", False)
+            continue
+        free = d["free_" + key] + probe_code
+        report("pico: free heap, %s (%s)" % (what, deploy), free // 1024, "KB", ">= 64 KB",
+               free >= 65536 and (key == "tobit8_setup" or d["tobit8_nodes"] > 0))
+        report("pico: largest free block, %s" % what, d["largest_" + key] // 1024, "KB")
+    if "start_tobit8" in d:
+        ts = d["start_tobit8"]["frames"] or [0]
+        report("pico: start Tobit L8: longest frame until begun", max(ts) / 1000, "ms", "<= 50 ms",
+               d["start_tobit8"]["begun"] and max(ts) <= 50000)
+    print("pico%s: playboard.engine.search.__file__ = %r; playboard.__file__ = %r"
+          % (tag, d["search_file"], d["main_file"]))
     report("pico: gc.collect() in play: median of 5", median(d["gc_collect"]) / 1000, "ms")
     report("pico: gc.collect() in play: longest of 5", max(d["gc_collect"]) / 1000, "ms")
     report("pico: gc.mem_free() in play: median of 5", median(d["mem_free"]) / 1000, "ms")
     report("pico: MemoryErrors survived by the app's frames", d["memory_errors"], "", "0",
            d["memory_errors"] == 0)
     report("pico: watchdog resets during the run", len(resets), "", "0", not resets)
+    report("pico: the chip ran the probe to its end (no fault)", "no" if stopped else "yes", "", "yes",
+           not stopped)
     print("emulated Pico probe: %.0f host s" % (time.time() - t0), file=sys.stderr)
     return 0
 
