@@ -43,11 +43,11 @@ sim: setup
 # docs/pico.md): needs a micropython checkout with its submodules and the Arm
 # toolchain, so CI never builds it. Measured by `PICO_FROZEN_UF2=build/firmware-frozen.uf2
 # .venv/bin/python -m playboard_host.bench py_pico` (bench/py_pico.py).
-#   make frozen MICROPYTHON=/path/to/micropython [PICOTOOL_REPO=/path/to/picotool]
+#   make frozen MICROPYTHON=/path/to/micropython [PICOTOOL_REPO=/path/to/picotool] [PATCH_MPY_TOOL=1]
 FROZEN_UF2 ?= build/firmware-frozen.uf2
 frozen:
 	@test -n "$(MICROPYTHON)" || { echo "usage: make frozen MICROPYTHON=/path/to/micropython [PICOTOOL_REPO=...]"; false; }
-	PICOTOOL_REPO="$(PICOTOOL_REPO)" host_tools/build_frozen.sh "$(MICROPYTHON)" "$(FROZEN_UF2)"
+	PICOTOOL_REPO="$(PICOTOOL_REPO)" PATCH_MPY_TOOL="$(PATCH_MPY_TOOL)" host_tools/build_frozen.sh "$(MICROPYTHON)" "$(FROZEN_UF2)"
 
 clean:
 	rm -rf $(VENV) .pytest_cache build *.egg-info

@@ -13,6 +13,13 @@
 # raspberrypi/picotool (tag 2.2.0 for pico-sdk 2.2.0). JOBS: make's -j (default 2).
 # The build directory is ports/rp2/build-RPI_PICO-playboard (not the stock one's).
 # OUT (default build/firmware-frozen.uf2). CI does not run this: nothing depends on it.
+#
+# MicroPython's tools/mpy-tool.py (v1.28.0) places frozen armv6m native code on 2-byte
+# boundaries, but the Thumb emitter's inline literal words (ldr rX, [pc, #0]) assume
+# the code starts on 4: a frozen viper function then reads constants two bytes off
+# (Tobit's native search faulted on an unaligned load on the emulated RP2040; docs/
+# pico.md, "A frozen image"). PATCH_MPY_TOOL=1 adds ARMV6M to its 4-byte list in
+# MICROPYTHON_DIR; without it the script stops on an unpatched tree.
 set -eu
 if [ $# -lt 1 ]; then
     sed -n '2,16p' "$0"
@@ -28,6 +35,18 @@ for f in lib/pico-sdk/pico_sdk_init.cmake lib/tinyusb/src/tusb.h lib/mbedtls/inc
         exit 1
     fi
 done
+if ! grep -q 'MP_NATIVE_ARCH_ARMV6M,  # (playboard' "$MP/tools/mpy-tool.py"; then
+    if [ "${PATCH_MPY_TOOL:-}" != 1 ]; then
+        echo "build_frozen: $MP/tools/mpy-tool.py aligns frozen armv6m native code to 2 bytes:" \
+             "rerun with PATCH_MPY_TOOL=1 to align it to 4 (see the comment at the top)" >&2
+        exit 1
+    fi
+    sed -i 's/^\( *\)MP_NATIVE_ARCH_ARMV6,$/&\n\1MP_NATIVE_ARCH_ARMV6M,  # (playboard: Thumb literal words need 4)/' \
+        "$MP/tools/mpy-tool.py"
+    grep -q 'MP_NATIVE_ARCH_ARMV6M,  # (playboard' "$MP/tools/mpy-tool.py" || {
+        echo "build_frozen: could not patch $MP/tools/mpy-tool.py" >&2; exit 1; }
+    rm -f "$MP/ports/rp2/build-RPI_PICO-playboard/frozen_content.c"
+fi
 if [ -n "${PICOTOOL_REPO:-}" ]; then
     # (in the environment: the port's Makefile adds its own CMAKE_ARGS to it)
     CMAKE_ARGS="${CMAKE_ARGS:-} -DPICOTOOL_GIT_REPOSITORY_URL=$PICOTOOL_REPO"
