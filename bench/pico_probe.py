@@ -1,7 +1,7 @@
 """Measurements on the emulated Pico (run there by bench/py_pico.py, at the REPL after
 Ctrl-C, with the firmware's .mpy files on its flash, or a frozen image): prints one line
-``PICO {json}`` at the end, and ``PICOPART {json}`` (the figures so far) before each part
-that runs Tobit's native search, in case it stops the chip.
+``PICO {json}`` at the end (one line only: on the emulated chip a second long line of
+figures stalled the USB serial's output).
 
 - perft nodes/s per game (leaves counted at a small depth), engine nodes/s per game
   (a middle game, as bench/mp_engine.py), on the Cortex-M0+ at 125 MHz;
@@ -259,15 +259,12 @@ out["demo"] = demo
 out["demo_state"] = [app.state, app.mode, app.level, app.game.ply if app.game is not None else -1]
 out["memory_errors"] = app.memory_errors
 th = demo = None
-# the figures so far, in case what follows (Tobit's native search) stops the chip
-print("PICOPART " + json.dumps(out))
 # Tobit against the engine at level 8 (the native search's level, where the board
 # asks for it): the app's engine searches a middle game once (its native buffers
 # made and kept), then the free heap in that game
 to_menu()
 out["start_tobit8"] = request({"game": "tobit", "mode": "white", "level": 8, "start": True})
 heap("tobit8_setup")
-print("PICOPART " + json.dumps(out))
 try:
     g = new_game("tobit", TOBIT_MIDDLE)
     app.engine.think(g, 8, nodes=300, table=False)
@@ -276,7 +273,6 @@ except MemoryError:
     out["tobit8_nodes"] = -1
 g = None
 heap("tobit8")
-print("PICOPART " + json.dumps(out))
 # last (the figures above are the default deploy's): Tobit's search in native code
 # (a board definition's "engine": {"native": true}): its code's heap, its buffers'
 # heap and its nodes/s, measured as the Python search's above
