@@ -154,10 +154,11 @@ try:  # the USB serial channel, where main.py takes it
     from playboard.hw.stdio import StdioTransport
 except ImportError:
     from playboard.link import StdioTransport
-NATIVE = bool(cfg.get("engine", {}).get("native"))
+# as playboard.app.onboard.run (which a board holds while it runs): Tobit's native
+# search, before App, where the board definition asks or the firmware is frozen
+from playboard.app.onboard import load_native  # noqa: E402
+NATIVE = load_native(cfg)
 out["native"] = NATIVE
-if NATIVE:  # as playboard.app.onboard.run: Tobit's native search, before App
-    import playboard.engine.tobit_native  # noqa: F401
 app = App(hw, cfg, Store("/games"), transport=StdioTransport(), wdt=None, layouts=layouts)
 del layouts
 gc.collect()

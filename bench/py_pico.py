@@ -201,6 +201,11 @@ def main():
            d["start_tobit8"]["begun"] and max(ts) <= 50000)
     report("pico: playboard.engine.search.__file__ (how firmware may tell it is frozen)",
            repr(d["search_file"]), "")
+    # onboard.load_native: where the board definition asks for it, or says nothing and the
+    # firmware is frozen (docs/engine.md)
+    want = bool(native or frozen)
+    report("pico: Tobit's native search loaded at power-up (onboard.load_native)",
+           "yes" if d["native"] else "no", "", "yes" if want else "no", d["native"] == want)
     report("pico: gc.collect() in play: median of 5", median(d["gc_collect"]) / 1000, "ms")
     report("pico: gc.collect() in play: longest of 5", max(d["gc_collect"]) / 1000, "ms")
     report("pico: gc.mem_free() in play: median of 5", median(d["mem_free"]) / 1000, "ms")

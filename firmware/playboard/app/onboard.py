@@ -53,6 +53,18 @@ def native_wanted(cfg, path):
     return bool(native)
 
 
+def load_native(cfg):
+    """Before ``App`` is made: import Tobit's native search where :func:`native_wanted`
+    says (with the native kernels App imports first, kept for ever) and set the board
+    definition's ``engine.native`` to True then, which the app's engine takes at each
+    game's start (``gamestart``). True if loaded."""
+    if not native_wanted(cfg, globals().get("__file__")):
+        return False
+    import playboard.engine.tobit_native  # noqa: F401
+    cfg.setdefault("engine", {})["native"] = True
+    return True
+
+
 def first_boot(app):
     """Before ``app.run()``: start the guided calibration on a hall board that has no
     calibration file (``hw.calibrated`` False); True if started. The check's module
@@ -87,11 +99,7 @@ def run():
         from playboard.record import Store
         from playboard.hw.stdio import StdioTransport
 
-        if native_wanted(cfg, globals().get("__file__")):
-            # Tobit's search in native code (docs/engine.md): with the native kernels
-            # App imports first, kept for ever; the app's games use it (gamestart)
-            import playboard.engine.tobit_native  # noqa: F401
-            cfg.setdefault("engine", {})["native"] = True
+        load_native(cfg)
         app = App(hw, cfg, Store("/games"), transport=StdioTransport(), wdt=wdt, layouts=layouts)
         del layouts
         first_boot(app)
