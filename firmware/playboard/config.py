@@ -241,6 +241,10 @@ def validate_board(d, name=None):
     d["pit_select"] = sel
     layout = c.get(d, "layout", "", str, "default")
     d["layout"] = layout
+    # Tobit's native search loaded at power-up or not (onboard.native_wanted)
+    eng = c.get(d, "engine", "", dict, {}, False)
+    if "native" in eng:
+        c.get(eng, "native", "engine.", bool)
     return d
 
 

@@ -177,6 +177,19 @@ def test_board_file_brightness_is_optional_and_checked():
         board(leds={"pin": 22, "count": 58, "brightness": 300}))
 
 
+def test_board_file_engine_block_is_checked():
+    # "engine": {"native": true|false} decides at power-up whether Tobit's native
+    # search is loaded (onboard.native_wanted): null crashed the power-up
+    # (AttributeError, the board restarting for ever) and "false" or "no", being
+    # truthy, loaded it; both now one line naming the field
+    assert "engine: expected an object, got None" in message(board(engine=None))
+    assert "engine.native: expected true or false, got 'false'" in message(
+        board(engine={"native": "false"}))
+    assert "engine.native: expected true or false, got 0" in message(board(engine={"native": 0}))
+    assert validate_board(board(engine={"native": False}), "t")["engine"] == {"native": False}
+    assert validate_board(board(engine={"tt_size": 256}), "t")["engine"] == {"tt_size": 256}
+
+
 def test_usb_only_power_caps_the_leds():
     # USB gives 500 mA: the Pico (60) and a reserve (50) leave 390 for a reed board's
     # LEDs; 64 hall sensors (4 mA each) leave 130
