@@ -63,3 +63,33 @@ def test_the_native_search_is_loaded_where_the_firmware_is_frozen_unless_the_boa
     assert native_wanted({"engine": {"tt_size": 256}}, deployed) is False
     assert native_wanted({"engine": {"native": False}}, frozen) is False
     assert native_wanted({"engine": {"native": True}}, deployed) is True
+
+
+def test_load_native_makes_the_apps_engine_native_where_the_firmware_is_frozen():
+    # onboard.run's own path (load_native, then App): the board definition says nothing;
+    # deployed (onboard's __file__ a file, as here) the search stays the engine's own,
+    # frozen (its __file__ no file) the app's engine plays level 8 natively. The tests
+    # above set the definition's word by hand: without this one, load_native importing
+    # the module but not telling the app would pass them all.
+    if is_micropython():
+        raise SkipTest("Tobit in-process rig: CPython only (see tests/host/test_app_e2e.py)")
+    from playboard.app import onboard
+    for frozen in (False, True):
+        cfg = dict(apprig._cfg())
+        cfg.pop("engine", None)
+        saved = onboard.__file__
+        if frozen:
+            onboard.__file__ = "playboard/app/onboard.py"  # a frozen module's (docs/pico.md)
+        try:
+            assert onboard.load_native(cfg) is frozen
+        finally:
+            onboard.__file__ = saved
+        made = apprig._cfg
+        apprig._cfg = lambda: cfg
+        try:
+            r = Rig()
+        finally:
+            apprig._cfg = made
+        g, ev = _tobit_engine_game(r)
+        assert r.app.engine.native is frozen and len(ev) == 1
+        assert (getattr(r.app.engine, "_ts", None) is not None) is frozen
