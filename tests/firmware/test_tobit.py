@@ -215,6 +215,9 @@ def test_rule_2_3_position_text_holds_at_most_the_start_count_a_side():
     assert Tobit4(ten).fen() == ten
     e = raises(GameError, Tobit4, "W:W1:B14,15,16,17,18,19,20,21,22,23,24")
     assert "11 Black pieces, more than the 10" in str(e)
+    # twelve and a stray comma: the comma is the fault, not a thirteenth piece
+    e = raises(GameError, g.set_fen, twelve.replace(":B", ",:B"))
+    assert "bad point ''" in str(e) and g.fen() == "B:WK13:B20"
 
 
 def test_rule_2_14_perft_standard():

@@ -30,11 +30,6 @@ def set_fen(g, text):
         if not body:
             continue
         items = body.split(",")
-        if len(items) > 2 * g.L + 2:  # the rules core's buffers hold no more (a capture
-            # path, the scan's moves): RULES.md 2.3, 2L + 2 men a side at the start
-            raise GameError("position text: %d %s pieces, more than the %d a side starts with "
-                            "(RULES.md 2.3)" % (len(items), "White" if colour == "W" else "Black",
-                                                2 * g.L + 2))
         for item in items:
             item = item.strip()
             king = item[:1] == "K"
@@ -52,6 +47,12 @@ def set_fen(g, text):
                                 "(it would be a tobit: RULES.md 2.5); write K%d" % (
                                     "White" if colour == "W" else "Black", p, p))
             board[p] = (_WHITE_MAN if colour == "W" else _BLACK_MAN) | (_TOBIT if king else 0)
+        # (after the items are read: a stray comma is named as such, not counted a piece)
+        if len(items) > 2 * g.L + 2:  # the rules core's buffers hold no more (a capture
+            # path, the scan's moves): RULES.md 2.3, 2L + 2 men a side at the start
+            raise GameError("position text: %d %s pieces, more than the %d a side starts with "
+                            "(RULES.md 2.3)" % (len(items), "White" if colour == "W" else "Black",
+                                                2 * g.L + 2))
     g.board[:] = board
     st = g.st
     for i in range(_ST_SIZE):
