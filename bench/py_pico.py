@@ -97,7 +97,9 @@ def main():
             end = p.wait_output(b"\r\n>>> ", 3600, start)
         except RuntimeError as e:
             end = len(p.output)
-            stopped = [ln for ln in str(e).splitlines() if "Error" in ln or "error" in ln][:1] or [str(e)[:200]]
+            # (node's own "Error: ..." line, not its source line "throw new Error(...)")
+            why = str(e).splitlines()
+            stopped = [ln for ln in why if ln.startswith("Error: ")][:1] or why[:1]
         text = p.output[start:end].decode(errors="replace")
         resets = list(p.resets)
     line = [ln[5:] for ln in text.splitlines() if ln.startswith("PICO ")]
