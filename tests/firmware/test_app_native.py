@@ -8,15 +8,18 @@ import apprig
 from apprig import Rig
 
 
-def _rig(native):
-    cfg = dict(apprig._cfg())
-    cfg["engine"] = {"native": native}
+def _rig_of(cfg):
+    """A Rig whose app is made with the board definition ``cfg``."""
     made = apprig._cfg
     apprig._cfg = lambda: cfg
     try:
         return Rig()
     finally:
         apprig._cfg = made
+
+
+def _rig(native):
+    return _rig_of(dict(apprig._cfg(), engine={"native": native}))
 
 
 def _tobit_engine_game(r):
@@ -84,12 +87,7 @@ def test_load_native_makes_the_apps_engine_native_where_the_firmware_is_frozen()
             assert onboard.load_native(cfg) is frozen
         finally:
             onboard.__file__ = saved
-        made = apprig._cfg
-        apprig._cfg = lambda: cfg
-        try:
-            r = Rig()
-        finally:
-            apprig._cfg = made
+        r = _rig_of(cfg)
         g, ev = _tobit_engine_game(r)
         assert r.app.engine.native is frozen and len(ev) == 1
         assert (getattr(r.app.engine, "_ts", None) is not None) is frozen
