@@ -3,7 +3,7 @@
 Run from the repository root with firmware/ and bench/ on the path (``make bench``
 does): ``micropython -X heapsize=192k bench/mp_engine.py``.
 
-Per game (level 8, Tihbat searched without its table, and by the table):
+Per game (its top level, 8 or Tobit's 11; Tihbat searched without its table, and by the table):
 - peak heap used during a search: the live heap (after gc.collect) at every
   slice boundary of a 1,500-node search in slices of 5 nodes, minus the heap
   before the engine was made; it counts the engine (search stack, a 1024-entry
@@ -27,7 +27,7 @@ import time
 sys.path.insert(0, "firmware")
 
 from benchlib import middle, report  # noqa: E402
-from playboard.engine.search import Engine  # noqa: E402
+from playboard.engine.search import Engine, levels_of  # noqa: E402
 from playboard.games.registry import new_game  # noqa: E402
 
 # nodes/s of the engine on an emulated RP2040 (playboard_host.match.CHIP_NODES_PER_S)
@@ -43,7 +43,7 @@ def peak_heap(name):
     gc.collect()
     base = gc.mem_alloc()
     e = Engine(tt_size=TT)
-    e.start(g, 8, nodes=1500, table=False)
+    e.start(g, len(levels_of(name)) - 1, nodes=1500, table=False)
     peak = 0
     while True:
         done = e.step(nodes=5)
@@ -58,19 +58,21 @@ def peak_heap(name):
 
 def speed(e, name):
     g = new_game(name, middle(name))
-    e.think(g, 8, nodes=1, table=False)  # the engine's game copy is made once, outside the timing
+    top = len(levels_of(name)) - 1
+    e.think(g, top, nodes=1, table=False)  # the engine's game copy is made once, outside the timing
     gc.collect()
     t0 = time.ticks_us()
-    e.think(g, 8, nodes=2000, table=False)
+    e.think(g, top, nodes=2000, table=False)
     us = time.ticks_diff(time.ticks_us(), t0)
     return e.nodes * 1000000 // us, us
 
 
 def depth_in(e, name, fen, nodes):
     g = new_game(name, fen)
-    e.think(g, 8, nodes=1, table=False)  # as the app does: one engine, its copy made once
+    top = len(levels_of(name)) - 1
+    e.think(g, top, nodes=1, table=False)  # as the app does: one engine, its copy made once
     gc.collect()
-    e.start(g, 8, nodes=nodes, table=False)
+    e.start(g, top, nodes=nodes, table=False)
     while not e.step(nodes=20):
         pass
     return e.depth, e.nodes
@@ -79,11 +81,11 @@ def depth_in(e, name, fen, nodes):
 def table_move_us():
     g = new_game("tihbat")
     e = Engine()
-    e.think(g, 8, nodes=10)  # opens the table file
+    e.think(g, 9, nodes=10)  # opens the table file (level 9, the top, plays by it)
     t0 = time.ticks_us()
     n = 0
     while not g.is_game_over() and n < 40:
-        m = e.think(g, 8, nodes=10)
+        m = e.think(g, 9, nodes=10)
         g.push(m)
         n += 1
     return time.ticks_diff(time.ticks_us(), t0) // max(1, n)
@@ -111,7 +113,7 @@ def main():
         e = None
         gc.collect()
     us = table_move_us()
-    report("engine tihbat level 8: a move by the table (seeks)", us, "us")
+    report("engine tihbat level 9 (the top): a move by the table (seeks)", us, "us")
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""The heap under pressure: every game x mode at level 8 with 200 games on flash, and
+"""The heap under pressure: every game x mode at its top level (9; Tobit's 11) with 200 games on flash, and
 200 games back to back in one power-on session (MicroPython, 192 KB heap model).
 
 Run by ``make bench``. The firmware compiled for the unix port (``build/simfw``, its
@@ -7,7 +7,7 @@ its own ``micropython -X heapsize=192k`` on a flash folder holding 200 finished
 games (100 synced, 100 not), driven by a command file on its control channel
 (docs/simulator.md), with ``watch`` on (a collection after every frame):
 
-- for each game x mode at level 8 (Tobit: a spectator makes the engine's moves):
+- for each game x mode at its top level (Tobit: a spectator makes the engine's moves):
   the game must start; the heap's peak (code + data) against 160 KB (a margin of
   32 KB in 192 KB), its data (peak minus the code of the modules loaded at that
   moment, as bench/mp_app.py) against 48 KB, and the smallest "largest free
@@ -23,6 +23,7 @@ from mp_app import BUILDER, PY, MP, code_sizes_apart  # noqa: E402
 
 TMP = "/tmp/pb-bench-memory" + os.getcwd().replace("/", "-")  # one per checkout
 GAMES = ("toguz", "tobit", "tobit4", "tihbat")
+TOP = (9, 11, 11, 9)  # each game's top level (playboard.app.state.top_level)
 MODES = ("two", "white", "black", "demo")
 ON_FLASH = 200
 SESSION = 200
@@ -103,13 +104,13 @@ def main():
     os.system("rm -rf %s && mkdir -p %s/flash" % (TMP, TMP))
     unsynced, synced = fill_flash(TMP + "/flash/games")
     os.system("cp -r %s/flash %s/flash2" % (TMP, TMP))
-    # every game x mode at level 8, each from a fresh start (switched on with 200 games on flash)
+    # every game x mode at its top level, each from a fresh start (switched on with 200 games on flash)
     stats = []
     mems = []
     for game in GAMES:
         for mode in MODES:
             os.system("rm -rf %s/flash1 && cp -r %s/flash %s/flash1" % (TMP, TMP, TMP))
-            script = ["events off", "auto", "watch"] + game_lines(game, mode, 8, 4 if mode == "demo" else 2)
+            script = ["events off", "auto", "watch"] + game_lines(game, mode, TOP[GAMES.index(game)], 4 if mode == "demo" else 2)
             code, out = run(script + ["status", "mem"], TMP + "/flash1")
             st = [(d.get("game"), d.get("state"), d.get("ply", 0)) for d in out if "state" in d]
             mm = [(d["peak"], d["peak_modules"], d["min_block"]) for d in out if "peak" in d]
@@ -136,13 +137,14 @@ def main():
         for m in modules:
             loaded += sizes.get(m, 0)
         data = peak - loaded
-        label = "%s %s L8, %d games on flash (ply %d)" % (game, mode, unsynced + synced, ply)
+        label = "%s %s L%d, %d games on flash (ply %d)" % (game, mode, TOP[GAMES.index(game)],
+                                                          unsynced + synced, ply)
         report("heap peak, code + data: " + label, round(peak / 1024, 1), "KB", "< 160 KB",
                peak < 160 * 1024, None)
         report("data peak: " + label, round(data / 1024, 1), "KB", "< 48 KB", data < 48 * 1024, None)
         report("smallest largest-free-block: " + label, round(block / 1024, 1), "KB",
                None, None, None)
-    report("games x modes started at level 8 with %d games on flash (%d synced)" % (
+    report("games x modes started at the top level with %d games on flash (%d synced)" % (
         unsynced + synced, synced), started, "of %d" % len(mems), "all", started == len(mems), None)
     report("games started of %d back to back in one session (all games and modes)" % SESSION, begun,
            "games", "all", begun == SESSION, None)

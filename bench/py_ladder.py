@@ -13,8 +13,8 @@ level gets its share of it):
   with the 95% interval and the score's target: level 1 against greedy
   25-50%, level 1 loses some games to random (score < 100%), each level
   against the one below 60-75%;
-- with ``LADDER_FULL=1`` also levels 2..8 against the reference players,
-  level 8 against the engine before issue 18 (``base8``, read from git) at
+- with ``LADDER_FULL=1`` also levels 2..top (9; Tobit's 11) against the reference players,
+  the top level against the engine before issue 18 (``base8``, read from git) at
   8,000 nodes (target >= 50%) for both games and, for Toguz Kumalak, against
   the engine of the ladder's first calibration (``prev8``, read from git: a
   fixed reference for changes to the search) at 8,000 nodes.
@@ -67,36 +67,38 @@ def target_of(a, b):
 
 
 def speed(name):
-    """(nodes/s, nodes) of a level-8 search of SPEED_NODES nodes from the middle game,
+    """(nodes/s, nodes) of a top-level search of SPEED_NODES nodes from the middle game,
     on this process's CPU time."""
     g = new_game(name, middle(name))
     e = Engine(tt_size=1024)
-    e.think(g, 8, nodes=1)  # the engine's game copy is made outside the timing
+    top = match.top_level(name)
+    e.think(g, top, nodes=1)  # the engine's game copy is made outside the timing
     t0 = time.process_time()
-    e.think(g, 8, nodes=SPEED_NODES)
+    e.think(g, top, nodes=SPEED_NODES)
     return e.nodes / max(1e-6, time.process_time() - t0), e.nodes
 
 
 def main():
     for game in sorted(set(j[0] for j in PAIRS)) if PAIRS else GAME_LIST:
         nps, n = speed(game)
-        report("engine %s: nodes/s under CPython (L8, %d nodes, middle game)" % (game, n),
+        report("engine %s: nodes/s under CPython (top level, %d nodes, middle game)" % (game, n),
                int(nps), "nodes/s", None, None)
     rows = []
     jobs = list(PAIRS)
     if not jobs:
         for game in GAME_LIST:
-            pairs = suite() if FULL else ladder()
+            pairs = suite(game) if FULL else ladder(game)
+            top = "L%d" % match.top_level(game)
             if FULL:
-                pairs = pairs + [("L8", "base8@8000")]
+                pairs = pairs + [(top, "base8@8000")]
             if FULL and game == "toguz":
-                pairs = pairs + [("L8", "prev8@8000")]
+                pairs = pairs + [(top, "prev8@8000")]
             jobs += [(game, a, b) for a, b in pairs]
     for game, a, b in jobs:
         r = match.run_match(game, a, b, games=GAMES, processes=PROCESSES)
         target, ok = target_of(a, b)
         verdict = None if ok is None else ok(r)
-        report("ladder %s %s vs %s (%d games, L8 %d nodes)" % (game, a, b, GAMES, r["nodes"]),
+        report("ladder %s %s vs %s (%d games, top level %d nodes)" % (game, a, b, GAMES, r["nodes"]),
                round(100 * r["score"], 1), "%% [%.1f, %.1f] %d-%d-%d" % (
                    100 * r["low"], 100 * r["high"], r["wins"], r["draws"], r["losses"]),
                target, verdict)

@@ -125,7 +125,7 @@ def main():
         report("pico: engine %s, native search (engine.native), nodes/s (middle game)" % key[7:],
                n * 1000000 // max(us, 1), "/s")
     for name in ("tobit", "tobit4"):
-        report("pico: engine %s, level 8's 2 s (middle game): nodes, its own search / native" % name,
+        report("pico: engine %s, the top level's 2 s (middle game): nodes, its own search / native" % name,
                "%d / %d" % (d["two_s_%s_0" % name], d["two_s_%s_1" % name]), "nodes")
     if not d["native"]:  # (imported at power-up where the board asks for it: nothing to measure)
         report("pico: the native search's code in the heap (%s; engine.native)" % deploy,
@@ -191,15 +191,15 @@ def main():
         report("pico: largest free block, %s" % what, d["largest_" + key] // 1024, "KB")
     if free0:
         report("pico: free heap at the REPL after Ctrl-C (app loaded)", free0[0] // 1024, "KB")
-    # Tobit against the engine at level 8 (the native search's where the board asks
+    # Tobit against the engine at its top level, 11 (the native search's where the board asks
     # for it): in the set-up view, then after the app's engine searched (its buffers kept)
-    for key, what in (("tobit8_setup", "Tobit L8, set-up"), ("tobit8", "Tobit L8, searched")):
+    for key, what in (("tobit8_setup", "Tobit L11, set-up"), ("tobit8", "Tobit L11, searched")):
         free = d["free_" + key] + probe_code
         report("pico: free heap, %s (%s)" % (what, deploy), free // 1024, "KB", ">= 64 KB",
                free >= 65536 and (key == "tobit8_setup" or d["tobit8_nodes"] > 0))
         report("pico: largest free block, %s" % what, d["largest_" + key] // 1024, "KB")
     ts = d["start_tobit8"]["frames"] or [0]
-    report("pico: start Tobit L8: longest frame until begun", max(ts) / 1000, "ms", "<= 50 ms",
+    report("pico: start Tobit L11: longest frame until begun", max(ts) / 1000, "ms", "<= 50 ms",
            d["start_tobit8"]["begun"] and max(ts) <= 50000)
     report("pico: playboard.engine.search.__file__ (how firmware may tell it is frozen)",
            repr(d["search_file"]), "")

@@ -16,14 +16,14 @@ Players (specs):
   material gain (kazan balls, men captured, counters captured), ties at random;
 - ``noisy``: greedy, but one move in ``NOISY_RANDOM`` (a quarter) is a uniform
   legal move instead: a beginner who sees captures and sometimes does not look;
-- ``L1``..``L8``: the engine at that level with the match's node budget (for
-  Tihbat ``L8`` is the solved table);
+- ``L1``..``L9`` (Tobit ``L1``..``L11``: ``top_level``): the engine at that level
+  with the match's node budget (for Tihbat ``L9``, its top, is the solved table);
 - ``base8``: level 8 of the engine as it was at commit ``BASELINE_REV`` (read
   with ``git show``; needs the repository's history): today's engine measured
   against the one before issue 18;
 - ``prev8``: level 8 of the engine at commit ``PREV_REV`` (the same way): the
   engine of the ladder's first calibration, a fixed reference for later changes
-  to the search or the evaluations (until one lands, it plays as ``L8``);
+  to the search or the evaluations (until one lands, it plays as today's top level);
 - any engine spec may end in ``@N``: that player's own node budget ``N``
   (``L8@2374``, ``base8@8000``), else the match's.
 
@@ -37,12 +37,13 @@ import subprocess
 import sys
 import time
 
-from playboard.engine.search import Engine
+from playboard.engine.search import Engine, levels_of
+from playboard.games.common import GAME_NAMES
 from playboard.games.registry import new_game
 
 # The RP2040's node budget for a 2 s move: nodes/s measured on an emulated Pico
 # (bench/py_pico.py: Toguz Kumalak 1,187; Tobit 607 and Tobit 4 x 4 659 since its
-# horizon nodes are judged by one scan, 516 before) x 2 s. Tihbat's level 8 plays by
+# horizon nodes are judged by one scan, 516 before) x 2 s. Tihbat's top level plays by
 # its table. (Written again in bench/mp_engine.py, which runs under MicroPython: keep equal.)
 CHIP_NODES_PER_S = {"toguz": 1187, "tobit": 607, "tobit4": 659, "tihbat": 1500}
 DEFAULT_NODES = {k: 2 * v for k, v in CHIP_NODES_PER_S.items()}
@@ -53,6 +54,7 @@ NOISY_RANDOM = 4  # the noisy player moves at random once in this many moves
 BASELINE_REV = "f493dce644f065dcb5fccea3f04f8941f9181504"
 # the engine of the ladder's first calibration (level 8 of this commit is ``prev8``)
 PREV_REV = "7900f1381cb524870c74ecd6515f3d0d2ba8d153"
+MAX_LEVEL = max(len(levels_of(name)) - 1 for name in GAME_NAMES)  # Tobit's 11
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
@@ -112,7 +114,7 @@ def baseline_engine_class(rev=BASELINE_REV):
 
 def parse_spec(spec):
     """(kind, level, nodes) of a player spec: kind "random", "greedy", "noisy",
-    "engine", "base" or "prev"; level 1..8 (engines) or None; nodes: the spec's own
+    "engine", "base" or "prev"; level 1..MAX_LEVEL (engines) or None; nodes: the spec's own
     budget (``@N``) or None. ValueError for anything else."""
     name, at, budget = spec.partition("@")
     nodes = None
@@ -126,9 +128,16 @@ def parse_spec(spec):
         return "base", 8, nodes
     if name == "prev8":
         return "prev", 8, nodes
-    if name[:1] == "L" and name[1:].isdigit() and 1 <= int(name[1:]) <= 8:
+    if name[:1] == "L" and name[1:].isdigit() and 1 <= int(name[1:]) <= MAX_LEVEL:
         return "engine", int(name[1:]), nodes
-    raise ValueError("unknown player %r (random, greedy, noisy, L1..L8, base8, prev8, with @N nodes for engines)" % spec)
+    raise ValueError("unknown player %r (random, greedy, noisy, L1..L9 - Tobit's L1..L%d -, base8, prev8, "
+                     "with @N nodes for engines)" % (spec, MAX_LEVEL))
+
+
+def top_level(game):
+    """The highest engine level of ``game`` (a GAME_NAMES name): 9, Tobit's 11
+    (the engine's level tables, ``levels_of``)."""
+    return len(levels_of(game)) - 1
 
 
 class Player:

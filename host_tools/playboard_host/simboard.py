@@ -456,8 +456,8 @@ class SimBoard:
         return self._command("status")
 
     def new_game(self, game, mode="two", level=3):
-        """Start ``game`` in ``mode`` (two, white, black, demo) at ``level`` 1..8,
-        abandoning a game being played."""
+        """Start ``game`` in ``mode`` (two, white, black, demo) at ``level`` 1..9 (Tobit's
+        1..11), abandoning a game being played."""
         self._command("game", game, mode, int(level))
 
     def menu(self):

@@ -338,7 +338,7 @@ def test_a_refused_set_game_changes_nothing():
         return (a.link_status(), a.game_name, a.mode, a.level, a.settings.get("level"),
                 a.state, a._pending, r.store.current, len(r.events))
 
-    for bad in ({"game": "tobit", "mode": "fly"}, {"game": "tihbat", "level": 9},
+    for bad in ({"game": "tobit", "mode": "fly"}, {"game": "tihbat", "level": 10},
                 {"mode": "white", "level": True}, {"game": "tobit", "start": "yes"},
                 {"game": "tobit", "colour": "red"}, {"resign": 0}, {"draw": True}):
         before = seen()

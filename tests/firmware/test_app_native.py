@@ -1,5 +1,5 @@
 """A board definition that asks for Tobit's native search (``"engine": {"native":
-true}``): the app's engine plays Tobit's level 8 with it, the move the engine's own
+true}``): the app's engine plays Tobit's top level (11) with it, the move the engine's own
 search finds with the same nodes (docs/engine.md). (On a board ``onboard.run`` imports
 its code at power-up; the simulated board's app imports it at the first such search.)"""
 from tlib import SkipTest, is_micropython
@@ -23,7 +23,7 @@ def _rig(native):
 
 
 def _tobit_engine_game(r):
-    r.app.link_set_game({"game": "tobit4", "mode": "black", "level": 8})  # the engine: White
+    r.app.link_set_game({"game": "tobit4", "mode": "black", "level": 11})  # the engine: White
     while r.app._pending is not None:
         r.adv(10)
     g = r.app.game
@@ -38,7 +38,7 @@ def _tobit_engine_game(r):
     return g, [f for k, f in r.events if k == "engine"]
 
 
-def test_tobit_level_8_played_by_the_native_search_in_the_apps_frames():
+def test_tobit_level_11_played_by_the_native_search_in_the_apps_frames():
     if is_micropython():
         raise SkipTest("Tobit in-process rig: CPython only (see tests/host/test_app_e2e.py)")
     from playboard.engine.search import Engine
@@ -49,7 +49,7 @@ def test_tobit_level_8_played_by_the_native_search_in_the_apps_frames():
         # the native search ran (its node count is the event's) or it did not
         assert (getattr(r.app.engine, "_ts", None) is not None) is native
         want = Engine(tt_size=64)  # the engine's own search, the app's table and budget
-        m = want.think(g, 8, nodes=r.app.settings.get("think_nodes", 3000))
+        m = want.think(g, 11, nodes=r.app.settings.get("think_nodes", 3000))
         assert ev[0] == {"move": g.move_text(m), "ply": 1, "depth": want.depth, "nodes": want.nodes}
         assert r.app.expecting == m
 
@@ -71,7 +71,7 @@ def test_the_native_search_is_loaded_where_the_firmware_is_frozen_unless_the_boa
 def test_load_native_makes_the_apps_engine_native_where_the_firmware_is_frozen():
     # onboard.run's own path (load_native, then App): the board definition says nothing;
     # deployed (onboard's __file__ a file, as here) the search stays the engine's own,
-    # frozen (its __file__ no file) the app's engine plays level 8 natively. The tests
+    # frozen (its __file__ no file) the app's engine plays level 11 natively. The tests
     # above set the definition's word by hand: without this one, load_native importing
     # the module but not telling the app would pass them all.
     if is_micropython():

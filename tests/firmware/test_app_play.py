@@ -171,10 +171,11 @@ def test_every_refused_link_request_leaves_the_app_as_it_was():
                 a.game_name, a.mode, json.dumps(a.settings), r.store.current)
 
     r.adv(50)
-    refused = (("W", {"level": 9}), ("W", {"level": 5, "max_level": 4}),
+    refused = (("W", {"level": 12}), ("W", {"level": 5, "max_level": 4}),
                ("W", {"level": 5, "nope": 1}), ("W", {"brightness": 300, "level": 6}),
                ("G", {"game": "tobit", "mode": "fly"}), ("G", {"game": "chess", "level": 2}),
-               ("G", {"game": "tihbat", "level": 9}), ("G", {"level": 4, "start": "yes"}))
+               ("G", {"game": "tihbat", "level": 10}), ("G", {"level": 4, "start": "yes"}),
+               ("G", {"level": 10}))  # the game chosen (Toguz Kumalak, then Tihbat) has levels 1-9
     for t, req in refused:
         before = seen()
         rt, ans = ask(t, req)

@@ -15,6 +15,11 @@ from playboard.games.registry import new_game
 import tlib
 
 
+def _top(name):
+    """The game's top level (9; Tobit's 11): a search to the budget, no handicap."""
+    return len(engine_mod.levels_of(name)) - 1
+
+
 # -- a stand-in game: Nim (take 1, 2 or 3; taking the last stone wins) ----------
 
 
@@ -151,9 +156,9 @@ def test_search_stops_when_the_whole_tree_is_seen():
 def test_bad_arguments_are_refused():
     e = Engine()
     tlib.raises(ValueError, Engine, 100)  # not a power of two
-    tlib.raises(ValueError, e.start, Nim(5), 9, None, 100)
+    tlib.raises(ValueError, e.start, Nim(5), -1, None, 100)
     tlib.raises(ValueError, e.start, Nim(5), 0, None, 100)
-    tlib.raises(ValueError, e.start, Nim(5), 8)  # level 8 needs a budget
+    tlib.raises(ValueError, e.start, Nim(5), 9)  # the top level needs a budget
     tlib.raises(ValueError, e.start, Nim(5), 3, -1)
     tlib.raises(ValueError, evaluation.for_game, "chess")
 
@@ -168,7 +173,7 @@ def test_node_budget_is_respected_exactly():
         g = new_game(name)
         e = Engine(tt_size=256)
         for budget in (1, 2, 57, 400):
-            m = e.think(g, 8, nodes=budget, table=False)
+            m = e.think(g, _top(name), nodes=budget, table=False)
             assert e.nodes == budget, (name, budget, e.nodes)
             assert m in g.legal_moves()
         gc.collect()
@@ -177,7 +182,7 @@ def test_node_budget_is_respected_exactly():
 def test_node_budget_is_respected_exactly_in_slices():
     g = new_game("toguz")
     e = Engine()
-    e.start(g, 8, nodes=300)
+    e.start(g, _top("toguz"), nodes=300)
     steps = 0
     while True:
         before = e.nodes
@@ -197,7 +202,7 @@ def test_time_budget_on_an_injected_clock():
     clock = FakeClock(step=1)  # 1 ms passes per clock reading
     g = new_game("toguz")
     e = Engine(clock=clock)
-    e.start(g, 8, ms=50)
+    e.start(g, _top("toguz"), ms=50)
     t0 = clock.t
     while not e.step(ms=10):
         pass
@@ -211,7 +216,7 @@ def test_time_slices_on_an_injected_clock():
     clock = FakeClock(step=2)
     e = Engine(clock=clock)
     g = new_game("tobit")
-    e.start(g, 8, nodes=10000)
+    e.start(g, _top("tobit"), nodes=10000)
     before = e.nodes
     assert e.step(ms=20) is False
     assert 0 < e.nodes - before <= 10, e.nodes - before  # a reading per node, 2 ms each
@@ -229,7 +234,7 @@ def test_stop_within_one_slice_and_the_game_is_unchanged():
             fen = g.fen()
             ply = g.ply
             e = Engine(tt_size=128)
-            e.start(g, 7, nodes=100000, copy=copy)
+            e.start(g, _top(name) - 1, nodes=100000, copy=copy)
             assert e.step(nodes=25) is False
             e.stop()
             assert g.fen() == fen and g.ply == ply, (name, copy)
@@ -248,9 +253,9 @@ def test_the_game_searched_is_left_unchanged():
         fen = g.fen()
         for copy in (True, False):
             e = Engine(tt_size=64)
-            e.think(g, 8, nodes=300) if copy else None
+            e.think(g, _top(name), nodes=300) if copy else None
             if not copy:
-                e.start(g, 8, nodes=300, copy=False)
+                e.start(g, _top(name), nodes=300, copy=False)
                 while not e.step(nodes=13):
                     pass
             assert g.fen() == fen and g.ply == 0
@@ -273,7 +278,7 @@ def test_the_engine_s_copy_follows_the_game():
             if ply == 6:
                 g.pop()  # a takeback
                 g.pop()
-            m = e.think(g, 6, nodes=60)
+            m = e.think(g, _top(name) - 2, nodes=60)  # (Tobit's 9: no blunders)
             assert m in g.legal_moves()
             if len(g.legal_moves()) == 1:
                 g.push(m)  # returned without search (and without the copy)
@@ -308,7 +313,7 @@ def test_tobit_finds_a_forced_capture_sequence():
     g = new_game("tobit", TOBIT_SHOT)
     assert not any(m[0] == 1 for m in g.legal_moves())  # a quiet position
     e = Engine(tt_size=512)
-    m = e.think(g, 8, nodes=6000)
+    m = e.think(g, _top("tobit"), nodes=6000)
     assert g.move_text(m) == "25-18", g.move_text(m)
     assert e.score > 50
     g.push(m)
@@ -324,7 +329,7 @@ def test_toguz_finds_the_tuzdyk_that_wins():
     # becomes 3: a tuzdyk, 3 balls, 82: South wins (1.4, 1.6). Nothing else wins.
     g = new_game("toguz", "1S,1S,1S,1S,1S,1S,1S,1S,2S/1S,1S,1S,1S,1S,1S,1S,1,2S 79 64 S 30")
     e = Engine()
-    m = e.think(g, 8, nodes=2000)
+    m = e.think(g, _top("toguz"), nodes=2000)
     assert g.move_text(m) == "91x", g.move_text(m)
     assert e.score == WIN - 1
 
@@ -375,9 +380,9 @@ def _tihbat_engine_line_wins(g, e, level):
 def test_tihbat_search_wins_a_won_line():
     g = new_game("tihbat", TIHBAT_WON)
     e = Engine(tt_size=0)
-    e.think(g, 8, nodes=5000, table=False)
+    e.think(g, _top("tihbat"), nodes=5000, table=False)
     assert e.best_move == 0 and e.score > 0
-    assert _tihbat_engine_line_wins(g, e, 8)
+    assert _tihbat_engine_line_wins(g, e, _top("tihbat"))
     assert g.fen() == new_game("tihbat", TIHBAT_WON).fen()
 
 
@@ -389,7 +394,7 @@ def test_never_an_illegal_move():
         for fen in _random_positions(name, 6, 7 + len(name)):
             g.set_fen(fen)
             legal = g.legal_moves()
-            for level in (1, 3, 5, 8):
+            for level in (1, 3, 5, 8, _top(name)):
                 m = e.think(g, level, nodes=150)
                 assert m in legal, (name, fen, level, m)
                 assert g.fen() == fen
@@ -467,13 +472,13 @@ def test_top_level_search_in_a_small_stack():
             for m in g.legal_moves()[:1]:
                 g.push(m)
             e = Engine(tt_size=512)
-            e.start(g, 8, nodes=1500, table=False)
+            e.start(g, _top(name), nodes=1500, table=False)
             while not e.step(nodes=100):
                 pass
             ok = e.best_move in g.legal_moves()
             nodes, depth = e.nodes, e.depth
             if name == "tihbat":  # and by the table (a seek per move, no search)
-                ok = ok and e.think(g, 8, nodes=1500) in g.legal_moves() and e.nodes == 0
+                ok = ok and e.think(g, _top(name), nodes=1500) in g.legal_moves() and e.nodes == 0
             return ok, nodes, depth
 
         ok, nodes, depth = _in_small_stack(search)
@@ -483,15 +488,20 @@ def test_top_level_search_in_a_small_stack():
     assert all(d >= 2 for _, d in out), out
 
 
-def test_level_tables_have_eight_levels_each():
-    for name in ("toguz", "tihbat", "tobit", "tobit4"):
+def test_level_tables_have_nine_levels_and_tobits_eleven():
+    for name, top in (("toguz", 9), ("tihbat", 9), ("tobit", 11), ("tobit4", 11)):
         t = engine_mod.levels_of(name)
-        assert len(t) == 9 and t[0] is None
+        assert len(t) == top + 1 and t[0] is None and _top(name) == top
+        last = None
         for cap, noise, share, blunders in t[1:]:
             assert 1 <= cap <= engine_mod.MAX_PLY - 1 and noise >= 0 and share >= 1
             # blunders in 32, or b | c << 6: b in 32, c in 32 in a careless game
             assert 0 <= blunders <= 32 or 0 <= blunders & 63 <= blunders >> 6 <= 32
-        assert t[8] == (engine_mod.MAX_PLY - 1, 0, 1, 0)  # the top level: no handicap at all
+            # each level above the one below: deeper, a larger share or fewer blunders
+            if last is not None:
+                assert (cap, -share, -(blunders & 63)) > last, (name, t)
+            last = (cap, -share, -(blunders & 63))
+        assert t[top] == (engine_mod.MAX_PLY - 1, 0, 1, 0)  # the top level: no handicap at all
     assert engine_mod.levels_of("tobit") is engine_mod.TOBIT_LEVELS
     assert engine_mod.levels_of("toguz") is engine_mod.LEVELS
 
@@ -502,13 +512,13 @@ def test_level_one_blunders_by_its_seed():
     # 40 seeds give several different moves, the same on a second run
     g = new_game("toguz")
     g.push(4)  # pit 5 from the start: North has captures to choose from
-    deep = Engine().think(g, 8, nodes=300)
+    deep = Engine().think(g, _top("toguz"), nodes=300)
     a = [Engine(seed=s).think(g, 1, nodes=300) for s in range(1, 41)]
     assert a == [Engine(seed=s).think(g, 1, nodes=300) for s in range(1, 41)]
     assert len(set(a)) >= 4
     assert 10 <= sum(1 for m in a if m != deep) <= 38  # about half the moves are not the search's
-    # level 8 never blunders: every seed plays the search's move
-    assert all(Engine(seed=s).think(g, 8, nodes=300) == deep for s in (1, 2, 3))
+    # the top level never blunders: every seed plays the search's move
+    assert all(Engine(seed=s).think(g, _top("toguz"), nodes=300) == deep for s in (1, 2, 3))
 
 
 def test_level_one_has_careless_games():

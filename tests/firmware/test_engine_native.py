@@ -104,7 +104,7 @@ def test_the_native_search_finds_what_the_engine_finds_at_equal_nodes():
             for g in tlib.random_games(lambda: new_game(name), 12, 5 + tt, most=90):
                 if len(g.legal_moves()) < 2:
                     continue
-                for level, nodes in ((8, 600), (7, 1200)):
+                for level, nodes in ((11, 600), (9, 1500)):  # (the levels it plays: 9-11)
                     e1 = e2 = None
                     e1, e2 = _pair(tt)
                     e1.think(g, level, nodes=nodes)
@@ -125,10 +125,10 @@ def test_whole_games_played_alike_with_the_table_kept_between_moves():
         e1 = e2 = None
         e1, e2 = _pair(256)
         while not g.is_game_over() and g.ply < 240:  # (the native search's key window)
-            e1.start(g, 8, nodes=250, copy=False)  # (no copy of a long game: the 192 KB heap)
+            e1.start(g, 11, nodes=250, copy=False)  # (no copy of a long game: the 192 KB heap)
             while not e1.step():
                 pass
-            e2.think(g, 8, nodes=250)
+            e2.think(g, 11, nodes=250)
             assert _result(e1) == _result(e2), (name, g.ply, g.fen())
             g.push(e1.best_move)
         ends.append((g.termination, g.ply))
@@ -139,8 +139,8 @@ def test_whole_games_played_alike_with_the_table_kept_between_moves():
 def test_slices_stop_and_time_budgets():
     g = next(tlib.random_games(lambda: new_game("tobit"), 1, 8, most=30))
     e1, e2 = _pair(256)
-    e1.think(g, 8, nodes=900)
-    e2.start(g, 8, nodes=900)
+    e1.think(g, 11, nodes=900)
+    e2.start(g, 11, nodes=900)
     steps = 0
     while not e2.step(nodes=7):  # one slice a frame
         steps += 1
@@ -148,7 +148,7 @@ def test_slices_stop_and_time_budgets():
     # stopped mid-search: done at once, a legal move kept
     e1 = e2 = None
     e3 = _native(Engine(tt_size=256))
-    e3.start(g, 8, nodes=5000)
+    e3.start(g, 11, nodes=5000)
     e3.step(nodes=300)
     e3.stop()
     assert e3.done and e3.stopped and e3.step() and e3.nodes == 300
@@ -162,11 +162,11 @@ def test_slices_stop_and_time_budgets():
 
     e3 = None
     e4 = _native(Engine(tt_size=256, clock=clock))
-    e4.think(g, 8, ms=40)
+    e4.think(g, 11, ms=40)
     assert e4.done and 0 < e4.nodes and e4.best_move in g.legal_moves()
     # the clock read before the first node, as the engine's own search reads it: no time,
     # no node, the first legal move
-    e4.think(g, 8, ms=0)
+    e4.think(g, 11, ms=0)
     assert (e4.nodes, e4.best_move) == (0, g.legal_moves()[0])
 
 

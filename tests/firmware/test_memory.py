@@ -253,7 +253,9 @@ def test_a_memory_error_at_every_place_of_the_commit_frame_loses_nothing():
         r = _demo(game, 2 * len(PLACES) + 2, OSError)
         _check(r, 2 * len(PLACES) + 2)
         assert r.app.memory_errors >= len(PLACES) // 2, r.app.memory_errors
-        assert "record-error" in r.kinds()
+        # (no list of the kinds: beside the firmware compiled into this heap, no 1 KB piece
+        # is left for one)
+        assert any(k == "record-error" for k, f in r.events)
         r = None
 
 

@@ -7,7 +7,7 @@ checks that the file is the solver's output).
 import gc
 
 from playboard.engine import tihbat_table as tt
-from playboard.engine.search import Engine
+from playboard.engine.search import Engine, levels_of
 from playboard.games.registry import new_game
 
 import tlib
@@ -106,11 +106,12 @@ def test_the_table_keeps_what_it_says_from_fresh_positions():
         gc.collect()
 
 
-def test_engine_level_8_plays_by_the_table():
+def test_engine_top_level_9_plays_by_the_table():
     g = new_game("tihbat")
     e = Engine()
+    assert len(levels_of("tihbat")) - 1 == 9
     for _ in range(6):
-        m = e.think(g, 8, nodes=50)
+        m = e.think(g, 9, nodes=50)
         assert m == tt.best_move(g) and e.nodes == 0
         g.push(m)
         if g.is_game_over():

@@ -30,7 +30,7 @@ def test_player_specs():
     assert match.parse_spec("L8@2374") == ("engine", 8, 2374)
     assert match.parse_spec("base8@8000") == ("base", 8, 8000)
     assert match.parse_spec("prev8@8000") == ("prev", 8, 8000)
-    for bad in ("L9", "L0", "greedy@5", "L8@", "L8@-1", "L8@x", "stockfish"):
+    for bad in ("L12", "L0", "greedy@5", "L8@", "L8@-1", "L8@x", "stockfish"):
         with pytest.raises(ValueError):
             match.parse_spec(bad)
 
@@ -38,7 +38,8 @@ def test_player_specs():
 def test_prev8_is_level_8_read_from_git():
     # prev8 is level 8 at match.PREV_REV, loaded from git into modules of its own
     # (not today's classes); until the search or the evaluations change it plays
-    # today's level 8: the same move, score and depth in the same nodes
+    # as today's top level (9, Toguz Kumalak's level 8 then): the same move, score and
+    # depth in the same nodes
     try:
         old = match.baseline_engine_class(match.PREV_REV)
     except ValueError:
@@ -53,7 +54,7 @@ def test_prev8_is_level_8_read_from_git():
     a = old(tt_size=1024)
     a.think(g, 8, nodes=2000)
     b = Engine(tt_size=1024)
-    b.think(g, 8, nodes=2000)
+    b.think(g, 9, nodes=2000)
     assert a.best_move in g.legal_moves() and a.nodes == b.nodes == 2000
     assert (a.best_move, a.score, a.depth) == (b.best_move, b.score, b.depth)
     p = match.Player("prev8@500", 2374, 7)
@@ -119,13 +120,14 @@ def test_ctrl_c_keeps_the_finished_pairings(capsys, tmp_path, monkeypatch):
 def test_ladder_suite_has_every_level_against_the_references_and_the_one_below():
     from playboard_host.commands.match import suite
 
-    pairs = suite()
-    for k in range(1, 9):
-        for ref in ("random", "greedy", "noisy"):
-            assert ("L%d" % k, ref) in pairs
-    for k in range(2, 9):
-        assert ("L%d" % k, "L%d" % (k - 1)) in pairs
-    assert len(pairs) == 31
+    for game, top in (("toguz", 9), ("tihbat", 9), ("tobit", 11), ("tobit4", 11)):
+        pairs = suite(game)
+        for k in range(1, top + 1):
+            for ref in ("random", "greedy", "noisy"):
+                assert ("L%d" % k, ref) in pairs
+        for k in range(2, top + 1):
+            assert ("L%d" % k, "L%d" % (k - 1)) in pairs
+        assert len(pairs) == 4 * top - 1
 
 
 def test_openings_differ_while_there_are_any_left():
@@ -178,8 +180,10 @@ def test_ctrl_c_mid_pairing_says_how_far_it_got(capsys, monkeypatch):
 def test_ladder_pairings_are_the_targets():
     from playboard_host.commands.match import ladder
 
-    assert ladder() == [("L1", "random"), ("L1", "greedy"), ("L1", "noisy"), ("L2", "L1"), ("L3", "L2"),
-                        ("L4", "L3"), ("L5", "L4"), ("L6", "L5"), ("L7", "L6"), ("L8", "L7")]
+    assert ladder() == ladder("toguz") == [("L1", "random"), ("L1", "greedy"), ("L1", "noisy"), ("L2", "L1"),
+                                           ("L3", "L2"), ("L4", "L3"), ("L5", "L4"), ("L6", "L5"), ("L7", "L6"),
+                                           ("L8", "L7"), ("L9", "L8")]
+    assert ladder("tobit")[-3:] == [("L9", "L8"), ("L10", "L9"), ("L11", "L10")]
 
 
 def test_chip_nodes_per_second_is_the_benchs_table():

@@ -24,7 +24,8 @@ def test_layout_data_has_every_game_and_the_tobit_lines():
     assert len(d["games"]["tobit4"]["edges"]) == 4 * 5 + 4 * 5
     assert [1, 7] in d["games"]["tobit"]["edges"] and [1, 6] not in d["games"]["tobit"]["edges"]
     assert "edges" not in d["games"]["toguz"]
-    assert len(d["games"]["toguz"]["cells"]) == 20 and d["levels"] == 8
+    assert len(d["games"]["toguz"]["cells"]) == 20 and d["levels"] == 11
+    assert [d["games"][g]["levels"] for g in ("toguz", "tobit", "tobit4", "tihbat")] == [9, 11, 11, 9]
 
 
 def test_pieces_in_hand_follow_a_capture_and_a_promotion():
@@ -280,8 +281,10 @@ def test_session_plays_on_the_real_firmware():
             s.act({"op": "fly"})
         with pytest.raises(ValueError, match="unknown game"):
             s.act({"op": "new", "game": "chess"})
-        with pytest.raises(ValueError, match="level must be 1..8"):
+        with pytest.raises(ValueError, match="level must be 1..11 for tobit"):
             s.act({"op": "new", "game": "tobit", "level": 12})
+        with pytest.raises(ValueError, match="level must be 1..9 for toguz"):
+            s.act({"op": "new", "game": "toguz", "level": 10})
         s.act({"op": "new", "game": "tobit", "mode": "white", "level": 1})
         s.advance(100)
         assert s.state()["app_state"] == "setup"

@@ -53,7 +53,7 @@ def resume(app, r, now_ms):
     level = tags.get("Level", "3")
     app.game_name = r.name
     app.mode = mode if mode in MODES else "two"
-    app.level = clamp(int(level) if level.isdigit() else 3, 1, 8)
+    app.level = clamp(int(level) if level.isdigit() else 3, 1, 11)  # (above the game's top: the engine plays its top)
     app.new_game(now_ms, resumed=r)
 
 

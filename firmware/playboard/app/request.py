@@ -3,19 +3,21 @@ by ``playboard.app.loop.App`` for that request only and dropped when a game begi
 the menu opens, so that a request does not bring the menu's code (``ui``) into the
 heap. Functions take the ``App`` as their first argument.
 """
-from playboard.app.state import GAMES, MODES, S_SETUP, S_PLAY, RESIGNED, AGREED
+from playboard.app.state import GAMES, MODES, S_SETUP, S_PLAY, RESIGNED, AGREED, top_level
 
 
-def check_choice(game=None, mode=None, level=None):
+def check_choice(game=None, mode=None, level=None, name="toguz"):
     """ValueError (one line) unless ``game`` (one of GAMES), ``mode`` (one of MODES) and
-    ``level`` (int 1..8) are each None or valid. Changes nothing."""
+    ``level`` (int 1..the game's top: ``top_level``, of ``game`` or else of ``name``,
+    the game chosen now) are each None or valid. Changes nothing."""
     if game is not None and game not in GAMES:
         raise ValueError("unknown game %r (one of %s)" % (game, ", ".join(GAMES)))
     if mode is not None and mode not in MODES:
         raise ValueError("unknown mode %r (one of %s)" % (mode, ", ".join(MODES)))
+    top = top_level(game or name)
     if level is not None and (not isinstance(level, int) or isinstance(level, bool)
-                              or not 1 <= level <= 8):
-        raise ValueError("level must be 1..8, got %r" % (level,))
+                              or not 1 <= level <= top):
+        raise ValueError("level must be 1..%d, got %r" % (top, level))
 
 
 _G_FIELDS = ("game", "mode", "level", "start", "force", "resign", "draw", "menu")
@@ -23,13 +25,14 @@ _G_FIELDS = ("game", "mode", "level", "start", "force", "resign", "draw", "menu"
 
 def set_choice(app, game=None, mode=None, level=None):
     """Set the next game's name, mode and level where not None (checked before by
-    :func:`check_choice`); the menu is repainted."""
+    :func:`check_choice`), the level at most the game's top; the menu is repainted."""
     if game is not None:
         app.game_name = game
     if mode is not None:
         app.mode = mode
     if level is not None:
         app.level = level
+    app.level = min(app.level, top_level(app.game_name))  # (a game with fewer levels)
     app._menu_dirty = True
 
 
@@ -70,7 +73,7 @@ def link_set_game(app, req):
             app._game_over("1/2-1/2", AGREED, now)
         return app.link_status()
     game, mode, level = req.get("game"), req.get("mode"), req.get("level")
-    check_choice(game, mode, level)
+    check_choice(game, mode, level, app.game_name)
     start = req.get("start", True)
     if start and in_game and app.game is not None and app.game.ply > 0 and not req.get("force"):
         raise ValueError("a game is being played (give force to abandon it)")

@@ -7,26 +7,30 @@ game's rules core, tracker and engine (on the RP2040 the code is frozen in flash
 and this costs nothing). Every function takes the ``App`` as its first argument.
 """
 from playboard.app.state import (GAMES, MODES, S_MENU, S_OVER, S_ATTRACT, MENU_GAME, MENU_MODE,
-                                 MENU_LEVEL, MENU_START, MENU_FLASH, MASK, OVER_DELAY_MS, STAFF_CORNERS, HOLD_MS)
+                                 MENU_LEVEL, MENU_START, MENU_FLASH, MASK, OVER_DELAY_MS, STAFF_CORNERS, HOLD_MS, top_level)
 
 STAFF_IDLE_MS = 60000  # the staff menu closes by itself after this long untouched
-from playboard.board.lights import LEGAL, LAST, ENGINE, ERROR, USER, ON, ACCENT, BLINK
+from playboard.board.lights import LEGAL, LAST, ENGINE, ERROR, USER, ON, ACCENT, BLINK, ACCENT_BLINK
 
 
 def offered(app):
     """(games, modes, max level) the menu offers: every one, or in locked (museum)
-    mode the settings ``games``, ``modes`` and ``max_level``."""
+    mode the settings ``games``, ``modes`` and ``max_level``. The max level is the
+    chosen game's highest (``top_level``: 9, Tobit's 11) or ``max_level``, the lower."""
     s = app.settings
+    top = top_level(app.game_name)
     if not s.get("locked"):
-        return GAMES, MODES, 8
-    return s.get("games", GAMES), s.get("modes", MODES), s.get("max_level", 8)
+        return GAMES, MODES, top
+    return s.get("games", GAMES), s.get("modes", MODES), min(top, s.get("max_level", top))
 
 
 def fit_choice(app):
-    """Make the menu's choice one that is offered (locked mode narrows it)."""
+    """Make the menu's choice one that is offered (locked mode narrows it; the level
+    is at most the game's top)."""
     games, modes, top = offered(app)
     if app.game_name not in games:
         app.game_name = games[0]
+        top = offered(app)[2]
     if app.mode not in modes:
         app.mode = modes[0]
     if app.level > top:
@@ -44,9 +48,12 @@ def paint_menu(app):
         if MODES[i] in modes:
             li.mark(LEGAL, lay.led_of(MENU_MODE[i]), ACCENT if MODES[i] == app.mode else ON)
     if app.mode != "two":
-        for i in range(top):
-            li.mark(LAST, lay.led_of(MENU_LEVEL[i]), ACCENT if i + 1 == app.level else
-                    (ON if i + 1 < app.level else 0))
+        lv = app.level
+        for i in range(min(top, 8)):
+            # 1-8: lavender below the level, the level white; above 8 (Tobit) pad 8
+            # blinks white and the pads up to level - 8 are white: 10 = pads 1, 2
+            li.mark(LAST, lay.led_of(MENU_LEVEL[i]), ACCENT if i + 1 == lv or i < lv - 8 else
+                    (ACCENT_BLINK if lv > 8 and i == 7 else (ON if i + 1 < lv else 0)))
     li.mark(ENGINE, lay.led_of(MENU_START), BLINK)
     # the menu's rest is the board as it stands (App._enter): a result's "not yet at
     # rest" (_settled, for its last sowing) ends with it, or REST_MS would take the
@@ -67,10 +74,14 @@ def menu_press(app, cell, now_ms):
     games, modes, top = offered(app)
     if cell in MENU_GAME and GAMES[MENU_GAME.index(cell)] in games:
         app.game_name = GAMES[MENU_GAME.index(cell)]
+        fit_choice(app)  # a level above the game's top comes down to it
     elif cell in MENU_MODE and MODES[MENU_MODE.index(cell)] in modes:
         app.mode = MODES[MENU_MODE.index(cell)]
     elif cell in MENU_LEVEL and app.mode != "two" and MENU_LEVEL.index(cell) < top:
-        app.level = MENU_LEVEL.index(cell) + 1
+        lv = MENU_LEVEL.index(cell) + 1
+        if lv == 8 and app.level >= 8 and top > 8:  # 8, 9, ... the game's top, then 8
+            lv = app.level + 1 if app.level < top else 8
+        app.level = lv
     elif cell == MENU_START:
         app.new_game(now_ms)
         return
@@ -84,7 +95,7 @@ def choose(app, game=None, mode=None, level=None):
     """Set the next game's name, mode and level (as the menu does). ValueError if any
     is bad, and then nothing is changed."""
     from playboard.app.request import check_choice, set_choice
-    check_choice(game, mode, level)
+    check_choice(game, mode, level, app.game_name)
     set_choice(app, game, mode, level)
 
 

@@ -22,13 +22,13 @@ the order: transposition-table move (or, at the root, the previous iteration's
 best move), two killer moves of that ply, then the game's hint (captures,
 tuzdyks first). Games whose evaluation asks for it (``quiesce``: Tobit, where
 capture is compulsory) extend horizon nodes while the side to move must
-capture. Levels 1-8 (``LEVELS``, ``TOBIT_LEVELS``: one table per game): the
+capture. Levels 1-9, Tobit's 1-11 (``LEVELS``, ``TOBIT_LEVELS``: one table per game): the
 low levels play a seeded random move in some of their moves (Toguz Kumalak's
 level 1 in more of them in one game of four, a careless game), cap the depth,
 add seeded noise to the root moves' scores (so they blunder on purpose) and get
-a smaller share of the budget (1/16 at level 1, 1/6 or 1/4 at level 7); level 8
-searches until the budget (or the tree) runs out. At level 8 Tihbat plays by the solved
-table (``playboard.engine.tihbat_table``) when the table file is present.
+a smaller share of the budget (1/16 at level 1, 1/6 at level 8, 1/2 at Tobit's 10);
+the top level (9, Tobit's 11) searches until the budget (or the tree) runs out. At its
+top level Tihbat plays by the solved table (``playboard.engine.tihbat_table``) when the table file is present.
 
 Budgets: ``ms`` (milliseconds on ``clock``, checked before every node; by the
 native Tobit search before every 16) and
@@ -73,7 +73,7 @@ _NO_MOVE = const(255)
 # fifth field: 18 small ints less in the heap, where test_memory's rig has no more.)
 # Calibrated per game by matches (docs/engine.md, ``playboard match --ladder``): each
 # level 60-75% against the one below.
-LEVELS = (  # Toguz Kumalak, Tihbat
+LEVELS = (  # Toguz Kumalak, Tihbat: 9 levels
     None,
     (1, 0, 16, 14 | 30 << 6),
     (1, 0, 16, 11),
@@ -81,26 +81,32 @@ LEVELS = (  # Toguz Kumalak, Tihbat
     (2, 0, 16, 5),
     (2, 0, 16, 2),
     (3, 0, 8, 2),
+    (3, 0, 8, 0),
     (MAX_PLY - 1, 0, 6, 0),
     (MAX_PLY - 1, 0, 1, 0),
 )
-TOBIT_LEVELS = (  # Tobit 5 x 4 and 4 x 4: its greedy mover is little better than a random one
+TOBIT_LEVELS = (  # Tobit 5 x 4 and 4 x 4: its greedy mover is little better than a random one,
+    # and its strongest search is further above it than 7 steps of 75% (docs/engine.md):
+    # 11 levels
     None,
     (1, 0, 16, 31),
-    (1, 0, 16, 21),
-    (1, 0, 16, 12),
-    (2, 0, 16, 7),
+    (1, 0, 16, 24),
+    (1, 0, 16, 19),
+    (1, 0, 16, 13),
+    (2, 0, 16, 9),
+    (2, 0, 16, 5),
     (2, 0, 16, 2),
     (3, 0, 8, 1),
-    (MAX_PLY - 1, 0, 4, 0),
+    (MAX_PLY - 1, 0, 5, 0),
+    (MAX_PLY - 1, 0, 2, 0),
     (MAX_PLY - 1, 0, 1, 0),
 )
 _CARELESS = const(4)  # one game in this many is a careless one (levels with two blunder rates)
-GAME_LEVELS = {"tobit": TOBIT_LEVELS, "tobit4": TOBIT_LEVELS}
 
 def levels_of(name):
-    """The levels table (``LEVELS``' shape, indexed 1..8) of the game called ``name``."""
-    return GAME_LEVELS.get(name, LEVELS)
+    """The levels table (``LEVELS``' shape, indexed 1..top: 9, Tobit's 11) of the game
+    called ``name``; its top level is ``len(levels_of(name)) - 1``."""
+    return TOBIT_LEVELS if name[:5] == "tobit" else LEVELS
 
 
 try:
@@ -144,7 +150,7 @@ class Engine:
     (default ``time.ticks_ms``), injectable for tests; differences are taken
     with ``time.ticks_diff`` for the device clock and plain subtraction for an
     injected one. ``seed``: seeds the low levels' noise (same seed, same game).
-    ``native``: Tobit's levels 7 and 8 search in native code (``TobitSearch`` of
+    ``native``: Tobit's levels without a depth cap (9-11) search in native code (``TobitSearch`` of
     ``playboard.engine.tobit_native``, its buffers made at the first such search, about
     13 KB): the same search, the same moves at the same nodes, about six times as many
     nodes a second on the RP2040; the board definition's ``"engine": {"native": true}``
@@ -209,28 +215,32 @@ class Engine:
     # -- public --------------------------------------------------------------
 
     def start(self, game, level=8, ms=None, nodes=None, depth=None, copy=True, table=True):
-        """Begin a search for the side to move in ``game`` at ``level`` (1-8).
+        """Begin a search for the side to move in ``game`` at ``level`` (1-9; Tobit 1-11).
 
         ``game`` is copied (``game.copy()``) and never changed. With
         ``copy=False`` the search pushes and pops on ``game`` itself (saving the
         copy's heap): between slices it then holds the search's moves, so the
         caller must not read or change it until the search is done or
         ``stop()`` (which takes those moves back at once). ``table``: at
-        level 8, play Tihbat by the solved table when its file is present
+        the top level (9), play Tihbat by the solved table when its file is present
         (no search; False searches instead). ``ms``: time
         budget in milliseconds on the engine's clock, from this call; ``nodes``:
-        node budget; levels below 8 use a share of both (``LEVELS``: 1/6 or 1/4 at
-        level 7 down to 1/16); ``depth``: a depth cap below the level's own.
-        With no budget the level's depth cap alone bounds the search (levels 7
-        and 8 then need a budget: ValueError). A game that is over gives
+        node budget; levels below the top use a share of both (``LEVELS``: 1/16 up
+        to 1/6 or Tobit's 1/2); ``depth``: a depth cap below the level's own.
+        With no budget the level's depth cap alone bounds the search (the levels
+        with no cap, 8-9 and Tobit's 9-11, then need a budget: ValueError). A game that is over gives
         ``best_move`` None; a single legal move is returned without search.
-        Raises ValueError for a level outside 1-8 or a negative budget.
+        A level above the game's top (9, Tobit's 11) plays as the top. Raises
+        ValueError for a level below 1 or a negative budget.
         """
-        if not isinstance(level, int) or level < 1 or level > 8:
-            raise ValueError("level must be 1..8, not %r" % (level,))
+        levels = levels_of(game.name)
+        if not isinstance(level, int) or level < 1:
+            raise ValueError("level must be 1 or more, not %r" % (level,))
+        if level >= len(levels):  # above the game's top (a record's level from another
+            level = len(levels) - 1  # game's range): its top
         if (ms is not None and ms < 0) or (nodes is not None and nodes < 0):
             raise ValueError("budgets must be >= 0 (ms=%r, nodes=%r)" % (ms, nodes))
-        cap, noise, share, blunders = levels_of(game.name)[level]
+        cap, noise, share, blunders = levels[level]
         if blunders > 63:  # blunders | careless << 6: this level has careless games
             m = self._mood
             if game.ply <= m >> 1:  # a new game (or a take-back): draw its mood
@@ -279,7 +289,7 @@ class Engine:
             self.best_move = moves[self._rand_below(len(moves))]
             self.done = True
             return
-        if level == 8 and table and game.name == "tihbat":
+        if level == len(levels) - 1 and table and game.name == "tihbat":
             try:
                 from playboard.engine import tihbat_table
 

@@ -15,7 +15,7 @@ def add_arguments(p):
     p.add_argument("--game", action="append", choices=GAME_NAMES,
                    help="a game to play (repeatable; default: all four)")
     p.add_argument("--games", type=int, default=100, help="games per pairing (default 100)")
-    p.add_argument("--nodes", type=int, help="level 8's node budget per move (default: the RP2040's 2 s, %s)" % (
+    p.add_argument("--nodes", type=int, help="the top level's node budget per move (9, Tobit's 11) (default: the RP2040's 2 s, %s)" % (
         ", ".join("%s %d" % kv for kv in sorted(match.DEFAULT_NODES.items()))))
     p.add_argument("--pair", action="append", metavar="A:B",
                    help="a pairing such as L8:greedy, L8:base8@8000 or L8:prev8@8000 (repeatable; default: the ladder)")
@@ -29,19 +29,21 @@ def add_arguments(p):
                    help="also play the Tihbat table against every reply from the start, for each side")
 
 
-def suite():
-    """The ladder's pairings: each level against the reference players (random,
-    greedy, noisy), then each level against the one below, cheapest first."""
-    pairs = [("L%d" % k, ref) for k in range(1, 9) for ref in ("random", "greedy", "noisy")]
-    pairs += [("L%d" % k, "L%d" % (k - 1)) for k in range(2, 9)]
+def suite(game="toguz"):
+    """The ladder's pairings in ``game``: each level against the reference players
+    (random, greedy, noisy), then each level against the one below, cheapest first
+    (levels 1..the game's top: 9, Tobit's 11)."""
+    top = match.top_level(game)
+    pairs = [("L%d" % k, ref) for k in range(1, top + 1) for ref in ("random", "greedy", "noisy")]
+    pairs += [("L%d" % k, "L%d" % (k - 1)) for k in range(2, top + 1)]
     return pairs
 
 
-def ladder():
-    """The pairings the ladder's targets are about: level 1 against the
+def ladder(game="toguz"):
+    """The pairings the ladder's targets are about in ``game``: level 1 against the
     reference players, then each level against the one below."""
     return [("L1", ref) for ref in ("random", "greedy", "noisy")] + [
-        ("L%d" % k, "L%d" % (k - 1)) for k in range(2, 9)]
+        ("L%d" % k, "L%d" % (k - 1)) for k in range(2, match.top_level(game) + 1)]
 
 
 class _Progress:
@@ -72,7 +74,7 @@ def run(args):
     if args.games < 1:
         raise CommandError("--games must be 1 or more")
     check_output_path(args.json, "--json")
-    pairs = ladder() if args.ladder else suite()
+    pairs = None  # each game's (its levels)
     if args.pair:
         pairs = []
         for text in args.pair:
@@ -81,17 +83,17 @@ def run(args):
                 raise CommandError("--pair wants A:B, e.g. L8:greedy, not %r" % text)
             pairs.append((a, b))
     games = args.game or list(GAME_NAMES)
-    for text in {x for pair in pairs for x in pair}:
+    for text in {x for pair in pairs or () for x in pair}:
         try:
             match.parse_spec(text)
         except ValueError as e:
             raise CommandError(str(e))
     print("| game | A | B | games | A wins | draws | A losses | A score | 95% interval | mean plies "
-          "| adjudicated | nodes (L8) | notes |")
+          "| adjudicated | nodes (top level) | notes |")
     print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     finished = 0
     for game in games:
-        for a, b in pairs:
+        for a, b in pairs or (ladder(game) if args.ladder else suite(game)):
             prog = _Progress("%s %s:%s" % (game, a, b), args.quiet)
             try:
                 r = match.run_match(game, a, b, games=args.games, nodes=args.nodes, seed=args.seed,
@@ -105,7 +107,7 @@ def run(args):
                                      prog.done, args.games, prog.points))
                 return 130
             extra = ""
-            if game == "tihbat" and a == "L8":
+            if game == "tihbat" and a == "L%d" % match.top_level(game):
                 extra = "table said not lost in %d; lost %d of them" % (r["not_lost"], r["lost_when_not_lost"])
             print("| %s | %s | %s | %d | %d | %d | %d | %.1f%% | %.1f-%.1f%% | %.0f | %d | %d | %s |" % (
                 game, a, b, r["games"], r["wins"], r["draws"], r["losses"], 100 * r["score"],

@@ -39,8 +39,8 @@ def add_arguments(p):
     p.add_argument("--library", metavar="FILE",
                    help="library file the page's Sync button fills (default $PLAYBOARD_LIBRARY or "
                         "~/.playboard/library.sqlite)")
-    p.add_argument("--level", type=int, default=3, choices=range(1, 9), metavar="1-8",
-                   help="the engine's level (default 3)")
+    p.add_argument("--level", type=int, default=3, choices=range(1, 12), metavar="1-11",
+                   help="the engine's level: 1-9, Tobit's 1-11 (default 3)")
     p.add_argument("--open", action="store_true", help="open the page in the web browser")
     p.add_argument("--verbose", "-v", action="store_true", help="log every request")
     p.add_argument("--pico", action="store_true",

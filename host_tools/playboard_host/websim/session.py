@@ -31,6 +31,7 @@ import threading
 import time
 
 from playboard import pgn
+from playboard.engine.search import levels_of
 from playboard.games.common import GAME_NAMES, GameError
 from playboard.games.registry import new_game
 
@@ -454,12 +455,13 @@ class Session:
             raise ValueError("unknown game %r (one of %s)" % (game, ", ".join(GAME_NAMES)))
         if mode not in MODES:
             raise ValueError("unknown mode %r (two, white, black, demo)" % (mode,))
+        top = len(levels_of(game)) - 1  # 9, Tobit's 11
         try:
             level = int(level)
         except (TypeError, ValueError):
-            raise ValueError("level must be a number 1..8")
-        if not 1 <= level <= 8:
-            raise ValueError("level must be 1..8, not %d" % level)
+            raise ValueError("level must be a number 1..%d" % top)
+        if not 1 <= level <= top:
+            raise ValueError("level must be 1..%d for %s, not %d" % (top, game, level))
         with self.lock:
             # take every piece off the old game's area first: the board starts from an empty table
             self._clear_table()

@@ -132,6 +132,7 @@ function render(s) {
   const choice = s.app_state === "menu" ? null : `${s.game}/${s.mode}/${s.level}`;
   if (choice && choice !== boardChoice) {
     $("game").value = s.game;
+    fillLevels();
     $("mode").value = s.mode;
     $("level").value = s.level;
     boardChoice = choice;
@@ -292,16 +293,27 @@ function connect() {
   };
 }
 
-async function start() {
-  LAYOUT = await api("/api/layout");
+// the level choices of the chosen game (9; Tobit's 11), the choice kept where it fits
+function fillLevels() {
   const lv = $("level");
-  for (let i = 1; i <= LAYOUT.levels; i++) {
+  const g = LAYOUT.games[$("game").value];
+  const top = g && g.levels ? g.levels : LAYOUT.levels;
+  const was = +lv.value || LAYOUT.default_level;
+  lv.textContent = "";
+  for (let i = 1; i <= top; i++) {
     const o = document.createElement("option");
     o.value = i;
     o.textContent = i;
     lv.appendChild(o);
   }
-  lv.value = LAYOUT.default_level;
+  lv.value = Math.min(was, top);
+}
+
+async function start() {
+  LAYOUT = await api("/api/layout");
+  fillLevels();
+  $("level").value = LAYOUT.default_level;
+  $("game").addEventListener("change", fillLevels);
   $("new").addEventListener("click", () =>
     act({op: "new", game: $("game").value, mode: $("mode").value, level: +$("level").value}));
   $("putback").addEventListener("click", () => act({op: "putback"}));

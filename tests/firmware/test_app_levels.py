@@ -1,0 +1,114 @@
+"""The engine's levels on the board: each game's top (9; Tobit's 11, docs/engine.md
+"Levels"), the menu's way past level 8 (the level-8 pad pressed again), its lights,
+and every way a level reaches a game (menu, link, settings, a resumed record) kept
+within the game's levels."""
+from apprig import Rig
+from tlib import SkipTest, is_micropython, raises
+from playboard.app.state import GAMES, MENU_GAME, MENU_MODE, MENU_LEVEL, MENU_START, top_level
+from playboard.board.lights import LAST, ON, ACCENT, ACCENT_BLINK
+from playboard.engine.search import Engine, levels_of
+from playboard.games.registry import new_game
+
+
+def test_each_games_top_level_is_its_engine_table():
+    assert [len(levels_of(g)) - 1 for g in GAMES] == [top_level(g) for g in GAMES] == [9, 11, 11, 9]
+    eng = Engine(tt_size=0)
+    raises(ValueError, eng.start, new_game("toguz"), 0, None, 100)
+    # above the game's top (a record's level from another game): the top, no share
+    for name, top in (("toguz", 9), ("tobit", 11)):
+        g = new_game(name)
+        assert eng.think(g, top + 2, nodes=300) == Engine(tt_size=0).think(g, top, nodes=300)
+        assert eng.nodes == 300
+    for name in ("tobit", "tobit4"):
+        g = new_game(name)
+        m = eng.think(g, 11, nodes=300)
+        assert m in g.legal_moves() and eng.nodes == 300
+
+
+def _level_marks(r):
+    li = r.app.lights
+    lay = r.app.menu_lay
+    return [li.marks[LAST * li.n + lay.led_of(c)] for c in MENU_LEVEL]
+
+
+def test_the_level_8_pad_goes_on_past_8_in_tobit_and_the_pads_show_it():
+    r = Rig()
+    r.adv(50)
+    r.press("toguz", MENU_GAME[1])  # Tobit
+    r.press("toguz", MENU_MODE[1])  # against the engine
+    r.press("toguz", MENU_LEVEL[7])
+    assert (r.app.game_name, r.app.mode, r.app.level) == ("tobit", "white", 8)
+    assert _level_marks(r) == [ON] * 7 + [ACCENT]
+    seen = []
+    for _ in range(4):
+        r.press("toguz", MENU_LEVEL[7])
+        seen.append(r.app.level)
+        if r.app.level == 10:
+            # above 8: pad 8 blinks white, the pads up to level - 8 are white
+            assert _level_marks(r) == [ACCENT, ACCENT] + [ON] * 5 + [ACCENT_BLINK]
+    assert seen == [9, 10, 11, 8]  # from the top back to 8
+    assert [f["level"] for k, f in r.events if k == "menu"][-4:] == [9, 10, 11, 8]
+    r.press("toguz", MENU_LEVEL[2])
+    assert r.app.level == 3 and _level_marks(r) == [ON, ON, ACCENT] + [0] * 5
+    # Toguz Kumalak has 9: a Tobit level above 9 comes down to 9, its pad 8 goes 8, 9, 8
+    for _ in range(3):
+        r.press("toguz", MENU_LEVEL[7])
+    assert r.app.level == 10
+    r.press("toguz", MENU_GAME[0])
+    assert (r.app.game_name, r.app.level) == ("toguz", 9)
+    assert _level_marks(r) == [ACCENT] + [ON] * 6 + [ACCENT_BLINK]
+    r.press("toguz", MENU_LEVEL[7])
+    assert r.app.level == 8 and _level_marks(r) == [ON] * 7 + [ACCENT]
+    r.press("toguz", MENU_LEVEL[7])
+    assert r.app.level == 9
+
+
+def test_a_tobit_game_at_level_11_begins_records_its_level_and_the_engine_replies():
+    if is_micropython():
+        raise SkipTest("Tobit in-process rig: CPython only (see tests/host/test_app_e2e.py)")
+    r = Rig()
+    r.adv(50)
+    r.press("toguz", MENU_GAME[1])
+    r.press("toguz", MENU_MODE[2])  # the player Black: the engine moves first
+    for _ in range(4):
+        r.press("toguz", MENU_LEVEL[7])
+    assert r.app.level == 11
+    r.press("toguz", MENU_START)
+    r.begun()
+    assert r.app.game.name == "tobit" and r.app.level == 11
+    rec = r.store.read(r.store.current)
+    assert rec.tags["Level"] == "11" and rec.tags["White"] == "Playboard L11"
+    # the pieces on their points: the set-up is done, the engine (White) thinks
+    g = r.app.game
+    for p in range(1, g.n_points + 1):
+        if g.board[p]:
+            r.hw.set_sensor(r.sensor("tobit", p), 1)
+    r.adv(3000)
+    assert ("thinking", {"side": 0, "level": 11}) in r.events
+    for _ in range(200):
+        if any(k == "engine" for k, f in r.events):
+            break
+        r.adv(100)
+    assert any(k == "engine" for k, f in r.events), r.kinds()[-10:]
+
+
+def test_a_level_above_the_games_top_never_reaches_its_engine():
+    r = Rig()
+    r.adv(50)
+    # the link: refused for the game chosen (Toguz Kumalak), taken for Tobit
+    assert "1..9, got 10" in str(raises(ValueError, r.app.choose, None, None, 10))
+    assert "1..9, got 11" in str(raises(ValueError, r.app.choose, "tihbat", None, 11))
+    r.app.choose(game="tobit", mode="white", level=11)
+    assert r.app.level == 11
+    # a setting of 11 (any game's top) shown with Toguz Kumalak chosen: its top
+    r.app.choose(game="toguz")
+    r.app.settings["level"] = 11
+    r.app.link_settings({"level": 11})
+    assert r.app.level == 9
+    # the link choosing a game with fewer levels: the level comes down to its top
+    r.app.choose(game="tobit", level=11)
+    r.app.link_set_game({"game": "tihbat", "mode": "white", "start": True})
+    r.begun()
+    assert r.app.game.name == "tihbat" and r.app.level == 9
+    rec = r.store.read(r.store.current)
+    assert rec.tags["Level"] == "9"
