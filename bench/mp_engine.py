@@ -3,7 +3,7 @@
 Run from the repository root with firmware/ and bench/ on the path (``make bench``
 does): ``micropython -X heapsize=192k bench/mp_engine.py``.
 
-Per game (its top level, 8 or Tobit's 11; Tihbat searched without its table, and by the table):
+Per game (its top level, 9 or Tobit's 11; Tihbat searched without its table, and by the table):
 - peak heap used during a search: the live heap (after gc.collect) at every
   slice boundary of a 1,500-node search in slices of 5 nodes, minus the heap
   before the engine was made; it counts the engine (search stack, a 1024-entry

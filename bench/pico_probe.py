@@ -14,7 +14,7 @@ figures stalled the USB serial's output).
   (``App._pending`` None: one frame, or one per step where the firmware begins a game
   in steps), for Toguz Kumalak and Tobit against the engine; frames in play (Toguz
   Kumalak against the engine, the player to move, nobody moving), in Tobit's set-up
-  view, and in a demo (engine against engine, Toguz Kumalak, level 8: searches over
+  view, and in a demo (engine against engine, Toguz Kumalak, level 9, its top: searches over
   many frames): all its frames, and those in which the engine searched;
 - free heap and the largest free block (the largest bytearray that can be made) in
   play after a collection, per game (the probe's own code is in the heap too:
@@ -246,7 +246,7 @@ out["start_tobit"] = request({"game": "tobit", "mode": "white", "level": 3, "sta
 out["setup"] = frames(30)  # the set-up view: the pieces are not on their points
 heap("tobit")
 to_menu()
-out["start_demo"] = request({"game": "toguz", "mode": "demo", "level": 8, "start": True})
+out["start_demo"] = request({"game": "toguz", "mode": "demo", "level": 9, "start": True})
 th = []  # the frames that searched (the engine thinking before or after, or its nodes moved)
 demo = []  # every frame of the demo after it began
 for _ in range(400):

@@ -25,7 +25,13 @@ same matches are ``playboard match --game toguz --game tobit --ladder
 ``LADDER_GAMES`` (default 100; 10 for a quick look), ``LADDER_PROCESSES``
 (default 1: the machine is shared), ``LADDER_GAMES_LIST`` (default
 ``toguz,tobit``), ``LADDER_FULL``, ``LADDER_PAIRS`` (only these pairings, e.g.
-``toguz:L4:L3,toguz:L8:prev8@8000``: ``LADDER_GAMES_LIST`` is then ignored).
+``toguz:L4:L3,toguz:L9:prev8@8000,tobit:L13:L12:native``: ``LADDER_GAMES_LIST`` is
+then ignored; ``native``: on a board whose Tobit search is native).
+
+Tobit's ladder includes the levels a board with its search in native code (a frozen
+build) adds above 11: 12 against 11 and 13 against 12 at the chip's native budget
+(``playboard match --native``; its levels 1-11 play as on any board, at about the same
+nodes: docs/engine.md).
 The bench runner stops a script after ``BENCH_SCRIPT_S`` seconds (default
 1200): set it to some hours for 100 games.
 """
@@ -49,7 +55,8 @@ GAMES = int(os.environ.get("LADDER_GAMES", "100"))
 PROCESSES = int(os.environ.get("LADDER_PROCESSES", "1"))
 GAME_LIST = os.environ.get("LADDER_GAMES_LIST", "toguz,tobit").split(",")
 FULL = os.environ.get("LADDER_FULL", "") not in ("", "0")
-PAIRS = [tuple(p.split(":")) for p in os.environ.get("LADDER_PAIRS", "").split(",") if p]
+PAIRS = [tuple(p.split(":")[:3]) + (p.endswith(":native"),)
+         for p in os.environ.get("LADDER_PAIRS", "").split(",") if p]
 SPEED_NODES = 20000
 
 
@@ -93,12 +100,19 @@ def main():
                 pairs = pairs + [(top, "base8@8000")]
             if FULL and game == "toguz":
                 pairs = pairs + [(top, "prev8@8000")]
-            jobs += [(game, a, b) for a, b in pairs]
-    for game, a, b in jobs:
-        r = match.run_match(game, a, b, games=GAMES, processes=PROCESSES)
+            jobs += [(game, a, b, False) for a, b in pairs]
+            if game in match.NATIVE_NODES:  # a board whose search is native: its levels above 11
+                top = match.top_level(game)
+                jobs += [(game, "L%d" % k, "L%d" % (k - 1), True)
+                         for k in range(top + 1, match.top_level(game, True) + 1)]
+                if FULL:
+                    jobs.append((game, "L%d" % match.top_level(game, True), "base8@8000", True))
+    for game, a, b, native in jobs:
+        r = match.run_match(game, a, b, games=GAMES, processes=PROCESSES, native=native)
         target, ok = target_of(a, b)
         verdict = None if ok is None else ok(r)
-        report("ladder %s %s vs %s (%d games, top level %d nodes)" % (game, a, b, GAMES, r["nodes"]),
+        report("ladder %s%s %s vs %s (%d games, top level %d nodes)" % (
+            game, " (native search)" if native else "", a, b, GAMES, r["nodes"]),
                round(100 * r["score"], 1), "%% [%.1f, %.1f] %d-%d-%d" % (
                    100 * r["low"], 100 * r["high"], r["wins"], r["draws"], r["losses"]),
                target, verdict)
@@ -107,7 +121,7 @@ def main():
     print("|---|---|---|---|---|---|---|---|")
     for r, target, verdict in rows:
         print("| %s | %s | %s | %d | %d-%d-%d | %.1f%% | %.0f-%.0f%% | %s |" % (
-            r["game"], r["a"], r["b"], r["games"], r["wins"], r["draws"], r["losses"],
+            r["game"] + (" (native)" if r["native"] else ""), r["a"], r["b"], r["games"], r["wins"], r["draws"], r["losses"],
             100 * r["score"], 100 * r["low"], 100 * r["high"],
             "" if target is None else "%s: %s" % (target, "met" if verdict else "missed")))
 

@@ -21,7 +21,7 @@ SPEC = {
     "max_brightness": ("int", 0, 255),  # a cap on brightness, whoever sets it (staff, link)
     "hours": ("hours", 0, 0),  # opening hours "HH:MM-HH:MM" (every day; "" always open):
     # outside them the board is dark and starts nothing (docs/museum.md)
-    "level": ("int", 1, 11),  # the engine's level offered first in the menu (at most the game's top)
+    "level": ("int", 1, 13),  # the engine's level offered first in the menu (at most the game's top)
     "takeback": ("bool", 0, 0),  # not in demo: the previous position put back takes back
     "hints": ("bool", 0, 0),  # legal targets lit when a piece is lifted
     "attract_s": ("int", 0, 86400),  # menu / result idle this long -> attract (0 never)
@@ -30,7 +30,7 @@ SPEC = {
     "think_nodes": ("int", 10, 1000000),  # the engine's nodes per move (virtual clock)
     "games": ("set", GAMES, 4),  # the games the menu offers (locked mode)
     "modes": ("set", MODES, 4),  # the modes the menu offers (locked mode)
-    "max_level": ("int", 1, 11),  # the highest engine level the menu offers (locked mode; 8 or 11 is the game's top)
+    "max_level": ("int", 1, 13),  # the highest engine level the menu offers (locked mode; 9, 11 or 13 is the game's top)
     "locked": ("bool", 0, 0),  # museum mode: only allowed choices, staff menu by gesture
     "lock_link": ("bool", 0, 0),  # locked mode: the link refuses changes until unlocked
     "resume": ("one", ("always", "never"), 0),  # at power-up: resume the unfinished game,
@@ -40,7 +40,7 @@ SPEC = {
 
 # The defaults of the settings the board keeps only once changed (the app reads them
 # with these defaults); the others' defaults: DEFAULT_SETTINGS, app.state.APP_SETTINGS
-DEFAULTS = {"idle_s": 0, "games": list(GAMES), "modes": list(MODES), "max_level": 11,
+DEFAULTS = {"idle_s": 0, "games": list(GAMES), "modes": list(MODES), "max_level": 13,
             "locked": False, "lock_link": True, "resume": "always", "max_brightness": 255,
             "hours": ""}
 
@@ -111,7 +111,7 @@ def check_all(changes, current):
     new = dict(current)
     for k in changes:
         new[k] = check(k, changes[k])
-    if new.get("level", 1) > new.get("max_level", 11):
+    if new.get("level", 1) > new.get("max_level", 13):
         raise ValueError("setting level %d is above max_level %d" % (new["level"], new["max_level"]))
     return new
 

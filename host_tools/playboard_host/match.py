@@ -37,7 +37,7 @@ import subprocess
 import sys
 import time
 
-from playboard.engine.search import Engine, levels_of
+from playboard.engine.search import MAX_PLY, Engine, levels_of
 from playboard.games.common import GAME_NAMES
 from playboard.games.registry import new_game
 
@@ -47,6 +47,11 @@ from playboard.games.registry import new_game
 # its table. (Written again in bench/mp_engine.py, which runs under MicroPython: keep equal.)
 CHIP_NODES_PER_S = {"toguz": 1187, "tobit": 607, "tobit4": 659, "tihbat": 1500}
 DEFAULT_NODES = {k: 2 * v for k, v in CHIP_NODES_PER_S.items()}
+# A board whose Tobit search runs in native code (a frozen build; ``--native``): the
+# nodes of a 2 s search on the emulated Pico (docs/engine.md, bench/py_pico.py "the top
+# level's 2 s"), for the levels that search natively (no depth cap); the others search
+# as on any board (DEFAULT_NODES)
+NATIVE_NODES = {"tobit": 9888, "tobit4": 10576}
 DEFAULT_OPENING = {"toguz": 2, "tobit": 4, "tobit4": 4, "tihbat": 2}
 MAX_PLIES = {"toguz": 1000, "tobit": 300, "tobit4": 300, "tihbat": 1000}
 NOISY_RANDOM = 4  # the noisy player moves at random once in this many moves
@@ -54,7 +59,7 @@ NOISY_RANDOM = 4  # the noisy player moves at random once in this many moves
 BASELINE_REV = "f493dce644f065dcb5fccea3f04f8941f9181504"
 # the engine of the ladder's first calibration (level 8 of this commit is ``prev8``)
 PREV_REV = "7900f1381cb524870c74ecd6515f3d0d2ba8d153"
-MAX_LEVEL = max(len(levels_of(name)) - 1 for name in GAME_NAMES)  # Tobit's 11
+MAX_LEVEL = max(len(levels_of(name, True)) - 1 for name in GAME_NAMES)  # Tobit's 13 (native)
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
@@ -134,10 +139,10 @@ def parse_spec(spec):
                      "with @N nodes for engines)" % (spec, MAX_LEVEL))
 
 
-def top_level(game):
-    """The highest engine level of ``game`` (a GAME_NAMES name): 9, Tobit's 11
-    (the engine's level tables, ``levels_of``)."""
-    return len(levels_of(game)) - 1
+def top_level(game, native=False):
+    """The highest engine level of ``game`` (a GAME_NAMES name): 9, Tobit's 11 or, on
+    a ``native`` board, 13 (the engine's level tables, ``levels_of``)."""
+    return len(levels_of(game, native)) - 1
 
 
 class Player:
@@ -145,13 +150,19 @@ class Player:
 
     ``spec``: see the module docstring; ``nodes``: the match's node budget per
     move (an ``@N`` in the spec wins); ``seed``: the player's random moves and
-    the engine's noise."""
+    the engine's noise; ``native``: the engine as on a board whose Tobit search is
+    native (``Engine.native``: its level table; the levels it searches natively get
+    their share of ``nodes``, the others their share of the game's ``DEFAULT_NODES``,
+    as in the chip's 2 s). The native levels' search is played by the engine's own
+    loop at the same nodes (the same moves: tests/firmware/test_engine_native.py;
+    under CPython faster than the viper code run as Python)."""
 
-    def __init__(self, spec, nodes, seed):
+    def __init__(self, spec, nodes, seed, native=False):
         self.spec = spec
         self.kind, self.level, own = parse_spec(spec)
         self.rng = random.Random(seed)
         self.nodes = own or nodes
+        self.native = native
         self.engine = None
         if self.kind == "engine":
             self.engine = Engine(tt_size=1024, seed=seed & 0x3FFFFFFF or 1)
@@ -180,6 +191,13 @@ class Player:
                 if best_v is None or v > best_v:
                     best, best_v = m, v
             return best
+        if self.native:
+            cap, noise, share, blunders = levels_of(g.name, True)[self.level]
+            if cap < MAX_PLY - 1:  # the engine's own search on the chip: its nodes
+                return self.engine.think(g, self.level, nodes=DEFAULT_NODES[g.name])
+            # the native search (no cap, no noise, no blunders): the same search is the
+            # top level's of the table without it, at this level's nodes
+            return self.engine.think(g, len(levels_of(g.name)) - 1, nodes=max(1, self.nodes // share))
         return self.engine.think(g, self.level, nodes=self.nodes)
 
 
@@ -235,20 +253,21 @@ def openings(game, plies, pairs, seed):
     return out
 
 
-def play_game(game, white, black, nodes, opening, seed, max_plies=None):
+def play_game(game, white, black, nodes, opening, seed, max_plies=None, native=False):
     """Play one game; return (result text, plies, termination or "adjudicated",
     judged) where, for Tihbat, ``judged[side]`` is the final margin the table
     promised ``side`` (captures so far plus the table's value) at its first move.
 
     ``white``/``black``: player specs. ``opening``: the first moves (a
     sequence of legal moves, e.g. from ``openings``) or a number of random
-    plies drawn from ``seed``; ``seed`` also seeds the players."""
+    plies drawn from ``seed``; ``seed`` also seeds the players; ``native``: the
+    engines as on a board whose Tobit search is native (``Player``)."""
     g = new_game(game)
     if isinstance(opening, int):
         opening = random_opening(game, opening, seed)
     for m in opening:
         g.push(m)
-    players = (Player(white, nodes, seed * 2 + 1), Player(black, nodes, seed * 2 + 2))
+    players = (Player(white, nodes, seed * 2 + 1, native), Player(black, nodes, seed * 2 + 2, native))
     max_plies = max_plies or MAX_PLIES[game]
     judged = [None, None]  # Tihbat: the table's final margin for each side when it first moves
     while not g.is_game_over():
@@ -266,10 +285,10 @@ def play_game(game, white, black, nodes, opening, seed, max_plies=None):
 
 
 def _task(args):
-    game, a, b, nodes, opening, seed, i = args
+    game, a, b, nodes, opening, seed, i, native = args
     white, black = (a, b) if i % 2 == 0 else (b, a)
     t0 = time.time()
-    result, plies, term, judged = play_game(game, white, black, nodes, opening, seed)
+    result, plies, term, judged = play_game(game, white, black, nodes, opening, seed, native=native)
     if result == "1/2-1/2":
         score_a = 0.5
     elif (result == "1-0") == (white == a):
@@ -280,19 +299,24 @@ def _task(args):
     return i, score_a, result, plies, term, time.time() - t0, judged[side_a]
 
 
-def run_match(game, a, b, games=100, nodes=None, opening=None, seed=1, processes=1, progress=None):
+def run_match(game, a, b, games=100, nodes=None, opening=None, seed=1, processes=1, progress=None,
+              native=False):
     """Play ``games`` games of ``a`` against ``b``; return a dict with ``wins``,
     ``draws``, ``losses`` (for ``a``), ``score`` (a's share, 0..1), ``low``/``high``
     (its 95% interval, ``interval95``), ``plies`` (mean), ``adjudicated`` (count),
     ``seconds``. ``progress(done, games, points_a)`` is called after each game.
+    ``native``: Tobit on a board whose search is native (a frozen build: 13 levels,
+    ``NATIVE_NODES``; ``Player``); ValueError for another game.
     ValueError for an unknown player. A KeyboardInterrupt stops the workers and
     propagates (the caller keeps the pairings already finished)."""
     parse_spec(a)
     parse_spec(b)
-    nodes = nodes or DEFAULT_NODES[game]
+    if native and game not in NATIVE_NODES:
+        raise ValueError("only Tobit has a native search (not %s)" % game)
+    nodes = nodes or (NATIVE_NODES if native else DEFAULT_NODES)[game]
     opening = DEFAULT_OPENING[game] if opening is None else opening
     ops = openings(game, opening, (games + 1) // 2, seed)
-    tasks = [(game, a, b, nodes, ops[i // 2], seed * 100003 + i // 2, i) for i in range(games)]
+    tasks = [(game, a, b, nodes, ops[i // 2], seed * 100003 + i // 2, i, native) for i in range(games)]
     t0 = time.time()
     rows = []
 
@@ -313,7 +337,7 @@ def run_match(game, a, b, games=100, nodes=None, opening=None, seed=1, processes
     losses = games - wins - draws
     low, high = interval95(wins, draws, losses)
     return {
-        "game": game, "a": a, "b": b, "games": games, "nodes": nodes, "opening": opening,
+        "game": game, "a": a, "b": b, "games": games, "nodes": nodes, "opening": opening, "native": native,
         "wins": wins, "draws": draws, "losses": losses,
         "score": (wins + 0.5 * draws) / games, "low": low, "high": high,
         "plies": sum(r[3] for r in rows) / games,

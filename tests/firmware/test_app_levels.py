@@ -112,3 +112,33 @@ def test_a_level_above_the_games_top_never_reaches_its_engine():
     assert r.app.game.name == "tihbat" and r.app.level == 9
     rec = r.store.read(r.store.current)
     assert rec.tags["Level"] == "9"
+
+
+def test_a_board_with_tobits_native_search_offers_13_tobit_levels():
+    # (docs/engine.md: levels 1-11 as on any board, at about the same nodes; 12 and 13
+    # above them)
+    if is_micropython():
+        raise SkipTest("the native search's rig: CPython only (tests/firmware/test_app_native.py)")
+    from test_app_native import _rig
+    from playboard.engine.search import TOBIT_LEVELS, TOBIT_NATIVE_LEVELS
+    assert len(levels_of("tobit", True)) - 1 == 13 and len(levels_of("toguz", True)) - 1 == 9
+    assert TOBIT_NATIVE_LEVELS[:9] == TOBIT_LEVELS[:9]  # (the engine's own search: the same)
+    for k in (9, 10, 11):  # the native search, about 8 times the nodes: 1/8 of the share
+        assert TOBIT_NATIVE_LEVELS[k][2] == 8 * TOBIT_LEVELS[k][2]
+    r = _rig(True)
+    r.adv(50)
+    r.press("toguz", MENU_GAME[1])
+    r.press("toguz", MENU_MODE[1])
+    for _ in range(6):
+        r.press("toguz", MENU_LEVEL[7])
+    assert r.app.level == 13 and _level_marks(r) == [ACCENT] * 5 + [ON] * 2 + [ACCENT_BLINK]
+    r.press("toguz", MENU_LEVEL[7])
+    assert r.app.level == 8
+    r.app.choose(level=13)
+    assert r.app.level == 13
+    assert "1..9, got 13" in str(raises(ValueError, r.app.choose, "toguz", None, 13))
+    r.app.choose(game="toguz")  # a game with fewer levels: its top
+    assert r.app.level == 9
+    # a board without it: Tobit's 11
+    r = _rig(False)
+    assert "1..11, got 12" in str(raises(ValueError, r.app.choose, "tobit", None, 12))

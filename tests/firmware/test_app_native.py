@@ -22,8 +22,8 @@ def _rig(native):
     return _rig_of(dict(apprig._cfg(), engine={"native": native}))
 
 
-def _tobit_engine_game(r):
-    r.app.link_set_game({"game": "tobit4", "mode": "black", "level": 11})  # the engine: White
+def _tobit_engine_game(r, level=11):
+    r.app.link_set_game({"game": "tobit4", "mode": "black", "level": level})  # the engine: White
     while r.app._pending is not None:
         r.adv(10)
     g = r.app.game
@@ -38,13 +38,16 @@ def _tobit_engine_game(r):
     return g, [f for k, f in r.events if k == "engine"]
 
 
-def test_tobit_level_11_played_by_the_native_search_in_the_apps_frames():
+def test_tobit_top_level_played_by_the_native_search_in_the_apps_frames():
+    # the top level: 13 on a board whose search is native, 11 on another; both search
+    # the whole budget, so both play the engine's own search's move at that budget
     if is_micropython():
         raise SkipTest("Tobit in-process rig: CPython only (see tests/host/test_app_e2e.py)")
     from playboard.engine.search import Engine
     for native in (True, False):
         r = _rig(native)
-        g, ev = _tobit_engine_game(r)
+        g, ev = _tobit_engine_game(r, 13 if native else 11)
+        assert r.app.level == (13 if native else 11)
         assert r.app.engine.native is native
         # the native search ran (its node count is the event's) or it did not
         assert (getattr(r.app.engine, "_ts", None) is not None) is native

@@ -30,7 +30,7 @@ def test_player_specs():
     assert match.parse_spec("L8@2374") == ("engine", 8, 2374)
     assert match.parse_spec("base8@8000") == ("base", 8, 8000)
     assert match.parse_spec("prev8@8000") == ("prev", 8, 8000)
-    for bad in ("L12", "L0", "greedy@5", "L8@", "L8@-1", "L8@x", "stockfish"):
+    for bad in ("L14", "L0", "greedy@5", "L8@", "L8@-1", "L8@x", "stockfish"):
         with pytest.raises(ValueError):
             match.parse_spec(bad)
 
@@ -146,9 +146,9 @@ def test_each_opening_is_played_from_both_sides(monkeypatch):
     seen = []
     real = match.play_game
 
-    def spy(game, white, black, nodes, opening, seed, max_plies=None):
+    def spy(game, white, black, nodes, opening, seed, max_plies=None, native=False):
         seen.append((white, tuple(opening)))
-        return real(game, white, black, nodes, opening, seed, max_plies)
+        return real(game, white, black, nodes, opening, seed, max_plies, native)
 
     monkeypatch.setattr(match, "play_game", spy)
     match.run_match("toguz", "L1", "random", games=6, nodes=16, seed=5)
@@ -199,3 +199,35 @@ def test_chip_nodes_per_second_is_the_benchs_table():
               and [getattr(t, "id", None) for t in n.targets] == ["CHIP_NODES_PER_S"]]
     assert tables == [match.CHIP_NODES_PER_S]
     assert sorted(match.CHIP_NODES_PER_S) == ["tihbat", "tobit", "tobit4", "toguz"]
+
+
+def test_a_native_board_plays_its_native_levels_at_the_native_budget():
+    # --native: Tobit's 13 levels; the levels without a depth cap take their share of
+    # NATIVE_NODES (played by the engine's own loop, the same search), the others their
+    # share of DEFAULT_NODES, as on the chip
+    from playboard.engine.search import Engine
+    from playboard_host.commands.match import ladder
+
+    assert match.top_level("tobit", True) == 13 and match.top_level("tobit") == 11
+    assert ladder("tobit", True)[-2:] == [("L12", "L11"), ("L13", "L12")]
+    g = new_game("tobit")
+    for m in g.legal_moves()[:1]:
+        g.push(m)
+    seen = []
+    real = Engine.think
+
+    def think(e, game, level=8, nodes=None, **kw):
+        seen.append((level, nodes))
+        return real(e, game, level, nodes=nodes, **kw)
+
+    Engine.think = think
+    try:
+        for spec in ("L13", "L12", "L11", "L8"):
+            match.Player(spec, 9888, 5, native=True).move(g)
+    finally:
+        Engine.think = real
+    # the top's search (11 of the table without the native search) at 9888, 9888 / 3,
+    # 9888 / 8; level 8 as on any board (DEFAULT_NODES, its own share)
+    assert seen == [(11, 9888), (11, 3296), (11, 1236), (8, match.DEFAULT_NODES["tobit"])]
+    with pytest.raises(ValueError, match="only Tobit"):
+        match.run_match("toguz", "L2", "L1", games=2, native=True)

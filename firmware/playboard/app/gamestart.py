@@ -53,7 +53,7 @@ def resume(app, r, now_ms):
     level = tags.get("Level", "3")
     app.game_name = r.name
     app.mode = mode if mode in MODES else "two"
-    app.level = clamp(int(level) if level.isdigit() else 3, 1, 11)  # (above the game's top: the engine plays its top)
+    app.level = clamp(int(level) if level.isdigit() else 3, 1, 13)  # (above the game's top: the engine plays its top)
     app.new_game(now_ms, resumed=r)
 
 
@@ -143,7 +143,7 @@ def begin(app, now_ms, resumed=None):
             # the engine first: its table wants a block in one piece
             from playboard.engine.search import Engine
             app.engine = Engine(app._tt_size)
-            app.engine.native = app.cfg.get("engine", {}).get("native", False)  # Tobit's 7, 8
+            app.engine.native = app.cfg.get("engine", {}).get("native", False)  # Tobit's 9-13
         if app._reserve is None and app._begin_tries == 0:
             # the last game's objects are gone: keep their room whole while the code
             # loads (not on a retry: the code itself did not fit beside it)

@@ -176,7 +176,7 @@ class App:
         # the choice (menu / link)
         self.game_name = "toguz"
         self.mode = "two"
-        self.level = clamp(settings.get("level", 3), 1, 11)  # (the menu: the game's top)
+        self.level = clamp(settings.get("level", 3), 1, 13)  # (the menu: the game's top)
         # the game in play
         self.game = None
         self.lay = None
@@ -1104,7 +1104,7 @@ class App:
         if "hours" in changed:
             self._t_hours = (self.now - HOURS_MS) & MASK  # looked at by the next frame
         if "level" in changed and self.state == S_MENU:
-            self.level = clamp(self.settings["level"], 1, 11)
+            self.level = clamp(self.settings["level"], 1, 13)
         if self.state == S_MENU:
             self._ui().fit_choice(self)
             self._menu_dirty = True

@@ -16,9 +16,11 @@ from playboard.board.lights import LEGAL, LAST, ENGINE, ERROR, USER, ON, ACCENT,
 def offered(app):
     """(games, modes, max level) the menu offers: every one, or in locked (museum)
     mode the settings ``games``, ``modes`` and ``max_level``. The max level is the
-    chosen game's highest (``top_level``: 9, Tobit's 11) or ``max_level``, the lower."""
+    chosen game's highest (``top_level``: 9, Tobit's 11 or 13) or ``max_level``, the lower."""
     s = app.settings
     top = top_level(app.game_name)
+    if top == 11 and app.cfg.get("engine", {}).get("native"):
+        top = 13  # Tobit's search in native code: two levels more (docs/engine.md)
     if not s.get("locked"):
         return GAMES, MODES, top
     return s.get("games", GAMES), s.get("modes", MODES), min(top, s.get("max_level", top))
@@ -95,7 +97,7 @@ def choose(app, game=None, mode=None, level=None):
     """Set the next game's name, mode and level (as the menu does). ValueError if any
     is bad, and then nothing is changed."""
     from playboard.app.request import check_choice, set_choice
-    check_choice(game, mode, level, app.game_name)
+    check_choice(game, mode, level, app)
     set_choice(app, game, mode, level)
 
 

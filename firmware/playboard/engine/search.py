@@ -22,12 +22,12 @@ the order: transposition-table move (or, at the root, the previous iteration's
 best move), two killer moves of that ply, then the game's hint (captures,
 tuzdyks first). Games whose evaluation asks for it (``quiesce``: Tobit, where
 capture is compulsory) extend horizon nodes while the side to move must
-capture. Levels 1-9, Tobit's 1-11 (``LEVELS``, ``TOBIT_LEVELS``: one table per game): the
+capture. Levels 1-9, Tobit's 1-11 or 1-13 (``LEVELS``, ``TOBIT_LEVELS``, ``TOBIT_NATIVE_LEVELS``): the
 low levels play a seeded random move in some of their moves (Toguz Kumalak's
 level 1 in more of them in one game of four, a careless game), cap the depth,
 add seeded noise to the root moves' scores (so they blunder on purpose) and get
 a smaller share of the budget (1/16 at level 1, 1/6 at level 8, 1/2 at Tobit's 10);
-the top level (9, Tobit's 11) searches until the budget (or the tree) runs out. At its
+the top level (9, Tobit's 11 or 13) searches until the budget (or the tree) runs out. At its
 top level Tihbat plays by the solved table (``playboard.engine.tihbat_table``) when the table file is present.
 
 Budgets: ``ms`` (milliseconds on ``clock``, checked before every node; by the
@@ -101,12 +101,26 @@ TOBIT_LEVELS = (  # Tobit 5 x 4 and 4 x 4: its greedy mover is little better tha
     (MAX_PLY - 1, 0, 2, 0),
     (MAX_PLY - 1, 0, 1, 0),
 )
+# Tobit where its search runs in native code (``Engine.native``: about 8 times the nodes
+# in the same time): levels 1-8 as above (the engine's own search, the same share of the
+# time: the same nodes), 9-11 at 1/8 of the shares above (the native search: about the
+# same nodes as above, so the ladder holds), and two more above them
+TOBIT_NATIVE_LEVELS = TOBIT_LEVELS[:9] + (
+    (MAX_PLY - 1, 0, 40, 0),
+    (MAX_PLY - 1, 0, 16, 0),
+    (MAX_PLY - 1, 0, 8, 0),
+    (MAX_PLY - 1, 0, 3, 0),
+    (MAX_PLY - 1, 0, 1, 0),
+)
 _CARELESS = const(4)  # one game in this many is a careless one (levels with two blunder rates)
 
-def levels_of(name):
-    """The levels table (``LEVELS``' shape, indexed 1..top: 9, Tobit's 11) of the game
-    called ``name``; its top level is ``len(levels_of(name)) - 1``."""
-    return TOBIT_LEVELS if name[:5] == "tobit" else LEVELS
+def levels_of(name, native=False):
+    """The levels table (``LEVELS``' shape, indexed 1..top: 9, Tobit's 11, or 13 where
+    its search is ``native``) of the game called ``name``; its top level is
+    ``len(levels_of(name, native)) - 1``."""
+    if name[:5] == "tobit":
+        return TOBIT_NATIVE_LEVELS if native else TOBIT_LEVELS
+    return LEVELS
 
 
 try:
@@ -150,12 +164,13 @@ class Engine:
     (default ``time.ticks_ms``), injectable for tests; differences are taken
     with ``time.ticks_diff`` for the device clock and plain subtraction for an
     injected one. ``seed``: seeds the low levels' noise (same seed, same game).
-    ``native``: Tobit's levels without a depth cap (9-11) search in native code (``TobitSearch`` of
+    ``native``: Tobit's levels without a depth cap search in native code (``TobitSearch`` of
     ``playboard.engine.tobit_native``, its buffers made at the first such search, about
-    13 KB): the same search, the same moves at the same nodes, about six times as many
-    nodes a second on the RP2040; the board definition's ``"engine": {"native": true}``
-    asks for it (``App``). Under CPython the viper code runs as plain Python, slower
-    than this module's search.
+    13 KB): the same search, the same moves at the same nodes, about eight times as many
+    nodes in a 2 s search on the RP2040; Tobit then plays by ``TOBIT_NATIVE_LEVELS`` (13
+    levels: 1-11 at about the same nodes as without it, two above). The board
+    definition's ``"engine": {"native": true}`` asks for it (``App``). Under CPython the
+    viper code runs as plain Python, slower than this module's search.
 
     After ``start`` the results are read from: ``done`` (bool), ``best_move``,
     ``score`` (int, side to move's view), ``depth`` (last completed iteration),
@@ -215,7 +230,7 @@ class Engine:
     # -- public --------------------------------------------------------------
 
     def start(self, game, level=8, ms=None, nodes=None, depth=None, copy=True, table=True):
-        """Begin a search for the side to move in ``game`` at ``level`` (1-9; Tobit 1-11).
+        """Begin a search for the side to move in ``game`` at ``level`` (1-9; Tobit 1-11, or 1-13 if native).
 
         ``game`` is copied (``game.copy()``) and never changed. With
         ``copy=False`` the search pushes and pops on ``game`` itself (saving the
@@ -230,10 +245,10 @@ class Engine:
         With no budget the level's depth cap alone bounds the search (the levels
         with no cap, 8-9 and Tobit's 9-11, then need a budget: ValueError). A game that is over gives
         ``best_move`` None; a single legal move is returned without search.
-        A level above the game's top (9, Tobit's 11) plays as the top. Raises
+        A level above the game's top (9, Tobit's 11 or 13) plays as the top. Raises
         ValueError for a level below 1 or a negative budget.
         """
-        levels = levels_of(game.name)
+        levels = levels_of(game.name, self.native)
         if not isinstance(level, int) or level < 1:
             raise ValueError("level must be 1 or more, not %r" % (level,))
         if level >= len(levels):  # above the game's top (a record's level from another

@@ -17,6 +17,10 @@ def add_arguments(p):
     p.add_argument("--games", type=int, default=100, help="games per pairing (default 100)")
     p.add_argument("--nodes", type=int, help="the top level's node budget per move (9, Tobit's 11) (default: the RP2040's 2 s, %s)" % (
         ", ".join("%s %d" % kv for kv in sorted(match.DEFAULT_NODES.items()))))
+    p.add_argument("--native", action="store_true",
+                   help="Tobit as on a board whose search runs in native code (a frozen build): its 13 levels, "
+                        "the native levels at the chip's native 2 s (%s) unless --nodes" % (
+                            ", ".join("%s %d" % kv for kv in sorted(match.NATIVE_NODES.items()))))
     p.add_argument("--pair", action="append", metavar="A:B",
                    help="a pairing such as L8:greedy, L8:base8@8000 or L8:prev8@8000 (repeatable; default: the ladder)")
     p.add_argument("--ladder", action="store_true",
@@ -29,21 +33,22 @@ def add_arguments(p):
                    help="also play the Tihbat table against every reply from the start, for each side")
 
 
-def suite(game="toguz"):
+def suite(game="toguz", native=False):
     """The ladder's pairings in ``game``: each level against the reference players
     (random, greedy, noisy), then each level against the one below, cheapest first
-    (levels 1..the game's top: 9, Tobit's 11)."""
-    top = match.top_level(game)
+    (levels 1..the game's top: 9, Tobit's 11 or, ``native``, 13)."""
+    top = match.top_level(game, native)
     pairs = [("L%d" % k, ref) for k in range(1, top + 1) for ref in ("random", "greedy", "noisy")]
     pairs += [("L%d" % k, "L%d" % (k - 1)) for k in range(2, top + 1)]
     return pairs
 
 
-def ladder(game="toguz"):
-    """The pairings the ladder's targets are about in ``game``: level 1 against the
-    reference players, then each level against the one below."""
+def ladder(game="toguz", native=False):
+    """The pairings the ladder's targets are about in ``game`` (``native``: on a board
+    whose Tobit search is native): level 1 against the reference players, then each
+    level against the one below."""
     return [("L1", ref) for ref in ("random", "greedy", "noisy")] + [
-        ("L%d" % k, "L%d" % (k - 1)) for k in range(2, match.top_level(game) + 1)]
+        ("L%d" % k, "L%d" % (k - 1)) for k in range(2, match.top_level(game, native) + 1)]
 
 
 class _Progress:
@@ -82,7 +87,9 @@ def run(args):
             if not a or not b:
                 raise CommandError("--pair wants A:B, e.g. L8:greedy, not %r" % text)
             pairs.append((a, b))
-    games = args.game or list(GAME_NAMES)
+    games = args.game or (list(match.NATIVE_NODES) if args.native else list(GAME_NAMES))
+    if args.native and any(g not in match.NATIVE_NODES for g in games):
+        raise CommandError("--native is Tobit's (tobit, tobit4): its search in native code")
     for text in {x for pair in pairs or () for x in pair}:
         try:
             match.parse_spec(text)
@@ -93,11 +100,11 @@ def run(args):
     print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     finished = 0
     for game in games:
-        for a, b in pairs or (ladder(game) if args.ladder else suite(game)):
+        for a, b in pairs or (ladder(game, args.native) if args.ladder else suite(game, args.native)):
             prog = _Progress("%s %s:%s" % (game, a, b), args.quiet)
             try:
                 r = match.run_match(game, a, b, games=args.games, nodes=args.nodes, seed=args.seed,
-                                    processes=args.processes, progress=prog.show)
+                                    processes=args.processes, progress=prog.show, native=args.native)
             except ValueError as e:
                 raise CommandError(str(e))
             except KeyboardInterrupt:
