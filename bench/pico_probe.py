@@ -261,16 +261,17 @@ out["demo"] = demo
 out["demo_state"] = [app.state, app.mode, app.level, app.game.ply if app.game is not None else -1]
 out["memory_errors"] = app.memory_errors
 th = demo = None
-# Tobit against the engine at its top level, 11 (the native search's levels are 9-11,
-# where the board asks for it; the keys say "tobit8": the top level's, 8 until Tobit had
-# 11): the app's engine searches a middle game once (its native buffers made and
-# kept), then the free heap in that game
+# Tobit against the engine at its top level, 11, or 13 where the board's search is native
+# (its levels 9-13 search natively; the keys say "tobit8": the top level's, 8 until
+# Tobit had more): the app's engine searches a middle game once (its native buffers
+# made and kept), then the free heap in that game
 to_menu()
-out["start_tobit8"] = request({"game": "tobit", "mode": "white", "level": 11, "start": True})
+top = 13 if app.cfg.get("engine", {}).get("native") else 11
+out["start_tobit8"] = request({"game": "tobit", "mode": "white", "level": top, "start": True})
 heap("tobit8_setup")
 try:
     g = new_game("tobit", TOBIT_MIDDLE)
-    app.engine.think(g, 11, nodes=300, table=False)
+    app.engine.think(g, top, nodes=300, table=False)
     out["tobit8_nodes"] = app.engine.nodes
 except MemoryError:
     out["tobit8_nodes"] = -1
@@ -291,11 +292,11 @@ for name in ("tobit", "tobit4"):
     g = new_game(name, middle(name))
     gc.collect()
     f0 = gc.mem_free()
-    e.think(g, 11, nodes=1, table=False)
+    e.think(g, 13, nodes=1, table=False)  # (native: its top, 13)
     gc.collect()
     out.setdefault("native_buffers", f0 - gc.mem_free())
     t0 = time.ticks_us()
-    e.think(g, 11, nodes=300, table=False)
+    e.think(g, 13, nodes=300, table=False)
     out["native_" + name] = [e.nodes, time.ticks_diff(time.ticks_us(), t0)]
 # the top level's budget as the chip spends it: the nodes of a 2 s search (Tobit's middle
 # game), by the engine's own search and by the native one
@@ -306,7 +307,7 @@ for name in ("tobit", "tobit4"):
         e = Engine(tt_size=1024)
         e.native = bool(nat)
         g = new_game(name, middle(name))
-        e.think(g, 11, ms=2000, table=False)
+        e.think(g, 13 if nat else 11, ms=2000, table=False)  # (the top: all the 2 s)
         out["two_s_%s_%d" % (name, nat)] = e.nodes
 e = g = None
 gc.collect()

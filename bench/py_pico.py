@@ -191,15 +191,15 @@ def main():
         report("pico: largest free block, %s" % what, d["largest_" + key] // 1024, "KB")
     if free0:
         report("pico: free heap at the REPL after Ctrl-C (app loaded)", free0[0] // 1024, "KB")
-    # Tobit against the engine at its top level, 11 (the native search's where the board asks
+    # Tobit against the engine at its top level, 11 or 13 (the native search's where the board asks
     # for it): in the set-up view, then after the app's engine searched (its buffers kept)
-    for key, what in (("tobit8_setup", "Tobit L11, set-up"), ("tobit8", "Tobit L11, searched")):
+    for key, what in (("tobit8_setup", "Tobit top level, set-up"), ("tobit8", "Tobit top level, searched")):
         free = d["free_" + key] + probe_code
         report("pico: free heap, %s (%s)" % (what, deploy), free // 1024, "KB", ">= 64 KB",
                free >= 65536 and (key == "tobit8_setup" or d["tobit8_nodes"] > 0))
         report("pico: largest free block, %s" % what, d["largest_" + key] // 1024, "KB")
     ts = d["start_tobit8"]["frames"] or [0]
-    report("pico: start Tobit L11: longest frame until begun", max(ts) / 1000, "ms", "<= 50 ms",
+    report("pico: start Tobit top level: longest frame until begun", max(ts) / 1000, "ms", "<= 50 ms",
            d["start_tobit8"]["begun"] and max(ts) <= 50000)
     report("pico: playboard.engine.search.__file__ (how firmware may tell it is frozen)",
            repr(d["search_file"]), "")

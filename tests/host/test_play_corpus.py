@@ -143,9 +143,9 @@ def test_the_corpus_games_that_lost_plies_together(name, seed):
 
 
 @pytest.mark.parametrize("name", ("tobit", "tobit4"))
-def test_people_against_the_native_search_at_level_11_lose_nothing(name, monkeypatch):
+def test_people_against_the_native_search_at_level_13_lose_nothing(name, monkeypatch):
     # a board whose definition asks for Tobit's native search (a frozen build's default):
-    # level 11 plays with it in the app's frames while the people reply in 0-3 s, slide,
+    # level 13 plays with it in the app's frames while the people reply in 0-3 s, slide,
     # bump and touch, with a chattering sensor (docs/engine.md, "Tobit's search in
     # native code")
     from playboard.engine import tobit_native
@@ -154,7 +154,7 @@ def test_people_against_the_native_search_at_level_11_lose_nothing(name, monkeyp
     start, run = tobit_native.start, Engine._run
     monkeypatch.setattr(tobit_native, "start", lambda eng, game: (searches.append(game.ply), start(eng, game))[1])
     monkeypatch.setattr(Engine, "_run", lambda eng, *a: (own.append(1), run(eng, *a))[1])
-    monkeypatch.setattr(py_play, "LEVEL", 11)
+    monkeypatch.setattr(py_play, "LEVEL", 13)  # (the top on a native board)
     table = py_play.Table()
     table.app.cfg = dict(table.app.cfg, engine={"native": True})
     games = [py_play.run_game(table, name, mode, seed, False, (1.0, 1.0))
