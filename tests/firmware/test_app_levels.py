@@ -142,3 +142,39 @@ def test_a_board_with_tobits_native_search_offers_13_tobit_levels():
     # a board without it: Tobit's 11
     r = _rig(False)
     assert "1..11, got 12" in str(raises(ValueError, r.app.choose, "tobit", None, 12))
+
+
+def test_the_menu_after_a_resumed_game_above_its_top_on_this_board_offers_the_top():
+    # a Tobit game at 13 begun on a board whose search was native, resumed after the
+    # board lost it (a files deploy): played at 11 by the engine; the menu after it
+    # shows 11 and its START begins 11, not a level 13 the board does not have
+    if is_micropython():
+        raise SkipTest("the native search's rig: CPython only (tests/firmware/test_app_native.py)")
+    import apprig
+    from fakeflash import FakeFs
+
+    def rig(native, fs):
+        made = apprig._cfg
+        cfg = dict(made(), engine={"native": native})
+        apprig._cfg = lambda: cfg
+        try:
+            return Rig(fs)
+        finally:
+            apprig._cfg = made
+
+    fs = FakeFs()
+    r = rig(True, fs)
+    r.adv(50)
+    r.app.link_set_game({"game": "tobit", "mode": "white", "level": 13})
+    r.begun()
+    assert r.store.read(r.store.current).tags["Level"] == "13"
+    r2 = rig(False, fs)
+    r2.begun()
+    assert r2.app.game.name == "tobit" and "resumed" in r2.kinds()
+    r2.app.link_set_game({"resign": 0})
+    r2.app.open_menu(r2.t)
+    r2.adv(50)
+    assert r2.app.level == 11 and _level_marks(r2) == [ACCENT] * 3 + [ON] * 4 + [ACCENT_BLINK]
+    r2.press("toguz", MENU_START)
+    r2.begun()
+    assert r2.store.read(r2.store.current).tags["Level"] == "11"

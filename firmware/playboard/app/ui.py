@@ -44,6 +44,8 @@ def paint_menu(app):
     li.clear()
     lay = app.menu_lay
     games, modes, top = offered(app)
+    if app.level > top:  # a resumed game's, from a board with more levels: its top
+        app.level = top
     for i in range(4):
         if GAMES[i] in games:
             li.mark(LEGAL, lay.led_of(MENU_GAME[i]), ACCENT if GAMES[i] == app.game_name else ON)
