@@ -145,6 +145,20 @@ def top_level(game, native=False):
     return len(levels_of(game, native)) - 1
 
 
+def check_players(game, specs, native=False):
+    """ValueError (one line) unless each of ``specs`` is a player of ``game`` (an engine
+    level at most the game's top, ``top_level``: above it the engine would play its top,
+    a pairing of two equal players) and, ``native``, ``game`` is Tobit's."""
+    if native and game not in NATIVE_NODES:
+        raise ValueError("only Tobit has a native search (not %s)" % game)
+    top = top_level(game, native)
+    for spec in specs:
+        kind, level, own = parse_spec(spec)
+        if kind == "engine" and level > top:
+            raise ValueError("player %r: %s has levels 1..%d%s" % (
+                spec, game, top, " (13 with --native)" if top == 11 else ""))
+
+
 class Player:
     """A match player: ``move(g)`` returns a legal move of ``g``.
 
@@ -162,6 +176,7 @@ class Player:
         self.kind, self.level, own = parse_spec(spec)
         self.rng = random.Random(seed)
         self.nodes = own or nodes
+        self.own = own
         self.native = native
         self.engine = None
         if self.kind == "engine":
@@ -191,10 +206,10 @@ class Player:
                 if best_v is None or v > best_v:
                     best, best_v = m, v
             return best
-        if self.native:
+        if self.native and self.kind == "engine":  # (base8, prev8: old engines, no native table)
             cap, noise, share, blunders = levels_of(g.name, True)[self.level]
-            if cap < MAX_PLY - 1:  # the engine's own search on the chip: its nodes
-                return self.engine.think(g, self.level, nodes=DEFAULT_NODES[g.name])
+            if cap < MAX_PLY - 1:  # the engine's own search on the chip: its nodes (or its own @N)
+                return self.engine.think(g, self.level, nodes=self.own or DEFAULT_NODES[g.name])
             # the native search (no cap, no noise, no blunders): the same search is the
             # top level's of the table without it, at this level's nodes
             return self.engine.think(g, len(levels_of(g.name)) - 1, nodes=max(1, self.nodes // share))
@@ -309,10 +324,7 @@ def run_match(game, a, b, games=100, nodes=None, opening=None, seed=1, processes
     ``NATIVE_NODES``; ``Player``); ValueError for another game.
     ValueError for an unknown player. A KeyboardInterrupt stops the workers and
     propagates (the caller keeps the pairings already finished)."""
-    parse_spec(a)
-    parse_spec(b)
-    if native and game not in NATIVE_NODES:
-        raise ValueError("only Tobit has a native search (not %s)" % game)
+    check_players(game, (a, b), native)
     nodes = nodes or (NATIVE_NODES if native else DEFAULT_NODES)[game]
     opening = DEFAULT_OPENING[game] if opening is None else opening
     ops = openings(game, opening, (games + 1) // 2, seed)

@@ -231,3 +231,58 @@ def test_a_native_board_plays_its_native_levels_at_the_native_budget():
     assert seen == [(11, 9888), (11, 3296), (11, 1236), (8, match.DEFAULT_NODES["tobit"])]
     with pytest.raises(ValueError, match="only Tobit"):
         match.run_match("toguz", "L2", "L1", games=2, native=True)
+
+
+def test_a_level_above_the_games_top_is_one_clear_line_before_any_game(capsys):
+    # L12 in Toguz Kumalak (top 9) or Tobit without --native (11) would play the top:
+    # a pairing of two equal players, reported as a measurement
+    for game, pair, native in (("toguz", ("L12", "L11"), False), ("tobit", ("L12", "L11"), False),
+                               ("tobit", ("L14@9", "L1"), True)):
+        with pytest.raises(ValueError):
+            match.run_match(game, *pair, games=2, nodes=16, native=native)
+    assert main(["match", "--games", "1", "--pair", "L10:L9"]) == 2
+    out, err = capsys.readouterr()
+    assert "toguz has levels 1..9" in err and "| toguz |" not in out
+    match.check_players("tobit", ("L13", "L12"), native=True)
+    match.check_players("tobit", ("L11", "base8@8000"))
+
+
+def test_native_players_keep_their_own_budget_and_old_engines_are_not_remapped():
+    # --native remaps today's engine levels to the chip's budgets; an @N is the player's
+    # own (as without --native), and base8 / prev8 (old engines, no native table) play
+    # their level 8 at their @N
+    from playboard.engine.search import Engine
+
+    g = new_game("tobit")
+    g.push(g.legal_moves()[0])
+    seen = []
+    real = Engine.think
+
+    def think(e, game, level=8, nodes=None, **kw):
+        seen.append((level, nodes))
+        return real(e, game, level, nodes=nodes, **kw)
+
+    Engine.think = think
+    try:
+        match.Player("L8@700", 9888, 5, native=True).move(g)
+        match.Player("L5", 9888, 5, native=True).move(g)
+    finally:
+        Engine.think = real
+    assert seen == [(8, 700), (5, match.DEFAULT_NODES["tobit"])]
+    try:
+        old = match.baseline_engine_class(match.PREV_REV)
+    except ValueError:
+        pytest.skip("no git history here")
+    calls = []
+    real_old = old.think
+
+    def old_think(e, game, level=8, nodes=None, **kw):
+        calls.append((level, nodes))
+        return real_old(e, game, level, nodes=nodes, **kw)
+
+    old.think = old_think
+    try:
+        match.Player("prev8@500", 9888, 5, native=True).move(g)
+    finally:
+        old.think = real_old
+    assert calls == [(8, 500)]

@@ -90,9 +90,9 @@ def run(args):
     games = args.game or (list(match.NATIVE_NODES) if args.native else list(GAME_NAMES))
     if args.native and any(g not in match.NATIVE_NODES for g in games):
         raise CommandError("--native is Tobit's (tobit, tobit4): its search in native code")
-    for text in {x for pair in pairs or () for x in pair}:
+    for game in games:  # each pairing checked before any is played
         try:
-            match.parse_spec(text)
+            match.check_players(game, sorted({x for pair in pairs or () for x in pair}), args.native)
         except ValueError as e:
             raise CommandError(str(e))
     print("| game | A | B | games | A wins | draws | A losses | A score | 95% interval | mean plies "
