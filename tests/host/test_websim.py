@@ -93,6 +93,9 @@ def test_sim_port_options_are_not_confused_with_a_serial_port(capsys, tmp_path):
     f.write_text("x")
     assert main(["sim", "--flash", str(f)]) == 2
     assert "--flash %s is a file, not a folder" % f in capsys.readouterr().err
+    # a level the game has not (Toguz Kumalak's top is 9; Tobit's 11): one line, no traceback
+    assert main(["sim", "--game", "toguz", "--level", "11", "--flash", str(tmp_path / "f2")]) == 2
+    assert capsys.readouterr().err.strip() == "playboard: --level 11: toguz has levels 1..9"
 
 
 def test_one_set_of_mode_and_game_names_for_sim_the_page_and_the_board_menu(capsys):

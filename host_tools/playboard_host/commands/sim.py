@@ -147,6 +147,10 @@ def run(args):
     flash = args.flash or default_flash_dir()
     if os.path.exists(flash) and not os.path.isdir(flash):
         raise CommandError("--flash %s is a file, not a folder" % flash)
+    from playboard.engine.search import levels_of
+    top = len(levels_of(args.game)) - 1  # 9, Tobit's 11 (the page's levels)
+    if args.level > top:
+        raise CommandError("--level %d: %s has levels 1..%d" % (args.level, args.game, top))
     hub = srv.Hub()
     try:
         httpd = srv.make_server(None, hub, args.host, args.http_port, args.verbose)
