@@ -42,7 +42,7 @@ def demo_record_path():
 def make_demo_record(seeds=DEMO_SEEDS, levels=DEMO_LEVELS, nodes=DEMO_NODES, date="2026.11.30"):
     """The text of a Toguz Kumalak record played by the engine against itself.
 
-    ``seeds``/``levels``: (South, North) engine seeds and levels (1..8); ``nodes``:
+    ``seeds``/``levels``: (South, North) engine seeds and levels (1..9); ``nodes``:
     the node budget of each move (no clock, so the game is the same on any machine).
     Returns the record text (PGN-style, ends with a blank line)."""
     from playboard.engine.search import Engine
