@@ -217,7 +217,7 @@ _REFUSED = (
     ("P", [{"from": -5}, {"from": 1.5}]),
     ("G", [{"game": "tobit"}, {"game": "chess", "mode": "two"}]),  # no app: refused
     ("R", [{"x": 1}]),
-    ("W", [{"brightness": 90, "level": 12}, {"takeback": False, "nope": 1},
+    ("W", [{"brightness": 90, "level": 14}, {"takeback": False, "nope": 1},
            {"hints": 0}, {"games": ["toguz", "chess"]}, {"games": []},
            {"modes": ["two", "two"]}, {"resume": "maybe"}, {"level": 5, "max_level": 4},
            {"attract_s": -1}, {}]),
