@@ -44,7 +44,7 @@ def test_prev8_is_level_8_read_from_git():
         old = match.baseline_engine_class(match.PREV_REV)
     except ValueError:
         pytest.skip("no git history here")
-    from playboard.engine.search import Engine
+    Engine = match.Engine  # (the players' class: a firmware test may have reloaded the module)
 
     assert old is not Engine and old is match.baseline_engine_class(match.PREV_REV)
     assert old.__module__ != Engine.__module__
@@ -205,7 +205,7 @@ def test_a_native_board_plays_its_native_levels_at_the_native_budget():
     # --native: Tobit's 13 levels; the levels without a depth cap take their share of
     # NATIVE_NODES (played by the engine's own loop, the same search), the others their
     # share of DEFAULT_NODES, as on the chip
-    from playboard.engine.search import Engine
+    Engine = match.Engine  # (the players' class: a firmware test may have reloaded the module)
     from playboard_host.commands.match import ladder
 
     assert match.top_level("tobit", True) == 13 and match.top_level("tobit") == 11
@@ -251,7 +251,7 @@ def test_native_players_keep_their_own_budget_and_old_engines_are_not_remapped()
     # --native remaps today's engine levels to the chip's budgets; an @N is the player's
     # own (as without --native), and base8 / prev8 (old engines, no native table) play
     # their level 8 at their @N
-    from playboard.engine.search import Engine
+    Engine = match.Engine  # (the players' class: a firmware test may have reloaded the module)
 
     g = new_game("tobit")
     g.push(g.legal_moves()[0])
