@@ -181,7 +181,7 @@ function render(s) {
   if (s.app_state === "menu") {
     const m = s.menu || {};
     st = `The board's menu (now: ${m.game}, ${m.mode}, level ${m.level}): South pits 1-4 choose the game, ` +
-         "6-9 the mode (two, white, black, demo), North pits 1-8 the level; North pit 9 starts";
+         "6-9 the mode (two, white, black, demo), North pits 1-8 the level (pit 8 again: 9 and on, to the game's top); North pit 9 starts";
   }
   $("status-text").textContent = st + (s.note ? " - " + s.note : "");
   $("hint").textContent = s.hint || "";
