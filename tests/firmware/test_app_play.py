@@ -171,7 +171,7 @@ def test_every_refused_link_request_leaves_the_app_as_it_was():
                 a.game_name, a.mode, json.dumps(a.settings), r.store.current)
 
     r.adv(50)
-    refused = (("W", {"level": 12}), ("W", {"level": 5, "max_level": 4}),
+    refused = (("W", {"level": 14}), ("W", {"level": 5, "max_level": 4}),
                ("W", {"level": 5, "nope": 1}), ("W", {"brightness": 300, "level": 6}),
                ("G", {"game": "tobit", "mode": "fly"}), ("G", {"game": "chess", "level": 2}),
                ("G", {"game": "tihbat", "level": 10}), ("G", {"level": 4, "start": "yes"}),
