@@ -104,11 +104,14 @@ def test_the_native_search_finds_what_the_engine_finds_at_equal_nodes():
             for g in tlib.random_games(lambda: new_game(name), 12, 5 + tt, most=90):
                 if len(g.legal_moves()) < 2:
                     continue
-                for level, nodes in ((11, 600), (9, 1500)):  # (the levels it plays: 9-11)
+                # equal nodes: a level of each's table (TOBIT_LEVELS, TOBIT_NATIVE_LEVELS)
+                # with the same nodes after its share: 11 and 13 the whole budget, 10 a
+                # half, 12 a third
+                for level, nodes, level2, nodes2 in ((11, 600, 13, 600), (10, 1500, 12, 2250)):
                     e1 = e2 = None
                     e1, e2 = _pair(tt)
                     e1.think(g, level, nodes=nodes)
-                    e2.think(g, level, nodes=nodes)
+                    e2.think(g, level2, nodes=nodes2)
                     assert e2._ts.kk[41] == e2.nodes  # (the native search ran)
                     assert _result(e1) == _result(e2), (name, tt, level, g.fen())
                     assert e2._ts.s[380] == 0  # every move list fitted (_OVER)
@@ -128,7 +131,7 @@ def test_whole_games_played_alike_with_the_table_kept_between_moves():
             e1.start(g, 11, nodes=250, copy=False)  # (no copy of a long game: the 192 KB heap)
             while not e1.step():
                 pass
-            e2.think(g, 11, nodes=250)
+            e2.think(g, 13, nodes=250)  # (the native table's top: the whole budget, as 11's)
             assert _result(e1) == _result(e2), (name, g.ply, g.fen())
             g.push(e1.best_move)
         ends.append((g.termination, g.ply))
@@ -140,7 +143,7 @@ def test_slices_stop_and_time_budgets():
     g = next(tlib.random_games(lambda: new_game("tobit"), 1, 8, most=30))
     e1, e2 = _pair(256)
     e1.think(g, 11, nodes=900)
-    e2.start(g, 11, nodes=900)
+    e2.start(g, 13, nodes=900)  # (the native table's top: the whole budget, as 11's)
     steps = 0
     while not e2.step(nodes=7):  # one slice a frame
         steps += 1
@@ -148,7 +151,7 @@ def test_slices_stop_and_time_budgets():
     # stopped mid-search: done at once, a legal move kept
     e1 = e2 = None
     e3 = _native(Engine(tt_size=256))
-    e3.start(g, 11, nodes=5000)
+    e3.start(g, 13, nodes=5000)
     e3.step(nodes=300)
     e3.stop()
     assert e3.done and e3.stopped and e3.step() and e3.nodes == 300
@@ -162,11 +165,11 @@ def test_slices_stop_and_time_budgets():
 
     e3 = None
     e4 = _native(Engine(tt_size=256, clock=clock))
-    e4.think(g, 11, ms=40)
+    e4.think(g, 13, ms=40)
     assert e4.done and 0 < e4.nodes and e4.best_move in g.legal_moves()
     # the clock read before the first node, as the engine's own search reads it: no time,
     # no node, the first legal move
-    e4.think(g, 11, ms=0)
+    e4.think(g, 13, ms=0)
     assert (e4.nodes, e4.best_move) == (0, g.legal_moves()[0])
 
 
