@@ -6,40 +6,38 @@ heap. Functions take the ``App`` as their first argument.
 from playboard.app.state import GAMES, MODES, S_SETUP, S_PLAY, RESIGNED, AGREED, top_level
 
 
-def _top(app, name):
-    """``top_level`` of game ``name`` on ``app``'s board (None: a board without
-    Tobit's native search): Tobit's 13 where its search is native (as ``ui.offered``)."""
-    t = top_level(name)
-    return 13 if t == 11 and app is not None and app.cfg.get("engine", {}).get("native") else t
-
-
-def check_choice(game=None, mode=None, level=None, app=None):
+def check_choice(game, mode, level, app):
     """ValueError (one line) unless ``game`` (one of GAMES), ``mode`` (one of MODES) and
     ``level`` (int 1..the game's top on ``app``'s board: ``top_level``, of ``game`` or
-    else of the game chosen now) are each None or valid. Changes nothing."""
+    else of the game chosen now; Tobit's 13 where its search is native, as
+    ``ui.offered``) are each None or valid. Changes nothing; returns that top."""
     if game is not None and game not in GAMES:
         raise ValueError("unknown game %r (one of %s)" % (game, ", ".join(GAMES)))
     if mode is not None and mode not in MODES:
         raise ValueError("unknown mode %r (one of %s)" % (mode, ", ".join(MODES)))
-    top = _top(app, game or (app.game_name if app is not None else "toguz"))
+    top = top_level(game or app.game_name)
+    if top == 11 and app.cfg.get("engine", {}).get("native"):
+        top = 13
     if level is not None and (not isinstance(level, int) or isinstance(level, bool)
                               or not 1 <= level <= top):
         raise ValueError("level must be 1..%d, got %r" % (top, level))
+    return top
 
 
 _G_FIELDS = ("game", "mode", "level", "start", "force", "resign", "draw", "menu")
 
 
-def set_choice(app, game=None, mode=None, level=None):
+def set_choice(app, game, mode, level, top):
     """Set the next game's name, mode and level where not None (checked before by
-    :func:`check_choice`), the level at most the game's top; the menu is repainted."""
+    :func:`check_choice`, which gave ``top``), the level at most the game's top; the
+    menu is repainted."""
     if game is not None:
         app.game_name = game
     if mode is not None:
         app.mode = mode
     if level is not None:
         app.level = level
-    app.level = min(app.level, _top(app, app.game_name))  # (a game with fewer levels)
+    app.level = min(app.level, top)  # (a game with fewer levels)
     app._menu_dirty = True
 
 
@@ -80,12 +78,12 @@ def link_set_game(app, req):
             app._game_over("1/2-1/2", AGREED, now)
         return app.link_status()
     game, mode, level = req.get("game"), req.get("mode"), req.get("level")
-    check_choice(game, mode, level, app)
+    top = check_choice(game, mode, level, app)
     start = req.get("start", True)
     if start and in_game and app.game is not None and app.game.ply > 0 and not req.get("force"):
         raise ValueError("a game is being played (give force to abandon it)")
     # everything checked: now change
-    set_choice(app, game, mode, level)
+    set_choice(app, game, mode, level, top)
     if level is not None:
         app.settings["level"] = level
     if start:

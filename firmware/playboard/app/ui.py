@@ -99,8 +99,7 @@ def choose(app, game=None, mode=None, level=None):
     """Set the next game's name, mode and level (as the menu does). ValueError if any
     is bad, and then nothing is changed."""
     from playboard.app.request import check_choice, set_choice
-    check_choice(game, mode, level, app)
-    set_choice(app, game, mode, level)
+    set_choice(app, game, mode, level, check_choice(game, mode, level, app))
 
 
 def paint_over(app):
