@@ -23,7 +23,7 @@ from mp_app import BUILDER, PY, MP, code_sizes_apart  # noqa: E402
 
 TMP = "/tmp/pb-bench-memory" + os.getcwd().replace("/", "-")  # one per checkout
 GAMES = ("toguz", "tobit", "tobit4", "tihbat")
-TOP = (9, 11, 11, 9)  # each game's top level (playboard.app.state.top_level)
+TOP = (9, 11, 11, 9)  # each game's top level (playboard.app.ui.offered)
 MODES = ("two", "white", "black", "demo")
 ON_FLASH = 200
 SESSION = 200

@@ -6,14 +6,26 @@ import gc
 
 from apprig import Rig
 from tlib import SkipTest, is_micropython, raises
-from playboard.app.state import GAMES, MENU_GAME, MENU_MODE, MENU_LEVEL, MENU_START, top_level
+from playboard.app.state import GAMES, MENU_GAME, MENU_MODE, MENU_LEVEL, MENU_START
 from playboard.board.lights import LAST, ON, ACCENT, ACCENT_BLINK
 from playboard.engine.search import Engine, levels_of
 from playboard.games.registry import new_game
 
 
+class _Menu:
+    """An app as ``ui.offered`` sees it: its settings, chosen game and board definition."""
+
+    def __init__(self, game, native):
+        self.settings = {}
+        self.game_name = game
+        self.cfg = {"engine": {"native": native}}
+
+
 def test_each_games_top_level_is_its_engine_table():
-    assert [len(levels_of(g)) - 1 for g in GAMES] == [top_level(g) for g in GAMES] == [9, 11, 11, 9]
+    from playboard.app.ui import offered
+    for native, tops in ((False, [9, 11, 11, 9]), (True, [9, 13, 13, 9])):
+        assert [len(levels_of(g, native)) - 1 for g in GAMES] == tops
+        assert [offered(_Menu(g, native))[2] for g in GAMES] == tops
     eng = Engine(tt_size=0)
     raises(ValueError, eng.start, new_game("toguz"), 0, None, 100)
     # above the game's top (a record's level from another game): the top, no share

@@ -42,11 +42,12 @@ MENU_GAME = (0, 1, 2, 3)  # South pits 1-4: toguz, tobit, tobit4, tihbat
 MENU_MODE = (5, 6, 7, 8)  # South pits 6-9: two, white, black, demo
 MENU_LEVEL = (9, 10, 11, 12, 13, 14, 15, 16)  # North pits 1-8: level 1..8
 # each game's top engine level, a hex digit each as GAMES: 9, 11, 11, 9 (Tobit's 13 where
-# its search is native; the engine's level tables: a test checks; read with top_level). Above 8 a press of the level-8
+# its search is native; the engine's level tables: a test checks; read by
+# ui.offered and request.check_choice, cold modules). Above 8 a press of the level-8
 # pad at level 8 or more goes one level higher, from the top back to 8 (docs/app.md,
-# the menu pads). (A const, not a tuple: a tuple here, made at power-up, left the
-# museum board's heap one block short for a game begun after the link locked it:
-# tests/host/test_museum_e2e.py)
+# the menu pads). (A const, not a tuple or a function here: either, made at power-up,
+# left the heap short - a game begun on a museum board after the link locked it,
+# tests/host/test_museum_e2e.py; the link beside a Tobit game, tests/host/test_hall.py)
 GAME_LEVELS = const(0x9BB9)
 MENU_START = 17  # North pit 9
 MENU_FLASH = 4  # South pit 5: blinks red while the flash is nearly full (sync the games)
@@ -87,12 +88,6 @@ def ticks_ms():
     if t is not None:
         return t()
     return int(time.monotonic() * 1000) & MASK
-
-
-def top_level(name):
-    """The highest engine level of game ``name`` (one of GAMES): 9, Tobit's 11 (13 where
-    its search is native: ``ui.offered``, ``request.check_choice``). An unknown name: 9."""
-    return (GAME_LEVELS >> 4 * (3 - GAMES.index(name))) & 15 if name in GAMES else 9
 
 
 def clamp(v, lo, hi):
