@@ -456,7 +456,7 @@ class Runner:
                  % (res, result_words(g.name, res, why or None, g), rec.tags.get("Result", "*"), len(rec.moves)))
 
     # --- Tobit against the engine ---------------------------------------------------------
-    def play_engine_game(self, name="tobit", level=2, player_level=6, seed=6, player_nodes=3000):
+    def play_engine_game(self, name="tobit", level=3, player_level=8, seed=6, player_nodes=3000):
         """A game of ``name``: the demo player (the host's engine at ``player_level``)
         has White and moves the pieces; the board's engine at ``level`` has Black, and
         the demo makes each move its LEDs show. Returns (game, result, termination)."""
