@@ -201,6 +201,23 @@ def test_chip_nodes_per_second_is_the_benchs_table():
     assert sorted(match.CHIP_NODES_PER_S) == ["tihbat", "tobit", "tobit4", "toguz"]
 
 
+def _thinks(cls, play):
+    """The (level, nodes) of each ``cls.think`` call while ``play()`` runs."""
+    seen = []
+    real = cls.think
+
+    def think(e, game, level=8, nodes=None, **kw):
+        seen.append((level, nodes))
+        return real(e, game, level, nodes=nodes, **kw)
+
+    cls.think = think
+    try:
+        play()
+    finally:
+        cls.think = real
+    return seen
+
+
 def test_a_native_board_plays_its_native_levels_at_the_native_budget():
     # --native: Tobit's 13 levels; the levels without a depth cap take their share of
     # NATIVE_NODES (played by the engine's own loop, the same search), the others their
@@ -213,19 +230,8 @@ def test_a_native_board_plays_its_native_levels_at_the_native_budget():
     g = new_game("tobit")
     for m in g.legal_moves()[:1]:
         g.push(m)
-    seen = []
-    real = Engine.think
-
-    def think(e, game, level=8, nodes=None, **kw):
-        seen.append((level, nodes))
-        return real(e, game, level, nodes=nodes, **kw)
-
-    Engine.think = think
-    try:
-        for spec in ("L13", "L12", "L11", "L8"):
-            match.Player(spec, 9888, 5, native=True).move(g)
-    finally:
-        Engine.think = real
+    seen = _thinks(Engine, lambda: [match.Player(spec, 9888, 5, native=True).move(g)
+                                    for spec in ("L13", "L12", "L11", "L8")])
     # the top's search (11 of the table without the native search) at 9888, 9888 / 3,
     # 9888 / 8; level 8 as on any board (DEFAULT_NODES, its own share)
     assert seen == [(11, 9888), (11, 3296), (11, 1236), (8, match.DEFAULT_NODES["tobit"])]
@@ -255,34 +261,11 @@ def test_native_players_keep_their_own_budget_and_old_engines_are_not_remapped()
 
     g = new_game("tobit")
     g.push(g.legal_moves()[0])
-    seen = []
-    real = Engine.think
-
-    def think(e, game, level=8, nodes=None, **kw):
-        seen.append((level, nodes))
-        return real(e, game, level, nodes=nodes, **kw)
-
-    Engine.think = think
-    try:
-        match.Player("L8@700", 9888, 5, native=True).move(g)
-        match.Player("L5", 9888, 5, native=True).move(g)
-    finally:
-        Engine.think = real
+    seen = _thinks(Engine, lambda: [match.Player(spec, 9888, 5, native=True).move(g)
+                                    for spec in ("L8@700", "L5")])
     assert seen == [(8, 700), (5, match.DEFAULT_NODES["tobit"])]
     try:
         old = match.baseline_engine_class(match.PREV_REV)
     except ValueError:
         pytest.skip("no git history here")
-    calls = []
-    real_old = old.think
-
-    def old_think(e, game, level=8, nodes=None, **kw):
-        calls.append((level, nodes))
-        return real_old(e, game, level, nodes=nodes, **kw)
-
-    old.think = old_think
-    try:
-        match.Player("prev8@500", 9888, 5, native=True).move(g)
-    finally:
-        old.think = real_old
-    assert calls == [(8, 500)]
+    assert _thinks(old, lambda: match.Player("prev8@500", 9888, 5, native=True).move(g)) == [(8, 500)]
