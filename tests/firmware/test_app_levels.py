@@ -1,4 +1,4 @@
-"""The engine's levels on the board: each game's top (9; Tobit's 11, docs/engine.md
+"""The engine's levels on the board: each game's top (9; Tobit's 11, 13 on a native board; docs/engine.md
 "Levels"), the menu's way past level 8 (the level-8 pad pressed again), its lights,
 and every way a level reaches a game (menu, link, settings, a resumed record) kept
 within the game's levels."""
