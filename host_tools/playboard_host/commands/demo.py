@@ -24,7 +24,7 @@ def add_arguments(p):
                    help="ANSI colours for the LEDs (default: auto, where the terminal has them)")
     p.add_argument("--no-tobit", dest="tobit", action="store_false", help="skip the Tobit game against the engine")
     p.add_argument("--level", type=int, default=3, choices=range(1, 12), metavar="1-11",
-                   help="the engine's level in the Tobit game (default 3: the game the simulator's 192 KB model syncs after; docs/demo.md)")
+                   help="the engine's level in the Tobit game (default 3)")
     p.add_argument("--every", type=int, default=1, metavar="N",
                    help="draw the board after every N-th move (default 1; the final position is always drawn)")
     p.add_argument("--quiet", "-q", action="store_true", help="moves and results only, no pictures")
