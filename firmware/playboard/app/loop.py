@@ -123,6 +123,10 @@ class App:
                 if wdt is not None:
                     wdt.feed()
         self.settings = settings
+        # locked at power-up, its names interned (a board the link locks later restarts
+        # once the host is done: app.restart; the attribute takes the setting's name,
+        # already interned, as a new name might cross the names' pool edge)
+        self.locked = bool(settings.get("locked"))
         leds = cfg["leds"]
         self.closed = False  # outside the opening hours (settings "hours"): dark, idle
         self.wallclock = time.localtime  # (year, month, day, hour, minute, ...): the RTC
@@ -688,9 +692,10 @@ class App:
             c = self.closed
             self._check_hours(now_ms)
             # a locked board's daily restart (app.restart): at closing, or 24 h up (its
-            # frames; by the module's name's string: no new name to intern in play)
-            if self.state == S_ATTRACT and self.settings.get("locked") and (
-                    self.closed > c or self.frames * self.period_ms >= 86400000):
+            # frames; by the module's name's string: no new name to intern in play); a
+            # board the link locked since power-up restarts once the host is done
+            if self.settings.get("locked") and (not self.locked or self.state == S_ATTRACT and (
+                    self.closed > c or self.frames * self.period_ms >= 86400000)):
                 m = __import__("playboard.app.restart", None, None, ("check",))
                 unload(m.__name__)
                 m.check(self, self.closed)
@@ -1103,6 +1108,10 @@ class App:
             self.apply_brightness()
         if "hours" in changed:
             self._t_hours = (self.now - HOURS_MS) & MASK  # looked at by the next frame
+        elif self.settings.get("locked") and not self.locked:
+            # locked by the link since power-up: it restarts (app.restart.due) once the
+            # host is done, looked at 3 s from now, then every HOURS_MS
+            self._t_hours = (self.now - HOURS_MS + 3000) & MASK
         if "level" in changed and self.state == S_MENU:
             self.level = clamp(self.settings["level"], 1, 13)
         if self.state == S_MENU:

@@ -12,6 +12,16 @@ waiting to be written, the link between requests):
 - with no opening hours in effect (none set, or a clock never set), once it has
   been up 24 h; with hours, after 48 h (a closing that never came).
 
+And once after the link locks a board that was not locked at power-up (``App.locked``
+false: the museum profile or ``locked`` set by ``playboard settings``): at the menu
+or in attract, no game in play, nothing waiting to be written, the link quiet for
+``LOCK_QUIET_MS``; looked at 3 s after the change, then every ``HOURS_MS`` (a game in
+play, a host still talking). The board comes up locked: every name its code will
+need is interned at that power-up (``playboard.app.names``), while the heap is whole;
+without it the names' next pool, wanted late on a heap broken up by the link's and
+a game's code, may find no room and a game not begin (docs/museum.md, "Known
+problems"). The set-up's switching off and on after the profile is done by the board.
+
 The uptime is the app's frames since start-up times its scan period (``App.frames``
 and ``period_ms``: a count, which never wraps, unlike the RP2040's ``ticks_ms`` at
 2**30 ms, 12.4 days; frames that overran their period make it short, never long).
@@ -31,9 +41,10 @@ Loaded by ``App._scan_and_play`` only at those moments (by its name's string: no
 new name interned in play) and dropped at once: no code of it in the heap of play.
 Functions take the ``App``.
 """
-from playboard.app.state import S_ATTRACT, HOURS_MS
+from playboard.app.state import S_ATTRACT, S_MENU, HOURS_MS, MASK
 
 DAY_MS = 86400000  # 24 h (App._scan_and_play looks from then on too)
+LOCK_QUIET_MS = 2000  # after the link locked the board: no request heard this long
 
 
 def up_ms(app):
@@ -45,13 +56,18 @@ def due(app, closing):
     """True when the board should restart now: ``closing`` is ``app.closed`` (the app
     asks when this look at the hours turned it on, or once up 24 h). See the module's
     docstring for the rules."""
-    if not app.settings.get("locked") or app.state != S_ATTRACT:
-        return False  # (attract: no game in play; a finished game's objects may stay)
+    if not app.settings.get("locked"):
+        return False
     if app._pending is not None or app.check is not None:
         return False
     lk = app.link
     if lk is not None and (lk.dec.state != 0 or lk.live):
         return False  # the host is talking: the next look
+    if not app.locked:  # locked by the link since power-up: its names not interned
+        return (app.state == S_ATTRACT or app.state == S_MENU) and (
+            lk is None or ((app.now - lk.t_heard) & MASK) >= LOCK_QUIET_MS)
+    if app.state != S_ATTRACT:
+        return False  # (attract: no game in play; a finished game's objects may stay)
     up = up_ms(app)
     if closing:
         return up >= 2 * HOURS_MS
@@ -84,7 +100,7 @@ def restart(app):
             f.close()
     except OSError:
         pass  # (counted as a power-up then: the restart goes on)
-    app.emit("restart", {"up_s": up_ms(app) // 1000})
+    app.emit("restart", {"up_s": up_ms(app) // 1000, "why": "daily" if app.locked else "locked"})
     if app.wdt is not None:
         app.wdt.feed()  # (a whole 8 s for main.py to start the watchdog again)
     import machine

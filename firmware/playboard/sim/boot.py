@@ -10,7 +10,7 @@ from playboard.compat import unload
 
 def _opts(argv):
     o = {"board": "sim", "flash": "sim-flash", "image": None, "blocks": 64, "ctl": None,
-         "clock": None, "think": None, "link": True, "id": None}
+         "clock": None, "think": None, "link": True, "id": None, "sensors": None}
     i = 0
     while i < len(argv):
         a = argv[i]
@@ -40,6 +40,9 @@ def start(argv, bridge_class):
     del load_board
     unload("playboard.config")  # start-up only: give its heap back
     hw = open_board(cfg)
+    s = o["sensors"]
+    if s:  # (the pieces standing as the board comes up again: a restart; no new name)
+        hw.set_all([int(s[i:i + 2], 16) for i in range(0, len(s), 2)])
     hw.fill(0, 0, 24)  # the board lights at once
     hw.show()
     lit_us = time.ticks_diff(time.ticks_us(), t0)

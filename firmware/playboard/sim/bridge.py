@@ -19,6 +19,7 @@ Options::
     --think nodes|ms    engine budget per move (default nodes with a virtual clock)
     --no-link           no link on stdin/stdout
     --id TEXT           the board id the link's hello gives (default "sim")
+    --sensors HEX       the raw sensors at power-up, a byte each (default all 0: no piece)
 
 Control commands: one line each, words split by spaces; each gets one reply line
 of JSON (``{"ok": true, ...}`` or ``{"ok": false, "err": text}``)::
@@ -52,13 +53,15 @@ of JSON (``{"ok": true, ...}`` or ``{"ok": false, "err": text}``)::
     auto [off]                a spectator makes each engine move of Tobit on the sensors
     quit                      close the files and exit
 
-A locked board's daily restart (``playboard.app.restart``: ``machine.soft_reset()``,
-which raises ``SystemExit`` on the unix port) ends the process with the exit status
-75 ("restart me"), after replying (virtual clock) to the ``adv`` it happened in with
-``{"ok": true, "restart": true, "t": the clock then, "wall": the wall clock's seconds
+A locked board's restart (``playboard.app.restart``: daily, or once after the link
+locked it; ``machine.soft_reset()``, which raises ``SystemExit`` on the unix port)
+ends the process with the exit status 75 ("restart me"), after replying (virtual
+clock) to the ``adv`` it happened in with ``{"ok": true, "restart": true, "t": the
+clock then, "sensors": the raw sensors then (hex), "wall": the wall clock's seconds
 then (null unless ``wall`` set it)}``. ``SimBoard`` then starts the process again on
-the same flash and link port, sends ``wall`` again (on the chip the RTC keeps it
-across a soft reset) and runs the rest of the ``adv``.
+the same flash and link port with ``--sensors`` (the pieces stay where they stand),
+sends ``wall`` again (on the chip the RTC keeps it across a soft reset) and runs the
+rest of the ``adv``.
 """
 import sys
 import time
@@ -440,7 +443,7 @@ def run(argv=None):
             raise
         # machine.soft_reset(): a daily restart (playboard.app.restart)
         if br.virtual:
-            br.reply({"ok": True, "restart": True, "t": br.clock(),
+            br.reply({"ok": True, "restart": True, "t": br.clock(), "sensors": _hex(br.hw.sensors),
                       "wall": br.wall0 + br.now // 1000 if hasattr(br, "wall0") else None})
         sys.exit(75)
     except Exception as e:  # noqa: BLE001 - said on stderr, then the process ends
