@@ -236,13 +236,19 @@ class SimBoard:
         cmd = [self.exe]
         if self.heap:
             cmd += ["-X", "heapsize=" + self.heap]
-        cmd += [os.path.join(fw, "main.py"), "--board", a["board_def"], "--ctl", "%d,%d" % (c_r, c_w),
+        # (the pipes' numbers of a fixed width, the flash by its name in the folder the
+        # process runs in, MICROPYPATH without $HOME: the firmware's heap holds its
+        # arguments and sys.path, and its layout must not hang on the machine, the user
+        # or pytest's folders - CI's runs and ours alike at the 192 KB model's edges)
+        cmd += [os.path.join(fw, "main.py"), "--board", a["board_def"], "--ctl", "%04d,%04d" % (c_r, c_w),
                 "--clock", a["clock"]]
         if a["image"]:
-            cmd += ["--image", os.path.abspath(a["image"]), "--blocks", str(a["blocks"])]
+            where, name = os.path.split(os.path.abspath(a["image"]))
+            cmd += ["--image", name, "--blocks", str(a["blocks"])]
         else:
             os.makedirs(a["fs_dir"], exist_ok=True)
-            cmd += ["--flash", os.path.abspath(a["fs_dir"])]
+            where, name = os.path.split(os.path.abspath(a["fs_dir"]))
+            cmd += ["--flash", name]
         if a["think"]:
             cmd += ["--think", a["think"]]
         if not a["link"]:
@@ -257,7 +263,8 @@ class SimBoard:
         err = open(self.stderr_path, "ab")
         try:
             self.proc = subprocess.Popen(cmd, stdin=self._master, stdout=self._master, stderr=err,
-                                         pass_fds=(c_r, c_w), cwd=ROOT)
+                                         pass_fds=(c_r, c_w), cwd=where,
+                                         env=dict(os.environ, MICROPYPATH=".frozen"))
         finally:
             err.close()
             os.close(c_r)
