@@ -18,8 +18,11 @@ BLACK = range(27, 39)
 
 
 def _settings(b, *words):
-    with contextlib.redirect_stdout(io.StringIO()):
+    """``playboard settings WORDS`` on board ``b``'s link; what it printed."""
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
         assert cli.main(["settings"] + list(words) + ["--port", b.port, "--timeout", "5"]) == 0
+    return out.getvalue()
 
 
 def _put(b, rng, s, v):
@@ -112,8 +115,7 @@ def test_a_game_against_the_engine_begins_after_the_museum_profile_on_a_littlefs
 
     b = board()
     b.start("sim", image=str(tmp_path / "flash.img"), blocks=64)  # littlefs, as the board's
-    _settings(b, "--profile", "museum")
-    b.events()
+    assert "restarts by itself" in _settings(b, "--profile", "museum")
     b.advance(2500)
     assert b.restarts == 0  # the host just done: not yet
     b.advance(1000)  # the look 3 s after the profile: restarted

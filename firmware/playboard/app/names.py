@@ -12,8 +12,8 @@ the modules deployed beside it: the file ``data/names`` (written by the build of
 names are in flash), one name a line. A name interned now is one the code would
 intern when it loads; the names pass 1260, so the pool grows now. Imported by
 ``playboard.app.loop.App`` as it reads the settings, on a locked board only, and
-dropped after: the import does it (``n``: the names read). A board locked by the link interns them at its next power-up
-(docs/museum.md: the profile, then off and on).
+dropped after: the import does it (``n``: the names read). A board the link locks
+restarts by itself for them (``playboard.app.restart``; docs/museum.md).
 """
 import gc
 import sys
