@@ -693,12 +693,16 @@ class App:
             self._check_hours(now_ms)
             # a locked board's daily restart (app.restart): at closing, or 24 h up (its
             # frames; by the module's name's string: no new name to intern in play); a
-            # board the link locked since power-up restarts once the host is done
-            if self.settings.get("locked") and (not self.locked or self.state == S_ATTRACT and (
-                    self.closed > c or self.frames * self.period_ms >= 86400000)):
+            # board the link locked since power-up restarts at the menu or in attract
+            # once the host is done and nobody touches it, looked at every 3 s till then
+            if self.settings.get("locked") and (
+                    not self.locked and self.state in (S_MENU, S_ATTRACT) or self.state == S_ATTRACT and (
+                        self.closed > c or self.frames * self.period_ms >= 86400000)):
                 m = __import__("playboard.app.restart", None, None, ("check",))
                 unload(m.__name__)
                 m.check(self, self.closed)
+            if not self.locked and self.settings.get("locked"):
+                self._t_hours = (now_ms - HOURS_MS + 3000) & MASK
         self._paint(now_ms)
         self.lights.frame(now_ms)
         self.poll_link()

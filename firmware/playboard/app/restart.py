@@ -14,9 +14,11 @@ waiting to be written, the link between requests):
 
 And once after the link locks a board that was not locked at power-up (``App.locked``
 false: the museum profile or ``locked`` set by ``playboard settings``): at the menu
-or in attract, no game in play, nothing waiting to be written, the link quiet for
-``LOCK_QUIET_MS``; looked at 3 s after the change, then every ``HOURS_MS`` (a game in
-play, a host still talking). The board comes up locked: every name its code will
+or in attract, no game in play (one left open on record by the link's ``menu`` is
+resumed at the power-up, as when switched off and on), nothing waiting to be
+written, the link quiet for ``LOCK_QUIET_MS`` and no menu pit pressed for
+``LOCK_TOUCH_MS`` (a visitor choosing a game keeps their choice); looked at 3 s
+after the change, then every 3 s (``App._scan_and_play``). The board comes up locked: every name its code will
 need is interned at that power-up (``playboard.app.names``), while the heap is whole;
 without it the names' next pool, wanted late on a heap broken up by the link's and
 a game's code, may find no room and a game not begin (docs/museum.md, "Known
@@ -41,10 +43,11 @@ Loaded by ``App._scan_and_play`` only at those moments (by its name's string: no
 new name interned in play) and dropped at once: no code of it in the heap of play.
 Functions take the ``App``.
 """
-from playboard.app.state import S_ATTRACT, S_MENU, HOURS_MS, MASK
+from playboard.app.state import S_ATTRACT, S_MENU, HOURS_MS, MASK, QUIET_MS
 
 DAY_MS = 86400000  # 24 h (App._scan_and_play looks from then on too)
-LOCK_QUIET_MS = 2000  # after the link locked the board: no request heard this long
+LOCK_QUIET_MS = 2000  # after the link locked the board: no request heard this long,
+LOCK_TOUCH_MS = 10000  # and no menu pit pressed this long (a visitor choosing a game)
 
 
 def up_ms(app):
@@ -64,8 +67,10 @@ def due(app, closing):
     if lk is not None and (lk.dec.state != 0 or lk.live):
         return False  # the host is talking: the next look
     if not app.locked:  # locked by the link since power-up: its names not interned
-        return (app.state == S_ATTRACT or app.state == S_MENU) and (
-            lk is None or ((app.now - lk.t_heard) & MASK) >= LOCK_QUIET_MS)
+        # (_t_busy is -QUIET_MS until a menu pit is first pressed after power-up)
+        return ((app.state == S_ATTRACT or app.state == S_MENU) and app._hold < 0
+                and (app._t_busy == -QUIET_MS or ((app.now - app._t_busy) & MASK) >= LOCK_TOUCH_MS)
+                and (lk is None or ((app.now - lk.t_heard) & MASK) >= LOCK_QUIET_MS))
     if app.state != S_ATTRACT:
         return False  # (attract: no game in play; a finished game's objects may stay)
     up = up_ms(app)
@@ -83,8 +88,9 @@ def restart(app):
     not be emptied or a game is still open on record: the next look tries again."""
     if app.pending and not app._retry():
         return False
-    if app.store.current is not None:
-        return False  # a game not closed on record: not a moment nobody plays
+    if app.store.current is not None and app.locked:
+        return False  # a game not closed on record: not a moment nobody plays (after the
+        # link's lock it is resumed at the power-up, as when switched off and on)
     try:
         from playboard.app.museum import count_memory_errors
         app.mem_t = None  # (now, not a minute after the last count)
