@@ -18,8 +18,8 @@ events are reached over a control channel of two pipes (docs/simulator.md)::
 A locked board's restart (``playboard.app.restart``, docs/museum.md: daily, or once
 after the link locked it) ends the firmware process with exit status ``RESTART_EXIT``
 (75); the SimBoard starts it again by itself on the same flash, link port, wall clock
-(as the chip's soft reset keeps the RTC) and sensors (the pieces stay), runs the rest of the :meth:`advance` it happened in, and counts it
-(``restarts``, ``restart_log``).
+(as the chip's soft reset keeps the RTC) and sensors (the pieces stay), runs the rest
+of the :meth:`advance` it happened in, and counts it (``restarts``, ``restart_log``).
 
 By default the firmware is compiled with ``mpy-cross`` into ``build/simfw`` (as
 frozen code would be on the board: no compiling at import) and run inside

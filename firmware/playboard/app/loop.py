@@ -1114,7 +1114,7 @@ class App:
             self._t_hours = (self.now - HOURS_MS) & MASK  # looked at by the next frame
         elif self.settings.get("locked") and not self.locked:
             # locked by the link since power-up: it restarts (app.restart.due) once the
-            # host is done, looked at 3 s from now, then every HOURS_MS
+            # host is done, looked at 3 s from now, then every 3 s (_scan_and_play)
             self._t_hours = (self.now - HOURS_MS + 3000) & MASK
         if "level" in changed and self.state == S_MENU:
             self.level = clamp(self.settings["level"], 1, 13)

@@ -18,11 +18,12 @@ or in attract, no game in play (one left open on record by the link's ``menu`` i
 resumed at the power-up, as when switched off and on), nothing waiting to be
 written, the link quiet for ``LOCK_QUIET_MS`` and no menu pit pressed for
 ``LOCK_TOUCH_MS`` (a visitor choosing a game keeps their choice); looked at 3 s
-after the change, then every 3 s (``App._scan_and_play``). The board comes up locked: every name its code will
-need is interned at that power-up (``playboard.app.names``), while the heap is whole;
-without it the names' next pool, wanted late on a heap broken up by the link's and
-a game's code, may find no room and a game not begin (docs/museum.md, "Known
-problems"). The set-up's switching off and on after the profile is done by the board.
+after the change, then every 3 s (``App._scan_and_play``). The board comes up
+locked: every name its code will need is interned at that power-up
+(``playboard.app.names``), while the heap is whole; without it the names' next pool,
+wanted late on a heap broken up by the link's and a game's code, may find no room
+and a game not begin (docs/museum.md, "Known problems"). The set-up's switching off
+and on after the profile is done by the board.
 
 The uptime is the app's frames since start-up times its scan period (``App.frames``
 and ``period_ms``: a count, which never wraps, unlike the RP2040's ``ticks_ms`` at
@@ -85,7 +86,8 @@ def due(app, closing):
 def restart(app):
     """Write what is pending, mark the restart on flash and soft-reset (on the unix
     port: ``SystemExit``). Returns False (nothing done) when the record queue could
-    not be emptied or a game is still open on record: the next look tries again."""
+    not be emptied or, for a daily restart, a game is still open on record: the next
+    look tries again."""
     if app.pending and not app._retry():
         return False
     if app.store.current is not None and app.locked:

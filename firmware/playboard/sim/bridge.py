@@ -441,7 +441,7 @@ def run(argv=None):
     except SystemExit as e:
         if e.args:  # (a bad option)
             raise
-        # machine.soft_reset(): a daily restart (playboard.app.restart)
+        # machine.soft_reset(): a locked board's restart (playboard.app.restart)
         if br.virtual:
             br.reply({"ok": True, "restart": True, "t": br.clock(), "sensors": _hex(br.hw.sensors),
                       "wall": br.wall0 + br.now // 1000 if hasattr(br, "wall0") else None})
