@@ -17,16 +17,15 @@ class _Machine:
         raise SystemExit
 
 
-def _run_looks(r, n):
-    """Step the clock ``n`` looks at the hours (30 s each); the look the board restarted
-    at (1-based), or None."""
+def _until_restart(r, n, step):
+    """Call ``step(r)`` up to ``n`` times, ``machine`` stood in for; the call (1-based)
+    the board restarted in, or None."""
     old = sys.modules.get("machine")
     sys.modules["machine"] = _Machine
     try:
         for i in range(n):
-            r.t += 30000
             try:
-                r.app.frame(r.t)
+                step(r)
             except SystemExit:
                 return i + 1
     finally:
@@ -35,6 +34,17 @@ def _run_looks(r, n):
         else:
             sys.modules["machine"] = old
     return None
+
+
+def _look(r):
+    r.t += 30000
+    r.app.frame(r.t)
+
+
+def _run_looks(r, n):
+    """Step the clock ``n`` looks at the hours (30 s each); the look the board restarted
+    at (1-based), or None."""
+    return _until_restart(r, n, _look)
 
 
 DAY = 86400000
@@ -108,20 +118,8 @@ def test_a_finished_games_result_at_closing_goes_dark_and_restarts():
 def _steps(r, ms, step=100):
     """Run frames ``step`` ms apart for ``ms``; the ms from now the board restarted at,
     or None."""
-    old = sys.modules.get("machine")
-    sys.modules["machine"] = _Machine
-    try:
-        for i in range(1, ms // step + 1):
-            try:
-                r.adv(step)
-            except SystemExit:
-                return i * step
-    finally:
-        if old is None:
-            del sys.modules["machine"]
-        else:
-            sys.modules["machine"] = old
-    return None
+    i = _until_restart(r, ms // step, lambda r: r.adv(step))
+    return None if i is None else i * step
 
 
 def test_a_board_the_link_locks_restarts_once_at_the_menu_for_its_names():
