@@ -59,7 +59,6 @@ NOISY_RANDOM = 4  # the noisy player moves at random once in this many moves
 BASELINE_REV = "f493dce644f065dcb5fccea3f04f8941f9181504"
 # the engine of the ladder's first calibration (level 8 of this commit is ``prev8``)
 PREV_REV = "7900f1381cb524870c74ecd6515f3d0d2ba8d153"
-MAX_LEVEL = max(len(levels_of(name, True)) - 1 for name in GAME_NAMES)  # Tobit's 13 (native)
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
@@ -145,6 +144,9 @@ def top_level(game, native=False):
     return len(levels_of(game, native)) - 1
 
 
+MAX_LEVEL = max(top_level(name, True) for name in GAME_NAMES)  # Tobit's 13 (native)
+
+
 def check_players(game, specs, native=False):
     """ValueError (one line) unless each of ``specs`` is a player of ``game`` (an engine
     level at most the game's top, ``top_level``: above it the engine would play its top,
@@ -212,7 +214,7 @@ class Player:
                 return self.engine.think(g, self.level, nodes=self.own or DEFAULT_NODES[g.name])
             # the native search (no cap, no noise, no blunders): the same search is the
             # top level's of the table without it, at this level's nodes
-            return self.engine.think(g, len(levels_of(g.name)) - 1, nodes=max(1, self.nodes // share))
+            return self.engine.think(g, top_level(g.name), nodes=max(1, self.nodes // share))
         return self.engine.think(g, self.level, nodes=self.nodes)
 
 

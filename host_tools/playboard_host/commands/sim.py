@@ -147,8 +147,8 @@ def run(args):
     flash = args.flash or default_flash_dir()
     if os.path.exists(flash) and not os.path.isdir(flash):
         raise CommandError("--flash %s is a file, not a folder" % flash)
-    from playboard.engine.search import levels_of
-    top = len(levels_of(args.game)) - 1  # 9, Tobit's 11 (the page's levels)
+    from playboard_host.match import top_level
+    top = top_level(args.game)  # 9, Tobit's 11 (the page's levels)
     if args.level > top:
         raise CommandError("--level %d: %s has levels 1..%d" % (args.level, args.game, top))
     hub = srv.Hub()

@@ -8,7 +8,7 @@ captured pieces in the hand are put aside and a man that reached the far end is
 shown crowned (the rules core says it is a tobit).
 """
 from playboard.board.layout import boards_dir, read_layout_file
-from playboard.engine.search import levels_of
+from playboard_host.match import top_level
 from playboard.games.registry import new_game
 
 SYMBOLS = {1: "w", 2: "b", 5: "W", 6: "B"}
@@ -24,7 +24,7 @@ def layout_data(name="default"):
     out = {k: data[k] for k in ("name", "title", "size_mm", "holes_mm", "n_leds", "n_sensors") if k in data}
     out["games"] = {}
     for game, spec in data["games"].items():
-        entry = {"cells": spec["cells"], "levels": len(levels_of(game)) - 1}  # 9, Tobit's 11
+        entry = {"cells": spec["cells"], "levels": top_level(game)}  # 9, Tobit's 11
         if game.startswith("tobit"):
             g = new_game(game)
             edges = []

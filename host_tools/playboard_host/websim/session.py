@@ -31,7 +31,6 @@ import threading
 import time
 
 from playboard import pgn
-from playboard.engine.search import levels_of
 from playboard.games.common import GAME_NAMES, GameError
 from playboard.games.registry import new_game
 
@@ -39,6 +38,7 @@ from playboard_host.gestures import (PAD_BLACK_DRAW, PAD_BLACK_RESIGN, PAD_WHITE
                                      new_board_game, physical_actions, press_pad,
                                      press_sensor)
 from playboard_host.leds import LED_NAMES, display_colours, led_name, legend as led_legend
+from playboard_host.match import top_level
 from playboard_host.simboard import SimBoard, SimError
 from playboard_host.websim.model import Pieces, layout_data
 from playboard_host.words import about, capture_hint, event_words, result_words, sides
@@ -455,7 +455,7 @@ class Session:
             raise ValueError("unknown game %r (one of %s)" % (game, ", ".join(GAME_NAMES)))
         if mode not in MODES:
             raise ValueError("unknown mode %r (two, white, black, demo)" % (mode,))
-        top = len(levels_of(game)) - 1  # 9, Tobit's 11
+        top = top_level(game)  # 9, Tobit's 11
         try:
             level = int(level)
         except (TypeError, ValueError):
