@@ -5,12 +5,12 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: setup test bench demo sim clean frozen
+.PHONY: setup test bench demo sim clean frozen uf2 model
 
 PICO := host_tools/playboard_host/pico
 PICO_STAMP := $(PICO)/node_modules/.installed
 
-setup: $(STAMP) $(PICO_STAMP)
+setup: $(STAMP) $(PICO_STAMP) $(MODEL)
 
 $(STAMP): requirements-dev.txt requirements-nodeps.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -27,7 +27,7 @@ $(PICO_STAMP): $(PICO)/package.json $(PICO)/package-lock.json
 	  || echo "warning: npm ci failed; the virtual Pico tests will skip"; \
 	else echo "warning: npm not found; the virtual Pico tests will skip"; fi
 
-test: setup
+test: setup $(UF2)
 	$(PY) -m pytest -q
 
 bench: setup
@@ -39,15 +39,27 @@ demo: setup
 sim: setup
 	$(VENV)/bin/playboard sim
 
-# A MicroPython RPI_PICO image with the firmware frozen in (README, "Frozen build";
-# docs/pico.md): needs a micropython checkout with its submodules and the Arm
-# toolchain, so CI never builds it. Measured by `PICO_FROZEN_UF2=build/firmware-frozen.uf2
-# .venv/bin/python -m playboard_host.bench py_pico` (bench/py_pico.py).
-#   make frozen MICROPYTHON=/path/to/micropython [PICOTOOL_REPO=/path/to/picotool] [PATCH_MPY_TOOL=1]
-FROZEN_UF2 ?= build/firmware-frozen.uf2
-frozen:
-	@test -n "$(MICROPYTHON)" || { echo "usage: make frozen MICROPYTHON=/path/to/micropython [PICOTOOL_REPO=...]"; false; }
-	PICOTOOL_REPO="$(PICOTOOL_REPO)" PATCH_MPY_TOOL="$(PATCH_MPY_TOOL)" host_tools/build_frozen.sh "$(MICROPYTHON)" "$(FROZEN_UF2)"
+# MicroPython v1.28.0 with the firmware frozen in (host_tools/build_image.sh; docs/build.md):
+# the RPI_PICO image (`make uf2`: flashing this one file is the whole install) and the
+# simulator's model of that board (the unix port built 32-bit, with the chip's heap; every
+# simulated board, test and bench runs it). Both from ../shared/rp2's source kit, or from
+# MICROPYTHON=/path/to/a v1.28.0 checkout; rebuilt (only what changed) when the firmware does.
+UF2 := build/playboard-pico.uf2
+MODEL := build/micropython-board
+FIRMWARE_FILES := $(shell find firmware -name '*.py' -o -name '*.json' -o -name '*.tbl')
+BUILD_TOOLS := host_tools/build_image.sh host_tools/playboard_host/frozen_data.py
+
+$(UF2): $(FIRMWARE_FILES) $(BUILD_TOOLS)
+	host_tools/build_image.sh uf2
+
+$(MODEL): $(FIRMWARE_FILES) $(BUILD_TOOLS)
+	host_tools/build_image.sh model
+
+uf2: $(UF2)
+
+model: $(MODEL)
+
+frozen: uf2  # (the old name)
 
 clean:
 	rm -rf $(VENV) .pytest_cache build *.egg-info

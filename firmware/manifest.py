@@ -1,16 +1,26 @@
-# Freeze the Playboard firmware into a MicroPython build for the RP2040, so that its
-# code lives in flash and the whole heap is left for the game's data (docs/app.md).
-#
-#   cd micropython/ports/rp2
-#   make BOARD=RPI_PICO FROZEN_MANIFEST=/path/to/playboard/firmware/manifest.py
-#
-# Board definitions (boards/*.json), the Tihbat table (data/tihbat.tbl) and main.py
-# stay files on the board's filesystem: copy them with mpremote (README). The
-# filesystem comes first on sys.path ('' before '.frozen'), so a board running this
-# build must not also hold a copied playboard/ package: it would be imported instead.
+# Freeze the Playboard firmware into MicroPython v1.28.0, so that its code, names and data
+# live in flash and the whole heap is left for the game's data (docs/pico.md, "The frozen
+# image"). Built by `make uf2` (the RPI_PICO image, build/playboard-pico.uf2) and
+# `make setup` (the simulator's model, build/micropython-board: the unix port, 32-bit),
+# both through host_tools/build_image.sh, which also
+# - writes playboard/frozen_files.py (host_tools/playboard_host/frozen_data.py: boards/*.json and
+#   data/tihbat.tbl as bytes constants; the firmware reads them where the filesystem has
+#   no such file, so flashing the image is the whole install) and passes its folder as
+#   the option `data`;
+# - patches the kit's tools/mpy-tool.py to align frozen armv6m native code to 4 bytes
+#   (v1.28.0 aligns it to 2; the Thumb emitter's literal words need 4: without the fix
+#   Tobit's frozen native search reads its constants two bytes off, and hangs or faults);
+# - builds mpy-cross on its own first, and the rp2 port with CMAKE_ARGS=-DPICO_NO_PICOTOOL=1
+#   (uf2 made by tools/uf2conv.py).
+# Options (include(..., model=True, data=DIR)): `model` freezes the whole package (the
+# simulated board's playboard/sim too) for the unix port, without the rp2 board's modules.
+# A board running this image runs the frozen main.py (pyexec runs a frozen main.py before
+# the filesystem's); the filesystem comes first on sys.path, so a board running it must
+# not also hold a copied playboard/ package (it would be imported instead).
 
 # The port's own frozen modules (rp2: neopixel, asyncio, the _boot that mounts littlefs).
-include("$(PORT_DIR)/boards/manifest.py")
+if not options.model:
+    include("$(PORT_DIR)/boards/manifest.py")
 
 # Exactly what a board runs: every module main.py can reach on a board
 # (tests/host/test_architecture.py checks this list against the imports). Left out:
@@ -38,4 +48,9 @@ BOARD_FILES = [
 
 # Compiled at the highest optimisation level (no asserts, no line numbers: about 5%
 # less flash).
-package("playboard", files=BOARD_FILES, opt=3)
+if options.model:
+    package("playboard", opt=3)  # every module, the simulated board's too
+else:
+    package("playboard", files=BOARD_FILES, opt=3)
+module("main.py", opt=3)
+module("playboard/frozen_files.py", base_path=options.data or "../build/frozen-data", opt=3)

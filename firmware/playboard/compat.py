@@ -78,3 +78,15 @@ def exists(path):
         return True
     except (OSError, ImportError):
         return False
+
+
+def frozen_file(path):
+    """The bytes of a data file the frozen image carries (``boards/NAME.json``,
+    ``data/NAME.tbl``: the last two parts of ``path``), or None where the image has no
+    such file or the firmware is not frozen (host_tools/playboard_host/frozen_data.py writes them).
+    Read only where the filesystem has no file at ``path``: a file on flash wins."""
+    try:
+        from playboard.frozen_files import get
+    except ImportError:
+        return None
+    return get(path)

@@ -189,8 +189,13 @@ def board_closure(graph):
     return seen
 
 
-def manifest_calls():
+def manifest_calls(**options):
+    """The calls firmware/manifest.py makes, run with ``options`` (as include(..., **options))."""
     calls = []
+
+    class Options:
+        def __getattr__(self, name):
+            return options.get(name)
 
     def include(path, **kw):
         calls.append(("include", path, kw))
@@ -203,7 +208,8 @@ def manifest_calls():
 
     with open(os.path.join(FW, "manifest.py")) as f:
         exec(compile(f.read(), "manifest.py", "exec"),
-             {"include": include, "package": package, "module": module, "require": include})
+             {"include": include, "package": package, "module": module, "require": include,
+              "options": Options()})
     return calls
 
 
@@ -211,7 +217,8 @@ def test_manifest_freezes_exactly_what_a_board_runs():
     calls = manifest_calls()
     assert ("include", "$(PORT_DIR)/boards/manifest.py", {}) in calls
     pkgs = [c for c in calls if c[0] == "package"]
-    assert [c for c in calls if c[0] == "module"] == []
+    # main.py and the data files' module (host_tools/frozen_files.py writes it at build time)
+    assert [c[1] for c in calls if c[0] == "module"] == ["main.py", "playboard/frozen_files.py"]
     assert len(pkgs) == 1 and pkgs[0][1] == "playboard" and pkgs[0][2]["opt"] == 3
     base = os.path.join(FW, pkgs[0][2]["base_path"], "playboard")
     frozen = set()
@@ -224,3 +231,12 @@ def test_manifest_freezes_exactly_what_a_board_runs():
     assert "playboard.app.loop" in want and "playboard.hw.rp2" in want and "playboard.engine.search" in want
     assert not [m for m in frozen if m.startswith(("playboard.sim", "playboard_host"))]
     assert frozen == want
+
+
+def test_manifest_for_the_simulators_model_freezes_the_whole_package():
+    """With ``model=True`` (host_tools/build_image.sh model): every module of the package,
+    the simulated board's too, and not the rp2 board's own manifest."""
+    calls = manifest_calls(model=True, data="/x")
+    assert ("include", "$(PORT_DIR)/boards/manifest.py", {}) not in calls
+    assert [(c[1], c[2]["files"]) for c in calls if c[0] == "package"] == [("playboard", None)]
+    assert ("module", "playboard/frozen_files.py", {"base_path": "/x", "opt": 3}) in calls

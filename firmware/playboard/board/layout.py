@@ -171,15 +171,21 @@ class Layout:
 
 
 def read_layout_file(path):
-    """Parse a layout JSON file into a dict; LayoutError if missing or not JSON."""
+    """Parse a layout JSON file into a dict (where flash has none, the frozen image's
+    copy); LayoutError if missing or not JSON."""
     import json
     try:
         with open(path) as f:
             return json.load(f)
     except OSError:
-        raise LayoutError("layout file %s not found" % path)
+        pass
     except ValueError as e:
         raise LayoutError("layout file %s is not valid JSON: %s" % (path, e))
+    from playboard.compat import frozen_file
+    data = frozen_file(path)  # the image's own copy where flash has none
+    if data is None:
+        raise LayoutError("layout file %s not found" % path)
+    return json.loads(data)
 
 
 def load_layout(game, name="default", path=None, data=None):

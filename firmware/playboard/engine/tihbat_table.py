@@ -82,29 +82,42 @@ PATH = _default_path()
 
 
 class Table:
-    """The open table file; ``lookup`` seeks, nothing is loaded.
+    """The open table file; ``lookup`` seeks, nothing is loaded. Where the filesystem
+    has no file at ``path``, the frozen image's copy (bytes in flash, read in place).
 
     Raises OSError if the file is missing and ValueError if its header is wrong."""
 
     def __init__(self, path=None):
         self.path = path or PATH
-        self._f = open(self.path, "rb")
-        self._buf = bytearray(HEADER)
-        self._f.readinto(self._buf)
-        b = self._buf
+        self._rom = None
+        try:
+            self._f = open(self.path, "rb")
+            self._buf = bytearray(HEADER)
+            self._f.readinto(self._buf)
+            b = self._buf
+        except OSError:
+            from playboard.compat import frozen_file
+            self._rom = b = frozen_file(self.path)
+            self._f = None
+            if b is None:
+                raise
         if bytes(b[0:4]) != MAGIC or b[4] != VERSION or (b[6] | (b[7] << 8)) != ENTRIES:
-            self._f.close()
+            self.close()
             raise ValueError("%s is not a Tihbat table (version %d, %d entries)" % (self.path, VERSION, ENTRIES))
         self._two = bytearray(2)
 
     def lookup(self, a, b, c, d):
         """(value, rank) of the board from the mover's side (see the module text)."""
-        self._f.seek(HEADER + 2 * index(a, b, c, d))
+        i = HEADER + 2 * index(a, b, c, d)
+        if self._rom is not None:
+            return (self._rom[i] - 14) * 2, self._rom[i + 1]
+        self._f.seek(i)
         self._f.readinto(self._two)
         return (self._two[0] - 14) * 2, self._two[1]
 
     def close(self):
-        self._f.close()
+        if self._f is not None:
+            self._f.close()
 
 
 _table = None

@@ -1,0 +1,100 @@
+#!/bin/sh
+# Build MicroPython v1.28.0 with the Playboard firmware frozen in (docs/build.md,
+# docs/pico.md "The frozen image"; firmware/manifest.py lists what is frozen):
+#
+#   host_tools/build_image.sh uf2     the RPI_PICO image: build/playboard-pico.uf2
+#                                     (flashing this one file is the whole install)
+#   host_tools/build_image.sh model   the simulator's model of that board: the unix port
+#                                     built 32-bit, build/micropython-board (docs/simulator.md)
+#
+# `make uf2` and `make setup` run it; it rebuilds only what changed. MicroPython comes
+# from ../shared/rp2/micropython-v1.28.0-src.tar.xz (extracted into build/micropython; no
+# network needed), or from MICROPYTHON=/path/to/a v1.28.0 checkout with its submodules
+# (`make -C ports/rp2 BOARD=RPI_PICO submodules`). Tools (Debian): cmake gcc-arm-none-eabi
+# libnewlib-arm-none-eabi libstdc++-arm-none-eabi-newlib build-essential, and gcc-multilib
+# for the model. JOBS: make's -j (default 2). OUT: the output file (default as above).
+#
+# v1.28.0's tools/mpy-tool.py places frozen armv6m native code on 2-byte boundaries, but
+# the Thumb emitter's inline literal words (ldr rX, [pc, #0]) assume 4: a frozen viper
+# function then reads its constants two bytes off (Tobit's native search hangs or faults).
+# The kit's copy is patched here (ARMV6M added to the 4-byte list); a checkout given by
+# MICROPYTHON is patched only with PATCH_MPY_TOOL=1 (the script stops on an unpatched one).
+set -eu
+WHAT=${1:-}
+case "$WHAT" in
+    uf2|model) ;;
+    *) sed -n '2,15p' "$0"; exit 2 ;;
+esac
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+BUILD=$ROOT/build
+JOBS=${JOBS:-2}
+say() { echo "build_image: $*" >&2; }
+mkdir -p "$BUILD"
+
+if [ -n "${MICROPYTHON:-}" ]; then
+    MP=$(cd "$MICROPYTHON" && pwd)
+    PATCH=${PATCH_MPY_TOOL:-}
+else
+    MP=$BUILD/micropython
+    KIT=$ROOT/../shared/rp2/micropython-v1.28.0-src.tar.xz
+    if [ ! -f "$MP/KIT.md" ]; then
+        if [ ! -f "$KIT" ]; then
+            say "no MicroPython source: $KIT is missing (put ../shared beside the clone) or set MICROPYTHON=/path/to/a v1.28.0 checkout"
+            exit 1
+        fi
+        say "extracting $(basename "$KIT") into build/micropython"
+        rm -rf "$MP.tmp" && mkdir -p "$MP.tmp"
+        tar -xJf "$KIT" -C "$MP.tmp"
+        mv "$MP.tmp/micropython" "$MP" && rmdir "$MP.tmp"
+    fi
+    PATCH=1
+fi
+if ! grep -q 'MP_NATIVE_ARCH_ARMV6M,  # (playboard' "$MP/tools/mpy-tool.py"; then
+    if [ "$PATCH" != 1 ]; then
+        say "$MP/tools/mpy-tool.py aligns frozen armv6m native code to 2 bytes: rerun with PATCH_MPY_TOOL=1 to align it to 4 (see this script's comment)"
+        exit 1
+    fi
+    sed -i 's/^\( *\)MP_NATIVE_ARCH_ARMV6,$/&\n\1MP_NATIVE_ARCH_ARMV6M,  # (playboard: Thumb literal words need 4)/' \
+        "$MP/tools/mpy-tool.py"
+    grep -q 'MP_NATIVE_ARCH_ARMV6M,  # (playboard' "$MP/tools/mpy-tool.py" || { say "could not patch $MP/tools/mpy-tool.py"; exit 1; }
+    rm -f "$BUILD/rp2-RPI_PICO/frozen_content.c"
+fi
+
+# mpy-cross on its own: a FROZEN_MANIFEST on a port's command line reaches its sub-build
+make -s -C "$MP/mpy-cross" -j"$JOBS" >/dev/null
+python3 "$ROOT/host_tools/playboard_host/frozen_data.py" "$BUILD/frozen-data"
+MANIFEST=$BUILD/manifest-$WHAT.py
+if [ "$WHAT" = model ]; then OPTS="model=True, "; else OPTS=""; fi
+NEW="include(\"$ROOT/firmware/manifest.py\", ${OPTS}data=\"$BUILD/frozen-data\")"
+[ -f "$MANIFEST" ] && [ "$(cat "$MANIFEST")" = "$NEW" ] || echo "$NEW" > "$MANIFEST"
+
+if [ "$WHAT" = uf2 ]; then
+    OUT=${OUT:-$BUILD/playboard-pico.uf2}
+    command -v arm-none-eabi-gcc >/dev/null 2>&1 && command -v cmake >/dev/null 2>&1 || {
+        say "the Arm toolchain or cmake is missing: apt-get install cmake gcc-arm-none-eabi libnewlib-arm-none-eabi libstdc++-arm-none-eabi-newlib"
+        exit 1; }
+    # (in the environment: the port's Makefile adds its own CMAKE_ARGS to it; pico-sdk 2.x
+    # would fetch picotool from the network to make the uf2, tools/uf2conv.py makes it)
+    CMAKE_ARGS="${CMAKE_ARGS:-} -DPICO_NO_PICOTOOL=1" make -s -C "$MP/ports/rp2" BOARD=RPI_PICO \
+        BUILD="$BUILD/rp2-RPI_PICO" FROZEN_MANIFEST="$MANIFEST" -j"$JOBS" >"$BUILD/rp2.log" 2>&1 || {
+        tail -30 "$BUILD/rp2.log" >&2; say "the RPI_PICO build failed (whole log: build/rp2.log)"; exit 1; }
+    python3 "$MP/tools/uf2conv.py" -c -b 0x10000000 -f 0xe48bff56 -o "$OUT.tmp" \
+        "$BUILD/rp2-RPI_PICO/firmware.bin" >/dev/null
+    mv "$OUT.tmp" "$OUT"
+    say "$OUT"
+else
+    OUT=${OUT:-$BUILD/micropython-board}
+    if ! echo 'int main(void){return 0;}' | gcc -m32 -x c - -o "$BUILD/.m32-check" 2>/dev/null; then
+        say "gcc cannot build 32-bit programs here: apt-get install gcc-multilib (the simulator's model is the unix port built 32-bit)"
+        exit 1
+    fi
+    rm -f "$BUILD/.m32-check"
+    make -s -C "$MP/ports/unix" MICROPY_FORCE_32BIT=1 MICROPY_PY_FFI=0 MICROPY_PY_BTREE=0 \
+        MICROPY_SSL_MBEDTLS=0 MICROPY_PY_SSL=0 MPY_CROSS_FLAGS=-march=x86 \
+        BUILD="$BUILD/unix-model" \
+        FROZEN_MANIFEST="$MANIFEST" -j"$JOBS" >"$BUILD/unix-model.log" 2>&1 || {
+        tail -30 "$BUILD/unix-model.log" >&2; say "the model's build failed (whole log: build/unix-model.log)"; exit 1; }
+    cp "$BUILD/unix-model/micropython" "$OUT.tmp"
+    mv "$OUT.tmp" "$OUT"
+    say "$OUT"
+fi
