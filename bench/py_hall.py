@@ -38,7 +38,7 @@ def main():
     hall = httpd = None
     try:
         for k in range(N_BOARDS):
-            b = SimBoard(heap="192k")
+            b = SimBoard()
             b.start("sim", fs_dir=os.path.join(tmp, "b%d" % k), board_id="bench-%d" % (k + 1))
             b.new_game("toguz", "two")
             b.advance(100)

@@ -98,7 +98,7 @@ class Soak:
     def __init__(self, workdir, seed=14, idle_s=None, cuts=1.0, engine=0.35, tobit=0.2):
         self.dir = workdir
         self.rng = random.Random(seed)
-        self.b = SimBoard(heap="192k")
+        self.b = SimBoard()
         self.image = os.path.join(workdir, "flash.img")
         self.db = os.path.join(workdir, "library.sqlite")
         self.hands = _Hands(self)

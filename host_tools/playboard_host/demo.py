@@ -588,7 +588,7 @@ def run_demo(args, rec, final, out):
     import shutil
     import tempfile
 
-    from playboard_host.simboard import SimBoard, SimError
+    from playboard_host.simboard import MODEL_HEAP, SimBoard, SimError
 
     colour = colour_wanted(out, args.colour)
     tmp = tempfile.mkdtemp(prefix="playboard-demo-")
@@ -596,7 +596,7 @@ def run_demo(args, rec, final, out):
     t0 = time.monotonic()
     board = None
     try:
-        board = SimBoard(heap=getattr(args, "heap", "192k"))
+        board = SimBoard(heap=getattr(args, "heap", None) or MODEL_HEAP)
         ready = board.start("sim", fs_dir=os.path.join(tmp, "flash"), think="nodes")
         write(out, "The real firmware runs under MicroPython (heap %s) on the simulated board: %d sensors, %d LEDs."
               % (board.heap, ready["n_sensors"], ready["n_leds"]))

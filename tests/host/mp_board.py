@@ -1,7 +1,7 @@
 """A board on the host for the link tests: the firmware's record.Store and link.Link
 over this process's standard input/output, run by MicroPython (or CPython).
 
-Usage: micropython tests/host/mp_board.py FOLDER [GAMES] [play]
+Usage: build/micropython-board tests/host/mp_board.py FOLDER [GAMES] [play]
        micropython tests/host/mp_board.py FOLDER record N
        micropython tests/host/mp_board.py FOLDER legal N
 
@@ -16,7 +16,10 @@ tobit4, tihbat in turn) are recorded in their notation, then it serves the link.
 """
 import sys
 
-sys.path.insert(0, "firmware")
+try:  # the simulator's model has the firmware frozen in (as the board): import that
+    import playboard.frozen_files  # noqa: F401
+except ImportError:
+    sys.path.insert(0, "firmware")
 
 from playboard.record import Store  # noqa: E402
 from playboard.link import Link, StdioTransport  # noqa: E402

@@ -13,7 +13,7 @@ CHASE_MS = 58 * 120     # the LED chase: 58 LEDs, 120 ms each
 
 @pytest.fixture
 def board(tmp_path):
-    b = SimBoard(heap="192k")
+    b = SimBoard()
     b.start("sim", fs_dir=str(tmp_path / "flash"))
     b.advance(500)
     yield b

@@ -60,7 +60,7 @@ def room(tmp_path):
     lib.close()
     try:
         for k in range(3):
-            b = SimBoard(heap="192k")
+            b = SimBoard()
             b.start("sim", fs_dir=str(tmp_path / ("flash%d" % k)), board_id="hall-%d" % (k + 1))
             b.new_game("toguz", "two")
             b.advance(100)
@@ -147,7 +147,7 @@ def _tobit_sensor(cell):
 
 
 def test_a_board_in_correction_too_long_raises_an_alert(tmp_path):
-    b = SimBoard(heap="192k")
+    b = SimBoard()
     try:
         b.start("sim", fs_dir=str(tmp_path / "flash"), board_id="solo")
         b.new_game("tobit", "two")
@@ -199,7 +199,7 @@ def test_playboard_hall_command_follows_a_board_and_says_bad_input_in_one_line(t
     Library(db).close()
     assert cli.main(["hall", "--event", "Nope", "--library", db, "--seconds", "0.1"]) == 2
     assert capsys.readouterr().err == "playboard: no event named 'Nope' in %s (no events yet)\n" % db
-    b = SimBoard(heap="192k")
+    b = SimBoard()
     try:
         b.start("sim", fs_dir=str(tmp_path / "flash"), board_id="solo")
         b.new_game("toguz", "two")
@@ -224,7 +224,7 @@ def test_the_hall_syncs_a_finished_game_and_takes_its_result(tmp_path):
     e.add_entrant("Bek")
     e.pair_next()
     lib.close()
-    b = SimBoard(heap="192k")
+    b = SimBoard()
     out = []
 
     class Out:

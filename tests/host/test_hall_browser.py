@@ -45,7 +45,7 @@ def test_the_hall_page_shows_three_boards_updating_as_moves_are_made(tmp_path):
     profile = tempfile.mkdtemp(prefix="playboard-chromium-")
     try:
         for k in range(3):
-            b = SimBoard(heap="192k")
+            b = SimBoard()
             b.start("sim", fs_dir=str(tmp_path / ("flash%d" % k)), board_id="hall-%d" % (k + 1))
             b.new_game("toguz", "two")
             b.advance(100)

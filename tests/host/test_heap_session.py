@@ -20,7 +20,7 @@ ROUNDS = 3  # every game x mode three times: 48 games
 
 
 def test_every_game_and_mode_begins_again_and_again_without_a_leak(tmp_path):
-    b = SimBoard(heap="192k")
+    b = SimBoard()
     try:
         b.start("sim", fs_dir=str(tmp_path / "flash"), link=False)
         b.keep_events(False)

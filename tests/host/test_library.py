@@ -182,12 +182,18 @@ def test_deploy_marks_the_board_until_the_last_file_and_finishes_a_cut_off_one(t
     assert deploy.run(_args(tmp_path), runner=fake) == 0
     out = capsys.readouterr().out
     assert "cut off" in out and "0 to copy" in out
-    last = fake.calls[-1]
+    last = fake.calls[-2]
     assert "cp" not in last and last[-1] == deploy.FINISH_SCRIPT
-    # nothing to do: no copy command at all
+    assert fake.calls[-1] == ["mpremote", "connect", "/dev/fake", "reset"]  # the app runs again
+    # nothing to do: no copy command at all, but the reset (mpremote's Ctrl-C stopped the app)
     fake = FakeMpremote(remote)
     assert deploy.run(_args(tmp_path), runner=fake) == 0
-    assert len(fake.calls) == 1
+    assert len(fake.calls) == 2 and fake.calls[-1][-1] == "reset"
+    assert "stock MicroPython" in capsys.readouterr().out  # the limits, said every time
+    # --no-reset: the app stays stopped, and the output says so
+    fake = FakeMpremote(remote)
+    assert deploy.run(_args(tmp_path, reset=False), runner=fake) == 0
+    assert len(fake.calls) == 1 and "stays stopped" in capsys.readouterr().out
     # the copy cut off (no DEPLOYED from the last step): an error that says what to do
     fake = FakeMpremote({})
     fake.__class__ = type("Cut", (FakeMpremote,), {"__call__": lambda self, cmd, **kw: (

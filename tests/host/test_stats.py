@@ -161,7 +161,7 @@ def test_a_library_from_before_health_is_upgraded_and_lists_its_boards(tmp_path,
 
 @pytest.mark.skipif(micropython_binary() is None, reason="micropython not installed (make setup)")
 def test_sync_takes_the_boards_counters_into_the_library_and_clears_them(tmp_path, capsys):
-    b = SimBoard(heap="192k")
+    b = SimBoard()
     try:
         b.start("sim", fs_dir=str(tmp_path / "flash"))
         b.advance(100)

@@ -6,7 +6,6 @@ the master side of a pseudo-terminal pair; the host opens the slave side with
 pyserial, as it would open the board's USB serial port.
 """
 import os
-import shutil
 import subprocess
 import sys
 import time
@@ -20,13 +19,14 @@ from playboard_host import cli
 from playboard_host.commands.sync import sync
 from playboard_host.library import Library
 from playboard_host.serial_link import BoardError, BoardLink, LinkError, open_port
+from playboard_host.simboard import MODEL_HEAP
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 def _micropython():
-    here = os.path.join(os.path.dirname(sys.executable), "micropython")
-    return here if os.path.exists(here) else shutil.which("micropython")
+    from playboard_host.simboard import micropython_binary
+    return micropython_binary()  # the model: the firmware frozen in (mp_board.py imports it)
 
 
 class Board:
@@ -40,7 +40,7 @@ class Board:
         exe = python or _micropython()
         if exe is None:
             pytest.skip("micropython not installed (make setup)")
-        cmd = [exe] + (["-X", "heapsize=192k"] if python is None else []) + [
+        cmd = [exe] + (["-X", "heapsize=" + MODEL_HEAP] if python is None else []) + [
             "tests/host/mp_board.py", str(folder)] + str(games).split() + (["play"] if play else [])
         self.proc = subprocess.Popen(cmd, cwd=ROOT, stdin=self.master, stdout=self.master,
                                      stderr=subprocess.PIPE)
@@ -237,7 +237,7 @@ def test_board_process_killed_at_random_moments_resumes_every_committed_move(tmp
     folder = str(tmp_path / "flash")
     committed = 0
     for round_ in range(8):
-        proc = subprocess.Popen([exe, "-X", "heapsize=192k", "tests/host/mp_board.py", folder, "record", "100000"],
+        proc = subprocess.Popen([exe, "-X", "heapsize=" + MODEL_HEAP, "tests/host/mp_board.py", folder, "record", "100000"],
                                 cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         first = proc.stdout.readline().split()
         assert first[0] == b"resumed", first + [proc.stderr.read()]

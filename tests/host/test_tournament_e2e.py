@@ -64,7 +64,7 @@ def test_round_robin_of_six_on_three_simulated_boards(tmp_path, capsys):
     boards = []
     try:
         for k in range(3):
-            b = SimBoard(heap="192k")
+            b = SimBoard()
             b.start("sim", fs_dir=str(tmp_path / ("flash%d" % k)), board_id="hall-%d" % (k + 1))
             boards.append(b)
         assert cli.main(T + ["create", "Spring", "--game", "toguz"] +

@@ -1,11 +1,14 @@
 """The firmware on an emulated Raspberry Pi Pico (playboard_host.pico, docs/pico.md).
 
-The stock MicroPython RPI_PICO image runs in rp2040js with the firmware compiled by
-``mpy-cross -march=armv6m`` on its littlefs flash, the ``pico-matrix`` board's diode
-matrix played from outside and its WS2812 stream decoded. Skips with a clear message
+The product, the RPI_PICO image with the firmware frozen in (``make uf2``:
+build/playboard-pico.uf2; ``make test`` builds it), runs in rp2040js on an empty flash
+(flashing it is the whole install), the ``pico-matrix`` board's diode matrix played from
+outside and its WS2812 stream decoded. The developer's path, the stock MicroPython
+image with the firmware compiled by ``mpy-cross -march=armv6m`` on its littlefs flash
+(``playboard deploy``), is tested too (``stock_image``). Skips with a clear message
 where Node, rp2040js (``npm ci``, done by ``make setup``) or the images
-(``../shared/rp2/``) are absent. The emulator is slow (several host seconds per busy
-emulated second): the scenarios are short.
+(``../shared/rp2/``, the frozen image) are absent. The emulator is slow (several host
+seconds per busy emulated second): the scenarios are short.
 """
 import json
 import os
@@ -35,7 +38,18 @@ def _needs_pico():
 
 
 @pytest.fixture(scope="module")
-def fs_image():
+def frozen():
+    """The frozen image's path (skips where `make uf2` has not built it)."""
+    _needs_pico()
+    try:
+        return pico.frozen_uf2()
+    except pico.PicoUnavailable as e:
+        pytest.skip(str(e))
+
+
+@pytest.fixture(scope="module")
+def stock_image():
+    """A littlefs image with the .mpy deploy of the firmware, for the stock image."""
     _needs_pico()
     return pico.build_fs_image(pico.staged_firmware())
 
@@ -44,8 +58,9 @@ def _board(name):
     return json.load(open(os.path.join(ROOT, "firmware", "boards", name + ".json")))
 
 
-def _boot(image, closed=(), cfg=CFG):
-    p = pico.VirtualPico(image, cfg, speed=0).start()
+def _boot(image, closed=(), cfg=CFG, uf2=None):
+    """Boot flash ``image`` (None: blank) with MicroPython ``uf2`` (None: the stock one)."""
+    p = pico.VirtualPico(image, cfg, uf2=uf2, speed=0).start()
     if closed:
         p.set_closed(closed)
     p.wait_for(lambda q: q.usb_up.is_set() and q.led_frames >= 2, BOOT_S, "boot (USB up, the menu lit)")
@@ -100,13 +115,15 @@ def _assert_legal_pits_lit(p, lay, g):
     assert lit == sorted(9 * g.turn + mv for mv in g.legal_moves()), (lit, p.leds)
 
 
-def test_boot_game_through_the_matrix_leds_and_sync(fs_image, tmp_path):
-    """Boots with the pico-matrix board (first frame: all 58 LEDs (0, 0, 24), lit before
+def test_boot_game_through_the_matrix_leds_and_sync(frozen, tmp_path):
+    """The frozen image alone on a blank flash (MicroPython formats it at the first boot;
+    main.py, the board definitions and the tables come from the image) boots with the
+    pico-matrix board, the default (first frame: all 58 LEDs (0, 0, 24), lit before
     the app is imported); a Toguz Kumalak game played by lifting the balls of pits on
     the emulated matrix, the LEDs read back from the WS2812 stream (the mover's legal
     pits lit green, as the rules core says), resigned with the play pad, then synced
     over the emulated USB by `playboard sync` and exported move for move."""
-    p = _boot(fs_image, PITS)
+    p = _boot(None, PITS, uf2=frozen)
     try:
         assert p.led_log[0][1] == [(0, 0, 24)] * 58
         assert p.resets == []
@@ -158,13 +175,15 @@ def test_boot_game_through_the_matrix_leds_and_sync(fs_image, tmp_path):
 PERFT = (("toguz", 3), ("tobit", 3), ("tobit4", 3), ("tihbat", 4))
 
 
-def test_ctrl_c_perft_and_deploy_without_a_watchdog_reset(fs_image, tmp_path):
-    """Ctrl-C stops the app and its watchdog: 12 emulated seconds at the REPL without a
-    reset; perft exact for all four games on the Cortex-M0+; then `playboard deploy
-    --all` of the whole firmware twice (idempotent: the folders exist the second time),
-    and a plain deploy finds nothing to copy; no watchdog reset through it all."""
+def test_ctrl_c_perft_and_deploy_without_a_watchdog_reset(stock_image, tmp_path):
+    """The developer's path, the stock image with the .mpy deploy: Ctrl-C stops the app
+    and its watchdog: 12 emulated seconds at the REPL without a reset; perft exact for
+    all four games on the Cortex-M0+; then `playboard deploy --all` of the whole
+    firmware and a plain deploy that finds nothing to copy, each ending with a reset
+    (machine.reset(): the app runs again, counted as a power-up, not as a watchdog
+    reset); no watchdog timeout through it all."""
     import serial
-    p = _boot(fs_image)
+    p = _boot(stock_image)
     try:
         port = serial.Serial(p.port, 115200, timeout=0.05)
         _repl(p, port)
@@ -182,10 +201,17 @@ def test_ctrl_c_perft_and_deploy_without_a_watchdog_reset(fs_image, tmp_path):
         deploy = [sys.executable, "-m", "playboard_host.cli", "deploy", "--port", p.port,
                   "--build", str(tmp_path / "build")]
         for extra in (["--all"], []):
+            n = len(p.led_log)
             out = subprocess.run(deploy + extra, capture_output=True, text=True, timeout=900)
             assert out.returncode == 0, out.stdout + out.stderr
+            assert "stock MicroPython" in out.stdout and "was reset" in out.stdout, out.stdout
         assert "0 to copy" in out.stdout, out.stdout
-        assert p.resets == []
+        assert [r[1] for r in p.resets] == ["force", "force"], p.resets
+        p.menu_after(n, BOOT_S)  # the app runs after the deploy's reset
+        link = BoardLink(open_port(p.port, timeout=0.05), timeout=30)
+        h = link.health()
+        assert h["wdt_resets"] == 0 and h["power_ups"] >= 3, h  # the resets: power-ups
+        link.close()
         fs = p.files()
         assert "deploy.incomplete" not in fs.listdir("/")
         staged = dict((d, s) for s, d in pico.staged_firmware())
@@ -194,24 +220,25 @@ def test_ctrl_c_perft_and_deploy_without_a_watchdog_reset(fs_image, tmp_path):
         # a deploy cut off (its marker left on flash), then a reset: the board comes
         # back (the emulator reboots it from its flash) with the app kept stopped
         port = serial.Serial(p.port, 115200, timeout=0.05)
+        _repl(p, port)
         _exec(p, port, "open('/deploy.incomplete', 'w').close()")
         start = len(p.output)
         port.write(b"import machine; machine.reset()\r")
-        p.wait_for(lambda q: q.resets, 120, "the reset")
-        assert p.resets[0][1] == "force"
+        p.wait_for(lambda q: len(q.resets) == 3, 120, "the reset")
+        assert p.resets[2][1] == "force"
         port.close()
         p.wait_output(b"a deploy was cut off", BOOT_S, start)
-        assert len(p.resets) == 1
+        assert len(p.resets) == 3
     finally:
         p.close()
 
 
-def test_tobit_set_up_and_moves_through_the_matrix(fs_image):
+def test_tobit_set_up_and_moves_through_the_matrix(frozen):
     """A Tobit game on the emulated matrix: the pieces put on their points (the board
     leaves its set-up view by itself), then moves made by hand (lift, put down, take
     off what is captured), each position checked against the rules core, the last
     move's points lit on the LEDs read back from the WS2812 stream."""
-    p = _boot(fs_image)
+    p = _boot(pico.build_fs_image([]), uf2=frozen)
     try:
         link = BoardLink(open_port(p.port, timeout=0.05), timeout=10)
         link.set_game(game="tobit", mode="two")
@@ -244,16 +271,15 @@ def test_tobit_set_up_and_moves_through_the_matrix(fs_image):
         p.close()
 
 
-def test_a_74hc165_board_plays_through_its_pio_program_and_hall_voltages_reach_the_adc(tmp_path):
+def test_a_74hc165_board_plays_through_its_pio_program_and_hall_voltages_reach_the_adc(frozen, tmp_path):
     """The pico-165 board (8 x 74HC165 read by the PIO program): the emulated chain is
     latched and shifted out by the firmware's own state machine; two Toguz Kumalak
     moves made by lifting balls, each position checked against the rules core and
     the mover's legal pits lit. Then the pico-hall board (hall sensors behind
     CD74HC4067 multiplexers into the ADC) at the REPL: its backend reads White and
-    Black pieces where the emulator put their magnets, empty elsewhere."""
-    _needs_pico()
-    files = pico.staged_firmware()
-    p = _boot(pico.build_fs_image(files, {"board.txt": b"pico-165"}), PITS, _board("pico-165"))
+    Black pieces where the emulator put their magnets, empty elsewhere. The frozen
+    image; only ``board.txt`` on the flash chooses the board definition."""
+    p = _boot(pico.build_fs_image([], {"board.txt": b"pico-165"}), PITS, _board("pico-165"), frozen)
     try:
         link = BoardLink(open_port(p.port, timeout=0.05), timeout=10)
         assert link.hello()["proto"] == 1
@@ -272,7 +298,7 @@ def test_a_74hc165_board_plays_through_its_pio_program_and_hall_voltages_reach_t
     finally:
         p.close()
     white, black = [0, 5, 17, 63], [1, 20, 33]
-    p = _boot(pico.build_fs_image(files, {"board.txt": b"pico-hall"}), cfg=_board("pico-hall"))
+    p = _boot(pico.build_fs_image([], {"board.txt": b"pico-hall"}), cfg=_board("pico-hall"), uf2=frozen)
     try:
         import serial
         port = serial.Serial(p.port, 115200, timeout=0.05)
@@ -288,15 +314,16 @@ def test_a_74hc165_board_plays_through_its_pio_program_and_hall_voltages_reach_t
         p.close()
 
 
-def test_engine_games_begin_after_a_sync_while_the_names_pool_grows(fs_image, tmp_path):
+def test_engine_games_begin_after_a_sync_while_the_names_pool_grows(stock_image, tmp_path):
     """The link used (a `playboard sync`), then a game against the engine of each kind
     (Toguz Kumalak, Tobit, Tihbat, Toguz Kumalak again), each begun over the link: the
     names (qstrs) of the link's and the games' code pass the edge of MicroPython's names
     pools in play (the next pool, 1280 names, ~7.7 KB in one piece, made on a heap
     broken up by code) and every game begins, no memory error, no reset. On the 64-bit
-    unix port model the same pool is 14 KB and may find no room (docs/museum.md)."""
+    unix port model the same pool is 14 KB and may find no room (docs/museum.md). The
+    .mpy deploy on the stock image (the frozen image interns no names in play)."""
     import serial
-    p = _boot(fs_image, PITS)
+    p = _boot(stock_image, PITS)
     try:
         env = dict(os.environ, PLAYBOARD_LIBRARY=str(tmp_path / "lib.sqlite"))
         out = subprocess.run([sys.executable, "-m", "playboard_host.cli", "sync", "--port", p.port, "-q"],
@@ -320,7 +347,33 @@ def test_engine_games_begin_after_a_sync_while_the_names_pool_grows(fs_image, tm
         p.close()
 
 
-def test_a_soft_reset_keeps_the_watchdog_fed_and_a_watchdog_reset_reboots_once(fs_image):
+def test_mpremote_reset_restarts_the_app_counted_as_a_power_up_not_a_watchdog_reset(frozen):
+    """`mpremote reset` (machine.reset(), which resets the RP2040 through its watchdog)
+    on the frozen image after an `mpremote exec` stopped the app: the chip reboots once
+    ("force") and the app runs again, back at the menu; the health counters show two
+    power-ups and no watchdog reset (they used to count it as the watchdog's)."""
+    p = _boot(pico.build_fs_image([]), PITS, uf2=frozen)
+    try:
+        out = subprocess.run([sys.executable, "-m", "mpremote", "connect", p.port, "exec", "print(6 * 7)"],
+                             capture_output=True, text=True, timeout=300)
+        assert out.returncode == 0 and "42" in out.stdout, out.stdout + out.stderr
+        assert b"watchdog off" in p.output  # mpremote's Ctrl-C stopped the app
+        n = len(p.led_log)
+        out = subprocess.run([sys.executable, "-m", "mpremote", "connect", p.port, "reset"],
+                             capture_output=True, text=True, timeout=300)
+        assert out.returncode == 0, out.stdout + out.stderr
+        p.menu_after(n, BOOT_S)
+        assert [r[1] for r in p.resets] == ["force"], p.resets
+        link = BoardLink(open_port(p.port, timeout=0.05), timeout=30)
+        assert link.status()["state"] == "menu"
+        h = link.health()
+        assert (h["power_ups"], h["wdt_resets"]) == (2, 0), h
+        link.close()
+    finally:
+        p.close()
+
+
+def test_a_soft_reset_keeps_the_watchdog_fed_and_a_watchdog_reset_reboots_once(frozen):
     """The RP2040's watchdog runs on across ``machine.soft_reset()`` (as the locked
     board's daily restart does it, docs/museum.md): at the REPL an 8 s ``machine.WDT``
     started, then the soft reset: main.py runs the app again, which starts its watchdog
@@ -328,9 +381,9 @@ def test_a_soft_reset_keeps_the_watchdog_fed_and_a_watchdog_reset_reboots_once(f
     at a feed more than 2 s). Then a 1 s WDT left unfed: exactly one watchdog reset
     ("timer"), the chip reboots from its flash to the menu and goes on, the reset counted
     in health as the watchdog's (the emulator used to fire the watchdog again and again
-    at one emulated instant, without end, and never reboot)."""
+    at one emulated instant, without end, and never reboot). The frozen image."""
     import serial
-    p = _boot(fs_image, PITS)
+    p = _boot(pico.build_fs_image([]), PITS, uf2=frozen)
     try:
         port = serial.Serial(p.port, 115200, timeout=0.05)
         _repl(p, port)

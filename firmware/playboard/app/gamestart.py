@@ -17,21 +17,11 @@ def start(app, now_ms):
     app.now = now_ms
     app.lights.mark(USER, 0, ON)
     app.lights.frame(now_ms)  # a lit board at once
-    # a power-up counted (docs/museum.md): as playboard.health.power_up, whose code is
-    # not loaded now (it would cut the heap just before a game is resumed)
-    w = b"P"
-    try:
-        import machine
-        if machine.reset_cause() == machine.WDT_RESET:
-            w = b"W"
-    except (ImportError, AttributeError):
-        pass
-    try:
-        f = app.store.fs.open(app.store.root + "/boots", "ab")
-        f.write(w)
-        f.close()
-    except OSError:
-        pass
+    from playboard.health import power_up
+    # a power-up counted (docs/museum.md); whether the watchdog made it was read
+    # before the app started its own (playboard.app.onboard)
+    power_up(app.store, getattr(app, "wdt_reset", None))
+    unload("playboard.health")
     app.emit("boot", {"games": app.store.count, "problems": len(app.store.report)})
     r = app.store.resume()
     if r is not None and app.settings.get("resume", "always") == "never":

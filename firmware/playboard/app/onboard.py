@@ -89,6 +89,9 @@ def run():
     from playboard.app.loop import App
     from playboard.compat import unload
     unload("playboard.app.gamestart")
+    from playboard.health import watchdog_reset
+    by_wdt = watchdog_reset()  # read before machine.WDT marks SCRATCH4 again
+    unload("playboard.health")
     wdt = None
     try:
         from machine import WDT
@@ -101,6 +104,7 @@ def run():
 
         load_native(cfg)
         app = App(hw, cfg, Store("/games"), transport=StdioTransport(), wdt=wdt, layouts=layouts)
+        app.wdt_reset = by_wdt  # counted at the first frame (gamestart.start)
         del layouts
         first_boot(app)
         try:

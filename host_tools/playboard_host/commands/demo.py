@@ -10,7 +10,7 @@ HELP = ("run the real firmware under MicroPython on the simulated board: replay 
 
 
 def argparse_suppress():
-    return argparse.SUPPRESS  # --heap: the firmware's MicroPython heap (the RP2040's 192k)
+    return argparse.SUPPRESS  # --heap: the firmware's MicroPython heap (default: the RP2040's)
 
 
 def add_arguments(p):
@@ -28,7 +28,7 @@ def add_arguments(p):
     p.add_argument("--every", type=int, default=1, metavar="N",
                    help="draw the board after every N-th move (default 1; the final position is always drawn)")
     p.add_argument("--quiet", "-q", action="store_true", help="moves and results only, no pictures")
-    p.add_argument("--heap", default="192k", help=argparse_suppress())
+    p.add_argument("--heap", default=None, help=argparse_suppress())
 
 
 def run(args):

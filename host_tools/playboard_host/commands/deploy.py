@@ -29,6 +29,13 @@ from playboard_host.cli import CommandError
 
 HELP = "compile the firmware with mpy-cross and copy the changed files to the board with mpremote"
 
+# The deploy's limits, stated once here and in docs/pico.md ("The .mpy deploy"): printed by every deploy.
+LIMITS = ("playboard deploy is the developer's way to try a change on a board running stock MicroPython: "
+          "the firmware's code is loaded into the heap (in play 65-74 KB free instead of the frozen "
+          "image's 183-190), Tobit's native search stays off and the engine's deepest levels may not fit. "
+          "A board for players runs the frozen image: `make uf2`, then drop build/playboard-pico.uf2 on "
+          "the board in BOOTSEL mode (docs/pico.md).")
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
 MARK = "deploy.incomplete"   # firmware/main.py's DEPLOY_MARK
@@ -101,6 +108,8 @@ def add_arguments(p):
     p.add_argument("--all", action="store_true", help="copy every file, changed or not (no hash check on the board)")
     p.add_argument("--mpremote", default=None, help="mpremote command (default: the one beside this Python)")
     p.add_argument("--mpy-cross", dest="mpy_cross", default=None, help="mpy-cross command")
+    p.add_argument("--no-reset", dest="reset", action="store_false",
+                   help="leave the app stopped afterwards (default: reset the board, which runs it)")
 
 
 def _tool(name, given):
@@ -273,6 +282,7 @@ def run(args, runner=subprocess.run):
             remote = board_hashes(mpremote, args.port, runner)
         except FileNotFoundError:
             raise CommandError("mpremote not found (run `make setup`)")
+    print(LIMITS)
     copy, same, stale = plan(staged, remote)
     if remote and MARK in remote:
         print("the last deploy was cut off (%s on the board): finishing it" % MARK)
@@ -282,11 +292,22 @@ def run(args, runner=subprocess.run):
     for s in stale:
         print("rm    %s (replaced by its .mpy)" % s)
     print("%d to copy, %d unchanged%s" % (len(copy), len(same), " (dry run: nothing copied)" if args.dry_run else ""))
-    if args.dry_run or cmd is None:
+    if args.dry_run:
         return 0
-    proc = runner(cmd, capture_output=True, text=True)
-    if proc.returncode != 0 or "DEPLOYED" not in proc.stdout:
-        raise CommandError("mpremote failed (the deploy is unfinished: run it again):\n%s"
-                           % (proc.stderr or proc.stdout))
-    print("deployed; reset the board (mpremote reset) to run it")
+    if cmd is not None:
+        proc = runner(cmd, capture_output=True, text=True)
+        if proc.returncode != 0 or "DEPLOYED" not in proc.stdout:
+            raise CommandError("mpremote failed (the deploy is unfinished: run it again):\n%s"
+                               % (proc.stderr or proc.stdout))
+    # mpremote's Ctrl-C stopped the app: a reset runs it again (machine.reset(), counted
+    # as a power-up, not as the watchdog's: playboard.health.watchdog_reset)
+    if not getattr(args, "reset", True):
+        print("deployed; the app stays stopped until a reset (`mpremote reset`)")
+        return 0
+    proc = runner([mpremote] + (["connect", args.port] if args.port else []) + ["reset"],
+                  capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise CommandError("deployed, but the reset failed (`mpremote reset` runs the app): %s"
+                           % (proc.stderr or proc.stdout).strip()[-300:])
+    print("deployed; the board was reset and runs it")
     return 0

@@ -51,7 +51,7 @@ def add_arguments(p):
     p.add_argument("--board-file", help="with --pico: your own board definition (JSON) to try")
     p.add_argument("--uf2", help="with --pico: MicroPython RPI_PICO .uf2 (default $PLAYBOARD_PICO_UF2 or ../shared/rp2)")
     p.add_argument("--bootrom", help="with --pico: RP2040 bootrom image (default $PLAYBOARD_PICO_BOOTROM or ../shared/rp2)")
-    p.add_argument("--heap", default="192k", help=argparse.SUPPRESS)  # the firmware's heap (the RP2040's)
+    p.add_argument("--heap", default=None, help=argparse.SUPPRESS)  # the firmware's heap (default: the RP2040's)
 
 
 def _stop_on_sigterm():

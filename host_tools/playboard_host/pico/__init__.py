@@ -13,7 +13,9 @@ the WS2812 stream is decoded into LED colours (``leds``); emulated time, busy ti
 and watchdog resets are reported.
 
 Images: ``$PLAYBOARD_PICO_UF2`` and ``$PLAYBOARD_PICO_BOOTROM``, else the copies in
-``../shared/rp2/`` beside the repository (:func:`find_images`).
+``../shared/rp2/`` beside the repository (:func:`find_images`): the stock MicroPython,
+for the ``.mpy`` deploy. The product, the image with the firmware frozen in that ``make
+uf2`` builds: :func:`frozen_uf2` (``build/playboard-pico.uf2`` or ``$PLAYBOARD_FROZEN_UF2``).
 """
 import json
 import os
@@ -47,7 +49,19 @@ def find_images(uf2=None, bootrom=None):
     for what, p in (("MicroPython RPI_PICO .uf2", uf2), ("RP2040 bootrom", bootrom)):
         if not os.path.exists(p):
             raise PicoUnavailable("no %s at %s (set $PLAYBOARD_PICO_UF2 / $PLAYBOARD_PICO_BOOTROM)" % (what, p))
-    return uf2, bootrom
+    return os.path.abspath(uf2), os.path.abspath(bootrom)
+
+
+FROZEN_UF2 = os.path.join(ROOT, "build", "playboard-pico.uf2")
+
+
+def frozen_uf2():
+    """Path of the RPI_PICO image with the firmware frozen in (``make uf2``:
+    ``build/playboard-pico.uf2``, or ``$PLAYBOARD_FROZEN_UF2``); PicoUnavailable if absent."""
+    p = os.environ.get("PLAYBOARD_FROZEN_UF2") or FROZEN_UF2
+    if not os.path.exists(p):
+        raise PicoUnavailable("no frozen image at %s: `make uf2` builds it (or set $PLAYBOARD_FROZEN_UF2)" % p)
+    return os.path.abspath(p)
 
 
 def check_node():

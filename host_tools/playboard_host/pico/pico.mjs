@@ -244,6 +244,7 @@ function boot(reason) {
     wdWrite(offset, value);
   };
   if (lastReason) wd.reason = lastReason;  // (REASON survives a watchdog reset)
+  if (lastScratch) wd.scratchData.set(lastScratch);  // (so do the SCRATCH registers)
   wd.onWatchdogTrigger = () => {
     // The chip resets at once, its watchdog with it. rp2040js's periodic alarm would
     // fire again at the same emulated instant without end (its counter stays at 0 and
@@ -253,6 +254,7 @@ function boot(reason) {
     if (pendingReboot) return;
     const why = wd.reason === 2 ? 'force' : 'timer';
     lastReason = wd.reason;
+    lastScratch = wd.scratchData.slice();
     flushLeds();
     emit({ ev: 'wdt', t: Math.round(now() / 1000), reason: why, boot: boots });
     pendingReboot = true;
@@ -331,6 +333,7 @@ function pioSteps(n) {
 let pendingReboot = false;
 let wdtMinLeft = -1;  // the watchdog's least time left at a feed, all boots (us; -1: never fed)
 let lastReason = 0;  // the watchdog's REASON at its last reset (carried to the next chip)
+let lastScratch = null;  // its SCRATCH0-7 then (machine.reset() leaves 0 in 4, machine.WDT 0x6ab73121)
 let pendingRead = null;
 let flushRead = () => {};
 

@@ -59,13 +59,13 @@ class Session:
     ``game``/``mode``/``level``: the first game; ``pump``: keep the board's clock
     running in a thread (False: the caller advances with :meth:`advance`, for tests);
     ``board``: a started SimBoard to use instead of starting one; ``heap``: the
-    firmware's MicroPython heap (the RP2040's 192k by default); ``flash_dir``: the
+    firmware's MicroPython heap (None: the model's, the RP2040's); ``flash_dir``: the
     board's flash folder (kept: its games survive; None: a temporary folder removed
     on :meth:`close`); ``library``: the library file the page's "sync" fills (None:
     ``playboard_host.library.default_path()``)."""
 
     def __init__(self, hub=None, game="toguz", mode="two", level=3, pump=True, flash_dir=None, board=None,
-                 heap="192k", library=None):
+                 heap=None, library=None):
         self.hub = hub
         self.library = library
         self.sync_text = ""
@@ -98,7 +98,7 @@ class Session:
         self._stop = threading.Event()
         try:
             if board is None:
-                board = SimBoard(heap=heap)
+                board = SimBoard(heap=heap) if heap else SimBoard()
                 board.start("sim", fs_dir=flash_dir, think="nodes")
             self.board = board
             self.new(game, mode, level)
