@@ -1,7 +1,7 @@
 """Engine figures under MicroPython: heap during search, speed, depth in the RP2040's 2 s.
 
-Run from the repository root with firmware/ and bench/ on the path (``make bench``
-does): ``micropython -X heapsize=192k bench/mp_engine.py``.
+Run from the repository root on the simulator's model (``make bench``
+does): ``MICROPYPATH=.frozen:bench build/micropython-board -X heapsize=242k bench/mp_engine.py``.
 
 Per game (its top level, 9 or Tobit's 11; Tihbat searched without its table, and by the table):
 - peak heap used during a search: the live heap (after gc.collect) at every
@@ -24,7 +24,10 @@ import gc
 import sys
 import time
 
-sys.path.insert(0, "firmware")
+try:  # the simulator's model has the firmware frozen in, as on the board: that one
+    import playboard.frozen_files  # noqa: F401
+except ImportError:
+    sys.path.insert(0, "firmware")
 
 from benchlib import middle, report  # noqa: E402
 from playboard.engine.search import Engine, levels_of  # noqa: E402

@@ -6,7 +6,10 @@ or less, Tobit perft(5) (14,747 nodes) in 0.15 s or less, on this machine's unix
 import gc
 import sys
 
-sys.path.insert(0, "firmware")
+try:  # the simulator's model has the firmware frozen in, as on the board: that one
+    import playboard.frozen_files  # noqa: F401
+except ImportError:
+    sys.path.insert(0, "firmware")
 sys.path.insert(0, "bench")
 
 from benchlib import report  # noqa: E402
@@ -28,5 +31,5 @@ for name in ("toguz", "tobit", "tobit4", "tihbat"):
     used = before - gc.mem_free()
     size = len(g.pos) if hasattr(g, "pos") else len(g.board)
     report("%s position size (bytes)" % name, size, "B")
-    report("%s game object with 256-ply undo/history (64-bit heap)" % name, used, "B")
+    report("%s game object with 256-ply undo/history (the model: 32-bit objects)" % name, used, "B")
     del g

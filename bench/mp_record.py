@@ -14,7 +14,10 @@ import gc
 import os
 import sys
 
-sys.path.insert(0, "firmware")
+try:  # the simulator's model has the firmware frozen in, as on the board: that one
+    import playboard.frozen_files  # noqa: F401
+except ImportError:
+    sys.path.insert(0, "firmware")
 sys.path.insert(0, "bench")
 
 from benchlib import elapsed_us, now_us, report  # noqa: E402

@@ -9,7 +9,10 @@ one least disturbed).
 """
 import sys
 
-sys.path.insert(0, "firmware")
+try:  # the simulator's model has the firmware frozen in, as on the board: that one
+    import playboard.frozen_files  # noqa: F401
+except ImportError:
+    sys.path.insert(0, "firmware")
 sys.path.insert(0, "bench")
 
 from benchlib import now_us, elapsed_us, report  # noqa: E402
