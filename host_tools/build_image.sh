@@ -89,8 +89,24 @@ else
         exit 1
     fi
     rm -f "$BUILD/.m32-check"
+    # The chip's addresses (SRAM 0x2000xxxx, flash 0x100xxxxx) are below 2**30, so a viper
+    # function's pointer passed to another as an int is a small int there; the unix
+    # port's heap, malloc'd (mmap'd at 0xf7xxxxxx in 32 bits), would make it a long int
+    # that allocates (Toguz's sowing allocated on the model, not on the chip). The model
+    # takes its heap from a static area instead, in a binary linked at 0x08048000
+    # (-no-pie): below 2**30 as on the chip.
+    MAIN_C=$MP/ports/unix/main.c
+    if ! grep -q '(playboard: heap below 2\*\*30' "$MAIN_C"; then
+        if [ "$PATCH" != 1 ]; then
+            say "$MAIN_C takes the heap from malloc: rerun with PATCH_MPY_TOOL=1 to patch it as the kit's (see this script)"
+            exit 1
+        fi
+        sed -i 's/^\( *\)char \*heap = malloc(heap_size);$/\1static char heap_area[1024 * 1024];  \/\/ (playboard: heap below 2**30, as the chip'"'"'s)\n\1char *heap = heap_size <= (long)sizeof(heap_area) ? heap_area : malloc(heap_size);/' "$MAIN_C"
+        grep -q '(playboard: heap below 2\*\*30' "$MAIN_C" || { say "could not patch $MAIN_C"; exit 1; }
+    fi
     make -s -C "$MP/ports/unix" MICROPY_FORCE_32BIT=1 MICROPY_PY_FFI=0 MICROPY_PY_BTREE=0 \
         MICROPY_SSL_MBEDTLS=0 MICROPY_PY_SSL=0 MPY_CROSS_FLAGS=-march=x86 \
+        CFLAGS_EXTRA=-fno-pie LDFLAGS_EXTRA=-no-pie \
         BUILD="$BUILD/unix-model" \
         FROZEN_MANIFEST="$MANIFEST" -j"$JOBS" >"$BUILD/unix-model.log" 2>&1 || {
         tail -30 "$BUILD/unix-model.log" >&2; say "the model's build failed (whole log: build/unix-model.log)"; exit 1; }

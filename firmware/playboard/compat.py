@@ -86,7 +86,7 @@ def frozen_file(path):
     such file or the firmware is not frozen (host_tools/playboard_host/frozen_data.py writes them).
     Read only where the filesystem has no file at ``path``: a file on flash wins."""
     try:
-        from playboard.frozen_files import get
+        from playboard.frozen_files import get  # type: ignore[import-not-found]  # (generated)
     except ImportError:
         return None
     return get(path)

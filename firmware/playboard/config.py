@@ -306,7 +306,7 @@ def list_boards():
     except OSError:  # no folder on flash: the frozen image's own
         pass
     try:
-        from playboard.frozen_files import BOARDS
+        from playboard.frozen_files import BOARDS  # type: ignore[import-not-found]  # (generated)
         out += [b for b in BOARDS if b not in out]
     except ImportError:
         pass

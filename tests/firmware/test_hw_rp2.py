@@ -370,8 +370,8 @@ def test_hall_settle_time_too_short_for_a_drv5053_is_refused():
 
 
 def _boards():
-    from playboard.config import boards_dir
-    return boards_dir()
+    from tlib import ROOT  # (the source's: a frozen firmware's boards_dir() is no folder here)
+    return ROOT + "/firmware/boards"
 
 
 def test_guided_calibration_waits_for_a_clear_board_then_saves():

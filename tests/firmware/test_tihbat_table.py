@@ -33,7 +33,10 @@ def test_index_numbers_every_board_once():
 def test_the_file_is_read_by_seeking():
     t = tt.Table()
     import os
-    assert os.stat(t.path)[6] == tt.HEADER + 2 * tt.ENTRIES == 38328
+    if t._rom is None:  # the file (CPython, a deploy); frozen: the image's copy in flash
+        assert os.stat(t.path)[6] == tt.HEADER + 2 * tt.ENTRIES == 38328
+    else:
+        assert len(t._rom) == tt.HEADER + 2 * tt.ENTRIES == 38328
     assert t.lookup(7, 7, 7, 7) == (0, 0)  # the start: the split, neither side ahead
     assert t.lookup(0, 0, 0, 0) == (0, 0)
     # pit 1's single counter goes on into pit 2, which makes 2: captured at once

@@ -181,6 +181,7 @@ def test_a_locked_board_begins_every_game_syncs_and_opens_the_staff_menu_after_a
     b.advance(500)
 
 
+@pytest.mark.skip(reason="the names' interning is an old-model mechanism being removed (issue 30): the model and the image hold the firmware's names in ROM, and build_firmware no longer writes data/names")
 def test_only_a_locked_board_interns_its_names_at_power_up(board, tmp_path):
     """The names' 1280-name pool (about 14 KB on the 64-bit model) and the names' text
     are in a locked board's heap from its power-up on, not in another board's: the heap

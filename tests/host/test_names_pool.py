@@ -25,6 +25,7 @@ def _mpy(build, rel):
 
 
 @needs_mp
+@pytest.mark.skip(reason="the names' interning is an old-model mechanism being removed (issue 30): the model and the image hold the firmware's names in ROM, and build_firmware no longer writes data/names")
 def test_the_simulated_boards_build_lists_every_name_its_modules_intern_once():
     build = build_firmware()
     names = _names(os.path.join(build, FILE))
@@ -109,6 +110,7 @@ def _fragmented(tmp_path, how):
 
 
 @needs_mp
+@pytest.mark.skip(reason="the names' interning is an old-model mechanism being removed (issue 30): the model and the image hold the firmware's names in ROM, and build_firmware no longer writes data/names")
 def test_the_names_pool_grows_at_power_up_in_the_heaps_largest_block(tmp_path):
     """Every name interned one by one: the strings read and the names' text cut the one
     large block, and the 1280-name pool (14 KB in one piece) finds none. ``intern_all``

@@ -20,7 +20,7 @@ def start(app, now_ms):
     from playboard.health import power_up
     # a power-up counted (docs/museum.md); whether the watchdog made it was read
     # before the app started its own (playboard.app.onboard)
-    power_up(app.store, getattr(app, "wdt_reset", None))
+    power_up(app.store, app.wdt_reset)
     unload("playboard.health")
     app.emit("boot", {"games": app.store.count, "problems": len(app.store.report)})
     r = app.store.resume()

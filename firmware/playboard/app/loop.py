@@ -224,6 +224,7 @@ class App:
         self.next_due = 0
         self.frames = 0
         self.memory_errors = 0
+        self.wdt_reset = None  # the last reset was the watchdog's (onboard reads it; None: ask machine)
         self._pending = None  # a game being begun, a step a frame: [resumed record or None,
         # its header queued (bool), the step, the code, a count] (gamestart.begin)
         self._begin_tries = 0  # attempts to begin or resume a game that hit a MemoryError
