@@ -49,11 +49,12 @@ MODEL := build/micropython-board
 FIRMWARE_FILES := $(shell find firmware -name '*.py' -o -name '*.json' -o -name '*.tbl')
 BUILD_TOOLS := host_tools/build_image.sh host_tools/playboard_host/frozen_data.py
 
+# (without ../shared's source kit or MICROPYTHON: a warning, and what needs them skips)
 $(UF2): $(FIRMWARE_FILES) $(BUILD_TOOLS)
-	host_tools/build_image.sh uf2
+	@host_tools/build_image.sh uf2 || { test $$? = 3 && echo "warning: no $(UF2): the frozen-image tests will skip"; }
 
 $(MODEL): $(FIRMWARE_FILES) $(BUILD_TOOLS)
-	host_tools/build_image.sh model
+	@host_tools/build_image.sh model || { test $$? = 3 && echo "warning: no $(MODEL): the simulated board's tests will skip"; }
 
 uf2: $(UF2)
 
