@@ -4,6 +4,11 @@ PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+# (before the rules that name them: make reads a rule's prerequisites at once)
+UF2 := build/playboard-pico.uf2
+MODEL := build/micropython-board
+FIRMWARE_FILES := $(shell find firmware -name '*.py' -o -name '*.json' -o -name '*.tbl')
+BUILD_TOOLS := host_tools/build_image.sh host_tools/playboard_host/frozen_data.py
 
 .PHONY: setup test bench demo sim clean frozen uf2 model
 
@@ -44,10 +49,6 @@ sim: setup
 # simulator's model of that board (the unix port built 32-bit, with the chip's heap; every
 # simulated board, test and bench runs it). Both from ../shared/rp2's source kit, or from
 # MICROPYTHON=/path/to/a v1.28.0 checkout; rebuilt (only what changed) when the firmware does.
-UF2 := build/playboard-pico.uf2
-MODEL := build/micropython-board
-FIRMWARE_FILES := $(shell find firmware -name '*.py' -o -name '*.json' -o -name '*.tbl')
-BUILD_TOOLS := host_tools/build_image.sh host_tools/playboard_host/frozen_data.py
 
 # (without ../shared's source kit or MICROPYTHON: a warning, and what needs them skips)
 $(UF2): $(FIRMWARE_FILES) $(BUILD_TOOLS)

@@ -205,9 +205,9 @@ def test_ctrl_c_perft_and_deploy_without_a_watchdog_reset(stock_image, tmp_path)
             out = subprocess.run(deploy + extra, capture_output=True, text=True, timeout=900)
             assert out.returncode == 0, out.stdout + out.stderr
             assert "stock MicroPython" in out.stdout and "was reset" in out.stdout, out.stdout
+            p.menu_after(n, BOOT_S)  # the app runs after the deploy's reset
         assert "0 to copy" in out.stdout, out.stdout
         assert [r[1] for r in p.resets] == ["force", "force"], p.resets
-        p.menu_after(n, BOOT_S)  # the app runs after the deploy's reset
         link = BoardLink(open_port(p.port, timeout=0.05), timeout=30)
         h = link.health()
         assert h["wdt_resets"] == 0 and h["power_ups"] >= 3, h  # the resets: power-ups
