@@ -210,7 +210,9 @@ def test_ctrl_c_perft_and_deploy_without_a_watchdog_reset(stock_image, tmp_path)
         assert [r[1] for r in p.resets] == ["force", "force"], p.resets
         link = BoardLink(open_port(p.port, timeout=0.05), timeout=30)
         h = link.health()
-        assert h["wdt_resets"] == 0 and h["power_ups"] >= 3, h  # the resets: power-ups
+        # the deploys' two resets: power-ups (the first boot's may not be counted: the
+        # Ctrl-C came in its first frames)
+        assert h["wdt_resets"] == 0 and h["power_ups"] >= 2, h
         link.close()
         fs = p.files()
         assert "deploy.incomplete" not in fs.listdir("/")
