@@ -47,7 +47,19 @@ modules imported on demand and dropped after use (``playboard.compat.unload``):
 ``read`` (decoding records and games; the same parser runs on the host as
 ``parse_game``, which checks every record of a game it fetched over the link),
 and ``folder`` (the power-up scan, room made on a full flash, the link's list of
-games, a game's size, moves and acknowledgement, the settings file).
+games, a game's size, moves and acknowledgement, the settings file, the journal's
+start, fold and settling).
+
+The journal (``playboard.record.journal``, docs/app.md): where the board has one
+(the product image's flash region below the filesystem, the simulated board's
+journal file), the moves of the game in play are appended there by page programs
+only, not to the game's file: littlefs erases a 4 KB sector at nearly every synced
+append (45-400 ms with the chip stalled), a page program takes 0.4-3 ms. The game
+file holds the header, tags and the moves before the journal began; the records go
+into it, byte for byte as they would have been appended, when the game ends
+(``finish``), when the journal fills, and at power-up. The link reads the game in
+play from both. Without a journal (the stock image's ``.mpy`` deploy, tests) every
+record is appended to the file as above.
 """
 import os
 
@@ -122,8 +134,24 @@ class Store:
     returns False and sets ``error``; bad arguments raise StoreError.
     """
 
-    def __init__(self, root="/games", budget=None, reserve=8192, fs=None, uid=None, date=-1):
+    def __init__(self, root="/games", budget=None, reserve=8192, fs=None, uid=None, date=-1, journal=-1):
         self.root = root
+        if journal == -1:  # the product image's, if this is one (else None: files only)
+            journal = None
+            try:
+                import flashmap  # noqa: F401 (frozen in the product image only)
+            except ImportError:
+                pass
+            else:
+                from playboard.record.journal import find
+
+                journal = find()
+        self.journal = journal  # a record.journal.Journal or None
+        self._jpos = 0  # the journal's next byte while it holds the current game, else 0
+        self._jrec = 0  # the journal's first game record (after its J record)
+        self._jfile = 0  # bytes of the current game in its file (the rest: in the journal)
+        self._jend = False  # the current game's E record is in the journal (fold pending)
+        self._jbad = False  # the journal must be settled before the next append
         self._date = today if date == -1 else date
         self.fs = fs if fs is not None else OsFs()
         self.budget = budget
@@ -289,6 +317,11 @@ class Store:
         self._moves = 0
         self._dirty = False
         self._since_check = 0
+        self._jend = False
+        if self.journal is not None:
+            from playboard.record import folder
+
+            self._cold(folder.jstart)
         return gid
 
     def _repair(self):
@@ -367,6 +400,8 @@ class Store:
         double. StoreError (bad input, no current game) is raised before anything."""
         if self.current is None:
             raise StoreError("no game is being recorded (call new_game)")
+        if self._jbad or self._jpos:
+            return self._jappend(rtype, payload)
         writing = False
         try:
             if self._dirty and not self._repair():  # (the repair uses _buf too)
@@ -389,6 +424,33 @@ class Store:
             self._close_file()
             self._fail("appending to g%d.rec" % self.current, e)
             return False
+        self._cur_size += n
+        self._used += n
+        self.error = None
+        return True
+
+    def _jappend(self, rtype, payload):
+        """``_append`` into the journal: page programs only (no erase), unless the
+        journal is full (the game so far is folded into its file and the journal
+        begun again: an erase, once in some 1,500 moves) or must first be settled
+        after a failure."""
+        try:
+            if self._jbad or self._jpos + 261 > self.journal.size:
+                from playboard.record import folder
+
+                if not self._cold(folder.jfold, True):
+                    return False
+                if not self._jpos:  # (the game goes on in its file)
+                    return self._append(rtype, payload)
+            n = encode_record(rtype, payload, self._buf)
+            self.journal.program(self._jpos, memoryview(self._buf)[0:n])
+        except StoreError:
+            raise
+        except Exception as e:  # noqa: BLE001 - OSError, MemoryError: kept by the caller
+            self._jbad = True  # (part of the record may be on flash: fold, start again)
+            self._fail("appending to the journal of g%d.rec" % self.current, e)
+            return False
+        self._jpos += n
         self._cur_size += n
         self._used += n
         self.error = None
@@ -423,7 +485,19 @@ class Store:
     def finish(self, result, termination=None):
         """End the current game with ``result`` ("1-0", "0-1", "1/2-1/2", "*") and
         ``termination`` (str or None). It is then kept until acknowledged."""
-        ok = self._append(_T_END, result + "\x00" + (termination or ""))
+        if self._jend:  # (the E record is in the journal: only its fold is left)
+            ok = True
+        else:
+            ok = self._append(_T_END, result + "\x00" + (termination or ""))
+        if ok and self._jpos:
+            # the game into its file (and the journal erased: the game's end, where a
+            # stall costs no play frame); the game stays current until that is done
+            self._jend = True
+            from playboard.record import folder
+
+            ok = self._cold(folder.jfold, False)
+            if ok:
+                self._jend = False
         self._close_file()
         if ok:
             self.current = None
@@ -465,19 +539,26 @@ class Store:
         n = min(len(buf), total - offset)
         if n == 0:
             return 0
-        f = self.fs.open(self._gpath(gid), "rb")
-        try:
-            f.seek(offset)
-            mv = memoryview(buf)
-            got = 0
-            while got < n:
-                k = f.readinto(mv[got:n])
-                if not k:
-                    break
-                got += k
-            return got
-        finally:
-            f.close()
+        mv = memoryview(buf)
+        m = n  # bytes from the file; the rest (the game in play) from the journal
+        if gid == self.current and self._jpos:
+            m = max(0, min(n, self._jfile - offset))
+        got = 0
+        if m:
+            f = self.fs.open(self._gpath(gid), "rb")
+            try:
+                f.seek(offset)
+                while got < m:
+                    k = f.readinto(mv[got:m])
+                    if not k:
+                        break
+                    got += k
+            finally:
+                f.close()
+        if got == m < n:
+            self.journal.read(self._jrec + offset + m - self._jfile, mv[m:n])
+            got = n
+        return got
 
     def read(self, gid):
         """The whole game ``gid`` as a GameRecord with its moves (allocates them);
