@@ -9,8 +9,11 @@
 # filesystem comes first on sys.path ('' before '.frozen'), so a board running this
 # build must not also hold a copied playboard/ package: it would be imported instead.
 
-# The port's own frozen modules (rp2: neopixel, asyncio, the _boot that mounts littlefs).
-include("$(PORT_DIR)/boards/manifest.py")
+# The port's own frozen modules (rp2: neopixel, asyncio, the _boot that mounts littlefs);
+# the product board (host_tools/pico_board/PLAYBOARD_PICO/manifest.py) freezes them
+# itself with its own _boot.py (the record's journal below littlefs) and says so.
+if not options.own_boot:
+    include("$(PORT_DIR)/boards/manifest.py")
 
 # Exactly what a board runs: every module main.py can reach on a board
 # (tests/host/test_architecture.py checks this list against the imports). Left out:

@@ -117,7 +117,7 @@ def test_power_up_resumes_from_the_journal_and_goes_on():
     r = st.resume()
     assert r.moves == _moves(40) and st.current == 1
     assert any("from the journal" in ln for ln in st.report)
-    assert st._jpos > 0  # the journal begun again for the resumed game
+    assert st.journal.pos > 0  # the journal begun again for the resumed game
     e0 = nor.erases
     for m in _moves(10, 3):
         assert st.add_move(m)

@@ -47,8 +47,7 @@ modules imported on demand and dropped after use (``playboard.compat.unload``):
 ``read`` (decoding records and games; the same parser runs on the host as
 ``parse_game``, which checks every record of a game it fetched over the link),
 and ``folder`` (the power-up scan, room made on a full flash, the link's list of
-games, a game's size, moves and acknowledgement, the settings file, the journal's
-start, fold and settling).
+games, a game's size, moves and acknowledgement, the settings file).
 
 The journal (``playboard.record.journal``, docs/app.md): where the board has one
 (the product image's flash region below the filesystem, the simulated board's
@@ -146,12 +145,7 @@ class Store:
                 from playboard.record.journal import find
 
                 journal = find()
-        self.journal = journal  # a record.journal.Journal or None
-        self._jpos = 0  # the journal's next byte while it holds the current game, else 0
-        self._jrec = 0  # the journal's first game record (after its J record)
-        self._jfile = 0  # bytes of the current game in its file (the rest: in the journal)
-        self._jend = False  # the current game's E record is in the journal (fold pending)
-        self._jbad = False  # the journal must be settled before the next append
+        self.journal = journal  # a record.journal.Journal (its state: see there) or None
         self._date = today if date == -1 else date
         self.fs = fs if fs is not None else OsFs()
         self.budget = budget
@@ -317,11 +311,9 @@ class Store:
         self._moves = 0
         self._dirty = False
         self._since_check = 0
-        self._jend = False
         if self.journal is not None:
-            from playboard.record import folder
-
-            self._cold(folder.jstart)
+            self.journal.ending = False
+            self.journal.start(self)
         return gid
 
     def _repair(self):
@@ -400,8 +392,9 @@ class Store:
         double. StoreError (bad input, no current game) is raised before anything."""
         if self.current is None:
             raise StoreError("no game is being recorded (call new_game)")
-        if self._jbad or self._jpos:
-            return self._jappend(rtype, payload)
+        j = self.journal
+        if j is not None and (j.pos or j.bad):
+            return j.append(self, rtype, payload)
         writing = False
         try:
             if self._dirty and not self._repair():  # (the repair uses _buf too)
@@ -424,33 +417,6 @@ class Store:
             self._close_file()
             self._fail("appending to g%d.rec" % self.current, e)
             return False
-        self._cur_size += n
-        self._used += n
-        self.error = None
-        return True
-
-    def _jappend(self, rtype, payload):
-        """``_append`` into the journal: page programs only (no erase), unless the
-        journal is full (the game so far is folded into its file and the journal
-        begun again: an erase, once in some 1,500 moves) or must first be settled
-        after a failure."""
-        try:
-            if self._jbad or self._jpos + 261 > self.journal.size:
-                from playboard.record import folder
-
-                if not self._cold(folder.jfold, True):
-                    return False
-                if not self._jpos:  # (the game goes on in its file)
-                    return self._append(rtype, payload)
-            n = encode_record(rtype, payload, self._buf)
-            self.journal.program(self._jpos, memoryview(self._buf)[0:n])
-        except StoreError:
-            raise
-        except Exception as e:  # noqa: BLE001 - OSError, MemoryError: kept by the caller
-            self._jbad = True  # (part of the record may be on flash: fold, start again)
-            self._fail("appending to the journal of g%d.rec" % self.current, e)
-            return False
-        self._jpos += n
         self._cur_size += n
         self._used += n
         self.error = None
@@ -485,19 +451,18 @@ class Store:
     def finish(self, result, termination=None):
         """End the current game with ``result`` ("1-0", "0-1", "1/2-1/2", "*") and
         ``termination`` (str or None). It is then kept until acknowledged."""
-        if self._jend:  # (the E record is in the journal: only its fold is left)
+        j = self.journal
+        if j is not None and j.ending:  # (the E record is in the journal: its fold is left)
             ok = True
         else:
             ok = self._append(_T_END, result + "\x00" + (termination or ""))
-        if ok and self._jpos:
+        if ok and j is not None and j.pos:
             # the game into its file (and the journal erased: the game's end, where a
             # stall costs no play frame); the game stays current until that is done
-            self._jend = True
-            from playboard.record import folder
-
-            ok = self._cold(folder.jfold, False)
+            j.ending = True
+            ok = j.fold(self, False)
             if ok:
-                self._jend = False
+                j.ending = False
         self._close_file()
         if ok:
             self.current = None
@@ -541,8 +506,9 @@ class Store:
             return 0
         mv = memoryview(buf)
         m = n  # bytes from the file; the rest (the game in play) from the journal
-        if gid == self.current and self._jpos:
-            m = max(0, min(n, self._jfile - offset))
+        j = self.journal
+        if gid == self.current and j is not None and j.pos:
+            m = max(0, min(n, j.base - offset))
         got = 0
         if m:
             f = self.fs.open(self._gpath(gid), "rb")
@@ -556,7 +522,7 @@ class Store:
             finally:
                 f.close()
         if got == m < n:
-            self.journal.read(self._jrec + offset + m - self._jfile, mv[m:n])
+            j.read(j.first + offset + m - j.base, mv[m:n])
             got = n
         return got
 

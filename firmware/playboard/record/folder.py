@@ -35,7 +35,7 @@ def scan(st):
     if st.journal is not None:
         # what a game's file lacks of the journal goes into it first (the file then
         # holds the whole game, read below), and the journal is erased for the next
-        jsettle(st)
+        st.journal.settle(st)
     # one pass over the folder: counts, sizes, the newest ids; odd files noted
     top = 0  # the newest game not yet synced
     top_any = 0  # the newest id of any game (the counter never goes back)
@@ -97,8 +97,8 @@ def scan(st):
         st._cur_size = unfinished.size
         st._moves = unfinished.plies
         st._dirty = unfinished.problem is not None
-        if st.journal is not None and not st._jbad:
-            jstart(st)
+        if st.journal is not None and not st.journal.bad:
+            st.journal.start(st)
 
 
 def _tidy(st, n):
@@ -284,134 +284,6 @@ def ack(st, gid):
     st.synced += 1
     if st._sized[0] == gid:
         st._sized = (0, 0)
-    return True
-
-
-# ---- the journal (playboard.record.journal) ---------------------------------------------
-
-def jstart(st):
-    """Begin the journal for store ``st``'s current game, whose file holds
-    ``st._cur_size`` valid bytes (a bad tail is cut off first): a ``J`` record at its
-    byte 0. If the journal is not blank it is settled first (a cut left it so). If
-    it cannot be made ready, ``st._jpos`` stays 0: the game goes on in its file."""
-    from playboard.record.journal import T_JOURNAL
-    j = st.journal
-    st._jpos = 0
-    try:
-        if st._dirty and not st._repair():
-            return
-        for s in range(j.size // 4096):
-            if not j.blank(s):
-                if not jsettle(st):
-                    return
-                break
-        n = encode_record(T_JOURNAL, "%d\x00%d" % (st.current, st._cur_size), st._buf)
-        j.program(0, memoryview(st._buf)[0:n])
-    except Exception as e:  # noqa: BLE001 - OSError, MemoryError: the file path instead
-        st._fail("starting the journal", e)
-        return
-    st._jfile = st._cur_size
-    st._jpos = st._jrec = n
-
-
-def _copy_journal(st, path, start, end):
-    """Append the journal's bytes ``start`` .. ``end`` to file ``path`` in one commit
-    (littlefs makes a file's growth visible whole, at the flush); False (``st.error``
-    says why) if flash failed."""
-    j = st.journal
-    mv = memoryview(st._buf)
-    try:
-        f = st.fs.open(path, "ab")
-        try:
-            while start < end:
-                k = min(end - start, len(mv))
-                j.read(start, mv[0:k])
-                f.write(mv[0:k])
-                start += k
-            f.flush()
-        finally:
-            f.close()
-        return True
-    except OSError as e:
-        st._fail("folding the journal into " + path, e)
-        return False
-
-
-def jfold(st, restart):
-    """Put the journal's records of store ``st``'s current game into its file (what
-    the file does not hold yet: its size says, so a fold cut short or done twice
-    neither loses nor doubles a record), then erase the journal; with ``restart``
-    begin it again for the game (it goes on). True once the game is whole in its
-    file; False (``st.error``) if flash failed, the journal left as it was."""
-    j = st.journal
-    st._close_file()
-    path = st._gpath(st.current)
-    if not st._jpos:  # (a journal left unsettled by a failure: settle it, then start)
-        if not jsettle(st):
-            return False
-        st._jbad = False
-        if restart:
-            try:
-                st._cur_size = st.fs.size(path)
-            except OSError as e:
-                st._fail("g%d.rec" % st.current, e)
-                return False
-            jstart(st)
-        return True
-    try:
-        done = st.fs.size(path) - st._jfile
-    except OSError as e:
-        st._fail("g%d.rec" % st.current, e)
-        return False
-    start = st._jrec + max(0, done)
-    if start < st._jpos:
-        _make_room(st, st._jpos - start)
-        if not _copy_journal(st, path, start, st._jpos):
-            return False
-    st._jfile += st._jpos - st._jrec
-    end = st._jpos
-    st._jpos = 0
-    st._jbad = False
-    try:
-        j.erase(end + 512)  # (and past the end: a record cut short there by a failure)
-    except OSError as e:  # the game is whole in its file (it goes on there); the
-        st._fail("erasing the journal", e)  # journal is settled at the next start
-        return True
-    if restart:
-        jstart(st)
-    return True
-
-
-def jsettle(st):
-    """Power-up (and after a failure): fold into its file what the journal holds
-    that the file lacks (its ``J`` record names the game and the file's size when
-    the journal began; the file may be ``g`` or ``s``, or gone: dropped after a
-    sync), then erase every sector of the journal that is not blank. True once
-    the journal is blank; False (``st.error``) if flash failed: then the journal is
-    left as it is (nothing in it is lost) and ``st._jbad`` set."""
-    j = st.journal
-    try:
-        gid, base, first, end = j.scan(st._buf)
-        if gid:
-            path = None
-            for k in ("g", "s"):
-                p = st._path("%s%d.rec" % (k, gid))
-                if exists(st, p[len(st.root) + 1:]):
-                    path = p
-                    break
-            if path is not None:
-                start = first + max(0, st.fs.size(path) - base)
-                if start < end:
-                    if not _copy_journal(st, path, start, end):
-                        st._jbad = True
-                        return False
-                    st._note("g%d.rec: %d bytes from the journal" % (gid, end - start))
-        j.erase()
-    except OSError as e:
-        st._fail("settling the journal", e)
-        st._jbad = True
-        return False
-    st._jbad = False
     return True
 
 

@@ -14,8 +14,8 @@ Layout: byte 0 holds a ``J`` record (payload: the game id, 0, the size of its fi
 ``g<id>.rec`` when the journal began), then the game's records (``M``, ``U``,
 ``T``, ``E``) exactly as they would be appended to that file (``playboard.record``:
 type, length, payload, CRC-32), then 0xff to the end. The records go into the file
-(folded, ``folder.jfold``) when the game ends or the journal fills; at power-up
-(``folder.jsettle``) whatever the file lacks is folded, then the journal is erased.
+(folded, ``Journal.fold``) when the game ends or the journal fills; at power-up
+(``Journal.settle``) whatever the file lacks is folded, then the journal is erased.
 A cut at any byte loses at most the record being programmed: the records are read
 up to the first that fails its check, and the file's size says how much of the
 journal it already holds (littlefs commits a file's growth whole, at the flush).
@@ -27,7 +27,7 @@ product image, the flash region below the filesystem (``find``); on the simulate
 board a file (``playboard.sim.flash.NorFile``).
 """
 from playboard.compat import const
-from playboard.record.codec import GAME_TYPES, crc32
+from playboard.record.codec import GAME_TYPES, StoreError, crc32, encode_record
 
 _SECTOR = const(4096)
 _PAGE = const(256)
@@ -37,7 +37,12 @@ _FF = b"\xff" * 256
 
 
 class Journal:
-    """The journal's flash: ``dev`` (see the module docstring), ``size`` bytes.
+    """The journal's flash: ``dev`` (see the module docstring), ``size`` bytes; and
+    what it holds for the store: ``pos`` (its next byte while it holds the current
+    game, else 0), ``first`` (the byte of the game's first record, after the ``J``
+    record), ``base`` (the game's bytes in its file: the rest are here), ``ending``
+    (the game's ``E`` record is here, its fold pending), ``bad`` (a failure left it
+    to be settled before the next append).
 
     Allocates one 256-byte page buffer; reading, programming and erasing raise what
     the device raises (OSError)."""
@@ -46,6 +51,37 @@ class Journal:
         self.dev = dev
         self.size = dev.ioctl(4, 0) * _SECTOR
         self._page = bytearray(_PAGE)
+        self.pos = 0
+        self.first = 0
+        self.base = 0
+        self.ending = False
+        self.bad = False
+
+    def append(self, st, rtype, payload):
+        """Store ``st``'s ``_append`` while the journal holds its game: one record
+        programmed (no erase), unless the journal is full (the game so far is folded
+        into its file and the journal begun again: an erase, once in some 1,500
+        moves) or must first be settled after a failure. True once on flash; False
+        (``st.error``) on failure."""
+        try:
+            if self.bad or self.pos + 261 > self.size:
+                if not self.fold(st, True):
+                    return False
+                if not self.pos:  # (the game goes on in its file)
+                    return st._append(rtype, payload)
+            n = encode_record(rtype, payload, st._buf)
+            self.program(self.pos, memoryview(st._buf)[0:n])
+        except StoreError:
+            raise
+        except Exception as e:  # noqa: BLE001 - OSError, MemoryError: kept by the caller
+            self.bad = True  # (part of the record may be on flash: fold, start again)
+            st._fail("appending to the journal of g%d.rec" % st.current, e)
+            return False
+        self.pos += n
+        st._cur_size += n
+        st._used += n
+        st.error = None
+        return True
 
     def read(self, pos, buf):
         """Bytes ``pos`` .. ``pos + len(buf)`` of the journal into ``buf``."""
@@ -125,6 +161,126 @@ class Journal:
                 break
             end += k
         return gid, base, n, end
+
+
+    # ---- the store's jobs with the journal (st: a playboard.record.Store) ----------
+
+    def start(self, st):
+        """Begin the journal for store ``st``'s current game, whose file holds
+        ``st._cur_size`` valid bytes (a bad tail is cut off first): a ``J`` record at
+        byte 0. If the journal is not blank it is settled first (a cut left it so).
+        If it cannot be made ready, ``pos`` stays 0: the game goes on in its file."""
+        self.pos = 0
+        try:
+            if st._dirty and not st._repair():
+                return
+            for s in range(self.size // _SECTOR):
+                if not self.blank(s):
+                    if not self.settle(st):
+                        return
+                    break
+            n = encode_record(T_JOURNAL, "%d\x00%d" % (st.current, st._cur_size), st._buf)
+            self.program(0, memoryview(st._buf)[0:n])
+        except Exception as e:  # noqa: BLE001 - OSError, MemoryError: the file path instead
+            st._fail("starting the journal", e)
+            return
+        self.base = st._cur_size
+        self.pos = self.first = n
+
+    def _copy(self, st, path, start, end):
+        """Append the journal's bytes ``start`` .. ``end`` to file ``path`` in one
+        commit (littlefs makes a file's growth visible whole, at the flush); False
+        (``st.error`` says why) if flash failed."""
+        mv = memoryview(st._buf)
+        try:
+            f = st.fs.open(path, "ab")
+            try:
+                while start < end:
+                    k = min(end - start, len(mv))
+                    self.read(start, mv[0:k])
+                    f.write(mv[0:k])
+                    start += k
+                f.flush()
+            finally:
+                f.close()
+            return True
+        except OSError as e:
+            st._fail("folding the journal into " + path, e)
+            return False
+
+    def fold(self, st, restart):
+        """Put the journal's records of store ``st``'s current game into its file
+        (what the file does not hold yet: its size says, so a fold cut short or done
+        twice neither loses nor doubles a record), then erase the journal; with
+        ``restart`` begin it again for the game (it goes on). True once the game is
+        whole in its file; False (``st.error``) if flash failed, the journal left as
+        it was."""
+        st._close_file()
+        path = st._gpath(st.current)
+        if not self.pos:  # (a journal left unsettled by a failure: settle it, then start)
+            if not self.settle(st):
+                return False
+            if restart:
+                try:
+                    st._cur_size = st.fs.size(path)
+                except OSError as e:
+                    st._fail("g%d.rec" % st.current, e)
+                    return False
+                self.start(st)
+            return True
+        try:
+            done = st.fs.size(path) - self.base
+        except OSError as e:
+            st._fail("g%d.rec" % st.current, e)
+            return False
+        start = self.first + max(0, done)
+        if start < self.pos:
+            st._make_room(self.pos - start)
+            if not self._copy(st, path, start, self.pos):
+                return False
+        self.base += self.pos - self.first
+        end = self.pos
+        self.pos = 0
+        self.bad = False
+        try:
+            self.erase(end + 512)  # (and past the end: a record cut short there by a failure)
+        except OSError as e:  # the game is whole in its file (it goes on there); the
+            st._fail("erasing the journal", e)  # journal is settled at the next start
+            return True
+        if restart:
+            self.start(st)
+        return True
+
+    def settle(self, st):
+        """Power-up (and after a failure): fold into its file what the journal holds
+        that the file lacks (its ``J`` record names the game and the file's size when
+        the journal began; the file may be ``g`` or ``s``, or gone: dropped after a
+        sync), then erase every sector that is not blank. True once the journal is
+        blank; False (``st.error``) if flash failed: then the journal is left as it
+        is (nothing in it is lost) and ``bad`` set."""
+        try:
+            gid, base, first, end = self.scan(st._buf)
+            if gid:
+                for k in ("g", "s"):
+                    path = st._path("%s%d.rec" % (k, gid))
+                    try:
+                        size = st.fs.size(path)
+                    except OSError:
+                        continue
+                    start = first + max(0, size - base)
+                    if start < end:
+                        if not self._copy(st, path, start, end):
+                            self.bad = True
+                            return False
+                        st._note("g%d.rec: %d bytes from the journal" % (gid, end - start))
+                    break
+            self.erase()
+        except OSError as e:
+            st._fail("settling the journal", e)
+            self.bad = True
+            return False
+        self.bad = False
+        return True
 
 
 def find():
