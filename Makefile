@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 UF2 := build/playboard-pico.uf2
 MODEL := build/micropython-board
 FIRMWARE_FILES := $(shell find firmware -name '*.py' -o -name '*.json' -o -name '*.tbl')
-BUILD_TOOLS := host_tools/build_image.sh host_tools/playboard_host/frozen_data.py
+BUILD_TOOLS := host_tools/build_image.sh host_tools/playboard_host/frozen_data.py $(wildcard host_tools/pico_board/PLAYBOARD_PICO/*)
 
 .PHONY: setup test bench demo sim clean frozen uf2 model
 

@@ -18,8 +18,11 @@
 # the filesystem's); the filesystem comes first on sys.path, so a board running it must
 # not also hold a copied playboard/ package (it would be imported instead).
 
-# The port's own frozen modules (rp2: neopixel, asyncio, the _boot that mounts littlefs).
-if not options.model:
+# The port's own frozen modules (rp2: neopixel, asyncio, the _boot that mounts littlefs);
+# the product board (host_tools/pico_board/PLAYBOARD_PICO/manifest.py) freezes them
+# itself with its own _boot.py (the record's journal below littlefs); the model (the
+# unix port) has none of them.
+if not options.model and not options.own_boot:
     include("$(PORT_DIR)/boards/manifest.py")
 
 # Exactly what a board runs: every module main.py can reach on a board
@@ -28,7 +31,7 @@ if not options.model:
 # factory and the record text format (pgn), which only tests and the host tools use.
 BOARD_FILES = [
     "__init__.py", "compat.py", "config.py", "link.py", "settings.py", "health.py",
-    "record/__init__.py", "record/codec.py", "record/read.py", "record/folder.py",
+    "record/__init__.py", "record/codec.py", "record/read.py", "record/folder.py", "record/journal.py",
     "hw/__init__.py", "hw/base.py", "hw/open.py", "hw/bits.py", "hw/rp2.py", "hw/hall.py", "hw/circuitpython.py",
     "hw/selftest.py", "hw/calibrate.py", "hw/pads.py", "hw/stdio.py",
     "board/__init__.py", "board/layout.py", "board/debounce.py", "board/scan.py", "board/lights.py",

@@ -65,8 +65,14 @@ fi
 make -s -C "$MP/mpy-cross" -j"$JOBS" >/dev/null
 python3 "$ROOT/host_tools/playboard_host/frozen_data.py" "$BUILD/frozen-data"
 MANIFEST=$BUILD/manifest-$WHAT.py
-if [ "$WHAT" = model ]; then OPTS="model=True, "; else OPTS=""; fi
-NEW="include(\"$ROOT/firmware/manifest.py\", ${OPTS}data=\"$BUILD/frozen-data\")"
+# The image: the product board (host_tools/pico_board/PLAYBOARD_PICO: RPI_PICO with the
+# record's journal below littlefs, its own _boot.py), whose manifest includes the firmware's
+BOARD_DIR=$ROOT/host_tools/pico_board/PLAYBOARD_PICO
+if [ "$WHAT" = model ]; then
+    NEW="include(\"$ROOT/firmware/manifest.py\", model=True, data=\"$BUILD/frozen-data\")"
+else
+    NEW="include(\"$BOARD_DIR/manifest.py\", data=\"$BUILD/frozen-data\")"
+fi
 [ -f "$MANIFEST" ] && [ "$(cat "$MANIFEST")" = "$NEW" ] || echo "$NEW" > "$MANIFEST"
 
 if [ "$WHAT" = uf2 ]; then
@@ -76,9 +82,16 @@ if [ "$WHAT" = uf2 ]; then
         exit 1; }
     # (in the environment: the port's Makefile adds its own CMAKE_ARGS to it; pico-sdk 2.x
     # would fetch picotool from the network to make the uf2, tools/uf2conv.py makes it)
-    CMAKE_ARGS="${CMAKE_ARGS:-} -DPICO_NO_PICOTOOL=1" make -s -C "$MP/ports/rp2" BOARD=RPI_PICO \
+    CMAKE_ARGS="${CMAKE_ARGS:-} -DPICO_NO_PICOTOOL=1" make -s -C "$MP/ports/rp2" BOARD_DIR="$BOARD_DIR" \
         BUILD="$BUILD/rp2-RPI_PICO" FROZEN_MANIFEST="$MANIFEST" -j"$JOBS" >"$BUILD/rp2.log" 2>&1 || {
         tail -30 "$BUILD/rp2.log" >&2; say "the RPI_PICO build failed (whole log: build/rp2.log)"; exit 1; }
+    # the image must end below the record's journal (flashmap.py: JOURNAL_BYTES below 0xA0000)
+    SIZE=$(wc -c <"$BUILD/rp2-RPI_PICO/firmware.bin")
+    LIMIT=$(python3 -c "import re;t=open('$BOARD_DIR/flashmap.py').read();print(0xA0000-eval(re.search(r'JOURNAL_BYTES = (.*)',t).group(1)))")
+    if [ "$SIZE" -gt "$LIMIT" ]; then
+        say "the image is $SIZE bytes: it would overlap the record's journal at $LIMIT (host_tools/pico_board/PLAYBOARD_PICO/flashmap.py)"
+        exit 1
+    fi
     python3 "$MP/tools/uf2conv.py" -c -b 0x10000000 -f 0xe48bff56 -o "$OUT.tmp" \
         "$BUILD/rp2-RPI_PICO/firmware.bin" >/dev/null
     mv "$OUT.tmp" "$OUT"

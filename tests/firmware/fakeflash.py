@@ -280,3 +280,57 @@ class RamBlockDev:
                 blk[i] = 0xFF
             return 0
         return 0
+
+
+class RamNor:
+    """A NOR flash region for ``record.journal.Journal``: ``sectors`` x 4 KB, with the
+    extended block-device interface of ``rp2.Flash`` (``readblocks(n, buf, off)``,
+    ``writeblocks(n, buf, off)`` programs, ``ioctl(6, n)`` erases, ``ioctl(4, 0)``
+    the block count). A program only clears bits (new = old AND data); an erase sets
+    a sector to 0xff, 256 bytes at a time.
+
+    ``power``: a ``_Power`` to share with a ``FakeFs`` (``fs.power``), so that one
+    tick count runs through both: each byte programmed (other than as 0xff, which
+    changes nothing) is a tick, each 256 bytes erased a tick. At the cut the program (or erase) stops part way (a torn record,
+    a sector half erased) and PowerCut is raised. ``erases`` and ``programs``
+    (``writeblocks`` calls) count what was done.
+    """
+
+    SECTOR = 4096
+
+    def __init__(self, sectors=4, power=None):
+        self.data = bytearray(b"\xff" * (sectors * self.SECTOR))
+        self.power = power if power is not None else _Power()
+        self.erases = 0
+        self.programs = 0
+
+    def readblocks(self, block, buf, off=0):
+        a = block * self.SECTOR + off
+        buf[:] = self.data[a:a + len(buf)]
+
+    def writeblocks(self, block, buf, off=None):
+        if off is None:
+            raise ValueError("RamNor: programs only (writeblocks with an offset)")
+        a = block * self.SECTOR + off
+        d = self.data
+        self.programs += 1
+        for i in range(len(buf)):
+            if buf[i] != 0xFF:  # (a byte programmed as 0xff changes nothing: no tick)
+                if self.power.allow(1) < 1:
+                    raise PowerCut("cut in a program at byte %d" % (a + i))
+                d[a + i] &= buf[i]
+
+    def ioctl(self, op, arg):
+        if op == 4:
+            return len(self.data) // self.SECTOR
+        if op == 5:
+            return self.SECTOR
+        if op == 6:
+            a = arg * self.SECTOR
+            for p in range(a, a + self.SECTOR, 256):
+                if self.power.allow(1) < 1:
+                    raise PowerCut("cut in an erase at byte %d" % p)
+                self.data[p:p + 256] = b"\xff" * 256
+            self.erases += 1
+            return 0
+        return 0

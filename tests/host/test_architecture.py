@@ -21,7 +21,7 @@ LAYERS = (
     ("playboard.app",),
     ("playboard.sim",),
     ("main",),
-    ("playboard_host",),
+    ("playboard_host", "pico_board"),
 )
 # playboard/__init__.py (the version) is below everything
 BASE = ("playboard",)
@@ -205,6 +205,10 @@ def manifest_calls(**options):
 
     def module(path, base_path=".", opt=None):
         calls.append(("module", path, {"base_path": base_path, "opt": opt}))
+
+    class Options:  # (the include's options: none given, as a stock board's build)
+        def __getattr__(self, name):
+            return None
 
     with open(os.path.join(FW, "manifest.py")) as f:
         exec(compile(f.read(), "manifest.py", "exec"),

@@ -48,6 +48,17 @@ modules imported on demand and dropped after use (``playboard.compat.unload``):
 ``parse_game``, which checks every record of a game it fetched over the link),
 and ``folder`` (the power-up scan, room made on a full flash, the link's list of
 games, a game's size, moves and acknowledgement, the settings file).
+
+The journal (``playboard.record.journal``, docs/app.md): where the board has one
+(the product image's flash region below the filesystem, the simulated board's
+journal file), the moves of the game in play are appended there by page programs
+only, not to the game's file: littlefs erases a 4 KB sector at nearly every synced
+append (45-400 ms with the chip stalled), a page program takes 0.4-3 ms. The game
+file holds the header, tags and the moves before the journal began; the records go
+into it, byte for byte as they would have been appended, when the game ends
+(``finish``), when the journal fills, and at power-up. The link reads the game in
+play from both. Without a journal (the stock image's ``.mpy`` deploy, tests) every
+record is appended to the file as above.
 """
 import os
 
@@ -122,8 +133,19 @@ class Store:
     returns False and sets ``error``; bad arguments raise StoreError.
     """
 
-    def __init__(self, root="/games", budget=None, reserve=8192, fs=None, uid=None, date=-1):
+    def __init__(self, root="/games", budget=None, reserve=8192, fs=None, uid=None, date=-1, journal=-1):
         self.root = root
+        if journal == -1:  # the product image's, if this is one (else None: files only)
+            journal = None
+            try:
+                import flashmap  # noqa: F401 (frozen in the product image only)
+            except ImportError:
+                pass
+            else:
+                from playboard.record.journal import find
+
+                journal = find()
+        self.journal = journal  # a record.journal.Journal (its state: see there) or None
         self._date = today if date == -1 else date
         self.fs = fs if fs is not None else OsFs()
         self.budget = budget
@@ -289,6 +311,9 @@ class Store:
         self._moves = 0
         self._dirty = False
         self._since_check = 0
+        if self.journal is not None:
+            self.journal.ending = False
+            self.journal.start(self)
         return gid
 
     def _repair(self):
@@ -367,6 +392,9 @@ class Store:
         double. StoreError (bad input, no current game) is raised before anything."""
         if self.current is None:
             raise StoreError("no game is being recorded (call new_game)")
+        j = self.journal
+        if j is not None and (j.pos or j.bad):
+            return j.append(self, rtype, payload)
         writing = False
         try:
             if self._dirty and not self._repair():  # (the repair uses _buf too)
@@ -423,7 +451,18 @@ class Store:
     def finish(self, result, termination=None):
         """End the current game with ``result`` ("1-0", "0-1", "1/2-1/2", "*") and
         ``termination`` (str or None). It is then kept until acknowledged."""
-        ok = self._append(_T_END, result + "\x00" + (termination or ""))
+        j = self.journal
+        if j is not None and j.ending:  # (the E record is in the journal: its fold is left)
+            ok = True
+        else:
+            ok = self._append(_T_END, result + "\x00" + (termination or ""))
+        if ok and j is not None and j.pos:
+            # the game into its file (and the journal erased: the game's end, where a
+            # stall costs no play frame); the game stays current until that is done
+            j.ending = True
+            ok = j.fold(self, False)
+            if ok:
+                j.ending = False
         self._close_file()
         if ok:
             self.current = None
@@ -465,19 +504,27 @@ class Store:
         n = min(len(buf), total - offset)
         if n == 0:
             return 0
-        f = self.fs.open(self._gpath(gid), "rb")
-        try:
-            f.seek(offset)
-            mv = memoryview(buf)
-            got = 0
-            while got < n:
-                k = f.readinto(mv[got:n])
-                if not k:
-                    break
-                got += k
-            return got
-        finally:
-            f.close()
+        mv = memoryview(buf)
+        m = n  # bytes from the file; the rest (the game in play) from the journal
+        j = self.journal
+        if gid == self.current and j is not None and j.pos:
+            m = max(0, min(n, j.base - offset))
+        got = 0
+        if m:
+            f = self.fs.open(self._gpath(gid), "rb")
+            try:
+                f.seek(offset)
+                while got < m:
+                    k = f.readinto(mv[got:m])
+                    if not k:
+                        break
+                    got += k
+            finally:
+                f.close()
+        if got == m < n:
+            j.read(j.first + offset + m - j.base, mv[m:n])
+            got = n
+        return got
 
     def read(self, gid):
         """The whole game ``gid`` as a GameRecord with its moves (allocates them);

@@ -32,6 +32,10 @@ def scan(st):
         st.fs.mkdir(st.root)
     except OSError:
         pass
+    if st.journal is not None:
+        # what a game's file lacks of the journal goes into it first (the file then
+        # holds the whole game, read below), and the journal is erased for the next
+        st.journal.settle(st)
     # one pass over the folder: counts, sizes, the newest ids; odd files noted
     top = 0  # the newest game not yet synced
     top_any = 0  # the newest id of any game (the counter never goes back)
@@ -93,6 +97,8 @@ def scan(st):
         st._cur_size = unfinished.size
         st._moves = unfinished.plies
         st._dirty = unfinished.problem is not None
+        if st.journal is not None and not st.journal.bad:
+            st.journal.start(st)
 
 
 def _tidy(st, n):

@@ -10,7 +10,8 @@ from playboard.compat import unload
 
 def _opts(argv):
     o = {"board": "sim", "flash": "sim-flash", "image": None, "blocks": 64, "ctl": None,
-         "clock": None, "think": None, "link": True, "id": None, "sensors": None}
+         "clock": None, "think": None, "link": True, "id": None, "sensors": None,
+         "journal": "0"}
     i = 0
     while i < len(argv):
         a = argv[i]
@@ -62,8 +63,14 @@ def start(argv, bridge_class):
         except OSError:
             pass
         root = o["flash"] + "/games"
+    journal = None
+    if int(o["journal"]):  # the record's journal (4 KB sectors; 0: none, files only)
+        from playboard.sim.flash import NorFile
+        from playboard.record.journal import Journal
+        path = o["image"] + ".journal" if o["image"] else o["flash"] + "/journal"
+        journal = Journal(NorFile(path, int(o["journal"]), bdev))
     from playboard.record import Store
-    store = Store(root)
+    store = Store(root, journal=journal)
     ctl_in = ctl_out = None
     if o["ctl"]:
         a, b = o["ctl"].split(",")

@@ -1,8 +1,11 @@
-"""The simulator's flash as littlefs on a block-device image file that can lose power.
+"""The simulator's flash as littlefs on a block-device image file that can lose power,
+and the record's journal as a NOR region in a file.
 
 Used by ``playboard.sim.boot`` with ``--image FILE`` (docs/simulator.md): the record
 tests' power-cut block device (tests/firmware/fakeflash.py ``RamBlockDev``) kept in
-a file, so that a killed process leaves its flash behind for the next start.
+a file, so that a killed process leaves its flash behind for the next start; and
+always (unless ``--journal 0``) ``NorFile``, the journal's flash
+(``playboard.record.journal``), as the product board has it below its filesystem.
 """
 from playboard.compat import const
 
@@ -83,6 +86,80 @@ class FileBlockDev:
         ff = self._ff
         for _ in range(self.bs // len(ff)):
             f.write(ff)
+
+
+class NorFile:
+    """The record's journal flash in the simulator: file ``path`` of ``sectors`` 4 KB
+    sectors (made erased if absent), with the extended block-device interface of
+    ``rp2.Flash`` as a NOR chip does it: ``writeblocks(n, buf, off)`` programs (the
+    bytes become old AND new: a program only clears bits), ``ioctl(6, n)`` erases
+    sector n (0xff), ``readblocks(n, buf, off)`` reads. Each call is written through
+    at once, so a killed process leaves the journal as far as it got.
+
+    ``power``: the littlefs image's ``FileBlockDev`` (or None): its power cut
+    (``cut_at``, the bridge's ``cut``) counts the bytes programmed here too (a page
+    program sends all 256), and the program that crosses it stops there."""
+
+    def __init__(self, path, sectors=4, power=None):
+        self.power = power
+        try:
+            f = open(path, "r+b")
+            f.seek(0, 2)
+            n = f.tell() // BLOCK
+        except OSError:
+            f = open(path, "w+b")
+            n = 0
+        self.f = f
+        self._page = bytearray(256)
+        self._ff = b"\xff" * 256
+        if n < sectors:  # new (or cut short while made): erased
+            for b in range(n, sectors):
+                self.ioctl(6, b)
+            n = sectors
+        self.n = n
+
+    def readblocks(self, block, buf, off=0):
+        f = self.f
+        f.seek(block * BLOCK + off)
+        f.readinto(buf)
+
+    def writeblocks(self, block, buf, off=0):
+        f = self.f
+        a = block * BLOCK + off
+        old = memoryview(self._page)
+        k = 0
+        while k < len(buf):
+            m = min(256, len(buf) - k)
+            f.seek(a + k)
+            f.readinto(old[0:m])
+            pw = self.power
+            for i in range(m):
+                v = buf[k + i]
+                if pw is not None:
+                    if pw.cut_at is not None and pw.written >= pw.cut_at:
+                        f.seek(a + k)
+                        f.write(old[0:m])
+                        f.flush()
+                        power_cut()
+                    pw.written += 1
+                old[i] &= v
+            f.seek(a + k)
+            f.write(old[0:m])
+            k += m
+        f.flush()
+
+    def ioctl(self, op, arg):
+        if op == 4:
+            return self.n
+        if op == 5:
+            return BLOCK
+        if op == 6:
+            f = self.f
+            f.seek(arg * BLOCK)
+            for _ in range(BLOCK // 256):
+                f.write(self._ff)
+            f.flush()
+        return 0
 
 
 def power_cut():

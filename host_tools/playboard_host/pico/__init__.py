@@ -10,7 +10,9 @@ board definition are played from outside (:meth:`set_closed`): the diode matrix
 answers the rows the firmware drives, the 74HC165 chain is shifted out to its PIO
 program, the hall sensors' voltages follow the multiplexers' select lines into the ADC;
 the WS2812 stream is decoded into LED colours (``leds``); emulated time, busy time
-and watchdog resets are reported.
+and watchdog resets are reported. The flash chip's erase and program take its time
+(``flash_timing``, :data:`FLASH_TIMING`): the core stalls, interrupts off, while the
+emulated clock runs on, and a program only clears bits (NOR: new = old AND data).
 
 Images: ``$PLAYBOARD_PICO_UF2`` and ``$PLAYBOARD_PICO_BOOTROM``, else the copies in
 ``../shared/rp2/`` beside the repository (:func:`find_images`): the stock MicroPython,
@@ -33,6 +35,22 @@ FS_OFFSET = 0xA0000      # the littlefs2 filesystem of MicroPython's RPI_PICO bu
 FS_BLOCK = 4096
 FS_BLOCKS = 352
 FS_PROG = 256
+
+# The flash chip's times (us) for one 4 KB sector erase and one 256-byte page program:
+# the W25Q16JV datasheet's typical and worst (tSE 45 / 400 ms, tPP 0.4 / 3 ms; the
+# Pico's W25Q16 family). ``$PLAYBOARD_PICO_FLASH`` picks one for every VirtualPico
+# not told otherwise (default: typical).
+FLASH_TIMING = {"instant": (0, 0), "typical": (45000, 400), "worst": (400000, 3000)}
+
+
+def flash_timing(name=None):
+    """(erase us per 4 KB sector, program us per 256-byte page) for timing ``name``
+    (a key of FLASH_TIMING; None: ``$PLAYBOARD_PICO_FLASH``, else "typical").
+    ValueError for an unknown name."""
+    name = name or os.environ.get("PLAYBOARD_PICO_FLASH") or "typical"
+    if name not in FLASH_TIMING:
+        raise ValueError("flash timing %r: one of %s" % (name, ", ".join(FLASH_TIMING)))
+    return FLASH_TIMING[name]
 
 
 class PicoUnavailable(Exception):
@@ -169,16 +187,24 @@ class VirtualPico:
     empty one). ``cfg``: the board definition (dict) whose matrix and LED pin are
     wired. ``speed``: emulated seconds per host second the idle core may run ahead
     (1 = real time, what a person at the port expects; 0 = as fast as the host can).
+    ``flash_timing``: the flash chip's erase and program times, a key of
+    :data:`FLASH_TIMING` ("instant", "typical", "worst"; None: ``$PLAYBOARD_PICO_FLASH``,
+    else "typical").
 
     After :meth:`start`: ``port`` (the pseudo-terminal's path), ``leds`` (list of
     (r, g, b) of the last WS2812 frame, in chain order), ``led_frames`` (count),
     ``time_us`` and ``busy_us`` (emulated time and the part the core worked),
     ``resets`` (list of (time_us, "timer"|"force") watchdog resets; the chip
     reboots from its flash and goes on), ``wdt_min_us`` (the least time the watchdog
-    had left when it was fed or stopped, any boot; -1: never fed), ``output`` (bytearray: all the board wrote).
+    had left when it was fed or stopped, any boot; -1: never fed), ``output`` (bytearray: all the board wrote),
+    ``erases`` (4 KB sectors erased), ``programs`` (256-byte pages programmed) and
+    ``flash_stall_us`` (emulated time the core stood still for them), all boots, as of
+    the last time report (about every 100 emulated ms).
     """
 
-    def __init__(self, fs_image=None, cfg=None, uf2=None, bootrom=None, speed=1.0, order="GRB"):
+    def __init__(self, fs_image=None, cfg=None, uf2=None, bootrom=None, speed=1.0, order="GRB",
+                 flash_timing=None):
+        self.erase_us, self.program_us = globals()["flash_timing"](flash_timing)
         self.uf2, self.bootrom = find_images(uf2, bootrom)
         self.node = check_node()
         self.fs_image = fs_image
@@ -194,6 +220,9 @@ class VirtualPico:
         self.busy_us = 0
         self.resets = []
         self.wdt_min_us = -1
+        self.erases = 0
+        self.programs = 0
+        self.flash_stall_us = 0
         self.output = bytearray()
         self.usb_up = threading.Event()
         self._proc = None
@@ -206,7 +235,8 @@ class VirtualPico:
     def start(self):
         import tempfile
         import tty
-        args = [self.node, SCRIPT, "--uf2", self.uf2, "--bootrom", self.bootrom, "--speed", str(self.speed)]
+        args = [self.node, SCRIPT, "--uf2", self.uf2, "--bootrom", self.bootrom, "--speed", str(self.speed),
+                "--erase-us", str(self.erase_us), "--program-us", str(self.program_us)]
         if self.fs_image is not None:
             fd, self._tmp = tempfile.mkstemp(suffix=".lfs")
             with os.fdopen(fd, "wb") as f:
@@ -323,6 +353,9 @@ class VirtualPico:
                     self.time_us = ev["t"]
                     self.busy_us = ev["busy"]
                     self.wdt_min_us = ev.get("wdt_min", -1)
+                    self.erases = ev.get("erases", 0)
+                    self.programs = ev.get("programs", 0)
+                    self.flash_stall_us = ev.get("stall", 0)
                 elif kind == "wdt":
                     self.resets.append((ev["t"], ev["reason"]))
                     self.usb_up.clear()

@@ -9,6 +9,10 @@
 //            chain, active low)] [--hall SEL:ADC/EN,... e.g. 2,3,4,5:26/6,26/7 (CD74HC4067
 //            multiplexers of hall sensors into the ADC)] [--leds PIN] [--speed X (emulated
 //            s per host s while the core idles; 0 = as fast as possible)]
+//            [--erase-us US --program-us US (the flash chip's time for a 4 KB sector erase
+//            and a 256-byte page program: the core stalls that long, interrupts off, the
+//            clock runs on; default 0 = instant; W25Q16: typical 45000 / 400, worst 400000 /
+//            3000)]
 // Commands (stdin):  {"cmd":"serial","hex":"..."}   bytes for the USB CDC serial (the REPL)
 //                    {"cmd":"closed","idx":[...],"black":[...],"at":us}  the sensors on: closed
 //                                                    switches (matrix: row * n_cols + col; chain:
@@ -20,8 +24,10 @@
 // Events (stdout):   {"ev":"ready"} {"ev":"usb"} (CDC configured) {"ev":"serial","hex":...}
 //                    {"ev":"leds","t":us,"hex":...} one WS2812 frame (wire byte order)
 //                    {"ev":"wdt","t":us,"reason":"timer"|"force","boot":n} then a reboot
-//                    {"ev":"time","t":us,"busy":us,"host_ms":ms,"wdt_min":us} about every 100 ms
-//                    emulated; wdt_min: the least time the watchdog had left at a feed (-1: none)
+//                    {"ev":"time","t":us,"busy":us,"host_ms":ms,"wdt_min":us,"erases":n,"programs":n,
+//                    "stall":us} about every 100 ms emulated; wdt_min: the least time the watchdog
+//                    had left at a feed (-1: none); erases: 4 KB sectors erased, programs: 256-byte
+//                    pages programmed, stall: emulated time the core stood still for them (all boots)
 import fs from 'node:fs';
 import readline from 'node:readline';
 import { Simulator, USBCDC, LogLevel, ConsoleLogger } from 'rp2040js';
@@ -41,6 +47,13 @@ const args = parseArgs(process.argv.slice(2));
 const FS_OFFSET = 0xa0000;
 const FLASH_START = 0x10000000;
 const speed = args.speed === undefined ? 1 : Number(args.speed);
+const ERASE_NS = 1000 * Number(args['erase-us'] || 0);     // one 4 KB sector
+const PROGRAM_NS = 1000 * Number(args['program-us'] || 0); // one 256-byte page
+const SECTOR = 4096;
+const PAGE = 256;
+let erases = 0;     // sectors erased (all boots)
+let programs = 0;   // pages programmed
+let stallNanos = 0; // emulated time the core stood still for them
 const bootrom = new Uint32Array(new Uint8Array(fs.readFileSync(args.bootrom)).buffer);
 
 function emit(obj) {
@@ -337,19 +350,37 @@ let lastScratch = null;  // its SCRATCH0-7 then (machine.reset() leaves 0 in 4, 
 let pendingRead = null;
 let flushRead = () => {};
 
-// The bootrom's flash erase/program (not emulated by rp2040js) done on the flash array.
+// The bootrom's flash erase/program (not emulated by rp2040js) done on the flash array,
+// as a NOR chip does them: an erase sets whole 4 KB sectors to 0xff; a program can only
+// clear bits (new = old AND data). The call takes the chip's time: the core stands still
+// (the SDK calls these with interrupts off and the other core locked out: nothing else
+// runs) while the clock, its timers and the watchdog run on; an alarm that falls due
+// meanwhile is served once the caller turns interrupts back on.
 function romCall(pc) {
   const core = mcu.core;
   const r = core.registers;
+  let stall = 0;
   if (pc === ROM_ERASE) {
     const addr = r[0] >>> 0;
     const count = r[1] >>> 0;
-    flash.fill(0xff, addr, addr + count);
+    const first = Math.floor(addr / SECTOR);
+    const n = Math.max(0, Math.ceil((addr + count) / SECTOR) - first);
+    flash.fill(0xff, first * SECTOR, (first + n) * SECTOR);
+    erases += n;
+    stall = n * ERASE_NS;
   } else {
     const addr = r[0] >>> 0;
     const data = r[1] >>> 0;
     const count = r[2] >>> 0;
     for (let i = 0; i < count; i++) flash[addr + i] &= mcu.readUint8(data + i);
+    const n = count ? Math.ceil((addr + count) / PAGE) - Math.floor(addr / PAGE) : 0;
+    programs += n;
+    stall = n * PROGRAM_NS;
+  }
+  if (stall > 0) {
+    mcu.clock.tick(stall);
+    busyNanos += stall;
+    stallNanos += stall;
   }
   core.PC = r[14] & ~1; // return to the caller (LR)
 }
@@ -402,7 +433,7 @@ function run() {
   if (now() - lastTimeEv >= 100e6) {
     lastTimeEv = now();
     emit({ ev: 'time', t: Math.round(now() / 1000), busy: Math.round(busyNanos / 1000), host_ms: Date.now() - hostStart,
-           wdt_min: Math.round(wdtMinLeft) });
+           wdt_min: Math.round(wdtMinLeft), erases, programs, stall: Math.round(stallNanos / 1000) });
   }
   if (pendingReboot) {
     pendingReboot = false;
@@ -430,7 +461,8 @@ rl.on('line', (line) => {
     emit({ ev: 'flash', off: m.off, hex: Buffer.from(flash.subarray(m.off, m.off + m.len)).toString('hex') });
   } else if (m.cmd === 'quit') {
     quitting = true;
-    emit({ ev: 'bye', t: Math.round(now() / 1000), busy: Math.round(busyNanos / 1000), pc: mcu.core.PC });
+    emit({ ev: 'bye', t: Math.round(now() / 1000), busy: Math.round(busyNanos / 1000), pc: mcu.core.PC,
+           erases, programs, stall: Math.round(stallNanos / 1000) });
     process.exit(0);
   }
 });

@@ -1,0 +1,306 @@
+"""The journal: the game in play appended to raw NOR flash by page programs only.
+
+Why (docs/app.md, "The journal"): littlefs copies a file's last block to a freshly
+erased one at every synced append, so on the RP2040 nearly every move cost a 4 KB
+sector erase (45 ms typical, 400 ms at worst, interrupts off and both cores stalled).
+A NOR flash can program a page again as long as the bytes written are still 0xff
+(a program only clears bits), so records appended one after another into a region
+erased beforehand cost one or two page programs each (0.4 ms typical, 3 ms worst)
+and no erase. The region is erased where a stall costs no play frame: when a game
+ends (after it was folded into its file), at power-up, at a game's start when a
+cut left it dirty.
+
+Layout: byte 0 holds a ``J`` record (payload: the game id, 0, the size of its file
+``g<id>.rec`` when the journal began), then the game's records (``M``, ``U``,
+``T``, ``E``) exactly as they would be appended to that file (``playboard.record``:
+type, length, payload, CRC-32), then 0xff to the end. The records go into the file
+(folded, ``Journal.fold``) when the game ends or the journal fills; at power-up
+(``Journal.settle``) whatever the file lacks is folded, then the journal is erased.
+A cut at any byte loses at most the record being programmed: the records are read
+up to the first that fails its check, and the file's size says how much of the
+journal it already holds (littlefs commits a file's growth whole, at the flush).
+
+The device: a block device with the extended interface of ``rp2.Flash`` (4 KB
+blocks; ``readblocks(n, buf, off)``; ``writeblocks(n, buf, off)`` programs without
+erasing; ``ioctl(6, n)`` erases block n; ``ioctl(4, 0)`` the block count): on the
+product image, the flash region below the filesystem (``find``); on the simulated
+board a file (``playboard.sim.flash.NorFile``).
+"""
+from playboard.compat import const
+from playboard.record.codec import GAME_TYPES, StoreError, crc32, encode_record
+
+_SECTOR = const(4096)
+_PAGE = const(256)
+_OVERHEAD = const(6)
+T_JOURNAL = const(0x4A)  # "J"
+_FF = b"\xff" * 256
+
+
+class Journal:
+    """The journal's flash: ``dev`` (see the module docstring), ``size`` bytes; and
+    what it holds for the store: ``pos`` (its next byte while it holds the current
+    game, else 0), ``first`` (the byte of the game's first record, after the ``J``
+    record), ``base`` (the game's bytes in its file: the rest are here), ``ending``
+    (the game's ``E`` record is here, its fold pending), ``bad`` (a failure left it
+    to be settled before the next append).
+
+    Allocates one 256-byte page buffer; reading, programming and erasing raise what
+    the device raises (OSError)."""
+
+    def __init__(self, dev):
+        self.dev = dev
+        self.size = dev.ioctl(4, 0) * _SECTOR
+        self._page = bytearray(_PAGE)
+        self.pos = 0
+        self.first = 0
+        self.base = 0
+        self.ending = False
+        self.bad = False
+
+    def append(self, st, rtype, payload):
+        """Store ``st``'s ``_append`` while the journal holds its game: one record
+        programmed (no erase), unless the journal is full (the game so far is folded
+        into its file and the journal begun again: an erase, once in some 1,500
+        moves) or must first be settled after a failure. True once on flash; False
+        (``st.error``) on failure."""
+        try:
+            if self.bad or self.pos + 261 > self.size:
+                if not self.fold(st, True):
+                    return False
+                if not self.pos:  # (the game goes on in its file)
+                    return st._append(rtype, payload)
+            n = encode_record(rtype, payload, st._buf)
+            self.program(self.pos, memoryview(st._buf)[0:n])
+        except StoreError:
+            raise
+        except Exception as e:  # noqa: BLE001 - OSError, MemoryError: kept by the caller
+            self.bad = True  # (part of the record may be on flash: fold, start again)
+            st._fail("appending to the journal of g%d.rec" % st.current, e)
+            return False
+        self.pos += n
+        st._cur_size += n
+        st._used += n
+        st.error = None
+        return True
+
+    def read(self, pos, buf):
+        """Bytes ``pos`` .. ``pos + len(buf)`` of the journal into ``buf``."""
+        self.dev.readblocks(pos // _SECTOR, buf, pos % _SECTOR)
+
+    def program(self, pos, data):
+        """Program ``data`` (bytes-like) at byte ``pos``, whose bytes must be erased
+        (0xff): page by page, 0xff elsewhere in the page (which leaves the bytes
+        already there as they are: a program only clears bits)."""
+        pg = self._page
+        n = len(data)
+        i = 0
+        while i < n:
+            p = pos + i
+            start = p - p % _PAGE
+            k = min(n - i, start + _PAGE - p)
+            pg[:] = _FF
+            pg[p - start:p - start + k] = data[i:i + k]
+            self.dev.writeblocks(start // _SECTOR, pg, start % _SECTOR)
+            i += k
+
+    def blank(self, sector):
+        """True if 4 KB sector ``sector`` reads all 0xff."""
+        pg = self._page
+        for off in range(0, _SECTOR, _PAGE):
+            self.dev.readblocks(sector, pg, off)
+            if pg != _FF:
+                return False
+        return True
+
+    def erase(self, end=None):
+        """Erase the sectors holding bytes 0 .. ``end`` (None: every sector that is
+        not blank). Each erase stalls the chip (45-400 ms on the RP2040)."""
+        for s in range(self.size // _SECTOR):
+            if end is not None:
+                if s * _SECTOR >= end:
+                    break
+            elif self.blank(s):
+                continue
+            self.dev.ioctl(6, s)
+
+    def record_at(self, pos, buf):
+        """The length of the checked record at byte ``pos`` (its bytes left in ``buf``,
+        a bytearray of >= 261 bytes), or 0 if none there (erased, cut short, bad
+        CRC, or a type that is neither ``J`` nor a game record)."""
+        if pos + _OVERHEAD > self.size:
+            return 0
+        mv = memoryview(buf)
+        self.read(pos, mv[0:2])
+        t = buf[0]
+        n = buf[1] + _OVERHEAD
+        if (t != T_JOURNAL and t not in GAME_TYPES) or pos + n > self.size:
+            return 0
+        self.read(pos, mv[0:n])
+        c = crc32(mv[0:n - 4])
+        if c != buf[n - 4] | (buf[n - 3] << 8) | (buf[n - 2] << 16) | (buf[n - 1] << 24):
+            return 0
+        return n
+
+    def scan(self, buf):
+        """What the journal holds: ``(gid, base, first, end)``: the game id and its
+        file's size when the journal began, the byte of its first game record and the
+        end of its valid records; ``(0, 0, 0, 0)`` if byte 0 holds no ``J`` record."""
+        n = self.record_at(0, buf)
+        if not n or buf[0] != T_JOURNAL:
+            return 0, 0, 0, 0
+        try:
+            a, b = bytes(buf[2:n - 4]).split(b"\x00")
+            gid = int(a)
+            base = int(b)
+        except ValueError:
+            return 0, 0, 0, 0
+        end = n
+        while True:
+            k = self.record_at(end, buf)
+            if not k or buf[0] == T_JOURNAL:
+                break
+            end += k
+        return gid, base, n, end
+
+
+    # ---- the store's jobs with the journal (st: a playboard.record.Store) ----------
+
+    def start(self, st):
+        """Begin the journal for store ``st``'s current game, whose file holds
+        ``st._cur_size`` valid bytes (a bad tail is cut off first): a ``J`` record at
+        byte 0. If the journal is not blank it is settled first (a cut left it so).
+        If it cannot be made ready, ``pos`` stays 0: the game goes on in its file."""
+        self.pos = 0
+        try:
+            if st._dirty and not st._repair():
+                return
+            for s in range(self.size // _SECTOR):
+                if not self.blank(s):
+                    if not self.settle(st):
+                        return
+                    break
+            n = encode_record(T_JOURNAL, "%d\x00%d" % (st.current, st._cur_size), st._buf)
+            self.program(0, memoryview(st._buf)[0:n])
+        except Exception as e:  # noqa: BLE001 - OSError, MemoryError: the file path instead
+            st._fail("starting the journal", e)
+            return
+        self.base = st._cur_size
+        self.pos = self.first = n
+
+    def _copy(self, st, path, start, end):
+        """Append the journal's bytes ``start`` .. ``end`` to file ``path`` in one
+        commit (littlefs makes a file's growth visible whole, at the flush); False
+        (``st.error`` says why) if flash failed."""
+        mv = memoryview(st._buf)
+        try:
+            f = st.fs.open(path, "ab")
+            try:
+                while start < end:
+                    k = min(end - start, len(mv))
+                    self.read(start, mv[0:k])
+                    f.write(mv[0:k])
+                    start += k
+                f.flush()
+            finally:
+                f.close()
+            return True
+        except OSError as e:
+            st._fail("folding the journal into " + path, e)
+            return False
+
+    def fold(self, st, restart):
+        """Put the journal's records of store ``st``'s current game into its file
+        (what the file does not hold yet: its size says, so a fold cut short or done
+        twice neither loses nor doubles a record), then erase the journal; with
+        ``restart`` begin it again for the game (it goes on). True once the game is
+        whole in its file; False (``st.error``) if flash failed, the journal left as
+        it was."""
+        st._close_file()
+        path = st._gpath(st.current)
+        if not self.pos:  # (a journal left unsettled by a failure: settle it, then start)
+            if not self.settle(st):
+                return False
+            if restart:
+                try:
+                    st._cur_size = st.fs.size(path)
+                except OSError as e:
+                    st._fail("g%d.rec" % st.current, e)
+                    return False
+                self.start(st)
+            return True
+        try:
+            done = st.fs.size(path) - self.base
+        except OSError as e:
+            st._fail("g%d.rec" % st.current, e)
+            return False
+        start = self.first + max(0, done)
+        if start < self.pos:
+            st._make_room(self.pos - start)
+            if not self._copy(st, path, start, self.pos):
+                return False
+        self.base += self.pos - self.first
+        end = self.pos
+        self.pos = 0
+        self.bad = False
+        try:
+            self.erase(end + 512)  # (and past the end: a record cut short there by a failure)
+        except OSError as e:  # the game is whole in its file (it goes on there); the
+            st._fail("erasing the journal", e)  # journal is settled at the next start
+            return True
+        if restart:
+            self.start(st)
+        return True
+
+    def settle(self, st):
+        """Power-up (and after a failure): fold into its file what the journal holds
+        that the file lacks (its ``J`` record names the game and the file's size when
+        the journal began; the file may be ``g`` or ``s``, or gone: dropped after a
+        sync), then erase every sector that is not blank. True once the journal is
+        blank; False (``st.error``) if flash failed: then the journal is left as it
+        is (nothing in it is lost) and ``bad`` set."""
+        try:
+            gid, base, first, end = self.scan(st._buf)
+            if gid:
+                for k in ("g", "s"):
+                    path = st._path("%s%d.rec" % (k, gid))
+                    try:
+                        size = st.fs.size(path)
+                    except OSError:
+                        continue
+                    start = first + max(0, size - base)
+                    if start < end:
+                        if not self._copy(st, path, start, end):
+                            self.bad = True
+                            return False
+                        st._note("g%d.rec: %d bytes from the journal" % (gid, end - start))
+                    break
+            self.erase()
+        except OSError as e:
+            st._fail("settling the journal", e)
+            self.bad = True
+            return False
+        self.bad = False
+        return True
+
+
+def find():
+    """The product image's journal (a Journal), or None on any other MicroPython.
+
+    The product's board (host_tools/pico_board: ``MICROPY_HW_FLASH_STORAGE_BYTES``
+    enlarged by the journal's size) freezes a module ``flashmap`` naming
+    ``JOURNAL_BYTES``; its ``_boot.py`` mounts littlefs at ``rp2.Flash(start=
+    JOURNAL_BYTES)``, the absolute offset of the stock image's filesystem, and the
+    journal is the storage region's first ``JOURNAL_BYTES``. Anything else (the
+    stock image, whose region is littlefs from its first byte) gives None."""
+    try:
+        import flashmap
+        import rp2
+    except ImportError:
+        return None
+    j = flashmap.JOURNAL_BYTES
+    try:
+        if rp2.Flash().ioctl(4, 0) * _SECTOR != flashmap.FS_BYTES + j:
+            return None
+        return Journal(rp2.Flash(start=0, len=j))
+    except (AttributeError, OSError, TypeError, ValueError):
+        return None

@@ -1,0 +1,233 @@
+"""record.journal: the game in play appended to NOR flash by page programs, no erase.
+
+The store over the record tests' fake file system (``FakeFs``) and a NOR region
+(``fakeflash.RamNor``: a program only clears bits, an erase sets 256 bytes a tick)
+sharing one power supply: a cut at any tick of either. Checked: a move costs page
+programs and no erase; the game's file, once folded, is byte for byte the file the
+store writes without a journal; the link reads the game in play from file and
+journal; and a power cut at every tick of a session (a game's start, its moves, a
+takeback, its end with the fold and the journal's erase, the next game, a resume)
+loses no committed move and no game, and recording goes on.
+"""
+import gc
+
+from coldkept import ColdKept
+from fakeflash import FakeFs, PowerCut, RamNor
+from tlib import is_micropython
+
+from playboard.record import Store
+from playboard.record.journal import Journal
+from playboard.record.read import read_game_file
+
+ROOT = "/games"
+
+
+def _uids():
+    n = [0]
+
+    def uid():
+        n[0] += 1
+        return "u%d" % n[0]
+
+    return uid
+
+
+def _store(fs, nor=None):
+    return Store(ROOT, fs=fs, uid=_uids(), date=None,
+                 journal=Journal(nor) if nor is not None else None)
+
+
+def _moves(n, seed=0):
+    return ["%d%d" % ((i + seed) % 9 + 1, ((i + seed) * 5) % 9 + 1) for i in range(n)]
+
+
+def _file(fs, gid):
+    return bytes(fs.files[ROOT + "/g%d.rec" % gid])
+
+
+def test_journal_program_keeps_other_bytes_and_spans_pages_and_sectors():
+    nor = RamNor(2)
+    j = Journal(nor)
+    assert j.size == 8192
+    j.program(250, b"abcdefghij")  # across a page boundary: two programs
+    j.program(4090, b"0123456789")  # across a sector boundary
+    j.program(260, b"XY")  # beside bytes already programmed in the page
+    buf = bytearray(12)
+    j.read(250, buf)
+    assert bytes(buf) == b"abcdefghijXY"
+    j.read(4090, buf)
+    assert bytes(buf) == b"0123456789\xff\xff"
+    assert nor.programs == 5 and nor.erases == 0
+    assert not j.blank(0) and not j.blank(1)
+    j.erase()
+    assert j.blank(0) and j.blank(1) and nor.erases == 2
+    j.erase()  # (blank sectors are not erased again)
+    assert nor.erases == 2
+
+
+def test_moves_cost_page_programs_and_no_erase_and_the_file_matches():
+    fs, nor = FakeFs(), RamNor(4)
+    st = _store(fs, nor)
+    plain_fs = FakeFs()
+    plain = _store(plain_fs)
+    moves = _moves(300)
+    for s in (st, plain):
+        gid = s.new_game("toguz", {"White": "Ann", "Black": "Playboard L3"})
+        assert gid == 1
+    head = len(_file(fs, 1))
+    e0, p0 = nor.erases, nor.programs
+    for i, m in enumerate(moves):
+        assert st.add_move(m) and plain.add_move(m)
+        if i == 150:
+            assert st.undo() and plain.undo()
+            assert st.add_move(m) and plain.add_move(m)
+    assert nor.erases == e0  # not one erase in 302 appends
+    assert nor.programs - p0 <= 2 * 302
+    assert len(_file(fs, 1)) == head  # the moves are in the journal only
+    # the link reads the game in play whole, from the file and the journal
+    assert st.size(1) == plain.size(1) == len(_file(plain_fs, 1))
+    buf = bytearray(256)
+    got = b""
+    off = 0
+    while True:
+        n = st.read_into(1, off, buf)
+        if not n:
+            break
+        got += bytes(buf[:n])
+        off += n
+    assert got == _file(plain_fs, 1)
+    assert st.finish("1-0", "") and plain.finish("1-0", "")
+    # folded: the file the store writes without a journal, byte for byte; the journal
+    # erased (the sector it used) and blank
+    assert _file(fs, 1) == _file(plain_fs, 1)
+    assert nor.erases == e0 + 1
+    assert all(Journal(nor).blank(s) for s in range(4))
+    rec = read_game_file(st, 1, True)
+    assert rec.finished and rec.plies == 300 and rec.moves == moves
+
+
+def test_power_up_resumes_from_the_journal_and_goes_on():
+    fs, nor = FakeFs(), RamNor(4)
+    st = _store(fs, nor)
+    st.new_game("tobit", {"White": "A", "Black": "B"})
+    for m in _moves(40):
+        assert st.add_move(m)
+    # the power goes (no finish, no close): switched on again
+    st = _store(fs, nor)
+    r = st.resume()
+    assert r.moves == _moves(40) and st.current == 1
+    assert any("from the journal" in ln for ln in st.report)
+    assert st.journal.pos > 0  # the journal begun again for the resumed game
+    e0 = nor.erases
+    for m in _moves(10, 3):
+        assert st.add_move(m)
+    assert nor.erases == e0
+    assert st.finish("0-1", "")
+    rec = read_game_file(st, 1, True)
+    assert rec.finished and rec.moves == _moves(40) + _moves(10, 3)
+
+
+def test_a_full_journal_is_folded_and_begun_again():
+    fs, nor = FakeFs(), RamNor(1)  # 4 KB: about 450 short move records
+    moves = _moves(600)
+    with ColdKept():
+        st = _store(fs, nor)
+        st.new_game("toguz")
+        for m in moves:
+            assert st.add_move(m), st.error
+        assert nor.erases == 1  # one fold (and erase) when the journal filled
+        head = st.size(1) - sum(len(m) + 6 for m in moves)
+        assert st.finish("1/2-1/2", "")
+        rec = read_game_file(st, 1, False)  # (600 texts: too many for the test's heap)
+        assert rec.finished and rec.plies == 600 and rec.problem is None
+        assert len(_file(fs, 1)) == head + sum(len(m) + 6 for m in moves) + 6 + 8
+
+
+def _session(st, log):
+    """The scripted session: ``log`` gets (game id, moves, finished) after each step
+    that returned True (what is committed)."""
+    gid = st.new_game("toguz", {"White": "Ann"})
+    if gid is None:
+        return
+    moves = []
+    log.append((gid, list(moves), False))
+    for i, m in enumerate(_moves(24)):
+        if st.add_move(m):
+            moves.append(m)
+            log.append((gid, list(moves), False))
+        if i == 10 and st.undo():
+            moves.pop()
+            log.append((gid, list(moves), False))
+    if st.finish("1-0", ""):
+        log.append((gid, list(moves), True))
+    gid = st.new_game("tihbat")
+    moves = []
+    log.append((gid, [], False))
+    for m in _moves(6, 4):
+        if st.add_move(m):
+            moves.append(m)
+            log.append((gid, list(moves), False))
+
+
+def _check(st, log, what):
+    """Every game on record is as the log had it at the cut (the last step, or the
+    one being made); returns the resumed game's id and moves."""
+    done = {}
+    for gid, moves, fin in log:
+        done[gid] = (moves, fin)
+    r = st.resume()
+    for gid in done:
+        moves, fin = done[gid]
+        rec = read_game_file(st, gid, True)
+        assert rec.name is not None, what
+        if fin:
+            assert rec.finished and rec.moves == moves, (what, gid, rec.moves, moves)
+        else:
+            # the step being made when the power went may or may not be on record
+            assert rec.moves == moves or rec.moves[:-1] == moves or (
+                len(rec.moves) == len(moves) - 1 and rec.moves == moves[:-1]) or (
+                rec.moves[:len(moves)] == moves and len(rec.moves) == len(moves) + 1), (what, gid, rec.moves, moves)
+    return r
+
+
+def test_a_power_cut_at_every_tick_loses_no_move_and_no_game():
+    # the session's length in ticks, cut nowhere
+    fs, nor = FakeFs(), RamNor(4, None)
+    nor.power = fs.power
+    _session(_store(fs, nor), [])
+    total = fs.power.ticks
+    assert total > 500
+    step = 3 if is_micropython() else 1
+    cuts = 0
+    with ColdKept():  # (hundreds of stores: not compiled again each time)
+        for k in range(0, total, step):
+            cuts += _cut_at(k)
+    assert cuts >= total // step - 1
+
+
+def _cut_at(k):
+    """The session cut at tick ``k``, the board switched on again and checked; 1 if
+    the cut happened."""
+    fs = FakeFs()
+    nor = RamNor(4, fs.power)
+    fs.cut(k)
+    log = []
+    cut = 0
+    try:
+        _session(_store(fs, nor), log)
+    except PowerCut:
+        cut = 1
+    fs.power_on()
+    st = _store(fs, nor)
+    r = _check(st, log, "cut at tick %d" % k)
+    # recording goes on: the resumed game (if any) gets a move and ends, whole
+    if r is not None:
+        assert st.add_move("11") and st.finish("*", ""), (k, st.error)
+        rec = read_game_file(st, r.id, True)
+        assert rec.finished and rec.moves == r.moves + ["11"], k
+    # and after another power-up all is still there (the journal settled, blank)
+    st2 = _store(fs, nor)
+    assert st2.resume() is None
+    assert all(Journal(nor).blank(s) for s in range(4)), k
+    gc.collect()
+    return cut
