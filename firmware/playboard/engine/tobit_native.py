@@ -615,14 +615,17 @@ def start(eng, game):
     if ts is None:
         ts = eng._ts = TobitSearch()
     ts.start(game, eng._cap)
+    eng._native_search = ts
 
 
 def step(eng, slice_end, t_slice, slice_ms):
     """``Engine._run`` for the native search: visit nodes up to the budget or the
     slice's end (``slice_end`` nodes in all, or ``slice_ms`` ms from ``t_slice``); a
     clock is read before every 16 nodes (the engine's own search: before every node);
-    True when the search is done."""
-    ts = eng._ts
+    True when the search is done. (Toguz Kumalak's native search, started by
+    ``playboard.engine.toguz_native.start``, runs through this loop too: it is the
+    engine's ``_native_search``.)"""
+    ts = eng._native_search
     max_nodes = eng._max_nodes
     budget_ms = eng._ms
     timed = budget_ms is not None or slice_ms is not None
