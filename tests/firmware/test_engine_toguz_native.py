@@ -135,7 +135,7 @@ def test_the_native_levels():
 
     t = levels_of("toguz", True)
     assert t[:8] == search.LEVELS[:8] and len(t) == len(search.LEVELS)
-    assert t[9] == search.LEVELS[9] and t[8][2] == 4 and t[8][0] == search.MAX_PLY - 1
+    assert t[9] == search.LEVELS[9] and t[8][2] == 7 and t[8][0] == search.MAX_PLY - 1
     assert levels_of("tihbat", True) is search.LEVELS
     # a level with a depth cap searches with the engine's own loop on a native engine
     g = new_game("toguz")

@@ -116,7 +116,7 @@ TOBIT_NATIVE_LEVELS = TOBIT_LEVELS[:9] + (
 # ``_TOGUZ_NATIVE`` times the nodes in the same time): levels 1-7 as above (the engine's
 # own search), 8 at the nodes of the top level above (the native search at
 # 1/_TOGUZ_NATIVE of the time), 9 all of them (docs/engine.md)
-_TOGUZ_NATIVE = const(4)
+_TOGUZ_NATIVE = const(7)
 TOGUZ_NATIVE_LEVELS = LEVELS[:8] + (
     (MAX_PLY - 1, 0, _TOGUZ_NATIVE, 0),
     (MAX_PLY - 1, 0, 1, 0),
