@@ -6,8 +6,9 @@ nodes of the top level's 2 s move by each, and perft.
 Targets (issue 35): Toguz Kumalak's top level at 2 s searches >= 4 times the nodes of
 the engine's own search (about 2,200 before); Tobit's perft >= 2,980 leaves/s (its speed
 before it dropped to 1,826). PICO_FROZEN_UF2=path: a MicroPython image with the firmware
-frozen in (the chip's set-up: native code in flash); else the .mpy deploy on the stock
-image (native code in the heap). Where Node, rp2040js or the images are absent, one line
+frozen in (the chip's set-up: native code in flash; default build/playboard-pico.uf2,
+`make uf2`, where it exists); else the .mpy deploy on the stock image (native code in
+the heap). Where Node, rp2040js or the images are absent, one line
 says so and no figure is reported.
 """
 import json
@@ -19,6 +20,7 @@ import benchlib
 from py_pico import frozen_files
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+FROZEN_DEFAULT = os.path.join(os.path.dirname(HERE), "build", "playboard-pico.uf2")  # `make uf2`
 TOBIT_PERFT = 2980  # leaves/s: Tobit's perft on the chip before the drop (issue 35)
 TOGUZ_FACTOR = 4  # the native top level's 2 s against the engine's own
 
@@ -26,6 +28,8 @@ TOGUZ_FACTOR = 4  # the native top level's 2 s against the engine's own
 def main():
     from playboard_host import pico
     frozen = os.environ.get("PICO_FROZEN_UF2")
+    if frozen is None and os.path.exists(FROZEN_DEFAULT):
+        frozen = FROZEN_DEFAULT
     why = pico.unavailable()
     if why:
         print("virtual Pico unavailable, no emulated figures: %s" % why)
