@@ -42,6 +42,7 @@ BOARD_FILES = [
     "games/tobit.py", "games/tobit_board.py", "games/tobit_tables.py", "games/tobit_fen.py",
     "games/tobit_native.py", "games/tihbat.py", "games/tihbat_native.py",
     "engine/__init__.py", "engine/search.py", "engine/evaluation.py", "engine/evaluation_native.py", "engine/tobit_native.py",
+    "engine/toguz_native.py",
     "engine/tihbat_table.py",
     "app/__init__.py", "app/state.py", "app/loop.py", "app/ui.py", "app/gamestart.py",
     "app/begin_game.py",

@@ -47,11 +47,11 @@ from playboard.games.registry import new_game
 # its table. (Written again in bench/mp_engine.py, which runs under MicroPython: keep equal.)
 CHIP_NODES_PER_S = {"toguz": 1187, "tobit": 607, "tobit4": 659, "tihbat": 1500}
 DEFAULT_NODES = {k: 2 * v for k, v in CHIP_NODES_PER_S.items()}
-# A board whose Tobit search runs in native code (a frozen build; ``--native``): the
-# nodes of a 2 s search on the emulated Pico (docs/engine.md, bench/py_pico.py "the top
-# level's 2 s"), for the levels that search natively (no depth cap); the others search
-# as on any board (DEFAULT_NODES)
-NATIVE_NODES = {"tobit": 9888, "tobit4": 10576}
+# A board whose Tobit and Toguz Kumalak searches run in native code (a frozen build;
+# ``--native``): the nodes of a 2 s search on the emulated Pico (docs/engine.md,
+# bench/py_pico_engine.py "the top level's 2 s", frozen image), for the levels that
+# search natively (no depth cap); the others search as on any board (DEFAULT_NODES)
+NATIVE_NODES = {"tobit": 9888, "tobit4": 10576, "toguz": 15984}
 DEFAULT_OPENING = {"toguz": 2, "tobit": 4, "tobit4": 4, "tihbat": 2}
 MAX_PLIES = {"toguz": 1000, "tobit": 300, "tobit4": 300, "tihbat": 1000}
 NOISY_RANDOM = 4  # the noisy player moves at random once in this many moves
@@ -150,9 +150,9 @@ MAX_LEVEL = max(top_level(name, True) for name in GAME_NAMES)  # Tobit's 13 (nat
 def check_players(game, specs, native=False):
     """ValueError (one line) unless each of ``specs`` is a player of ``game`` (an engine
     level at most the game's top, ``top_level``: above it the engine would play its top,
-    a pairing of two equal players) and, ``native``, ``game`` is Tobit's."""
+    a pairing of two equal players) and, ``native``, ``game`` is Tobit's or Toguz Kumalak's."""
     if native and game not in NATIVE_NODES:
-        raise ValueError("only Tobit has a native search (not %s)" % game)
+        raise ValueError("only Tobit and Toguz Kumalak have a native search (not %s)" % game)
     top = top_level(game, native)
     for spec in specs:
         kind, level, own = parse_spec(spec)
@@ -322,8 +322,8 @@ def run_match(game, a, b, games=100, nodes=None, opening=None, seed=1, processes
     ``draws``, ``losses`` (for ``a``), ``score`` (a's share, 0..1), ``low``/``high``
     (its 95% interval, ``interval95``), ``plies`` (mean), ``adjudicated`` (count),
     ``seconds``. ``progress(done, games, points_a)`` is called after each game.
-    ``native``: Tobit on a board whose search is native (a frozen build: 13 levels,
-    ``NATIVE_NODES``; ``Player``); ValueError for another game.
+    ``native``: Tobit or Toguz Kumalak on a board whose search is native (a frozen
+    build: Tobit's 13 levels, ``NATIVE_NODES``; ``Player``); ValueError for another game.
     ValueError for an unknown player. A KeyboardInterrupt stops the workers and
     propagates (the caller keeps the pairings already finished)."""
     check_players(game, (a, b), native)

@@ -235,8 +235,14 @@ def test_a_native_board_plays_its_native_levels_at_the_native_budget():
     # the top's search (11 of the table without the native search) at 9888, 9888 / 3,
     # 9888 / 8; level 8 as on any board (DEFAULT_NODES, its own share)
     assert seen == [(11, 9888), (11, 3296), (11, 1236), (8, match.DEFAULT_NODES["tobit"])]
-    with pytest.raises(ValueError, match="only Tobit"):
-        match.run_match("toguz", "L2", "L1", games=2, native=True)
+    # Toguz Kumalak's native levels: 9 all of NATIVE_NODES, 8 a seventh of it (about
+    # the nodes of today's top), 7 as on any board
+    g = new_game("toguz")
+    seen = _thinks(Engine, lambda: [match.Player(spec, 15984, 5, native=True).move(g)
+                                    for spec in ("L9", "L8", "L7")])
+    assert seen == [(9, 15984), (9, 2283), (7, match.DEFAULT_NODES["toguz"])]
+    with pytest.raises(ValueError, match="only Tobit and Toguz Kumalak"):
+        match.run_match("tihbat", "L2", "L1", games=2, native=True)
 
 
 def test_a_level_above_the_games_top_is_one_clear_line_before_any_game(capsys):

@@ -54,13 +54,14 @@ def native_wanted(cfg, path):
 
 
 def load_native(cfg):
-    """Before ``App`` is made: import Tobit's native search where :func:`native_wanted`
+    """Before ``App`` is made: import Tobit's and Toguz Kumalak's native searches where :func:`native_wanted`
     says (with the native kernels App imports first, kept for ever) and set the board
     definition's ``engine.native`` to True then, which the app's engine takes at each
     game's start (``gamestart``). True if loaded."""
     if not native_wanted(cfg, globals().get("__file__")):
         return False
     import playboard.engine.tobit_native  # noqa: F401
+    import playboard.engine.toguz_native  # noqa: F401 (Toguz Kumalak's, as Tobit's)
     cfg.setdefault("engine", {})["native"] = True
     return True
 

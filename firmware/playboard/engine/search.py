@@ -112,6 +112,15 @@ TOBIT_NATIVE_LEVELS = TOBIT_LEVELS[:9] + (
     (MAX_PLY - 1, 0, 3, 0),
     (MAX_PLY - 1, 0, 1, 0),
 )
+# Toguz Kumalak where its search runs in native code (``Engine.native``: about
+# ``_TOGUZ_NATIVE`` times the nodes in the same time): levels 1-7 as above (the engine's
+# own search), 8 at the nodes of the top level above (the native search at
+# 1/_TOGUZ_NATIVE of the time), 9 all of them (docs/engine.md)
+_TOGUZ_NATIVE = const(7)
+TOGUZ_NATIVE_LEVELS = LEVELS[:8] + (
+    (MAX_PLY - 1, 0, _TOGUZ_NATIVE, 0),
+    (MAX_PLY - 1, 0, 1, 0),
+)
 _CARELESS = const(4)  # one game in this many is a careless one (levels with two blunder rates)
 
 def levels_of(name, native=False):
@@ -120,6 +129,8 @@ def levels_of(name, native=False):
     ``len(levels_of(name, native)) - 1``."""
     if name[:5] == "tobit":
         return TOBIT_NATIVE_LEVELS if native else TOBIT_LEVELS
+    if native and name == "toguz":
+        return TOGUZ_NATIVE_LEVELS
     return LEVELS
 
 
@@ -315,10 +326,15 @@ class Engine:
                 self.best_move = m
                 self.done = True
                 return
-        if self.native and self._cap == MAX_PLY - 1 and game.name[:5] == "tobit" and not noise:
-            from playboard.engine import tobit_native  # the same search in native code
-            tobit_native.start(self, game)
-            return
+        if self.native and self._cap == MAX_PLY - 1 and not noise:
+            if game.name[:5] == "tobit":
+                from playboard.engine import tobit_native  # the same search in native code
+                tobit_native.start(self, game)
+                return
+            if game.name == "toguz":
+                from playboard.engine import toguz_native  # the same search in native code
+                toguz_native.start(self, game)
+                return
         g = self._copy_of(game) if copy else game
         self._g = g
         self._root_moves = moves
@@ -340,7 +356,7 @@ class Engine:
             return True
         slice_end = None if nodes is None else self.nodes + nodes
         t_slice = self._clock() if ms is not None else 0
-        if self._g is None:  # the native Tobit search (start)
+        if self._g is None:  # a native search (start): Tobit's loop steps both
             from playboard.engine import tobit_native
             return tobit_native.step(self, slice_end, t_slice, ms)
         return self._run(slice_end, t_slice, ms)

@@ -615,29 +615,39 @@ def start(eng, game):
     if ts is None:
         ts = eng._ts = TobitSearch()
     ts.start(game, eng._cap)
+    eng._native_search = ts
 
 
 def step(eng, slice_end, t_slice, slice_ms):
     """``Engine._run`` for the native search: visit nodes up to the budget or the
     slice's end (``slice_end`` nodes in all, or ``slice_ms`` ms from ``t_slice``); a
-    clock is read before every 16 nodes (the engine's own search: before every node);
-    True when the search is done."""
-    ts = eng._ts
+    clock is read before every 16 nodes, every 4 in a slice's last 2 ms (on the RP2040
+    16 nodes take 2-4 ms: a slice would overrun its frame; the engine's own search
+    reads it before every node);
+    True when the search is done. (Toguz Kumalak's native search, started by
+    ``playboard.engine.toguz_native.start``, runs through this loop too: it is the
+    engine's ``_native_search``.)"""
+    ts = eng._native_search
     max_nodes = eng._max_nodes
     budget_ms = eng._ms
     timed = budget_ms is not None or slice_ms is not None
     while True:
+        chunk = 16
         if timed:
             now = eng._clock()
             if budget_ms is not None and eng._diff(now, eng._t0) >= budget_ms:
                 break
-            if slice_ms is not None and eng._diff(now, t_slice) >= slice_ms:
-                return False
+            if slice_ms is not None:
+                left = slice_ms - eng._diff(now, t_slice)
+                if left <= 0:
+                    return False
+                if left <= 2:  # the slice's last 2 ms: 4 nodes a look (a frame ends on time)
+                    chunk = 4
         lim = 1 << 29 if max_nodes is None else max_nodes
         if slice_end is not None and slice_end < lim:
             lim = slice_end
-        if timed and eng.nodes + 16 < lim:
-            lim = eng.nodes + 16
+        if timed and eng.nodes + chunk < lim:
+            lim = eng.nodes + chunk
         if ts.run(eng, lim):
             eng._finish()
             return True

@@ -18,7 +18,8 @@ def add_arguments(p):
     p.add_argument("--nodes", type=int, help="the top level's node budget per move (9, Tobit's 11) (default: the RP2040's 2 s, %s)" % (
         ", ".join("%s %d" % kv for kv in sorted(match.DEFAULT_NODES.items()))))
     p.add_argument("--native", action="store_true",
-                   help="Tobit as on a board whose search runs in native code (a frozen build): its 13 levels, "
+                   help="Tobit and Toguz Kumalak as on a board whose search runs in native code (a frozen "
+                        "build): Tobit's 13 levels, Toguz Kumalak's 8 and 9 native, "
                         "the native levels at the chip's native 2 s (%s) unless --nodes" % (
                             ", ".join("%s %d" % kv for kv in sorted(match.NATIVE_NODES.items()))))
     p.add_argument("--pair", action="append", metavar="A:B",
@@ -89,7 +90,8 @@ def run(args):
             pairs.append((a, b))
     games = args.game or (list(match.NATIVE_NODES) if args.native else list(GAME_NAMES))
     if args.native and any(g not in match.NATIVE_NODES for g in games):
-        raise CommandError("--native is Tobit's (tobit, tobit4): its search in native code")
+        raise CommandError("--native is Tobit's and Toguz Kumalak's (tobit, tobit4, toguz): their "
+                           "search in native code")
     for game in games:  # each pairing checked before any is played
         try:
             match.check_players(game, sorted({x for pair in pairs or () for x in pair}), args.native)
