@@ -31,6 +31,17 @@ def usb_led_budget(d):
     return (USB_MA - other) // 10 * 10
 
 
+def check_led_budget(d):
+    """The LED current cap (mA) of the builder's checks (self-test, guided test,
+    calibration) on board definition ``d``: the USB-only cap whatever ``leds.supply``
+    says (a builder runs them with the PC plugged in, often without the adapter: the
+    first-boot calibration included), never above the board's own cap; a board whose
+    LEDs USB does not feed (a hall board: usb_led_budget <= 0) keeps its own."""
+    own = d["leds"]["budget_ma"]
+    usb = usb_led_budget(d)
+    return own if usb <= 0 else min(own, usb)
+
+
 def spi_role(gp):
     """(block 0/1, role "rx" | "csn" | "sck" | "tx") of an RP2040 GPIO's SPI function."""
     return (gp >> 3) & 1, ("rx", "csn", "sck", "tx")[gp & 3]
