@@ -478,6 +478,15 @@ def template_body(layout, games):
                            % (x + 2, cy - 2, label))
         out.append('</g>')
         out.append(_start_marks_svg(game, cells, h, holes))
+    for led, (px, py, cx, cy) in sorted(led_positions(layout).items()):
+        out.append('<circle id="led-%d" class="led" cx="%g" cy="%g" r="%g" fill="none" '
+                   'stroke="green" stroke-width="0.3" data-x="%g" data-y="%g"/>'
+                   % (led, px, h - py, LED_MM / 2, px, py))
+        out.append('<text class="led" x="%g" y="%g" font-size="2.2" fill="green">L%d %g,%g</text>'
+                   % (px + 3, h - py + 1, led, px, py))
+    out.append('<text id="led-legend" x="10" y="%g" font-size="3.5" fill="green">green: LED '
+               'window or light pipe, %d mm, beside its point (L = LED number, x,y mm from the '
+               'front left corner; leds-&lt;layout&gt;.csv)</text>' % (h - 17, LED_MM))
     out.append('<text id="start-legend" x="10" y="%g" font-size="3.5">start: white disc = '
                'a White man, black disc = a Black man (Tobit), number = balls in the pit '
                '(Toguz Kumalak 9, Tihbat 7)</text>' % (h - 12))
@@ -556,6 +565,98 @@ def _tobit_lines(cells, h):
     return '<path class="engrave" d="%s" stroke="grey" stroke-width="0.5" fill="none"/>' % path
 
 
+# What covers each kind of cell in play (mm, a diameter or [width, height]): a Tobit
+# piece (the BOM's 30 mm draughtsman) on a point; on a pit the pit token (25 mm) or the
+# full-size board's cup (68 mm), never wider than the pit's hole, which the balls
+# fill; on a kazan the balls inside its hole. An LED (or the light pipe over it,
+# 5 mm) must clear every one of them to be seen beside a piece.
+PIECE_MM = {"point": 30, "pit": 25}
+LED_MM = 5          # the WS2812B's window / the light pipe's diameter
+LED_CLEAR_MM = 2    # the least gap between an LED's edge and a piece or cup
+
+
+def cover(layout, kind):
+    """What covers a cell of ``kind`` on ``layout``: a diameter (mm) or [w, h]."""
+    hole = layout["holes_mm"][kind]
+    if isinstance(hole, list):
+        return hole
+    return max(hole, PIECE_MM.get(kind, 0))
+
+
+def _clear(layout, px, py, cells):
+    """The least gap (mm) between an LED at (px, py) and what covers any of ``cells``."""
+    gap = 1e9
+    for x, y, kind in cells:
+        c = cover(layout, kind)
+        if isinstance(c, list):
+            dx = max(abs(px - x) - c[0] / 2, 0)
+            dy = max(abs(py - y) - c[1] / 2, 0)
+            d = (dx * dx + dy * dy) ** 0.5
+        else:
+            d = ((px - x) ** 2 + (py - y) ** 2) ** 0.5 - c / 2
+        gap = min(gap, d - LED_MM / 2)
+    return gap
+
+
+def led_positions(layout):
+    """{LED index: (x, y, cell x, cell y)} mm (y up, as the layout): each LED beside
+    its cell, clear of every piece, cup and hole of every game (LED_CLEAR_MM), inside
+    the panel, nearer its own cell than any other. Tried in a fixed order: diagonal
+    (towards the panel's nearer side) at the cover's radius plus the gap, then the
+    four sides, then further out. ValueError if an LED finds no place."""
+    w, h = layout["size_mm"]
+    cells = {}
+    owner = {}
+    for g in layout["games"].values():
+        for cell, s, led, x, y, kind in g["cells"]:
+            cells[(x, y)] = (x, y, kind)
+            if led >= 0:
+                owner.setdefault(led, (x, y, kind))
+    allc = list(cells.values())
+    out = {}
+    for led in sorted(owner):
+        x, y, kind = owner[led]
+        c = cover(layout, kind)
+        r = c[1] / 2 if isinstance(c, list) else c / 2
+        sy = -1 if y < h / 2 else 1             # towards the nearer long edge
+        found = None
+        for extra in (0, 3, 6, 10, 15):
+            d = r + LED_MM / 2 + LED_CLEAR_MM + 0.5 + extra
+            dirs = [(0.7071, sy * 0.7071), (-0.7071, sy * 0.7071), (0, sy), (1, 0), (-1, 0),
+                    (0.7071, -sy * 0.7071), (-0.7071, -sy * 0.7071), (0, -sy)]
+            if isinstance(c, list):          # a kazan: beside its long side
+                dirs = [(0, sy), (0, -sy)]
+            for ux, uy in dirs:
+                px, py = round(x + ux * d, 1), round(y + uy * d, 1)
+                if not (LED_MM <= px <= w - LED_MM and LED_MM <= py <= h - LED_MM):
+                    continue
+                if _clear(layout, px, py, allc) < LED_CLEAR_MM:
+                    continue
+                if any(((px - q[0]) ** 2 + (py - q[1]) ** 2) < 8 ** 2 for q in out.values()):
+                    continue
+                near = min(allc, key=lambda q: (q[0] - px) ** 2 + (q[1] - py) ** 2)
+                if (near[0], near[1]) != (x, y) and not isinstance(c, list):
+                    continue
+                found = (px, py)
+                break
+            if found:
+                break
+        if found is None:
+            raise ValueError("no place for LED %d beside (%g, %g)" % (led, x, y))
+        out[led] = (found[0], found[1], x, y)
+    return out
+
+
+def leds_csv(layout):
+    """CSV text: led, x_mm, y_mm (y up from the front edge), hole_mm, cell_x, cell_y."""
+    s = io.StringIO()
+    wr = csv.writer(s, lineterminator="\n")
+    wr.writerow(["led", "x_mm", "y_mm", "hole_mm", "cell_x_mm", "cell_y_mm"])
+    for led, (x, y, cx, cy) in sorted(led_positions(layout).items()):
+        wr.writerow([led, "%g" % x, "%g" % y, LED_MM, cx, cy])
+    return s.getvalue()
+
+
 LAYOUTS = ("default", "full")
 PAPER = {"A4": (210, 297), "A3": (297, 420)}
 MARGIN = 10    # mm a printer leaves blank at each edge
@@ -578,6 +679,8 @@ def templates():
     full = _layout("full")
     files["template-full-board.svg"] = svg_template(
         full, ["tobit", "toguz"], "Playboard full-size board: every hole (1:1)")
+    files["leds-default.csv"] = leds_csv(layout)
+    files["leds-full.csv"] = leds_csv(full)
     return files
 
 

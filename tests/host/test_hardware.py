@@ -539,3 +539,65 @@ def test_board_titles_count_the_parts_the_schematic_has(built, name):
     assert named, title
     for n, kind in named:
         assert int(n) == kinds[kind], (title, kind, kinds[kind])
+
+
+@pytest.mark.parametrize("lay_name", generate.LAYOUTS)
+def test_leds_sit_beside_their_pieces_where_they_can_be_seen(built, lay_name):
+    """Each LED (hardware/out/leds-<layout>.csv, the templates' green holes) clear of
+    every piece, pit token, cup and kazan on the panel, inside it, and nearer its own
+    cell than any other. The pieces' sizes are the BOM's."""
+    import csv
+    import re
+    lay = read_layout_file(os.path.join(ROOT, "firmware", "boards", "layout_%s.json" % lay_name))
+    board = "pico-matrix" if lay_name == "default" else "pico-matrix-full"
+    bom = {r[2]: r for r in generate.bom_all(board, built["pico-matrix"][0])}
+    piece = int(re.match(r"(\d+) mm", bom["Tobit piece"][3]).group(1))
+    pit_cover = lay["holes_mm"]["pit"]
+    if "Pit token" in bom:
+        pit_cover = max(pit_cover, int(re.match(r"(\d+) mm", bom["Pit token"][3]).group(1)))
+    if "Pit cup" in bom:
+        cup = int(re.match(r"(\d+) mm outside", bom["Pit cup"][3]).group(1))
+        assert cup <= lay["holes_mm"]["pit"]
+    assert piece == 30
+    with open(os.path.join(ROOT, "hardware", "out", "leds-%s.csv" % lay_name)) as f:
+        rows = list(csv.DictReader(f))
+    w, h = lay["size_mm"]
+    cells = {}
+    led_cell = {}
+    for g in lay["games"].values():
+        for cell, s, led, x, y, kind in g["cells"]:
+            cells[(x, y)] = kind
+            if led >= 0:
+                led_cell[led] = (x, y)
+    assert sorted(int(r["led"]) for r in rows) == sorted(led_cell) and len(rows) == 58
+    led_r = int(rows[0]["hole_mm"]) / 2
+    for r in rows:
+        px, py = float(r["x_mm"]), float(r["y_mm"])
+        own = (int(r["cell_x_mm"]), int(r["cell_y_mm"]))
+        assert own == led_cell[int(r["led"])]
+        assert led_r < px < w - led_r and led_r < py < h - led_r
+        for (x, y), kind in cells.items():
+            size = lay["holes_mm"][kind]
+            if isinstance(size, list):             # a kazan: its balls fill the hole
+                dx = max(abs(px - x) - size[0] / 2, 0)
+                dy = max(abs(py - y) - size[1] / 2, 0)
+                gap = (dx * dx + dy * dy) ** 0.5 - led_r
+            else:
+                c = {"point": max(size, piece), "pit": max(size, pit_cover)}[kind]
+                gap = ((px - x) ** 2 + (py - y) ** 2) ** 0.5 - c / 2 - led_r
+            assert gap >= 2, (r["led"], (x, y), gap)      # not covered, 2 mm to spare
+        if not isinstance(lay["holes_mm"][cells[own]], list):
+            near = min(cells, key=lambda q: (q[0] - px) ** 2 + (q[1] - py) ** 2)
+            assert near == own, (r["led"], near, own)    # beside its own point or pit
+        # its own piece is near: the LED is read as that point's
+        assert ((px - own[0]) ** 2 + (py - own[1]) ** 2) ** 0.5 < 60
+    # the templates carry the same holes
+    svg = generate.templates()["template-board.svg" if lay_name == "default" else "template-full-board.svg"]
+    root = ET.fromstring(svg)
+    ns = "{http://www.w3.org/2000/svg}"
+    holes = {c.get("id"): c for c in root.iter(ns + "circle") if c.get("class") == "led"}
+    assert len(holes) == 58
+    for r in rows:
+        c = holes["led-%s" % r["led"]]
+        assert abs(float(c.get("cx")) - float(r["x_mm"])) < 0.01
+        assert abs(float(c.get("cy")) - (h - float(r["y_mm"]))) < 0.01
