@@ -176,7 +176,10 @@ def mechanical(cfg, layout):
     rows.append((1, "Power supply", "5 V 4 A, 5.5 x 2.1 mm plug, centre positive", "MEAN WELL",
                  "GST25E05-P1J", SUPPLIER, 14.00, "the adapter (or power the board over USB "
                  "only, the LEDs capped: docs/build.md)"))
-    rows.append((1, "Perfboard", "100 x 80 mm, 2.54 mm", "-", "-", SUPPLIER, 2.50,
+    # the smallest perfboard that takes the controller's parts (hardware/controller.py)
+    pb = "100 x 80 mm" if cfg["sensor"]["kind"] == "matrix" else "160 x 100 mm"
+    rows.append((1, "Perfboard", "%s, 2.54 mm" % pb, "-", "-", SUPPLIER,
+                 2.50 if cfg["sensor"]["kind"] == "matrix" else 4.50,
                  "the controller board (Pico, protection, level shifter, sensor logic): "
                  "controller-<board>.svg"))
     rows.append((2, "Pin header", "1 x 20, 2.54 mm, male", "Harwin", "M20-9992045", SUPPLIER,
@@ -894,6 +897,11 @@ def generated(circuits=None):
     files.update(all_tiles())
     for name in CIRCUIT_OF:
         files["wiring-%s.svg" % name] = wiring_svg(name)
+    import controller
+    for name in BOARDS:
+        circ = circuits[name] if circuits and name in circuits else schematic.build(name)[0]
+        files["controller-%s.svg" % name] = controller.svg(name, circ)
+        files["controller-%s.md" % name] = controller.wirelist(name, circ)
     return files
 
 

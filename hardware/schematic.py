@@ -272,6 +272,7 @@ class Builder:
         p.fields["Manufacturer"] = MANUFACTURER.get(kind, "")
         p.fields["Description"] = desc
         p.fields["Kind"] = kind
+        p.fields["Mount"] = "" if kind == "PWR_FLAG" else MOUNT.get(kind, "controller")
         return p
 
     def net(self, name):
@@ -498,7 +499,7 @@ def build(board_name):
         led = b.part("WS2812B")
         led["VDD"] += v5
         led["VSS"] += gnd
-        b.between("C", "100nF", v5, gnd)
+        b.between("C", "100nF", v5, gnd).fields["Mount"] = "panel"   # at its LED
         led["DIN"] += prev
         if k + 1 < leds_cfg["count"]:
             prev = b.net("LED_DIN_%d" % (k + 1))
@@ -603,7 +604,8 @@ def build(board_name):
                     h["VCC"] += vh
                     h["GND"] += gnd
                     h["OUT"] += net
-                    b.between("C", "100nF", vh, gnd)   # the datasheet's bypass, at the sensor
+                    c_s = b.between("C", "100nF", vh, gnd)   # the datasheet's bypass,
+                    c_s.fields["Mount"] = "panel"              # at the sensor
                     sensors[s] = h
                 else:
                     # spare channel: a 10 k to ground keeps the input defined

@@ -601,3 +601,43 @@ def test_leds_sit_beside_their_pieces_where_they_can_be_seen(built, lay_name):
         c = holes["led-%s" % r["led"]]
         assert abs(float(c.get("cx")) - float(r["x_mm"])) < 0.01
         assert abs(float(c.get("cy")) - (h - float(r["y_mm"]))) < 0.01
+
+
+@pytest.mark.parametrize("name", BOARDS)
+def test_every_controller_part_is_placeable_on_the_perfboard(built, name):
+    """Every part the controller carries is through-hole with 2.54 mm pins or on a
+    breakout that has them, placed inside the BOM's perfboard, no two overlapping, and
+    every one of its pins reaches its net in the wire list."""
+    import controller
+    circ, _ = built[name]
+    parts = controller.controller_parts(circ)
+    smd = [p.ref for p in parts if "SMD" in p.footprint and "breakout" not in p.fields["Mount"]]
+    assert smd == []
+    assert {p.fields["Kind"] for p in parts} >= {"Pico", "74AHCT125", "PMOS", "TL431", "CP"}
+    mm, (W, H) = controller.board_size(circ)
+    bom = {r[2]: r for r in generate.bom_all(name, circ)}
+    assert bom["Perfboard"][3].startswith("%d x %d mm" % mm)
+    placed = controller.place(circ, (W, H))
+    assert set(placed) == {p.ref for p in parts}
+    used = {}
+    for ref, (x, y, w, h) in placed.items():
+        assert 0 <= x and x + w <= W and 0 <= y and y + h <= H, ref
+        for c in range(x, x + w):
+            for r in range(y, y + h):
+                assert (c, r) not in used, (ref, used.get((c, r)))
+                used[(c, r)] = ref
+    holes = controller.pins(circ, placed)
+    text = controller.wirelist(name, circ)
+    rows = {ln.split(" | ")[0][2:]: ln for ln in text.splitlines() if ln.startswith("| ")}
+    for p in parts:
+        for pin in p.pins:
+            if pin.net is None or pin.net.name.startswith("NC"):
+                continue
+            h = holes[(p.ref, str(pin.num))]
+            cell = "%s.%s (%s)" % (p.ref, pin.num, "pad under the Pico" if h is None
+                                   else "%d,%d" % (h[0] + 1, h[1] + 1))
+            assert cell in rows[pin.net.name], (p.ref, pin.num, pin.net.name)
+            if h is not None:
+                assert used[h] == p.ref
+    # the panel's parts go by wire: the LED chain's data leaves the board to LED1
+    assert "LED1.4 (panel)" in rows["LED_DIN_0"]
