@@ -143,6 +143,8 @@ def nets(circ, placed):
     holes = pins(circ, placed)
     out = []
     for n in sorted(circ.nets, key=lambda n: n.name):
+        if n.name == "__NOCONNECT":
+            continue                         # pins left open
         here, away = [], []
         for pin in sorted(n.pins, key=lambda q: (_refkey(q.part.ref), str(q.num))):
             ref = pin.part.ref

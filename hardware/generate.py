@@ -898,8 +898,10 @@ def generated(circuits=None):
     for name in CIRCUIT_OF:
         files["wiring-%s.svg" % name] = wiring_svg(name)
     import controller
+    import drawing
     for name in BOARDS:
         circ = circuits[name] if circuits and name in circuits else schematic.build(name)[0]
+        files["schematic-%s.svg" % name] = drawing.svg(name, circ)
         files["controller-%s.svg" % name] = controller.svg(name, circ)
         files["controller-%s.md" % name] = controller.wirelist(name, circ)
     return files

@@ -631,7 +631,8 @@ def test_every_controller_part_is_placeable_on_the_perfboard(built, name):
     rows = {ln.split(" | ")[0][2:]: ln for ln in text.splitlines() if ln.startswith("| ")}
     for p in parts:
         for pin in p.pins:
-            if pin.net is None or pin.net.name.startswith("NC"):
+            if pin.net is None or pin.net.name == "__NOCONNECT":
+                assert "__NOCONNECT" not in text
                 continue
             h = holes[(p.ref, str(pin.num))]
             cell = "%s.%s (%s)" % (p.ref, pin.num, "pad under the Pico" if h is None
@@ -641,3 +642,26 @@ def test_every_controller_part_is_placeable_on_the_perfboard(built, name):
                 assert used[h] == p.ref
     # the panel's parts go by wire: the LED chain's data leaves the board to LED1
     assert "LED1.4 (panel)" in rows["LED_DIN_0"]
+
+
+@pytest.mark.parametrize("name", BOARDS)
+def test_schematic_drawing_shows_every_part_and_net(built, name):
+    """schematic-<board>.svg, drawn from the same SKiDL circuit: every part a box, every
+    pin labelled with its own net, so every net of the netlist is on the drawing."""
+    import drawing
+    circ, _ = built[name]
+    root = ET.fromstring(drawing.svg(name, circ))
+    ns = "{http://www.w3.org/2000/svg}"
+    labels = {(t.get("data-ref"), t.get("data-pin")): t.text for t in root.iter(ns + "text")
+              if t.get("class") == "net"}
+    boxes = {g.get("id")[4:] for g in root.iter(ns + "g") if g.get("class") == "part"}
+    parts = [p for p in circ.parts if not p.ref.startswith("#FLG")]
+    assert boxes == {p.ref for p in parts}
+    for p in parts:
+        for pin in p.pins:
+            want = "NC" if pin.net is None or pin.net.name == "__NOCONNECT" else pin.net.name
+            assert labels[(p.ref, str(pin.num))] == want, (p.ref, pin.num)
+    nets = {n.name for n in circ.nets if n.name != "__NOCONNECT" and
+            any(not q.part.ref.startswith("#FLG") for q in n.pins)}
+    assert nets <= set(labels.values()), nets - set(labels.values())
+    assert len(nets) > 100
