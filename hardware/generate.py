@@ -660,6 +660,107 @@ def leds_csv(layout):
     return s.getvalue()
 
 
+# The panel stack, from the top (mm): what each layer is and how deep each cut goes.
+# A cut from above (a piece's recess) and the sensor's groove from below must leave
+# wood between them (WOOD_MIN_MM): the old 3 mm pit recess over a 3 mm groove in a 6 mm
+# panel left none.
+STACK = {
+    "top": 6.0,            # birch plywood top panel
+    "pit_panel_ply": 12.0,  # the full-size board's pit panel plies (over the Toguz half)
+    "frame": 15.0,         # battens between top and base panel: the cable space
+    "base": 9.0,           # base panel
+    "recess": {"point": 1.5, "pit": 1.5, "kazan": 1.5, "counter": 1.5},  # from above
+    "groove": 2.5,         # from below, 3 mm wide: the reed's glass (2.2 mm) lies in it
+    "groove_w": 3.0,
+    "reed_glass": 2.2,     # MKA-14103's glass diameter
+}
+WOOD_MIN_MM = 2.0
+
+
+def wood_left(layout, kind):
+    """mm of wood between the top of a cell of ``kind`` (its recess, or the floor of a
+    pit cut through the pit panel) and the sensor's groove below."""
+    through = layout.get("depth_mm", {}).get(kind, 0)
+    recess = 0.0 if through else STACK["recess"][kind]
+    return STACK["top"] - recess - STACK["groove"]
+
+
+def stack_svg(layout_name):
+    """SVG text (mm, 4:1) of the panel stack's cross-section through a point and a pit
+    of ``layout_name``, every thickness and cut dimensioned."""
+    lay = _layout(layout_name)
+    k = 4.0
+    top = STACK["top"]
+    pit_panel = lay.get("depth_mm", {}).get("pit", 0)
+    rows = []
+    y = 20.0
+    x0 = 20.0
+    width = 200.0
+    out = ['<?xml version="1.0" encoding="UTF-8"?>']
+    layers = []
+    if pit_panel:
+        layers.append(("pit panel: %d x 12 mm birch plywood (Toguz half only), pits and kazans "
+                       "cut through" % (pit_panel // 12), pit_panel))
+    layers += [("top panel: %g mm birch plywood" % top, top),
+               ("frame: %g x %g mm battens, the cables" % (STACK["frame"], STACK["frame"]), STACK["frame"]),
+               ("base panel: %g mm birch plywood" % STACK["base"], STACK["base"])]
+    for name, t in layers:
+        lx, lw = (x0 + 95, width - 95) if name.startswith("pit panel") else (x0, width)
+        rows.append('<rect class="layer" x="%g" y="%g" width="%g" height="%g" fill="#e8d3a6" '
+                    'stroke="black" stroke-width="0.3" data-mm="%g"/>' % (lx, y, lw, t * k, t))
+        rows.append('<text x="%g" y="%g" font-size="4">%s</text>' % (x0 + width + 6, y + t * k / 2 + 1.5, name))
+        rows.append('<text x="%g" y="%g" font-size="3.5" text-anchor="end">%g mm</text>'
+                    % (x0 - 2, y + t * k / 2 + 1.5, t))
+        if name.startswith("frame"):
+            rows[-3] = rows[-3].replace('fill="#e8d3a6"', 'fill="white"')
+        if name.startswith("top"):
+            ytop = y
+        y += t * k
+    # a point (left) and a pit (right) cut into the top panel, a groove under each
+    for cx, kind in ((x0 + 50, "point"), (x0 + 140, "pit")):
+        through = lay.get("depth_mm", {}).get(kind, 0)
+        rec = 0 if through else STACK["recess"][kind]
+        hole = lay["holes_mm"][kind]
+        hw = (hole if not isinstance(hole, list) else hole[0]) * k / 4
+        if rec:
+            rows.append('<rect class="recess" x="%g" y="%g" width="%g" height="%g" fill="white" '
+                        'stroke="black" stroke-width="0.3" data-mm="%g"/>'
+                        % (cx - hw / 2, ytop, hw, rec * k, rec))
+            rows.append('<text x="%g" y="%g" font-size="3">%s: recess %g mm deep, %s mm across'
+                        '</text>' % (cx - hw / 2, ytop - 2, kind, rec,
+                                     hole if not isinstance(hole, list) else "x".join(map(str, hole))))
+        elif through:
+            rows.append('<rect class="through" x="%g" y="%g" width="%g" height="%g" fill="white" '
+                        'stroke="black" stroke-width="0.3" data-mm="%g"/>'
+                        % (cx - hw / 2, ytop - through * k, hw, through * k, through))
+            rows.append('<text x="%g" y="%g" font-size="3">%s cut through the pit panel: %d mm '
+                        'deep, the top panel its floor</text>' % (cx - 30, ytop - through * k - 2,
+                                                                 kind, through))
+        gy = ytop + (top - STACK["groove"]) * k
+        gw = STACK["groove_w"] * k
+        rows.append('<rect class="groove" x="%g" y="%g" width="%g" height="%g" fill="white" '
+                    'stroke="black" stroke-width="0.3" data-mm="%g"/>' % (cx - gw / 2, gy, gw,
+                                                                          STACK["groove"] * k, STACK["groove"]))
+        rows.append('<circle cx="%g" cy="%g" r="%g" fill="#9cf" stroke="black" stroke-width="0.2"/>'
+                    % (cx, gy + STACK["groove"] * k - STACK["reed_glass"] * k / 2, STACK["reed_glass"] * k / 2))
+        left = wood_left(lay, kind)
+        rows.append('<text class="wood" x="%g" y="%g" font-size="3" data-kind="%s" data-mm="%g">'
+                    'groove %g x %g mm from below (reed %g mm glass); %g mm wood left</text>'
+                    % (cx + gw, gy + STACK["groove"] * k + 5, kind, left, STACK["groove_w"],
+                       STACK["groove"], STACK["reed_glass"], left))
+    h = y + 20
+    w = x0 + width + 160
+    out.append('<svg xmlns="http://www.w3.org/2000/svg" width="%dmm" height="%dmm" viewBox="0 0 %d %d">'
+               % (w, h, w, h))
+    out.append('<title>Playboard %s panel stack, cross-section (thicknesses 4:1)</title>' % layout_name)
+    out.append('<text x="%g" y="10" font-size="4.5">Cross-section of the %s board through a '
+               'Tobit point and a Toguz pit (drawn 4:1, widths 1:1); a hall sensor lies flat in no '
+               'groove, glued under the top panel.</text>' % (x0, layout_name))
+    out += rows
+    out.append('</svg>')
+    return "\n".join(out) + "\n"
+
+
 LAYOUTS = ("default", "full")
 PAPER = {"A4": (210, 297), "A3": (297, 420)}
 MARGIN = 10    # mm a printer leaves blank at each edge
@@ -683,6 +784,8 @@ def templates():
     files["template-full-board.svg"] = svg_template(
         full, ["tobit", "toguz"], "Playboard full-size board: every hole (1:1)")
     files["leds-default.csv"] = leds_csv(layout)
+    files["stack-default.svg"] = stack_svg("default")
+    files["stack-full.svg"] = stack_svg("full")
     files["leds-full.csv"] = leds_csv(full)
     return files
 

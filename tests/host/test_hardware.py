@@ -665,3 +665,29 @@ def test_schematic_drawing_shows_every_part_and_net(built, name):
             any(not q.part.ref.startswith("#FLG") for q in n.pins)}
     assert nets <= set(labels.values()), nets - set(labels.values())
     assert len(nets) > 100
+
+
+@pytest.mark.parametrize("lay_name", generate.LAYOUTS)
+def test_panel_stack_leaves_wood_under_every_cut(lay_name):
+    """stack-<layout>.svg: each recess from above and the sensor's groove from below leave
+    WOOD_MIN_MM of the top panel between them (the old 3 mm pit recess over a 3 mm
+    groove in 6 mm left none); the groove takes the reed's glass."""
+    lay = read_layout_file(os.path.join(ROOT, "firmware", "boards", "layout_%s.json" % lay_name))
+    st = generate.STACK
+    assert st["groove"] >= st["reed_glass"] and st["groove_w"] >= st["reed_glass"]
+    root = ET.fromstring(generate.stack_svg(lay_name))
+    ns = "{http://www.w3.org/2000/svg}"
+    wood = {t.get("data-kind"): float(t.get("data-mm")) for t in root.iter(ns + "text")
+            if t.get("class") == "wood"}
+    assert set(wood) == {"point", "pit"}
+    for kind in {c[5] for g in lay["games"].values() for c in g["cells"]}:
+        left = generate.wood_left(lay, kind)
+        through = lay.get("depth_mm", {}).get(kind, 0)
+        assert abs(left - (st["top"] - (0 if through else st["recess"][kind]) - st["groove"])) < 1e-9
+        assert left >= generate.WOOD_MIN_MM, (kind, left)
+        if kind in wood:
+            assert wood[kind] == left
+    layers = [float(r.get("data-mm")) for r in root.iter(ns + "rect") if r.get("class") == "layer"]
+    assert layers[-3:] == [st["top"], st["frame"], st["base"]]
+    if lay.get("depth_mm"):
+        assert layers[0] == lay["depth_mm"]["pit"] == 24
