@@ -95,6 +95,8 @@ def summary_lines(res):
         for led, c in res.get("dark", []):
             lines.append("  LED %d: its %s does not light (a dead colour: replace the LED or "
                          "resolder it)" % (led, COLOUR_NAMES[c].lower()))
+        if res.get("more"):
+            lines.append("  ... and %d more faults: fix these first, then run it again" % res["more"])
     else:
         timed = " (the board was never clear in time: nothing saved)" if res.get("timed_out") else ""
         lines.append("%d sensors calibrated, %d refused, saved: %s%s"

@@ -236,3 +236,16 @@ def test_guided_test_marks_a_dead_and_a_stuck_sensor():
     g, s, _ = _run(hw)
     assert s["dead"] == [40] and s["stuck"] == [3] and not s["pass"], s
     assert s["ok"] == 54
+
+
+def test_guided_summary_stays_short_when_everything_is_wrong():
+    import json
+    hw = FaultyBoard(64, 58)
+    for s in range(0, 56, 2):
+        hw.swap(s, s + 1)                     # every pair crossed
+    for led in range(58):
+        hw.kill(led, 2)                       # and every blue dead
+    g, s, _ = _run(hw)
+    assert not s["pass"] and s["ok"] <= 4 and s["more"] > 0
+    assert len(s["swapped"]) * 2 + len(s["dark"]) * 2 <= 48
+    assert len(json.dumps(s)) < 400

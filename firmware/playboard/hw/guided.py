@@ -44,6 +44,7 @@ UNTESTED = const(5)
 _NONE = const(255)
 _MASK = const(0x3FFFFFFF)
 CHANNELS = "rgb"
+_LISTED = const(48)   # numbers a summary lists at most (the rest counted in "more")
 # DONE's colour of each verdict (r, g, b) in quarters of ``level``
 _SHOW = ((0, 4, 0), (4, 0, 0), (4, 0, 4), (0, 0, 4), (0, 0, 4), (0, 0, 0))
 
@@ -273,10 +274,20 @@ class GuidedTest:
     def summary(self):
         """The verdict (after DONE): ``pass`` (bool), ``checked`` (sensors with an LED),
         ``ok``, ``swapped`` ([[target, sensor read], ...]), ``inverted``, ``dead``,
-        ``stuck`` (sensor lists), ``dark`` ([[LED, "r" | "g" | "b"], ...])."""
+        ``stuck`` (sensor lists), ``dark`` ([[LED, "r" | "g" | "b"], ...]); at most 48
+        numbers listed in all (the link's reply stays under its 480 bytes), ``more``
+        counting the faults left out when there are more."""
         sl = self.sensor_led
         out = {"checked": 0, "ok": 0, "swapped": [], "inverted": [], "dead": [], "stuck": [],
-               "dark": []}
+               "dark": [], "more": 0}
+        room = [_LISTED]      # numbers listed at most: the link's reply stays short
+
+        def put(key, item, cost):
+            if room[0] >= cost:
+                out[key].append(item)
+                room[0] -= cost
+            else:
+                out["more"] += 1
         for s in range(self.hw.n_sensors):
             if sl[s] == _NONE or sl[s] >= self.hw.n_leds:
                 continue
@@ -285,16 +296,18 @@ class GuidedTest:
             if v == OK:
                 out["ok"] += 1
             elif v == SWAPPED:
-                out["swapped"].append([s, self.found[s]])
+                put("swapped", [s, self.found[s]], 2)
             elif v == INVERTED:
-                out["inverted"].append(s)
+                put("inverted", s, 1)
             elif v == STUCK:
-                out["stuck"].append(s)
+                put("stuck", s, 1)
             else:
-                out["dead"].append(s)
+                put("dead", s, 1)
         for led in range(self.hw.n_leds):
             for ch in range(3):
                 if self.dark[led] & (1 << ch):
-                    out["dark"].append([led, CHANNELS[ch]])
+                    put("dark", [led, CHANNELS[ch]], 2)
+        if not out["more"]:
+            del out["more"]
         out["pass"] = self.phase == DONE and self._passed()
         return out
