@@ -339,7 +339,7 @@ CURRENT_MA = {
     "74AHCT125": ("+5V", 1, "quiescent + one output toggling"),
     "74HC165": ("+3V3", 1, "quiescent, clocked at 2 MHz"),
     "CD74HC4067": ("+3V3", 1, "quiescent"),
-    "LDO": ("+5V", 0.1, "AP2112K quiescent"),
+    "LDO": ("+5V", 5, "LD1117 quiescent (max)"),
     "DRV5053": ("+3V3_HALL", 3.6, "supply current, max (their own regulator, from +5V)"),
     "R_Pack": ("+3V3", 2.7, "8 x 10 k pull-ups, all inputs closed (worst case)"),
 }

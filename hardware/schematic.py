@@ -4,11 +4,14 @@
 (``firmware/boards/<board_name>.json``, the same data the firmware validates and
 runs on) and the default layout, and returns a SKiDL ``Circuit``:
 
-- power: a 5 V DC jack through a resettable fuse (PTC), a reverse-polarity P-FET and
-  an over-voltage cut-off (a second P-FET switched off by a PNP and a 5.6 V Zener
-  above about 6.2 V) onto the +5 V rail, a TVS diode across it; USB's VBUS feeds the
-  same rail through a Schottky diode when no adapter is plugged in (USB-only power,
-  the LED current capped accordingly: docs/build.md); a Schottky diode from +5 V into
+- power (docs/hardware.md, "The hardware folder"; every fault case proved in SPICE by
+  hardware/spice.py): a 5 V DC jack through a resettable fuse (PTC), a reverse-polarity
+  P-FET and an over-voltage switch (a second P-FET that a TL431 comparator turns off
+  above 5.17-5.31 V) and a Schottky diode onto the +5 V rail, a TVS diode across it;
+  a USB B socket in the enclosure wall, its data lines through an ESD array to the
+  Pico's USB test pads, its VBUS to the Pico and (reed boards) through a soft-started
+  P-FET, off while an adapter is in, and a Schottky diode onto the same rail: the two
+  diodes OR the sources, neither back-feeds the other; a Schottky diode from +5 V into
   the Pico's VSYS; the Pico's 3V3 output for the logic; a 1000 uF bulk capacitor at
   the LED chain;
 - the Raspberry Pi Pico, wired pin for pin from the board definition;
@@ -21,7 +24,7 @@ runs on) and the default layout, and returns a SKiDL ``Circuit``:
   resistor networks), 74HC165s chained QH -> SER, chip 0's QH on the data pin;
   ``hall_mux``: per sensor a DRV5053 (with its own 100 nF) into a CD74HC4067
   channel, the multiplexers' commons on the ADC pins, select and enable lines on
-  GPIOs; the sensors on their own 3.3 V regulator (AP2112K, 600 mA: 56 sensors draw
+  GPIOs; the sensors on their own 3.3 V regulator (LD1117, 800 mA: 56 sensors draw
   up to 202 mA, too much for the Pico's 3V3 output beside the logic).
 
 Pin types are the parts' real ones (power outputs only where a regulator, the jack or

@@ -329,7 +329,7 @@ def test_power_budget_fits_the_supply(built):
         assert cap == usb_led_budget(cfg)
         if name == "pico-hall":
             # 56 sensors take 202 mA: over USB's 250 mA with the Pico: USB feeds only it
-            assert cap <= 0 and 250 < other < 260 and "Not possible" in text
+            assert cap <= 0 and 255 < other < 270 and "Not possible" in text
         else:
             # stock MicroPython declares 250 mA: the whole board stays under it
             assert 0 < cap and usb_total + reserve <= 250, (name, usb_total)
