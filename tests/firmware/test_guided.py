@@ -2,7 +2,7 @@
 (playboard.hw.guided) finding crossed wires, an upside-down hall sensor and a dead LED
 colour on the simulated board, and a timed-out calibration never saved."""
 from playboard.board.layout import read_layout_file, boards_dir
-from playboard.hw.base import cap_leds
+from playboard.hw.ledcap import cap_leds
 from playboard.hw.guided import GuidedTest, CLEAR, PLACE, COLOUR, DONE
 from playboard.hw.selftest import SelfTest, sensor_leds
 from playboard.hw.calibrate import GuidedCalibration

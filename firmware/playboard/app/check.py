@@ -131,6 +131,8 @@ def _step(app, now_ms):
         unload("playboard.hw.selftest")
         unload("playboard.hw.calibrate")
         unload("playboard.hw.guided")
+        unload("playboard.hw.ledcap")
+        unload("playboard.hw.pads")
         unload("playboard.app.check")  # this module: loaded again only for the next check
         # the menu's marks (after open_menu's clear) make the lights show again
         app.open_menu(now_ms)

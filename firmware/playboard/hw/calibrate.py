@@ -26,7 +26,7 @@ through the LED current cap (playboard.board.lights.cap_leds at ``budget_ma``).
 from array import array
 
 from playboard.compat import const
-from playboard.hw.base import cap_leds
+from playboard.hw.ledcap import cap_leds
 
 WAIT = const(0)
 MEASURE = const(1)

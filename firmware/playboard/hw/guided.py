@@ -29,7 +29,7 @@ Every frame goes through the LED current cap (playboard.board.lights.cap_leds,
 ``budget_ma``). Nothing allocates per step until DONE (``summary`` allocates).
 """
 from playboard.compat import const
-from playboard.hw.base import cap_leds
+from playboard.hw.ledcap import cap_leds
 
 CLEAR = const(0)
 PLACE = const(1)

@@ -31,7 +31,7 @@ Every frame goes through the LED current cap (playboard.board.lights.cap_leds at
 USB-only cap whatever the board file says): ``max_ma`` is the highest estimate shown.
 """
 from playboard.compat import const
-from playboard.hw.base import cap_leds
+from playboard.hw.ledcap import cap_leds
 
 CHASE = const(0)
 SENSORS = const(1)
