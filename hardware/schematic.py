@@ -4,11 +4,14 @@
 (``firmware/boards/<board_name>.json``, the same data the firmware validates and
 runs on) and the default layout, and returns a SKiDL ``Circuit``:
 
-- power: a 5 V DC jack through a resettable fuse (PTC), a reverse-polarity P-FET and
-  an over-voltage cut-off (a second P-FET switched off by a PNP and a 5.6 V Zener
-  above about 6.2 V) onto the +5 V rail, a TVS diode across it; USB's VBUS feeds the
-  same rail through a Schottky diode when no adapter is plugged in (USB-only power,
-  the LED current capped accordingly: docs/build.md); a Schottky diode from +5 V into
+- power (docs/hardware.md, "The hardware folder"; every fault case proved in SPICE by
+  hardware/spice.py): a 5 V DC jack through a resettable fuse (PTC), a reverse-polarity
+  P-FET and an over-voltage switch (a second P-FET that a TL431 comparator turns off
+  above 5.17-5.31 V) and a Schottky diode onto the +5 V rail, a TVS diode across it;
+  a USB B socket in the enclosure wall, its data lines through an ESD array to the
+  Pico's USB test pads, its VBUS to the Pico and (reed boards) through a soft-started
+  P-FET, off while an adapter is in, and a Schottky diode onto the same rail: the two
+  diodes OR the sources, neither back-feeds the other; a Schottky diode from +5 V into
   the Pico's VSYS; the Pico's 3V3 output for the logic; a 1000 uF bulk capacitor at
   the LED chain;
 - the Raspberry Pi Pico, wired pin for pin from the board definition;
@@ -21,7 +24,7 @@ runs on) and the default layout, and returns a SKiDL ``Circuit``:
   resistor networks), 74HC165s chained QH -> SER, chip 0's QH on the data pin;
   ``hall_mux``: per sensor a DRV5053 (with its own 100 nF) into a CD74HC4067
   channel, the multiplexers' commons on the ADC pins, select and enable lines on
-  GPIOs; the sensors on their own 3.3 V regulator (AP2112K, 600 mA: 56 sensors draw
+  GPIOs; the sensors on their own 3.3 V regulator (LD1117, 800 mA: 56 sensors draw
   up to 202 mA, too much for the Pico's 3V3 output beside the logic).
 
 Pin types are the parts' real ones (power outputs only where a regulator, the jack or
@@ -106,41 +109,68 @@ def _pico_pins():
             kind = _PWROUT
         elif name == "VSYS":
             kind = _PWRIN
-        elif name == "VBUS":
-            kind = _PWROUT  # the USB host's 5 V
         else:
-            kind = _PAS   # RUN, 3V3_EN, ADC_VREF: left open (internal pull-ups / filter)
+            # VBUS (fed by the USB socket in the wall), RUN, 3V3_EN, ADC_VREF (left open)
+            kind = _PAS
         pins.append((num, name, kind))
+    # the USB data lines' test pads under the Pico (TP2 D-, TP3 D+): wired to the wall
+    # socket through the ESD array
+    pins += [("TP2", "USB_DM", _BI), ("TP3", "USB_DP", _BI)]
     return pins
 
 
+# Footprints: the controller is built on 2.54 mm perfboard (docs/build.md), so its
+# parts are through-hole; the few parts made only as SMD (the P-FETs, the USB ESD
+# array) come on a breakout board with 2.54 mm pins (``MOUNT``). The LEDs and the
+# sensors sit on the panel, wired to the controller.
 CATALOGUE = {
-    "Pico": ("U", "Module:RaspberryPi_Pico_Common_SMD", "SC0915",
-             _pico_pins(), "Raspberry Pi Pico (RP2040)"),
+    "Pico": ("U", "Module:RaspberryPi_Pico_Common_THT", "SC0915",
+             _pico_pins(), "Raspberry Pi Pico (RP2040), soldered on 2 x 20 pin headers"),
     "DC_Jack": ("J", "Connector_BarrelJack:BarrelJack_CUI_PJ-102AH_Horizontal", "PJ-102AH",
-                [(1, "VOUT", _PWROUT), (2, "GND", _PWROUT)], "5 V 2 A DC input"),
+                [(1, "VOUT", _PWROUT), (2, "GND", _PWROUT)], "5 V 2 A DC input, 5.5 x 2.1 mm"),
+    "USB_B": ("J", "Connector_USB:USB_B_OST_USB-B1HSxx_Horizontal", "61729-0010BLF",
+              [(1, "VBUS", _PWROUT), (2, "D-", _BI), (3, "D+", _BI), (4, "GND", _PAS),
+               (5, "SHIELD", _PAS)], "USB B socket in the enclosure wall (the Pico's own "
+              "micro-USB stays unplugged)"),
+    "USBLC6": ("U", "Package_TO_SOT_SMD:SOT-23-6", "USBLC6-2SC6",
+               [(1, "IO1", _PAS), (2, "GND", _PAS), (3, "IO2", _PAS), (4, "IO2b", _PAS),
+                (5, "VBUS", _PAS), (6, "IO1b", _PAS)],
+               "USB ESD protection (IEC 61000-4-2 8 kV contact), on a SOT-23-6 breakout"),
     "PWR_FLAG": ("#FLG", "", "", [(1, "pwr", _PWROUT)], "power flag (schematic only)"),
     "Fuse_PTC": ("F", "Fuse:Fuse_Bourns_MF-RG300", "MF-R250",
                  [(1, "1", _PAS), (2, "2", _PAS)], "PTC resettable fuse, 2.5 A hold, 30 V"),
     "PMOS": ("Q", "Package_TO_SOT_SMD:SOT-23", "AO3401A",
-             [(1, "G", _IN), (2, "S", _PAS), (3, "D", _PAS)], "P-channel MOSFET -30 V 4 A"),
-    "PNP": ("Q", "Package_TO_SOT_SMD:SOT-23", "MMBT3906",
-            [(1, "B", _IN), (2, "E", _PAS), (3, "C", _PAS)], "PNP transistor"),
-    "D_Zener": ("D", "Diode_SMD:D_SOT-23_ANK", "BZX84C5V6",
-                [(1, "A", _PAS), (3, "K", _PAS)], "Zener diode"),
-    "D_TVS": ("D", "Diode_SMD:D_SMB", "SMBJ5.0A",
-              [(1, "K", _PAS), (2, "A", _PAS)], "TVS diode 5 V stand-off"),
-    "LDO": ("U", "Package_TO_SOT_SMD:SOT-23-5", "AP2112K-3.3TRG1",
-            [(1, "VIN", _PWRIN), (2, "GND", _PWRIN), (3, "EN", _IN), (4, "NC", _NC),
-             (5, "VOUT", _PWROUT)], "3.3 V 600 mA LDO regulator"),
+             [(1, "G", _IN), (2, "S", _PAS), (3, "D", _PAS)],
+             "P-channel MOSFET -30 V 4 A, on a SOT-23 breakout"),
+    "PNP": ("Q", "Package_TO_SOT_THT:TO-92_Inline", "2N3906BU",
+            [(2, "B", _IN), (1, "E", _PAS), (3, "C", _PAS)], "PNP transistor 40 V 200 mA"),
+    "NPN": ("Q", "Package_TO_SOT_THT:TO-92_Inline", "2N3904BU",
+            [(2, "B", _IN), (1, "E", _PAS), (3, "C", _PAS)], "NPN transistor 40 V 200 mA"),
+    "TL431": ("U", "Package_TO_SOT_THT:TO-92_Inline", "TL431BILP",
+              [(1, "REF", _IN), (2, "A", _PAS), (3, "K", _PAS)],
+              "shunt reference 2.495 V +-0.5 %: the over-voltage comparator"),
+    "D_Zener": ("D", "Diode_THT:D_DO-35_SOD27_P7.62mm_Horizontal", "BZX79-C10,113",
+                [(1, "K", _PAS), (2, "A", _PAS)], "Zener diode 500 mW"),
+    "D_TVS": ("D", "Diode_THT:D_DO-15_P10.16mm_Horizontal", "SA5.0A",
+              [(1, "K", _PAS), (2, "A", _PAS)], "TVS diode 5 V stand-off, 500 W"),
+    "LDO": ("U", "Package_TO_SOT_THT:TO-220-3_Vertical", "LD1117V33",
+            [(1, "GND", _PWRIN), (2, "VOUT", _PWROUT), (3, "VIN", _PWRIN)],
+            "3.3 V 800 mA LDO regulator"),
     "D_Schottky": ("D", "Diode_THT:D_DO-41_SOD81_P10.16mm_Horizontal", "1N5817",
-                   [(1, "K", _PAS), (2, "A", _PAS)], "Schottky diode 1 A"),
+                   [(1, "K", _PAS), (2, "A", _PAS)], "Schottky diode 1 A 20 V"),
+    "D_Schottky3A": ("D", "Diode_THT:D_DO-201AD_P15.24mm_Horizontal", "1N5822",
+                     [(1, "K", _PAS), (2, "A", _PAS)], "Schottky diode 3 A 40 V"),
+    "D_SchottkySig": ("D", "Diode_THT:D_DO-35_SOD27_P7.62mm_Horizontal", "BAT85",
+                      [(1, "K", _PAS), (2, "A", _PAS)], "small-signal Schottky diode 30 V"),
     "CP": ("C", "Capacitor_THT:CP_Radial_D10.0mm_P5.00mm", "UVR1C102MPD",
-           [(1, "+", _PAS), (2, "-", _PAS)], "1000 uF 16 V electrolytic"),
-    "C": ("C", "Capacitor_SMD:C_0805_2012Metric", "CL21B104KBCNNNC",
-          [(1, "1", _PAS), (2, "2", _PAS)], "100 nF X7R"),
-    "R": ("R", "Resistor_SMD:R_0805_2012Metric", "RC0805JR-07330RL",
-          [(1, "1", _PAS), (2, "2", _PAS)], "resistor"),
+           [(1, "+", _PAS), (2, "-", _PAS)], "electrolytic capacitor 16 V"),
+    "C": ("C", "Capacitor_THT:C_Disc_D5.0mm_W2.5mm_P5.00mm", "C320C104K5R5TA",
+          [(1, "1", _PAS), (2, "2", _PAS)], "ceramic capacitor X7R 50 V"),
+    "R": ("R", "Resistor_THT:R_Axial_DIN0207_L6.3mm_D2.5mm_P10.16mm_Horizontal",
+          "MFR-25FBF52-330R", [(1, "1", _PAS), (2, "2", _PAS)], "resistor 1 % 0.25 W"),
+    "R_Prec": ("R", "Resistor_THT:R_Axial_DIN0207_L6.3mm_D2.5mm_P10.16mm_Horizontal",
+               "MFP-25BRD52-10K", [(1, "1", _PAS), (2, "2", _PAS)],
+               "resistor 0.1 % 25 ppm/K (the over-voltage divider)"),
     "R_Pack": ("RN", "Resistor_THT:R_Array_SIP9", "4609X-101-103LF",
                [(1, "COM", _PAS)] + [(i + 2, "R%d" % (i + 1), _PAS) for i in range(8)],
                "8 x 10 k bussed resistor network"),
@@ -152,28 +182,37 @@ CATALOGUE = {
                   "quad buffer, TTL inputs: 3.3 V -> 5 V level shifter"),
     "WS2812B": ("LED", "LED_SMD:LED_WS2812B_PLCC4_5.0x5.0mm_P3.2mm", "WS2812B-B/W",
                 [(1, "VDD", _PWRIN), (2, "DOUT", _OUT), (3, "VSS", _PWRIN), (4, "DIN", _IN)],
-                "addressable RGB LED"),
+                "addressable RGB LED (on the panel, pre-soldered on a 10 mm round PCB)"),
     "Reed": ("SW", "Connector_Wire:SolderWire-0.5sqmm_1x02_P4.6mm_D0.9mm_OD2.1mm", "MKA-14103",
-             [(1, "1", _PAS), (2, "2", _PAS)], "reed switch, normally open"),
+             [(1, "1", _PAS), (2, "2", _PAS)], "reed switch, normally open (on the panel)"),
     "Button": ("SW", "Button_Switch_THT:SW_PUSH_6mm", "B3F-1000",
                [(1, "1", _PAS), (2, "2", _PAS)], "push button"),
-    "1N4148": ("D", "Diode_SMD:D_SOD-123", "1N4148W",
-               [(1, "K", _PAS), (2, "A", _PAS)], "signal diode"),
+    "1N4148": ("D", "Diode_THT:D_DO-35_SOD27_P7.62mm_Horizontal", "1N4148",
+               [(1, "K", _PAS), (2, "A", _PAS)], "signal diode (at its reed switch)"),
     "74HC165": ("U", "Package_DIP:DIP-16_W7.62mm", "SN74HC165N",
                 [(1, "SH/LD", _IN), (2, "CLK", _IN), (3, "E", _IN), (4, "F", _IN), (5, "G", _IN),
                  (6, "H", _IN), (7, "~QH", _OUT), (8, "GND", _PWRIN), (9, "QH", _OUT),
                  (10, "SER", _IN), (11, "A", _IN), (12, "B", _IN), (13, "C", _IN), (14, "D", _IN),
                  (15, "CLK_INH", _IN), (16, "VCC", _PWRIN)],
                 "8-bit parallel-in shift register"),
-    "CD74HC4067": ("U", "Package_SO:SOIC-24W_7.5x15.4mm_P1.27mm", "CD74HC4067M96",
+    "CD74HC4067": ("U", "Package_DIP:DIP-24_W15.24mm", "CD74HC4067E",
                    [(1, "COM", _PAS)] + [(9 - i, "I%d" % i, _PAS) for i in range(8)]
                    + [(10, "S0", _IN), (11, "S1", _IN), (12, "GND", _PWRIN), (13, "S3", _IN),
                       (14, "S2", _IN), (15, "~E", _IN)]
                    + [(23 - i, "I%d" % (8 + i), _PAS) for i in range(8)] + [(24, "VCC", _PWRIN)],
                    "16-channel analog multiplexer"),
-    "DRV5053": ("U", "Package_TO_SOT_SMD:SOT-23", "DRV5053RAQDBZR",
-                [(1, "VCC", _PWRIN), (2, "OUT", _OUT), (3, "GND", _PWRIN)],
-                "bipolar analog hall sensor"),
+    "DRV5053": ("U", "Package_TO_SOT_THT:TO-92_Inline", "DRV5053RAQLPG",
+                [(1, "VCC", _PWRIN), (3, "OUT", _OUT), (2, "GND", _PWRIN)],
+                "bipolar analog hall sensor (on the panel)"),
+}
+
+# where each part goes: "controller" (the perfboard: through-hole, 2.54 mm pitch, or a
+# breakout with 2.54 mm pins), "panel" (under the top panel, wired), "wall" (the
+# enclosure wall)
+MOUNT = {
+    "PMOS": "controller: SOT-23 breakout", "USBLC6": "controller: SOT-23-6 breakout",
+    "WS2812B": "panel", "Reed": "panel", "1N4148": "panel", "DRV5053": "panel",
+    "DC_Jack": "wall", "USB_B": "wall", "Button": "panel",
 }
 
 POWER_PIN_NAMES = ("VCC", "VDD", "GND", "VSS", "VSYS")
@@ -181,24 +220,31 @@ POWER_PIN_NAMES = ("VCC", "VDD", "GND", "VSS", "VSYS")
 # The manufacturer part number of each value of a part that comes in values: the
 # value is coded in it (tests/host/test_hardware.py decodes each and compares).
 VALUE_MPN = {
-    ("R", "330R"): "RC0805FR-07330RL",
-    ("R", "4k7"): "RC0805FR-074K7L",
-    ("R", "10k"): "RC0805FR-0710KL",
-    ("R", "100k"): "RC0805FR-07100KL",
-    ("C", "100nF"): "CL21B104KBCNNNC",
-    ("C", "1uF"): "CL21B105KOFNNNE",
+    ("R", "330R"): "MFR-25FBF52-330R",
+    ("R", "10k"): "MFR-25FBF52-10K",
+    ("R", "100k"): "MFR-25FBF52-100K",
+    ("R", "4k7"): "MFR-25FBF52-4K7",
+    ("R", "47k"): "MFR-25FBF52-47K",
+    ("R", "470k"): "MFR-25FBF52-470K",
+    ("R", "1M"): "MFR-25FBF52-1M",
+    ("R_Prec", "10k"): "MFP-25BRD52-10K",
+    ("R_Prec", "11k"): "MFP-25BRD52-11K",
+    ("C", "100nF"): "C320C104K5R5TA",
+    ("C", "1uF"): "C320C105K5R5TA",
     ("CP", "1000uF"): "UVR1C102MPD",
+    ("CP", "10uF"): "UVR1C100MDD",
     ("R_Pack", "10k"): "4609X-101-103LF",
-    ("D_Zener", "5V6"): "BZX84C5V6",
-    ("D_Zener", "10V"): "BZX84C10",
+    ("D_Zener", "10V"): "BZX79-C10,113",
 }
 
 MANUFACTURER = {
     "Pico": "Raspberry Pi", "DC_Jack": "CUI Devices", "Fuse_PTC": "Bourns",
-    "PMOS": "Alpha & Omega", "PNP": "onsemi", "D_Zener": "Nexperia", "D_TVS": "Littelfuse",
-    "LDO": "Diodes Inc.", "D_Schottky": "onsemi", "CP": "Nichicon", "C": "Samsung",
-    "R": "Yageo", "R_Pack": "Bourns", "74AHCT125": "Texas Instruments", "WS2812B": "Worldsemi",
-    "Reed": "Standex-Meder", "Button": "Omron", "1N4148": "Diodes Inc.",
+    "USB_B": "Amphenol FCI", "USBLC6": "STMicroelectronics", "TL431": "Texas Instruments",
+    "PMOS": "Alpha & Omega", "PNP": "onsemi", "NPN": "onsemi", "D_Zener": "Nexperia", "D_TVS": "Littelfuse",
+    "LDO": "STMicroelectronics", "D_Schottky": "onsemi", "D_Schottky3A": "onsemi",
+    "D_SchottkySig": "Vishay", "CP": "Nichicon", "C": "KEMET",
+    "R": "Yageo", "R_Prec": "Yageo", "R_Pack": "Bourns", "74AHCT125": "Texas Instruments",
+    "WS2812B": "Worldsemi", "Reed": "Standex-Meder", "Button": "Omron", "1N4148": "onsemi",
     "74HC165": "Texas Instruments", "CD74HC4067": "Texas Instruments",
     "DRV5053": "Texas Instruments",
 }
@@ -229,6 +275,7 @@ class Builder:
         p.fields["Manufacturer"] = MANUFACTURER.get(kind, "")
         p.fields["Description"] = desc
         p.fields["Kind"] = kind
+        p.fields["Mount"] = "" if kind == "PWR_FLAG" else MOUNT.get(kind, "controller")
         return p
 
     def net(self, name):
@@ -269,12 +316,28 @@ def build(board_name):
         f = b.part("PWR_FLAG")
         f["pwr"] += net
 
-    # power in: jack -> PTC fuse -> reverse-polarity P-FET -> over-voltage cut-off -> +5V
-    j1 = b.part("DC_Jack")
+    # power in (docs/hardware.md, "Power"; proved by hardware/spice.py in every
+    # combination of adapter, reversed adapter, over-voltage adapter and USB):
+    # jack -> PTC fuse -> Q1 (reverse polarity) -> Q2 (over-voltage switch, TL431
+    # comparator) -> D_A (Schottky) -> +5V; USB -> Q4 (soft-start switch, off while the
+    # adapter is in) -> D_USB (Schottky) -> +5V. The two Schottky diodes OR the sources:
+    # neither can back-feed the other (the old fault: USB back-fed the input through
+    # Q2's body diode and turned the reverse FET on against a reversed adapter).
+    stage = []
+
+    def pw(p):
+        p.fields["Stage"] = "power"
+        stage.append(p)
+        return p
+
+    def between(kind, value, a, c):
+        return pw(b.between(kind, value, a, c))
+
+    j1 = pw(b.part("DC_Jack"))
     vin = b.net("VIN_JACK")
     j1["VOUT"] += vin
     j1["GND"] += gnd
-    f1 = b.part("Fuse_PTC", "2.5A")
+    f1 = pw(b.part("Fuse_PTC", "2.5A"))
     vf = b.net("VIN_FUSED")
     f1[1] += vin
     f1[2] += vf
@@ -282,57 +345,119 @@ def build(board_name):
     # Q1: drain to the input, source to VIN_OK, gate to GND through 10 k: on when the
     # jack is the right way round (body diode first, then the channel), off and
     # blocking when reversed; a 10 V Zener holds its gate-source voltage in range
-    q1 = b.part("PMOS")
+    q1 = pw(b.part("PMOS"))
     vok = b.net("VIN_OK")
     q1["D"] += vf
     q1["S"] += vok
     g1 = b.net("Q1_GATE")
     q1["G"] += g1
-    b.between("R", "10k", g1, gnd)
-    dz = b.part("D_Zener", "10V")
+    between("R", "10k", g1, gnd)
+    dz = pw(b.part("D_Zener", "10V"))
     dz["K"] += vok
     dz["A"] += g1
-    # Q2: source to VIN_OK, drain to +5V (its body diode blocks VIN_OK -> +5V when off),
-    # gate pulled to GND through 100 k (on); Q3 (PNP, emitter at VIN_OK) pulls the gate
-    # up and turns Q2 off once VIN_OK passes the 5.6 V Zener plus a base-emitter drop
-    q2 = b.part("PMOS")
+    # Q2: source to VIN_OK, drain to VIN_SW, gate pulled to GND through 100 k (on). The
+    # TL431 compares VIN_OK / 2.1 (0.1 % divider) with its 2.495 V reference: above
+    # it, it sinks, Q3 (PNP) turns on and pulls Q2's gate to its source: Q2 off. The
+    # 1 M from Q2's gate back to the reference gives hysteresis (a clean snap, no
+    # linear region)
+    q2 = pw(b.part("PMOS"))
     q2["S"] += vok
-    q2["D"] += v5
+    vsw = b.net("VIN_SW")
+    q2["D"] += vsw
     g2 = b.net("Q2_GATE")
     q2["G"] += g2
-    b.between("R", "100k", g2, gnd)
-    q3 = b.part("PNP")
+    between("R", "100k", g2, gnd)
+    ref = b.net("OVP_REF")
+    between("R_Prec", "11k", vok, ref)
+    between("R_Prec", "10k", ref, gnd)
+    between("R", "1M", g2, ref)
+    u_ref = pw(b.part("TL431"))
+    u_ref["REF"] += ref
+    u_ref["A"] += gnd
+    ovk = b.net("OVP_K")
+    u_ref["K"] += ovk
+    q3 = pw(b.part("PNP"))
     q3["E"] += vok
     q3["C"] += g2
     bq3 = b.net("Q3_BASE")
     q3["B"] += bq3
-    b.between("R", "10k", vok, bq3)
-    zk = b.net("OVP_ZENER")
-    b.between("R", "4k7", bq3, zk)
-    dz = b.part("D_Zener", "5V6")
-    dz["K"] += zk
-    dz["A"] += gnd
-    tvs = b.part("D_TVS")
+    between("R", "10k", vok, bq3)
+    between("R", "4k7", bq3, ovk)
+    d_a = pw(b.part("D_Schottky3A"))
+    d_a["A"] += vsw
+    d_a["K"] += v5
+    tvs = pw(b.part("D_TVS"))
     tvs["K"] += v5
     tvs["A"] += gnd
     flag(v5)
-    # USB-only power: VBUS feeds +5V through a Schottky diode (the adapter, 0.3 V
-    # higher, takes over when plugged in)
-    d_usb = b.part("D_Schottky")
-    d_usb["A"] += vbus
-    d_usb["K"] += v5
-    d1 = b.part("D_Schottky")
+    # USB: the socket in the wall, its data lines through the ESD array to the Pico's
+    # test pads; VBUS to the Pico's VBUS pin (the Pico's own diode feeds its VSYS)
+    j2 = pw(b.part("USB_B"))
+    j2["VBUS"] += vbus
+    j2["GND"] += gnd
+    j2["SHIELD"] += gnd
+    dm = b.net("USB_DM")
+    dp = b.net("USB_DP")
+    j2["D-"] += dm
+    j2["D+"] += dp
+    esd = pw(b.part("USBLC6"))
+    esd["IO1"] += dm
+    esd["IO1b"] += dm
+    esd["IO2"] += dp
+    esd["IO2b"] += dp
+    esd["VBUS"] += vbus
+    esd["GND"] += gnd
+    if not hall:
+        # USB feeds the +5 V rail too (USB-only power, the LEDs capped: docs/build.md).
+        # Q4 soft-starts it: at attach the 1 uF holds its gate at its source, the 470 k
+        # turns it on slowly and the 100 nF gate-drain (Miller) capacitor holds the
+        # rail's rise to about 70 V/s: about 70 mA into the 1000 uF (USB allows 10 uF
+        # at attach). While an adapter is in the jack (VIN_OK up, even one the
+        # over-voltage switch has cut off) Q6 turns Q5 on, which holds Q4's gate at its
+        # source: off, and USB feeds only the Pico. A hall board has no such path: its
+        # 56 sensors alone take 202 mA, over USB's 250 mA with the Pico.
+        q4 = pw(b.part("PMOS"))
+        vusb = b.net("VUSB_SW")
+        g4 = b.net("Q4_GATE")
+        q4["S"] += vbus
+        q4["D"] += vusb
+        q4["G"] += g4
+        between("C", "1uF", g4, vbus)
+        between("C", "100nF", g4, vusb)
+        between("R", "470k", g4, gnd)
+        q5 = pw(b.part("PNP"))
+        q5["E"] += vbus
+        q5["C"] += g4
+        b5 = b.net("Q5_BASE")
+        q5["B"] += b5
+        between("R", "100k", vbus, b5)
+        c6 = b.net("Q6_COLL")
+        between("R", "10k", b5, c6)
+        q6 = pw(b.part("NPN"))
+        q6["C"] += c6
+        q6["E"] += gnd
+        b6 = b.net("Q6_BASE")
+        q6["B"] += b6
+        between("R", "47k", vok, b6)
+        between("R", "10k", b6, gnd)
+        d_usb = pw(b.part("D_Schottky"))
+        d_usb["A"] += vusb
+        d_usb["K"] += v5
+    d1 = pw(b.part("D_Schottky"))
     d1["A"] += v5
     d1["K"] += vsys
     flag(vsys)
-    c_bulk = b.part("CP", "1000uF")
+    c_bulk = pw(b.part("CP", "1000uF"))
     c_bulk["+"] += v5
     c_bulk["-"] += gnd
+    info["power"] = stage
 
     # the Pico
     pico = b.part("Pico")
     pico["VSYS"] += vsys
     pico["VBUS"] += vbus
+    pico["USB_DM"] += dm
+    pico["USB_DP"] += dp
     if matrix:
         pico["3V3"] += circ.NC          # the matrix needs no 3.3 V rail (internal pull-ups)
     else:
@@ -377,7 +502,7 @@ def build(board_name):
         led = b.part("WS2812B")
         led["VDD"] += v5
         led["VSS"] += gnd
-        b.between("C", "100nF", v5, gnd)
+        b.between("C", "100nF", v5, gnd).fields["Mount"] = "panel"   # at its LED
         led["DIN"] += prev
         if k + 1 < leds_cfg["count"]:
             prev = b.net("LED_DIN_%d" % (k + 1))
@@ -455,12 +580,10 @@ def build(board_name):
         info["supply"]["+3V3_HALL"] = vh
         ldo = b.part("LDO")
         ldo["VIN"] += v5
-        ldo["EN"] += v5
         ldo["GND"] += gnd
         ldo["VOUT"] += vh
-        ldo["NC"] += circ.NC
-        for net in (v5, vh):
-            b.between("C", "1uF", net, gnd)
+        b.between("C", "1uF", v5, gnd)
+        b.between("CP", "10uF", vh, gnd)    # the LD1117's output capacitor (>= 10 uF)
         sel = [gpio(p, "MUX_S%d" % i) for i, p in enumerate(s_cfg["select"])]
         muxes = []
         for m, mc in enumerate(s_cfg["muxes"]):
@@ -484,7 +607,8 @@ def build(board_name):
                     h["VCC"] += vh
                     h["GND"] += gnd
                     h["OUT"] += net
-                    b.between("C", "100nF", vh, gnd)   # the datasheet's bypass, at the sensor
+                    c_s = b.between("C", "100nF", vh, gnd)   # the datasheet's bypass,
+                    c_s.fields["Mount"] = "panel"              # at the sensor
                     sensors[s] = h
                 else:
                     # spare channel: a 10 k to ground keeps the input defined

@@ -211,9 +211,12 @@ def validate_board(d, name=None):
     if supply == "usb":
         from playboard.hw.pads import usb_led_budget
         cap = usb_led_budget(d)
+        if cap <= 0:
+            c.fail("leds.supply", "this board cannot run from USB only: its sensors and the "
+                   "Pico take USB's 250 mA (power-<board>.md)")
         leds["budget_ma"] = c.int_range(leds, "budget_ma", "leds.", 1, 20000, cap)
         if leds["budget_ma"] > cap:
-            c.fail("leds.budget_ma", "%d mA over USB: 500 mA in all, the Pico and the sensors "
+            c.fail("leds.budget_ma", "%d mA over USB: 250 mA in all, the Pico and the sensors "
                    "need the rest: at most %d for the LEDs" % (leds["budget_ma"], cap))
     else:
         leds["budget_ma"] = c.int_range(leds, "budget_ma", "leds.", 1, 20000, 1500)

@@ -13,8 +13,27 @@ GUIDE = {
     "calibrate": ("Calibration of the hall sensors: take every piece off the board and keep "
                   "hands and magnets away. Red LEDs show sensors that still see a field; "
                   "the board measures once all are clear (waits at most %d s)."),
+    "guided": ("Guided test: start with an empty board. Put a White piece (a ball on a pit) on "
+               "each point the board asks for (its LED lights white) and lift it again; at "
+               "most %d s a point. Then every LED lights red, green, blue in turn: put a piece "
+               "on each point whose LED does not show that colour, and lift it."),
 }
-PHASES = {"selftest": ("LED chase", "sensors"), "calibrate": ("waiting for a clear board", "measuring")}
+PHASES = {"selftest": ("LED chase", "sensors"), "calibrate": ("waiting for a clear board", "measuring"),
+          "guided": ("keep the board empty", "placing", "colours")}
+COLOUR_NAMES = {"r": "RED", "g": "GREEN", "b": "BLUE"}
+
+
+def guided_prompt(st, names):
+    """The line that tells the builder what the guided test asks now (``st``: the link's
+    status), or None."""
+    if st.get("target", -1) >= 0:
+        s = st["target"]
+        return "put a White piece on %s (sensor %d), then lift it" % (names.get(s, "sensor %d" % s), s)
+    if st.get("colour"):
+        c = COLOUR_NAMES[st["colour"]]
+        return ("every LED is %s now: put a piece on each point whose LED is not %s (dark or "
+                "another colour), then lift it" % (c, c))
+    return None
 
 
 def sleep(seconds):
@@ -58,10 +77,31 @@ def summary_lines(res):
         for key in ("stuck", "dead", "noisy"):
             for s in res.get(key, []):
                 lines.append("  sensor %d (%s) %s" % (s, names.get(s, "spare"), why[key]))
+    elif kind == "guided":
+        lines.append("%d sensors checked, %d ok" % (res.get("checked", 0), res.get("ok", 0)))
+        for t, got in res.get("swapped", []):
+            lines.append("  sensor %d (%s): a piece there read as sensor %d (%s): wires crossed "
+                         "or the board file's mapping wrong" % (t, names.get(t, "spare"), got,
+                                                                names.get(got, "spare")))
+        for s in res.get("inverted", []):
+            lines.append("  sensor %d (%s) read a White piece as Black: the hall sensor is mounted "
+                         "upside down (turn it over, or the magnet's pole)" % (s, names.get(s, "spare")))
+        for s in res.get("dead", []):
+            lines.append("  sensor %d (%s) never answered: an open wire, no supply, or no piece "
+                         "put there" % (s, names.get(s, "spare")))
+        for s in res.get("stuck", []):
+            lines.append("  sensor %d (%s) read a piece on the empty board: a short or a piece "
+                         "left there" % (s, names.get(s, "spare")))
+        for led, c in res.get("dark", []):
+            lines.append("  LED %d: its %s does not light (a dead colour: replace the LED or "
+                         "resolder it)" % (led, COLOUR_NAMES[c].lower()))
+        if res.get("more"):
+            lines.append("  ... and %d more faults: fix these first, then run it again" % res["more"])
     else:
-        lines.append("%d sensors calibrated, %d refused, saved: %s"
+        timed = " (the board was never clear in time: nothing saved)" if res.get("timed_out") else ""
+        lines.append("%d sensors calibrated, %d refused, saved: %s%s"
                      % (res.get("checked", 0) - len(res.get("bad", [])), len(res.get("bad", [])),
-                        "yes" if res.get("saved") else "no"))
+                        "yes" if res.get("saved") else "no", timed))
         for s in res.get("bad", []):
             lines.append("  sensor %d (%s) outside the zero-field window 0.90-1.15 V: a piece or "
                          "magnet near, or a dead sensor" % (s, names.get(s, "spare")))
@@ -78,16 +118,23 @@ def run_check(link, kind, seconds=None, out=print):
         st = link.check(kind, seconds)
     except BoardError as e:
         raise CommandError("the board refuses: %s" % e)
-    out(GUIDE[kind] % st.get("s", seconds or (30 if kind == "selftest" else 60)))
+    out(GUIDE[kind] % st.get("s", seconds or (60 if kind == "calibrate" else 30)))
     shown = None
+    asked = None
+    names = sensor_names() if kind == "guided" else {}
     while True:
         st = link.check()
         if "running" not in st:
             break
         ph = st.get("phase", 0)
-        if ph != shown and ph < 2:
+        if ph != shown and ph < len(PHASES[kind]):
             out("... %s" % PHASES[kind][ph])
             shown = ph
+        if kind == "guided":
+            line = guided_prompt(st, names)
+            if line is not None and line != asked:
+                out(line)
+                asked = line
         sleep(POLL_S)
     if st.get("check") != kind:
         raise CommandError("the board reports no result of the %s: %r" % (kind, st))

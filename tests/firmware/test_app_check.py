@@ -213,3 +213,46 @@ def test_self_test_from_the_staff_menu_reports_on_leds_and_link():
     assert [f for k, f in r.events if k == "check"][-1] == res   # over the link
     r.adv(5100)
     assert a.check is None and a.state == 0    # back to the menu
+
+
+def test_guided_test_from_the_link_names_crossed_wires_under_the_usb_cap():
+    # docs/build.md step 6: G {"check": "guided"}: the board asks for one point at a
+    # time (the link names it), then each colour; two crossed wires are named both ways
+    from playboard.link import Link
+    r = Rig()
+    a = r.app
+    lk = Link(None, r.store, app=a, settings=a.settings)
+    ask = lk._set_game
+    lay = a.layouts
+    led_of = {}
+    for g in lay:
+        for c in lay[g].cells:
+            s = lay[g].sensor_of(c)
+            if s >= 0:
+                led_of[s] = lay[g].led_of(c)
+    s1, s2 = sorted(led_of)[4:6]
+    wired = {s1: s2, s2: s1}                            # their wires crossed
+    st = ask({"check": "guided", "s": 10})
+    assert st["running"] == "guided" and st["phase"] == 0
+    assert a.check[1].budget_ma == 140                  # the USB-only cap (pads.check_led_budget)
+    r.adv(1600)
+    answered = 0
+    while True:
+        st = ask({"check": "status"})
+        if st.get("running") != "guided" or st["phase"] != 1:
+            break
+        t = st["target"]
+        assert r.lit() == [led_of[t]]                   # the LED beside the point asked for
+        r.hw.set_sensor(wired.get(t, t), 1)             # a White piece put there
+        r.adv(700)
+        r.hw.set_sensor(wired.get(t, t), 0)
+        r.adv(500)
+        answered += 1
+    assert answered == 56 and st["phase"] == 2 and st["colour"] == "r"
+    r.adv(3 * 15000 + 100)                              # every colour shown, none reported
+    res = ask({"check": "status"})
+    assert res["check"] == "guided" and res["pass"] is False
+    assert res["swapped"] == [[s1, s2], [s2, s1]] and res["ok"] == 54 and res["dark"] == []
+    assert a.check[1].max_ma <= 140
+    r.adv(6000)
+    assert a.check is None and "playboard.hw.guided" not in sys.modules

@@ -74,3 +74,60 @@ def test_calibrate_is_refused_on_reed_switches_and_bad_seconds(board, capsys):
     assert "need no calibration" in capsys.readouterr().err
     assert cli.main(["selftest", "--port", board.port, "--seconds", "1", "--timeout", "3"]) == 2
     assert "5..600" in capsys.readouterr().err
+
+
+class Placer:
+    """Follows `playboard selftest --guided` as a builder does: each point the command
+    names gets a White piece, put on and lifted again; the colour phases just wait."""
+
+    def __init__(self, b, monkeypatch):
+        self.b = b
+        self.st = {}
+        self.placed = []
+        orig = checks.guided_prompt
+
+        def spy(st, names):
+            self.st = st
+            return orig(st, names)
+        monkeypatch.setattr(checks, "guided_prompt", spy)
+
+    def __call__(self, seconds):
+        t = self.st.get("target", -1)
+        if t >= 0 and (not self.placed or self.placed[-1] != t):
+            self.b.set_sensor(t, 1)
+            self.b.advance(600)
+            self.b.set_sensor(t, 0)
+            self.placed.append(t)
+        self.b.advance(int(seconds * 1000))
+
+
+def test_guided_selftest_names_each_point_and_passes(board, monkeypatch, capsys):
+    p = Placer(board, monkeypatch)
+    monkeypatch.setattr(checks, "sleep", p)
+    assert cli.main(["selftest", "--guided", "--port", board.port, "--seconds", "10",
+                     "--timeout", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "put a White piece on tobit point 1" in out and "(sensor 0), then lift it" in out
+    assert "every LED is GREEN now: put a piece on each point whose LED is not GREEN" in out
+    assert len(p.placed) == 56 and sorted(p.placed) == sorted(checks.sensor_names())
+    assert "56 sensors checked, 56 ok" in out and out.rstrip().endswith("PASS")
+
+
+def test_guided_summary_explains_each_fault():
+    res = {"check": "guided", "checked": 56, "ok": 51, "swapped": [[17, 18], [18, 17]],
+           "inverted": [5], "dead": [40], "stuck": [], "dark": [[12, "g"]], "pass": False}
+    lines = checks.summary_lines(res)
+    text = "\n".join(lines)
+    assert lines[0] == "56 sensors checked, 51 ok" and lines[-1] == "FAIL"
+    names = checks.sensor_names()
+    assert "sensor 17 (%s): a piece there read as sensor 18 (%s)" % (names[17], names[18]) in text
+    assert "sensor 5 (%s) read a White piece as Black" % names[5] in text
+    assert "sensor 40 (" in text and "never answered" in text
+    assert "LED 12: its green does not light" in text
+    assert checks.guided_prompt({"running": "guided", "phase": 1, "target": 3, "colour": None},
+                                {3: "tobit point 4"}) == \
+        "put a White piece on tobit point 4 (sensor 3), then lift it"
+    cal = checks.summary_lines({"check": "calibrate", "checked": 56, "bad": [7], "saved": False,
+                                "timed_out": True, "pass": False})
+    assert cal[0] == ("55 sensors calibrated, 1 refused, saved: no (the board was never clear "
+                      "in time: nothing saved)")

@@ -14,11 +14,12 @@ Loaded only when a check runs (``unload`` after): no heap in play.
 from playboard.app.state import S_SETUP, S_PLAY, MASK
 from playboard.compat import const
 
-KINDS = ("selftest", "calibrate")
+KINDS = ("selftest", "calibrate", "guided")
 RESULT_MS = const(5000)
 _DONE = const(2)  # playboard.hw.selftest.DONE == playboard.hw.calibrate.DONE
+_GUIDED_DONE = const(3)  # playboard.hw.guided.DONE
 SECONDS = (5, 600)  # the range of a check's length the link accepts
-DEFAULT_S = {"selftest": 30, "calibrate": 60}
+DEFAULT_S = {"selftest": 30, "calibrate": 60, "guided": 30}
 
 
 def sensor_leds(app):
@@ -77,12 +78,23 @@ def start(app, kind, now_ms=None, seconds=None):
     if seconds is None:
         seconds = DEFAULT_S[kind]
     sl = sensor_leds(app)
+    # every check's LEDs under the USB-only cap (playboard.hw.pads.check_led_budget)
+    from playboard.hw.pads import check_led_budget
+    leds = app.cfg["leds"]
+    cap = dict(budget_ma=check_led_budget(app.cfg), ma_per_led=leds["ma_per_led"],
+               idle_ma=leds["idle_ma"])
     if kind == "selftest":
         from playboard.hw.selftest import SelfTest
-        obj = SelfTest(app.hw, sl, sense_ms=1000 * seconds)
+        obj = SelfTest(app.hw, sl, sense_ms=1000 * seconds, **cap)
+    elif kind == "guided":
+        # the guided placement test (playboard.hw.guided): ``seconds`` the longest
+        # wait for one point; a hall board's sensors tell an upside-down one
+        from playboard.hw.guided import GuidedTest
+        obj = GuidedTest(app.hw, sl, colour=hasattr(app.hw, "set_zero"),
+                         place_ms=1000 * seconds, **cap)
     else:
         from playboard.hw.calibrate import GuidedCalibration
-        obj = GuidedCalibration(app.hw, sl, timeout_ms=1000 * seconds)
+        obj = GuidedCalibration(app.hw, sl, timeout_ms=1000 * seconds, **cap)
     app.check = [kind, obj, -1]   # kind, the stepper, when it finished (-1 running)
     app.check_result = None
     app.emit("check", {"check": kind, "s": seconds})  # the builder's event (docs/protocol.md)
@@ -102,7 +114,7 @@ def frame(app, now_ms):
 def _step(app, now_ms):
     kind, obj, t_done = app.check
     if t_done < 0:
-        if obj.step(now_ms) == _DONE:
+        if obj.step(now_ms) == (_GUIDED_DONE if kind == "guided" else _DONE):
             app.check[2] = now_ms
             r = obj.summary()
             r["check"] = kind
@@ -118,6 +130,9 @@ def _step(app, now_ms):
         from playboard.compat import unload
         unload("playboard.hw.selftest")
         unload("playboard.hw.calibrate")
+        unload("playboard.hw.guided")
+        unload("playboard.hw.ledcap")
+        unload("playboard.hw.pads")
         unload("playboard.app.check")  # this module: loaded again only for the next check
         # the menu's marks (after open_menu's clear) make the lights show again
         app.open_menu(now_ms)
@@ -146,6 +161,10 @@ def status(app):
     """The link's answer about checks: the running one, else the last result, else idle."""
     if app.check is not None and app.check[2] < 0:
         obj = app.check[1]
+        if app.check[0] == "guided":     # what the builder is asked: the host names it
+            st = obj.status()
+            st["running"] = "guided"
+            return st
         return {"running": app.check[0], "phase": obj.phase}
     r = getattr(app, "check_result", None)
     if r is not None:

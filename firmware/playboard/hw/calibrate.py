@@ -14,15 +14,19 @@ with an LED above them (``sensor_led``) are calibrated; spare channels are left.
   been inside the window for ``quiet_ms`` (or ``timeout_ms`` has passed) ...
 - MEASURE: ``frames`` frames are read, one per step (never blocking), each sensor's
   mean becomes its zero and its noise widens its threshold (``HallBoard.set_zero``);
-  the calibration file is written.
+  the calibration file is written only when every sensor was accepted and the board
+  was clear before the timeout: a timed-out or refused calibration is not saved (the
+  board stays uncalibrated and calibrates again at the next power-up).
 - DONE: green above every sensor calibrated, red above those refused; the LEDs with
   no sensor (the kazans) green when all passed, else red. ``summary()`` says the same.
 
-Nothing allocates per step except the one step that ends MEASURE.
+Nothing allocates per step except the one step that ends MEASURE. Every frame goes
+through the LED current cap (playboard.board.lights.cap_leds at ``budget_ma``).
 """
 from array import array
 
 from playboard.compat import const
+from playboard.hw.ledcap import cap_leds
 
 WAIT = const(0)
 MEASURE = const(1)
@@ -76,12 +80,18 @@ class GuidedCalibration:
     sensor_led: bytearray, LED index above each sensor (255 none); level: LED level;
     frames: frames averaged; quiet_ms: how long every sensor must stay inside the
     zero-field window before measuring; timeout_ms: measure anyway after this long
-    (the sensors still outside are reported bad); save: write the calibration file.
+    (the sensors still outside are reported bad, nothing is saved); save: write the
+    calibration file; budget_ma, ma_per_led, idle_ma: the LED current cap.
     """
 
     def __init__(self, hw, sensor_led, level=48, frames=16, quiet_ms=2000, timeout_ms=60000,
-                 save=True):
+                 save=True, budget_ma=100, ma_per_led=60, idle_ma=1):
         self.hw = hw
+        self.budget_ma = budget_ma
+        self.ma_per_led = ma_per_led
+        self.idle_ma = idle_ma
+        self.max_ma = 0
+        self.timed_out = False
         self.sensor_led = sensor_led
         self.level = level
         self.frames = frames
@@ -135,14 +145,15 @@ class GuidedCalibration:
                 else:
                     inside = False
                     leds[j] = lv
-            hw.show()
+            self._show()
             if not inside:
                 self._t_quiet = -1
             elif self._t_quiet < 0:
                 self._t_quiet = now_ms
             waited = (now_ms - self._t0) & _MASK
-            if ((self._t_quiet >= 0 and ((now_ms - self._t_quiet) & _MASK) >= self.quiet_ms)
-                    or waited >= self.timeout_ms):
+            quiet = self._t_quiet >= 0 and ((now_ms - self._t_quiet) & _MASK) >= self.quiet_ms
+            if quiet or waited >= self.timeout_ms:
+                self.timed_out = not quiet
                 self.phase = MEASURE
                 self.stats.reset()
             return self.phase
@@ -151,7 +162,7 @@ class GuidedCalibration:
             return MEASURE
         mean, spread = self.stats.result()
         self.bad = hw.set_zero(mean, spread, only=only)
-        if self.save:
+        if self.save and not self.bad and not self.timed_out:
             try:
                 hw.save_calibration()
                 self.saved = True
@@ -172,18 +183,28 @@ class GuidedCalibration:
                 led = self.sensor_led[s]
                 mapped[led] = 1
                 leds[3 * led + (0 if s in self.bad else 1)] = self.level
-        ok = not self.bad and self.error is None
+        ok = not self.bad and self.error is None and not self.timed_out
         for led in range(hw.n_leds):
             if not mapped[led]:
                 leds[3 * led + (1 if ok else 0)] = self.level
-        hw.show()
+        self._show()
+
+    def _show(self):
+        ma = cap_leds(self.hw.leds, self.hw.n_leds, self.budget_ma, self.ma_per_led, self.idle_ma)
+        if ma > self.max_ma:
+            self.max_ma = ma
+        self.hw.show()
 
     def summary(self):
         """``{"saved": bool, "checked": sensors calibrated or refused, "bad": [sensor
         indices refused], "pass": bool}`` plus ``"error"`` when the file could not be
-        written."""
+        written and ``"timed_out": True`` when the board was never clear in time
+        (nothing saved)."""
         out = {"saved": self.saved, "checked": sum(self.only), "bad": list(self.bad),
-               "pass": self.phase == DONE and not self.bad and self.error is None}
+               "pass": (self.phase == DONE and not self.bad and self.error is None
+                        and not self.timed_out)}
+        if self.timed_out:
+            out["timed_out"] = True
         if self.error is not None:
             out["error"] = self.error
         return out

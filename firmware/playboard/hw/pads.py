@@ -7,11 +7,12 @@ uses an SPI reader or USB-only power; hardware/generate.py uses the same numbers
 # default MOSI pin when none is given (SPI0: GP7, SPI1: GP11): the firmware always
 # names it (sensor.mosi, default that pin) so that the check can see it.
 SPI_DEFAULT_MOSI = (7, 11)
-# Power over USB only: 500 mA in all; the Pico with its logic takes about 60 mA, each
+# Power over USB only: 250 mA in all (stock MicroPython's USB configuration declares
+# bMaxPower 250 mA: a host may hold the board to it); the Pico with its logic takes about 60 mA, each
 # DRV5053 up to 3.6 mA (4 counted), each 74HC165 with its 8 pull-ups 4 mA, and 50 mA
 # stay in reserve: the rest is the LEDs' (hardware/generate.py's power budget checks
 # these against the schematic's parts)
-USB_MA = 500
+USB_MA = 250
 USB_PICO_MA = 60
 USB_RESERVE_MA = 50
 HALL_MA = 4
@@ -20,13 +21,25 @@ CHIP_MA = 4
 
 def usb_led_budget(d):
     """The LED current cap (mA, a multiple of 10) that keeps a board powered over USB
-    only under 500 mA: what the Pico, the sensors and a reserve leave."""
+    only under USB_MA (250 mA): what the Pico, the sensors and a reserve leave; 0 or
+    less when nothing is left (a hall board: USB feeds only its Pico)."""
     other = USB_PICO_MA + USB_RESERVE_MA
     if d["sensor"]["kind"] == "hall_mux":
         other += HALL_MA * d["n_sensors"]
     elif d["sensor"]["kind"] == "shift_register":
         other += CHIP_MA * d["sensor"]["chain"]
     return (USB_MA - other) // 10 * 10
+
+
+def check_led_budget(d):
+    """The LED current cap (mA) of the builder's checks (self-test, guided test,
+    calibration) on board definition ``d``: the USB-only cap whatever ``leds.supply``
+    says (a builder runs them with the PC plugged in, often without the adapter: the
+    first-boot calibration included), never above the board's own cap; a board whose
+    LEDs USB does not feed (a hall board: usb_led_budget <= 0) keeps its own."""
+    own = d["leds"]["budget_ma"]
+    usb = usb_led_budget(d)
+    return own if usb <= 0 else min(own, usb)
 
 
 def spi_role(gp):

@@ -25,8 +25,13 @@ sensor with an LED above it gets a verdict (``verdict``, a bytearray):
 DONE shows the verdicts on the LEDs above the sensors (green ok, red stuck, blue
 dead, amber noisy) and the result on the LEDs that have no sensor (the kazans):
 green pass, red fail. Nothing allocates per step until DONE.
+
+Every frame goes through the LED current cap (playboard.board.lights.cap_leds at
+``budget_ma``; playboard.hw.pads.check_led_budget gives the builder's checks the
+USB-only cap whatever the board file says): ``max_ma`` is the highest estimate shown.
 """
 from playboard.compat import const
+from playboard.hw.ledcap import cap_leds
 
 CHASE = const(0)
 SENSORS = const(1)
@@ -61,11 +66,17 @@ class SelfTest:
     sensor_led: bytearray, LED index above each sensor (255 none); step_ms: time per
     LED in the chase; level: LED level 0..255 (kept low: one LED at a time in the
     chase, at most all in the sensor phase); sense_ms: length of the sensor phase
-    (0: it never ends); noisy_flips: changes of one sensor above which it is noisy.
+    (0: it never ends); noisy_flips: changes of one sensor above which it is noisy;
+    budget_ma, ma_per_led, idle_ma: the LED current cap every frame is shown under.
     """
 
-    def __init__(self, hw, sensor_led, step_ms=120, level=48, sense_ms=0, noisy_flips=24):
+    def __init__(self, hw, sensor_led, step_ms=120, level=48, sense_ms=0, noisy_flips=24,
+                 budget_ma=100, ma_per_led=60, idle_ma=1):
         self.hw = hw
+        self.budget_ma = budget_ma
+        self.ma_per_led = ma_per_led
+        self.idle_ma = idle_ma
+        self.max_ma = 0
         self.sensor_led = sensor_led
         self.step_ms = step_ms
         self.level = level
@@ -84,6 +95,12 @@ class SelfTest:
         self.unmapped = 0
         self._t0 = -1
         self._t_sense = -1
+
+    def _show(self):
+        ma = cap_leds(self.hw.leds, self.hw.n_leds, self.budget_ma, self.ma_per_led, self.idle_ma)
+        if ma > self.max_ma:
+            self.max_ma = ma
+        self.hw.show()
 
     def restart(self):
         """Start again from the chase."""
@@ -114,7 +131,7 @@ class SelfTest:
                     leds[j + 1] = lv
                 if c == 2 or c == 3:
                     leds[j + 2] = lv
-                hw.show()
+                self._show()
                 return CHASE
             self.phase = SENSORS
             self._t_sense = now_ms
@@ -158,7 +175,7 @@ class SelfTest:
             self._judge()
             self.phase = DONE
             return DONE
-        hw.show()
+        self._show()
         return SENSORS
 
     def _judge(self):
@@ -193,7 +210,7 @@ class SelfTest:
         for led in range(hw.n_leds):
             if not mapped[led]:
                 leds[3 * led + (1 if ok else 0)] = self.level
-        hw.show()
+        self._show()
 
     def summary(self):
         """The verdict as a dict (after DONE): ``pass`` (bool), ``checked`` (sensors with an

@@ -1,0 +1,69 @@
+"""The input stage in SPICE (hardware/spice.py, ngspice): each fault case's currents,
+the hottest part's dissipation, the over-voltage trip at each tolerance corner and the
+hot-plugs, each beside its limit. Skips (one line) without ngspice."""
+import os
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "hardware"))
+sys.path.insert(0, os.path.join(ROOT, "bench"))
+
+from benchlib import report  # noqa: E402
+
+
+def main():
+    import spice
+    if not spice.available():
+        print("py_spice: ngspice not installed (Debian package ngspice): skipped")
+        return
+    for board in ("pico-matrix", "pico-hall"):
+        short = board.replace("pico-", "")
+        for name, v_jack, v_usb, _ in spice.CASES:
+            worst = None
+            jack = usb = v5 = 0.0
+            bad = []
+            for corner in spice.CORNERS:
+                res = spice.run(board, name, corner)
+                bad += spice.check(res)
+                jack = max(jack, abs(res["jack_a"]))
+                usb = max(usb, res["usb_a"])
+                v5 = max(v5, res["v"]["+5V"])
+                for ref, kind, s in res["parts"]:
+                    lim = spice.RATINGS.get(kind, {}).get("p")
+                    if lim and "p" in s and (worst is None or s["p"] / lim > worst[0]):
+                        worst = (s["p"] / lim, ref, kind, s["p"], lim)
+            tag = "spice %s %s" % (short, name)
+            if v_usb:
+                report(tag + ": USB current", round(1e3 * usb, 1), "mA",
+                       "<= %d mA" % (1e3 * spice.USB_DECLARED_A), usb <= spice.USB_DECLARED_A)
+            if v_jack is not None and v_jack < 0:
+                report(tag + ": jack current", round(1e3 * jack, 2), "mA", "<= 1 mA", jack <= 1e-3)
+            elif v_jack:
+                report(tag + ": jack current", round(1e3 * jack, 1), "mA")
+            report(tag + ": +5V", round(v5, 3), "V", "<= %.1f V" % spice.LED_MAX_V, v5 <= spice.LED_MAX_V)
+            report(tag + ": hottest %s (%s) dissipation" % (worst[1], worst[2]), round(1e3 * worst[3], 1),
+                   "mW", "<= %d mW" % (1e3 * worst[4]), worst[3] <= worst[4])
+            report(tag + ": ratings exceeded", len(bad), "", "0", not bad)
+    for corner in spice.CORNERS:
+        t, v5, vsys = spice.trip("pico-matrix", corner)
+        ok = t is not None and spice.ADAPTER_MAX < t <= 5.35
+        report("spice over-voltage trip at the jack, %s corner" % corner, t, "V",
+               "%.2f..5.35 V" % spice.ADAPTER_MAX, ok)
+        report("spice +5V highest below the trip, %s corner" % corner, round(v5, 3), "V",
+               "<= %.1f V" % spice.LED_MAX_V, v5 <= spice.LED_MAX_V)
+        report("spice VSYS highest below the trip, %s corner" % corner, round(vsys, 3), "V",
+               "<= %.1f V" % spice.PICO_MAX_V, vsys <= spice.PICO_MAX_V)
+    peak, _ = spice.inrush("pico-matrix", "usb")
+    report("spice USB attach: inrush above the load", round(1e3 * peak, 1), "mA",
+           "<= %d mA" % (1e3 * spice.USB_INRUSH_A), peak <= spice.USB_INRUSH_A)
+    for board in ("pico-matrix", "pico-hall"):
+        peak, v5 = spice.inrush(board, "adapter12")
+        report("spice %s: 12 V adapter plugged on USB, +5V peak" % board, round(v5, 3), "V",
+               "<= %.1f V" % spice.LED_MAX_V, v5 <= spice.LED_MAX_V)
+        report("spice %s: 12 V adapter plugged, jack current peak" % board, round(peak, 2), "A",
+               "<= %g A (AO3401A pulse)" % spice.RATINGS["PMOS"]["id_pulse"],
+               peak <= spice.RATINGS["PMOS"]["id_pulse"])
+
+
+if __name__ == "__main__":
+    main()
