@@ -79,6 +79,21 @@ def add_arguments(p):
     r.add_argument("--reason", required=True)
     r.add_argument("--kazans", help="balls in the kazans at the end, WHITE-BLACK (mancala tiebreak)")
 
+    t = sub.add_parser("take", help="take a game the boards recorded (collect listed it) for a pairing, by hand")
+    t.add_argument("event")
+    t.add_argument("round", type=int)
+    t.add_argument("who", help="table number or a player's name")
+    t.add_argument("game", type=int, help="the game's id in the library (collect and `playboard games` show it)")
+    t.add_argument("--swapped", action="store_true", help="the players sat with each other's colours")
+    t.add_argument("--reason", required=True)
+
+    d = sub.add_parser("send", help="send each board of the event its next pairing (the next game begun there"
+                                    " carries it)")
+    d.add_argument("event")
+    d.add_argument("--port", action="append", default=[], required=True, metavar="PORT",
+                   help="a board's serial port (repeatable)")
+    d.add_argument("--timeout", type=float, default=1.0, help="seconds to wait for each board's answer")
+
     w = sub.add_parser("withdraw", help="withdraw a player: their games without a result become forfeits")
     w.add_argument("event")
     w.add_argument("name")
@@ -110,8 +125,8 @@ def _write(args, text):
 
 def run(args):
     if not args.action:
-        raise CommandError("tournament needs an action: create, add, board, pair, assign, collect, result,"
-                           " withdraw, pairings, standings, pgn, show, list (see --help)")
+        raise CommandError("tournament needs an action: create, add, board, pair, assign, send, collect, result,"
+                           " take, withdraw, pairings, standings, pgn, show, list (see --help)")
     try:
         lib = Library(args.library, create=args.action == "create")
     except LibraryError as e:
@@ -169,6 +184,21 @@ def _run(args, lib):
         p = e.set_result(args.round, args.who, args.result, args.reason, args.kazans)
         print("round %d table %s: %s (%s)%s" % (p.round, p.match, p.result, args.reason,
                                                 ("\nflag: " + p.flag) if p.flag else ""))
+    elif act == "take":
+        from playboard_host.tournament.results import final_kazans
+        p = e.take_game(args.round, args.who, args.game, args.reason, args.swapped)
+        g = lib.games(ids=[args.game])[0]
+        kz = final_kazans(g)
+        if kz:
+            if args.swapped:
+                kz = kz[::-1]
+            with lib.db:
+                lib.db.execute("UPDATE pairings SET kazans=? WHERE id=?", ("[%d, %d]" % kz, p.id))
+        names = e.names_by_id()
+        print("round %d table %s: %s - %s %s (game %d, taken by hand: %s)" % (
+            p.round, p.match, names[p.white], names[p.black], p.result, args.game, args.reason))
+    elif act == "send":
+        return _send(e, args)
     elif act == "withdraw":
         r = e.withdraw(args.name, args.round)
         print("%s withdrawn from round %d on: their games without a result are forfeits" % (args.name, r))
@@ -197,3 +227,46 @@ def _run(args, lib):
         for c in e.corrections():
             print("  correction round %d table %s: %s -> %s (%s, %s)" % (c[1], c[2], c[3], c[4], c[5], c[6]))
     return 0
+
+
+def _send(e, args):
+    """``tournament send``: each port's board told its next pairing (its hello's id
+    names its label); one line per board."""
+    from playboard_host.serial_link import BoardLink, LinkError, open_port
+    from playboard_host.tournament.results import next_pairing, pairing_request, round_text
+
+    failed = 0
+    seen = {}
+    for port in args.port:
+        try:
+            link = BoardLink(open_port(port), timeout=args.timeout)
+        except (LinkError, OSError) as x:
+            print("%s: can't open: %s" % (port, x))
+            failed += 1
+            continue
+        try:
+            bid = link.hello().get("board")
+            if bid in seen:
+                print("%s: answers id %s as %s does: each board needs its own id; not sent" % (port, bid, seen[bid]))
+                failed += 1
+                continue
+            seen[bid] = port
+            label = e.board_of_id(bid)
+            if label is None:
+                print("%s: board %s is not a board of %s" % (port, bid, e.name))
+                failed += 1
+                continue
+            p = next_pairing(e, label)
+            if p is None:
+                print("board %s (%s): no pairing to play" % (label, port))
+                continue
+            link.set_game(**pairing_request(e, p))
+            names = e.names_by_id()
+            print("board %s: round %s, %s (White) - %s (Black): its next game" % (
+                label, round_text(p), names[p.white], names[p.black]))
+        except LinkError as x:
+            print("%s: %s" % (port, x))
+            failed += 1
+        finally:
+            link.close()
+    return 1 if failed else 0

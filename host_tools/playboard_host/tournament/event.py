@@ -37,6 +37,19 @@ def points(result, scoring_):
             "-/-": (fl, fl)}.get(result)
 
 
+def check_board_ids(boards):
+    """TournamentError (one line) unless every board of ``boards`` ({label: id}) answers
+    its own id: two boards with one id (simulated boards left at "sim", a board given
+    twice) would have their games, and so their results, mixed up."""
+    seen = {}
+    for label, hw in boards.items():
+        if hw in seen:
+            raise TournamentError("boards %s and %s both answer id %s: each board needs its own id (a board's is"
+                                  " its chip's, `playboard sync` shows it; a simulated board's: playboard sim"
+                                  " --board-id ID)" % (seen[hw], label, hw))
+        seen[hw] = label
+
+
 class Pairing:
     """One game to play: ``id``, ``round``, ``stage`` ("rr", "ko", "group A", "final"),
     ``match`` (table or match id), ``game_no`` (1.. within the match), ``white``,
@@ -114,7 +127,13 @@ class Event:
                     "boards_per_match": boards_per_match, "bye_points": bye_points, "boards": {}}
         for b in boards:
             label, _, hw = b.partition("=")
-            settings["boards"][label.strip()] = (hw or label).strip()
+            label, hw = label.strip(), (hw or label).strip()
+            if not label:
+                raise TournamentError("a board needs a label: --board LABEL[=ID], not %r" % b)
+            if label in settings["boards"]:
+                raise TournamentError("board %s is given twice" % label)
+            settings["boards"][label] = hw
+        check_board_ids(settings["boards"])
         try:
             with lib.db:
                 lib.db.execute("INSERT INTO events (name, game, settings, created_at) VALUES (?,?,?,?)",
@@ -143,9 +162,16 @@ class Event:
     # ---- boards ---------------------------------------------------------------------
 
     def add_board(self, label, board_id=None):
-        """Add board ``label`` (answering ``board_id`` in its hello; default the label)."""
+        """Add board ``label`` (answering ``board_id`` in its hello; default the label).
+        TournamentError (nothing changed) for a label the event has, or an id another
+        of its boards answers."""
+        if label in self.settings["boards"]:
+            raise TournamentError("%s has a board %s already (id %s)" % (self.name, label, self.settings["boards"][label]))
+        boards = dict(self.settings["boards"])
+        boards[label] = board_id or label
+        check_board_ids(boards)
         with self.db:
-            self.settings["boards"][label] = board_id or label
+            self.settings["boards"] = boards
             self._save_settings()
 
     def board_of_id(self, board_id):
@@ -517,14 +543,65 @@ class Event:
             except ValueError:
                 raise TournamentError("bad kazans %r (expected WHITE-BLACK, e.g. 82-60)" % kazans)
         p = self.find_pairing(round_, who)
-        flag = p.flag
-        if p.source == "board" and p.result != result:
-            flag = "hand result %s differs from the board's %s (%s)" % (result, p.result, reason)
+        flag = None  # a correction clears what an earlier one flagged; corrected back, none is left
+        board = self._board_result(p)
+        if board is not None and board != result:
+            flag = "hand result %s differs from the board's %s (%s)" % (result, board, reason)
+        elif board is None and p.flag and p.library_game is None:
+            flag = p.flag  # (collect's flag of a game it did not take: still for the arbiter)
         with self.db:
             self.db.execute("UPDATE pairings SET result=?, source=?, flag=?, kazans=COALESCE(?, kazans) WHERE id=?",
-                            (result, "forfeit" if result in FORFEITS else "hand", flag, kz, p.id))
+                            (result, "forfeit" if result in FORFEITS else "board" if board == result else "hand",
+                             flag, kz, p.id))
             self.db.execute("INSERT INTO corrections (pairing, old, new, reason, at) VALUES (?,?,?,?,?)",
                             (p.id, p.result, result, reason.strip(), _now()))
+        return self.pairings_by_id(p.id)
+
+    def _board_result(self, p):
+        """The result of the board's game taken for ``p`` (as seen from p's colours), or None."""
+        if p.library_game is None:
+            return None
+        row = self.db.execute("SELECT result FROM games WHERE id=?", (p.library_game,)).fetchone()
+        if row is None:
+            return None
+        if self._swapped(p):
+            return {"1-0": "0-1", "0-1": "1-0"}.get(row[0], row[0])
+        return row[0]
+
+    def _swapped(self, p):
+        return bool(self.db.execute("SELECT 1 FROM corrections WHERE pairing=? AND reason LIKE '[colours swapped]%'"
+                                    " LIMIT 1", (p.id,)).fetchone())
+
+    def take_game(self, round_, who, game_id, reason, swapped=False):
+        """The arbiter takes library game ``game_id`` (one ``collect`` listed: played at
+        the wrong board, or before the pairing reached the board) for pairing ``who``
+        of round ``round_``; ``swapped``: the players had each other's colours (the
+        result is turned round). Kept as a correction with ``reason``; the pairing's
+        flag clears. TournamentError for an unknown game, one another pairing took, or
+        an unfinished one."""
+        if not reason or not reason.strip():
+            raise TournamentError("taking a game by hand needs a reason (--reason)")
+        p = self.find_pairing(round_, who)
+        row = self.db.execute("SELECT result, game FROM games WHERE id=?", (game_id,)).fetchone()
+        if row is None:
+            raise TournamentError("the library has no game %d" % game_id)
+        res, game = row
+        if game != self.game:
+            raise TournamentError("game %d is %s, %s plays %s" % (game_id, game, self.name, self.game))
+        if res not in ("1-0", "0-1", "1/2-1/2"):
+            raise TournamentError("game %d has no result (%s)" % (game_id, res))
+        other = self.db.execute("SELECT round, match FROM pairings WHERE event=? AND library_game=? AND id!=?",
+                                (self.id, game_id, p.id)).fetchone()
+        if other:
+            raise TournamentError("game %d is round %d table %s's already" % (game_id, other[0], other[1]))
+        if swapped:
+            res = {"1-0": "0-1", "0-1": "1-0"}.get(res, res)
+        with self.db:
+            self.db.execute("UPDATE pairings SET result=?, source='board', library_game=?, flag=NULL WHERE id=?",
+                            (res, game_id, p.id))
+            self.db.execute("INSERT INTO corrections (pairing, old, new, reason, at) VALUES (?,?,?,?,?)",
+                            (p.id, p.result, res, "%sgame %d taken: %s" % (
+                                "[colours swapped] " if swapped else "", game_id, reason.strip()), _now()))
         return self.pairings_by_id(p.id)
 
     def pairings_by_id(self, pid):

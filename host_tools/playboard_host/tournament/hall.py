@@ -52,6 +52,8 @@ class BoardState:
         self.moves_seen = 0
         self.updated = time.time()
         self.lost_events = 0
+        self.sent = None  # the pairing request last sent to the board (hall.send_pairing)
+        self.duplicate = None  # the port of a board answering the same id (this one is not followed)
 
     def start(self, name, fen=None, moves=(), result=None):
         self.game = name
@@ -131,6 +133,14 @@ class BoardWatch(threading.Thread):
             status = link.status()
             cur = status.get("current")
             rec = link.fetch_game(cur)[0] if cur is not None else None
+            with self.hall.lock:
+                twin = [o.port for o in self.hall.boards.values() if o is not st and o.connected
+                        and o.board_id == hello.get("board")]
+                if twin:
+                    st.duplicate = twin[0]
+                    raise LinkError("the board on %s answers id %s too: each board needs its own id"
+                                    " (a simulated board's: playboard sim --board-id ID)" % (twin[0], hello.get("board")))
+                st.duplicate = None
             link.live(True)
             with self.hall.lock:
                 st.board_id = hello.get("board")
@@ -141,8 +151,10 @@ class BoardWatch(threading.Thread):
                 st.updated = time.time()
             self.hall.changed(st)
             self.hall.sync_board(link, st)
+            st.sent = None  # (a board that lost power forgot it: sent again at every connection)
             t_keep = time.monotonic() + self.keepalive_s
             while not self.stopping and not self.hall.stopping:
+                self.hall.send_pairing(link, st)
                 if time.monotonic() >= t_keep:
                     link.live(True)
                     t_keep = time.monotonic() + self.keepalive_s
@@ -342,6 +354,24 @@ class Hall:
         if self.pairings is not None:
             self.refresh()
 
+    def send_pairing(self, link, st):
+        """Send the board on ``link`` its next pairing (the event's ``send`` request, see
+        :func:`event_pairings`) when it differs from the one sent last: the next game
+        begun there carries it in its header. A refusal is a notice."""
+        with self.lock:
+            want = (self.pairing_of.get(st.board_id) or {}).get("send") if st.board_id else None
+        if want is None or want == st.sent:
+            return
+        st.sent = want
+        try:
+            link.set_game(**want)
+        except LinkError as e:
+            self.notice("board %s: its pairing was not taken: %s" % (st.board_id, e))
+            return
+        p = want["pairing"]
+        self.notice("board %s: round %s, %s (White) - %s (Black) sent: its next game" % (
+            (self.pairing_of.get(st.board_id) or {}).get("label") or st.board_id, p["round"], p["white"], p["black"]))
+
     # ---- state ----------------------------------------------------------------------
 
     def changed(self, st, events=None):
@@ -361,7 +391,10 @@ class Hall:
     def _alerts(self, st, pair, now):
         out = []
         label = (pair or {}).get("label") or st.board_id or st.port
-        if not st.connected and st.error:
+        if not st.connected and st.duplicate:
+            out.append({"kind": "duplicate", "board": st.port,
+                        "text": "board on %s not followed: %s" % (st.port, st.error)})
+        elif not st.connected and st.error:
             out.append({"kind": "disconnected", "board": label,
                         "text": "board %s disconnected (%s)" % (label, st.error)})
         if st.correction_since is not None and now - st.correction_since > self.correction_s:
@@ -463,6 +496,7 @@ def event_pairings(library_path, event_name):
     at ``library_path`` (opened on each call, from the hall's thread)."""
     from playboard_host.library import Library
     from playboard_host.tournament.event import Event
+    from playboard_host.tournament.results import pairing_request
 
     def pairings(board_id):
         lib = Library(library_path, create=False)
@@ -477,7 +511,8 @@ def event_pairings(library_path, event_name):
             open_ = [p for p in ps if p.result is None]
             p = (open_ or ps)[0 if open_ else -1]
             names = e.names_by_id()
-            return {"label": label, "round": p.round, "table": p.match + ("" if p.game_no == 1 else ".%d" % p.game_no),
+            send = pairing_request(e, p) if p.result is None else None
+            return {"send": send, "label": label, "round": p.round, "table": p.match + ("" if p.game_no == 1 else ".%d" % p.game_no),
                     "white": names[p.white], "black": names[p.black], "result": p.result, "source": p.source,
                     "flag": p.flag, "game": e.game}
         finally:
