@@ -53,6 +53,7 @@ class BoardState:
         self.updated = time.time()
         self.lost_events = 0
         self.sent = None  # the pairing request last sent to the board (hall.send_pairing)
+        self.claimed = False  # its id is this board's in the hall (another answering it is refused)
         self.duplicate = None  # the port of a board answering the same id (this one is not followed)
 
     def start(self, name, fen=None, moves=(), result=None):
@@ -134,13 +135,15 @@ class BoardWatch(threading.Thread):
             cur = status.get("current")
             rec = link.fetch_game(cur)[0] if cur is not None else None
             with self.hall.lock:
-                twin = [o.port for o in self.hall.boards.values() if o is not st and o.connected
+                twin = [o.port for o in self.hall.boards.values() if o is not st and o.claimed
                         and o.board_id == hello.get("board")]
+                st.claimed = not twin  # (checked and claimed at once: two threads' hellos race)
                 if twin:
                     st.duplicate = twin[0]
                     raise LinkError("the board on %s answers id %s too: each board needs its own id"
                                     " (a simulated board's: playboard sim --board-id ID)" % (twin[0], hello.get("board")))
                 st.duplicate = None
+                st.board_id = hello.get("board")
             link.live(True)
             with self.hall.lock:
                 st.board_id = hello.get("board")
@@ -172,6 +175,7 @@ class BoardWatch(threading.Thread):
         except Exception as e:  # the link failed (LinkError, OSError) or a bug: shown, tried again
             with self.hall.lock:
                 st.connected = False
+                st.claimed = False
                 st.error = str(e) or type(e).__name__
                 if not isinstance(e, (LinkError, OSError, ValueError)):
                     st.error = "internal error: %s: %s" % (type(e).__name__, e)

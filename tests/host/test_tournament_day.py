@@ -1,0 +1,158 @@
+"""Tournament day (issue 32): every board its own id (two with one id refused), each
+board told its pairing over the link and writing it into the game's header, results
+taken only from the game carrying the pairing (the real firmware on SimBoard), the
+arbiter's tools, and every output through any console."""
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from playboard_host import cli
+from playboard_host.library import Library
+from playboard_host.serial_link import BoardLink, LinkError, open_port
+from playboard_host.simboard import SimBoard, micropython_binary
+from playboard_host.tournament.event import Event, TournamentError
+from playboard_host.tournament.results import pairing_request, take_results
+
+needs_mp = pytest.mark.skipif(micropython_binary() is None, reason="micropython not installed (make setup)")
+
+
+def _cli(capsys, *argv):
+    code = cli.main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+# ---- 1. one id a board ---------------------------------------------------------------
+
+def test_two_boards_with_one_id_are_refused_in_one_line(tmp_path, capsys):
+    db = str(tmp_path / "lib.sqlite")
+    T = ["tournament", "--library", db]
+    code, out, err = _cli(capsys, *T, "create", "Spring", "--game", "toguz", "--board", "1=sim", "--board", "2=sim")
+    assert code != 0 and err.strip().count("\n") == 0, err
+    assert "boards 1 and 2 both answer id sim: each board needs its own id" in err
+    assert _cli(capsys, *T, "list")[1] == ""  # nothing made
+    code, out, err = _cli(capsys, *T, "create", "Spring", "--game", "toguz", "--board", "1=a", "--board", "1=b")
+    assert code != 0 and "board 1 is given twice" in err
+    assert _cli(capsys, *T, "create", "Spring", "--game", "toguz", "--board", "1=a", "--board", "2=b")[0] == 0
+    code, out, err = _cli(capsys, *T, "board", "Spring", "3", "--id", "a")
+    assert code != 0 and "boards 1 and 3 both answer id a" in err
+    code, out, err = _cli(capsys, *T, "board", "Spring", "2", "--id", "c")
+    assert code != 0 and "Spring has a board 2 already (id b)" in err
+    lib = Library(db)
+    e = Event(lib, "Spring")
+    assert e.settings["boards"] == {"1": "a", "2": "b"}
+    # an event written before the check, with one id twice: collect refuses it
+    e.settings["boards"]["2"] = "a"
+    with lib.db:
+        e._save_settings()
+    with pytest.raises(TournamentError, match="boards 1 and 2 both answer id a"):
+        take_results(Event(lib, "Spring"), lib)
+    lib.close()
+
+
+# ---- 2. the pairing on the board -------------------------------------------------------
+
+def _press(b, cell):
+    from playboard.board.layout import load_layout
+    from playboard_host.gestures import press_sensor
+    press_sensor(b, load_layout("tobit").sensor_of(cell))
+
+
+def _play_and_resign(b, moves=2, loser=1):
+    """A Toguz Kumalak game on board ``b`` (begun already): ``moves`` pits sown, then
+    ``loser`` (0 White, 1 Black) resigns by its pad (Tobit points 5 / 38, twice)."""
+    from playboard.games.registry import new_game
+    g = new_game("toguz")
+    for k in range(moves):
+        m = g.legal_moves()[k % len(g.legal_moves())]
+        b.tap(m + 9 * g.turn, 150)
+        b.advance(2500)
+        g.push(m)
+    for _ in range(2):
+        _press(b, 38 if loser == 1 else 5)
+    assert b.status()["state"] == "over"
+
+
+@needs_mp
+def test_the_board_writes_its_pairing_into_the_next_game_only(tmp_path, capsys):
+    db = str(tmp_path / "lib.sqlite")
+    T = ["tournament", "--library", db]
+    b = SimBoard(heap="512k")
+    try:
+        b.start("sim", fs_dir=str(tmp_path / "flash"), board_id="e6613852aa")
+        assert _cli(capsys, *T, "create", "Весна 2026", "--game", "toguz", "--board", "1=e6613852aa")[0] == 0
+        assert _cli(capsys, *T, "add", "Весна 2026", "Әлия", "王芳")[0] == 0
+        assert _cli(capsys, *T, "pair", "Весна 2026")[0] == 0
+        code, out, err = _cli(capsys, *T, "send", "Весна 2026", "--port", b.port)
+        assert code == 0 and out == "board 1: round 1.1, Әлия (White) - 王芳 (Black): its next game\n", (out, err)
+        link = BoardLink(open_port(b.port), timeout=3.0)
+        try:  # bad pairings refused whole, in one line, nothing changed
+            for bad, msg in (({"event": "x", "round": "1.1", "white": "a"}, "pairing black must be a text"),
+                             ({"event": "x", "round": "1.1", "white": "a", "black": "b", "seat": 1},
+                              "unknown pairing field 'seat'"),
+                             ({"event": "x" * 41, "round": "1.1", "white": "a", "black": "b"}, "1..40"),
+                             ("x", "pairing takes")):
+                with pytest.raises(LinkError, match=msg):
+                    link.set_game(pairing=bad, start=False)
+            with pytest.raises(LinkError, match="mode two"):
+                link.set_game(pairing={"event": "x", "round": "1", "white": "a", "black": "b"}, mode="white")
+        finally:
+            link.close()
+        b.new_game("toguz", "two")  # the players begin it at the board
+        b.advance(100)
+        _play_and_resign(b, 3, loser=1)
+        b.new_game("toguz", "two")  # then a friendly game: no pairing in its header
+        b.advance(100)
+        _play_and_resign(b, 2, loser=0)
+        assert _cli(capsys, "sync", "--port", b.port, "--library", db, "-q")[0] == 0
+        code, out, err = _cli(capsys, *T, "collect", "Весна 2026")
+        assert out.splitlines() == [
+            "round 1 table 1 on board 1: Әлия - 王芳 1-0 (game 1)",
+            "board 1: game 2 (Player - Player, 0-1) carries no pairing of Весна 2026: listed for the arbiter,"
+            " not taken"], out
+        lib = Library(db)
+        g1, g2 = lib.games()
+        assert {k: g1.tags[k] for k in ("Event", "Round", "White", "Black")} == {
+            "Event": "Весна 2026", "Round": "1.1", "White": "Әлия", "Black": "王芳"}
+        assert "Round" not in g2.tags and g2.tags["White"] == "Player"
+        lib.close()
+    finally:
+        b.stop()
+
+
+@needs_mp
+def test_the_hall_follows_one_of_two_boards_answering_one_id_and_says_why(tmp_path):
+    import time
+    from playboard_host.tournament import hall as hall_mod
+    boards = []
+    try:
+        for k in range(2):
+            b = SimBoard(heap="512k")
+            b.start("sim", fs_dir=str(tmp_path / ("flash%d" % k)))  # both left at "sim"
+            boards.append(b)
+        ports = [b.port for b in boards]
+        hall = hall_mod.Hall(lambda: ports, None, rescan_s=0.2, retry_s=0.5)
+        hall.start()
+        try:
+            end = time.monotonic() + 30
+            while time.monotonic() < end:
+                st = hall.state()
+                if any(a["kind"] == "duplicate" for a in st["alerts"]) and any(b["connected"] for b in st["boards"]):
+                    break
+                time.sleep(0.05)
+            st = hall.state()
+        finally:
+            hall.stop()
+        on = [b for b in st["boards"] if b["connected"]]
+        off = [b for b in st["boards"] if not b["connected"]]
+        assert len(on) == 1 and on[0]["label"] == "sim" and len(off) == 1 and off[0]["label"] == off[0]["port"]
+        dup = [a for a in st["alerts"] if a["kind"] == "duplicate"]
+        assert dup == [{"kind": "duplicate", "board": off[0]["port"], "text": "board on %s not followed: the board on"
+                        " %s answers id sim too: each board needs its own id (a simulated board's: playboard sim"
+                        " --board-id ID)" % (off[0]["port"], on[0]["port"])}]
+    finally:
+        for b in boards:
+            b.stop()
