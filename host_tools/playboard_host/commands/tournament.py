@@ -1,4 +1,5 @@
 """`playboard tournament`: run an event on a room of boards (docs/tournament.md)."""
+import re
 import sys
 
 from playboard.games.common import GAME_NAMES
@@ -6,7 +7,7 @@ from playboard.games.common import GAME_NAMES
 from playboard_host.cli import CommandError, check_output_path
 from playboard_host.library import SCHEMA_VERSION, Library, LibraryError
 from playboard_host.tournament import outputs
-from playboard_host.tournament.event import RESULTS, SYSTEMS, Event, TournamentError
+from playboard_host.tournament.event import DECISIONS, RESULTS, SYSTEMS, Event, TournamentError
 from playboard_host.tournament.results import take_results
 from playboard_host.tournament.scoring import TIEBREAKS
 
@@ -78,6 +79,9 @@ def add_arguments(p):
     r.add_argument("result", choices=RESULTS, help="+/- : White wins by forfeit; -/+ Black; -/- both forfeit")
     r.add_argument("--reason", required=True)
     r.add_argument("--kazans", help="balls in the kazans at the end, WHITE-BLACK (mancala tiebreak)")
+    # "-/+" and "-/-" are results, not options: argparse takes a word beginning with "-" for an option
+    # unless it looks like a negative number (its matcher, widened here to these two results)
+    r._negative_number_matcher = re.compile(r"^-\d+$|^-\d*\.\d+$|^-/[-+]$")
 
     t = sub.add_parser("take", help="take a game the boards recorded (collect listed it) for a pairing, by hand")
     t.add_argument("event")
@@ -86,6 +90,23 @@ def add_arguments(p):
     t.add_argument("game", type=int, help="the game's id in the library (collect and `playboard games` show it)")
     t.add_argument("--swapped", action="store_true", help="the players sat with each other's colours")
     t.add_argument("--reason", required=True)
+
+    x = sub.add_parser("decide", help="record the decision of a tied knockout match (lot, armageddon, rating)")
+    x.add_argument("event")
+    x.add_argument("round", type=int)
+    x.add_argument("match", help="the match's number")
+    x.add_argument("winner", help="the name of the side that goes on, or nobody (a double forfeit)")
+    x.add_argument("--by", required=True, choices=DECISIONS)
+    x.add_argument("--reason", required=True)
+
+    x = sub.add_parser("adjourn", help="adjourn a game: no result yet, the round robin goes on")
+    x.add_argument("event")
+    x.add_argument("round", type=int)
+    x.add_argument("who", help="table number or a player's name")
+    x.add_argument("--reason", required=True)
+
+    x = sub.add_parser("repair", help="pair the last round again (before any of its games has a result)")
+    x.add_argument("event")
 
     d = sub.add_parser("send", help="send each board of the event its next pairing (the next game begun there"
                                     " carries it)")
@@ -110,6 +131,10 @@ def add_arguments(p):
         x.add_argument("--output", "-o", help="write to this file (default standard output)")
 
 
+def _table(p):
+    return p.match if p.game_no == 1 else "%s.%d" % (p.match, p.game_no)
+
+
 def _write(args, text):
     if getattr(args, "output", None):
         check_output_path(args.output)
@@ -125,8 +150,8 @@ def _write(args, text):
 
 def run(args):
     if not args.action:
-        raise CommandError("tournament needs an action: create, add, board, pair, assign, send, collect, result,"
-                           " take, withdraw, pairings, standings, pgn, show, list (see --help)")
+        raise CommandError("tournament needs an action: create, add, board, pair, repair, assign, send, collect,"
+                           " result, take, adjourn, decide, withdraw, pairings, standings, pgn, show, list (see --help)")
     try:
         lib = Library(args.library, create=args.action == "create")
     except LibraryError as e:
@@ -179,10 +204,10 @@ def _run(args, lib):
         sys.stdout.write(outputs.pairings_text(e, r))
     elif act == "assign":
         p = e.assign(args.round, args.who, args.board)
-        print("round %d table %s on board %s" % (p.round, p.match, args.board))
+        print("round %d table %s on board %s" % (p.round, _table(p), args.board))
     elif act == "result":
         p = e.set_result(args.round, args.who, args.result, args.reason, args.kazans)
-        print("round %d table %s: %s (%s)%s" % (p.round, p.match, p.result, args.reason,
+        print("round %d table %s: %s (%s)%s" % (p.round, _table(p), p.result, args.reason,
                                                 ("\nflag: " + p.flag) if p.flag else ""))
     elif act == "take":
         from playboard_host.tournament.results import final_kazans
@@ -196,7 +221,18 @@ def _run(args, lib):
                 lib.db.execute("UPDATE pairings SET kazans=? WHERE id=?", ("[%d, %d]" % kz, p.id))
         names = e.names_by_id()
         print("round %d table %s: %s - %s %s (game %d, taken by hand: %s)" % (
-            p.round, p.match, names[p.white], names[p.black], p.result, args.game, args.reason))
+            p.round, _table(p), names[p.white], names[p.black], p.result, args.game, args.reason))
+    elif act == "decide":
+        wid = e.decide(args.round, args.match, args.winner, args.by, args.reason)
+        print("round %d match %s: %s goes on (decided by %s: %s)" % (
+            args.round, args.match, e.names_by_id()[wid] if wid else "nobody", args.by, args.reason))
+    elif act == "adjourn":
+        p = e.adjourn(args.round, args.who, args.reason)
+        print("round %d table %s adjourned (%s)" % (p.round, _table(p), args.reason))
+    elif act == "repair":
+        r, ps = e.repair()
+        print("round %d paired again" % r)
+        sys.stdout.write(outputs.pairings_text(e, r))
     elif act == "send":
         return _send(e, args)
     elif act == "withdraw":
@@ -218,12 +254,17 @@ def _run(args, lib):
         s = e.settings
         print("%s: %s, %s" % (e.name, e.game, s["system"]))
         for k in sorted(s):
-            if k != "boards":
+            if k not in ("boards", "decisions"):
                 print("  %s: %s" % (k, s[k]))
         print("  boards: %s" % (", ".join("%s=%s" % kv for kv in s["boards"].items()) or "none"))
         for x in e.entrants(teams_only=False):
             print("  %3d %s%s%s" % (x.seed, x.name, " (team %s)" % x.team if x.team else "",
                                     " withdrawn from round %d" % x.withdrawn_round if x.withdrawn_round else ""))
+        names = e.names_by_id()
+        for k, d in sorted(s.get("decisions", {}).items()):
+            r, stage, m = k.split("/")
+            print("  decision round %s match %s: %s goes on (by %s: %s)" % (
+                r, m, names.get(d["winner"], "nobody"), d["by"], d["reason"]))
         for c in e.corrections():
             print("  correction round %d table %s: %s -> %s (%s, %s)" % (c[1], c[2], c[3], c[4], c[5], c[6]))
     return 0
