@@ -156,3 +156,140 @@ def test_the_hall_follows_one_of_two_boards_answering_one_id_and_says_why(tmp_pa
     finally:
         for b in boards:
             b.stop()
+
+
+# ---- 4. the hall after faults ------------------------------------------------------------
+
+class Cable:
+    """A board's USB cable between the hall and the board's port: pulled out, every read
+    and write fails (as the OS does when the device goes) and the port is not listed."""
+
+    def __init__(self, port):
+        self.port = port
+        self.out = False
+
+    def ports(self):
+        return [] if self.out else [self.port]
+
+    def open(self, port):
+        s = open_port(port)
+        cable = self
+
+        class Stream:
+            def __getattr__(self, name):
+                return getattr(s, name)
+
+            def read(self, n):
+                if cable.out:
+                    raise OSError(5, "device disconnected")
+                return s.read(n)
+
+            def write(self, data):
+                if cable.out:
+                    raise OSError(5, "device disconnected")
+                return s.write(data)
+        return Stream()
+
+
+def _wait(cond, seconds=40.0):
+    import time
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        v = cond()
+        if v:
+            return v
+        time.sleep(0.05)
+    return None
+
+
+@needs_mp
+def test_the_hall_tells_the_truth_after_link_drops_and_a_power_cut(tmp_path):
+    from playboard.games.registry import new_game
+    from playboard.pgn import read_games
+    from playboard_host.tournament import hall as hall_mod
+    db = str(tmp_path / "lib.sqlite")
+    lib = Library(db)
+    e = Event.create(lib, "Duel", "toguz", boards=["1=duel"])
+    e.add_entrant("Aru")
+    e.add_entrant("Bek")
+    e.pair_next()
+    lib.close()
+    out = []
+
+    class Out:
+        def write(self, t):
+            out.append(t)
+
+        def flush(self):
+            pass
+    b = SimBoard(heap="512k")
+    try:
+        b.start("sim", fs_dir=str(tmp_path / "flash"), board_id="duel")
+        cable = Cable(b.port)
+        os.makedirs(str(tmp_path / "live"))
+        hall = hall_mod.Hall(cable.ports, None, hall_mod.event_pairings(db, "Duel"), "Duel",
+                             live_dir=str(tmp_path / "live"), opener=cable.open, rescan_s=0.2, refresh_s=0.3,
+                             retry_s=0.3, timeout=0.5, keepalive_s=1.0, sync_library=db, out=Out())
+        hall.start()
+        g = new_game("toguz")
+        played = []
+
+        def move(k):
+            m = g.legal_moves()[k % len(g.legal_moves())]
+            b.tap(m + 9 * g.turn, 150)
+            b.advance(2500)
+            played.append(g.move_text(m))
+            g.push(m)
+
+        def board():
+            return hall.state()["boards"][0]
+        try:
+            assert _wait(lambda: "board 1: round 1.1, Aru (White) - Bek (Black) sent: its next game\n" in out)
+            b.new_game("toguz", "two")
+            b.advance(100)
+            move(0)
+            move(1)
+            assert _wait(lambda: board()["moves"] == 2 and board()["carries"] == {
+                "Event": "Duel", "Round": "1.1", "White": "Aru", "Black": "Bek"}), board()
+            # 1. the cable pulled for a while; a move made meanwhile
+            cable.out = True
+            assert _wait(lambda: any("board 1 disconnected" in n and "drop 1" in n for n in out)), out
+            assert "disconnected" in board()["alerts"]
+            move(2)
+            cable.out = False
+            assert _wait(lambda: "board 1 back (toguz, 3 moves, in play)\n" in out), out
+            assert board()["moves"] == 3 and board()["connected"] and board()["alerts"] == []
+            # 2. the power cut and back: the game resumed, its moves whole from the board's record
+            b.kill()
+            assert _wait(lambda: any("drop 2" in n for n in out)), out
+            b.restart()
+            assert _wait(lambda: out.count("board 1 back (toguz, 3 moves, in play)\n") == 2), out
+            move(3)
+            assert _wait(lambda: board()["moves"] == 4)
+            # 3. the game ends while the cable is out: after it, the real result, stored and taken once
+            cable.out = True
+            assert _wait(lambda: any("drop 3" in n for n in out)), out
+            for _ in range(2):
+                _press(b, 38)  # Black resigns
+            cable.out = False
+            assert _wait(lambda: "board 1 back (toguz, 4 moves, 1-0)\n" in out), out
+            assert _wait(lambda: any("Aru - Bek 1-0" in n for n in out)), out
+            assert board()["result"] == "1-0" and board()["moves"] == 4
+            cable.out = True  # and once more: nothing stored or taken twice
+            assert _wait(lambda: any("drop 4" in n for n in out)), out
+            cable.out = False
+            assert _wait(lambda: sum("back" in n for n in out) == 4), out
+        finally:
+            hall.stop()
+        assert sum("game stored" in n for n in out) == 1 and sum("Aru - Bek 1-0" in n for n in out) == 1, out
+        lib = Library(db)
+        games = lib.games()
+        p = Event(lib, "Duel").pairings(1)[0]
+        assert len(games) == 1 and (p.result, p.library_game) == ("1-0", games[0].id)
+        assert games[0].moves == played and len(played) == 4
+        lib.close()
+        with open(str(tmp_path / "live" / "round-1.pgn"), encoding="utf-8") as f:
+            recs = list(read_games(f))
+        assert len(recs) == 1 and recs[0].moves == games[0].moves and recs[0].tags["Result"] == "1-0"
+    finally:
+        b.stop()

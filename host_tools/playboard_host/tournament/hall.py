@@ -52,11 +52,14 @@ class BoardState:
         self.moves_seen = 0
         self.updated = time.time()
         self.lost_events = 0
+        self.drops = 0  # times the link went away
+        self.tags = {}  # the game's header (a pairing's Event, Round, White, Black)
         self.sent = None  # the pairing request last sent to the board (hall.send_pairing)
         self.claimed = False  # its id is this board's in the hall (another answering it is refused)
         self.duplicate = None  # the port of a board answering the same id (this one is not followed)
 
-    def start(self, name, fen=None, moves=(), result=None):
+    def start(self, name, fen=None, moves=(), result=None, tags=None):
+        self.tags = tags or {}
         self.game = name
         self.moves = list(moves)
         self.last_move = self.moves[-1] if self.moves else None
@@ -121,6 +124,16 @@ class BoardWatch(threading.Thread):
         self.keepalive_s = keepalive_s
         self.stopping = False
 
+    @staticmethod
+    def _board_game(link, status):
+        """The board's game now (a record.GameRecord, moves whole): the one in play, else
+        the last one it finished that is not synced yet, else None."""
+        cur = status.get("current")
+        if cur is not None:
+            return link.fetch_game(cur)[0]
+        done = [g for g in link.list_games() if g["finished"]]
+        return link.fetch_game(done[-1]["id"])[0] if done else None
+
     def run(self):
         link = None
         st = self.hall.state_of(self.port)
@@ -132,8 +145,7 @@ class BoardWatch(threading.Thread):
             except LinkError:
                 pass
             status = link.status()
-            cur = status.get("current")
-            rec = link.fetch_game(cur)[0] if cur is not None else None
+            rec = self._board_game(link, status)
             with self.hall.lock:
                 twin = [o.port for o in self.hall.boards.values() if o is not st and o.claimed
                         and o.board_id == hello.get("board")]
@@ -147,11 +159,15 @@ class BoardWatch(threading.Thread):
             link.live(True)
             with self.hall.lock:
                 st.board_id = hello.get("board")
+                back = st.drops > 0 and not st.connected
                 st.connected = True
                 st.error = None
                 if rec is not None:
-                    st.start(rec.name, rec.fen, rec.moves, rec.result)
+                    st.start(rec.name, rec.fen, rec.moves, rec.result, rec.tags)
+                    st.termination = rec.termination
                 st.updated = time.time()
+            if back:  # every return said, as every drop is
+                self.hall.notice("board %s back (%s)" % (self.hall.label_of(st), _game_line(st)))
             self.hall.changed(st)
             self.hall.sync_board(link, st)
             st.sent = None  # (a board that lost power forgot it: sent again at every connection)
@@ -168,18 +184,31 @@ class BoardWatch(threading.Thread):
                         shown = [st.event(ev, now) for ev in evs]
                         st.lost_events += link.missed_events
                         link.missed_events = 0
+                    if any(ev.get("ev") in ("resumed", "game") for ev in evs):
+                        # a power cut: the game's moves before it from the board's record; a new
+                        # game: its header (the pairing it carries)
+                        rec = self._board_game(link, link.status())
+                        if rec is not None:
+                            with self.hall.lock:
+                                st.start(rec.name, rec.fen, rec.moves, rec.result, rec.tags)
                     if any(shown):
                         self.hall.changed(st, evs)
                     if any(ev.get("ev") == "over" for ev in evs):
                         self.hall.sync_board(link, st)
         except Exception as e:  # the link failed (LinkError, OSError) or a bug: shown, tried again
             with self.hall.lock:
+                was = st.connected
+                if was:
+                    st.drops += 1
                 st.connected = False
                 st.claimed = False
                 st.error = str(e) or type(e).__name__
                 if not isinstance(e, (LinkError, OSError, ValueError)):
                     st.error = "internal error: %s: %s" % (type(e).__name__, e)
                 st.updated = time.time()
+            if was:  # every drop said, on the console and the page (the alert stays while it is away)
+                self.hall.notice("board %s disconnected (%s; drop %d), its game: %s" % (
+                    self.hall.label_of(st), st.error, st.drops, _game_line(st)))
             self.hall.changed(st)
         finally:
             if link is not None:
@@ -188,6 +217,12 @@ class BoardWatch(threading.Thread):
                 except (LinkError, OSError, ValueError):
                     pass
                 link.close()
+
+
+def _game_line(st):
+    if st.game is None:
+        return "no game"
+    return "%s, %d moves, %s" % (st.game, len(st.moves), st.result or "in play")
 
 
 def usb_ports(vid_pid):
@@ -358,6 +393,9 @@ class Hall:
         if self.pairings is not None:
             self.refresh()
 
+    def label_of(self, st):
+        return (self.pairing_of.get(st.board_id) or {}).get("label") or st.board_id or st.port
+
     def send_pairing(self, link, st):
         """Send the board on ``link`` its next pairing (the event's ``send`` request, see
         :func:`event_pairings`) when it differs from the one sent last: the next game
@@ -442,7 +480,9 @@ class Hall:
                      "last_move": st.last_move, "result": st.result, "termination": st.termination,
                      "in_correction": st.correction_since is not None, "updated": st.updated,
                      "round": (pair or {}).get("round"), "table": (pair or {}).get("table"),
-                     "white": (pair or {}).get("white"), "black": (pair or {}).get("black")}
+                     "white": (pair or {}).get("white"), "black": (pair or {}).get("black"),
+                     "carries": {k: st.tags[k] for k in ("Event", "Round", "White", "Black") if k in st.tags}
+                     if "Round" in st.tags else None, "drops": st.drops}
                 a = self._alerts(st, pair, now)
                 b["alerts"] = [x["kind"] for x in a]
                 alerts.extend(a)
