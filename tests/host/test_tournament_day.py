@@ -293,3 +293,75 @@ def test_the_hall_tells_the_truth_after_link_drops_and_a_power_cut(tmp_path):
         assert len(recs) == 1 and recs[0].moves == games[0].moves and recs[0].tags["Result"] == "1-0"
     finally:
         b.stop()
+
+
+# ---- 4. any console ------------------------------------------------------------------
+
+NAMES = ["Әлия Сәрсенқызы", "王芳", 'Ёжиков "Ёж" <b>&amp;', "O'Brien \\ Жанна"]
+
+
+def test_names_go_through_every_output_exactly(tmp_path, capsys):
+    import csv
+    import html
+    import io
+    from playboard.pgn import read_games
+    db = str(tmp_path / "lib.sqlite")
+    T = ["tournament", "--library", db]
+    ev = 'Кубок "Алтын" <2026>'
+    assert _cli(capsys, *T, "create", ev, "--game", "toguz")[0] == 0
+    code, out, err = _cli(capsys, *T, "add", ev, *NAMES)
+    assert code == 0 and [ln.split(" (seed")[0] for ln in out.splitlines()] == ["entered " + n for n in NAMES]
+    assert _cli(capsys, *T, "pair", ev)[0] == 0
+    assert _cli(capsys, *T, "result", ev, "1", "1", "-/-", "--reason", "ни один не пришёл «двойная неявка»")[0] == 0
+    assert _cli(capsys, *T, "result", ev, "1", "2", "1-0", "--reason", "报告")[0] == 0
+    for what in ("pairings", "standings"):
+        got = {}
+        for fmt in ("text", "csv", "json", "html"):
+            code, out, err = _cli(capsys, *T, what, ev, "-f", fmt)
+            assert code == 0, err
+            got[fmt] = out
+        for n in NAMES:
+            assert n in got["text"], (what, n)
+            assert html.escape(n) in got["html"] and n not in got["html"].replace(html.escape(n), "")
+        rows = list(csv.DictReader(io.StringIO(got["csv"])))
+        js = json.loads(got["json"])
+        if what == "pairings":
+            assert sorted(r["white"] for r in rows) + sorted(r["black"] for r in rows) == \
+                sorted(r["white"] for r in js) + sorted(r["black"] for r in js)
+            assert set(r["white"] for r in rows) | set(r["black"] for r in rows) == set(NAMES)
+        else:
+            assert set(r["name"] for r in rows) == set(NAMES) == set(r["name"] for r in js[0]["standings"])
+    code, out, err = _cli(capsys, *T, "pgn", ev)
+    recs = list(read_games(out.splitlines()))
+    assert {(r.tags["White"], r.tags["Black"], r.tags["Result"], r.tags.get("Forfeit")) for r in recs} == {
+        (NAMES[0], NAMES[3], "*", "-/-"), (NAMES[1], NAMES[2], "1-0", None)}
+    assert all(r.tags["Event"] == ev for r in recs)
+    code, out, err = _cli(capsys, *T, "show", ev)
+    assert "ни один не пришёл «двойная неявка»" in out and "报告" in out
+
+
+def test_a_console_that_cannot_print_the_names_gets_one_clear_line(tmp_path):
+    db = str(tmp_path / "lib.sqlite")
+    exe = [os.path.join(os.path.dirname(sys.executable), "playboard"), "tournament", "--library", db]
+    env = dict(os.environ, PYTHONIOENCODING="ascii")
+
+    def run(*argv):
+        r = subprocess.run(exe + list(argv), env=env, capture_output=True, timeout=60)
+        return r.returncode, r.stdout.decode("ascii"), r.stderr.decode("ascii")
+    assert run("create", "Cup", "--game", "toguz")[0] == 0
+    code, out, err = run("add", "Cup", *NAMES)
+    assert code != 0 and out == "" and "Traceback" not in err and err.count("\n") == 1, err
+    assert err == ("playboard: this console (ascii) can't print '\\u04d8' (U+04D8): the add was done; set"
+                   " PYTHONIOENCODING=utf-8 (or use a UTF-8 terminal)\n")
+    lib = Library(db)
+    assert [x.name for x in Event(lib, "Cup").entrants()] == NAMES  # every name entered, nothing lost
+    lib.close()
+    assert run("pair", "Cup")[0] != 0
+    code, out, err = run("standings", "Cup")
+    assert code != 0 and out == "" and err.endswith("nothing was printed; set PYTHONIOENCODING=utf-8 (or use a"
+                                                    " UTF-8 terminal), or write to a file with -o FILE\n"), err
+    code, out, err = run("standings", "Cup", "-o", str(tmp_path / "st.txt"))
+    assert code == 0 and err == "written to %s\n" % (tmp_path / "st.txt")
+    with open(str(tmp_path / "st.txt"), encoding="utf-8") as f:
+        text = f.read()
+    assert all(n in text for n in NAMES)

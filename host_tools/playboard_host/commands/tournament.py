@@ -7,6 +7,7 @@ from playboard.games.common import GAME_NAMES
 from playboard_host.cli import CommandError, check_output_path
 from playboard_host.library import SCHEMA_VERSION, Library, LibraryError
 from playboard_host.tournament import outputs
+from playboard_host.tournament.console import Buffered
 from playboard_host.tournament.event import DECISIONS, RESULTS, SYSTEMS, Event, TournamentError
 from playboard_host.tournament.results import take_results
 from playboard_host.tournament.scoring import TIEBREAKS
@@ -156,15 +157,30 @@ def run(args):
         lib = Library(args.library, create=args.action == "create")
     except LibraryError as e:
         raise CommandError(str(e))
+    out = Buffered()  # printed whole at the end, or one line if the console can't print a name
+    failed = None
     try:
         if lib.upgraded_from is not None:
             print("library %s upgraded from version %d to %d (its games kept)"
                   % (lib.path, lib.upgraded_from, SCHEMA_VERSION), file=sys.stderr)
-        return _run(args, lib)
-    except TournamentError as e:
-        raise CommandError(str(e))
+        with out:
+            try:
+                code = _run(args, lib)
+            except TournamentError as e:
+                failed = CommandError(str(e))
     finally:
         lib.close()
+    line = out.flush_to_console("the %s was done" % args.action if args.action in _CHANGES else
+                                "nothing was printed", to_file=args.action in ("pairings", "standings", "pgn"))
+    if failed is not None:
+        raise failed
+    if line:
+        raise CommandError(line)
+    return code
+
+
+_CHANGES = ("create", "add", "board", "pair", "repair", "assign", "send", "collect", "result", "take", "adjourn",
+            "decide", "withdraw")
 
 
 def _run(args, lib):
