@@ -492,7 +492,7 @@ class Event:
             a, b = winners[m], winners[m + 1]
             if a is None or b is None:  # a match decided for nobody: the other goes on by a bye
                 if (a or b) is not None:
-                    self._insert(r, stage, m // 2 + 1, a or b, None, "bye", "bye")
+                    self._insert(r, stage, m // 2 + 1, 1, a or b, None, "bye", "bye")
                 continue
             if seed_of.get(b, 0) < seed_of.get(a, 0):
                 a, b = b, a
