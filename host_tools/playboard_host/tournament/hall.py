@@ -52,6 +52,7 @@ class BoardState:
         self.moves_seen = 0
         self.updated = time.time()
         self.lost_events = 0
+        self.base_ply = 0  # the ply of the game's first position (its move events count from it)
         self.drops = 0  # times the link went away
         self.tags = {}  # the game's header (a pairing's Event, Round, White, Black)
         self.sent = None  # the pairing request last sent to the board (hall.send_pairing)
@@ -66,8 +67,10 @@ class BoardState:
         self.result = result if result not in (None, "*") else None
         self.termination = None
         self.correction_since = None
+        self.base_ply = 0
         try:
             self.g = new_game(name, fen)
+            self.base_ply = self.g.ply
             for m in self.moves:
                 self.g.push_text(m)
         except (GameError, ValueError):
@@ -81,6 +84,9 @@ class BoardState:
         elif kind == "resumed":  # the position only: the moves before it are in the board's record
             self.start(ev.get("game"), ev.get("fen"))
         elif kind == "move":
+            ply = ev.get("ply")
+            if isinstance(ply, int) and ply - self.base_ply <= len(self.moves):
+                return False  # already in the record fetched (its event was on the way meanwhile)
             text = ev.get("move", "?")
             self.moves.append(text)
             self.last_move = text
