@@ -96,8 +96,8 @@ def test_the_board_writes_its_pairing_into_the_next_game_only(tmp_path, capsys):
                              ({"event": "x" * 41, "round": "1.1", "white": "a", "black": "b"}, "1..40"),
                              ("x", "pairing takes")):
                 with pytest.raises(LinkError, match=msg):
-                    link.set_game(pairing=bad, start=False)
-            with pytest.raises(LinkError, match="mode two"):
+                    link.set_game(pairing=bad)
+            with pytest.raises(LinkError, match="a pairing takes only game beside it, not 'mode'"):
                 link.set_game(pairing={"event": "x", "round": "1", "white": "a", "black": "b"}, mode="white")
         finally:
             link.close()

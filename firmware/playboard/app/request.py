@@ -25,30 +25,7 @@ def check_choice(game, mode, level, app):
     return top
 
 
-_G_FIELDS = ("game", "mode", "level", "start", "force", "resign", "draw", "menu", "pairing")
-_PAIRING = ("event", "round", "white", "black")  # (each text, 1..40 characters)
-
-
-def check_pairing(p):
-    """The pairing of a ``G`` request checked: None (none: the next game is a
-    friendly one), or a dict of ``_PAIRING``'s keys, each a text of 1..40
-    characters (``round``: "3.2", round 3 table 2; "3.2.1", game 1 of match 2).
-    Returns it as the header's tags (Event, Round, White, Black); ValueError (one
-    line) otherwise (docs/protocol.md)."""
-    if p is None:
-        return None
-    if not isinstance(p, dict):
-        raise ValueError("pairing takes {event, round, white, black} or null")
-    for k in p:
-        if k not in _PAIRING:
-            raise ValueError("unknown pairing field %r (one of %s)" % (k, ", ".join(_PAIRING)))
-    tags = {}
-    for k in _PAIRING:
-        v = p.get(k)
-        if not isinstance(v, str) or not 0 < len(v) <= 40 or "\x00" in v:
-            raise ValueError("pairing %s must be a text of 1..40 characters" % k)
-        tags[k[0].upper() + k[1:]] = v
-    return tags
+_G_FIELDS = ("game", "mode", "level", "start", "force", "resign", "draw", "menu")
 
 
 def set_choice(app, game, mode, level, cap):
@@ -68,8 +45,7 @@ def set_choice(app, game, mode, level, cap):
 
 def link_set_game(app, req):
     """The link's ``G`` request: ``{"game", "mode", "level", "start": true,
-    "force": false, "resign": 0|1, "draw": true, "menu": true, "pairing": {...}}``
-    (``pairing``: :func:`check_pairing`; the next game begun, two players, carries it). Starting a game
+    "force": false, "resign": 0|1, "draw": true, "menu": true}``. Starting a game
     while one with moves is being played needs ``force``. The request is checked
     whole before anything changes: ValueError (one line) to refuse, and then the
     board's choice, level, settings and game are as they were."""
@@ -82,6 +58,9 @@ def link_set_game(app, req):
     if "check" in req:  # the self-test or calibration (docs/protocol.md)
         from playboard.app import check
         return check.link(app, req)
+    if "pairing" in req:  # a tournament's pairing for the next game (docs/protocol.md)
+        from playboard.app import pairing
+        return pairing.link(app, req)
     for k in req:
         if k not in _G_FIELDS:
             raise ValueError("unknown field %r (one of %s)" % (k, ", ".join(_G_FIELDS)))
@@ -104,20 +83,11 @@ def link_set_game(app, req):
             app._game_over("1/2-1/2", AGREED, now)
         return app.link_status()
     game, mode, level = req.get("game"), req.get("mode"), req.get("level")
-    paired = "pairing" in req
-    pairing = check_pairing(req.get("pairing"))
-    if pairing is not None and mode not in (None, "two"):
-        raise ValueError("a pairing's game is played by two players: mode two")
     top = check_choice(game, mode, level, app)
     start = req.get("start", True)
     if start and in_game and app.game is not None and app.game.ply > 0 and not req.get("force"):
         raise ValueError("a game is being played (give force to abandon it)")
     # everything checked: now change
-    if paired:
-        # the next game started carries it in its header (begin_game), and only that one
-        app.pairing = pairing
-        if pairing is not None:
-            mode = "two"
     set_choice(app, game, mode, level, top)
     if level is not None:
         app.settings["level"] = level

@@ -58,10 +58,10 @@ def next_pairing(event, label):
 
 def pairing_request(event, p):
     """The link's ``G`` request giving a board pairing ``p`` (docs/protocol.md): the
-    game and mode chosen, the pairing kept for the next game begun there; a game in
-    play is left alone."""
+    event's game chosen (two players), the pairing kept for the next game begun
+    there; a game in play is left alone."""
     t = pairing_tags(event, p)
-    return {"game": event.game, "mode": "two", "start": False,
+    return {"game": event.game,
             "pairing": {"event": t["Event"], "round": t["Round"], "white": t["White"], "black": t["Black"]}}
 
 
