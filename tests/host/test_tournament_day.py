@@ -365,3 +365,23 @@ def test_a_console_that_cannot_print_the_names_gets_one_clear_line(tmp_path):
     with open(str(tmp_path / "st.txt"), encoding="utf-8") as f:
         text = f.read()
     assert all(n in text for n in NAMES)
+
+
+@needs_mp
+def test_the_web_simulator_answers_the_board_id_it_is_given(tmp_path):
+    from playboard_host.commands import sim as sim_cmd
+    from playboard_host.websim.session import Session
+    import argparse
+    p = argparse.ArgumentParser()
+    sim_cmd.add_arguments(p)
+    args = p.parse_args(["--board-id", "club-7"])
+    assert args.board_id == "club-7"
+    s = Session(None, pump=False, flash_dir=str(tmp_path / "flash"), board_id=args.board_id)
+    try:
+        link = BoardLink(open_port(s.board.port), timeout=3.0)
+        try:
+            assert link.hello()["board"] == "club-7"
+        finally:
+            link.close()
+    finally:
+        s.close()
