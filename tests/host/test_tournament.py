@@ -440,3 +440,46 @@ def test_knockout_withdrawal_sends_the_opponent_through(tmp_path):
     _, ps = e.pair_next()
     assert [(names[p.white], names[p.black]) for p in ps] == [("A", "C")]
     lib.close()
+
+
+def test_a_game_carrying_a_pairing_on_another_board_is_flagged_not_taken(tmp_path):
+    lib, e = _event_on_boards(tmp_path)
+    e.pair_next()
+    _sync(lib, "b-two", 1, "tobit", "1-0", tags=_carrying(e, 1, "1"))  # table 1's pairing, played on board 2
+    _sync(lib, "b-one", 1, "toguz", "0-1", tags=_carrying(e, 1, "1"))  # the board played another game
+    lines = take_results(e, lib)
+    assert lines == [
+        "round 1 table 1 on board 1: FLAG game 1 carrying round 1.1 was played on board 2, not on its board 1:"
+        " result not taken (the arbiter: tournament take or result)",
+        "round 1 table 1 on board 1: game 2 (0-1) is toguz, the event plays tobit: left aside"]
+    p = e.find_pairing(1, "1")
+    assert (p.result, p.library_game) == (None, None) and p.flag.startswith("game 1 carrying round 1.1")
+    p = e.take_game(1, "1", 1, "the arbiter saw A and D play at board 2")  # the arbiter takes it
+    assert (p.result, p.flag, p.library_game) == ("1-0", None, 1)
+    with pytest.raises(TournamentError, match="game 1 is round 1 table 1's already"):
+        e.take_game(1, "2", 1, "again")
+    with pytest.raises(TournamentError, match="game 2 is toguz, Club plays tobit"):
+        e.take_game(1, "2", 2, "wrong game")
+    lib.close()
+
+
+def test_a_knockout_double_forfeit_is_nobodys_win_and_the_next_opponent_has_a_bye(tmp_path):
+    lib = Library(str(tmp_path / "lib.sqlite"))
+    e = Event.create(lib, "KO", "toguz", "knockout", games_per_match=1, boards=["1", "2"])
+    for n in "ABCD":
+        e.add_entrant(n)
+    e.pair_next()
+    e.set_result(1, "1", "-/-", "neither A nor D came")
+    e.set_result(1, "2", "1-0", "B won")
+    with pytest.raises(TournamentError, match="tied with a double forfeit: record who goes on"):
+        e.pair_next()
+    with pytest.raises(TournamentError, match="the winner is A or D or nobody"):
+        e.decide(1, "1", "B", "arbiter", "x")
+    assert e.decide(1, "1", "nobody", "arbiter", "both absent") is None
+    r, ps = e.pair_next()
+    names = e.names_by_id()
+    assert [(names[p.white], p.black, p.result) for p in ps] == [("B", None, "bye")]  # B the champion
+    recs = list(read_games(outputs.event_pgn(e, lib).splitlines()))
+    assert [(r.tags["Round"], r.tags["Result"], r.tags.get("Forfeit"), r.tags.get("Termination")) for r in recs] == [
+        ("1.1", "*", "-/-", "forfeit"), ("1.2", "1-0", None, None)]
+    lib.close()

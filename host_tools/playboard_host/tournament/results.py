@@ -111,7 +111,8 @@ def take_results(event, lib):
                 continue
             p = by_round[tags["Round"]]
             if g.game != event.game:
-                lines.append("%s: %s is %s, the event plays %s: left aside" % (_where(p), what, g.game, event.game))
+                lines.append("%s: game %d (%s) is %s, the event plays %s: left aside" % (
+                    _where(p), g.id, g.result, g.game, event.game))
                 continue
             if p.library_game is not None:
                 lines.append("%s carries round %s, which game %d filled: listed for the arbiter, not taken"
