@@ -344,7 +344,6 @@ class Event:
         rows = self.entrants(teams_only=False)
         gone = {e.name for e in rows if e.withdrawn_round is not None and e.withdrawn_round <= p.round}
         wd = {e.id for e in rows if e.name in gone or e.team in gone}  # a team's withdrawal: its players'
-
         if p.result is not None or p.black is None:
             return
         w, b = p.white in wd, p.black in wd
