@@ -483,3 +483,23 @@ def test_a_knockout_double_forfeit_is_nobodys_win_and_the_next_opponent_has_a_by
     assert [(r.tags["Round"], r.tags["Result"], r.tags.get("Forfeit"), r.tags.get("Termination")) for r in recs] == [
         ("1.1", "*", "-/-", "forfeit"), ("1.2", "1-0", None, None)]
     lib.close()
+
+
+def test_a_knockout_slot_left_empty_by_two_double_forfeits_gives_the_next_opponent_a_bye(tmp_path):
+    lib = Library(str(tmp_path / "lib.sqlite"))
+    e = Event.create(lib, "KO8", "toguz", "knockout", games_per_match=1)
+    for n in "ABCDEFGH":
+        e.add_entrant(n)
+    r, ps = e.pair_next()  # 1-8, 4-5, 2-7, 3-6
+    for p, res in zip(ps, ("-/-", "-/-", "1-0", "0-1")):
+        e.set_result(1, p.match, res, "reported")
+    for m in ("1", "2"):
+        e.decide(1, m, "nobody", "arbiter", "both absent")
+    r, ps = e.pair_next()  # slot 1 (matches 1 and 2) is empty; B - F
+    names = e.names_by_id()
+    assert [(p.match, names[p.white], names.get(p.black)) for p in ps] == [("2", "B", "F")]
+    e.set_result(2, "2", "0-1", "reported")
+    r, ps = e.pair_next()  # the final: F alone, by a bye
+    assert [(p.match, names[p.white], p.black, p.result) for p in ps] == [("1", "F", None, "bye")]
+    assert e.standings()[0]["name"] == "F" and e.standings()[0]["champion"]
+    lib.close()

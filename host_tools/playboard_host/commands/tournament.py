@@ -270,7 +270,7 @@ def _run(args, lib):
         s = e.settings
         print("%s: %s, %s" % (e.name, e.game, s["system"]))
         for k in sorted(s):
-            if k not in ("boards", "decisions"):
+            if k not in ("boards", "decisions", "void"):
                 print("  %s: %s" % (k, s[k]))
         print("  boards: %s" % (", ".join("%s=%s" % kv for kv in s["boards"].items()) or "none"))
         for x in e.entrants(teams_only=False):

@@ -481,7 +481,14 @@ class Event:
                     self._insert(last, stage, m[0].match, n + k + 1, w, bl)
                     self._apply_withdrawals(self.pairings(last)[-1])
             return last
-        winners = [self.match_winner(m) for m in matches]
+        # the bracket's slots in match order: a winner, or None (a match decided for nobody, or a
+        # slot left empty when both its matches were: kept in the settings' "void")
+        slot = {int(m[0].match): self.match_winner(m) for m in matches}
+        for k in self.settings.get("void", {}).get("%d/%s" % (last, stage), []):
+            slot[k] = None
+        winners = [slot.get(k) for k in range(1, max(slot) + 1)]
+        if len(winners) % 2 and len(winners) > 1:
+            winners.append(None)
         if len(winners) == 1:
             raise TournamentError("the knockout of %s is over: the winner is %s"
                                   % (self.name, self.names_by_id().get(winners[0], "nobody")))
@@ -492,6 +499,9 @@ class Event:
             if a is None or b is None:  # a match decided for nobody: the other goes on by a bye
                 if (a or b) is not None:
                     self._insert(r, stage, m // 2 + 1, 1, a or b, None, "bye", "bye")
+                else:
+                    self.settings.setdefault("void", {}).setdefault("%d/%s" % (r, stage), []).append(m // 2 + 1)
+                    self._save_settings()
                 continue
             if seed_of.get(b, 0) < seed_of.get(a, 0):
                 a, b = b, a
@@ -734,6 +744,8 @@ class Event:
             d = self.settings.get("decisions", {})
             for k in keys:
                 d.pop(k, None)
+            for k in [k for k in self.settings.get("void", {}) if k.startswith("%d/" % last)]:
+                del self.settings["void"][k]
             self._save_settings()
         return self.pair_next()
 
