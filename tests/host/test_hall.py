@@ -235,13 +235,15 @@ def test_the_hall_syncs_a_finished_game_and_takes_its_result(tmp_path):
             pass
     try:
         b.start("sim", fs_dir=str(tmp_path / "flash"), board_id="duel")
-        b.new_game("toguz", "two")
-        b.advance(100)
         hall = hall_mod.Hall(lambda: [b.port], None, hall_mod.event_pairings(db, "Duel"), "Duel",
                              rescan_s=0.2, refresh_s=0.3, sync_library=db, out=Out())
         hall.start()
         try:
             assert wait_for(lambda: (board_by_label(hall, "1") or {}).get("white") == "Aru")
+            # the hall sends the board its pairing; the game begun next carries it
+            assert wait_for(lambda: "board 1: round 1.1, Aru (White) - Bek (Black) sent: its next game\n" in out)
+            b.new_game("toguz", "two")
+            b.advance(100)
             g = new_game("toguz")
             moves = [toguz_move(b, g, k) for k in range(3)]
             for _ in range(2):  # Black (North) resigns: its pad pressed deliberately twice

@@ -15,7 +15,7 @@ from playboard_host import cli
 from playboard_host.library import SCHEMA_VERSION, Library, LibraryError
 from playboard_host.tournament import outputs, pairing, scoring
 from playboard_host.tournament.event import Event, TournamentError
-from playboard_host.tournament.results import final_kazans, take_results
+from playboard_host.tournament.results import final_kazans, pairing_tags, take_results
 
 
 def _raw(name, moves, result="1-0", tags=None, uid="u1", term=None):
@@ -243,22 +243,35 @@ def _event_on_boards(tmp_path, players="ABCD", boards=("1=b-one", "2=b-two")):
     return lib, e
 
 
-def test_results_are_taken_from_the_games_synced_from_each_board(tmp_path):
+def _carrying(e, round_, who):
+    """The header tags a board writes for pairing ``who`` of round ``round_`` (sent before the game)."""
+    return pairing_tags(e, e.find_pairing(round_, who))
+
+
+def test_results_are_taken_only_from_the_game_carrying_the_pairing(tmp_path):
     lib, e = _event_on_boards(tmp_path)
-    _sync(lib, "b-one", 1, "tobit", "1-0", when=datetime.datetime(2020, 1, 1))  # before the pairing: not taken
+    _sync(lib, "b-one", 1, "tobit", "1-0", when=datetime.datetime(2020, 1, 1))  # before the pairing: not looked at
     r, ps = e.pair_next()
     assert [(p.board, p.match) for p in ps] == [("1", "1"), ("2", "2")]
-    _sync(lib, "b-one", 2, "tobit", "*")  # abandoned: not taken
-    _sync(lib, "b-one", 3, "tobit", "0-1")
-    _sync(lib, "b-two", 7, "tobit", "1/2-1/2")
-    _sync(lib, "b-stray", 1, "tobit", "1-0")  # a board not in the event
+    assert _carrying(e, 1, "1") == {"Event": "Club", "Round": "1.1", "White": "A", "Black": "D"}
+    _sync(lib, "b-one", 2, "tobit", "*", tags=_carrying(e, 1, "1"))  # abandoned: not taken
+    _sync(lib, "b-one", 3, "tobit", "1-0", tags={"White": "Player", "Black": "Player"})  # a friendly game
+    _sync(lib, "b-one", 4, "tobit", "0-1", tags=_carrying(e, 1, "1"))
+    _sync(lib, "b-two", 7, "tobit", "1/2-1/2", tags=_carrying(e, 1, "2"))
+    _sync(lib, "b-stray", 1, "tobit", "1-0", tags=_carrying(e, 1, "2"))  # a board not in the event
     lines = take_results(e, lib)
-    assert lines[0] == "game 5 (library) from board b-stray is not from a board of Club: left aside"
-    assert "round 1 table 1 on board 1: A - D 0-1 (game 3)" in lines
-    assert "round 1 table 2 on board 2: B - C 1/2-1/2 (game 4)" in lines
-    assert [(p.result, p.source, p.library_game) for p in e.pairings(1)] == [("0-1", "board", 3),
-                                                                            ("1/2-1/2", "board", 4)]
-    assert take_results(e, lib) == [lines[0]]  # nothing taken twice
+    assert lines == [
+        "board 1: game 3 (Player - Player, 1-0) carries no pairing of Club: listed for the arbiter, not taken",
+        "round 1 table 1 on board 1: A - D 0-1 (game 4)",
+        "round 1 table 2 on board 2: B - C 1/2-1/2 (game 5)",
+        "game 6 (library) from board b-stray is not from a board of Club: left aside"]
+    assert [(p.result, p.source, p.library_game) for p in e.pairings(1)] == [("0-1", "board", 4),
+                                                                            ("1/2-1/2", "board", 5)]
+    assert take_results(e, lib) == [lines[0], lines[3]]  # nothing taken twice; the others listed again
+    # a second game carrying table 1 (the pairing was sent again): listed, never taken
+    _sync(lib, "b-one", 5, "tobit", "1-0", tags=_carrying(e, 1, "1"))
+    assert ("board 1: game 7 (A - D, 1-0) carries round 1.1, which game 4 filled: listed for the arbiter,"
+            " not taken") in take_results(e, lib)
     # the event's games in one PGN-style file, with Event, Round and Board tags
     recs = list(read_games(outputs.event_pgn(e, lib).splitlines()))
     assert [(r.tags["Event"], r.tags["Round"], r.tags["Board"], r.tags["White"], r.tags["Result"])
@@ -270,12 +283,12 @@ def test_results_are_taken_from_the_games_synced_from_each_board(tmp_path):
 def test_hand_correction_is_kept_with_its_reason_and_a_contradiction_is_flagged(tmp_path):
     lib, e = _event_on_boards(tmp_path)
     e.pair_next()
-    _sync(lib, "b-one", 1, "tobit", "1-0")
+    _sync(lib, "b-one", 1, "tobit", "1-0", tags=_carrying(e, 1, "1"))
     # the board's game names the players the other way round: flagged, not taken
-    _sync(lib, "b-two", 1, "tobit", "1-0", tags={"White": "C", "Black": "B"})
+    _sync(lib, "b-two", 1, "tobit", "1-0", tags=dict(_carrying(e, 1, "2"), White="C", Black="B"))
     lines = take_results(e, lib)
-    assert "round 1 table 2 on board 2: FLAG the board's game 2 names C - B, the pairing is B - C: result not taken" \
-        in lines
+    assert "round 1 table 2 on board 2: FLAG the board's game 2 names C - B, the pairing is B - C: result not" \
+        " taken (the arbiter: tournament take or result)" in lines
     assert e.find_pairing(1, "2").result is None
     # the arbiter corrects table 1 (the players agreed a draw the board didn't see)
     p = e.set_result(1, "A", "1/2-1/2", "players agreed a draw; board showed a resignation by mistake")
@@ -284,16 +297,21 @@ def test_hand_correction_is_kept_with_its_reason_and_a_contradiction_is_flagged(
                       "(players agreed a draw; board showed a resignation by mistake)")
     assert [c[3:6] for c in e.corrections()] == [("1-0", "1/2-1/2",
                                                    "players agreed a draw; board showed a resignation by mistake")]
-    e.set_result(1, "B", "1-0", "the players swapped seats; the arbiter saw B win with White")
+    # corrected back: the board's result again, the flag clears
+    p = e.set_result(1, "A", "1-0", "the resignation stands after all")
+    assert (p.result, p.source, p.flag) == ("1-0", "board", None)
+    # the players of table 2 had swapped colours: the arbiter takes the game turned round
+    p = e.take_game(1, "2", 2, "the players swapped seats; the arbiter saw C win with White", swapped=True)
+    assert (p.result, p.source, p.flag, p.library_game) == ("0-1", "board", None, 2)
     # a result entered by hand first, then a board game that contradicts it: hand kept, flagged
     r, ps = e.pair_next()
     names = e.names_by_id()
     assert (names[ps[0].white], names[ps[0].black], ps[0].board) == ("D", "C", "1")
     e.set_result(2, "D", "0-1", "reported by the players")
-    _sync(lib, "b-one", 2, "tobit", "1-0")
+    _sync(lib, "b-one", 2, "tobit", "1-0", tags=_carrying(e, 2, "1"))
     lines = take_results(e, lib)
-    assert lines == ["round 2 table 1 on board 1: FLAG hand result 0-1 differs from the board's 1-0 (game 3):"
-                     " hand result kept"]
+    assert "round 2 table 1 on board 1: FLAG hand result 0-1 differs from the board's 1-0 (game 3):" \
+           " hand result kept" in lines
     assert e.find_pairing(2, "D").result == "0-1"
     text = outputs.pairings_text(e, 2)
     assert "! hand result 0-1 differs" in text
@@ -421,4 +439,67 @@ def test_knockout_withdrawal_sends_the_opponent_through(tmp_path):
     e.set_result(1, "B", "0-1", "s")
     _, ps = e.pair_next()
     assert [(names[p.white], names[p.black]) for p in ps] == [("A", "C")]
+    lib.close()
+
+
+def test_a_game_carrying_a_pairing_on_another_board_is_flagged_not_taken(tmp_path):
+    lib, e = _event_on_boards(tmp_path)
+    e.pair_next()
+    _sync(lib, "b-two", 1, "tobit", "1-0", tags=_carrying(e, 1, "1"))  # table 1's pairing, played on board 2
+    _sync(lib, "b-one", 1, "toguz", "0-1", tags=_carrying(e, 1, "1"))  # the board played another game
+    lines = take_results(e, lib)
+    assert lines == [
+        "round 1 table 1 on board 1: FLAG game 1 carrying round 1.1 was played on board 2, not on its board 1:"
+        " result not taken (the arbiter: tournament take or result)",
+        "round 1 table 1 on board 1: game 2 (0-1) is toguz, the event plays tobit: left aside"]
+    p = e.find_pairing(1, "1")
+    assert (p.result, p.library_game) == (None, None) and p.flag.startswith("game 1 carrying round 1.1")
+    p = e.take_game(1, "1", 1, "the arbiter saw A and D play at board 2")  # the arbiter takes it
+    assert (p.result, p.flag, p.library_game) == ("1-0", None, 1)
+    with pytest.raises(TournamentError, match="game 1 is round 1 table 1's already"):
+        e.take_game(1, "2", 1, "again")
+    with pytest.raises(TournamentError, match="game 2 is toguz, Club plays tobit"):
+        e.take_game(1, "2", 2, "wrong game")
+    lib.close()
+
+
+def test_a_knockout_double_forfeit_is_nobodys_win_and_the_next_opponent_has_a_bye(tmp_path):
+    lib = Library(str(tmp_path / "lib.sqlite"))
+    e = Event.create(lib, "KO", "toguz", "knockout", games_per_match=1, boards=["1", "2"])
+    for n in "ABCD":
+        e.add_entrant(n)
+    e.pair_next()
+    e.set_result(1, "1", "-/-", "neither A nor D came")
+    e.set_result(1, "2", "1-0", "B won")
+    with pytest.raises(TournamentError, match="tied with a double forfeit: record who goes on"):
+        e.pair_next()
+    with pytest.raises(TournamentError, match="the winner is A or D or nobody"):
+        e.decide(1, "1", "B", "arbiter", "x")
+    assert e.decide(1, "1", "nobody", "arbiter", "both absent") is None
+    r, ps = e.pair_next()
+    names = e.names_by_id()
+    assert [(names[p.white], p.black, p.result) for p in ps] == [("B", None, "bye")]  # B the champion
+    recs = list(read_games(outputs.event_pgn(e, lib).splitlines()))
+    assert [(r.tags["Round"], r.tags["Result"], r.tags.get("Forfeit"), r.tags.get("Termination")) for r in recs] == [
+        ("1.1", "*", "-/-", "forfeit"), ("1.2", "1-0", None, None)]
+    lib.close()
+
+
+def test_a_knockout_slot_left_empty_by_two_double_forfeits_gives_the_next_opponent_a_bye(tmp_path):
+    lib = Library(str(tmp_path / "lib.sqlite"))
+    e = Event.create(lib, "KO8", "toguz", "knockout", games_per_match=1)
+    for n in "ABCDEFGH":
+        e.add_entrant(n)
+    r, ps = e.pair_next()  # 1-8, 4-5, 2-7, 3-6
+    for p, res in zip(ps, ("-/-", "-/-", "1-0", "0-1")):
+        e.set_result(1, p.match, res, "reported")
+    for m in ("1", "2"):
+        e.decide(1, m, "nobody", "arbiter", "both absent")
+    r, ps = e.pair_next()  # slot 1 (matches 1 and 2) is empty; B - F
+    names = e.names_by_id()
+    assert [(p.match, names[p.white], names.get(p.black)) for p in ps] == [("2", "B", "F")]
+    e.set_result(2, "2", "0-1", "reported")
+    r, ps = e.pair_next()  # the final: F alone, by a bye
+    assert [(p.match, names[p.white], p.black, p.result) for p in ps] == [("1", "F", None, "bye")]
+    assert e.standings()[0]["name"] == "F" and e.standings()[0]["champion"]
     lib.close()

@@ -1,6 +1,6 @@
 """A round robin of 6 players on 3 simulated boards at once, end to end: the real firmware
 (SimBoard, `micropython -X heapsize=192k`) plays every game through its sensors, each
-board is synced over its link with `playboard sync`, `playboard tournament collect`
+board is sent its pairing and synced over its link with `playboard sync`, `playboard tournament collect`
 takes the results, and the standings come out as worked out from the plan."""
 import os
 
@@ -81,6 +81,8 @@ def test_round_robin_of_six_on_three_simulated_boards(tmp_path, capsys):
             ps = e.pairings(rnd)
             lib.close()
             assert sorted(p.board for p in ps) == ["1", "2", "3"]
+            # each board told its pairing: the game begun there next carries it
+            assert cli.main(T + ["send", "Spring"] + sum((["--port", b.port] for b in boards), [])) == 0
             for p in ps:
                 b = boards[int(p.board) - 1]
                 res = _planned(seed[p.white], seed[p.black])

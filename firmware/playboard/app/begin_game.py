@@ -80,6 +80,10 @@ def begin(app, now_ms, resumed=None):
                 "Black": engine if mode == "demo" or mode == "white" else "Player", "Mode": mode}
         if mode != "two":
             tags["Level"] = str(app.level)
+        pairing = getattr(app, "pairing", None)
+        if pairing is not None and mode == "two":  # a tournament's game (app.request): this one only
+            tags.update(pairing)
+            app.pairing = None
         app._record("G", name, tags)
         p[1] = True
     else:

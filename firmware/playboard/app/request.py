@@ -58,6 +58,9 @@ def link_set_game(app, req):
     if "check" in req:  # the self-test or calibration (docs/protocol.md)
         from playboard.app import check
         return check.link(app, req)
+    if "pairing" in req:  # a tournament's pairing for the next game (docs/protocol.md)
+        from playboard.app import pairing
+        return pairing.link(app, req)
     for k in req:
         if k not in _G_FIELDS:
             raise ValueError("unknown field %r (one of %s)" % (k, ", ".join(_G_FIELDS)))

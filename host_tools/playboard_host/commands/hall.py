@@ -49,6 +49,29 @@ def port_lister(patterns, vid_pid):
     return ports
 
 
+def _check_console(path, event):
+    """A console that can't print the event's names: one line now, and the hall's lines
+    printed with those characters escaped (never a traceback, hours into an event)."""
+    from playboard_host.library import Library
+    from playboard_host.tournament.console import unprintable, why
+    from playboard_host.tournament.event import Event
+
+    lib = Library(path, create=False)
+    try:
+        e = Event(lib, event)
+        text = "\n".join([e.name] + [x.name for x in e.entrants(teams_only=False)])
+    finally:
+        lib.close()
+    ch = unprintable(text, sys.stdout)
+    if ch is not None:
+        try:
+            sys.stdout.reconfigure(errors="backslashreplace")
+        except AttributeError:
+            pass
+        print(why(ch, sys.stdout, "its names are printed escaped here (the page and the live files have them"
+                  " whole)"))
+
+
 def run(args):
     from playboard_host.library import Library, LibraryError, default_path
     from playboard_host.tournament import hall as hall_mod
@@ -70,6 +93,7 @@ def run(args):
         except (LibraryError, TournamentError) as e:
             raise CommandError(str(e))
         pairings = hall_mod.event_pairings(path, args.event)
+        _check_console(path, args.event)
     try:
         os.makedirs(args.live_dir, exist_ok=True)
     except OSError as e:

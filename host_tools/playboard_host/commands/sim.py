@@ -51,6 +51,9 @@ def add_arguments(p):
     p.add_argument("--board-file", help="with --pico: your own board definition (JSON) to try")
     p.add_argument("--uf2", help="with --pico: MicroPython RPI_PICO .uf2 (default $PLAYBOARD_PICO_UF2 or ../shared/rp2)")
     p.add_argument("--bootrom", help="with --pico: RP2040 bootrom image (default $PLAYBOARD_PICO_BOOTROM or ../shared/rp2)")
+    p.add_argument("--board-id", metavar="ID",
+                   help="the id the board's hello gives (default \"sim\"; each board of a hall or an event needs"
+                        " its own, as a real board's chip id is its own)")
     p.add_argument("--heap", default=None, help=argparse.SUPPRESS)  # the firmware's heap (default: the RP2040's)
 
 
@@ -167,7 +170,7 @@ def run(args):
         lock = lock_flash(flash)  # held while the board runs
         try:
             session = Session(hub, game=args.game, mode=args.mode, level=args.level, heap=args.heap,
-                              flash_dir=flash, library=args.library)
+                              flash_dir=flash, library=args.library, board_id=args.board_id)
         except SessionError as e:
             lock.close()
             raise CommandError(str(e))

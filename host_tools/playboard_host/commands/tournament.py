@@ -1,4 +1,5 @@
 """`playboard tournament`: run an event on a room of boards (docs/tournament.md)."""
+import re
 import sys
 
 from playboard.games.common import GAME_NAMES
@@ -6,7 +7,8 @@ from playboard.games.common import GAME_NAMES
 from playboard_host.cli import CommandError, check_output_path
 from playboard_host.library import SCHEMA_VERSION, Library, LibraryError
 from playboard_host.tournament import outputs
-from playboard_host.tournament.event import RESULTS, SYSTEMS, Event, TournamentError
+from playboard_host.tournament.console import Buffered
+from playboard_host.tournament.event import DECISIONS, RESULTS, SYSTEMS, Event, TournamentError
 from playboard_host.tournament.results import take_results
 from playboard_host.tournament.scoring import TIEBREAKS
 
@@ -78,6 +80,41 @@ def add_arguments(p):
     r.add_argument("result", choices=RESULTS, help="+/- : White wins by forfeit; -/+ Black; -/- both forfeit")
     r.add_argument("--reason", required=True)
     r.add_argument("--kazans", help="balls in the kazans at the end, WHITE-BLACK (mancala tiebreak)")
+    # "-/+" and "-/-" are results, not options: argparse takes a word beginning with "-" for an option
+    # unless it looks like a negative number (its matcher, widened here to these two results)
+    r._negative_number_matcher = re.compile(r"^-\d+$|^-\d*\.\d+$|^-/[-+]$")
+
+    t = sub.add_parser("take", help="take a game the boards recorded (collect listed it) for a pairing, by hand")
+    t.add_argument("event")
+    t.add_argument("round", type=int)
+    t.add_argument("who", help="table number or a player's name")
+    t.add_argument("game", type=int, help="the game's id in the library (collect and `playboard games` show it)")
+    t.add_argument("--swapped", action="store_true", help="the players sat with each other's colours")
+    t.add_argument("--reason", required=True)
+
+    x = sub.add_parser("decide", help="record the decision of a tied knockout match (lot, armageddon, rating)")
+    x.add_argument("event")
+    x.add_argument("round", type=int)
+    x.add_argument("match", help="the match's number")
+    x.add_argument("winner", help="the name of the side that goes on, or nobody (a double forfeit)")
+    x.add_argument("--by", required=True, choices=DECISIONS)
+    x.add_argument("--reason", required=True)
+
+    x = sub.add_parser("adjourn", help="adjourn a game: no result yet, the round robin goes on")
+    x.add_argument("event")
+    x.add_argument("round", type=int)
+    x.add_argument("who", help="table number or a player's name")
+    x.add_argument("--reason", required=True)
+
+    x = sub.add_parser("repair", help="pair the last round again (before any of its games has a result)")
+    x.add_argument("event")
+
+    d = sub.add_parser("send", help="send each board of the event its next pairing (the next game begun there"
+                                    " carries it)")
+    d.add_argument("event")
+    d.add_argument("--port", action="append", default=[], required=True, metavar="PORT",
+                   help="a board's serial port (repeatable)")
+    d.add_argument("--timeout", type=float, default=1.0, help="seconds to wait for each board's answer")
 
     w = sub.add_parser("withdraw", help="withdraw a player: their games without a result become forfeits")
     w.add_argument("event")
@@ -95,6 +132,10 @@ def add_arguments(p):
         x.add_argument("--output", "-o", help="write to this file (default standard output)")
 
 
+def _table(p):
+    return p.match if p.game_no == 1 else "%s.%d" % (p.match, p.game_no)
+
+
 def _write(args, text):
     if getattr(args, "output", None):
         check_output_path(args.output)
@@ -110,21 +151,36 @@ def _write(args, text):
 
 def run(args):
     if not args.action:
-        raise CommandError("tournament needs an action: create, add, board, pair, assign, collect, result,"
-                           " withdraw, pairings, standings, pgn, show, list (see --help)")
+        raise CommandError("tournament needs an action: create, add, board, pair, repair, assign, send, collect,"
+                           " result, take, adjourn, decide, withdraw, pairings, standings, pgn, show, list (see --help)")
     try:
         lib = Library(args.library, create=args.action == "create")
     except LibraryError as e:
         raise CommandError(str(e))
+    out = Buffered()  # printed whole at the end, or one line if the console can't print a name
+    failed = None
     try:
         if lib.upgraded_from is not None:
             print("library %s upgraded from version %d to %d (its games kept)"
                   % (lib.path, lib.upgraded_from, SCHEMA_VERSION), file=sys.stderr)
-        return _run(args, lib)
-    except TournamentError as e:
-        raise CommandError(str(e))
+        with out:
+            try:
+                code = _run(args, lib)
+            except TournamentError as e:
+                failed = CommandError(str(e))
     finally:
         lib.close()
+    line = out.flush_to_console("the %s was done" % args.action if args.action in _CHANGES else
+                                "nothing was printed", to_file=args.action in ("pairings", "standings", "pgn"))
+    if failed is not None:
+        raise failed
+    if line:
+        raise CommandError(line)
+    return code
+
+
+_CHANGES = ("create", "add", "board", "pair", "repair", "assign", "send", "collect", "result", "take", "adjourn",
+            "decide", "withdraw")
 
 
 def _run(args, lib):
@@ -164,11 +220,37 @@ def _run(args, lib):
         sys.stdout.write(outputs.pairings_text(e, r))
     elif act == "assign":
         p = e.assign(args.round, args.who, args.board)
-        print("round %d table %s on board %s" % (p.round, p.match, args.board))
+        print("round %d table %s on board %s" % (p.round, _table(p), args.board))
     elif act == "result":
         p = e.set_result(args.round, args.who, args.result, args.reason, args.kazans)
-        print("round %d table %s: %s (%s)%s" % (p.round, p.match, p.result, args.reason,
+        print("round %d table %s: %s (%s)%s" % (p.round, _table(p), p.result, args.reason,
                                                 ("\nflag: " + p.flag) if p.flag else ""))
+    elif act == "take":
+        from playboard_host.tournament.results import final_kazans
+        p = e.take_game(args.round, args.who, args.game, args.reason, args.swapped)
+        g = lib.games(ids=[args.game])[0]
+        kz = final_kazans(g)
+        if kz:
+            if args.swapped:
+                kz = kz[::-1]
+            with lib.db:
+                lib.db.execute("UPDATE pairings SET kazans=? WHERE id=?", ("[%d, %d]" % kz, p.id))
+        names = e.names_by_id()
+        print("round %d table %s: %s - %s %s (game %d, taken by hand: %s)" % (
+            p.round, _table(p), names[p.white], names[p.black], p.result, args.game, args.reason))
+    elif act == "decide":
+        wid = e.decide(args.round, args.match, args.winner, args.by, args.reason)
+        print("round %d match %s: %s goes on (decided by %s: %s)" % (
+            args.round, args.match, e.names_by_id()[wid] if wid else "nobody", args.by, args.reason))
+    elif act == "adjourn":
+        p = e.adjourn(args.round, args.who, args.reason)
+        print("round %d table %s adjourned (%s)" % (p.round, _table(p), args.reason))
+    elif act == "repair":
+        r, ps = e.repair()
+        print("round %d paired again" % r)
+        sys.stdout.write(outputs.pairings_text(e, r))
+    elif act == "send":
+        return _send(e, args)
     elif act == "withdraw":
         r = e.withdraw(args.name, args.round)
         print("%s withdrawn from round %d on: their games without a result are forfeits" % (args.name, r))
@@ -188,12 +270,60 @@ def _run(args, lib):
         s = e.settings
         print("%s: %s, %s" % (e.name, e.game, s["system"]))
         for k in sorted(s):
-            if k != "boards":
+            if k not in ("boards", "decisions", "void"):
                 print("  %s: %s" % (k, s[k]))
         print("  boards: %s" % (", ".join("%s=%s" % kv for kv in s["boards"].items()) or "none"))
         for x in e.entrants(teams_only=False):
             print("  %3d %s%s%s" % (x.seed, x.name, " (team %s)" % x.team if x.team else "",
                                     " withdrawn from round %d" % x.withdrawn_round if x.withdrawn_round else ""))
+        names = e.names_by_id()
+        for k, d in sorted(s.get("decisions", {}).items()):
+            r, stage, m = k.split("/")
+            print("  decision round %s match %s: %s goes on (by %s: %s)" % (
+                r, m, names.get(d["winner"], "nobody"), d["by"], d["reason"]))
         for c in e.corrections():
             print("  correction round %d table %s: %s -> %s (%s, %s)" % (c[1], c[2], c[3], c[4], c[5], c[6]))
     return 0
+
+
+def _send(e, args):
+    """``tournament send``: each port's board told its next pairing (its hello's id
+    names its label); one line per board."""
+    from playboard_host.serial_link import BoardLink, LinkError, open_port
+    from playboard_host.tournament.results import next_pairing, pairing_request, round_text
+
+    failed = 0
+    seen = {}
+    for port in args.port:
+        try:
+            link = BoardLink(open_port(port), timeout=args.timeout)
+        except (LinkError, OSError) as x:
+            print("%s: can't open: %s" % (port, x))
+            failed += 1
+            continue
+        try:
+            bid = link.hello().get("board")
+            if bid in seen:
+                print("%s: answers id %s as %s does: each board needs its own id; not sent" % (port, bid, seen[bid]))
+                failed += 1
+                continue
+            seen[bid] = port
+            label = e.board_of_id(bid)
+            if label is None:
+                print("%s: board %s is not a board of %s" % (port, bid, e.name))
+                failed += 1
+                continue
+            p = next_pairing(e, label)
+            if p is None:
+                print("board %s (%s): no pairing to play" % (label, port))
+                continue
+            link.set_game(**pairing_request(e, p))
+            names = e.names_by_id()
+            print("board %s: round %s, %s (White) - %s (Black): its next game" % (
+                label, round_text(p), names[p.white], names[p.black]))
+        except LinkError as x:
+            print("%s: %s" % (port, x))
+            failed += 1
+        finally:
+            link.close()
+    return 1 if failed else 0

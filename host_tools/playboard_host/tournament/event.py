@@ -17,6 +17,11 @@ from playboard_host.tournament import pairing, scoring
 SYSTEMS = ("roundrobin", "knockout", "groups")
 RESULTS = ("1-0", "0-1", "1/2-1/2", "+/-", "-/+", "-/-")
 FORFEITS = ("+/-", "-/+", "-/-")
+DECISIONS = ("lot", "armageddon", "rating", "arbiter")  # how a tied match is decided by hand
+
+
+def _n(v):
+    return ("%.2f" % v).rstrip("0").rstrip(".") if isinstance(v, float) else str(v)
 
 
 class TournamentError(Exception):
@@ -35,6 +40,19 @@ def points(result, scoring_):
     fl = scoring_.get("forfeit_loss", l_)
     return {"1-0": (w, l_), "0-1": (l_, w), "1/2-1/2": (d, d), "+/-": (w, fl), "-/+": (fl, w),
             "-/-": (fl, fl)}.get(result)
+
+
+def check_board_ids(boards):
+    """TournamentError (one line) unless every board of ``boards`` ({label: id}) answers
+    its own id: two boards with one id (simulated boards left at "sim", a board given
+    twice) would have their games, and so their results, mixed up."""
+    seen = {}
+    for label, hw in boards.items():
+        if hw in seen:
+            raise TournamentError("boards %s and %s both answer id %s: each board needs its own id (a board's is"
+                                  " its chip's, `playboard sync` shows it; a simulated board's: playboard sim"
+                                  " --board-id ID)" % (seen[hw], label, hw))
+        seen[hw] = label
 
 
 class Pairing:
@@ -114,7 +132,13 @@ class Event:
                     "boards_per_match": boards_per_match, "bye_points": bye_points, "boards": {}}
         for b in boards:
             label, _, hw = b.partition("=")
-            settings["boards"][label.strip()] = (hw or label).strip()
+            label, hw = label.strip(), (hw or label).strip()
+            if not label:
+                raise TournamentError("a board needs a label: --board LABEL[=ID], not %r" % b)
+            if label in settings["boards"]:
+                raise TournamentError("board %s is given twice" % label)
+            settings["boards"][label] = hw
+        check_board_ids(settings["boards"])
         try:
             with lib.db:
                 lib.db.execute("INSERT INTO events (name, game, settings, created_at) VALUES (?,?,?,?)",
@@ -143,9 +167,16 @@ class Event:
     # ---- boards ---------------------------------------------------------------------
 
     def add_board(self, label, board_id=None):
-        """Add board ``label`` (answering ``board_id`` in its hello; default the label)."""
+        """Add board ``label`` (answering ``board_id`` in its hello; default the label).
+        TournamentError (nothing changed) for a label the event has, or an id another
+        of its boards answers."""
+        if label in self.settings["boards"]:
+            raise TournamentError("%s has a board %s already (id %s)" % (self.name, label, self.settings["boards"][label]))
+        boards = dict(self.settings["boards"])
+        boards[label] = board_id or label
+        check_board_ids(boards)
         with self.db:
-            self.settings["boards"][label] = board_id or label
+            self.settings["boards"] = boards
             self._save_settings()
 
     def board_of_id(self, board_id):
@@ -241,8 +272,9 @@ class Event:
                         " VALUES (?,?,?,?,?,?,?,?,?)",
                         (self.id, round_, stage, str(match), game_no, white, black, result, source))
 
-    def round_complete(self, round_):
-        return all(p.result is not None for p in self.pairings(round_))
+    def round_complete(self, round_, adjourned_ok=False):
+        """True when every pairing of ``round_`` has a result (``adjourned_ok``: or is adjourned)."""
+        return all(p.result is not None or adjourned_ok and p.source == "adjourned" for p in self.pairings(round_))
 
     def pair_next(self):
         """Pair the next round (or add tiebreak games to an unfinished knockout round);
@@ -274,7 +306,7 @@ class Event:
         k = last - first_round + 1
         if k >= len(sched):
             raise TournamentError("all %d rounds of %s are paired" % (len(sched), self.name))
-        if last and not self.round_complete(last):
+        if last and not self.round_complete(last, adjourned_ok=True):
             raise TournamentError("round %d still lacks results; pair the next one when it is complete" % last)
         self._pair_rr_round(members or ents, sched[k], last + 1, stage)
         return last + 1
@@ -309,8 +341,9 @@ class Event:
             self._apply_withdrawals(p)
 
     def _apply_withdrawals(self, p):
-        wd = {e.id for e in self.entrants(teams_only=False) if e.withdrawn_round is not None
-              and e.withdrawn_round <= p.round}
+        rows = self.entrants(teams_only=False)
+        gone = {e.name for e in rows if e.withdrawn_round is not None and e.withdrawn_round <= p.round}
+        wd = {e.id for e in rows if e.name in gone or e.team in gone}  # a team's withdrawal: its players'
         if p.result is not None or p.black is None:
             return
         w, b = p.white in wd, p.black in wd
@@ -337,16 +370,73 @@ class Event:
         return pa, pb, all(g.result is not None for g in games)
 
     def match_winner(self, games):
-        """The entrant id who won the match, or None (not finished or tied)."""
+        """The entrant id who won the match, or None (not finished, tied, or decided
+        for nobody). A tied match is won by the arbiter's decision (:meth:`decide`)."""
         g0 = games[0]
         if g0.result == "bye":
             return g0.white
         pa, pb, complete = self.match_score(games)
-        if not complete or pa == pb:
+        if not complete:
             return None
-        if g0.result == "-/-" and len(games) == 1:
-            return None
+        if pa == pb:
+            d = self.decision(games)
+            return d["winner"] if d else None
         return g0.white if pa > pb else g0.black
+
+    def match_over(self, games):
+        """True once the match has a winner, or was decided for nobody (a double forfeit)."""
+        return self.match_winner(games) is not None or bool(self.decision(games))
+
+    @staticmethod
+    def _match_key(g0):
+        return "%d/%s/%s" % (g0.round, g0.stage, g0.match)
+
+    def decision(self, games):
+        """The arbiter's decision of the match ``games`` (dict winner (entrant id, or None:
+        nobody), by, reason), or None."""
+        return self.settings.get("decisions", {}).get(self._match_key(games[0]))
+
+    def decide(self, round_, match, winner, by, reason):
+        """Record the arbiter's decision of tied match ``match`` (its number) of round
+        ``round_``: ``winner`` a name of one side, or "nobody" (both forfeited); ``by``
+        one of DECISIONS (lot, armageddon, rating, arbiter). TournamentError (nothing
+        changed) for a match that is not finished and tied."""
+        if by not in DECISIONS:
+            raise TournamentError("a decision is by %s, not %r" % (", ".join(DECISIONS), by))
+        if not reason or not reason.strip():
+            raise TournamentError("a decision needs a reason (--reason)")
+        ms = [m for m in self._matches(round_) if m[0].match == str(match) and m[0].black is not None]
+        if not ms:
+            raise TournamentError("round %s has no match %s" % (round_, match))
+        games = ms[0]
+        # a block of tiebreak games paired and not begun goes: the decision replaces it
+        unplayed = [g for g in games if g.result is None and g.library_game is None and g.source is None]
+        played = [g for g in games if g not in unplayed]
+        if unplayed and played and all(g.result is not None for g in played):
+            games = played
+        else:
+            unplayed = []
+        pa, pb, complete = self.match_score(games)
+        if not complete:
+            raise TournamentError("match %s of round %s is still being played" % (match, round_))
+        if pa != pb:
+            raise TournamentError("match %s of round %s is not tied (%s-%s): it needs no decision" % (
+                match, round_, _n(pa), _n(pb)))
+        names = self.names_by_id()
+        sides = {names[games[0].white]: games[0].white, names[games[0].black]: games[0].black}
+        if winner == "nobody":
+            wid = None
+        elif winner in sides:
+            wid = sides[winner]
+        else:
+            raise TournamentError("the winner is %s or nobody, not %r" % (" or ".join(sides), winner))
+        with self.db:
+            for g in unplayed:
+                self.db.execute("DELETE FROM pairings WHERE id=?", (g.id,))
+            self.settings.setdefault("decisions", {})[self._match_key(games[0])] = {
+                "winner": wid, "by": by, "reason": reason.strip(), "at": _now()}
+            self._save_settings()
+        return wid
 
     def _matches(self, round_, stage=None):
         out = {}
@@ -372,11 +462,17 @@ class Event:
         if any(not all(g.result is not None for g in m) for m in matches):
             raise TournamentError("round %d still lacks results; pair the next one when it is complete" % last)
         tb = self.settings["tiebreak_games"]
-        tied = [m for m in matches if self.match_winner(m) is None]
+        tied = [m for m in matches if not self.match_over(m)]
+        for m in tied:
+            if any(g.result == "-/-" for g in m):
+                raise TournamentError("match %s of round %d is tied with a double forfeit: record who goes on"
+                                      " (tournament decide EVENT %d %s NAME|nobody --by arbiter --reason TEXT)"
+                                      % (m[0].match, last, last, m[0].match))
         if tied:
             if not tb:
                 raise TournamentError("match %s of round %d is tied and the event has no tiebreak games:"
-                                      " enter the deciding result by hand" % (tied[0][0].match, last))
+                                      " record the decision (tournament decide EVENT %d %s NAME --by lot|armageddon|"
+                                      "rating --reason TEXT)" % (tied[0][0].match, last, last, tied[0][0].match))
             for m in tied:  # a block of tiebreak games, colours continuing to alternate
                 a, b = m[0].white, m[0].black
                 n = len(m)
@@ -385,17 +481,34 @@ class Event:
                     self._insert(last, stage, m[0].match, n + k + 1, w, bl)
                     self._apply_withdrawals(self.pairings(last)[-1])
             return last
-        winners = [self.match_winner(m) for m in matches]
+        # the bracket's slots in match order: a winner, or None (a match decided for nobody, or a
+        # slot left empty when both its matches were: kept in the settings' "void")
+        slot = {int(m[0].match): self.match_winner(m) for m in matches}
+        for k in self.settings.get("void", {}).get("%d/%s" % (last, stage), []):
+            slot[k] = None
+        winners = [slot.get(k) for k in range(1, max(slot) + 1)]
+        if len(winners) % 2 and len(winners) > 1:
+            winners.append(None)
         if len(winners) == 1:
             raise TournamentError("the knockout of %s is over: the winner is %s"
-                                  % (self.name, self.names_by_id()[winners[0]]))
+                                  % (self.name, self.names_by_id().get(winners[0], "nobody")))
         seed_of = {e.id: i for i, e in enumerate(seeds or ents)}
         r = last + 1
         for m in range(0, len(winners), 2):
             a, b = winners[m], winners[m + 1]
+            if a is None or b is None:  # a match decided for nobody: the other goes on by a bye
+                if (a or b) is not None:
+                    self._insert(r, stage, m // 2 + 1, 1, a or b, None, "bye", "bye")
+                else:
+                    self.settings.setdefault("void", {}).setdefault("%d/%s" % (r, stage), []).append(m // 2 + 1)
+                    self._save_settings()
+                continue
             if seed_of.get(b, 0) < seed_of.get(a, 0):
                 a, b = b, a
             self._pair_match(r, stage, m // 2 + 1, a, b, gpm)
+        if not any(True for p in self.pairings(r)):
+            raise TournamentError("every match of round %d was decided for nobody: the knockout of %s is over"
+                                  % (last, self.name))
         return r
 
     def _pair_match(self, round_, stage, match, a, b, games):
@@ -420,7 +533,7 @@ class Event:
         cycles = self.settings["cycles"]
         scheds = {g: pairing.round_robin(len(m), cycles) for g, m in groups.items()}
         n_group_rounds = max(len(s) for s in scheds.values())
-        if last and not self.round_complete(last):
+        if last and not self.round_complete(last, adjourned_ok=last < n_group_rounds):
             raise TournamentError("round %d still lacks results; pair the next one when it is complete" % last)
         if last < n_group_rounds:
             r = last + 1
@@ -431,6 +544,10 @@ class Event:
                 offset += (len(members) + 1) // 2
             return r
         # the final: the first `advance` of each group, seeded by place, then group
+        adj = [p for p in self.pairings() if p.result is None and p.stage.startswith("group ")]
+        if adj:
+            raise TournamentError("round %d table %s of the groups has no result yet (adjourned): the final is"
+                                  " paired once every group game has one" % (adj[0].round, adj[0].match))
         finalists = self.finalists()
         if self.settings["final"] == "roundrobin":
             sched = pairing.round_robin(len(finalists), cycles)
@@ -462,9 +579,22 @@ class Event:
         labels = list(self.settings["boards"])
         if not labels:
             return
-        todo = [p for p in self.pairings(round_) if p.black is not None and p.board is None and p.result is None]
-        for p, label in zip(todo, labels):
-            self.db.execute("UPDATE pairings SET board=?, assigned_at=? WHERE id=?", (label, _now(), p.id))
+        ps = self.pairings(round_)
+        # a match's games (a knockout's, tiebreaks added later) on one board, the board of its first game;
+        # the matches without one get the boards no match of the round holds, in table order
+        # (a team match's games are its boards: one board each)
+        key = (lambda p: (p.stage, p.match, p.id)) if self.team else (lambda p: (p.stage, p.match))
+        held = {key(p): p.board for p in ps if p.board is not None}
+        free = [b for b in labels if b not in set(held.values())]
+        for p in ps:
+            if p.black is None or p.board is not None or p.result is not None:
+                continue
+            k = key(p)
+            if k not in held:
+                if not free:
+                    continue
+                held[k] = free.pop(0)
+            self.db.execute("UPDATE pairings SET board=?, assigned_at=? WHERE id=?", (held[k], _now(), p.id))
 
     def find_pairing(self, round_, who):
         """The pairing of round ``round_`` named by ``who``: a table/match number
@@ -517,15 +647,107 @@ class Event:
             except ValueError:
                 raise TournamentError("bad kazans %r (expected WHITE-BLACK, e.g. 82-60)" % kazans)
         p = self.find_pairing(round_, who)
-        flag = p.flag
-        if p.source == "board" and p.result != result:
-            flag = "hand result %s differs from the board's %s (%s)" % (result, p.result, reason)
+        flag = None  # a correction clears what an earlier one flagged; corrected back, none is left
+        board = self._board_result(p)
+        if board is not None and board != result:
+            flag = "hand result %s differs from the board's %s (%s)" % (result, board, reason)
+        elif board is None and p.flag and p.library_game is None and p.source != "adjourned":
+            flag = p.flag  # (collect's flag of a game it did not take: still for the arbiter)
         with self.db:
             self.db.execute("UPDATE pairings SET result=?, source=?, flag=?, kazans=COALESCE(?, kazans) WHERE id=?",
-                            (result, "forfeit" if result in FORFEITS else "hand", flag, kz, p.id))
+                            (result, "forfeit" if result in FORFEITS else "board" if board == result else "hand",
+                             flag, kz, p.id))
             self.db.execute("INSERT INTO corrections (pairing, old, new, reason, at) VALUES (?,?,?,?,?)",
                             (p.id, p.result, result, reason.strip(), _now()))
         return self.pairings_by_id(p.id)
+
+    def _board_result(self, p):
+        """The result of the board's game taken for ``p`` (as seen from p's colours), or None."""
+        if p.library_game is None:
+            return None
+        row = self.db.execute("SELECT result FROM games WHERE id=?", (p.library_game,)).fetchone()
+        if row is None:
+            return None
+        if self._swapped(p):
+            return {"1-0": "0-1", "0-1": "1-0"}.get(row[0], row[0])
+        return row[0]
+
+    def _swapped(self, p):
+        return bool(self.db.execute("SELECT 1 FROM corrections WHERE pairing=? AND reason LIKE '[colours swapped]%'"
+                                    " LIMIT 1", (p.id,)).fetchone())
+
+    def take_game(self, round_, who, game_id, reason, swapped=False):
+        """The arbiter takes library game ``game_id`` (one ``collect`` listed: played at
+        the wrong board, or before the pairing reached the board) for pairing ``who``
+        of round ``round_``; ``swapped``: the players had each other's colours (the
+        result is turned round). Kept as a correction with ``reason``; the pairing's
+        flag clears. TournamentError for an unknown game, one another pairing took, or
+        an unfinished one."""
+        if not reason or not reason.strip():
+            raise TournamentError("taking a game by hand needs a reason (--reason)")
+        p = self.find_pairing(round_, who)
+        row = self.db.execute("SELECT result, game FROM games WHERE id=?", (game_id,)).fetchone()
+        if row is None:
+            raise TournamentError("the library has no game %d" % game_id)
+        res, game = row
+        if game != self.game:
+            raise TournamentError("game %d is %s, %s plays %s" % (game_id, game, self.name, self.game))
+        if res not in ("1-0", "0-1", "1/2-1/2"):
+            raise TournamentError("game %d has no result (%s)" % (game_id, res))
+        other = self.db.execute("SELECT round, match FROM pairings WHERE event=? AND library_game=? AND id!=?",
+                                (self.id, game_id, p.id)).fetchone()
+        if other:
+            raise TournamentError("game %d is round %d table %s's already" % (game_id, other[0], other[1]))
+        if swapped:
+            res = {"1-0": "0-1", "0-1": "1-0"}.get(res, res)
+        with self.db:
+            self.db.execute("UPDATE pairings SET result=?, source='board', library_game=?, flag=NULL WHERE id=?",
+                            (res, game_id, p.id))
+            self.db.execute("INSERT INTO corrections (pairing, old, new, reason, at) VALUES (?,?,?,?,?)",
+                            (p.id, p.result, res, "%sgame %d taken: %s" % (
+                                "[colours swapped] " if swapped else "", game_id, reason.strip()), _now()))
+        return self.pairings_by_id(p.id)
+
+    def adjourn(self, round_, who, reason):
+        """Adjourn pairing ``who`` of round ``round_``: no result yet, kept open (a round
+        robin's next round can be paired meanwhile); its result comes later from the
+        board game carrying the pairing (send it again, on any board: ``assign``) or by
+        hand. TournamentError for a pairing with a result."""
+        if not reason or not reason.strip():
+            raise TournamentError("an adjournment needs a reason (--reason)")
+        p = self.find_pairing(round_, who)
+        if p.result is not None:
+            raise TournamentError("round %d table %s has a result (%s): correct it with tournament result"
+                                  % (p.round, p.match, p.result))
+        with self.db:
+            self.db.execute("UPDATE pairings SET source='adjourned', flag=? WHERE id=?",
+                            ("adjourned: " + reason.strip(), p.id))
+        return self.pairings_by_id(p.id)
+
+    def repair(self):
+        """Pair the last round again (a correction changed who goes on, a withdrawal, a
+        board added): its pairings go and are made anew, with boards. TournamentError
+        (nothing changed) once a game of it has a result from a board or by hand."""
+        rounds = self.rounds()
+        if not rounds:
+            raise TournamentError("%s has no round paired yet" % self.name)
+        last = rounds[-1]
+        done = [p for p in self.pairings(last) if p.source in ("board", "hand") or p.library_game is not None]
+        if done:
+            raise TournamentError("round %d has results already (table %s): it can't be paired again"
+                                  % (last, done[0].match))
+        with self.db:
+            keys = {self._match_key(p) for p in self.pairings(last)}
+            self.db.execute("DELETE FROM corrections WHERE pairing IN (SELECT id FROM pairings WHERE event=?"
+                            " AND round=?)", (self.id, last))
+            self.db.execute("DELETE FROM pairings WHERE event=? AND round=?", (self.id, last))
+            d = self.settings.get("decisions", {})
+            for k in keys:
+                d.pop(k, None)
+            for k in [k for k in self.settings.get("void", {}) if k.startswith("%d/" % last)]:
+                del self.settings["void"][k]
+            self._save_settings()
+        return self.pair_next()
 
     def pairings_by_id(self, pid):
         r = self.db.execute("SELECT %s FROM pairings WHERE id=?" % ", ".join(Pairing.COLS), (pid,)).fetchone()
@@ -542,8 +764,9 @@ class Event:
         which they have a game without a result, else the next round): their games
         without a result become forfeits (docs/tournament.md)."""
         e = self.entrant(name)
+        mine = {e.id} | {m.id for m in self.entrants(teams_only=False) if m.team == e.name and e.team is None}
         if from_round is None:
-            open_ = [p.round for p in self.pairings() if p.result is None and e.id in (p.white, p.black)]
+            open_ = [p.round for p in self.pairings() if p.result is None and (p.white in mine or p.black in mine)]
             from_round = min(open_) if open_ else (self.rounds() or [0])[-1] + 1
         with self.db:
             self.db.execute("UPDATE entrants SET withdrawn_round=? WHERE id=?", (from_round, e.id))

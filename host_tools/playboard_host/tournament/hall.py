@@ -52,16 +52,25 @@ class BoardState:
         self.moves_seen = 0
         self.updated = time.time()
         self.lost_events = 0
+        self.base_ply = 0  # the ply of the game's first position (its move events count from it)
+        self.drops = 0  # times the link went away
+        self.tags = {}  # the game's header (a pairing's Event, Round, White, Black)
+        self.sent = None  # the pairing request last sent to the board (hall.send_pairing)
+        self.claimed = False  # its id is this board's in the hall (another answering it is refused)
+        self.duplicate = None  # the port of a board answering the same id (this one is not followed)
 
-    def start(self, name, fen=None, moves=(), result=None):
+    def start(self, name, fen=None, moves=(), result=None, tags=None):
+        self.tags = tags or {}
         self.game = name
         self.moves = list(moves)
         self.last_move = self.moves[-1] if self.moves else None
         self.result = result if result not in (None, "*") else None
         self.termination = None
         self.correction_since = None
+        self.base_ply = 0
         try:
             self.g = new_game(name, fen)
+            self.base_ply = self.g.ply
             for m in self.moves:
                 self.g.push_text(m)
         except (GameError, ValueError):
@@ -75,6 +84,9 @@ class BoardState:
         elif kind == "resumed":  # the position only: the moves before it are in the board's record
             self.start(ev.get("game"), ev.get("fen"))
         elif kind == "move":
+            ply = ev.get("ply")
+            if isinstance(ply, int) and ply - self.base_ply <= len(self.moves):
+                return False  # already in the record fetched (its event was on the way meanwhile)
             text = ev.get("move", "?")
             self.moves.append(text)
             self.last_move = text
@@ -118,6 +130,16 @@ class BoardWatch(threading.Thread):
         self.keepalive_s = keepalive_s
         self.stopping = False
 
+    @staticmethod
+    def _board_game(link, status):
+        """The board's game now (a record.GameRecord, moves whole): the one in play, else
+        the last one it finished that is not synced yet, else None."""
+        cur = status.get("current")
+        if cur is not None:
+            return link.fetch_game(cur)[0]
+        done = [g for g in link.list_games() if g["finished"]]
+        return link.fetch_game(done[-1]["id"])[0] if done else None
+
     def run(self):
         link = None
         st = self.hall.state_of(self.port)
@@ -129,20 +151,35 @@ class BoardWatch(threading.Thread):
             except LinkError:
                 pass
             status = link.status()
-            cur = status.get("current")
-            rec = link.fetch_game(cur)[0] if cur is not None else None
+            rec = self._board_game(link, status)
+            with self.hall.lock:
+                twin = [o.port for o in self.hall.boards.values() if o is not st and o.claimed
+                        and o.board_id == hello.get("board")]
+                st.claimed = not twin  # (checked and claimed at once: two threads' hellos race)
+                if twin:
+                    st.duplicate = twin[0]
+                    raise LinkError("the board on %s answers id %s too: each board needs its own id"
+                                    " (a simulated board's: playboard sim --board-id ID)" % (twin[0], hello.get("board")))
+                st.duplicate = None
+                st.board_id = hello.get("board")
             link.live(True)
             with self.hall.lock:
                 st.board_id = hello.get("board")
+                back = st.drops > 0 and not st.connected
                 st.connected = True
                 st.error = None
                 if rec is not None:
-                    st.start(rec.name, rec.fen, rec.moves, rec.result)
+                    st.start(rec.name, rec.fen, rec.moves, rec.result, rec.tags)
+                    st.termination = rec.termination
                 st.updated = time.time()
+            if back:  # every return said, as every drop is
+                self.hall.notice("board %s back (%s)" % (self.hall.label_of(st), _game_line(st)))
             self.hall.changed(st)
             self.hall.sync_board(link, st)
+            st.sent = None  # (a board that lost power forgot it: sent again at every connection)
             t_keep = time.monotonic() + self.keepalive_s
             while not self.stopping and not self.hall.stopping:
+                self.hall.send_pairing(link, st)
                 if time.monotonic() >= t_keep:
                     link.live(True)
                     t_keep = time.monotonic() + self.keepalive_s
@@ -153,17 +190,31 @@ class BoardWatch(threading.Thread):
                         shown = [st.event(ev, now) for ev in evs]
                         st.lost_events += link.missed_events
                         link.missed_events = 0
+                    if any(ev.get("ev") in ("resumed", "game") for ev in evs):
+                        # a power cut: the game's moves before it from the board's record; a new
+                        # game: its header (the pairing it carries)
+                        rec = self._board_game(link, link.status())
+                        if rec is not None:
+                            with self.hall.lock:
+                                st.start(rec.name, rec.fen, rec.moves, rec.result, rec.tags)
                     if any(shown):
                         self.hall.changed(st, evs)
                     if any(ev.get("ev") == "over" for ev in evs):
                         self.hall.sync_board(link, st)
         except Exception as e:  # the link failed (LinkError, OSError) or a bug: shown, tried again
             with self.hall.lock:
+                was = st.connected
+                if was:
+                    st.drops += 1
                 st.connected = False
+                st.claimed = False
                 st.error = str(e) or type(e).__name__
                 if not isinstance(e, (LinkError, OSError, ValueError)):
                     st.error = "internal error: %s: %s" % (type(e).__name__, e)
                 st.updated = time.time()
+            if was:  # every drop said, on the console and the page (the alert stays while it is away)
+                self.hall.notice("board %s disconnected (%s; drop %d), its game: %s" % (
+                    self.hall.label_of(st), st.error, st.drops, _game_line(st)))
             self.hall.changed(st)
         finally:
             if link is not None:
@@ -172,6 +223,12 @@ class BoardWatch(threading.Thread):
                 except (LinkError, OSError, ValueError):
                     pass
                 link.close()
+
+
+def _game_line(st):
+    if st.game is None:
+        return "no game"
+    return "%s, %d moves, %s" % (st.game, len(st.moves), st.result or "in play")
 
 
 def usb_ports(vid_pid):
@@ -342,6 +399,27 @@ class Hall:
         if self.pairings is not None:
             self.refresh()
 
+    def label_of(self, st):
+        return (self.pairing_of.get(st.board_id) or {}).get("label") or st.board_id or st.port
+
+    def send_pairing(self, link, st):
+        """Send the board on ``link`` its next pairing (the event's ``send`` request, see
+        :func:`event_pairings`) when it differs from the one sent last: the next game
+        begun there carries it in its header. A refusal is a notice."""
+        with self.lock:
+            want = (self.pairing_of.get(st.board_id) or {}).get("send") if st.board_id else None
+        if want is None or want == st.sent:
+            return
+        st.sent = want
+        try:
+            link.set_game(**want)
+        except LinkError as e:
+            self.notice("board %s: its pairing was not taken: %s" % (st.board_id, e))
+            return
+        p = want["pairing"]
+        self.notice("board %s: round %s, %s (White) - %s (Black) sent: its next game" % (
+            (self.pairing_of.get(st.board_id) or {}).get("label") or st.board_id, p["round"], p["white"], p["black"]))
+
     # ---- state ----------------------------------------------------------------------
 
     def changed(self, st, events=None):
@@ -361,7 +439,10 @@ class Hall:
     def _alerts(self, st, pair, now):
         out = []
         label = (pair or {}).get("label") or st.board_id or st.port
-        if not st.connected and st.error:
+        if not st.connected and st.duplicate:
+            out.append({"kind": "duplicate", "board": st.port,
+                        "text": "board on %s not followed: %s" % (st.port, st.error)})
+        elif not st.connected and st.error:
             out.append({"kind": "disconnected", "board": label,
                         "text": "board %s disconnected (%s)" % (label, st.error)})
         if st.correction_since is not None and now - st.correction_since > self.correction_s:
@@ -405,7 +486,9 @@ class Hall:
                      "last_move": st.last_move, "result": st.result, "termination": st.termination,
                      "in_correction": st.correction_since is not None, "updated": st.updated,
                      "round": (pair or {}).get("round"), "table": (pair or {}).get("table"),
-                     "white": (pair or {}).get("white"), "black": (pair or {}).get("black")}
+                     "white": (pair or {}).get("white"), "black": (pair or {}).get("black"),
+                     "carries": {k: st.tags[k] for k in ("Event", "Round", "White", "Black") if k in st.tags}
+                     if "Round" in st.tags else None, "drops": st.drops}
                 a = self._alerts(st, pair, now)
                 b["alerts"] = [x["kind"] for x in a]
                 alerts.extend(a)
@@ -463,6 +546,7 @@ def event_pairings(library_path, event_name):
     at ``library_path`` (opened on each call, from the hall's thread)."""
     from playboard_host.library import Library
     from playboard_host.tournament.event import Event
+    from playboard_host.tournament.results import pairing_request
 
     def pairings(board_id):
         lib = Library(library_path, create=False)
@@ -477,7 +561,8 @@ def event_pairings(library_path, event_name):
             open_ = [p for p in ps if p.result is None]
             p = (open_ or ps)[0 if open_ else -1]
             names = e.names_by_id()
-            return {"label": label, "round": p.round, "table": p.match + ("" if p.game_no == 1 else ".%d" % p.game_no),
+            send = pairing_request(e, p) if p.result is None else None
+            return {"send": send, "label": label, "round": p.round, "table": p.match + ("" if p.game_no == 1 else ".%d" % p.game_no),
                     "white": names[p.white], "black": names[p.black], "result": p.result, "source": p.source,
                     "flag": p.flag, "game": e.game}
         finally:

@@ -165,7 +165,10 @@ def event_pgn(event, lib):
             continue
         rnd = "%d.%s" % (p.round, p.match) if p.game_no == 1 else "%d.%s.%d" % (p.round, p.match, p.game_no)
         extra = {"Event": event.name, "Round": rnd, "White": names[p.white], "Black": names[p.black]}
-        res = {"+/-": "1-0", "-/+": "0-1", "-/-": "0-1"}.get(p.result, p.result)
+        # a double forfeit is nobody's win: "*" (no result of a game) and the Forfeit tag
+        res = {"+/-": "1-0", "-/+": "0-1", "-/-": "*"}.get(p.result, p.result)
+        if p.result in ("+/-", "-/+", "-/-"):
+            extra["Forfeit"] = p.result
         g = lib.games(ids=[p.library_game])[0] if p.library_game else None
         if g is not None:
             tags = pgn_tags(g)

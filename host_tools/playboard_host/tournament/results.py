@@ -1,17 +1,17 @@
 """Results of an event taken from the games synced from its boards.
 
-A pairing put on board B at time T takes the first finished game (not ``*``) that
-the library holds from B's board id, synced at or after T, of the event's game,
-and not taken by another pairing; the games of one board are taken in the order
-the board numbered them, so the games of a match on one board fill its game 1,
-2, ... in turn. docs/tournament.md lists what is flagged instead of taken.
+Before a game, each board is sent its pairing (:func:`pairing_request`, by ``tournament
+send`` or the hall) and writes it into the header of the next game begun on it (tags
+Event, Round, White, Black). A pairing takes only the finished game that carries it,
+from its own board; every other game is listed, never taken. docs/tournament.md
+lists what is flagged instead of taken.
 """
 import json
 
 from playboard.games.common import GameError
 from playboard.games.registry import new_game
 
-from playboard_host.tournament.event import FORFEITS
+from playboard_host.tournament.event import FORFEITS, check_board_ids
 
 
 def final_kazans(game):
@@ -30,71 +30,120 @@ def final_kazans(game):
     return (p[18], p[19]) if game.game == "toguz" else (p[4], p[5])
 
 
-def _named(tags, names):
-    """The event player names the board's White/Black tags give, or None when the
-    tags name nobody of the event (the board's defaults "Player", "Playboard L3")."""
-    w, b = tags.get("White"), tags.get("Black")
-    if w in names or b in names:
-        return w, b
+TAG_CHARS = 40  # the board keeps each pairing tag up to this many characters (app/request.py)
+
+
+def round_text(p):
+    """The Round tag of pairing ``p``: "3.2" (round 3, table 2) or "3.2.3" (game 3 of match 2)."""
+    return "%d.%s" % (p.round, p.match) if p.game_no == 1 else "%d.%s.%d" % (p.round, p.match, p.game_no)
+
+
+def pairing_tags(event, p, names=None):
+    """The tags (Event, Round, White, Black) the board is sent for pairing ``p`` and
+    writes into the header of the game played for it (each cut to TAG_CHARS
+    characters, as the board keeps them)."""
+    names = names or event.names_by_id()
+    return {"Event": event.name[:TAG_CHARS], "Round": round_text(p),
+            "White": names[p.white][:TAG_CHARS], "Black": names[p.black][:TAG_CHARS]}
+
+
+def next_pairing(event, label):
+    """The pairing board ``label`` plays next: its first pairing without a result (by
+    round, table, game), or None."""
+    for p in event.pairings():
+        if p.board == label and p.black is not None and p.result is None:
+            return p
     return None
+
+
+def pairing_request(event, p):
+    """The link's ``G`` request giving a board pairing ``p`` (docs/protocol.md): the
+    event's game chosen (two players), the pairing kept for the next game begun
+    there; a game in play is left alone."""
+    t = pairing_tags(event, p)
+    return {"game": event.game,
+            "pairing": {"event": t["Event"], "round": t["Round"], "white": t["White"], "black": t["Black"]}}
+
+
+def _where(p):
+    return "round %d table %s%s on board %s" % (p.round, p.match, ".%d" % p.game_no if p.game_no > 1 else "", p.board)
 
 
 def take_results(event, lib):
     """Fill the results of ``event``'s pairings from the games in ``lib`` (a
-    library.Library). Returns a list of lines, one per result taken, flag raised
-    or game left aside. Nothing is overwritten: a hand result that the board's
-    game contradicts is kept and flagged."""
+    library.Library). A pairing takes only the game whose header carries it (the
+    tags :func:`pairing_tags` gives, sent to its board before the game), played on
+    its board, of the event's game. Every other finished game of the event's
+    boards is listed for the arbiter and never taken; a game carrying a pairing with
+    other players or colours, or played on another board, flags the pairing.
+    Returns a list of lines, one per result taken, flag raised or game listed.
+    Nothing is overwritten: a hand result that the board's game contradicts is
+    kept and flagged. TournamentError if two of the event's boards answer one id."""
+    check_board_ids(event.settings["boards"])
     lines = []
     names = event.names_by_id()
-    by_name = {v: k for k, v in names.items()}
     boards = event.settings["boards"]
-    taken = {r[0] for r in event.db.execute(
-        "SELECT library_game FROM pairings WHERE event=? AND library_game IS NOT NULL", (event.id,))}
-    todo = [p for p in event.pairings() if p.board is not None and p.black is not None
-            and p.library_game is None and p.result not in FORFEITS]
-    todo.sort(key=lambda p: (p.assigned_at or "", p.round, p.game_no, p.id))
-    # games from boards that are not the event's: said at each collect, never taken
-    known_ids = set(boards.values())
-    first_assigned = min((p.assigned_at for p in event.pairings() if p.assigned_at), default=None)
-    if first_assigned:
-        for g in lib.games(game=event.game):
-            if g.board not in known_ids and g.synced_at >= first_assigned and g.result != "*":
-                lines.append("game %d (library) from board %s is not from a board of %s: left aside"
-                             % (g.id, g.board, event.name))
+    label_of = {hw: label for label, hw in boards.items()}
+    pairings = event.pairings()
+    by_round = {round_text(p): p for p in pairings if p.black is not None}
+    taken = {p.library_game: p for p in pairings if p.library_game is not None}
+    assigned = [p.assigned_at for p in pairings if p.assigned_at]
+    if not assigned:
+        return lines
+    since = min(assigned)
     with event.db:
-        for p in todo:
-            hw = boards.get(p.board)
-            cands = [g for g in lib.games_from(hw, since=p.assigned_at)
-                     if g.id not in taken and g.result != "*"]
-            if not cands:
+        for g in lib.games():
+            if g.synced_at < since or g.result == "*" or g.id in taken:
                 continue
-            g = cands[0]
-            where = "round %d table %s%s on board %s" % (
-                p.round, p.match, ".%d" % p.game_no if p.game_no > 1 else "", p.board)
+            label = label_of.get(g.board)
+            tags = g.tags
+            carried = tags.get("Event") == event.name[:TAG_CHARS] and tags.get("Round") in by_round
+            if label is None:
+                if g.game == event.game and carried:
+                    lines.append("game %d (library) from board %s is not from a board of %s: left aside"
+                                 % (g.id, g.board, event.name))
+                continue
+            what = "board %s: game %d (%s - %s, %s%s)" % (
+                label, g.id, tags.get("White", "?"), tags.get("Black", "?"), g.result,
+                "" if g.game == event.game else ", " + g.game)
+            if not carried:
+                lines.append("%s carries no pairing of %s: listed for the arbiter, not taken" % (what, event.name))
+                continue
+            p = by_round[tags["Round"]]
             if g.game != event.game:
-                taken.add(g.id)
-                lines.append("%s: game %d is %s, the event plays %s: left aside" % (where, g.id, g.game, event.game))
+                lines.append("%s: game %d (%s) is %s, the event plays %s: left aside" % (
+                    _where(p), g.id, g.result, g.game, event.game))
                 continue
-            taken.add(g.id)
+            if p.library_game is not None:
+                lines.append("%s carries round %s, which game %d filled: listed for the arbiter, not taken"
+                             % (what, tags["Round"], p.library_game))
+                continue
+            want = pairing_tags(event, p, names)
             flag = None
-            named = _named(g.tags, by_name)
-            if named and named != (names[p.white], names[p.black]):
+            if p.board != label:
+                flag = "game %d carrying round %s was played on board %s, not on its board %s" % (
+                    g.id, tags["Round"], label, p.board)
+            elif (tags.get("White"), tags.get("Black")) != (want["White"], want["Black"]):
                 flag = "the board's game %d names %s - %s, the pairing is %s - %s" % (
-                    g.id, named[0], named[1], names[p.white], names[p.black])
+                    g.id, tags.get("White"), tags.get("Black"), names[p.white], names[p.black])
+            if flag:
+                event.db.execute("UPDATE pairings SET flag=? WHERE id=?", (flag, p.id))
+                lines.append("%s: FLAG %s: result not taken (the arbiter: tournament take or result)"
+                             % (_where(p), flag))
+                continue
             kz = final_kazans(g)
             kz_text = json.dumps(list(kz)) if kz else None
-            if flag:
-                event.db.execute("UPDATE pairings SET flag=?, library_game=? WHERE id=?", (flag, g.id, p.id))
-                lines.append("%s: FLAG %s: result not taken" % (where, flag))
-                continue
+            taken[g.id] = p
+            p.library_game = g.id
             if p.result is not None:  # entered by hand before the game was synced
+                flag = None
                 if p.result != g.result:
                     flag = "hand result %s differs from the board's %s (game %d)" % (p.result, g.result, g.id)
-                    lines.append("%s: FLAG %s: hand result kept" % (where, flag))
+                    lines.append("%s: FLAG %s: hand result kept" % (_where(p), flag))
                 event.db.execute("UPDATE pairings SET library_game=?, kazans=COALESCE(kazans, ?), flag=?"
                                  " WHERE id=?", (g.id, kz_text, flag, p.id))
                 continue
-            event.db.execute("UPDATE pairings SET result=?, source='board', library_game=?, kazans=? WHERE id=?",
-                             (g.result, g.id, kz_text, p.id))
-            lines.append("%s: %s - %s %s (game %d)" % (where, names[p.white], names[p.black], g.result, g.id))
+            event.db.execute("UPDATE pairings SET result=?, source='board', library_game=?, kazans=?, flag=NULL"
+                             " WHERE id=?", (g.result, g.id, kz_text, p.id))
+            lines.append("%s: %s - %s %s (game %d)" % (_where(p), names[p.white], names[p.black], g.result, g.id))
     return lines

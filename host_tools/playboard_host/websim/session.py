@@ -62,10 +62,11 @@ class Session:
     firmware's MicroPython heap (None: the model's, the RP2040's); ``flash_dir``: the
     board's flash folder (kept: its games survive; None: a temporary folder removed
     on :meth:`close`); ``library``: the library file the page's "sync" fills (None:
-    ``playboard_host.library.default_path()``)."""
+    ``playboard_host.library.default_path()``); ``board_id``: the id its link's hello
+    gives (None: "sim"; each board of a hall needs its own)."""
 
     def __init__(self, hub=None, game="toguz", mode="two", level=3, pump=True, flash_dir=None, board=None,
-                 heap=None, library=None):
+                 heap=None, library=None, board_id=None):
         self.hub = hub
         self.library = library
         self.sync_text = ""
@@ -99,7 +100,7 @@ class Session:
         try:
             if board is None:
                 board = SimBoard(heap=heap) if heap else SimBoard()
-                board.start("sim", fs_dir=flash_dir, think="nodes")
+                board.start("sim", fs_dir=flash_dir, think="nodes", board_id=board_id)
             self.board = board
             self.new(game, mode, level)
         except SimError as e:

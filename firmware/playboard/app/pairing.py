@@ -1,0 +1,53 @@
+"""A tournament's pairing sent over the link: the ``G`` request ``{"pairing": {"event",
+"round", "white", "black"}, "game": "toguz"}`` (docs/protocol.md), loaded for that
+request only (``playboard.app.request`` hands it here, as ``check`` the self-test), so
+that the set-game code in the heap is as small as before.
+
+The app keeps the tags in ``app.pairing`` until the next two-player game begins:
+``playboard.app.begin_game`` writes them into that game's header and forgets them.
+"""
+from playboard.app.state import GAMES
+
+FIELDS = ("event", "round", "white", "black")
+
+
+def check(p):
+    """The pairing ``p`` checked: None (forget it: the next game is a friendly one), or
+    a dict of FIELDS, each a text of 1..40 characters (``round``: "3.2", round 3
+    table 2; "3.2.1", game 1 of match 2). Returns the header's tags {Event, Round,
+    White, Black}, or None; ValueError (one line) otherwise."""
+    if p is None:
+        return None
+    if not isinstance(p, dict):
+        raise ValueError("pairing takes {event, round, white, black} or null")
+    for k in p:
+        if k not in FIELDS:
+            raise ValueError("unknown pairing field %r (one of %s)" % (k, ", ".join(FIELDS)))
+    tags = {}
+    for k in FIELDS:
+        v = p.get(k)
+        if not isinstance(v, str) or not 0 < len(v) <= 40 or "\x00" in v:
+            raise ValueError("pairing %s must be a text of 1..40 characters" % k)
+        tags[k[0].upper() + k[1:]] = v
+    return tags
+
+
+def link(app, req):
+    """The ``G`` request with ``pairing`` (and optionally ``game``, one of GAMES): checked
+    whole (ValueError, one line, nothing changed), then kept for the next game begun;
+    the board's choice becomes that game, two players. A game in play is left alone.
+    Returns the app's status."""
+    for k in req:
+        if k not in ("pairing", "game"):
+            raise ValueError("a pairing takes only game beside it, not %r" % k)
+    game = req.get("game")
+    if game is not None and game not in GAMES:
+        raise ValueError("unknown game %r (one of %s)" % (game, ", ".join(GAMES)))
+    tags = check(req["pairing"])
+    app.pairing = tags
+    if tags is not None:
+        if game is not None:
+            app.game_name = game
+        app.mode = "two"
+        app._menu_dirty = True
+    return app.link_status()

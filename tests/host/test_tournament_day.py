@@ -1,0 +1,387 @@
+"""Tournament day (issue 32): every board its own id (two with one id refused), each
+board told its pairing over the link and writing it into the game's header, results
+taken only from the game carrying the pairing (the real firmware on SimBoard), the
+arbiter's tools, and every output through any console."""
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from playboard_host import cli
+from playboard_host.library import Library
+from playboard_host.serial_link import BoardLink, LinkError, open_port
+from playboard_host.simboard import SimBoard, micropython_binary
+from playboard_host.tournament.event import Event, TournamentError
+from playboard_host.tournament.results import pairing_request, take_results
+
+needs_mp = pytest.mark.skipif(micropython_binary() is None, reason="micropython not installed (make setup)")
+
+
+def _cli(capsys, *argv):
+    code = cli.main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+# ---- 1. one id a board ---------------------------------------------------------------
+
+def test_two_boards_with_one_id_are_refused_in_one_line(tmp_path, capsys):
+    db = str(tmp_path / "lib.sqlite")
+    T = ["tournament", "--library", db]
+    code, out, err = _cli(capsys, *T, "create", "Spring", "--game", "toguz", "--board", "1=sim", "--board", "2=sim")
+    assert code != 0 and err.strip().count("\n") == 0, err
+    assert "boards 1 and 2 both answer id sim: each board needs its own id" in err
+    assert _cli(capsys, *T, "list")[1] == ""  # nothing made
+    code, out, err = _cli(capsys, *T, "create", "Spring", "--game", "toguz", "--board", "1=a", "--board", "1=b")
+    assert code != 0 and "board 1 is given twice" in err
+    assert _cli(capsys, *T, "create", "Spring", "--game", "toguz", "--board", "1=a", "--board", "2=b")[0] == 0
+    code, out, err = _cli(capsys, *T, "board", "Spring", "3", "--id", "a")
+    assert code != 0 and "boards 1 and 3 both answer id a" in err
+    code, out, err = _cli(capsys, *T, "board", "Spring", "2", "--id", "c")
+    assert code != 0 and "Spring has a board 2 already (id b)" in err
+    lib = Library(db)
+    e = Event(lib, "Spring")
+    assert e.settings["boards"] == {"1": "a", "2": "b"}
+    # an event written before the check, with one id twice: collect refuses it
+    e.settings["boards"]["2"] = "a"
+    with lib.db:
+        e._save_settings()
+    with pytest.raises(TournamentError, match="boards 1 and 2 both answer id a"):
+        take_results(Event(lib, "Spring"), lib)
+    lib.close()
+
+
+# ---- 2. the pairing on the board -------------------------------------------------------
+
+def _press(b, cell):
+    from playboard.board.layout import load_layout
+    from playboard_host.gestures import press_sensor
+    press_sensor(b, load_layout("tobit").sensor_of(cell))
+
+
+def _play_and_resign(b, moves=2, loser=1):
+    """A Toguz Kumalak game on board ``b`` (begun already): ``moves`` pits sown, then
+    ``loser`` (0 White, 1 Black) resigns by its pad (Tobit points 5 / 38, twice)."""
+    from playboard.games.registry import new_game
+    g = new_game("toguz")
+    for k in range(moves):
+        m = g.legal_moves()[k % len(g.legal_moves())]
+        b.tap(m + 9 * g.turn, 150)
+        b.advance(2500)
+        g.push(m)
+    for _ in range(2):
+        _press(b, 38 if loser == 1 else 5)
+    assert b.status()["state"] == "over"
+
+
+@needs_mp
+def test_the_board_writes_its_pairing_into_the_next_game_only(tmp_path, capsys):
+    db = str(tmp_path / "lib.sqlite")
+    T = ["tournament", "--library", db]
+    b = SimBoard(heap="512k")
+    try:
+        b.start("sim", fs_dir=str(tmp_path / "flash"), board_id="e6613852aa")
+        assert _cli(capsys, *T, "create", "Весна 2026", "--game", "toguz", "--board", "1=e6613852aa")[0] == 0
+        assert _cli(capsys, *T, "add", "Весна 2026", "Әлия", "王芳")[0] == 0
+        assert _cli(capsys, *T, "pair", "Весна 2026")[0] == 0
+        code, out, err = _cli(capsys, *T, "send", "Весна 2026", "--port", b.port)
+        assert code == 0 and out == "board 1: round 1.1, Әлия (White) - 王芳 (Black): its next game\n", (out, err)
+        link = BoardLink(open_port(b.port), timeout=3.0)
+        try:  # bad pairings refused whole, in one line, nothing changed
+            for bad, msg in (({"event": "x", "round": "1.1", "white": "a"}, "pairing black must be a text"),
+                             ({"event": "x", "round": "1.1", "white": "a", "black": "b", "seat": 1},
+                              "unknown pairing field 'seat'"),
+                             ({"event": "x" * 41, "round": "1.1", "white": "a", "black": "b"}, "1..40"),
+                             ("x", "pairing takes")):
+                with pytest.raises(LinkError, match=msg):
+                    link.set_game(pairing=bad)
+            with pytest.raises(LinkError, match="a pairing takes only game beside it, not 'mode'"):
+                link.set_game(pairing={"event": "x", "round": "1", "white": "a", "black": "b"}, mode="white")
+        finally:
+            link.close()
+        b.new_game("toguz", "two")  # the players begin it at the board
+        b.advance(100)
+        _play_and_resign(b, 3, loser=1)
+        b.new_game("toguz", "two")  # then a friendly game: no pairing in its header
+        b.advance(100)
+        _play_and_resign(b, 2, loser=0)
+        assert _cli(capsys, "sync", "--port", b.port, "--library", db, "-q")[0] == 0
+        code, out, err = _cli(capsys, *T, "collect", "Весна 2026")
+        assert out.splitlines() == [
+            "round 1 table 1 on board 1: Әлия - 王芳 1-0 (game 1)",
+            "board 1: game 2 (Player - Player, 0-1) carries no pairing of Весна 2026: listed for the arbiter,"
+            " not taken"], out
+        lib = Library(db)
+        g1, g2 = lib.games()
+        assert {k: g1.tags[k] for k in ("Event", "Round", "White", "Black")} == {
+            "Event": "Весна 2026", "Round": "1.1", "White": "Әлия", "Black": "王芳"}
+        assert "Round" not in g2.tags and g2.tags["White"] == "Player"
+        lib.close()
+    finally:
+        b.stop()
+
+
+@needs_mp
+def test_the_hall_follows_one_of_two_boards_answering_one_id_and_says_why(tmp_path):
+    import time
+    from playboard_host.tournament import hall as hall_mod
+    boards = []
+    try:
+        for k in range(2):
+            b = SimBoard(heap="512k")
+            b.start("sim", fs_dir=str(tmp_path / ("flash%d" % k)))  # both left at "sim"
+            boards.append(b)
+        ports = [b.port for b in boards]
+        hall = hall_mod.Hall(lambda: ports, None, rescan_s=0.2, retry_s=0.5)
+        hall.start()
+        try:
+            end = time.monotonic() + 30
+            while time.monotonic() < end:
+                st = hall.state()
+                if any(a["kind"] == "duplicate" for a in st["alerts"]) and any(b["connected"] for b in st["boards"]):
+                    break
+                time.sleep(0.05)
+            st = hall.state()
+        finally:
+            hall.stop()
+        on = [b for b in st["boards"] if b["connected"]]
+        off = [b for b in st["boards"] if not b["connected"]]
+        assert len(on) == 1 and on[0]["label"] == "sim" and len(off) == 1 and off[0]["label"] == off[0]["port"]
+        dup = [a for a in st["alerts"] if a["kind"] == "duplicate"]
+        assert dup == [{"kind": "duplicate", "board": off[0]["port"], "text": "board on %s not followed: the board on"
+                        " %s answers id sim too: each board needs its own id (a simulated board's: playboard sim"
+                        " --board-id ID)" % (off[0]["port"], on[0]["port"])}]
+    finally:
+        for b in boards:
+            b.stop()
+
+
+# ---- 4. the hall after faults ------------------------------------------------------------
+
+class Cable:
+    """A board's USB cable between the hall and the board's port: pulled out, every read
+    and write fails (as the OS does when the device goes) and the port is not listed."""
+
+    def __init__(self, port):
+        self.port = port
+        self.out = False
+
+    def ports(self):
+        return [] if self.out else [self.port]
+
+    def open(self, port):
+        s = open_port(port)
+        cable = self
+
+        class Stream:
+            def __getattr__(self, name):
+                return getattr(s, name)
+
+            def read(self, n):
+                if cable.out:
+                    raise OSError(5, "device disconnected")
+                return s.read(n)
+
+            def write(self, data):
+                if cable.out:
+                    raise OSError(5, "device disconnected")
+                return s.write(data)
+        return Stream()
+
+
+def _wait(cond, seconds=40.0):
+    import time
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        v = cond()
+        if v:
+            return v
+        time.sleep(0.05)
+    return None
+
+
+@needs_mp
+def test_the_hall_tells_the_truth_after_link_drops_and_a_power_cut(tmp_path):
+    from playboard.games.registry import new_game
+    from playboard.pgn import read_games
+    from playboard_host.tournament import hall as hall_mod
+    db = str(tmp_path / "lib.sqlite")
+    lib = Library(db)
+    e = Event.create(lib, "Duel", "toguz", boards=["1=duel"])
+    e.add_entrant("Aru")
+    e.add_entrant("Bek")
+    e.pair_next()
+    lib.close()
+    out = []
+
+    class Out:
+        def write(self, t):
+            out.append(t)
+
+        def flush(self):
+            pass
+    b = SimBoard(heap="512k")
+    try:
+        b.start("sim", fs_dir=str(tmp_path / "flash"), board_id="duel")
+        cable = Cable(b.port)
+        os.makedirs(str(tmp_path / "live"))
+        hall = hall_mod.Hall(cable.ports, None, hall_mod.event_pairings(db, "Duel"), "Duel",
+                             live_dir=str(tmp_path / "live"), opener=cable.open, rescan_s=0.2, refresh_s=0.3,
+                             retry_s=0.3, timeout=0.5, keepalive_s=1.0, sync_library=db, out=Out())
+        hall.start()
+        g = new_game("toguz")
+        played = []
+
+        def move(k):
+            m = g.legal_moves()[k % len(g.legal_moves())]
+            b.tap(m + 9 * g.turn, 150)
+            b.advance(2500)
+            played.append(g.move_text(m))
+            g.push(m)
+
+        def board():
+            return hall.state()["boards"][0]
+        try:
+            assert _wait(lambda: "board 1: round 1.1, Aru (White) - Bek (Black) sent: its next game\n" in out)
+            b.new_game("toguz", "two")
+            b.advance(100)
+            move(0)
+            move(1)
+            assert _wait(lambda: board()["moves"] == 2 and board()["carries"] == {
+                "Event": "Duel", "Round": "1.1", "White": "Aru", "Black": "Bek"}), board()
+            # 1. the cable pulled for a while; a move made meanwhile
+            cable.out = True
+            assert _wait(lambda: any("board 1 disconnected" in n and "drop 1" in n for n in out)), out
+            assert "disconnected" in board()["alerts"]
+            move(2)
+            cable.out = False
+            assert _wait(lambda: "board 1 back (toguz, 3 moves, in play)\n" in out), out
+            assert board()["moves"] == 3 and board()["connected"] and board()["alerts"] == []
+            # 2. the power cut and back: the game resumed, its moves whole from the board's record
+            b.kill()
+            assert _wait(lambda: any("drop 2" in n for n in out)), out
+            b.restart()
+            assert _wait(lambda: out.count("board 1 back (toguz, 3 moves, in play)\n") == 2), out
+            move(3)
+            assert _wait(lambda: board()["moves"] == 4)
+            # 3. the game ends while the cable is out: after it, the real result, stored and taken once
+            cable.out = True
+            assert _wait(lambda: any("drop 3" in n for n in out)), out
+            for _ in range(2):
+                _press(b, 38)  # Black resigns
+            cable.out = False
+            assert _wait(lambda: "board 1 back (toguz, 4 moves, 1-0)\n" in out), out
+            assert _wait(lambda: any("Aru - Bek 1-0" in n for n in out)), out
+            assert board()["result"] == "1-0" and board()["moves"] == 4
+            cable.out = True  # and once more: nothing stored or taken twice
+            assert _wait(lambda: any("drop 4" in n for n in out)), out
+            cable.out = False
+            assert _wait(lambda: sum("back" in n for n in out) == 4), out
+        finally:
+            hall.stop()
+        assert sum("game stored" in n for n in out) == 1 and sum("Aru - Bek 1-0" in n for n in out) == 1, out
+        lib = Library(db)
+        games = lib.games()
+        p = Event(lib, "Duel").pairings(1)[0]
+        assert len(games) == 1 and (p.result, p.library_game) == ("1-0", games[0].id)
+        assert games[0].moves == played and len(played) == 4
+        lib.close()
+        with open(str(tmp_path / "live" / "round-1.pgn"), encoding="utf-8") as f:
+            recs = list(read_games(f))
+        assert len(recs) == 1 and recs[0].moves == games[0].moves and recs[0].tags["Result"] == "1-0"
+    finally:
+        b.stop()
+
+
+# ---- 4. any console ------------------------------------------------------------------
+
+NAMES = ["Әлия Сәрсенқызы", "王芳", 'Ёжиков "Ёж" <b>&amp;', "O'Brien \\ Жанна"]
+
+
+def test_names_go_through_every_output_exactly(tmp_path, capsys):
+    import csv
+    import html
+    import io
+    from playboard.pgn import read_games
+    db = str(tmp_path / "lib.sqlite")
+    T = ["tournament", "--library", db]
+    ev = 'Кубок "Алтын" <2026>'
+    assert _cli(capsys, *T, "create", ev, "--game", "toguz")[0] == 0
+    code, out, err = _cli(capsys, *T, "add", ev, *NAMES)
+    assert code == 0 and [ln.split(" (seed")[0] for ln in out.splitlines()] == ["entered " + n for n in NAMES]
+    assert _cli(capsys, *T, "pair", ev)[0] == 0
+    assert _cli(capsys, *T, "result", ev, "1", "1", "-/-", "--reason", "ни один не пришёл «двойная неявка»")[0] == 0
+    assert _cli(capsys, *T, "result", ev, "1", "2", "1-0", "--reason", "报告")[0] == 0
+    for what in ("pairings", "standings"):
+        got = {}
+        for fmt in ("text", "csv", "json", "html"):
+            code, out, err = _cli(capsys, *T, what, ev, "-f", fmt)
+            assert code == 0, err
+            got[fmt] = out
+        for n in NAMES:
+            assert n in got["text"], (what, n)
+            assert html.escape(n) in got["html"] and n not in got["html"].replace(html.escape(n), "")
+        rows = list(csv.DictReader(io.StringIO(got["csv"])))
+        js = json.loads(got["json"])
+        if what == "pairings":
+            assert sorted(r["white"] for r in rows) + sorted(r["black"] for r in rows) == \
+                sorted(r["white"] for r in js) + sorted(r["black"] for r in js)
+            assert set(r["white"] for r in rows) | set(r["black"] for r in rows) == set(NAMES)
+        else:
+            assert set(r["name"] for r in rows) == set(NAMES) == set(r["name"] for r in js[0]["standings"])
+    code, out, err = _cli(capsys, *T, "pgn", ev)
+    recs = list(read_games(out.splitlines()))
+    assert {(r.tags["White"], r.tags["Black"], r.tags["Result"], r.tags.get("Forfeit")) for r in recs} == {
+        (NAMES[0], NAMES[3], "*", "-/-"), (NAMES[1], NAMES[2], "1-0", None)}
+    assert all(r.tags["Event"] == ev for r in recs)
+    code, out, err = _cli(capsys, *T, "show", ev)
+    assert "ни один не пришёл «двойная неявка»" in out and "报告" in out
+
+
+def test_a_console_that_cannot_print_the_names_gets_one_clear_line(tmp_path):
+    db = str(tmp_path / "lib.sqlite")
+    exe = [os.path.join(os.path.dirname(sys.executable), "playboard"), "tournament", "--library", db]
+    env = dict(os.environ, PYTHONIOENCODING="ascii")
+
+    def run(*argv):
+        r = subprocess.run(exe + list(argv), env=env, capture_output=True, timeout=60)
+        return r.returncode, r.stdout.decode("ascii"), r.stderr.decode("ascii")
+    assert run("create", "Cup", "--game", "toguz")[0] == 0
+    code, out, err = run("add", "Cup", *NAMES)
+    assert code != 0 and out == "" and "Traceback" not in err and err.count("\n") == 1, err
+    assert err == ("playboard: this console (ascii) can't print '\\u04d8' (U+04D8): the add was done; set"
+                   " PYTHONIOENCODING=utf-8 (or use a UTF-8 terminal)\n")
+    lib = Library(db)
+    assert [x.name for x in Event(lib, "Cup").entrants()] == NAMES  # every name entered, nothing lost
+    lib.close()
+    assert run("pair", "Cup")[0] != 0
+    code, out, err = run("standings", "Cup")
+    assert code != 0 and out == "" and err.endswith("nothing was printed; set PYTHONIOENCODING=utf-8 (or use a"
+                                                    " UTF-8 terminal), or write to a file with -o FILE\n"), err
+    code, out, err = run("standings", "Cup", "-o", str(tmp_path / "st.txt"))
+    assert code == 0 and err == "written to %s\n" % (tmp_path / "st.txt")
+    with open(str(tmp_path / "st.txt"), encoding="utf-8") as f:
+        text = f.read()
+    assert all(n in text for n in NAMES)
+
+
+@needs_mp
+def test_the_web_simulator_answers_the_board_id_it_is_given(tmp_path):
+    from playboard_host.commands import sim as sim_cmd
+    from playboard_host.websim.session import Session
+    import argparse
+    p = argparse.ArgumentParser()
+    sim_cmd.add_arguments(p)
+    args = p.parse_args(["--board-id", "club-7"])
+    assert args.board_id == "club-7"
+    s = Session(None, pump=False, flash_dir=str(tmp_path / "flash"), board_id=args.board_id)
+    try:
+        link = BoardLink(open_port(s.board.port), timeout=3.0)
+        try:
+            assert link.hello()["board"] == "club-7"
+        finally:
+            link.close()
+    finally:
+        s.close()
