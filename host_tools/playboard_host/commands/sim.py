@@ -93,30 +93,32 @@ def lock_flash(flash):
     return f
 
 
-def page_urls(host, port):
+def page_urls(host, port, suffix=""):
     """The page's addresses to print: localhost for this computer; for 0.0.0.0 (every
-    interface) also this computer's network name and address, which others can open."""
+    interface) also this computer's network name and address, which others can open.
+    ``suffix``: the token part ("?token=...") the page needs beyond this computer."""
     if host in ("127.0.0.1", "localhost", ""):
-        return ["http://localhost:%d/" % port]
+        return ["http://localhost:%d/%s" % (port, suffix)]
     if host in ("0.0.0.0", "::"):
-        urls = ["http://localhost:%d/ (this computer)" % port]
+        urls = ["http://localhost:%d/%s (this computer)" % (port, suffix)]
         name = socket.gethostname()
         try:
             addr = socket.gethostbyname(name)
         except OSError:
             addr = None
-        urls.append("http://%s:%d/ (other computers%s)" % (name, port, ", or http://%s:%d/" % (addr, port)
-                                                            if addr and not addr.startswith("127.") else ""))
+        urls.append("http://%s:%d/%s (other computers%s)" % (
+            name, port, suffix, ", or http://%s:%d/%s" % (addr, port, suffix)
+            if addr and not addr.startswith("127.") else ""))
         return urls
-    return ["http://%s:%d/" % (host, port)]
+    return ["http://%s:%d/%s" % (host, port, suffix)]
 
 
-def local_url(host, port):
+def local_url(host, port, suffix=""):
     """The page's address for a browser on this computer (no words after it, unlike
     ``page_urls``' lines): localhost when the server listens on every interface."""
     if host in ("127.0.0.1", "localhost", "", "0.0.0.0", "::"):
-        return "http://localhost:%d/" % port
-    return "http://%s:%d/" % (host, port)
+        return "http://localhost:%d/%s" % (port, suffix)
+    return "http://%s:%d/%s" % (host, port, suffix)
 
 
 def open_page(url):
@@ -172,15 +174,19 @@ def run(args):
             lock.close()
             raise CommandError(str(e))
         httpd.session = session
-        for url in page_urls(args.host, httpd.server_address[1]):
+        suffix = httpd.guard.url_suffix()
+        for url in page_urls(args.host, httpd.server_address[1], suffix):
             print("Playboard simulator on %s" % url)
+        if suffix:
+            print("The page's actions need the token in that address (anyone on the network who has it can "
+                  "play on this board)")
         print("The board's USB serial port: %s  (playboard sync --port %s; playboard live --port %s)"
               % (session.board.port, session.board.port, session.board.port))
         print("Its flash (the games kept): %s; library: %s" % (flash, session.library_path()))
         print("Ctrl-C stops it")
         sys.stdout.flush()
         if args.open:
-            open_page(local_url(args.host, httpd.server_address[1]))
+            open_page(local_url(args.host, httpd.server_address[1], suffix))
         srv.serve_in_thread(httpd)
         _stop_on_sigterm()
         try:

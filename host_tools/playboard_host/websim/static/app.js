@@ -20,9 +20,14 @@ function el(name, attrs, parent) {
 
 function $(id) { return document.getElementById(id); }
 
+// the run's token: a simulator listening beyond this computer prints its page's address
+// with ?token=...; every action carries it (the server refuses actions without it)
+const TOKEN = new URLSearchParams(location.search).get("token") || "";
+
 async function api(path, body) {
-  const opts = body === undefined ? {} : {method: "POST", headers: {"Content-Type": "application/json"},
-                                          body: JSON.stringify(body)};
+  const headers = {"Content-Type": "application/json"};
+  if (TOKEN) headers["X-Playboard-Token"] = TOKEN;
+  const opts = body === undefined ? {} : {method: "POST", headers, body: JSON.stringify(body)};
   const r = await fetch(path, opts);
   const data = r.headers.get("Content-Type", "").startsWith("application/json") ? await r.json() : await r.text();
   if (!r.ok) throw new Error(data.error || data || r.statusText);
