@@ -662,3 +662,25 @@ def test_the_hall_server_has_the_same_guard():
         assert st == 405 and data["error"] == "the hall page only reads"
     finally:
         srv.stop(httpd, hub)
+
+
+@pytest.mark.skipif(micropython_binary() is None, reason="micropython not installed (make setup)")
+def test_a_refused_pit_is_said_in_words_with_what_to_do():
+    """A pit of the wrong row and an empty pit: the hint panel and the event log say why
+    and what to do, never a code alone; the next move clears the hint."""
+    from playboard_host.websim.session import Session
+
+    s = Session(None, game="toguz", pump=False)
+    try:
+        s.advance(300)
+        s.act({"op": "click", "cell": 12})  # North 4: South is to move
+        s.advance(300)
+        st = s.state()
+        assert st["hint"] == ("Refused: North 4 is not a pit of South, who is to move. What to do: South plays "
+                              "one of their own pits, lit green; the other row waits its turn.")
+        assert "why" not in " ".join(st["events"]) and "refused: North 4 is not a pit of South" in st["events"][-1]
+        s.act({"op": "click", "cell": 8})  # South 9: legal; the hint goes
+        s.advance(3000)
+        assert s.state()["hint"] == "" and s.state()["moves"] == ["98"]
+    finally:
+        s.close()

@@ -3,6 +3,7 @@
 "use strict";
 
 const SVG = "http://www.w3.org/2000/svg";
+const LONG_MS = 700;   // a pointer held this long on a cell: a long press
 let LAYOUT = null;     // /api/layout: the physical board (size, holes, every game's cells)
 let STATE = null;      // the last state the server sent
 let drawnGame = null;  // the game whose cells are drawn ("game/turned")
@@ -105,7 +106,20 @@ function drawBoard(game) {
     const content = el("g", {class: "content"}, g);
     cellNodes[cell] = {g, halo, content, kind, x, y};
     if (sensor >= 0) {
-      g.addEventListener("click", () => act({op: "click", cell}));
+      // a long press (held LONG_MS or more) is the board's deliberate press; a shorter one a click
+      let timer = null, long = false;
+      g.addEventListener("pointerdown", () => {
+        long = false;
+        clearTimeout(timer);
+        timer = setTimeout(() => { long = true; act({op: "press", cell}); }, LONG_MS);
+      });
+      const cancel = () => clearTimeout(timer);
+      g.addEventListener("pointerup", cancel);
+      g.addEventListener("pointerleave", cancel);
+      g.addEventListener("click", () => {
+        if (long) { long = false; return; }
+        act({op: "click", cell});
+      });
       g.addEventListener("keydown", e => { if (e.key === "Enter" || e.key === " ") act({op: "click", cell}); });
     }
   }
@@ -261,6 +275,7 @@ function render(s) {
   $("setup-all").hidden = s.app_state !== "setup";
   const playing = s.app_state === "play" || s.app_state === "setup";
   $("resign").hidden = !playing;
+  $("takeback").hidden = !(s.app_state === "play" && s.ply > 0 && s.mode !== "demo");
   $("draw").hidden = !playing || s.mode !== "two";
   showError(s.error || "");
   document.body.setAttribute("data-version", s.version);
@@ -319,8 +334,21 @@ async function start() {
   fillLevels();
   $("level").value = LAYOUT.default_level;
   $("game").addEventListener("change", fillLevels);
-  $("new").addEventListener("click", () =>
-    act({op: "new", game: $("game").value, mode: $("mode").value, level: +$("level").value}));
+  const startNew = () => act({op: "new", game: $("game").value, mode: $("mode").value, level: +$("level").value});
+  // a game with moves is never abandoned without asking
+  $("new").addEventListener("click", () => {
+    if (STATE && STATE.app_state === "play" && STATE.ply > 0 && STATE.mode !== "demo") {
+      $("confirm-text").textContent = `The game being played has ${STATE.ply} move${STATE.ply === 1 ? "" : "s"}: ` +
+        "a new game abandons it (it stays in the board's records, unfinished).";
+      $("confirm-new").hidden = false;
+      return;
+    }
+    startNew();
+  });
+  $("confirm-yes").addEventListener("click", () => { $("confirm-new").hidden = true; startNew(); });
+  $("confirm-no").addEventListener("click", () => { $("confirm-new").hidden = true; });
+  $("takeback").addEventListener("click", () => act({op: "takeback"}));
+  $("staff").addEventListener("click", () => act({op: "staff"}));
   $("putback").addEventListener("click", () => act({op: "putback"}));
   $("setup-all").addEventListener("click", () => act({op: "setup"}));
   $("resign").addEventListener("click", () => act({op: "resign"}));
