@@ -191,6 +191,16 @@ def event_words(ev, game, turn=None):
             ev.get("sensor", "?"), {1: "chattering", 2: "stuck"}.get(ev.get("fault"), "faulty"))
     elif kind == "check":
         text = check_words(ev)
+    elif kind == "staff":
+        if "open" in ev:
+            text = "the staff menu is open (docs/museum.md)" if ev["open"] else "the staff menu closed"
+        else:
+            text = "staff menu: " + ", ".join("%s %s" % (k, v) for k, v in ev.items() if k not in ("ev", "t"))
+    elif kind == "attract":
+        text = "nobody played for a while: the board shows its attract lights (a touch wakes it)"
+    elif kind == "restart":
+        text = "the board restarts itself (%s restart, after %s s up); the game in play is kept" % (
+            ev.get("why", "daily"), ev.get("up_s", "?"))
     elif kind == "resolved":
         text = "the board matches the game again"
     elif kind == "record-error":
