@@ -141,6 +141,17 @@ def refusal_line(ev, game, turn=None):
     return "refused: %s. What to do: %s." % (what, do)
 
 
+def result_short(game, result):
+    """A result as a person reads it in a list: "White won", "Black won" (Tobit), "South
+    won", "North won" (the mancala games), "Draw", "Unfinished" (``*`` or nothing); a
+    tournament's forfeits "+/-", "-/+", "-/-" as "White won by forfeit", "Black won by
+    forfeit", "Both forfeited". The notation itself stays in the files."""
+    w, b = sides(game or "")
+    return {RESULT_WHITE: "%s won" % w, RESULT_BLACK: "%s won" % b, RESULT_DRAW: "Draw",
+            "+/-": "%s won by forfeit" % w, "-/+": "%s won by forfeit" % b,
+            "-/-": "Both forfeited"}.get(result, "Unfinished")
+
+
 def pit_name(game, cell):
     """A mancala cell (0-based, South's pits first) as a player names it: "South 3"."""
     n = 9 if game == "toguz" else 2

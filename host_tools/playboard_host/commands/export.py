@@ -3,7 +3,7 @@ import sys
 
 from playboard.games.common import GAME_NAMES
 
-from playboard_host.cli import CommandError, check_output_path
+from playboard_host.cli import CommandError, add_json_argument, add_library_argument, check_output_path
 from playboard_host.export import export
 from playboard_host.library import Library, LibraryError
 
@@ -56,8 +56,9 @@ def filtered(lib, args):
 
 
 def add_arguments(p):
-    p.add_argument("--library", help="library file (default $PLAYBOARD_LIBRARY or ~/.playboard/library.sqlite)")
+    add_library_argument(p)
     p.add_argument("--format", "-f", choices=("pgn", "json"), default="pgn", help="output format (default pgn)")
+    add_json_argument(p, "JSON, as --format json: a list of the games, each with its tags and moves")
     p.add_argument("--output", "-o", help="write to this file (default standard output)")
     add_filter_arguments(p)
 
@@ -70,7 +71,7 @@ def run(args):
         games = filtered(lib, args)
     finally:
         lib.close()
-    text = export(games, args.format)
+    text = export(games, "json" if args.json else args.format)
     if args.output:
         try:
             with open(args.output, "w", encoding="utf-8", newline="\n") as f:

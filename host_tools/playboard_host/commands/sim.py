@@ -8,7 +8,7 @@ import time
 
 from playboard.games.common import GAME_NAMES
 
-from playboard_host.cli import CommandError
+from playboard_host.cli import CommandError, add_library_argument
 
 HELP = ("the simulated board in a local web page: the real firmware under MicroPython behind it; "
         "lift and place pieces or tap pits with the mouse or touch")
@@ -36,9 +36,8 @@ def add_arguments(p):
     p.add_argument("--flash", metavar="FOLDER",
                    help="the board's flash folder, kept between runs (default $PLAYBOARD_SIM_FLASH or "
                         "~/.playboard/sim-flash)")
-    p.add_argument("--library", metavar="FILE",
-                   help="library file the page's Sync button fills (default $PLAYBOARD_LIBRARY or "
-                        "~/.playboard/library.sqlite)")
+    add_library_argument(p, "library file the page's Sync button fills (default $PLAYBOARD_LIBRARY or "
+                            "~/.playboard/library.sqlite)")
     p.add_argument("--level", type=int, default=3, choices=range(1, 12), metavar="1-11",
                    help="the engine's level: 1-9, Tobit's 1-11 (default 3)")
     p.add_argument("--open", action="store_true", help="open the page in the web browser")

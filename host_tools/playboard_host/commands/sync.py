@@ -2,7 +2,7 @@
 import sys
 import time
 
-from playboard_host.cli import CommandError
+from playboard_host.cli import CommandError, add_library_argument
 from playboard_host.library import Library, LibraryError
 from playboard_host.serial_link import BoardError, LinkError, add_port_arguments, connect
 
@@ -11,7 +11,7 @@ HELP = "pull new games from the board into the library (each acknowledged only a
 
 def add_arguments(p):
     add_port_arguments(p)
-    p.add_argument("--library", help="library file (default $PLAYBOARD_LIBRARY or ~/.playboard/library.sqlite)")
+    add_library_argument(p)
     p.add_argument("--keep", action="store_true", help="store the games but leave them on the board")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
 
