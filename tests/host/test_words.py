@@ -116,3 +116,27 @@ def test_checks_and_other_events_are_words_not_dicts():
     assert words.event_words({"ev": "abandoned", "ply": 1}, "toguz").endswith("(1 ply)")
     assert [words.plural(n, "ply") for n in (0, 1, 2)] == ["0 plies", "1 ply", "2 plies"]
     assert words.plural(2, "day") == "2 days"
+
+
+def test_a_refused_check_and_setting_read_as_the_boards_own_line():
+    from playboard_host import checks
+    from playboard_host.cli import CommandError
+    from playboard_host.commands.stats import REPORT_HINT
+    from playboard_host.serial_link import BoardError
+
+    e = BoardError("refused", "this board's sensors need no calibration (only hall sensors do)")
+    assert str(e) == "board refused: this board's sensors need no calibration (only hall sensors do)"
+    assert str(BoardError("memory", "out of memory")) == "board refused: memory (out of memory)"
+
+    class Link:
+        def check(self, kind, seconds=None):
+            raise e
+
+    try:
+        checks.run_check(Link(), "calibrate")
+    except CommandError as err:
+        assert str(err) == ("the board refused the calibration: this board's sensors need no calibration (only "
+                            "hall sensors do)")
+    else:
+        raise AssertionError("not refused")
+    assert "pipx inject playboard matplotlib" in REPORT_HINT

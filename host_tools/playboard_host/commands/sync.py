@@ -4,7 +4,7 @@ import time
 
 from playboard_host.cli import CommandError, add_library_argument
 from playboard_host.library import Library, LibraryError
-from playboard_host.serial_link import BoardError, LinkError, add_port_arguments, connect
+from playboard_host.serial_link import BoardError, BoardGone, LinkError, add_port_arguments, connect
 
 HELP = "pull new games from the board into the library (each acknowledged only after it is stored)"
 
@@ -118,6 +118,9 @@ def run(args):
                     raise
                 print("the board was short of memory (%s): syncing again" % e, file=sys.stderr)
                 time.sleep(AGAIN_S)
+    except BoardGone as e:
+        raise CommandError("%s; every game stored before stays in %s and the board keeps the rest: plug it "
+                           "in again and run playboard sync" % (e, lib.path))
     except LinkError as e:
         raise CommandError(str(e))
     finally:
