@@ -101,11 +101,12 @@ def result_words(game, result, termination=None, g=None):
 
 # Why the board refused a pit (the tracker's ``why`` of the link's ``error`` event:
 # playboard.board.mancala_tracker _WHY_*, docs/tracker.md "Selections that go wrong"):
-# what happened, and what to do. {pit} is the pit's name, {mover} the side to move.
+# what happened, and what to do. {pit} is the pit's name, {mover} the side to move
+# ({mover_who}: "South, who is to move"); docs/player.md has the same table.
 REFUSALS = {
     1: ("{pit} has no balls to sow (an empty pit, or a tuzdyk)",
-        "play a pit of {mover}'s row that has balls: those are lit green"),
-    2: ("{pit} is not a pit of {mover}, who is to move",
+        "play a pit of your own row that has balls: those are lit green"),
+    2: ("{pit} is not a pit of {mover_who}",
         "{mover} plays one of their own pits, lit green; the other row waits its turn"),
     3: ("two pits were touched at once ({pit} and a neighbour): nothing was played",
         "touch one pit only, then take the hand away"),
@@ -128,10 +129,11 @@ def refusal_words(why, game, cell=None, turn=None):
     pit = pit_name(game, cell) if isinstance(cell, int) and cell >= 0 else "that pit"
     if isinstance(cell, int) and cell >= 2 * (9 if game == "toguz" else 2):
         pit = "a %s" % ("kazan" if game == "toguz" else "store")
-    mover = sides(game)[turn] if turn in (0, 1) else "the side to move"
+    mover = sides(game)[turn] if turn in (0, 1) else "the player to move"
+    who = "%s, who is to move" % mover if turn in (0, 1) else mover
     what, do = REFUSALS.get(why, ("{pit} was not played (a reason the page does not know: %r)" % (why,),
                                    "play a pit lit green"))
-    return what.format(pit=pit, mover=mover), do.format(pit=pit, mover=mover)
+    return what.format(pit=pit, mover=mover, mover_who=who), do.format(pit=pit, mover=mover, mover_who=who)
 
 
 def refusal_line(ev, game, turn=None):

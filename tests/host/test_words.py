@@ -140,3 +140,15 @@ def test_a_refused_check_and_setting_read_as_the_boards_own_line():
     else:
         raise AssertionError("not refused")
     assert "pipx inject playboard matplotlib" in REPORT_HINT
+
+
+def test_the_players_guide_has_the_same_refusal_table():
+    import os
+
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    with open(os.path.join(root, "docs", "player.md"), encoding="utf-8") as f:
+        guide = f.read()
+    for why in sorted(words.REFUSALS):
+        what, do = words.refusal_words(why, "toguz")
+        assert "| %d | %s | %s |" % (why, what[0].upper() + what[1:], do[0].upper() + do[1:]) in guide, why
+    assert "Take a move back" in guide and "long press" in guide and "staff gesture" in guide
