@@ -151,4 +151,4 @@ def test_the_players_guide_has_the_same_refusal_table():
     for why in sorted(words.REFUSALS):
         what, do = words.refusal_words(why, "toguz")
         assert "| %d | %s | %s |" % (why, what[0].upper() + what[1:], do[0].upper() + do[1:]) in guide, why
-    assert "Take a move back" in guide and "long press" in guide and "staff gesture" in guide
+    assert "Take a move back" in guide and "**Take back**" in guide and "**staff gesture**" in guide
