@@ -57,7 +57,9 @@ def filtered(lib, args):
 
 def add_arguments(p):
     add_library_argument(p)
-    p.add_argument("--format", "-f", choices=("pgn", "json"), default="pgn", help="output format (default pgn)")
+    p.add_argument("--format", "-f", choices=("pgn", "json", "playstrategy"), default="pgn",
+                   help="output format (default pgn; playstrategy: the Toguz Kumalak games as PlayStrategy's "
+                        "Togyzkumalak PGN, which playstrategy.org imports)")
     add_json_argument(p, "JSON, as --format json: a list of the games, each with its tags and moves")
     p.add_argument("--output", "-o", help="write to this file (default standard output)")
     add_filter_arguments(p)
@@ -71,7 +73,14 @@ def run(args):
         games = filtered(lib, args)
     finally:
         lib.close()
-    text = export(games, "json" if args.json else args.format)
+    fmt = "json" if args.json else args.format
+    if fmt == "playstrategy":
+        other = [g for g in games if g.game != "toguz"]
+        if other:
+            print("%d game%s not Toguz Kumalak left out (PlayStrategy's Togyzkumalak only)" % (
+                len(other), "" if len(other) == 1 else "s"), file=sys.stderr)
+        games = [g for g in games if g.game == "toguz"]
+    text = export(games, fmt)
     if args.output:
         try:
             with open(args.output, "w", encoding="utf-8", newline="\n") as f:
