@@ -273,7 +273,10 @@ def test_against_the_engine_its_thinking_and_its_move_are_shown(sim, browser):
     # the board's engine (Black) thinks, then shows its move in purple for the player to make
     page.wait_for_selector("#engine[data-state='move']", timeout=TIMEOUT)
     text = page.text_content("#engine-text")
-    assert text.startswith("plays ") and "plies ahead" in text and "nodes" not in text
+    import re
+    ahead = re.search(r"\(looked (\d+) (ply|plies) ahead\)", text)  # "1 ply", "2 plies"
+    assert text.startswith("plays ") and ahead and "nodes" not in text
+    assert (ahead.group(2) == "ply") == (ahead.group(1) == "1"), text
     move = text.split()[1]
     g = new_game("tobit")
     g.push_text("9-16")
