@@ -1,4 +1,5 @@
-"""The player's guide walked as a new user would (docs/player.md): every `playboard`
+"""The player's guide walked as a new user would (docs/player.md; then the museum
+guide's statistics, docs/museum.md): every `playboard`
 command of its code blocks run as written, in an empty folder with an empty home
 (no library yet), against the simulated board over its own serial port, with a
 finished game on its flash. The commands the guide gives without a port find the
@@ -31,7 +32,7 @@ def guide_commands(name):
 
 
 @pytest.mark.skipif(micropython_binary() is None, reason="micropython not installed (make setup)")
-def test_the_players_guide_step_by_step(tmp_path, monkeypatch, capsys):
+def test_the_players_and_the_museums_guides_step_by_step(tmp_path, monkeypatch, capsys):
     cmds = guide_commands("player.md")
     assert [c[0] for c in cmds] == ["--help", "ports", "sync", "games", "export", "export", "live"]
     home = tmp_path / "home"
@@ -66,6 +67,23 @@ def test_the_players_guide_step_by_step(tmp_path, monkeypatch, capsys):
                 assert os.path.exists(home / ".playboard" / "library.sqlite")
             if argv[0] == "games":
                 assert out.splitlines()[1].split()[3:5] == ["South", "won"] and out.splitlines()[-1] == "1 game"
+        # then the museum guide's statistics on the same library (docs/museum.md)
+        museum = guide_commands("museum.md")
+        assert [c[0] for c in museum] == ["settings", "settings", "stats", "stats", "stats", "boards"]
+        for argv in museum:
+            argv = [("sim" if a == "e66138..." else a) for a in argv]
+            if argv[0] == "settings":
+                argv = argv + ["--port", b.port, "--timeout", "3"]
+            if "--report" in argv:
+                pytest.importorskip("matplotlib")
+            assert cli.main(argv) == 0, argv
+            out, err = capsys.readouterr()
+            assert "Traceback" not in err
+            if argv == ["stats"]:
+                assert out.startswith("games: 1 started, 1 finished, 0 abandoned;")
+            if argv[:2] == ["settings", "--port"]:
+                assert "locked" in out  # the museum profile took
+        assert os.path.exists(tmp_path / "curator" / "index.html")
         with open(tmp_path / "my-games.pgn", encoding="utf-8") as f:
             text = f.read()
         assert '[Result "1-0"]' in text and '[Termination "resignation"]' in text and "1. 76" in text
