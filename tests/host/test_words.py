@@ -152,3 +152,17 @@ def test_the_players_guide_has_the_same_refusal_table():
         what, do = words.refusal_words(why, "toguz")
         assert "| %d | %s | %s |" % (why, what[0].upper() + what[1:], do[0].upper() + do[1:]) in guide, why
     assert "Take a move back" in guide and "**Take back**" in guide and "**staff gesture**" in guide
+
+
+def test_live_says_a_refusal_in_words():
+    import io
+
+    from playboard_host.commands.live import Follower
+
+    out = io.StringIO()
+    f = Follower(out, pictures=False)
+    f.event({"ev": "game", "game": "toguz"})
+    f.event({"ev": "error", "cell": 12, "why": 2, "t": 4000})
+    line = out.getvalue().splitlines()[-1]
+    assert line == ("4.0 s  refused: North 4 is not a pit of South, who is to move. What to do: South plays one "
+                    "of their own pits, lit green; the other row waits its turn.")
