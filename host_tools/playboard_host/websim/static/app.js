@@ -239,6 +239,7 @@ function render(s) {
       return (s.tuzdyks || []).includes(c) ? "X" : s.counts[c];
     });
     const store = s.game === "toguz" ? "kazan" : "captured";
+    $("counts-title").textContent = s.game === "toguz" ? "Pits and kazans" : "Pits and captured counters";
     row("pit", Array.from({length: np}, (_, i) => i + 1).concat([store]));
     row("North", pits(1).concat([s.counts[2 * np + 1]]));
     row("South", pits(0).concat([s.counts[2 * np]]));
