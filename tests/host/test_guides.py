@@ -39,6 +39,9 @@ def test_the_players_and_the_museums_guides_step_by_step(tmp_path, monkeypatch, 
     home.mkdir()
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.delenv("PLAYBOARD_LIBRARY", raising=False)
+    from playboard_host import library
+    # (its ~ was expanded when first imported: the new home's, as a fresh process has it)
+    monkeypatch.setattr(library, "DEFAULT_PATH", str(home / ".playboard" / "library.sqlite"))
     monkeypatch.chdir(tmp_path)
     b = SimBoard(heap="192k")
     try:
