@@ -117,7 +117,8 @@ def run_check(link, kind, seconds=None, out=print):
     try:
         st = link.check(kind, seconds)
     except BoardError as e:
-        raise CommandError("the board refuses: %s" % e)
+        raise CommandError("the board refused the %s: %s" % ({"selftest": "self-test", "guided": "guided test"}.get(kind, "calibration"),
+                                                            e.msg or e.code))
     out(GUIDE[kind] % st.get("s", seconds or (60 if kind == "calibrate" else 30)))
     shown = None
     asked = None

@@ -30,6 +30,26 @@ def check_output_path(path, what="output file"):
         raise CommandError("%s %s can't be written" % (what, path))
 
 
+LIBRARY_HELP = "library file (default $PLAYBOARD_LIBRARY or ~/.playboard/library.sqlite)"
+
+
+def add_library_argument(p, help=None, inner=False):
+    """The one ``--library FILE`` of every command that reads or fills the library
+    (checked over every command by tests/host/test_cli_conventions.py). ``help``: what
+    the command does with it, when it differs; ``inner``: an action's own parser (the
+    option given after the action too: ``tournament list --library X``; not given
+    there, the command's stays)."""
+    kw = {"default": argparse.SUPPRESS} if inner else {}
+    p.add_argument("--library", metavar="FILE", help=help or LIBRARY_HELP, **kw)
+
+
+def add_json_argument(p, help):
+    """The one ``--json`` of every command that can print JSON: a flag, JSON on
+    standard output instead of the text (never a file name: those are ``--output``,
+    ``--jsonl``)."""
+    p.add_argument("--json", action="store_true", help=help)
+
+
 def build_parser():
     parser = argparse.ArgumentParser(
         prog="playboard",

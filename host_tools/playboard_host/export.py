@@ -43,9 +43,13 @@ def to_json_obj(game):
 
 
 def export(games, fmt="pgn"):
-    """The text of ``games`` (library Game objects) in ``fmt`` ("pgn" or "json")."""
+    """The text of ``games`` (library Game objects) in ``fmt`` ("pgn", "json" or
+    "playstrategy": Toguz Kumalak games only, playboard_host.playstrategy)."""
     if fmt == "json":
         return json.dumps([to_json_obj(g) for g in games], ensure_ascii=False, indent=1) + "\n"
     if fmt == "pgn":
         return "".join(to_pgn(g) for g in games)
-    raise ValueError("unknown format %r (pgn or json)" % fmt)
+    if fmt == "playstrategy":
+        from playboard_host import playstrategy
+        return "".join(playstrategy.to_pgn(g) for g in games)
+    raise ValueError("unknown format %r (pgn, json or playstrategy)" % fmt)

@@ -25,12 +25,20 @@ _MEANINGS = {
               "put a piece here": "put a piece here: White's steady, Black's blinking"},
     "mancala": {"last move to, kazan grows": "kazan grows", "sowing, path": "sowing",
                 "capture, take off": "capture", "last move from": "last move"},
+    # Tihbat has no kazans and no tuzdyks: its stores are the captured counters (RULES.md 3)
+    "tihbat": {"last move to, kazan grows": "captured counters grow", "sowing, path": "sowing",
+               "capture, take off": "capture", "last move from": "last move"},
 }
 
 
 _STATES = {
-    # the board shows a result: the winner's half blinks green, a draw lights all amber
-    "over": {"legal": "the winner's side", "last move from": "a draw"},
+    # the board shows a result: the winner's half blinks green, a draw lights all amber;
+    # a Toguz pit pressed fills its row white, then blue: let go, the menu opens
+    # (docs/app.md "Deliberate presses"; the same colours as the last move's and a
+    # selection's, which show only before the result does)
+    "over": {"legal": "the winner's side", "last move from": "a draw",
+             "selected": "selected; a press held long enough: let go for the menu",
+             "last move to, kazan grows": "last move; a press filling its row: hold on"},
     # the menu on the Toguz Kumalak pits (docs/app.md)
     "menu": {"legal": "a choice", "selected": "chosen", "last move from": "levels below",
              "last move to, kazan grows": "the level", "engine's move from": "START"},
@@ -44,7 +52,7 @@ def meaning(name, game, state=None):
     said = _STATES.get(state, {}).get(name[2])
     if said:
         return (name[0], name[1], said)
-    kind = "tobit" if game.startswith("tobit") else "mancala"
+    kind = "tobit" if game.startswith("tobit") else "tihbat" if game == "tihbat" else "mancala"
     return (name[0], name[1], _MEANINGS[kind].get(name[2], name[2]))
 
 
@@ -108,6 +116,7 @@ def display_colours(leds, brightness=DEFAULT_BRIGHTNESS):
 _SHOWN = {
     "tobit": ((0, 0), (0, 1), (1, 0), (1, 1), (2, 0), (3, 0), (3, 1), (4, 0), (5, 0), (5, 1)),
     "mancala": ((0, 0), (0, 1), (1, 0), (1, 1), (2, 0), (2, 1), (3, 0), (3, 1), (4, 0), (4, 1), (5, 0)),
+    "tihbat": ((0, 0), (0, 1), (1, 0), (1, 1), (2, 0), (2, 1), (3, 0), (3, 1), (4, 0), (5, 0)),  # no tuzdyk
     "menu": ((0, 0), (0, 1), (1, 0), (1, 1), (3, 0)),
 }
 
@@ -118,7 +127,8 @@ def legend(game, state, leds, brightness=DEFAULT_BRIGHTNESS):
     colour name, meaning, lit now (bool)], whether lit or not, so that the list does
     not change while LEDs blink. ``leds``: the LEDs as sent to the strip. "over" lists the
     game's colours too: the last move stays lit a while before the result shows."""
-    kind = state if state == "menu" else ("tobit" if game.startswith("tobit") else "mancala")
+    kind = state if state == "menu" else ("tobit" if game.startswith("tobit") else
+                                          "tihbat" if game == "tihbat" else "mancala")
     lit = {_nearest(c, brightness)[1] for c in leds if c[0] or c[1] or c[2]}
     rows = []
     for layer, k in _SHOWN[kind]:

@@ -38,11 +38,20 @@ class LinkTimeout(LinkError):
     """The board did not answer (not running the Playboard app? wrong port?)."""
 
 
+class BoardGone(LinkError):
+    """The board's port failed under the link (the board unplugged, reset or switched
+    off): one line saying so; what the PC stored before stays."""
+
+
 class BoardError(LinkError):
     """The board answered with an error frame: ``code`` (e.g. "refused") and ``msg``."""
 
     def __init__(self, code, msg):
-        super().__init__("board refused: %s%s" % (code, (" (%s)" % msg) if msg else ""))
+        if code == "refused" and msg:  # (the board's own line says why)
+            text = "board refused: %s" % msg
+        else:
+            text = "board refused: %s%s" % (code, (" (%s)" % msg) if msg else "")
+        super().__init__(text)
         self.code = code
         self.msg = msg
 
@@ -176,7 +185,10 @@ class BoardLink:
                     yield self.dec.seq, "bad", self.dec.err
             if time.monotonic() >= deadline:
                 return
-            data = self.s.read(4096)
+            try:
+                data = self.s.read(4096)
+            except OSError as e:  # (pyserial's SerialException is one)
+                raise BoardGone("the board went away (unplugged or reset?): %s" % (e.strerror or e))
             self._rx = data or b""
             self._pos = 0
 
@@ -203,10 +215,14 @@ class BoardLink:
         t0 = time.monotonic()
         while self._again(tries, t0):
             tries += 1
-            self.s.write(frame)
-            flush = getattr(self.s, "flush", None)
-            if flush:
-                flush()
+            try:
+                self.s.write(frame)
+                flush = getattr(self.s, "flush", None)
+                if flush:
+                    flush()
+            except OSError as e:  # (pyserial's SerialException is one)
+                raise BoardGone("the board went away (unplugged or reset?) while asking for %s: %s" % (
+                    REQUEST_NAMES.get(ftype, "a request"), e.strerror or e))
             for rseq, t, p in self._read_frames(time.monotonic() + self.timeout):
                 if t == "e":
                     self._take_event(rseq, p)

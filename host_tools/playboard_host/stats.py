@@ -7,7 +7,9 @@ tags, result and termination); the boards keep on flash only what records cannot
 tell (``playboard.health``: power-ups, watchdog resets, faulty sensors), stored in
 the library at each sync.
 
-A game is *started* when it is in the library (every recorded game was started),
+A game with no move made (the board switched on or restarted, a new game chosen at
+once) is not a game: it is left out of every count (``Stats.empty`` says how many).
+A game is *started* when it is in the library with a move made,
 *finished* when it has a result (1-0, 0-1, 1/2-1/2) and *abandoned* when it ended
 without one (``*``: left alone for ``idle_s``, closed at power-up with ``resume
 never``, or a new game started over it).
@@ -38,7 +40,11 @@ class Stats:
         self.per_day = {}
         self.by_game = {}
         self.total = [0, 0, 0, 0, 0]
+        self.empty = 0  # games with no move made (a restart, a new game at once): not counted
         for g in games:
+            if not g.plies:
+                self.empty += 1
+                continue
             fin = g.result in FINISHED
             row = (1, int(fin), int(not fin), g.plies if fin else 0, 0 if fin else g.plies)
             for acc in (self.per_day.setdefault(g.date, [0, 0, 0]),):
@@ -74,6 +80,9 @@ def text(stats, boards):
     t = stats.total
     out = ["games: %d started, %d finished, %d abandoned; mean length %s plies finished, %s abandoned"
            % (t[0], t[1], t[2], _mean_text(Stats.mean(t)), _mean_text(Stats.mean(t, False)))]
+    if stats.empty:
+        out.append("(%d game%s with no move made left out: a board switched on or restarted, a new game "
+                   "chosen at once)" % (stats.empty, "" if stats.empty == 1 else "s"))
     out.append("")
     out.append("per day     started  finished  abandoned")
     for d, (s, f, a) in stats.per_day.items():
@@ -193,27 +202,29 @@ def write_report(stats, boards, folder, fmt="svg"):
     imgs = "".join('<figure><img src="%s.%s" alt="%s"></figure>\n' % (n, fmt, n.replace("_", " ")) for n in PLOTS)
     page = """<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>Playboard: games and boards</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
 <style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse;margin:1em 0}
 td,th{border:1px solid #ccc;padding:.2em .6em;text-align:right}td:first-child{text-align:left}
-img{max-width:100%%}</style></head><body>
+.wide{overflow-x:auto;max-width:100%%}img{max-width:100%%;height:auto}figure{margin:1em 0}
+@media (max-width:600px){body{margin:.6em}td,th{padding:.15em .3em;font-size:.9em}}</style></head><body>
 <h1>Games and boards</h1>
 <p>%d games started, %d finished, %d abandoned; a finished game was %s plies long on average,
 an abandoned one was left after %s.</p>
 %s
 <h2>Per day</h2>
-<table><tr><th>date</th><th>started</th><th>finished</th><th>abandoned</th></tr>
-%s</table>
+<div class="wide"><table><tr><th>date</th><th>started</th><th>finished</th><th>abandoned</th></tr>
+%s</table></div>
 <h2>By game and level</h2>
-<table><tr><th>game</th><th>level</th><th>started</th><th>finished</th><th>abandoned</th><th>mean plies</th>
+<div class="wide"><table><tr><th>game</th><th>level</th><th>started</th><th>finished</th><th>abandoned</th><th>mean plies</th>
 <th>abandoned at (plies)</th></tr>
-%s</table>
+%s</table></div>
 <h2>Boards</h2>
 <p>Counted by the boards since the library first synced them: power-ups, resets by the watchdog
 (the firmware stopped and the board restarted itself), sensors found stuck or chattering
 (docs/museum.md says what to do).</p>
-<table><tr><th>board</th><th>last sync</th><th>games</th><th>power-ups</th><th>watchdog resets</th>
+<div class="wide"><table><tr><th>board</th><th>last sync</th><th>games</th><th>power-ups</th><th>watchdog resets</th>
 <th>daily restarts</th><th>stuck</th><th>chatter</th><th>memory errors</th><th>self-test</th><th>faulty sensors</th></tr>
-%s</table>
+%s</table></div>
 </body></html>
 """ % (t[0], t[1], t[2], _mean_text(Stats.mean(t)), _mean_text(Stats.mean(t, False)), imgs, rows, grows, brows)
     p = os.path.join(folder, "index.html")

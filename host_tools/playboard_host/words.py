@@ -44,8 +44,14 @@ def sides(game):
     return ("White", "Black") if game.startswith("tobit") else ("South", "North")
 
 
-def _plural(n, word):
-    return "%d %s%s" % (n, word, "" if n == 1 else "s")
+def plural(n, word):
+    """"1 ply", "3 plies", "2 counters": ``n`` and ``word`` in the number it needs."""
+    if n == 1:
+        return "%d %s" % (n, word)
+    return "%d %s" % (n, word[:-1] + "ies" if word.endswith("y") and word[-2:-1] not in "aeiou" else word + "s")
+
+
+_plural = plural
 
 
 def result_words(game, result, termination=None, g=None):
@@ -93,16 +99,72 @@ def result_words(game, result, termination=None, g=None):
     return head + score + (" - " + why if why else "")
 
 
+# Why the board refused a pit (the tracker's ``why`` of the link's ``error`` event:
+# playboard.board.mancala_tracker _WHY_*, docs/tracker.md "Selections that go wrong"):
+# what happened, and what to do. {pit} is the pit's name, {mover} the side to move
+# ({mover_who}: "South, who is to move"); docs/player.md has the same table.
+REFUSALS = {
+    1: ("{pit} has no balls to sow (an empty pit, or a tuzdyk)",
+        "play a pit of your own row that has balls: those are lit green"),
+    2: ("{pit} is not a pit of {mover_who}",
+        "{mover} plays one of their own pits, lit green; the other row waits its turn"),
+    3: ("two pits were touched at once ({pit} and a neighbour): nothing was played",
+        "touch one pit only, then take the hand away"),
+    4: ("the move just made is still being shown (the pit being sown is blue): {pit} was not played",
+        "finish sowing and wait about 2.5 s until the view ends, or touch the sown pit again to take "
+        "the move back"),
+    5: ("the engine's move is being shown (its pit purple): {pit} was not played",
+        "carry out the engine's move first (sow its purple pit), wait until its lights end (about "
+        "2.5 s), then play a pit of your own that has balls"),
+    6: ("the game is over: {pit} was not played",
+        "start a new game (the board's menu, or New game on the page)"),
+}
+
+
+def refusal_words(why, game, cell=None, turn=None):
+    """(what happened, what to do): the words for a refusal with reason ``why`` (an int,
+    REFUSALS' keys) on ``cell`` (a mancala cell, or None) in ``game``, ``turn`` the side
+    to move (0/1, or None when not known). An unknown reason still gets words (the
+    number is kept for a bug report)."""
+    pit = pit_name(game, cell) if isinstance(cell, int) and cell >= 0 else "that pit"
+    if isinstance(cell, int) and cell >= 2 * (9 if game == "toguz" else 2):
+        pit = "a %s" % ("kazan" if game == "toguz" else "store")
+    mover = sides(game)[turn] if turn in (0, 1) else "the player to move"
+    who = "%s, who is to move" % mover if turn in (0, 1) else mover
+    what, do = REFUSALS.get(why, ("{pit} was not played (a reason the page does not know: %r)" % (why,),
+                                   "play a pit lit green"))
+    return what.format(pit=pit, mover=mover, mover_who=who), do.format(pit=pit, mover=mover, mover_who=who)
+
+
+def refusal_line(ev, game, turn=None):
+    """A refused pit (the link's ``error`` event: ``cell``, ``why``) as one line: what
+    happened, then what to do."""
+    what, do = refusal_words(ev.get("why"), game, ev.get("cell"), turn)
+    return "refused: %s. What to do: %s." % (what, do)
+
+
+def result_short(game, result):
+    """A result as a person reads it in a list: "White won", "Black won" (Tobit), "South
+    won", "North won" (the mancala games), "Draw", "Unfinished" (``*`` or nothing); a
+    tournament's forfeits "+/-", "-/+", "-/-" as "White won by forfeit", "Black won by
+    forfeit", "Both forfeited". The notation itself stays in the files."""
+    w, b = sides(game or "")
+    return {RESULT_WHITE: "%s won" % w, RESULT_BLACK: "%s won" % b, RESULT_DRAW: "Draw",
+            "+/-": "%s won by forfeit" % w, "-/+": "%s won by forfeit" % b,
+            "-/-": "Both forfeited"}.get(result, "Unfinished")
+
+
 def pit_name(game, cell):
     """A mancala cell (0-based, South's pits first) as a player names it: "South 3"."""
     n = 9 if game == "toguz" else 2
     return "%s %d" % ("South" if cell < n else "North", cell % n + 1)
 
 
-def event_words(ev, game):
+def event_words(ev, game, turn=None):
     """A firmware event (dict with ``ev``) in players' terms, one line, or None for an
     event a player need not see (boot, heartbeat). Sensor cells become pit names (mancala)
-    or point numbers (Tobit, as the moves write them); engine node counts are left out."""
+    or point numbers (Tobit, as the moves write them); engine node counts are left out;
+    a refusal says why and what to do (``turn``: the side to move, when known)."""
     kind = ev.get("ev")
     t = ev.get("t")
     stamp = "%6.1f s  " % (t / 1000.0) if isinstance(t, (int, float)) else ""
@@ -129,7 +191,29 @@ def event_words(ev, game):
     elif kind == "engine":
         text = "engine plays %s: make it on the board" % ev.get("move", "?")
     elif kind == "correction":
-        text = "the board differs from the game: put the pieces where the LEDs show"
+        text = ("the board differs from the game: put the pieces where the LEDs show (mint: put a piece "
+                "there, red: take it off)")
+    elif kind == "error":
+        text = refusal_line(ev, game, turn)
+    elif kind == "stopped":
+        text = "the engine stopped thinking: your move was taken back, play again"
+    elif kind == "abandoned":
+        text = "the game was left alone too long and abandoned (%s)" % _plural(ev.get("ply") or 0, "ply")
+    elif kind == "fault":
+        text = "sensor %s is faulty (%s): it is left out until it behaves" % (
+            ev.get("sensor", "?"), {1: "chattering", 2: "stuck"}.get(ev.get("fault"), "faulty"))
+    elif kind == "check":
+        text = check_words(ev)
+    elif kind == "staff":
+        if "open" in ev:
+            text = "the staff menu is open (docs/museum.md)" if ev["open"] else "the staff menu closed"
+        else:
+            text = "staff menu: " + ", ".join("%s %s" % (k, v) for k, v in ev.items() if k not in ("ev", "t"))
+    elif kind == "attract":
+        text = "nobody played for a while: the board shows its attract lights (a touch wakes it)"
+    elif kind == "restart":
+        text = "the board restarts itself (%s restart, after %s s up); the game in play is kept" % (
+            ev.get("why", "daily"), ev.get("up_s", "?"))
     elif kind == "resolved":
         text = "the board matches the game again"
     elif kind == "record-error":
@@ -155,6 +239,26 @@ def event_words(ev, game):
             rest = where(cell) + (", " + rest if rest else "")
         text = kind.replace("_", " ") + (": " + rest if rest else "")
     return stamp + text
+
+
+def check_words(ev):
+    """A self-test or calibration event (docs/protocol.md, "The result of a check") as words."""
+    kind = {"selftest": "self-test", "calibrate": "calibration"}.get(ev.get("check"), "check")
+    if "pass" not in ev:
+        return "%s started (%s s)" % (kind, ev.get("s", "?"))
+    if ev.get("check") == "selftest":
+        bad = []
+        for key, said in (("stuck", "stuck"), ("dead", "dead"), ("noisy", "noisy")):
+            if ev.get(key):
+                bad.append("%s %s" % (said, ", ".join("sensor %s" % s for s in ev[key])))
+        return "self-test %s: %d of %d sensors ok, %d LEDs chased%s" % (
+            "passed" if ev["pass"] else "FAILED", ev.get("ok", 0), ev.get("checked", 0), ev.get("leds", 0),
+            "; " + "; ".join(bad) if bad else "")
+    bad = ev.get("bad") or []
+    return "calibration %s: %d sensors calibrated%s%s" % (
+        "passed" if ev["pass"] else "FAILED", ev.get("checked", 0) - len(bad),
+        ", refused: " + ", ".join("sensor %s" % s for s in bad) if bad else "",
+        "" if ev.get("saved", True) else ", not saved")
 
 
 def capture_hint(g, point):

@@ -416,6 +416,18 @@ def test_takeback_button_takes_a_mancala_move_back_on_record():
     assert r.app.game.ply == 1  # letting go is no second press
 
 
+def test_a_board_with_only_a_takeback_button_keeps_its_resign_pads():
+    # (firmware/boards/sim-takeback.json: menu and takeback buttons, no pad buttons)
+    r = Rig()
+    r.app.buttons = {"menu": 62, "takeback": 63}
+    r.app.choose("toguz", "two")
+    r.app.new_game(r.t)
+    r.begun()
+    r.press("tobit", PADS_ON_TOBIT[1])
+    r.press("tobit", PADS_ON_TOBIT[1])
+    assert r.app.state == 3 and r.app.result == "0-1"
+
+
 def test_bad_buttons_in_a_board_definition_are_refused():
     from playboard.app.gamestart import buttons as _buttons
     assert _buttons({"buttons": {"menu": 60}}, 64) == {"menu": 60}

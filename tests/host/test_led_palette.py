@@ -111,11 +111,17 @@ def test_the_legend_is_steady_every_meaning_of_the_game_listed_lit_or_not():
     # game's colours stay listed, green and lavender saying the result
     over = legend("toguz", "over", [lights.shown_colour(lights.DEFAULT_COLOURS[lights.ENGINE][0],
                                                         leds.DEFAULT_BRIGHTNESS)])
-    assert [row[2] for row in over] == [("the winner's side" if m == "legal" else "a draw" if m == "last move"
-                                         else m) for m in toguz]
+    said = {"legal": "the winner's side", "last move": "a draw",
+            "selected": "selected; a press held long enough: let go for the menu",
+            "kazan grows": "last move; a press filling its row: hold on"}
+    assert [row[2] for row in over] == [said.get(m, m) for m in toguz]
     assert [row[2] for row in over if row[3]] == ["engine's move from"]
     menu = [row[2] for row in legend("toguz", "menu", [])]
     assert menu == ["a choice", "chosen", "levels below", "the level", "START"]
+    # Tihbat: no tuzdyk, no kazan
+    tihbat = [row[2] for row in legend("tihbat", "play", [])]
+    assert "tuzdyk" not in tihbat and not any("kazan" in m for m in tihbat)
+    assert "captured counters grow" in tihbat and "sowing" in tihbat
 
 
 def _roles_lit_by(module):

@@ -107,7 +107,7 @@ def test_ctrl_c_keeps_the_finished_pairings(capsys, tmp_path, monkeypatch):
     monkeypatch.setattr(match, "run_match", run_then_interrupt)
     out_json = tmp_path / "m.json"
     rc = main(["match", "--game", "tihbat", "--games", "2", "--nodes", "40", "--pair", "L2:L1",
-               "--pair", "L3:L2", "--pair", "L4:L3", "--json", str(out_json)])
+               "--pair", "L3:L2", "--pair", "L4:L3", "--jsonl", str(out_json)])
     assert rc == 130
     cap = capsys.readouterr()
     rows = [line for line in cap.out.splitlines() if line.startswith("| tihbat")]

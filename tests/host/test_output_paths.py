@@ -5,7 +5,7 @@ from playboard_host.cli import main
 def test_output_paths_checked_before_the_work(capsys, tmp_path):
     cases = [
         (["demo", "-q", "--export", str(tmp_path)], "--export %s is a folder" % tmp_path),
-        (["match", "--json", str(tmp_path / "no" / "x.json"), "--game", "tihbat", "--games", "1",
+        (["match", "--jsonl", str(tmp_path / "no" / "x.json"), "--game", "tihbat", "--games", "1",
           "--pair", "L8:greedy"], "no such folder"),
         (["tihbat-solve", "--out", str(tmp_path)], "--out %s is a folder" % tmp_path),
     ]

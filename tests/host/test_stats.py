@@ -52,13 +52,15 @@ def _fill(path):
 def test_counts_per_day_and_by_game_and_level_and_mean_lengths(tmp_path):
     lib = Library(_fill(str(tmp_path / "lib.sqlite")))
     st = Stats(lib.games())
-    assert st.per_day == {"2026.11.28": [4, 3, 1], "2026.11.29": [3, 2, 1], "2026.11.30": [2, 1, 1]}
-    assert st.by_game == {("tihbat", "3"): [2, 2, 0, 26, 0], ("tobit", "-"): [2, 1, 1, 31, 0],
+    # the tobit game of 2026.11.29 had no move made: not a game, not counted
+    assert st.empty == 1
+    assert st.per_day == {"2026.11.28": [4, 3, 1], "2026.11.29": [2, 2, 0], "2026.11.30": [2, 1, 1]}
+    assert st.by_game == {("tihbat", "3"): [2, 2, 0, 26, 0], ("tobit", "-"): [1, 1, 0, 31, 0],
                           ("toguz", "2"): [4, 2, 2, 100, 10], ("toguz", "3"): [1, 1, 0, 21, 0]}
-    assert st.total == [9, 6, 3, 178, 10]
-    assert Stats.mean(st.total) == pytest.approx(178 / 6) and Stats.mean(st.total, False) == pytest.approx(10 / 3)
-    assert Stats.mean(st.by_game[("tobit", "-")], False) == 0 and Stats.mean(st.by_game[("tihbat", "3")], False) is None
-    assert st.games_by_name() == {"tihbat": 2, "tobit": 2, "toguz": 5}
+    assert st.total == [8, 6, 2, 178, 10]
+    assert Stats.mean(st.total) == pytest.approx(178 / 6) and Stats.mean(st.total, False) == pytest.approx(10 / 2)
+    assert Stats.mean(st.by_game[("tobit", "-")], False) is None and Stats.mean(st.by_game[("tihbat", "3")], False) is None
+    assert st.games_by_name() == {"tihbat": 2, "tobit": 1, "toguz": 5}
     h = lib.health("hall-a")
     assert (h["power_ups"], h["wdt_resets"], h["stuck"], h["chatter"]) == (5, 1, 1, 2)
     assert h["faulty"] == [[12, 1], [12, 1], [40, 2]] and h["last_fault"] == "2026-12-01T18:00:00"
@@ -74,10 +76,13 @@ def test_playboard_stats_prints_the_tables_and_filters(tmp_path, capsys):
     db = _fill(str(tmp_path / "lib.sqlite"))
     assert cli.main(["stats", "--library", db]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[0] == "games: 9 started, 6 finished, 3 abandoned; mean length 29.7 plies finished, 3.3 abandoned"
+    assert out[0] == "games: 8 started, 6 finished, 2 abandoned; mean length 29.7 plies finished, 5.0 abandoned"
+    assert out[1] == ("(1 game with no move made left out: a board switched on or restarted, a new game chosen "
+                      "at once)")
     assert "2026.11.28        4         3          1" in out
+    assert "2026.11.29        2         2          0" in out
     assert "toguz        2        4         2          2        50.0           5.0" in out
-    assert "tobit        -        2         1          1        31.0           0.0" in out
+    assert "tobit        -        1         1          0        31.0             -" in out
     assert out[-3].split() == ["hall-a", "2026-12-01T18:00:00", "6", "5", "1", "4", "1", "2", "0", "0", "12",
                                "chatter,", "40", "stuck"]
     assert out[-1] == "2 boards"
@@ -115,7 +120,7 @@ def test_the_curators_report_has_its_plots_and_an_index_naming_them(tmp_path, ca
         page = f.read()
     for name in ("per_day", "per_game", "faults"):
         assert 'src="%s.%s"' % (name, fmt) in page
-    assert "9 games started, 6 finished, 3 abandoned" in page
+    assert "8 games started, 6 finished, 2 abandoned" in page
     assert "<td>hall-a</td><td>2026-12-01T18:00:00</td><td>6</td><td>5</td><td>1</td><td>4</td><td>1</td><td>2</td>" in page
     assert "<th>daily restarts</th>" in page
     # the same library: the same plots (a report can be compared from day to day)
@@ -200,8 +205,29 @@ def test_sync_takes_the_boards_counters_into_the_library_and_clears_them(tmp_pat
         assert row[0] == "sim" and row[3:11] == ["2", "0", "0", "0", "1", "0", "0", "%d" % s], row
         assert cli.main(["stats", "--library", db]) == 0
         out = capsys.readouterr().out
-        # the first two games were abandoned (a new game over each); the third is still on
-        assert out.startswith("games: 2 started, 0 finished, 2 abandoned;"), out
-        assert "toguz        2        1         0          1" in out
+        # the first two games were abandoned (a new game over each) with no move made: not
+        # games, left out; the third is still on
+        assert out.startswith("games: 0 started, 0 finished, 0 abandoned;"), out
+        assert out.splitlines()[1].startswith("(2 games with no move made left out")
     finally:
         b.stop()
+
+
+def test_stats_after_a_day_with_restarts_counts_only_games_with_moves(tmp_path, capsys):
+    """A museum day: the board switched on four times and a game chosen twice with
+    nothing played (0-move "abandoned" games on record), two real games: stats counts two."""
+    db = str(tmp_path / "day.sqlite")
+    lib = Library(db)
+    day = [("*", "abandoned", 0)] * 4 + [("1-0", "normal", 33), ("*", "abandoned", 0), ("0-1", "resignation", 12),
+                                         ("*", "abandoned", 0)]
+    for i, (result, term, plies) in enumerate(day):
+        rec = SimpleNamespace(uid="d%d" % i, id=i + 1, name="toguz", result=result, termination=term,
+                              tags={"Event": "Playboard", "Date": "2026.12.01", "Mode": "two"}, fen=None,
+                              moves=["m%d" % k for k in range(plies)])
+        assert lib.add("hall-a", rec, b"raw%d" % i, now=T0)
+    lib.close()
+    assert cli.main(["stats", "--library", db]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "games: 2 started, 2 finished, 0 abandoned; mean length 22.5 plies finished, - abandoned"
+    assert out[1].startswith("(6 games with no move made left out")
+    assert "2026.12.01        2         2          0" in out

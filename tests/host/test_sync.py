@@ -256,3 +256,34 @@ def test_board_process_killed_at_random_moments_resumes_every_committed_move(tmp
         if oks:
             committed = oks[-1]
     assert committed > 8
+
+
+def test_a_board_pulled_out_during_sync_is_one_line_and_loses_nothing(board, tmp_path, capsys, monkeypatch):
+    """The board's port goes away after the first game is stored (its pty closed, as a
+    USB cable pulled): one line, no traceback; that game stays stored, the board kept
+    the others (never acknowledged), and the next sync takes them."""
+    b = board(games=3)
+    db = str(tmp_path / "lib.sqlite")
+    add = Library.add
+
+    def add_then_pull(self, *a, **kw):
+        r = add(self, *a, **kw)
+        b.proc.kill()
+        b.proc.wait()
+        os.close(b.master)  # the board's end of the line is gone
+        b.master = None
+        return r
+
+    monkeypatch.setattr(Library, "add", add_then_pull)
+    assert cli.main(["sync", "--port", b.port, "--library", db, "-q", "--timeout", "1"]) == 2
+    out, err = capsys.readouterr()
+    assert err.startswith("playboard: the board went away (unplugged or reset?)") and err.count("\n") == 1, err
+    assert "Traceback" not in err and "plug it in again and run playboard sync" in err
+    monkeypatch.setattr(Library, "add", add)
+    lib = Library(db)
+    assert lib.count() == 1
+    lib.close()
+    os.close(b.slave)
+    b2 = board(games=0, folder=tmp_path / "flash")  # plugged in again: the same flash
+    assert cli.main(["sync", "--port", b2.port, "--library", db, "-q", "--timeout", "2"]) == 0
+    assert "synced 2 new games (1 already stored)" in capsys.readouterr().out

@@ -222,6 +222,96 @@ def test_server_routes_and_errors(server):
     assert st == 200 and json.loads(data)["acts"] == [{"op": "click", "cell": 3}]
 
 
+def _post(port, body, headers):
+    c = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    c.putrequest("POST", "/api/act", skip_host="Host" in headers)
+    for k, v in headers.items():
+        c.putheader(k, v)
+    c.putheader("Content-Length", str(len(body)))
+    c.endheaders(body)
+    r = c.getresponse()
+    data = r.read()
+    c.close()
+    return r.status, json.loads(data) if data.startswith(b"{") else data
+
+
+def test_only_the_page_itself_may_act(server):
+    """A page in another tab, a cross-site form, a DNS-rebinding host: refused, the
+    session never sees the action; the page's own request (same origin, JSON) passes."""
+    httpd, hub, session = server
+    port = httpd.server_address[1]
+    act = b'{"op": "new", "game": "tobit"}'
+    own = "http://127.0.0.1:%d" % port
+    refused = [
+        ({"Origin": "http://evil.example", "Content-Type": "application/json"}, 403, "another page"),
+        ({"Origin": "null", "Content-Type": "application/json"}, 403, "another page"),
+        ({"Origin": "http://127.0.0.1:%d" % (port + 1), "Content-Type": "application/json"}, 403, "another page"),
+        ({"Origin": "https://127.0.0.1:%d" % port, "Content-Type": "application/json"}, 403, "another page"),
+        ({"Sec-Fetch-Site": "cross-site", "Content-Type": "application/json"}, 403, "another site"),
+        ({"Origin": own, "Content-Type": "text/plain"}, 415, "application/json"),  # no preflight: refused
+        ({"Origin": own, "Content-Type": "application/x-www-form-urlencoded"}, 415, "application/json"),
+        ({"Origin": own}, 415, "not 'nothing'"),
+        # DNS rebinding: evil.example resolved to 127.0.0.1; the browser calls it same-origin
+        ({"Host": "evil.example:%d" % port, "Origin": "http://evil.example:%d" % port,
+          "Content-Type": "application/json"}, 403, "names host 'evil.example"),
+        ({"Host": "127.0.0.1:1", "Content-Type": "application/json"}, 403, "names host"),
+    ]
+    for headers, status, words in refused:
+        st, data = _post(port, act, headers)
+        assert (st, words in data["error"]) == (status, True), (headers, st, data)
+    assert session.acts == []
+    st, data = _post(port, act, {"Origin": own, "Content-Type": "application/json; charset=utf-8",
+                                 "Sec-Fetch-Site": "same-origin"})
+    assert st == 200 and session.acts == [{"op": "new", "game": "tobit"}]
+    st, data = _post(port, act, {"Host": "localhost:%d" % port, "Origin": "http://localhost:%d" % port,
+                                 "Content-Type": "application/json"})
+    assert st == 200 and len(session.acts) == 2
+    # the DNS-rebinding host can't read either
+    c = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    c.request("GET", "/api/state", headers={"Host": "evil.example:%d" % port})
+    r = c.getresponse()
+    assert r.status == 403 and b"evil.example" in r.read()
+    c.close()
+
+
+def test_beyond_this_computer_each_action_needs_the_runs_token():
+    from playboard_host.websim.guard import Guard
+
+    g = Guard("0.0.0.0")
+    assert g.token and len(g.token) >= 20 and Guard("0.0.0.0").token != g.token  # one per run
+    assert Guard("127.0.0.1").token is None and Guard("localhost").token is None
+    assert g.url_suffix() == "?token=" + g.token
+    # beyond this computer: its addresses and names, never a foreign name
+    assert g.host_ok("192.168.1.5") and g.host_ok(socket.gethostname().lower()) and not g.host_ok("evil.example")
+    assert not Guard("127.0.0.1").host_ok("192.168.1.5")
+    hub = srv.Hub()
+    session = FakeSession()
+    httpd = srv.make_server(session, hub, "127.0.0.1", 0, token="s3cret-token")
+    srv.serve_in_thread(httpd)
+    try:
+        port = httpd.server_address[1]
+        base = {"Origin": "http://127.0.0.1:%d" % port, "Content-Type": "application/json"}
+        st, data = _post(port, b'{"op": "resign"}', base)
+        assert st == 403 and "needs its token" in data["error"]
+        st, data = _post(port, b'{"op": "resign"}', dict(base, **{"X-Playboard-Token": "guess"}))
+        assert st == 403 and session.acts == []
+        st, data = _post(port, b'{"op": "resign"}', dict(base, **{"X-Playboard-Token": "s3cret-token"}))
+        assert st == 200 and session.acts == [{"op": "resign"}]
+        # the page (which reads the token from its own address) never carries it itself
+        assert b"s3cret" not in _req(httpd, "GET", "/")[2] and b"s3cret" not in _req(httpd, "GET", "/api/state")[2]
+    finally:
+        srv.stop(httpd, hub)
+
+
+def test_sim_prints_the_token_address_when_it_listens_beyond_this_computer():
+    from playboard_host.commands.sim import local_url, page_urls
+
+    urls = page_urls("0.0.0.0", 8080, "?token=abc")
+    assert urls[0] == "http://localhost:8080/?token=abc (this computer)"
+    assert "/?token=abc (other computers" in urls[1]
+    assert local_url("0.0.0.0", 8080, "?token=abc") == "http://localhost:8080/?token=abc"
+
+
 def _read_event(f):
     lines = []
     while True:
@@ -240,7 +330,7 @@ def test_event_stream_and_a_client_that_goes_away(server):
     socks = []
     for _ in range(3):  # three clients; two vanish mid-stream
         s = socket.create_connection(("127.0.0.1", port), timeout=10)
-        s.sendall(b"GET /api/events HTTP/1.1\r\nHost: x\r\n\r\n")
+        s.sendall(b"GET /api/events HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n\r\n" % port)
         socks.append(s)
     f = socks[0].makefile("rb")
     assert f.readline().startswith(b"HTTP/1.1 200")
@@ -542,5 +632,55 @@ def test_the_pages_sync_takes_the_games_and_the_boards_health_counters(tmp_path)
         lib = Library(db)
         assert lib.boards()[0]["health"]["power_ups"] == 1 and lib.boards()[0]["syncs"] == 2
         lib.close()
+    finally:
+        s.close()
+
+
+def test_the_hall_server_has_the_same_guard():
+    """The hall's page (read-only) behind the same checks: a DNS-rebinding host can't
+    read it, a foreign page can't post to it."""
+    from playboard_host.tournament import hall as hall_mod
+    from playboard_host.tournament.hall_server import make_server as make_hall_server
+
+    hub = srv.Hub()
+    hall = hall_mod.Hall(lambda: [], hub)
+    httpd = make_hall_server(hall, hub, "127.0.0.1", 0)
+    srv.serve_in_thread(httpd)
+    try:
+        port = httpd.server_address[1]
+        c = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        c.request("GET", "/", headers={"Host": "evil.example:%d" % port})
+        r = c.getresponse()
+        assert r.status == 403 and b"evil.example" in r.read()
+        c.close()
+        st, data = _post(port, b'{"op": "x"}', {"Origin": "http://evil.example", "Content-Type": "application/json"})
+        assert st == 403 and "another page" in data["error"]
+        st, data = _post(port, b'{"op": "x"}', {"Content-Type": "text/plain"})
+        assert st == 415
+        st, data = _post(port, b'{"op": "x"}', {"Origin": "http://127.0.0.1:%d" % port,
+                                                "Content-Type": "application/json"})
+        assert st == 405 and data["error"] == "the hall page only reads"
+    finally:
+        srv.stop(httpd, hub)
+
+
+@pytest.mark.skipif(micropython_binary() is None, reason="micropython not installed (make setup)")
+def test_a_refused_pit_is_said_in_words_with_what_to_do():
+    """A pit of the wrong row and an empty pit: the hint panel and the event log say why
+    and what to do, never a code alone; the next move clears the hint."""
+    from playboard_host.websim.session import Session
+
+    s = Session(None, game="toguz", pump=False)
+    try:
+        s.advance(300)
+        s.act({"op": "click", "cell": 12})  # North 4: South is to move
+        s.advance(300)
+        st = s.state()
+        assert st["hint"] == ("Refused: North 4 is not a pit of South, who is to move. What to do: South plays "
+                              "one of their own pits, lit green; the other row waits its turn.")
+        assert "why" not in " ".join(st["events"]) and "refused: North 4 is not a pit of South" in st["events"][-1]
+        s.act({"op": "click", "cell": 8})  # South 9: legal; the hint goes
+        s.advance(3000)
+        assert s.state()["hint"] == "" and s.state()["moves"] == ["98"]
     finally:
         s.close()

@@ -86,6 +86,8 @@ def _new_game(page, game, mode="two"):
     page.select_option("#game", game)
     page.select_option("#mode", mode)
     page.click("#new")
+    if page.is_visible("#confirm-new"):  # a game with moves: the page asks first
+        page.click("#confirm-yes")
     try:
         page.wait_for_function("([g, v]) => document.body.getAttribute('data-game') === g && "
                                "+document.body.getAttribute('data-version') > v && "
@@ -271,7 +273,10 @@ def test_against_the_engine_its_thinking_and_its_move_are_shown(sim, browser):
     # the board's engine (Black) thinks, then shows its move in purple for the player to make
     page.wait_for_selector("#engine[data-state='move']", timeout=TIMEOUT)
     text = page.text_content("#engine-text")
-    assert text.startswith("plays ") and "plies ahead" in text and "nodes" not in text
+    import re
+    ahead = re.search(r"\(looked (\d+) (ply|plies) ahead\)", text)  # "1 ply", "2 plies"
+    assert text.startswith("plays ") and ahead and "nodes" not in text
+    assert (ahead.group(2) == "ply") == (ahead.group(1) == "1"), text
     move = text.split()[1]
     g = new_game("tobit")
     g.push_text("9-16")
@@ -470,3 +475,224 @@ def test_games_are_kept_on_the_flash_and_synced_from_the_page(browser, tmp_path)
     finally:
         srv.stop(httpd, hub)
         s.close()
+
+
+# --- issue 34: every gesture on the page, every refusal in words -----------------------------------
+def _wait_hint(page, words):
+    try:
+        page.wait_for_function("w => document.getElementById('hint').textContent.includes(w) && "
+                               "!document.getElementById('hint').hidden", arg=words, timeout=TIMEOUT)
+    except sync_api.TimeoutError:
+        raise AssertionError("hint %r, not %r" % (page.text_content("#hint"), words))
+
+
+def _full_shot(page, name):
+    os.makedirs(ARTIFACTS, exist_ok=True)
+    path = os.path.join(ARTIFACTS, name)
+    page.screenshot(path=path, full_page=True)
+    assert os.path.getsize(path) > 20000
+    return path
+
+
+def _set_up_tobit(page, game="tobit"):
+    _new_game(page, game)
+    page.wait_for_selector("#setup-all:not([hidden])", timeout=TIMEOUT)
+    page.click("#setup-all")
+    page.wait_for_selector("#setup-all[hidden]", state="attached", timeout=TIMEOUT)
+
+
+def test_each_games_refusal_is_shown_in_words_with_what_to_do(sim, browser):
+    """A wrong pit in each mancala game, a wrong move in each Tobit game: the hint panel
+    and the event log say what happened and what to do (never "why N"); a screenshot of
+    each goes to test-artifacts/websim-refusal-GAME.png."""
+    page, errors = _open(browser, sim[1])
+    for game, wrong in (("toguz", 12), ("tihbat", 3)):  # North's pit: South is to move
+        _new_game(page, game)
+        page.wait_for_function("() => document.getElementById('cell-0').getAttribute('data-colour') === '%s'"
+                               % GREEN, timeout=TIMEOUT)
+        page.click("#cell-%d" % wrong)
+        pit = "North %d" % (wrong - (9 if game == "toguz" else 2) + 1)
+        _wait_hint(page, "Refused: %s is not a pit of South, who is to move. What to do: South plays one of "
+                         "their own pits" % pit)
+        events = page.eval_on_selector_all("#events li", "l => l.map(e => e.textContent)")
+        assert any("refused: %s is not a pit of South" % pit in e for e in events), events
+        assert not any("why" in e for e in events), events
+        _full_shot(page, "websim-refusal-%s.png" % game)
+    for game, frm, to in (("tobit", 7, 20), ("tobit4", 6, 13)):  # a man put where it cannot go
+        _set_up_tobit(page, game)
+        page.click("#cell-%d" % frm)
+        page.click("#cell-%d" % to)
+        _wait_hint(page, "The board differs from the game: put White's man back on point %d; take the piece "
+                         "off point %d" % (frm, to))
+        assert _lit(page).get(str(to)) == "#ff0000"  # red: take it off (and mint where it goes back)
+        _full_shot(page, "websim-refusal-%s.png" % game)
+        page.click("#cell-%d" % to)  # lifted again
+        page.click("#cell-%d" % frm)  # and put back: the board matches, the hint goes
+        page.wait_for_function("() => document.getElementById('hint').hidden", timeout=TIMEOUT)
+    assert errors == []
+    page.close()
+
+
+def test_takeback_on_the_page_in_every_game_a_tobit_capture_too(sim, browser):
+    page, errors = _open(browser, sim[1])
+    for game, pits in (("toguz", (8, 9)), ("tihbat", (1, 2))):
+        _new_game(page, game)
+        assert page.is_hidden("#takeback")  # no move yet
+        g = new_game(game)
+        for cell in pits:
+            page.wait_for_function("c => document.getElementById('cell-' + c).getAttribute('data-colour') === '%s'"
+                                   % GREEN, arg=cell, timeout=TIMEOUT)
+            page.click("#cell-%d" % cell)
+            g.push(cell % g.n_pits)
+            _wait_moves(page, g.ply)
+        page.click("#takeback")
+        page.wait_for_function("n => %s.length === n" % MOVES_JS, arg=1, timeout=TIMEOUT)
+        g.pop()
+        counts = page.evaluate("n => Array.from({length: n}, (_, c) => "
+                               "+document.getElementById('cell-' + c).getAttribute('data-count'))",
+                               2 * g.n_pits + 2)
+        assert counts == list(g.pos[:2 * g.n_pits + 2])
+        events = page.eval_on_selector_all("#events li", "l => l.map(e => e.textContent)")
+        assert events[-1].endswith("move taken back")
+    # Tobit: Black's 23:9:7:21 takes three men; the takeback puts them back
+    _set_up_tobit(page)
+    g = new_game("tobit")
+    for text in ("7-14", "30-23", "9-16", "23:9:7:21"):
+        m = g.parse_move(text)
+        page.click("#cell-%d" % m[1])
+        page.click("#cell-%d" % m[len(m) - 1])
+        for p in g.captured_points(m):
+            page.click("#cell-%d" % p)
+        g.push(m)
+        _wait_moves(page, g.ply)
+    page.click("#takeback")
+    page.wait_for_function("n => %s.length === n" % MOVES_JS, arg=3, timeout=TIMEOUT)
+    g.pop()
+    for p in (8, 14, 16):
+        page.wait_for_function("p => document.getElementById('cell-' + p).getAttribute('data-piece') === 'w'",
+                               arg=p, timeout=TIMEOUT)
+    assert page.get_attribute("#cell-23", "data-piece") == "b" and page.get_attribute("#cell-21", "data-piece") == ""
+    with sim[0].lock:
+        assert sim[0].board.status()["fen"] == g.fen()
+    # by hand too: a captured piece put back from beside the board (a click on its empty point)
+    m = g.parse_move("23:9:7:21")
+    page.click("#cell-23")
+    page.click("#cell-21")
+    for p in g.captured_points(m):
+        page.click("#cell-%d" % p)
+    g.push(m)
+    _wait_moves(page, 4)
+    page.click("#cell-21")
+    page.click("#cell-23")
+    for p in (8, 14, 16):
+        page.click("#cell-%d" % p)  # nothing in the hand: the captured man comes back
+    page.wait_for_function("n => %s.length === n" % MOVES_JS, arg=3, timeout=TIMEOUT)
+    assert errors == []
+    page.close()
+
+
+def test_new_game_asks_before_abandoning_a_game_with_moves(sim, browser):
+    page, errors = _open(browser, sim[1])
+    _new_game(page, "tihbat")
+    page.click("#new")  # no move yet: no question
+    assert page.is_hidden("#confirm-new")
+    page.wait_for_function("() => document.getElementById('cell-1').getAttribute('data-colour') === '%s'" % GREEN,
+                           timeout=TIMEOUT)
+    page.click("#cell-1")
+    _wait_moves(page, 1)
+    page.select_option("#game", "toguz")
+    page.click("#new")
+    assert page.is_visible("#confirm-new")
+    assert "has 1 move" in page.text_content("#confirm-text")
+    page.click("#confirm-no")
+    time.sleep(0.5)
+    assert page.get_attribute("body", "data-game") == "tihbat" and _moves(page) == ["2"]  # kept
+    page.click("#new")
+    page.click("#confirm-yes")
+    _wait_body(page, "data-game", "toguz")
+    assert errors == []
+    page.close()
+
+
+def test_the_staff_gesture_and_a_long_press_on_the_page(sim, browser):
+    page, errors = _open(browser, sim[1])
+    page.click("#menu")
+    page.wait_for_function("() => document.getElementById('status-text').textContent.includes(\"board's menu\")",
+                           timeout=TIMEOUT)
+    page.click("#gestures summary")
+    page.click("#staff")
+    page.wait_for_function("() => Array.from(document.querySelectorAll('#events li'))"
+                           ".some(e => e.textContent.includes('the staff menu is open'))", timeout=TIMEOUT)
+    # a long press (the pointer held on a pit): the board's deliberate press
+    _new_game(page, "tihbat")
+    page.wait_for_function("() => document.getElementById('cell-1').getAttribute('data-colour') === '%s'" % GREEN,
+                           timeout=TIMEOUT)
+    page.click("#cell-1")
+    _wait_moves(page, 1)
+    page.click("#resign")
+    page.wait_for_function("() => document.getElementById('status-text').textContent.startsWith('Game over')",
+                           timeout=TIMEOUT)
+    time.sleep(3)  # the result shows (2.5 s after the end)
+    box = page.locator("#cell-0").bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    time.sleep(1.2)
+    page.mouse.up()
+    page.wait_for_function("() => document.getElementById('status-text').textContent.includes(\"board's menu\")",
+                           timeout=TIMEOUT)
+    assert errors == []
+    page.close()
+
+
+def test_on_a_phone_the_point_numbers_are_readable_and_the_takeback_is_there(sim, pw):
+    profile = tempfile.mkdtemp(prefix="playboard-chromium-phone-")
+    ctx = _context(pw, profile, has_touch=True, is_mobile=True, viewport={"width": 390, "height": 844})
+    try:
+        page, errors = _open(ctx, sim[1])
+        _set_up_tobit(page)
+        sizes = page.evaluate("() => Array.from(document.querySelectorAll('.pointno'))"
+                              ".map(t => t.getBoundingClientRect().height)")
+        assert len(sizes) == 38 and min(sizes) >= 10, sizes
+        page.tap("#cell-7")
+        page.tap("#cell-14")
+        _wait_moves(page, 1)
+        assert page.is_visible("#takeback")
+        page.tap("#takeback")
+        page.wait_for_function("() => %s.length === 0" % MOVES_JS, timeout=TIMEOUT)
+        assert page.evaluate("() => document.scrollingElement.scrollWidth <= window.innerWidth + 1")
+        _full_shot(page, "websim-phone-tobit.png")
+        assert errors == []
+    finally:
+        ctx.close()
+        shutil.rmtree(profile, ignore_errors=True)
+
+
+def test_the_curators_report_fits_a_phone(pw, tmp_path):
+    pytest.importorskip("matplotlib")
+    from types import SimpleNamespace
+
+    from playboard_host.library import Library
+    from playboard_host.stats import Stats, write_report
+
+    lib = Library(str(tmp_path / "lib.sqlite"))
+    for i in range(3):
+        rec = SimpleNamespace(uid="u%d" % i, id=i + 1, name="toguz", result="1-0", termination="kazan",
+                              tags={"Date": "2026.12.0%d" % (i + 1), "Mode": "white", "Level": "3"}, fen=None,
+                              moves=["m"] * 30)
+        lib.add("hall-a", rec, b"raw%d" % i)
+    lib.add_health("hall-a", {"power_ups": 3, "wdt_resets": 1, "stuck": 0, "chatter": 1,
+                              "faulty": [[12, 1], [40, 2], [41, 2]]})
+    games, boards = lib.games(), lib.boards()
+    lib.close()
+    write_report(Stats(games), boards, str(tmp_path / "report"))
+    profile = tempfile.mkdtemp(prefix="playboard-chromium-report-")
+    ctx = _context(pw, profile, has_touch=True, is_mobile=True, viewport={"width": 390, "height": 844})
+    try:
+        page = ctx.new_page()
+        page.goto("file://" + str(tmp_path / "report" / "index.html"))
+        assert page.evaluate("() => document.scrollingElement.scrollWidth") <= 391
+        os.makedirs(ARTIFACTS, exist_ok=True)
+        page.screenshot(path=os.path.join(ARTIFACTS, "report-phone.png"), full_page=True)
+    finally:
+        ctx.close()
+        shutil.rmtree(profile, ignore_errors=True)

@@ -78,3 +78,91 @@ def test_live_pictures_number_tobits_points_and_name_the_kings():
     assert lines[1] == "4  . . . b . . .    points 27-33"  # Black's man on 30, (3, 4)
     assert lines[-2] == "w b men, W B kings (tobits); points numbered from White's side, left to right"
     assert len({ln.index("points") for ln in lines[:6]}) == 1
+
+
+def test_every_refusal_of_the_board_has_words_and_what_to_do():
+    """Each reason the mancala tracker gives (its _WHY_* numbers, the link's ``error``
+    event) is said in words with what to do; the line never shows the code alone."""
+    from playboard.board import mancala_tracker as mt
+
+    whys = {v for k, v in vars(mt).items() if k.startswith("_WHY_")}
+    assert whys == set(words.REFUSALS) == {1, 2, 3, 4, 5, 6}
+    for why in whys:
+        what, do = words.refusal_words(why, "toguz", 3, 1)
+        assert "{" not in what + do and "why" not in what + do and len(do) > 20
+    assert words.refusal_words(2, "toguz", 3, 1) == (
+        "South 4 is not a pit of North, who is to move",
+        "North plays one of their own pits, lit green; the other row waits its turn")
+    assert words.event_words({"ev": "error", "cell": 3, "why": 2}, "toguz", 1) == (
+        "refused: South 4 is not a pit of North, who is to move. What to do: North plays one of their own "
+        "pits, lit green; the other row waits its turn.")
+    line = words.event_words({"ev": "error", "cell": 12, "why": 5, "t": 2500}, "toguz", 0)
+    assert line.startswith("   2.5 s  refused: the engine's move is being shown (its pit purple): North 4 was not "
+                           "played") and "carry out the engine's move first" in line
+    assert "North 1 has no balls" in words.event_words({"ev": "error", "cell": 2, "why": 1}, "tihbat", 1)
+    assert "a store" in words.event_words({"ev": "error", "cell": 5, "why": 2}, "tihbat", 0)
+    assert "does not know: 9" in words.event_words({"ev": "error", "cell": 2, "why": 9}, "toguz")
+
+
+def test_checks_and_other_events_are_words_not_dicts():
+    ev = {"ev": "check", "check": "selftest", "pass": False, "checked": 56, "ok": 53, "stuck": [44],
+          "dead": [6], "noisy": [], "frames": 801, "leds": 58}
+    assert words.event_words(ev, "toguz") == ("self-test FAILED: 53 of 56 sensors ok, 58 LEDs chased; stuck "
+                                              "sensor 44; dead sensor 6")
+    assert words.event_words({"ev": "check", "check": "calibrate", "s": 60}, "toguz") == "calibration started (60 s)"
+    assert words.event_words({"ev": "check", "check": "calibrate", "pass": True, "saved": True, "checked": 56,
+                              "bad": []}, "toguz") == "calibration passed: 56 sensors calibrated"
+    assert words.event_words({"ev": "stopped", "side": 1}, "toguz").startswith("the engine stopped thinking")
+    assert words.event_words({"ev": "abandoned", "ply": 1}, "toguz").endswith("(1 ply)")
+    assert [words.plural(n, "ply") for n in (0, 1, 2)] == ["0 plies", "1 ply", "2 plies"]
+    assert words.plural(2, "day") == "2 days"
+
+
+def test_a_refused_check_and_setting_read_as_the_boards_own_line():
+    from playboard_host import checks
+    from playboard_host.cli import CommandError
+    from playboard_host.commands.stats import REPORT_HINT
+    from playboard_host.serial_link import BoardError
+
+    e = BoardError("refused", "this board's sensors need no calibration (only hall sensors do)")
+    assert str(e) == "board refused: this board's sensors need no calibration (only hall sensors do)"
+    assert str(BoardError("memory", "out of memory")) == "board refused: memory (out of memory)"
+
+    class Link:
+        def check(self, kind, seconds=None):
+            raise e
+
+    try:
+        checks.run_check(Link(), "calibrate")
+    except CommandError as err:
+        assert str(err) == ("the board refused the calibration: this board's sensors need no calibration (only "
+                            "hall sensors do)")
+    else:
+        raise AssertionError("not refused")
+    assert "pipx inject playboard matplotlib" in REPORT_HINT
+
+
+def test_the_players_guide_has_the_same_refusal_table():
+    import os
+
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    with open(os.path.join(root, "docs", "player.md"), encoding="utf-8") as f:
+        guide = f.read()
+    for why in sorted(words.REFUSALS):
+        what, do = words.refusal_words(why, "toguz")
+        assert "| %d | %s | %s |" % (why, what[0].upper() + what[1:], do[0].upper() + do[1:]) in guide, why
+    assert "Take a move back" in guide and "**Take back**" in guide and "**staff gesture**" in guide
+
+
+def test_live_says_a_refusal_in_words():
+    import io
+
+    from playboard_host.commands.live import Follower
+
+    out = io.StringIO()
+    f = Follower(out, pictures=False)
+    f.event({"ev": "game", "game": "toguz"})
+    f.event({"ev": "error", "cell": 12, "why": 2, "t": 4000})
+    line = out.getvalue().splitlines()[-1]
+    assert line == ("4.0 s  refused: North 4 is not a pit of South, who is to move. What to do: South plays one "
+                    "of their own pits, lit green; the other row waits its turn.")

@@ -119,7 +119,8 @@ def pads(app, tobit):
     for i in range(len(ps)):
         ps[i] = 255
     b = app.buttons
-    if b:
+    # (real pad buttons replace the pads; a board with only menu / takeback buttons keeps its pads)
+    if b and ("draw" in b or "resign" in b or "draw_black" in b or "resign_black" in b):
         for k, name in ((0, "draw"), (1, "resign"), (2, "draw_black"), (3, "resign_black")):
             s = b.get(name, -1)
             if s >= 0:

@@ -1,11 +1,12 @@
 """`playboard boards`: every board the library has seen, its last sync, games and health."""
 from playboard_host.commands.export import open_library
+from playboard_host.cli import add_library_argument
 
 HELP = "list the boards the library has seen: last sync, games, health counters"
 
 
 def add_arguments(p):
-    p.add_argument("--library", help="library file (default $PLAYBOARD_LIBRARY or ~/.playboard/library.sqlite)")
+    add_library_argument(p)
     p.add_argument("--json", action="store_true", help="one JSON object per board instead of the table")
 
 

@@ -2,7 +2,7 @@
 import argparse
 import sys
 
-from playboard_host.cli import CommandError, check_output_path
+from playboard_host.cli import CommandError, add_library_argument, check_output_path
 from playboard_host import demo
 
 HELP = ("run the real firmware under MicroPython on the simulated board: replay a recorded Toguz Kumalak "
@@ -17,8 +17,7 @@ def add_arguments(p):
     p.add_argument("--record", metavar="FILE",
                    help="record file whose game is replayed on the board (default: the bundled demo game)")
     p.add_argument("--number", type=int, default=1, metavar="N", help="which game of the record file (default 1)")
-    p.add_argument("--library", metavar="FILE",
-                   help="library file the games are synced into (default: a temporary one)")
+    add_library_argument(p, "library file the games are synced into (default: a temporary one)")
     p.add_argument("--export", metavar="FILE", help="also write the exported records to this file")
     p.add_argument("--color", "--colour", dest="colour", choices=("auto", "always", "never"), default="auto",
                    help="ANSI colours for the LEDs (default: auto, where the terminal has them)")

@@ -3,7 +3,7 @@ import sys
 
 from playboard.games.common import GAME_NAMES
 
-from playboard_host.cli import CommandError, check_output_path
+from playboard_host.cli import CommandError, add_json_argument, add_library_argument, check_output_path
 from playboard_host.export import export
 from playboard_host.library import Library, LibraryError
 
@@ -56,8 +56,11 @@ def filtered(lib, args):
 
 
 def add_arguments(p):
-    p.add_argument("--library", help="library file (default $PLAYBOARD_LIBRARY or ~/.playboard/library.sqlite)")
-    p.add_argument("--format", "-f", choices=("pgn", "json"), default="pgn", help="output format (default pgn)")
+    add_library_argument(p)
+    p.add_argument("--format", "-f", choices=("pgn", "json", "playstrategy"), default="pgn",
+                   help="output format (default pgn; playstrategy: the Toguz Kumalak games as PlayStrategy's "
+                        "Togyzkumalak PGN, which playstrategy.org imports)")
+    add_json_argument(p, "JSON, as --format json: a list of the games, each with its tags and moves")
     p.add_argument("--output", "-o", help="write to this file (default standard output)")
     add_filter_arguments(p)
 
@@ -70,7 +73,14 @@ def run(args):
         games = filtered(lib, args)
     finally:
         lib.close()
-    text = export(games, args.format)
+    fmt = "json" if args.json else args.format
+    if fmt == "playstrategy":
+        other = [g for g in games if g.game != "toguz"]
+        if other:
+            print("%d game%s not Toguz Kumalak left out (PlayStrategy's Togyzkumalak only)" % (
+                len(other), "" if len(other) == 1 else "s"), file=sys.stderr)
+        games = [g for g in games if g.game == "toguz"]
+    text = export(games, fmt)
     if args.output:
         try:
             with open(args.output, "w", encoding="utf-8", newline="\n") as f:

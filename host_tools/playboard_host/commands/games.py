@@ -1,15 +1,17 @@
 """`playboard games`: list the games in the library."""
 from playboard_host.commands.export import add_filter_arguments, check_filters, filtered, open_library
+from playboard_host.cli import add_library_argument
+from playboard_host.words import result_short
 
 HELP = "list the games in the library (filters as for export)"
 
 
 def add_arguments(p):
-    p.add_argument("--library", help="library file (default $PLAYBOARD_LIBRARY or ~/.playboard/library.sqlite)")
+    add_library_argument(p)
     add_filter_arguments(p)
     p.add_argument("--json", action="store_true",
-                   help="one JSON object per game (id, date, game, result, termination, plies, white, black, "
-                        "board) instead of the table")
+                   help="one JSON object per game (id, date, game, result, result_text, termination, plies, "
+                        "white, black, board) instead of the table")
 
 
 def run(args):
@@ -24,12 +26,14 @@ def run(args):
 
         for g in games:
             print(json.dumps({"id": g.id, "date": g.date, "game": g.game, "result": g.result,
+                              "result_text": result_short(g.game, g.result),
                               "termination": g.termination, "plies": g.plies, "white": g.tags.get("White"),
                               "black": g.tags.get("Black"), "board": g.board}, ensure_ascii=False))
         return 0
-    print("%5s  %-10s  %-7s  %-8s  %5s  %s" % ("id", "date", "game", "result", "plies", "players"))
+    print("%5s  %-10s  %-7s  %-10s  %5s  %s" % ("id", "date", "game", "result", "plies", "players"))
     for g in games:
         players = "%s - %s" % (g.tags.get("White", "?"), g.tags.get("Black", "?"))
-        print("%5d  %-10s  %-7s  %-8s  %5d  %s" % (g.id, g.date, g.game, g.result, g.plies, players))
+        print("%5d  %-10s  %-7s  %-10s  %5d  %s" % (g.id, g.date, g.game, result_short(g.game, g.result), g.plies,
+                                                    players))
     print("%d game%s" % (len(games), "" if len(games) == 1 else "s"))
     return 0

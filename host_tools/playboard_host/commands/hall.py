@@ -4,7 +4,7 @@ import os
 import sys
 import time
 
-from playboard_host.cli import CommandError
+from playboard_host.cli import CommandError, add_library_argument
 from playboard_host.serial_link import DEFAULT_VID_PID, _vid_pid_arg
 
 HELP = ("the live hall: follow every board plugged in (new ones picked up) on one web page, "
@@ -18,7 +18,7 @@ def add_arguments(p):
     p.add_argument("--vid-pid", default=DEFAULT_VID_PID, type=_vid_pid_arg,
                    help="USB VID:PID of the boards (default %(default)s)")
     p.add_argument("--event", help="a tournament event: players, round and table shown from its pairings")
-    p.add_argument("--library", help="library file (default $PLAYBOARD_LIBRARY or ~/.playboard/library.sqlite)")
+    add_library_argument(p)
     p.add_argument("--sync", action="store_true",
                    help="store each board's finished games in the library as they end (and acknowledge them);"
                         " with --event, take the results at once")

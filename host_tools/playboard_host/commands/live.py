@@ -81,10 +81,10 @@ class Follower:
             self.show()
         elif kind == "over":
             name = self.g.name if self.g is not None else ev.get("game", "toguz")
-            self.say("game over: %s %s" % (ev.get("result", "?"),
-                                          result_words(name, ev.get("result"), ev.get("termination"), self.g)))
+            self.say("game over: %s" % result_words(name, ev.get("result"), ev.get("termination"), self.g))
         else:
-            line = event_words(ev, self.g.name if self.g is not None else ev.get("game", "toguz"))
+            line = event_words(ev, self.g.name if self.g is not None else ev.get("game", "toguz"),
+                               self.g.turn if self.g is not None else None)
             if line:
                 self.say(line.strip())
             if kind == "lift" and self.g is not None:

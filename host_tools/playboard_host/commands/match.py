@@ -28,7 +28,7 @@ def add_arguments(p):
                    help="only the ladder's targets: L1 against random/greedy/noisy and each level against the one below")
     p.add_argument("--seed", type=int, default=1, help="seed of the random openings (default 1)")
     p.add_argument("--processes", type=int, default=1, help="worker processes (default 1)")
-    p.add_argument("--json", metavar="FILE", help="also append each result as a JSON line to FILE")
+    p.add_argument("--jsonl", metavar="FILE", help="also append each result as a JSON line to FILE")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress on standard error")
     p.add_argument("--exhaustive", action="store_true",
                    help="also play the Tihbat table against every reply from the start, for each side")
@@ -79,7 +79,7 @@ class _Progress:
 def run(args):
     if args.games < 1:
         raise CommandError("--games must be 1 or more")
-    check_output_path(args.json, "--json")
+    check_output_path(args.jsonl, "--jsonl")
     pairs = None  # each game's (its levels)
     if args.pair:
         pairs = []
@@ -112,7 +112,7 @@ def run(args):
             except KeyboardInterrupt:
                 sys.stderr.write("\ninterrupted: %d pairing(s) finished (above%s); %s %s:%s dropped after "
                                  "%d of %d games (A %.1f points)\n" % (
-                                     finished, ", and in " + args.json if args.json else "", game, a, b,
+                                     finished, ", and in " + args.jsonl if args.jsonl else "", game, a, b,
                                      prog.done, args.games, prog.points))
                 return 130
             extra = ""
@@ -121,8 +121,8 @@ def run(args):
             print("| %s | %s | %s | %d | %d | %d | %d | %.1f%% | %.1f-%.1f%% | %.0f | %d | %d | %s |" % (
                 game, a, b, r["games"], r["wins"], r["draws"], r["losses"], 100 * r["score"],
                 100 * r["low"], 100 * r["high"], r["plies"], r["adjudicated"], r["nodes"], extra), flush=True)
-            if args.json:
-                with open(args.json, "a") as f:
+            if args.jsonl:
+                with open(args.jsonl, "a") as f:
                     f.write(json.dumps(r) + "\n")
             finished += 1
     if args.exhaustive:

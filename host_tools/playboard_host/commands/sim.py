@@ -8,7 +8,7 @@ import time
 
 from playboard.games.common import GAME_NAMES
 
-from playboard_host.cli import CommandError
+from playboard_host.cli import CommandError, add_library_argument
 
 HELP = ("the simulated board in a local web page: the real firmware under MicroPython behind it; "
         "lift and place pieces or tap pits with the mouse or touch")
@@ -36,9 +36,8 @@ def add_arguments(p):
     p.add_argument("--flash", metavar="FOLDER",
                    help="the board's flash folder, kept between runs (default $PLAYBOARD_SIM_FLASH or "
                         "~/.playboard/sim-flash)")
-    p.add_argument("--library", metavar="FILE",
-                   help="library file the page's Sync button fills (default $PLAYBOARD_LIBRARY or "
-                        "~/.playboard/library.sqlite)")
+    add_library_argument(p, "library file the page's Sync button fills (default $PLAYBOARD_LIBRARY or "
+                            "~/.playboard/library.sqlite)")
     p.add_argument("--level", type=int, default=3, choices=range(1, 12), metavar="1-11",
                    help="the engine's level: 1-9, Tobit's 1-11 (default 3)")
     p.add_argument("--open", action="store_true", help="open the page in the web browser")
@@ -96,30 +95,32 @@ def lock_flash(flash):
     return f
 
 
-def page_urls(host, port):
+def page_urls(host, port, suffix=""):
     """The page's addresses to print: localhost for this computer; for 0.0.0.0 (every
-    interface) also this computer's network name and address, which others can open."""
+    interface) also this computer's network name and address, which others can open.
+    ``suffix``: the token part ("?token=...") the page needs beyond this computer."""
     if host in ("127.0.0.1", "localhost", ""):
-        return ["http://localhost:%d/" % port]
+        return ["http://localhost:%d/%s" % (port, suffix)]
     if host in ("0.0.0.0", "::"):
-        urls = ["http://localhost:%d/ (this computer)" % port]
+        urls = ["http://localhost:%d/%s (this computer)" % (port, suffix)]
         name = socket.gethostname()
         try:
             addr = socket.gethostbyname(name)
         except OSError:
             addr = None
-        urls.append("http://%s:%d/ (other computers%s)" % (name, port, ", or http://%s:%d/" % (addr, port)
-                                                            if addr and not addr.startswith("127.") else ""))
+        urls.append("http://%s:%d/%s (other computers%s)" % (
+            name, port, suffix, ", or http://%s:%d/%s" % (addr, port, suffix)
+            if addr and not addr.startswith("127.") else ""))
         return urls
-    return ["http://%s:%d/" % (host, port)]
+    return ["http://%s:%d/%s" % (host, port, suffix)]
 
 
-def local_url(host, port):
+def local_url(host, port, suffix=""):
     """The page's address for a browser on this computer (no words after it, unlike
     ``page_urls``' lines): localhost when the server listens on every interface."""
     if host in ("127.0.0.1", "localhost", "", "0.0.0.0", "::"):
-        return "http://localhost:%d/" % port
-    return "http://%s:%d/" % (host, port)
+        return "http://localhost:%d/%s" % (port, suffix)
+    return "http://%s:%d/%s" % (host, port, suffix)
 
 
 def open_page(url):
@@ -175,15 +176,19 @@ def run(args):
             lock.close()
             raise CommandError(str(e))
         httpd.session = session
-        for url in page_urls(args.host, httpd.server_address[1]):
+        suffix = httpd.guard.url_suffix()
+        for url in page_urls(args.host, httpd.server_address[1], suffix):
             print("Playboard simulator on %s" % url)
+        if suffix:
+            print("The page's actions need the token in that address (anyone on the network who has it can "
+                  "play on this board)")
         print("The board's USB serial port: %s  (playboard sync --port %s; playboard live --port %s)"
               % (session.board.port, session.board.port, session.board.port))
         print("Its flash (the games kept): %s; library: %s" % (flash, session.library_path()))
         print("Ctrl-C stops it")
         sys.stdout.flush()
         if args.open:
-            open_page(local_url(args.host, httpd.server_address[1]))
+            open_page(local_url(args.host, httpd.server_address[1], suffix))
         srv.serve_in_thread(httpd)
         _stop_on_sigterm()
         try:

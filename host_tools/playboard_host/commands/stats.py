@@ -3,14 +3,17 @@
 import os
 
 from playboard.games.common import GAME_NAMES
-from playboard_host.cli import CommandError
+from playboard_host.cli import CommandError, add_library_argument
 from playboard_host.commands.export import check_filters, open_library
 
+REPORT_HINT = ("--report draws its plots with matplotlib, not installed beside playboard: installed with pipx, "
+               "run `pipx inject playboard matplotlib`; with pip, `python -m pip install 'playboard[report]'` "
+               "(or `pip install matplotlib` in its environment)")
 HELP = "games started, finished and abandoned per day and by game and level, and each board's health"
 
 
 def add_arguments(p):
-    p.add_argument("--library", help="library file (default $PLAYBOARD_LIBRARY or ~/.playboard/library.sqlite)")
+    add_library_argument(p)
     p.add_argument("--game", choices=GAME_NAMES, help="only this game")
     p.add_argument("--board", help="only games and health of this board (its id: playboard boards)")
     p.add_argument("--since", metavar="YYYY-MM-DD", help="only games on or after this date")
@@ -30,8 +33,7 @@ def run(args):
         try:
             import matplotlib  # noqa: F401
         except ImportError:
-            raise CommandError("--report draws its plots with matplotlib, not installed here: "
-                               "pip install 'playboard[report]'")
+            raise CommandError(REPORT_HINT)
     lib = open_library(args.library)
     try:
         games = lib.games(game=args.game, since=since, until=until)

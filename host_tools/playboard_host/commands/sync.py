@@ -2,16 +2,16 @@
 import sys
 import time
 
-from playboard_host.cli import CommandError
+from playboard_host.cli import CommandError, add_library_argument
 from playboard_host.library import Library, LibraryError
-from playboard_host.serial_link import BoardError, LinkError, add_port_arguments, connect
+from playboard_host.serial_link import BoardError, BoardGone, LinkError, add_port_arguments, connect
 
 HELP = "pull new games from the board into the library (each acknowledged only after it is stored)"
 
 
 def add_arguments(p):
     add_port_arguments(p)
-    p.add_argument("--library", help="library file (default $PLAYBOARD_LIBRARY or ~/.playboard/library.sqlite)")
+    add_library_argument(p)
     p.add_argument("--keep", action="store_true", help="store the games but leave them on the board")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
 
@@ -118,6 +118,9 @@ def run(args):
                     raise
                 print("the board was short of memory (%s): syncing again" % e, file=sys.stderr)
                 time.sleep(AGAIN_S)
+    except BoardGone as e:
+        raise CommandError("%s; every game stored before stays in %s and the board keeps the rest: plug it "
+                           "in again and run playboard sync" % (e, lib.path))
     except LinkError as e:
         raise CommandError(str(e))
     finally:

@@ -4,7 +4,7 @@ import sys
 
 from playboard.games.common import GAME_NAMES
 
-from playboard_host.cli import CommandError, check_output_path
+from playboard_host.cli import CommandError, add_library_argument, check_output_path
 from playboard_host.library import SCHEMA_VERSION, Library, LibraryError
 from playboard_host.tournament import outputs
 from playboard_host.tournament.console import Buffered
@@ -23,11 +23,18 @@ def _number(text):
     return int(v) if v == int(v) else v
 
 
+def _action(sub, name, **kw):
+    """An action's parser; it takes ``--library`` after the action too."""
+    x = sub.add_parser(name, **kw)
+    add_library_argument(x, inner=True)
+    return x
+
+
 def add_arguments(p):
-    p.add_argument("--library", help="library file (default $PLAYBOARD_LIBRARY or ~/.playboard/library.sqlite)")
+    add_library_argument(p)
     sub = p.add_subparsers(dest="action", metavar="ACTION")
 
-    c = sub.add_parser("create", help="create an event")
+    c = _action(sub, "create", help="create an event")
     c.add_argument("event", help="the event's name")
     c.add_argument("--game", required=True, choices=GAME_NAMES)
     c.add_argument("--system", choices=SYSTEMS, default="roundrobin",
@@ -49,31 +56,31 @@ def add_arguments(p):
     c.add_argument("--board", action="append", default=[], metavar="LABEL[=ID]",
                    help="a board of the event (repeatable): its label and the id it gives in its hello")
 
-    sub.add_parser("list", help="list the events")
+    _action(sub, "list", help="list the events")
     for name, hlp in (("show", "the event's settings, boards, entrants and corrections"),
                       ("pair", "pair the next round (or add tiebreak games to a tied knockout match)"),
                       ("collect", "take results from the games synced from the event's boards")):
-        x = sub.add_parser(name, help=hlp)
+        x = _action(sub, name, help=hlp)
         x.add_argument("event")
 
-    a = sub.add_parser("add", help="enter players (or teams, in a team event)")
+    a = _action(sub, "add", help="enter players (or teams, in a team event)")
     a.add_argument("event")
     a.add_argument("names", nargs="+")
     a.add_argument("--rating", type=int, help="rating (seeds follow ratings once everyone has one)")
     a.add_argument("--team", help="team event: the team these players play for (in board order)")
 
-    b = sub.add_parser("board", help="add a board to the event")
+    b = _action(sub, "board", help="add a board to the event")
     b.add_argument("event")
     b.add_argument("label", help="the board's label in the room (e.g. 3)")
     b.add_argument("--id", help="the id the board gives in its hello (playboard sync shows it; default the label)")
 
-    s = sub.add_parser("assign", help="put a pairing on a board")
+    s = _action(sub, "assign", help="put a pairing on a board")
     s.add_argument("event")
     s.add_argument("round", type=int)
     s.add_argument("who", help="table number (3, or 3.2 for game 2 of match 3) or a player's name")
     s.add_argument("board", help="the board's label")
 
-    r = sub.add_parser("result", help="enter or correct a result by hand (the reason is kept)")
+    r = _action(sub, "result", help="enter or correct a result by hand (the reason is kept)")
     r.add_argument("event")
     r.add_argument("round", type=int)
     r.add_argument("who", help="table number or a player's name")
@@ -116,14 +123,14 @@ def add_arguments(p):
                    help="a board's serial port (repeatable)")
     d.add_argument("--timeout", type=float, default=1.0, help="seconds to wait for each board's answer")
 
-    w = sub.add_parser("withdraw", help="withdraw a player: their games without a result become forfeits")
+    w = _action(sub, "withdraw", help="withdraw a player: their games without a result become forfeits")
     w.add_argument("event")
     w.add_argument("name")
     w.add_argument("--round", type=int, help="from this round on (default: their first game without a result)")
 
     for name, hlp in (("pairings", "print the pairings"), ("standings", "print the standings (crosstable in html)"),
                       ("pgn", "all the event's games as one PGN-style file")):
-        x = sub.add_parser(name, help=hlp)
+        x = _action(sub, name, help=hlp)
         x.add_argument("event")
         if name != "pgn":
             x.add_argument("--format", "-f", choices=outputs.FORMATS, default="text")

@@ -13,8 +13,12 @@ Routes:
   ``Session.act``); answers the new state, or ``{"error": text}`` with status 400.
 - ``GET /api/record``: the current game's record (PGN-style text).
 
-The session object does the work; this module only serves it. ``serve(session,
-host, port)`` raises :class:`PortInUse` when the port is taken.
+Every request passes :class:`~playboard_host.websim.guard.Guard` first (the host it
+names; for an action, its origin, a JSON content type and, listening beyond this
+computer, the run's token): a refusal is ``{"error": text}`` with status 403 or 415.
+
+The session object does the work; this module only serves it. ``make_server(session,
+hub, host, port)`` raises :class:`PortInUse` when the port is taken.
 """
 import errno
 import json
@@ -22,6 +26,8 @@ import os
 import socket
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+from playboard_host.websim.guard import Guard
 
 STATIC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "static")
 TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
@@ -73,6 +79,23 @@ class Handler(BaseHTTPRequestHandler):
     def log_message(self, fmt, *args):  # quiet unless asked
         if self.server.verbose:
             BaseHTTPRequestHandler.log_message(self, fmt, *args)
+
+    def parse_request(self):
+        """The request line and headers, then the guard (every server built on this
+        handler: the simulator's, the hall's): a refused request is answered here and
+        never reaches do_GET/do_POST."""
+        if not BaseHTTPRequestHandler.parse_request(self):
+            return False
+        refused = server_guard(self.server).check(self.command, self.headers, self.server.server_address[1])
+        if refused is None:
+            return True
+        status, text = refused
+        self.close_connection = True
+        try:
+            self._json(status, {"error": text})
+        except OSError:
+            pass
+        return False
 
     # --- helpers ---------------------------------------------------------------------
     def _send(self, status, body, ctype="application/json", extra=None):
@@ -187,11 +210,21 @@ class Handler(BaseHTTPRequestHandler):
             pass  # the browser went away: drop it, the game goes on
 
 
+def server_guard(server):
+    """The :class:`Guard` of ``server`` (made at the first request from the address it
+    listens on when the server was built without one)."""
+    g = getattr(server, "guard", None)
+    if g is None:
+        g = server.guard = Guard(server.server_address[0])
+    return g
+
+
 class SimServer(ThreadingHTTPServer):
     daemon_threads = True
     allow_reuse_address = True
 
-    def __init__(self, addr, session, hub, verbose=False):
+    def __init__(self, addr, session, hub, verbose=False, token=None):
+        self.guard = Guard(addr[0], token)
         self.session = session
         self.hub = hub
         self.verbose = verbose
@@ -203,11 +236,12 @@ class SimServer(ThreadingHTTPServer):
             ThreadingHTTPServer.handle_error(self, request, client_address)
 
 
-def make_server(session, hub, host="127.0.0.1", port=8765, verbose=False):
-    """A bound :class:`SimServer` (not yet serving). PortInUse if ``port`` is taken;
-    OSError for other failures to bind (a bad host name)."""
+def make_server(session, hub, host="127.0.0.1", port=8765, verbose=False, token=None):
+    """A bound :class:`SimServer` (not yet serving). ``token``: the actions' token
+    (default: a new one when ``host`` is beyond this computer, see ``server.guard``).
+    PortInUse if ``port`` is taken; OSError for other failures to bind (a bad host name)."""
     try:
-        return SimServer((host, port), session, hub, verbose)
+        return SimServer((host, port), session, hub, verbose, token)
     except OSError as e:
         if e.errno in (errno.EADDRINUSE, errno.EACCES):
             raise PortInUse(e.errno, "port %d on %s is already in use (or not allowed)" % (port, host))

@@ -12,12 +12,17 @@ The page's actions (``Session.act``):
   ``white``, ``black``; ``engine`` = ``white``).
 - ``{"op": "setup"}``: stand every piece the set-up position wants.
 - ``{"op": "putback"}``: put the lifted pieces back where they came from.
+- ``{"op": "takeback"}``: take the last move back (Tobit: the previous position put
+  back by hand, captured pieces too; the mancala games: the board's takeback button).
 - ``{"op": "engine_move"}``: make the move the board shows for the engine.
 - ``{"op": "menu"}``: the board's own menu; then clicks on the Toguz Kumalak pits
   choose the game, mode and level, and START (North's pit 9) starts it.
 - ``{"op": "resign"}`` / ``{"op": "draw"}``: resign (the side to move, or the player
   against the engine) / agree a draw (two players), on the board's play pads.
 - ``{"op": "lift" | "place" | "tap", "cell": c}``: one sensor action as it is.
+- ``{"op": "press", "cell": c}``: a long press (held past its fill, then let go) on
+  cell ``c``: in the menu and a game's result a Toguz Kumalak pit.
+- ``{"op": "staff"}``: the staff gesture (the four corner pits held together, twice).
 - ``{"op": "sync"}``: pull the board's finished games into the library (over the
   board's own USB link, as ``playboard sync --port PORT`` does).
 
@@ -36,14 +41,16 @@ from playboard.games.registry import new_game
 
 from playboard_host.gestures import (PAD_BLACK_DRAW, PAD_BLACK_RESIGN, PAD_WHITE_DRAW, PAD_WHITE_RESIGN,
                                      new_board_game, physical_actions, press_pad,
-                                     press_sensor)
+                                     press_sensor, staff_gesture)
 from playboard_host.leds import LED_NAMES, display_colours, led_name, legend as led_legend
 from playboard_host.match import top_level
 from playboard_host.simboard import SimBoard, SimError
 from playboard_host.websim.model import Pieces, layout_data
-from playboard_host.words import about, capture_hint, event_words, result_words, sides
+from playboard_host.words import (about, capture_hint, event_words, plural, refusal_words, result_words,
+                                  sides)
 from playboard.board.layout import load_layout
 
+BOARD_DEF = "sim-takeback"  # the simulated board with a takeback button (firmware/boards)
 MODES = {"two": "two", "white": "white", "black": "black", "demo": "demo", "engine": "white"}
 TICK_S = 0.025
 ACTION_MS = 150  # virtual ms the board runs after each action of the page
@@ -58,7 +65,8 @@ class Session:
     """The board behind the page. ``hub``: where states are published (or None);
     ``game``/``mode``/``level``: the first game; ``pump``: keep the board's clock
     running in a thread (False: the caller advances with :meth:`advance`, for tests);
-    ``board``: a started SimBoard to use instead of starting one; ``heap``: the
+    ``board``: a started SimBoard to use instead of starting one (``board_def``: the
+    board definition to start, default sim-takeback: the takeback button); ``heap``: the
     firmware's MicroPython heap (None: the model's, the RP2040's); ``flash_dir``: the
     board's flash folder (kept: its games survive; None: a temporary folder removed
     on :meth:`close`); ``library``: the library file the page's "sync" fills (None:
@@ -66,7 +74,7 @@ class Session:
     gives (None: "sim"; each board of a hall needs its own)."""
 
     def __init__(self, hub=None, game="toguz", mode="two", level=3, pump=True, flash_dir=None, board=None,
-                 heap=None, library=None, board_id=None):
+                 heap=None, library=None, board_id=None, board_def=BOARD_DEF):
         self.hub = hub
         self.library = library
         self.sync_text = ""
@@ -95,13 +103,16 @@ class Session:
         self.termination = None
         self.engine_move = None
         self.menu_choice = None
+        self.refusal = ""  # the last refusal in words (what happened. What to do), until the next move
+        self.correction = False  # Tobit: the board asked for a correction (until resolved)
         self._dead = None
         self._stop = threading.Event()
         try:
             if board is None:
                 board = SimBoard(heap=heap) if heap else SimBoard()
-                board.start("sim", fs_dir=flash_dir, think="nodes", board_id=board_id)
+                board.start(board_def, fs_dir=flash_dir, think="nodes", board_id=board_id)
             self.board = board
+            self.buttons = board_buttons(getattr(board, "_args", {}).get("board_def", board_def))
             self.new(game, mode, level)
         except SimError as e:
             self.close()
@@ -189,6 +200,17 @@ class Session:
     def _event(self, ev):
         kind = ev.get("ev")
         g = self.game
+        line = event_words(ev, self.game_name, g.turn)  # (the side to move before the event)
+        if kind in ("move", "undo", "game", "resumed", "menu", "over", "resolved"):
+            self.refusal = ""
+            self.correction = False
+        if kind == "error":
+            what, do = refusal_words(ev.get("why"), self.game_name, ev.get("cell"), g.turn)
+            self.refusal = "Refused: %s. What to do: %s." % (what, do)
+        elif kind == "correction":
+            self.correction = True
+        elif kind == "stopped":
+            self.refusal = "The engine stopped thinking: your move was taken back. Play again."
         if kind in ("game", "resumed"):
             self.game_name = ev.get("game", self.game_name)
             self.game = new_game(self.game_name, ev.get("fen"))
@@ -223,8 +245,9 @@ class Session:
             self.engine = {"state": "thinking", "text": "thinking (level %s) ..." % ev.get("level", self.level)}
         elif kind == "engine":
             self.engine_move = ev.get("move")
-            self.engine = {"state": "move", "text": "plays %s (looked %s plies ahead): make it on the board"
-                           % (ev.get("move"), ev.get("depth")),
+            depth = ev.get("depth")
+            self.engine = {"state": "move", "text": "plays %s (looked %s ahead): make it on the board"
+                           % (ev.get("move"), plural(depth, "ply") if isinstance(depth, int) else "?"),
                            "move": ev.get("move"), "depth": ev.get("depth"), "nodes": ev.get("nodes")}
         elif kind == "over":
             self.result = ev.get("result", "*")
@@ -236,7 +259,6 @@ class Session:
             self.menu_choice = {k: ev.get(k) for k in ("game", "mode", "level")}
             self.note = ""
             self.engine = {"state": "idle", "text": "idle"}
-        line = event_words(ev, self.game_name)
         if line:
             self.events_text.append(line)
             del self.events_text[:-MAX_EVENTS]
@@ -301,7 +323,7 @@ class Session:
                 n = 2 * g.n_pits + 2
                 st["pieces"] = {}
                 st["hand"] = []
-                st["hint"] = ""
+                st["hint"] = self.refusal if self.app_state == "play" else ""
                 st["counts"] = list(g.pos[:n])
                 st["tuzdyks"] = [t for t in (g.tuzdyk_of(0), g.tuzdyk_of(1)) if t is not None] \
                     if self.game_name == "toguz" else []
@@ -309,12 +331,17 @@ class Session:
 
     def _tobit_hint(self, leds, pieces):
         """Plain words for the Tobit player now (RULES.md 2.7, 2.8): a lifted man that may
-        not move because a capture is compulsory elsewhere, or the captured men to take
-        off (the points lit in the capture colour where a piece still stands)."""
+        not move because a capture is compulsory elsewhere, the captured men to take
+        off (the points lit in the capture colour where a piece still stands), or the
+        board in correction: what to put back where and what to take off."""
         if self.app_state != "play":
             return ""
         g = self.game
         tlay = self.layouts[self.game_name]
+        for sym, frm in self.pieces.hand:  # the board's pieces are still as before the move
+            hint = capture_hint(g, frm)
+            if hint:
+                return hint
         take = []
         for p in range(1, g.n_points + 1):
             led = tlay.led_of(p)
@@ -325,11 +352,27 @@ class Session:
         if take:
             return "Captured: take the piece%s on point%s %s off the board" % (
                 "" if len(take) == 1 else "s", "" if len(take) == 1 else "s", ", ".join(map(str, take)))
-        for sym, frm in self.pieces.hand:  # the board's pieces are still as before the move
-            hint = capture_hint(g, frm)
-            if hint:
-                return hint
-        return ""
+        if self.correction:
+            return self._correction_hint(pieces) or self.refusal
+        return self.refusal
+
+    def _correction_hint(self, pieces):
+        """Tobit in correction: the pieces to put back and to take off, in words (the
+        board lights the same points: mint to put a piece there, red to take it off)."""
+        g = self.game
+        want = Pieces(g).symbols()
+        put = [(p, want[p]) for p in sorted(want) if str(p) not in pieces]
+        off = [p for p in range(1, g.n_points + 1) if str(p) in pieces and p not in want]
+        names = {"w": "White's man", "b": "Black's man", "W": "White's tobit", "B": "Black's tobit"}
+        parts = ["put %s back on point %d" % (names.get(sym, "a piece"), p) for p, sym in put]
+        if off:
+            parts.append("take the piece%s off point%s %s" % ("" if len(off) == 1 else "s",
+                                                              "" if len(off) == 1 else "s",
+                                                              ", ".join(map(str, off))))
+        if not parts:
+            return ""
+        return ("The board differs from the game: %s (the LEDs show the same: mint, put a piece there; red, "
+                "take it off). Nothing is played until it matches." % "; ".join(parts))
 
     def _move_texts(self):
         g = self.game.copy()
@@ -390,6 +433,12 @@ class Session:
                     self.make_engine_move()
                 elif op == "menu":
                     self.open_menu()
+                elif op == "takeback":
+                    self.takeback()
+                elif op == "press":
+                    self.long_press(_cell(body))
+                elif op == "staff":
+                    self.staff()
                 elif op == "resign":
                     self.resign()
                 elif op == "draw":
@@ -534,16 +583,77 @@ class Session:
             self.board.lift(cell)
             return
         if not self.pieces.hand:
-            if self.app_state == "setup":
-                sym = Pieces(self.game).on.get(cell)
-                if sym is None:
+            # a piece from beside the board: set-up, or one the game has there and the
+            # board lacks (a captured piece put back for a takeback, a piece knocked off)
+            sym = Pieces(self.game).on.get(cell)
+            if sym is None and self.app_state == "play" and self.game.ply:
+                prev = self.game.copy()  # a takeback: the previous position's pieces come back
+                prev.pop()
+                sym = Pieces(prev).on.get(cell)
+            if sym is None:
+                if self.app_state == "setup":
                     raise ValueError("no piece stands on point %d at the start" % cell)
-                self.pieces.on[cell] = sym
-                self.board.place(cell)
-                return
-            raise ValueError("nothing in the hand: lift a piece first")
+                raise ValueError("nothing in the hand: lift a piece first (the game has no piece on point %d "
+                                 "to put back)" % cell)
+            self.pieces.on[cell] = sym
+            self.board.place(cell)
+            return
         self.pieces.place(cell, self.game.turn)
         self.board.place(cell)
+
+    def takeback(self):
+        """Take the last move back as a player does on the board (docs/app.md "Takeback"):
+        Tobit, the previous position put back by hand (the moved piece back, the captured
+        ones back from beside the board); Toguz Kumalak and Tihbat, the board's takeback
+        button (its board definition's ``buttons.takeback``). ValueError when there is no
+        move to take back or the board has no takeback button."""
+        if self.app_state != "play" or not self.game.ply:
+            raise ValueError("no move to take back")
+        if not self.game_name.startswith("tobit"):
+            sen = (self.buttons or {}).get("takeback")
+            if sen is None:
+                raise ValueError("this board has no takeback button (a board definition with "
+                                 "\"buttons\": {\"takeback\": N}, e.g. sim-takeback)")
+            self.board.set_sensor(sen, 1)  # a real button: it acts at once
+            self.board.advance(100)
+            self.board.set_sensor(sen, 0)
+            return
+        prev = self.game.copy()
+        prev.pop()
+        want = Pieces(prev).on
+        self.pieces.put_back()
+        for p in range(1, prev.n_points + 1):  # lift what the previous position has not
+            if p not in want and p in self.pieces.on:
+                self.pieces.lift(p)
+                self.board.lift(p)
+                self.board.advance(60)
+        for p in sorted(want):  # then put back what it has: the moved piece, the captured ones
+            if p not in self.pieces.on:
+                self.pieces.hand = []
+                self.pieces.on[p] = want[p]
+                self.board.place(p)
+                self.board.advance(60)
+        self.pieces.hand = []
+
+    def long_press(self, cell):
+        """A long press (a deliberate press, docs/app.md "Deliberate presses": held past
+        its fill, then let go) on ``cell`` of the game drawn: in the menu and the result
+        a Toguz Kumalak pit (the result: back to the menu), else the cell's sensor."""
+        game = "toguz" if self.app_state in ("menu", "over") else self.game_name
+        lay = self.layouts[game]
+        try:
+            sen = lay.sensor_of(cell)
+        except IndexError:
+            sen = -1
+        if sen < 0:
+            raise ValueError("cell %d of %s has no sensor to press" % (cell, game))
+        press_sensor(self.board, sen, 0 if self.sensors and self.sensors[sen] else 1)
+
+    def staff(self):
+        """The staff gesture (docs/museum.md): the four corner pits of Toguz Kumalak held
+        together 3 s, twice; the staff menu opens (from the menu or a game's result)."""
+        self._clear_table()
+        staff_gesture(self.board)
 
     def resign(self):
         """The player resigns on the board's pads (pressed twice): in two-player mode the
@@ -586,6 +696,17 @@ class Session:
                 self.pieces.place(point, g.turn)
                 self.board.place(point)
             self.board.advance(60)
+
+
+def board_buttons(name):
+    """The ``buttons`` of board definition ``name`` (firmware/boards; name -> sensor),
+    or None."""
+    from playboard.config import ConfigError, load_board
+
+    try:
+        return load_board(name).get("buttons")
+    except (ConfigError, OSError, ValueError):
+        return None
 
 
 def _cell(body):

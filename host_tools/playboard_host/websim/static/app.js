@@ -3,6 +3,7 @@
 "use strict";
 
 const SVG = "http://www.w3.org/2000/svg";
+const LONG_MS = 700;   // a pointer held this long on a cell: a long press
 let LAYOUT = null;     // /api/layout: the physical board (size, holes, every game's cells)
 let STATE = null;      // the last state the server sent
 let drawnGame = null;  // the game whose cells are drawn ("game/turned")
@@ -20,9 +21,14 @@ function el(name, attrs, parent) {
 
 function $(id) { return document.getElementById(id); }
 
+// the run's token: a simulator listening beyond this computer prints its page's address
+// with ?token=...; every action carries it (the server refuses actions without it)
+const TOKEN = new URLSearchParams(location.search).get("token") || "";
+
 async function api(path, body) {
-  const opts = body === undefined ? {} : {method: "POST", headers: {"Content-Type": "application/json"},
-                                          body: JSON.stringify(body)};
+  const headers = {"Content-Type": "application/json"};
+  if (TOKEN) headers["X-Playboard-Token"] = TOKEN;
+  const opts = body === undefined ? {} : {method: "POST", headers, body: JSON.stringify(body)};
   const r = await fetch(path, opts);
   const data = r.headers.get("Content-Type", "").startsWith("application/json") ? await r.json() : await r.text();
   if (!r.ok) throw new Error(data.error || data || r.statusText);
@@ -100,7 +106,20 @@ function drawBoard(game) {
     const content = el("g", {class: "content"}, g);
     cellNodes[cell] = {g, halo, content, kind, x, y};
     if (sensor >= 0) {
-      g.addEventListener("click", () => act({op: "click", cell}));
+      // a long press (held LONG_MS or more) is the board's deliberate press; a shorter one a click
+      let timer = null, long = false;
+      g.addEventListener("pointerdown", () => {
+        long = false;
+        clearTimeout(timer);
+        timer = setTimeout(() => { long = true; act({op: "press", cell}); }, LONG_MS);
+      });
+      const cancel = () => clearTimeout(timer);
+      g.addEventListener("pointerup", cancel);
+      g.addEventListener("pointerleave", cancel);
+      g.addEventListener("click", () => {
+        if (long) { long = false; return; }
+        act({op: "click", cell});
+      });
       g.addEventListener("keydown", e => { if (e.key === "Enter" || e.key === " ") act({op: "click", cell}); });
     }
   }
@@ -220,6 +239,7 @@ function render(s) {
       return (s.tuzdyks || []).includes(c) ? "X" : s.counts[c];
     });
     const store = s.game === "toguz" ? "kazan" : "captured";
+    $("counts-title").textContent = s.game === "toguz" ? "Pits and kazans" : "Pits and captured counters";
     row("pit", Array.from({length: np}, (_, i) => i + 1).concat([store]));
     row("North", pits(1).concat([s.counts[2 * np + 1]]));
     row("South", pits(0).concat([s.counts[2 * np]]));
@@ -256,6 +276,7 @@ function render(s) {
   $("setup-all").hidden = s.app_state !== "setup";
   const playing = s.app_state === "play" || s.app_state === "setup";
   $("resign").hidden = !playing;
+  $("takeback").hidden = !(s.app_state === "play" && s.ply > 0 && s.mode !== "demo");
   $("draw").hidden = !playing || s.mode !== "two";
   showError(s.error || "");
   document.body.setAttribute("data-version", s.version);
@@ -314,8 +335,21 @@ async function start() {
   fillLevels();
   $("level").value = LAYOUT.default_level;
   $("game").addEventListener("change", fillLevels);
-  $("new").addEventListener("click", () =>
-    act({op: "new", game: $("game").value, mode: $("mode").value, level: +$("level").value}));
+  const startNew = () => act({op: "new", game: $("game").value, mode: $("mode").value, level: +$("level").value});
+  // a game with moves is never abandoned without asking
+  $("new").addEventListener("click", () => {
+    if (STATE && STATE.app_state === "play" && STATE.ply > 0 && STATE.mode !== "demo") {
+      $("confirm-text").textContent = `The game being played has ${STATE.ply} move${STATE.ply === 1 ? "" : "s"}: ` +
+        "a new game abandons it (it stays in the board's records, unfinished).";
+      $("confirm-new").hidden = false;
+      return;
+    }
+    startNew();
+  });
+  $("confirm-yes").addEventListener("click", () => { $("confirm-new").hidden = true; startNew(); });
+  $("confirm-no").addEventListener("click", () => { $("confirm-new").hidden = true; });
+  $("takeback").addEventListener("click", () => act({op: "takeback"}));
+  $("staff").addEventListener("click", () => act({op: "staff"}));
   $("putback").addEventListener("click", () => act({op: "putback"}));
   $("setup-all").addEventListener("click", () => act({op: "setup"}));
   $("resign").addEventListener("click", () => act({op: "resign"}));

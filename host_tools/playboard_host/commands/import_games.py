@@ -1,0 +1,48 @@
+"""`playboard import-games`: games from other places into the library (PlayStrategy's
+Togyzkumalak PGN: host_tools/playboard_host/playstrategy.py)."""
+from playboard_host.cli import CommandError, add_library_argument
+
+HELP = "add games from a file into the library: PlayStrategy's Togyzkumalak PGN (their export)"
+BOARD = "playstrategy"  # the library's board id of the imported games
+
+
+def add_arguments(p):
+    p.add_argument("file", help="the PGN file (PlayStrategy's download of one game or many)")
+    p.add_argument("--format", "-f", choices=("playstrategy",), default="playstrategy",
+                   help="the file's format (default playstrategy)")
+    add_library_argument(p)
+
+
+def run(args):
+    from playboard import pgn
+    from playboard_host.library import Library, LibraryError
+    from playboard_host.playstrategy import read_pgn
+
+    try:
+        with open(args.file, encoding="utf-8") as f:
+            games = read_pgn(f)
+    except OSError as e:
+        raise CommandError("can't read %s: %s" % (args.file, e.strerror or e))
+    except (pgn.RecordError, UnicodeDecodeError) as e:
+        raise CommandError("%s is not a PGN file: %s" % (args.file, e))
+    try:
+        lib = Library(args.library)
+    except LibraryError as e:
+        raise CommandError(str(e))
+    new = old = bad = 0
+    try:
+        for rec, why, n in games:
+            if rec is None:
+                bad += 1
+                print("skipped %s" % why)
+                continue
+            if lib.add(BOARD, rec, ("\n".join(rec.moves)).encode("utf-8")):
+                new += 1
+            else:
+                old += 1
+    finally:
+        lib.close()
+    print("imported %d new game%s%s%s into %s" % (new, "" if new == 1 else "s",
+                                                  " (%d already there)" % old if old else "",
+                                                  ", %d skipped" % bad if bad else "", lib.path))
+    return 1 if bad and not new and not old else 0
