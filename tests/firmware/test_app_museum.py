@@ -54,7 +54,6 @@ def test_staff_gesture_opens_the_staff_menu_not_a_short_one_nor_with_another_pit
     assert r.app.settings["brightness"] == 32 and r.store.load_settings({})["brightness"] == 32
     # locked mode: the link refuses until the staff unlock it here
     r.app.settings["locked"] = True
-    r.app.locked = True  # (as at power-up: no restart for its names, app.restart)
     from playboard.settings import link_locked
     assert link_locked(r.app.settings, r.app)
     r.press("toguz", STAFF_UNLOCK)
@@ -72,7 +71,6 @@ def test_locked_mode_offers_only_the_allowed_games_modes_and_levels():
     r = Rig()
     r.app.settings.update({"locked": True, "games": ["tihbat"], "modes": ["two", "white"],
                            "max_level": 3})
-    r.app.locked = True  # (as at power-up: no restart for its names, app.restart)
     r.app.link_settings({"locked": True})
     assert (r.app.game_name, r.app.mode, r.app.level) == ("tihbat", "two", 3)
     r.adv(50)

@@ -109,24 +109,7 @@ class App:
                 # the board file's brightness, unless the user saved one (docs/hardware.md)
                 defaults["brightness"] = cfg["leds"]["brightness"]
             settings = store.load_settings(defaults)
-            if settings.get("locked"):
-                # a museum board loads everything it offers: its names (qstrs) now, while
-                # the heap is whole (their next pool: 14 KB in one piece; docs/museum.md)
-                # (by its name's string: a string over 10 characters is not interned when
-                # compiled, an import statement's name is, and this one runs on locked
-                # boards only)
-                if wdt is not None:
-                    wdt.feed()  # (2.7 s on the emulated Pico: bench py_pico_locked; a whole 8 s for it)
-                gc.collect()  # (its code low in the heap, not after the store's garbage)
-                __import__("playboard.app.names")  # (its import interns them)
-                unload("playboard.app.names")
-                if wdt is not None:
-                    wdt.feed()
         self.settings = settings
-        # locked at power-up, its names interned (a board the link locks later restarts
-        # once the host is done: app.restart; the attribute takes the setting's name,
-        # already interned, as a new name might cross the names' pool edge)
-        self.locked = bool(settings.get("locked"))
         leds = cfg["leds"]
         self.closed = False  # outside the opening hours (settings "hours"): dark, idle
         self.wallclock = time.localtime  # (year, month, day, hour, minute, ...): the RTC
@@ -691,18 +674,12 @@ class App:
             self._t_hours = now_ms
             c = self.closed
             self._check_hours(now_ms)
-            # a locked board's daily restart (app.restart): at closing, or 24 h up (its
-            # frames; by the module's name's string: no new name to intern in play); a
-            # board the link locked since power-up restarts at the menu or in attract
-            # once the host is done and nobody touches it, looked at every 3 s till then
-            if self.settings.get("locked") and (
-                    not self.locked and self.state in (S_MENU, S_ATTRACT) or self.state == S_ATTRACT and (
-                        self.closed > c or self.frames * self.period_ms >= 86400000)):
-                m = __import__("playboard.app.restart", None, None, ("check",))
-                unload(m.__name__)
-                m.check(self, self.closed)
-            if not self.locked and self.settings.get("locked"):
-                self._t_hours = (now_ms - HOURS_MS + 3000) & MASK
+            # a locked board's daily restart (app.restart): at closing, or 24 h up
+            if self.settings.get("locked") and self.state == S_ATTRACT and (
+                    self.closed > c or self.frames * self.period_ms >= 86400000):
+                from playboard.app import restart
+                unload("playboard.app.restart")
+                restart.check(self, self.closed)
         self._paint(now_ms)
         self.lights.frame(now_ms)
         self.poll_link()
@@ -1112,10 +1089,6 @@ class App:
             self.apply_brightness()
         if "hours" in changed:
             self._t_hours = (self.now - HOURS_MS) & MASK  # looked at by the next frame
-        elif self.settings.get("locked") and not self.locked:
-            # locked by the link since power-up: it restarts (app.restart.due) once the
-            # host is done, looked at 3 s from now, then every 3 s (_scan_and_play)
-            self._t_hours = (self.now - HOURS_MS + 3000) & MASK
         if "level" in changed and self.state == S_MENU:
             self.level = clamp(self.settings["level"], 1, 13)
         if self.state == S_MENU:

@@ -53,8 +53,8 @@ of JSON (``{"ok": true, ...}`` or ``{"ok": false, "err": text}``)::
     auto [off]                a spectator makes each engine move of Tobit on the sensors
     quit                      close the files and exit
 
-A locked board's restart (``playboard.app.restart``: daily, or once after the link
-locked it; ``machine.soft_reset()``, which raises ``SystemExit`` on the unix port)
+A locked board's daily restart (``playboard.app.restart``;
+``machine.soft_reset()``, which raises ``SystemExit`` on the unix port)
 ends the process with the exit status 75 ("restart me"), after replying (virtual
 clock) to the ``adv`` it happened in with ``{"ok": true, "restart": true, "t": the
 clock then, "sensors": the raw sensors then (hex), "wall": the wall clock's seconds
