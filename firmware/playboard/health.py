@@ -28,7 +28,7 @@ and a rename, so a power cut leaves the old file or the new one, when a fault fi
 appears and when the host takes the counters, never per frame. A power-up appends
 one byte to the file ``boots`` (``P``, or ``W`` after a watchdog reset; a daily
 restart appends ``D`` before it, and the byte after a ``D`` is that restart's:
-:func:`power_up`, done by ``playboard.app.gamestart`` without loading this module,
+:func:`power_up`, done by ``playboard.app.startup`` without loading this module,
 whose code would cut the heap just before a game is resumed); :func:`read` adds
 them, the host's take folds them into ``health`` and removes ``boots``. A line
 that does not read is skipped with one line in the store's ``report``; the
@@ -149,7 +149,7 @@ def power_up(store, wdt=None):
     """Count one power-up on flash: one byte appended to ``boots`` (``W`` if ``wdt``,
     default: the last reset was the watchdog's, ``machine.reset_cause()``; never
     where the port cannot tell, as the unix port). False if the flash failed.
-    ``playboard.app.gamestart.start`` does the same without loading this module."""
+    ``playboard.app.startup.start`` does the same without loading this module."""
     if wdt is None:
         try:
             import machine

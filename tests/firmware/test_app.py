@@ -416,7 +416,7 @@ def test_takeback_button_takes_a_mancala_move_back_on_record():
 
 
 def test_bad_buttons_in_a_board_definition_are_refused():
-    from playboard.app.gamestart import buttons as _buttons
+    from playboard.app.startup import buttons as _buttons
     assert _buttons({"buttons": {"menu": 60}}, 64) == {"menu": 60}
     assert raises(ValueError, _buttons, {"name": "x", "buttons": {"menu": 64}}, 64)
     assert raises(ValueError, _buttons, {"name": "x", "buttons": {"fly": 3}}, 64)

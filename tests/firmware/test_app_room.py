@@ -65,7 +65,7 @@ def test_a_game_given_up_for_memory_drops_the_idle_link_and_begins_at_the_next_s
     r.app.link = _IdleLink()
     calls = []
 
-    def broken_up_heap(game):  # (gamestart.begin's step 8, after the code has loaded)
+    def broken_up_heap(game):  # (gamestart's unit 8, after the code has loaded)
         calls.append(r.t)
         raise MemoryError("memory allocation failed")
 

@@ -97,7 +97,7 @@ class App:
         self.slice_ms = slice_ms
         self.slice_nodes = slice_nodes
         if layouts is None:
-            from playboard.app.gamestart import read_layouts
+            from playboard.app.startup import read_layouts
             layouts = read_layouts(cfg, hw)
         self.layouts = layouts
         if settings is None:
@@ -130,7 +130,7 @@ class App:
                         momentary.append(s)
         self.scanner = Scanner.from_config(hw, cfg, momentary)
         self.period_ms = self.scanner.period_ms
-        from playboard.app.gamestart import buttons
+        from playboard.app.startup import buttons
         self.buttons = buttons(cfg, hw.n_sensors)
         del buttons
         self.rest = bytearray(hw.n_sensors)  # each sensor's value when the state began
@@ -207,8 +207,8 @@ class App:
         self.next_due = 0
         self.frames = 0
         self.memory_errors = 0
-        self._pending = None  # a game being begun, a step a frame: [resumed record or None,
-        # its header queued (bool), the step, the code, a count] (gamestart.begin)
+        self._pending = None  # a game being begun, a share a frame: [resumed record or None,
+        # its header queued (bool), the unit, the classes, a count] (gamestart.begin)
         self._begin_tries = 0  # attempts to begin or resume a game that hit a MemoryError
         self._hold = -1  # the sensor of a deliberate press in progress (-1 none)
         self._t_hold = 0  # when it left its rest value
@@ -233,12 +233,12 @@ class App:
     def start(self, now_ms):
         """First frame's work: light the board, then resume the unfinished game found by
         the store (lighting what the pieces must be) or open the menu."""
-        from playboard.app import gamestart
+        from playboard.app import startup
         try:
-            gamestart.start(self, now_ms)
+            startup.start(self, now_ms)
         finally:
-            del gamestart
-            unload("playboard.app.gamestart")  # start-up only
+            del startup
+            unload("playboard.app.startup")  # start-up only
 
     def choose(self, game=None, mode=None, level=None):
         """Set the next game's name, mode and level (as the menu does). ValueError if bad."""
@@ -403,7 +403,7 @@ class App:
 
     def _pad_press(self, k, now_ms):
         """Pad k: 0 White draw, 1 White resign, 2 Black draw, 3 Black resign; 4 START
-        during Tobit (begin_game.pads): a set-up nobody has begun goes, the menu opens."""
+        during Tobit (gamestart.pads): a set-up nobody has begun goes, the menu opens."""
         if k > 3:
             if self.state == S_SETUP and self.game.ply == 0:
                 self.release_game()  # (the menu's code then has the game's room)
@@ -553,15 +553,23 @@ class App:
             check.frame(self, now_ms)
             return
         if self._pending is not None:
-            # a game is being begun: one step a frame (gamestart.begin), nothing else;
-            # it is played from the next frame on
-            self.begin_pending(now_ms)
+            # a game is being begun: a share of it a frame (gamestart.begin), then the
+            # sensors scanned (their changes read by the game's first frame: the whole
+            # occupancy), the LEDs and the watchdog; it is played from the next frame on
+            try:
+                self.begin_pending(now_ms)
+            finally:
+                if self.scanner.poll(now_ms) >= 0:
+                    self.next_due = (now_ms + self.period_ms) & MASK
+                self.lights.frame(now_ms)
+                if self.wdt is not None:
+                    self.wdt.feed()
             return
         self._scan_and_play(now_ms)
 
     def begin_pending(self, now_ms):
-        """One step of beginning the game asked for by ``new_game`` (gamestart.begin;
-        a frame does one step and nothing else). Call it from outside the menu code
+        """A frame's share of beginning the game asked for by ``new_game``
+        (gamestart.begin). Call it from outside the menu code
         (a frame, the simulator's bridge, which calls it until ``_pending`` is None)."""
         if self._pending is not None:
             resumed = self._pending[0]

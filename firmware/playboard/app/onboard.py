@@ -84,11 +84,11 @@ def run():
     hw = open_board(cfg)
     hw.fill(0, 0, 24)  # lit at once, before the rest is imported
     hw.show()
-    from playboard.app.gamestart import read_layouts
+    from playboard.app.startup import read_layouts
     layouts = read_layouts(cfg, hw)  # first, while the heap is nearly empty
     from playboard.app.loop import App
     from playboard.compat import unload
-    unload("playboard.app.gamestart")
+    unload("playboard.app.startup")
     wdt = None
     try:
         from machine import WDT
