@@ -59,7 +59,14 @@ _SLICES = const(32)
 _SLICES_TOBIT = const(8)
 
 
-_LINK_RETRY_MS = const(1000)  # the link's code did not load (MemoryError): tried again after this
+_COLD_RETRY_MS = const(1000)  # cold code that did not load (MemoryError): tried again after this
+
+
+def _load(name):
+    """Import module ``name`` (dotted) and return it."""
+    __import__(name)
+    import sys
+    return sys.modules[name]
 
 class App:
     """The board's state machine. Build once at start-up, then ``start`` and ``frame``.
@@ -158,7 +165,7 @@ class App:
         # a board nobody connects to keeps its heap for play
         self.transport = transport
         self.link = None
-        self._link_retry = -1  # when loading the link last met a MemoryError (-1: never)
+        self._cold_t = -1  # when a cold module last did not load (App.cold; -1: never)
         self.board_id = None  # the link's hello gives this id, when set, not the chip's
         # the choice (menu / link)
         self.game_name = "toguz"
@@ -291,32 +298,41 @@ class App:
         self.lay = None
         self.occ = None
 
+    def cold(self, name):
+        """The cold module ``name`` (dotted), loaded, or None while it cannot be. The one
+        place a cold import is tried again: what the ``.mpy`` deploy needs, where a
+        module's code comes into the heap (on the frozen image it is in flash and an
+        import takes a few hundred bytes). A MemoryError: counted once in
+        ``memory_errors`` (not at each try), the heap swept and, with no game in play,
+        the last game's code and objects dropped (``make_room``), then tried once
+        more; failing still, every cold import answers None for ``_COLD_RETRY_MS``
+        (the caller tries again later; the frames go on meanwhile)."""
+        t = self._cold_t
+        if t >= 0 and ((self.now - t) & MASK) < _COLD_RETRY_MS:
+            return None
+        try:
+            m = _load(name)
+        except MemoryError:
+            if t < 0:
+                self.memory_errors += 1  # (once, however many tries)
+            self._cold_t = self.now
+            gc.collect()
+            if not self.make_room():
+                return None  # a game in play keeps its heap
+            try:
+                m = _load(name)
+            except MemoryError:
+                gc.collect()
+                return None
+        self._cold_t = -1
+        return m
+
     def poll_link(self):
         """Answer the host (Link.poll), the link loaded first when the host has just
-        spoken. No room for it: with no game in play the game's code makes room;
-        in play (or still no room) it is tried again ``_LINK_RETRY_MS`` later, the
-        memory error counted once, not each try."""
+        spoken (``cold``: no room for it, the host asks again)."""
         if self.link is None:
-            if self.transport is None or not self.transport.ready():
+            if self.transport is None or not self.transport.ready() or self.open_link() is None:
                 return
-            t = self._link_retry
-            if t >= 0 and ((self.now - t) & MASK) < _LINK_RETRY_MS:
-                return  # the last try met a MemoryError: wait
-            try:
-                self.open_link()
-            except MemoryError:
-                if t < 0:
-                    self.memory_errors += 1
-                self._link_retry = self.now
-                gc.collect()
-                if not self.make_room():
-                    return  # a game in play keeps its heap: the host asks again
-                try:
-                    self.open_link()
-                except MemoryError:
-                    gc.collect()
-                    return
-            self._link_retry = -1
         self.link.poll()
 
     def drop_link(self, live=False):
@@ -353,11 +369,14 @@ class App:
 
     def open_link(self):
         """Load the link (playboard.link.Link) on ``transport``; the app calls this
-        when the host first sends something. Returns the Link."""
+        when the host first sends something. Returns the Link, or None while its code
+        does not load (``cold``)."""
         if self.link is None:
-            from playboard.link import Link
-            self.link = Link(self.transport, self.store, app=self, settings=self.settings,
-                             clock=self.clock)
+            m = self.cold("playboard.link")
+            if m is None:
+                return None
+            self.link = m.Link(self.transport, self.store, app=self, settings=self.settings,
+                               clock=self.clock)
         return self.link
 
     def release_game(self, keep=()):
@@ -954,15 +973,9 @@ class App:
         if idle and self.mode != "demo" and ((now_ms - self._t_idle) & MASK) >= 1000 * idle:
             if self.game is not None:
                 self.last_ply = self.game.ply  # (the abandoned game's length, for its event)
-            try:
-                ui = self._ui()
-            except MemoryError:
-                # no room for the menu's code beside the game's: the game, abandoned,
-                # goes first (a frame failing here would never leave the game)
-                self.release_game()
-                gc.collect()
-                ui = self._ui()
-            ui.abandon(self, now_ms)
+            # the game, abandoned, goes first: the menu's code never loads beside it
+            self._end_game_objects()
+            self._ui().abandon(self, now_ms)
             return
         if self.tracker is None:  # a game's start cut short by a MemoryError: begun again
             return

@@ -391,13 +391,13 @@ class Bridge:
                 for _ in p.ipoll(20):
                     break
                 self.read_ctl()
-                if app._link_retry >= 0:
-                    # the link's load met a MemoryError and waits a second (App.poll_link)
+                if app._cold_t >= 0:
+                    # a cold load (the link's) met a MemoryError and waits a second (App.cold)
                     # of a clock that stands while the host talks: waited in real time
                     ms = time.ticks_ms()
                     if time.ticks_diff(ms, self._link_wait) >= 1000:
                         self._link_wait = ms
-                        app._link_retry = (app.now - 1000) & _MASK
+                        app._cold_t = (app.now - 1000) & _MASK
                 try:
                     app.poll_link()
                 except MemoryError:  # as a frame survives it: the host asks again
