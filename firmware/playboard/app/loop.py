@@ -678,14 +678,16 @@ class App:
                     self._events(tr.update(self.occ, now_ms), now_ms)
                     if iso and self.tracker is tr and (self._iso_dirty != 2 or not self.frames & 127):
                         # (after update: a recovered sensor's change is read isolated;
-                        # 2: its code did not load, MemoryError: tried again 128 frames
-                        # later, the frames going on meanwhile, not failing one after another)
+                        # 2: its code did not load or run, MemoryError: tried again 128
+                        # frames later, the frames going on meanwhile, not failing one
+                        # after another)
                         self._iso_dirty = 2
-                        from playboard.board import isolate
-                        self.lay.occupancy(sc.deb.fault, self.iso)
-                        self._events(isolate.isolate(tr, self.iso, now_ms), now_ms)
-                        self._iso_dirty = False
-                        unload("playboard.board.isolate")  # rare: cold code
+                        isolate = self.cold("playboard.board.isolate")
+                        if isolate is not None:
+                            self.lay.occupancy(sc.deb.fault, self.iso)
+                            self._events(isolate.isolate(tr, self.iso, now_ms), now_ms)
+                            self._iso_dirty = False
+                            unload("playboard.board.isolate")  # rare: cold code
         if self.pending:
             self._retry()
         if (not self._turn_check and self.state == S_PLAY and not self.thinking
