@@ -19,8 +19,8 @@ _fresh = True  # this module was loaded by this frame: its first ``begin`` does 
 def begin(app, now_ms, resumed=None):
     """A frame's share of beginning the chosen game (or of going on with ``resumed``,
     a record.GameRecord); True once the game has begun. ``App.begin_pending`` calls
-    it once a frame; between two such frames the app scans the sensors, lights the
-    LEDs and feeds the watchdog (``App._frame``).
+    it in every other frame; the frames between scan the sensors, light the LEDs and
+    feed the watchdog (``App._frame``).
 
     The start is a list of units (:func:`_unit`), each at most one module loaded, one
     collection or one kind of object. A frame does units while it has run under

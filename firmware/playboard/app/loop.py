@@ -217,6 +217,7 @@ class App:
         self._pending = None  # a game being begun, a share a frame: [resumed record or None,
         # its header queued (bool), the unit, the classes, a count] (gamestart.begin)
         self._begin_tries = 0  # attempts to begin or resume a game that hit a MemoryError
+        self._start_scan = False  # a game being begun: this frame scans, no share of it
         self._hold = -1  # the sensor of a deliberate press in progress (-1 none)
         self._t_hold = 0  # when it left its rest value
         self._t_busy = -QUIET_MS  # the last change of a pad or pit (not a press's own)
@@ -412,6 +413,7 @@ class App:
         next frame: record its header, then set-up (Tobit) or play. The next frame does
         it from this module, so that the menu's code is out of the heap by then."""
         self._pending = [resumed, False, 0, None, 0]  # see gamestart.begin
+        self._start_scan = False  # (its first frame a share of it: App._frame)
 
 
     def engine_side(self, side):
@@ -572,17 +574,21 @@ class App:
             check.frame(self, now_ms)
             return
         if self._pending is not None:
-            # a game is being begun: a share of it a frame (gamestart.begin), then the
-            # sensors scanned (their changes read by the game's first frame: the whole
-            # occupancy), the LEDs and the watchdog; it is played from the next frame on
-            try:
-                self.begin_pending(now_ms)
-            finally:
+            # a game is being begun: a frame does a share of it (gamestart.begin), the
+            # next scans the sensors (their changes read by the game's first frame:
+            # the whole occupancy), lights the LEDs and feeds the watchdog, and so on
+            # (never both in a frame: a unit on the .mpy deploy takes up to 45 ms, an
+            # LED frame up to 20 on the RP2040); played from the frame after the last unit
+            if self._start_scan:
+                self._start_scan = False
                 if self.scanner.poll(now_ms) >= 0:
                     self.next_due = (now_ms + self.period_ms) & MASK
                 self.lights.frame(now_ms)
                 if self.wdt is not None:
                     self.wdt.feed()
+            else:
+                self._start_scan = True
+                self.begin_pending(now_ms)
             return
         self._scan_and_play(now_ms)
 
