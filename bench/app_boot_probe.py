@@ -12,14 +12,14 @@ import time
 sys.path.insert(0, "build/simfw")
 import playboard.config  # noqa: E402,F401
 import playboard.sim.hw  # noqa: E402,F401
-import playboard.app.gamestart  # noqa: E402,F401
+import playboard.app.startup  # noqa: E402,F401
 import playboard.app.ui  # noqa: E402,F401
 import playboard.record  # noqa: E402,F401
 import playboard.link  # noqa: E402,F401
 import playboard.board.layout  # noqa: E402,F401
 from playboard.config import load_board  # noqa: E402
 from playboard.sim.hw import open_board  # noqa: E402
-from playboard.app.gamestart import read_layouts  # noqa: E402
+from playboard.app.startup import read_layouts  # noqa: E402
 from playboard.record import Store  # noqa: E402
 from playboard.hw.stdio import StdioTransport  # noqa: E402
 from playboard.app.loop import App  # noqa: E402

@@ -39,7 +39,7 @@ MODULES = ("playboard", "playboard.compat", "playboard.games", "playboard.games.
            "playboard.engine", "playboard.engine.evaluation_native", "playboard.engine.evaluation",
            "playboard.engine.search",
            "playboard.app", "playboard.app.state", "playboard.app.loop", "playboard.app.gamestart",
-           "playboard.app.begin_game",
+           "playboard.app.startup",
            "playboard.app.ui", "playboard.sim.bridge", "playboard.sim.flash", "playboard.sim.boot",
            "playboard.games.tobit_native", "playboard.games.tobit_board", "playboard.games.tobit",
            "playboard.board.tobit_tracker_native", "playboard.board.tobit_position", "playboard.board.tobit_tracker",
@@ -47,7 +47,7 @@ MODULES = ("playboard", "playboard.compat", "playboard.games", "playboard.games.
            "playboard.games.toguz", "playboard.board.mancala_tracker", "playboard.games.tihbat_native",
            "playboard.games.tihbat", "playboard.engine.tihbat_table", "playboard.hw.stdio",
            "playboard.link", "playboard.settings")
-OPTIONAL = ("playboard.app.ui", "playboard.app.gamestart", "playboard.app.begin_game",
+OPTIONAL = ("playboard.app.ui", "playboard.app.gamestart", "playboard.app.startup",
             "playboard.sim.flash", "playboard.sim.boot",
             "playboard.games.tobit", "playboard.games.tobit_board", "playboard.board.tobit_tracker",
             "playboard.board.tobit_position",
@@ -146,7 +146,7 @@ def main():
     for name in MODULES:
         if name not in ("playboard.games.mancala_text", "playboard.games.toguz",
                         "playboard.board.mancala_tracker", "playboard.app.ui", "playboard.app.gamestart",
-                        "playboard.app.begin_game",
+                        "playboard.app.startup",
                         "playboard.sim.flash", "playboard.sim.boot"):
             play_code += sizes[name]
     report("app code heap, Tobit game with the engine (unix x64 .mpy)", play_code // 1024, "KB",

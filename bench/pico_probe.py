@@ -145,10 +145,10 @@ for m in ("playboard.engine.search", "playboard.engine.evaluation", "playboard.e
 gc.collect()
 cfg = load_board("pico-matrix", with_layout=False)
 hw = open_board(cfg)
-from playboard.app.gamestart import read_layouts  # noqa: E402
+from playboard.app.startup import read_layouts  # noqa: E402
 layouts = read_layouts(cfg, hw)
 from playboard.app.loop import App  # noqa: E402
-unload("playboard.app.gamestart")
+unload("playboard.app.startup")
 from playboard.app.state import S_MENU, S_SETUP, S_PLAY  # noqa: E402
 from playboard.record import Store  # noqa: E402
 try:  # the USB serial channel, where main.py takes it

@@ -39,10 +39,10 @@ def median(xs):
 
 def frozen_files(staged):
     """[(staged file, board path)] for a frozen image: what is not frozen (main.py,
-    boards/, data/ but the .mpy deploy's names list) and the probe's perft as
+    boards/, data/) and the probe's perft as
     /perft.mpy (a copied playboard/ would shadow the frozen package)."""
     out = [(src, dest) for src, dest in staged
-           if dest == "main.py" or (dest.startswith(("boards/", "data/")) and dest != "data/names")]
+           if dest == "main.py" or dest.startswith(("boards/", "data/"))]
     out += [(src, "perft.mpy") for src, dest in staged if dest == "playboard/games/perft.mpy"]
     return out
 

@@ -168,7 +168,7 @@ class Soak:
     def configure(self):
         """Opening hours (and idle_s, when given) first, then the museum profile (it locks
         the link); then the board switched off and on, as docs/museum.md's set-up says
-        (a locked board interns its code's names at power-up)."""
+        (a set-up step of its own)."""
         port = ["--port", self.b.port, "--timeout", "5"]
         words = ["hours", HOURS]
         if self.idle_s is not None:

@@ -44,10 +44,8 @@ BOARD_FILES = [
     "engine/__init__.py", "engine/search.py", "engine/evaluation.py", "engine/evaluation_native.py", "engine/tobit_native.py",
     "engine/toguz_native.py",
     "engine/tihbat_table.py",
-    "app/__init__.py", "app/state.py", "app/loop.py", "app/ui.py", "app/gamestart.py",
-    "app/begin_game.py",
+    "app/__init__.py", "app/state.py", "app/loop.py", "app/ui.py", "app/gamestart.py", "app/startup.py",
     "app/staff.py", "app/request.py", "app/check.py", "app/pairing.py", "app/onboard.py", "app/museum.py",
-    "app/names.py",
     "app/restart.py",
 ]
 

@@ -29,7 +29,7 @@ and a rename, so a power cut leaves the old file or the new one, when a fault fi
 appears and when the host takes the counters, never per frame. A power-up appends
 one byte to the file ``boots`` (``P``, or ``W`` after a watchdog reset; a daily
 restart appends ``D`` before it, and the byte after a ``D`` is that restart's:
-:func:`power_up`, called by ``playboard.app.gamestart``); :func:`read` adds
+:func:`power_up`, called by ``playboard.app.startup``); :func:`read` adds
 them, the host's take folds them into ``health`` and removes ``boots``. A line
 that does not read is skipped with one line in the store's ``report``; the
 counters that read are kept and the bad file is kept as ``health.bad`` for a
@@ -174,7 +174,7 @@ def watchdog_reset(machine=None, platform=None):
 def power_up(store, wdt=None):
     """Count one power-up on flash: one byte appended to ``boots`` (``W`` if ``wdt``,
     default: :func:`watchdog_reset`; never where the port cannot tell, as the unix
-    port). False if the flash failed. Called by ``playboard.app.gamestart.start``."""
+    port). False if the flash failed. Called by ``playboard.app.startup.start``."""
     if wdt is None:
         wdt = watchdog_reset()
     try:

@@ -609,16 +609,7 @@ def run_demo(args, rec, final, out):
         if args.tobit:
             r.play_engine_game("tobit", args.level)
             n_games += 1
-        # then the board is plugged into the PC, as a player brings it home: switched off
-        # and on, its games on its flash. (Synced in the same power-on after the two
-        # games, the link did not always load on the simulator's 192 KB model, whose
-        # heap holds the code: after some Tobit games, in some checkouts' paths -
-        # test_demo; docs/demo.md.)
-        board.stop()
-        board.start("sim", fs_dir=os.path.join(tmp, "flash"), think="nodes")
         write(out, "")
-        write(out, "The board is switched off and on (unplugged, then plugged into the PC): "
-                   "its games are on its flash.")
         write(out, "== syncing the games over the board's USB serial link (%s) into %s" % (board.port, library))
         text = sync_and_export(board, library, out, args.export)
         recs = list(pgn.read_games(text.splitlines()))

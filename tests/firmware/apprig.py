@@ -62,8 +62,8 @@ class Rig:
             self.app.frame(self.t)
 
     def begun(self, limit_ms=3000):
-        """Run frames until the game being begun has begun (gamestart.begin takes a
-        step a frame), then its first frame of play (the board scanned); the ms it
+        """Run frames until the game being begun has begun (gamestart.begin: a share a
+        frame), then its first frame of play (the board scanned); the ms it
         took. AssertionError past ``limit_ms``."""
         t0 = self.t
         while self.app._pending is not None:

@@ -356,7 +356,6 @@ def test_a_refused_set_game_changes_nothing():
     assert r.app.game.name == "tihbat" and r.app.level == 3 and r.app.mode == "two"
     # locked (museum) mode: the link changes nothing until the staff unlock it
     r.app.settings["locked"] = True
-    r.app.locked = True  # (as at power-up: no restart for its names, app.restart)
     before = seen()
     for req in ({"game": "toguz", "force": True}, {"resign": 0}, {"menu": True, "start": False}):
         assert raises(ValueError, r.app.link_set_game, req)
@@ -429,7 +428,7 @@ def test_a_board_with_only_a_takeback_button_keeps_its_resign_pads():
 
 
 def test_bad_buttons_in_a_board_definition_are_refused():
-    from playboard.app.gamestart import buttons as _buttons
+    from playboard.app.startup import buttons as _buttons
     assert _buttons({"buttons": {"menu": 60}}, 64) == {"menu": 60}
     assert raises(ValueError, _buttons, {"name": "x", "buttons": {"menu": 64}}, 64)
     assert raises(ValueError, _buttons, {"name": "x", "buttons": {"fly": 3}}, 64)

@@ -6,7 +6,7 @@ import gc
 
 from apprig import Rig
 from tlib import SkipTest, is_micropython, raises
-from playboard.app.state import GAMES, MENU_GAME, MENU_MODE, MENU_LEVEL, MENU_START
+from playboard.app.state import GAMES, top_level, MENU_GAME, MENU_MODE, MENU_LEVEL, MENU_START
 from playboard.board.lights import LAST, ON, ACCENT, ACCENT_BLINK
 from playboard.engine.search import Engine, levels_of
 from playboard.games.registry import new_game
@@ -26,6 +26,7 @@ def test_each_games_top_level_is_its_engine_table():
     for native, tops in ((False, [9, 11, 11, 9]), (True, [9, 13, 13, 9])):
         assert [len(levels_of(g, native)) - 1 for g in GAMES] == tops
         assert [offered(_Menu(g, native))[2] for g in GAMES] == tops
+        assert [top_level(g, {"engine": {"native": native}}) for g in GAMES] == tops  # (the link's too)
     eng = Engine(tt_size=0)
     raises(ValueError, eng.start, new_game("toguz"), 0, None, 100)
     # above the game's top (a record's level from another game): the top, no share

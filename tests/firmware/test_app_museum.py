@@ -54,7 +54,6 @@ def test_staff_gesture_opens_the_staff_menu_not_a_short_one_nor_with_another_pit
     assert r.app.settings["brightness"] == 32 and r.store.load_settings({})["brightness"] == 32
     # locked mode: the link refuses until the staff unlock it here
     r.app.settings["locked"] = True
-    r.app.locked = True  # (as at power-up: no restart for its names, app.restart)
     from playboard.settings import link_locked
     assert link_locked(r.app.settings, r.app)
     r.press("toguz", STAFF_UNLOCK)
@@ -72,7 +71,6 @@ def test_locked_mode_offers_only_the_allowed_games_modes_and_levels():
     r = Rig()
     r.app.settings.update({"locked": True, "games": ["tihbat"], "modes": ["two", "white"],
                            "max_level": 3})
-    r.app.locked = True  # (as at power-up: no restart for its names, app.restart)
     r.app.link_settings({"locked": True})
     assert (r.app.game_name, r.app.mode, r.app.level) == ("tihbat", "two", 3)
     r.adv(50)
@@ -231,7 +229,8 @@ def test_staff_menu_clears_only_the_synced_games_and_calibrates_only_a_hall_boar
 def test_an_idle_game_whose_menu_code_cannot_load_beside_it_is_abandoned_all_the_same():
     # issue 14's soak: in play the menu's code (app/ui) did not load beside a game's
     # (a MemoryError each frame: 20,938 in 30 days), so the idle game was never
-    # abandoned; the game goes first and the abandon goes on, its length kept
+    # abandoned; the game's objects now go first, then the menu's code loads, its
+    # length kept
     r = Rig()
     r.app.settings["idle_s"] = 30
     r.app.link_set_game({"game": "tihbat", "mode": "two"})
@@ -248,7 +247,7 @@ def test_an_idle_game_whose_menu_code_cannot_load_beside_it_is_abandoned_all_the
 
     r.app._ui = ui_short_of_heap
     r.adv(34000)
-    assert len(fails) == 1 and r.app.state == 4, (fails, r.app.state)  # attract, at once
+    assert fails == [] and r.app.state == 4, (fails, r.app.state)  # attract, never beside the game
     assert r.app.memory_errors == 0 and r.app.tracker is None
     ab = [f for k, f in r.events if k == "abandoned"]
     assert ab == [{"ply": 1}], ab

@@ -30,58 +30,58 @@ class _IdleLink:
         return 0
 
 
+class _LinkModule:
+    """Stands for playboard.link: its Link an idle one."""
+
+    @staticmethod
+    def Link(*a, **k):  # noqa: N802 - as the module's class
+        return _IdleLink()
+
+
+def _failing_load(r, tries, fails):
+    """Stand in for loop._load (a cold module's import; the link's an idle one): each
+    call logged in ``tries`` (the clock), a MemoryError while ``fails(name)``; returns
+    the undo."""
+    from playboard.app import loop
+    real = loop._load
+
+    def load(name):
+        tries.append((r.t, name))
+        if fails(name):
+            raise MemoryError("memory allocation failed")
+        return _LinkModule if name == "playboard.link" else real(name)
+
+    loop._load = load
+
+    def undo():
+        loop._load = real
+    return undo
+
+
 def test_a_link_that_cannot_load_is_tried_once_a_second_and_counted_once():
     r = Rig()
     r.adv(100)
     tries = []
-
-    def no_room():
-        tries.append(r.t)
-        raise MemoryError("memory allocation failed")
-
-    r.app.transport = _Ready()
-    r.app.open_link = no_room
-    r.app._reserve = None  # nothing to drop (App.make_room: the reserve and any game
-    r.app.release_game()  # code, an earlier test's, would go first and try again at once)
-    r.adv(3000)  # 300 frames, the host waiting all along
-    assert 3 <= len(tries) <= 4, tries  # once a second, not every frame
-    assert all(b - a >= 1000 for a, b in zip(tries, tries[1:])), tries
-    assert r.app.memory_errors == 1  # one failure, however many tries
-    # room again: the next try loads it, and a later failure counts again
-    loaded = []
-
-    def room():
-        loaded.append(r.t)
-        r.app.link = _IdleLink()
-
-    r.app.open_link = room
-    r.adv(1100)
-    assert len(loaded) == 1 and r.app._link_retry == -1 and r.app.memory_errors == 1
-
-
-def test_a_game_given_up_for_memory_drops_the_idle_link_and_begins_at_the_next_start():
-    r = Rig()
-    r.adv(100)
-    r.app.link = _IdleLink()
-    calls = []
-
-    def broken_up_heap(game):  # (gamestart.begin's step 8, after the code has loaded)
-        calls.append(r.t)
-        raise MemoryError("memory allocation failed")
-
-    r.app.choose("toguz", "two")
-    r.app.load_layout = broken_up_heap
-    r.app.new_game(r.t)
-    r.adv(1000)  # four tries, then given up: the menu
-    del r.app.load_layout  # (the class's again)
-    assert len(calls) == 4 and r.app._pending is None and r.app.state == 0, calls
-    assert r.app.memory_errors == 1  # the start given up (its tries are not counted)
-    assert r.app.link is None  # a live link too, once a try has failed
-    assert r.app.game is None and r.app.engine is None
-    # START again: the game begins (nothing left over from the given-up one)
-    r.press("toguz", MENU_START)
-    r.begun()
-    assert r.app.state == 2 and r.app.game.name == "toguz" and r.app.mode == "two", r.app.state
+    short = [True]
+    undo = _failing_load(r, tries, lambda name: short[0])
+    try:
+        r.app.transport = _Ready()
+        r.app._reserve = None  # nothing to drop (App.make_room: the reserve and any game
+        r.app.release_game()  # code, an earlier test's, would go first and try again at once)
+        r.adv(3000)  # 300 frames, the host waiting all along
+        ts = [t for t, name in tries]
+        assert 3 <= len(ts) <= 4 and all(n == "playboard.link" for t, n in tries), tries  # once a second
+        assert all(b - a >= 1000 for a, b in zip(ts, ts[1:])), ts
+        assert r.app.memory_errors == 1  # one failure, however many tries
+        # room again: the next try loads it
+        short[0] = False
+        del tries[:]
+        r.adv(1100)
+        assert len(tries) == 1 and r.app.link is not None and r.app._cold_t == -1, tries
+        assert r.app.memory_errors == 1
+    finally:
+        undo()
+        r.app.link = None
 
 
 def test_a_game_drops_an_idle_link_and_keeps_one_a_host_is_watching():
@@ -112,17 +112,14 @@ def test_the_link_making_room_on_a_game_s_result_goes_to_the_menu():
     r.adv(10)
     assert r.app.state == S_OVER and not r.app._over_painted
     tries = []
-
-    def no_room():
-        tries.append(r.t)
-        if len(tries) == 1:
-            raise MemoryError("memory allocation failed")
-        r.app.link = _IdleLink()
-
-    r.app.transport = _Ready()
-    r.app.open_link = no_room
-    r.adv(3000)  # past the result's delay
+    undo = _failing_load(r, tries, lambda name: len(tries) == 1)
+    try:
+        r.app.transport = _Ready()
+        r.adv(3000)  # past the result's delay
+    finally:
+        undo()
     assert len(tries) == 2 and r.app.link is not None, tries  # room made: loaded at once
+    r.app.link = None
     assert r.app.state == S_MENU and r.app.game is None, r.app.state
     assert r.app.memory_errors == 1
 

@@ -464,7 +464,7 @@ def test_top_level_search_in_a_small_stack():
     for name in ("toguz", "tobit", "tobit4", "tihbat"):
         new_game(name)  # Tobit's tables made here: a cold module's import, which takes
         # more C stack under the unix port than the search (the app makes them in a
-        # frame of their own, gamestart.begin)
+        # unit of their own, gamestart.begin)
         gc.collect()
 
         def search():

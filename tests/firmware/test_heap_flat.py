@@ -1,12 +1,8 @@
 """No leak: games back to back on the in-process rig leave the heap flat.
 
 A module of its own, so that under MicroPython (tests/test_micropython.py: one
-process per rig test, ``-X heapsize=192k``) the heap holds the app and a minimal
-driver (this module, apprig, fakeflash, tlib, the runner) and not test_memory's
-fault-injection harness: the app's code is in that heap too, and every name
-(qstr) the loaded code interns is kept in pools that grow by doubling; the names of
-a larger harness pushed the app's over a pool's edge, whose ~14 KB block then decided
-the test by where it fell (docs/testing.md, "MicroPython").
+process per rig test) the heap holds the app and a minimal driver (this module,
+apprig, fakeflash, tlib, the runner) and not test_memory's fault-injection harness.
 """
 import gc
 

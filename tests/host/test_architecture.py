@@ -55,7 +55,7 @@ def _resolve(name, mods):
 def imports(mods):
     """{module: set of modules it imports} (in-project only). ``from a.b import c``
     depends on ``a.b`` and, where ``a.b.c`` is a module, on it too; so does
-    ``__import__("a.b")`` with the name written out; every enclosing function and
+    ``__import__("a.b")`` and ``app.cold("a.b")`` with the name written out; every enclosing function and
     branch counts."""
     graph = {}
     for m, p in mods.items():
@@ -72,9 +72,11 @@ def imports(mods):
                     parts = pkg.split(".")[: len(pkg.split(".")) - (n.level - 1)]
                     base = ".".join(parts + ([base] if base else []))
                 names = [base] + [base + "." + a.name for a in n.names]
-            elif (isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "__import__"
-                  and n.args and isinstance(n.args[0], ast.Constant) and isinstance(n.args[0].value, str)):
-                names = [n.args[0].value]  # (a module imported by its name's string)
+            elif (isinstance(n, ast.Call) and n.args and isinstance(n.args[0], ast.Constant)
+                  and isinstance(n.args[0].value, str)
+                  and ((isinstance(n.func, ast.Name) and n.func.id == "__import__")
+                       or (isinstance(n.func, ast.Attribute) and n.func.attr == "cold"))):
+                names = [n.args[0].value]  # (a module imported by its name's string: App.cold too)
             else:
                 continue
             for nm in names:

@@ -105,21 +105,17 @@ def test_the_start_position_begins_nothing_when_tobit_is_not_offered(board, tmp_
 
 
 def test_a_game_against_the_engine_begins_after_the_museum_profile_on_a_littlefs_board(board, tmp_path):
-    # The board locked by the link restarts by itself once the host is done (app.restart):
-    # at that power-up it interns every name its code will need while the heap is whole.
-    # Before, its names' next pool (14 KB in one piece on the 64-bit unix port) was wanted
-    # at a game's start on a heap broken up by the link's code: this game began or not by
-    # a few names, and by the host's timing (CI failed it; docs/museum.md)
+    # The museum profile set over the link, then a game against the engine chosen on the
+    # menu pads at once: no restart (issue 30: the lock's restart, which interned names
+    # on a whole heap, is gone), the game begins beside the link's code
     from playboard.app.state import MENU_GAME, MENU_LEVEL, MENU_MODE, MENU_START
     from playboard_host.gestures import press_sensor
 
     b = board()
     b.start("sim", image=str(tmp_path / "flash.img"), blocks=64)  # littlefs, as the board's
-    assert "restarts by itself" in _settings(b, "--profile", "museum")
-    b.advance(2500)
-    assert b.restarts == 0  # the host just done: not yet
-    b.advance(1000)  # the look 3 s after the profile: restarted
-    assert b.restarts == 1, b.stderr()[-2000:]
+    _settings(b, "--profile", "museum")
+    b.advance(5000)
+    assert b.restarts == 0
     st = b.status()
     assert st["state"] in ("menu", "attract"), st
     lay = load_layout("toguz")
@@ -129,6 +125,7 @@ def test_a_game_against_the_engine_begins_after_the_museum_profile_on_a_littlefs
     b.advance(3000)
     st = b.status()
     assert st["state"] == "play" and st["mode"] == "white" and not st.get("memory_errors"), st
+    assert b.restarts == 0
 
 
 def _menu_game(b, pad, mode=0, level=0):
@@ -150,12 +147,8 @@ def _menu_game(b, pad, mode=0, level=0):
 
 def test_a_locked_board_begins_every_game_syncs_and_opens_the_staff_menu_after_a_power_up(board, tmp_path):
     """The soak's syncs refused, staff visits failed and games not begun (issue 14): after
-    a power-up the museum's games (Toguz Kumalak, Tobit, Tihbat, the engine), the link
-    and the staff menu intern about 1520 names (qstrs), over the 1260 the first pools
-    hold; the next pool (14 KB in one piece on the 64-bit model), made late, found no
-    room on a heap cut by the games' code. A locked board interns its code's names at
-    power-up (``playboard.app.names``), so that pool is made while the heap is whole:
-    every game begins, the sync is answered, the staff gesture opens the staff menu."""
+    a power-up the museum's games (Toguz Kumalak, Tobit, Tihbat, the engine) begin one
+    after the other, the sync is answered, the staff gesture opens the staff menu."""
     from playboard_host.gestures import staff_gesture
     b = board()
     b.start("sim", image=str(tmp_path / "flash.img"), blocks=64)
@@ -179,26 +172,6 @@ def test_a_locked_board_begins_every_game_syncs_and_opens_the_staff_menu_after_a
     assert st["state"] == "staff" and not st.get("memory_errors"), st
     b.menu()
     b.advance(500)
-
-
-@pytest.mark.skip(reason="the names' interning is an old-model mechanism being removed (issue 30): the model and the image hold the firmware's names in ROM, and build_firmware no longer writes data/names")
-def test_only_a_locked_board_interns_its_names_at_power_up(board, tmp_path):
-    """The names' 1280-name pool (about 14 KB on the 64-bit model) and the names' text
-    are in a locked board's heap from its power-up on, not in another board's: the heap
-    after power-up, in the menu, before the museum profile and with it."""
-    b = board()
-    b.start("sim", image=str(tmp_path / "flash.img"), blocks=64)
-    b.restart()  # (no link loaded)
-    b.advance(500)
-    free = b.mem()["alloc"]
-    _settings(b, "--profile", "museum")
-    b.restart()
-    b.advance(500)
-    locked = b.mem()["alloc"]
-    assert b.status()["state"] in ("menu", "attract")
-    # the pool and about 650 names' text (~20 KB), less the app's 16 KB reserve when
-    # the heap then has no block for it (made again at a game's start); none: 0 or less
-    assert 4000 < locked - free < 28000, (free, locked)
 
 
 def test_a_tobit_set_up_nobody_has_begun_is_left_by_start_pressed_again_for_the_menu(board, tmp_path):

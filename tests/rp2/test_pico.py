@@ -340,10 +340,6 @@ def test_engine_games_begin_after_a_sync_while_the_names_pool_grows(stock_image,
             assert st["game"] == name and st["state"] in ("play", "setup"), st
             assert not st.get("memory_errors"), st
         link.close()
-        port = serial.Serial(p.port, 115200, timeout=0.05)
-        _repl(p, port)
-        info = _exec(p, port, "import micropython; micropython.qstr_info()")
-        assert "n_pool=7," in info, info  # the pool was grown in play, not at power-up
         assert p.resets == []
     finally:
         p.close()

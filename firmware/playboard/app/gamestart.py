@@ -1,134 +1,84 @@
-"""Starting a game: the part of the app (``playboard.app.loop``) that runs when a game
-begins (or is resumed) and at start-up, loaded then and dropped after, so that its
-code is not in the heap while a game is played (on the RP2040 the code is frozen in
-flash and this costs nothing). Functions take the ``App`` as their first argument.
+"""Beginning a game: the part of the app (``playboard.app.loop``) that runs when a
+game begins (or is resumed), loaded then and dropped after, so that its code is not
+in the heap while a game is played on the ``.mpy`` deploy (on the frozen image the
+code is in flash and this costs nothing). Functions take the ``App`` as their first
+argument. (The power-up's part: ``playboard.app.startup``.)
 """
 import gc
 
-from playboard.app.state import GAMES, MODES, RESERVE, clamp
-from playboard.compat import unload
-from playboard.board.layout import load_layout, read_layout_file, boards_dir
-from playboard.board.lights import USER, ON
+from playboard.app.state import RESERVE, MASK, S_SETUP, S_PLAY, PADS_ON_TOGUZ, PADS_ON_TOBIT, MENU_START
+from playboard.compat import const, unload
 
 
-def start(app, now_ms):
-    """First frame's work: light the board, then resume the unfinished game found by
-    the store (lighting what the pieces must be) or open the menu."""
-    app.now = now_ms
-    app.lights.mark(USER, 0, ON)
-    app.lights.frame(now_ms)  # a lit board at once
-    from playboard.health import power_up
-    # a power-up counted (docs/museum.md); whether the watchdog made it was read
-    # before the app started its own (playboard.app.onboard)
-    power_up(app.store, app.wdt_reset)
-    unload("playboard.health")
-    app.emit("boot", {"games": app.store.count, "problems": len(app.store.report)})
-    r = app.store.resume()
-    if r is not None and app.settings.get("resume", "always") == "never":
-        app.store.finish("*", "abandoned")  # a museum board starts afresh
-        r = None
-    from playboard.app.ui import fit_choice
-    fit_choice(app)
-    if r is not None and r.name in GAMES:
-        resume(app, r, now_ms)  # the first frame replays it
-        return
-    elif r is not None:
-        app.store.finish("*", "abandoned")
-    app.open_menu(now_ms)
-
-
-def resume(app, r, now_ms):
-    tags = r.tags
-    mode = tags.get("Mode", "two")
-    level = tags.get("Level", "3")
-    app.game_name = r.name
-    app.mode = mode if mode in MODES else "two"
-    app.level = clamp(int(level) if level.isdigit() else 3, 1, 13)  # (above the game's top: the engine plays its top)
-    app.new_game(now_ms, resumed=r)
-
-
-def buttons(cfg, n_sensors):
-    """The board definition's optional ``buttons`` (name -> sensor index), checked."""
-    b = cfg.get("buttons")
-    if not b:
-        return None
-    if not isinstance(b, dict):
-        raise ValueError("board %s: buttons: expected an object" % cfg.get("name"))
-    for k in b:
-        if k not in ("menu", "draw", "resign", "draw_black", "resign_black", "takeback"):
-            raise ValueError("board %s: buttons.%s: unknown button" % (cfg.get("name"), k))
-        v = b[k]
-        if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v < n_sensors:
-            raise ValueError("board %s: buttons.%s: sensor %r not in 0..%d"
-                             % (cfg.get("name"), k, v, n_sensors - 1))
-    return b
-
-
-begin_game = None  # the module playboard.app.begin_game, once begin has loaded it
+_SHARE_MS = const(4)  # a frame goes on to the start's next unit while it has run under this
+_REPLAY_STEP = const(16)  # moves of a resumed game replayed per unit
+_fresh = True  # this module was loaded by this frame: its first ``begin`` does no unit
+# where that took the frame's share (the .mpy deploy: 40-50 ms; the frozen image: none)
 
 
 def begin(app, now_ms, resumed=None):
-    """One step of beginning the chosen game (or of going on with ``resumed``, a
-    record.GameRecord); True once the game has begun. The steps before the game
-    exists (0-7) are here, the later ones (8-14) in ``playboard.app.begin_game``,
-    loaded by a frame of its own before step 5, with the game's code, while the
-    reserve keeps the objects' room whole (two imports, each a frame's work, where
-    one was at the limit of a frame on the RP2040; docs/pico.md), and called from
-    here.
-    ``App.begin_pending`` calls it once a frame, so no frame blocks the scan for long:
-    each step loads at most one module, does at most one collection or makes one kind
-    of object (on the RP2040's .mpy deploy an import takes 15-50 ms, a collection 20
-    ms, a game 20 ms: a step stays within a 50 ms frame; docs/pico.md):
+    """A frame's share of beginning the chosen game (or of going on with ``resumed``,
+    a record.GameRecord); True once the game has begun. ``App.begin_pending`` calls
+    it in every other frame; the frames between scan the sensors, light the LEDs and
+    feed the watchdog (``App._frame``).
 
-    0 nothing more (this module was loaded by the frame); 1 the last game's objects,
-    its engine and the code this one does not use go; 2, 3 the engine's code (its
-    evaluation, its search); 4 the engine's table, then a block kept whole
-    (``RESERVE``), the flash's room; 5 the tracker's code (Tobit's base module a
-    frame before); 6 the rules core's code, a module a frame (``_CORE``), then its
-    class; 7 the reserve goes, a collection. A step with nothing to do takes no
-    frame. A MemoryError anywhere: ``App.begin_pending`` begins again at step 0 (the
-    app's ``_pending``, ``[resumed, header queued, step, (tracker class, core
-    class), count]``, keeps the new game's header from being queued twice;
-    ``count``: modules loaded in steps 5 and 6, Tobit's tables made in 8, moves
-    replayed in step 10)."""
-    global begin_game
+    The start is a list of units (:func:`_unit`), each at most one module loaded, one
+    collection or one kind of object. A frame does units while it has run under
+    ``_SHARE_MS`` by ``app.clock``: on the frozen image (the code in flash) a unit
+    takes a few ms and a game begins in a few frames; on the ``.mpy`` deploy, where an
+    import takes 5 ms plus 8 ms a KB and a collection 20-30 ms (docs/pico.md), a
+    unit a frame, each within 50 ms. This is the one place the ``.mpy`` deploy's cost
+    of code shapes a start. A MemoryError anywhere: ``App.begin_pending`` begins again
+    at unit 0 (the app's ``_pending``, ``[resumed, header queued, unit, (tracker
+    class, core class), count]``, keeps the new game's header from being queued
+    twice; ``count``: modules loaded in unit 4, moves replayed in unit 10)."""
+    global _fresh
+    clock = app.clock
+    if _fresh:
+        _fresh = False
+        if ((clock() - now_ms) & MASK) >= _SHARE_MS:
+            return False
     p = app._pending
+    while not _unit(app, p, now_ms, resumed):
+        if ((clock() - now_ms) & MASK) >= _SHARE_MS:
+            return False
+    return True
+
+
+def _unit(app, p, now_ms, resumed):
+    """One unit of the start, ``p[2]`` (a unit with nothing to do costs nothing); True
+    once the game has begun. 0 the last game's objects, its engine and the code this
+    one does not use go, a collection; 1, 2 the engine's code (its evaluation, its
+    search); 3 the engine and its table, then a block kept whole (``RESERVE``) while the
+    code loads, the flash's room; 4 the game's code, a module a unit (``_LOAD``); 5 the
+    classes; 6 the reserve goes, a collection; 7 Tobit's geometry and keys; 8 the game;
+    9 its tracker; 10 a resumed game's moves, ``_REPLAY_STEP`` a unit, then a
+    collection; 11 the position seen by the tracker; 12 a collection; 13 the header on
+    record; 14 the first view."""
     step = p[2]
-    if step >= 5 and begin_game is None:
-        # the later steps' module, code among the game's code, loaded in a frame of its
-        # own and held only here: it goes from the heap with this module
-        # (App.begin_pending drops this one once the game has begun, or to begin again
-        # after a MemoryError). (Loaded before step 1, or after step 7 in the reserve's
-        # room, it left the in-process rig's heap too broken up: tests/test_micropython.py)
-        _load(app, __import__, "playboard.app.begin_game")  # (beside the reserve if it fits)
-        from playboard.app import begin_game
-        unload("playboard.app.begin_game")
-        return False
-    if step >= 8:
-        return begin_game.begin(app, now_ms, resumed)
     name = app.game_name
     tobit = name in ("tobit", "tobit4")
     engine = app.mode != "two"
-    if (step == 2 or step == 3) and not engine:
-        step = 4  # a step with nothing to do here takes no frame of its own
-    if step == 1:
+    replay = resumed is not None and bool(resumed.moves)
+    if step == 0:
         # every game begins on the same heap: the last game's objects and engine and
         # the code this one does not use go, then the engine's table, the code and the
-        # objects come in that order, so the holes one game leaves never decide
-        # whether the next one fits
+        # objects come in that order
         code = _CODE[name]  # the modules of state.GAME_CODE this game uses
         app.release_game(code + _ENGINE_CODE if engine else code)
-        app.drop_link()  # a game before the link: it loads again, above, when the host speaks
-        unload("playboard.app.ui")  # not needed in play: give the heap to the game
+        app.drop_link()  # a game before the link: it loads again when the host speaks
+        unload("playboard.app.ui")  # not needed in play
         unload("playboard.app.museum")
         unload("playboard.app.staff")
         unload("playboard.app.request")
         gc.collect()
+    elif step == 1:
+        if engine:
+            import playboard.engine.evaluation  # noqa: F401 (its code; kept from the last game)
     elif step == 2:
-        import playboard.engine.evaluation  # noqa: F401 (its code; kept from the last game)
+        if engine:
+            import playboard.engine.search  # noqa: F401
     elif step == 3:
-        import playboard.engine.search  # noqa: F401
-    elif step == 4:
         if engine:
             # the engine first: its table wants a block in one piece
             from playboard.engine.search import Engine
@@ -142,62 +92,149 @@ def begin(app, now_ms, resumed=None):
             except MemoryError:
                 pass
         if resumed is None and not p[1]:
-            # the flash's room for the header (a statvfs, 15 ms on the RP2040: here,
-            # not beside step 12's collection; nothing is written before step 13,
-            # begin_game)
-            app.store.left_hint = app.store._left()
-    elif step == 5:
-        # the code first, while the heap has room in one piece, then the objects
-        if tobit and not p[4]:
-            # Tobit's tracker is two modules: its base a frame before (docs/pico.md)
-            _load(app, __import__, "playboard.board.tobit_position")
-            p[4] = 1
-            return False
+            app.store.left_hint = app.store._left()  # the flash's room for the header (a statvfs)
+    elif step == 4:
+        code = _LOAD[name]
+        k = p[4]
+        __import__(code[k])
+        p[4] = k + 1
+        if k + 1 < len(code):
+            return False  # the next module next unit
         p[4] = 0
+    elif step == 5:
         if tobit:
-            _load(app, __import__, "playboard.board.tobit_tracker")
             from playboard.board.tobit_tracker import TobitTracker as Tracker
         else:
-            _load(app, __import__, "playboard.board.mancala_tracker")
             from playboard.board.mancala_tracker import MancalaTracker as Tracker
-        p[3] = Tracker
-    elif step == 6:
-        code = _CORE[name]
-        k = p[4]
-        if k < len(code):
-            _load(app, __import__, code[k])
-            p[4] = k + 1
-            return False  # the next module next frame
-        p[4] = 0
         from playboard.games.registry import game_class
-        p[3] = (p[3], _load(app, game_class, name))
+        p[3] = (Tracker, game_class(name))
         del game_class
         unload("playboard.games.registry")  # the class is all a game needs of it
-    elif step == 7:
+    elif step == 6:
         app._reserve = None  # the block kept whole for this moment (see App.__init__)
         gc.collect()
+    elif step == 7:
+        if tobit:
+            p[3][1].tables()  # Tobit's geometry and keys, a unit before its game
+    elif step == 8:
+        # undo room for 32 plies now (more, a chunk at a time, as it goes)
+        app.game = p[3][1](fen=resumed.fen if resumed is not None and resumed.fen else None, capacity=32)
+        app.lay = app.load_layout(name)
+    elif step == 9:
+        Tracker = p[3][0]
+        p[3] = None
+        g = app.game
+        # the tracker's tables next (the largest blocks), before a replay's garbage
+        if tobit:
+            # (against the engine too: the player's move put back during its search)
+            takeback = app.mode != "demo" and bool(app.settings.get("takeback", True))
+            app.tracker = Tracker(g, takeback=takeback, colour=app.colour, setup=True)
+        else:
+            app.tracker = Tracker(g, select="tap" if app.stylus else "lift")
+            # a reply made during a sowing view is played: never for the engine's side
+            app.tracker.engines = app.engine_side(0) | app.engine_side(1) << 1
+    elif step == 10:
+        if replay:
+            moves = resumed.moves
+            k = p[4]
+            end = min(k + _REPLAY_STEP, len(moves))
+            g = app.game
+            while k < end:
+                g.push_text(moves[k])
+                k += 1
+            p[4] = k
+            if k < len(moves):
+                return False  # more next unit
+            gc.collect()
+    elif step == 11:
+        if replay:
+            app.tracker.new_position()
+    elif step == 12:
+        gc.collect()  # the header's and the first view's garbage never sets off one
+    elif step == 13:
+        if resumed is None and not p[1]:
+            # the new game's header on record (on flash now, or queued and retried)
+            mode = app.mode
+            engine = "Playboard L%d" % app.level  # the engine's name as a player
+            tags = {"Event": "Playboard",
+                    "White": engine if mode == "demo" or mode == "black" else "Player",
+                    "Black": engine if mode == "demo" or mode == "white" else "Player", "Mode": mode}
+            if mode != "two":
+                tags["Level"] = str(app.level)
+            pairing = getattr(app, "pairing", None)
+            if pairing is not None and mode == "two":  # a tournament's game (app.request): this one only
+                tags.update(pairing)
+                app.pairing = None
+            app._record("G", name, tags)
+            p[1] = True
+    else:
+        # the last unit: the event, the state
+        g = app.game
+        app.occ = bytearray(app.lay.n_cells)
+        app._occ_dirty = True
+        app.result = None
+        app.termination = None
+        pads(app, tobit)
+        app._ended = False
+        if resumed is None:
+            gid = app.store.current if not app.pending else None
+            app.emit("game", {"game": name, "mode": app.mode, "level": app.level, "id": gid})
+        else:
+            app.emit("resumed", {"game": name, "mode": app.mode, "level": app.level,
+                                  "id": resumed.id, "ply": g.ply, "fen": g.fen()})
+        app._enter(S_SETUP if tobit else S_PLAY, now_ms)
+        if tobit:
+            app.emit("setup", {"fen": g.fen()})
+        else:
+            app._turn_check = True
+        if g.is_game_over():  # a record whose last move ended the game
+            app._game_over(g.result(), g.termination, now_ms)
+        return True
     p[2] = step + 1
     return False
 
 
-def _load(app, f, arg=None):
-    """``f(arg)`` (``f()`` without ``arg``), which loads code; where it does not fit
-    beside the reserve, the reserve goes first and it is done again in its room."""
-    try:
-        return f() if arg is None else f(arg)
-    except MemoryError:
-        app._reserve = None
-        gc.collect()
-        return f() if arg is None else f(arg)
+def pads(app, tobit):
+    """Map the resign / draw pads (or buttons) of the game about to start."""
+    ps = app.pad_sensors
+    for i in range(len(ps)):
+        ps[i] = 255
+    b = app.buttons
+    # (real pad buttons replace the pads; a board with only menu / takeback buttons keeps its pads)
+    if b and ("draw" in b or "resign" in b or "draw_black" in b or "resign_black" in b):
+        for k, name in ((0, "draw"), (1, "resign"), (2, "draw_black"), (3, "resign_black")):
+            s = b.get(name, -1)
+            if s >= 0:
+                ps[s] = k
+        app.pad_leds = [-1, -1, -1, -1]
+        return
+    pad_game = "toguz" if tobit else "tobit"
+    lay = app.menu_lay if tobit else app.load_layout(pad_game)
+    cells = PADS_ON_TOGUZ if tobit else PADS_ON_TOBIT
+    if tobit and app.mode != "demo":
+        # START too: pressed in a set-up nobody has begun, the menu (App._pad_press)
+        cells = cells + (MENU_START,)
+        if len(app.pad_leds) < 5:
+            app.pad_leds.append(-1)
+    for k in range(len(cells)):
+        s = lay.sensor_of(cells[k])
+        if s >= 0 and app.lay.cell_of_sensor(s) < 0:
+            ps[s] = k
+        app.pad_leds[k] = lay.led_of(cells[k])
 
 
-# the rules core's code of each game, the modules in the order loaded (the ones
-# imported by the next first), one a frame (begin, step 6)
-_CORE = {"toguz": ("playboard.games.mancala_text", "playboard.games.snapshot", "playboard.games.toguz"),
-         "tihbat": ("playboard.games.mancala_text", "playboard.games.snapshot", "playboard.games.tihbat"),
-         "tobit": ("playboard.games.tobit_board", "playboard.games.tobit"),
-         "tobit4": ("playboard.games.tobit_board", "playboard.games.tobit")}
+# the game's code, the modules in the order loaded (the ones imported by the next
+# first), a unit each (unit 4): the tracker's, then the rules core's
+_LOAD = {"toguz": ("playboard.board.mancala_tracker", "playboard.games.mancala_text",
+                   "playboard.games.snapshot", "playboard.games.toguz"),
+         "tihbat": ("playboard.board.mancala_tracker", "playboard.games.mancala_text",
+                    "playboard.games.snapshot", "playboard.games.tihbat"),
+         "tobit": ("playboard.board.tobit_position", "playboard.board.tobit_tracker",
+                   "playboard.games.tobit_board", "playboard.games.tobit"),
+         "tobit4": ("playboard.board.tobit_position", "playboard.board.tobit_tracker",
+                    "playboard.games.tobit_board", "playboard.games.tobit")}
 _ENGINE_CODE = ("playboard.engine.search", "playboard.engine.evaluation")
+# the modules of state.GAME_CODE each game keeps from the last game's (unit 0)
 _CODE = {"toguz": ("playboard.games.toguz", "playboard.games.snapshot", "playboard.games.mancala_text",
                    "playboard.board.mancala_tracker"),
          "tihbat": ("playboard.games.tihbat", "playboard.games.snapshot", "playboard.games.mancala_text",
@@ -205,21 +242,4 @@ _CODE = {"toguz": ("playboard.games.toguz", "playboard.games.snapshot", "playboa
          "tobit": ("playboard.games.tobit", "playboard.games.tobit_board", "playboard.games.tobit_fen",
                    "playboard.board.tobit_tracker", "playboard.board.tobit_position"),
          "tobit4": ("playboard.games.tobit", "playboard.games.tobit_board", "playboard.games.tobit_fen",
-                   "playboard.board.tobit_tracker", "playboard.board.tobit_position")}
-
-
-def read_layouts(cfg, hw):
-    """Every game's ``Layout`` on the board of definition ``cfg`` (dict game -> Layout),
-    from one parse of its layout file; the parsed text is dropped. Call it early at
-    start-up, while the heap is nearly empty (the parse makes many small objects).
-    ValueError if the layout needs more sensors or LEDs than ``hw`` has."""
-    data = read_layout_file("%s/layout_%s.json" % (boards_dir(), cfg.get("layout", "default")))
-    if data.get("n_sensors", 0) > hw.n_sensors or data.get("n_leds", 0) > hw.n_leds:
-        raise ValueError("board %s: the layout needs %r sensors and %r LEDs" % (
-            cfg.get("name"), data.get("n_sensors"), data.get("n_leds")))
-    out = {}
-    for g in GAMES:
-        out[g] = load_layout(g, data=data)
-    del data
-    gc.collect()
-    return out
+                    "playboard.board.tobit_tracker", "playboard.board.tobit_position")}

@@ -59,7 +59,14 @@ _SLICES = const(32)
 _SLICES_TOBIT = const(8)
 
 
-_LINK_RETRY_MS = const(1000)  # the link's code did not load (MemoryError): tried again after this
+_COLD_RETRY_MS = const(1000)  # cold code that did not load (MemoryError): tried again after this
+
+
+def _load(name):
+    """Import module ``name`` (dotted) and return it."""
+    __import__(name)
+    import sys
+    return sys.modules[name]
 
 class App:
     """The board's state machine. Build once at start-up, then ``start`` and ``frame``.
@@ -97,7 +104,7 @@ class App:
         self.slice_ms = slice_ms
         self.slice_nodes = slice_nodes
         if layouts is None:
-            from playboard.app.gamestart import read_layouts
+            from playboard.app.startup import read_layouts
             layouts = read_layouts(cfg, hw)
         self.layouts = layouts
         if settings is None:
@@ -109,24 +116,7 @@ class App:
                 # the board file's brightness, unless the user saved one (docs/hardware.md)
                 defaults["brightness"] = cfg["leds"]["brightness"]
             settings = store.load_settings(defaults)
-            if settings.get("locked"):
-                # a museum board loads everything it offers: its names (qstrs) now, while
-                # the heap is whole (their next pool: 14 KB in one piece; docs/museum.md)
-                # (by its name's string: a string over 10 characters is not interned when
-                # compiled, an import statement's name is, and this one runs on locked
-                # boards only)
-                if wdt is not None:
-                    wdt.feed()  # (2.7 s on the emulated Pico: bench py_pico_locked; a whole 8 s for it)
-                gc.collect()  # (its code low in the heap, not after the store's garbage)
-                __import__("playboard.app.names")  # (its import interns them)
-                unload("playboard.app.names")
-                if wdt is not None:
-                    wdt.feed()
         self.settings = settings
-        # locked at power-up, its names interned (a board the link locks later restarts
-        # once the host is done: app.restart; the attribute takes the setting's name,
-        # already interned, as a new name might cross the names' pool edge)
-        self.locked = bool(settings.get("locked"))
         leds = cfg["leds"]
         self.closed = False  # outside the opening hours (settings "hours"): dark, idle
         self.wallclock = time.localtime  # (year, month, day, hour, minute, ...): the RTC
@@ -147,7 +137,7 @@ class App:
                         momentary.append(s)
         self.scanner = Scanner.from_config(hw, cfg, momentary)
         self.period_ms = self.scanner.period_ms
-        from playboard.app.gamestart import buttons
+        from playboard.app.startup import buttons
         self.buttons = buttons(cfg, hw.n_sensors)
         del buttons
         self.rest = bytearray(hw.n_sensors)  # each sensor's value when the state began
@@ -175,7 +165,7 @@ class App:
         # a board nobody connects to keeps its heap for play
         self.transport = transport
         self.link = None
-        self._link_retry = -1  # when loading the link last met a MemoryError (-1: never)
+        self._cold_t = -1  # when a cold module last did not load (App.cold; -1: never)
         self.board_id = None  # the link's hello gives this id, when set, not the chip's
         # the choice (menu / link)
         self.game_name = "toguz"
@@ -225,9 +215,10 @@ class App:
         self.frames = 0
         self.memory_errors = 0
         self.wdt_reset = None  # the last reset was the watchdog's (onboard reads it; None: ask machine)
-        self._pending = None  # a game being begun, a step a frame: [resumed record or None,
-        # its header queued (bool), the step, the code, a count] (gamestart.begin)
+        self._pending = None  # a game being begun, a share a frame: [resumed record or None,
+        # its header queued (bool), the unit, the classes, a count] (gamestart.begin)
         self._begin_tries = 0  # attempts to begin or resume a game that hit a MemoryError
+        self._start_scan = False  # a game being begun: this frame scans, no share of it
         self._hold = -1  # the sensor of a deliberate press in progress (-1 none)
         self._t_hold = 0  # when it left its rest value
         self._t_busy = -QUIET_MS  # the last change of a pad or pit (not a press's own)
@@ -251,12 +242,12 @@ class App:
     def start(self, now_ms):
         """First frame's work: light the board, then resume the unfinished game found by
         the store (lighting what the pieces must be) or open the menu."""
-        from playboard.app import gamestart
+        from playboard.app import startup
         try:
-            gamestart.start(self, now_ms)
+            startup.start(self, now_ms)
         finally:
-            del gamestart
-            unload("playboard.app.gamestart")  # start-up only
+            del startup
+            unload("playboard.app.startup")  # start-up only
 
     def choose(self, game=None, mode=None, level=None):
         """Set the next game's name, mode and level (as the menu does). ValueError if bad."""
@@ -309,32 +300,41 @@ class App:
         self.lay = None
         self.occ = None
 
+    def cold(self, name):
+        """The cold module ``name`` (dotted), loaded, or None while it cannot be. The one
+        place a cold import is tried again: what the ``.mpy`` deploy needs, where a
+        module's code comes into the heap (on the frozen image it is in flash and an
+        import takes a few hundred bytes). A MemoryError: counted once in
+        ``memory_errors`` (not at each try), the heap swept and, with no game in play,
+        the last game's code and objects dropped (``make_room``), then tried once
+        more; failing still, every cold import answers None for ``_COLD_RETRY_MS``
+        (the caller tries again later; the frames go on meanwhile)."""
+        t = self._cold_t
+        if t >= 0 and ((self.now - t) & MASK) < _COLD_RETRY_MS:
+            return None
+        try:
+            m = _load(name)
+        except MemoryError:
+            if t < 0:
+                self.memory_errors += 1  # (once, however many tries)
+            self._cold_t = self.now
+            gc.collect()
+            if not self.make_room():
+                return None  # a game in play keeps its heap
+            try:
+                m = _load(name)
+            except MemoryError:
+                gc.collect()
+                return None
+        self._cold_t = -1
+        return m
+
     def poll_link(self):
         """Answer the host (Link.poll), the link loaded first when the host has just
-        spoken. No room for it: with no game in play the game's code makes room;
-        in play (or still no room) it is tried again ``_LINK_RETRY_MS`` later, the
-        memory error counted once, not each try."""
+        spoken (``cold``: no room for it, the host asks again)."""
         if self.link is None:
-            if self.transport is None or not self.transport.ready():
+            if self.transport is None or not self.transport.ready() or self.open_link() is None:
                 return
-            t = self._link_retry
-            if t >= 0 and ((self.now - t) & MASK) < _LINK_RETRY_MS:
-                return  # the last try met a MemoryError: wait
-            try:
-                self.open_link()
-            except MemoryError:
-                if t < 0:
-                    self.memory_errors += 1
-                self._link_retry = self.now
-                gc.collect()
-                if not self.make_room():
-                    return  # a game in play keeps its heap: the host asks again
-                try:
-                    self.open_link()
-                except MemoryError:
-                    gc.collect()
-                    return
-            self._link_retry = -1
         self.link.poll()
 
     def drop_link(self, live=False):
@@ -371,11 +371,14 @@ class App:
 
     def open_link(self):
         """Load the link (playboard.link.Link) on ``transport``; the app calls this
-        when the host first sends something. Returns the Link."""
+        when the host first sends something. Returns the Link, or None while its code
+        does not load (``cold``)."""
         if self.link is None:
-            from playboard.link import Link
-            self.link = Link(self.transport, self.store, app=self, settings=self.settings,
-                             clock=self.clock)
+            m = self.cold("playboard.link")
+            if m is None:
+                return None
+            self.link = m.Link(self.transport, self.store, app=self, settings=self.settings,
+                               clock=self.clock)
         return self.link
 
     def release_game(self, keep=()):
@@ -411,6 +414,7 @@ class App:
         next frame: record its header, then set-up (Tobit) or play. The next frame does
         it from this module, so that the menu's code is out of the heap by then."""
         self._pending = [resumed, False, 0, None, 0]  # see gamestart.begin
+        self._start_scan = False  # (its first frame a share of it: App._frame)
 
 
     def engine_side(self, side):
@@ -421,7 +425,7 @@ class App:
 
     def _pad_press(self, k, now_ms):
         """Pad k: 0 White draw, 1 White resign, 2 Black draw, 3 Black resign; 4 START
-        during Tobit (begin_game.pads): a set-up nobody has begun goes, the menu opens."""
+        during Tobit (gamestart.pads): a set-up nobody has begun goes, the menu opens."""
         if k > 3:
             if self.state == S_SETUP and self.game.ply == 0:
                 self.release_game()  # (the menu's code then has the game's room)
@@ -571,15 +575,27 @@ class App:
             check.frame(self, now_ms)
             return
         if self._pending is not None:
-            # a game is being begun: one step a frame (gamestart.begin), nothing else;
-            # it is played from the next frame on
-            self.begin_pending(now_ms)
+            # a game is being begun: a frame does a share of it (gamestart.begin), the
+            # next scans the sensors (their changes read by the game's first frame:
+            # the whole occupancy), lights the LEDs and feeds the watchdog, and so on
+            # (never both in a frame: a unit on the .mpy deploy takes up to 45 ms, an
+            # LED frame up to 20 on the RP2040); played from the frame after the last unit
+            if self._start_scan:
+                self._start_scan = False
+                if self.scanner.poll(now_ms) >= 0:
+                    self.next_due = (now_ms + self.period_ms) & MASK
+                self.lights.frame(now_ms)
+                if self.wdt is not None:
+                    self.wdt.feed()
+            else:
+                self._start_scan = True
+                self.begin_pending(now_ms)
             return
         self._scan_and_play(now_ms)
 
     def begin_pending(self, now_ms):
-        """One step of beginning the game asked for by ``new_game`` (gamestart.begin;
-        a frame does one step and nothing else). Call it from outside the menu code
+        """A frame's share of beginning the game asked for by ``new_game``
+        (gamestart.begin). Call it from outside the menu code
         (a frame, the simulator's bridge, which calls it until ``_pending`` is None)."""
         if self._pending is not None:
             resumed = self._pending[0]
@@ -669,14 +685,16 @@ class App:
                     self._events(tr.update(self.occ, now_ms), now_ms)
                     if iso and self.tracker is tr and (self._iso_dirty != 2 or not self.frames & 127):
                         # (after update: a recovered sensor's change is read isolated;
-                        # 2: its code did not load, MemoryError: tried again 128 frames
-                        # later, the frames going on meanwhile, not failing one after another)
+                        # 2: its code did not load or run, MemoryError: tried again 128
+                        # frames later, the frames going on meanwhile, not failing one
+                        # after another)
                         self._iso_dirty = 2
-                        from playboard.board import isolate
-                        self.lay.occupancy(sc.deb.fault, self.iso)
-                        self._events(isolate.isolate(tr, self.iso, now_ms), now_ms)
-                        self._iso_dirty = False
-                        unload("playboard.board.isolate")  # rare: cold code
+                        isolate = self.cold("playboard.board.isolate")
+                        if isolate is not None:
+                            self.lay.occupancy(sc.deb.fault, self.iso)
+                            self._events(isolate.isolate(tr, self.iso, now_ms), now_ms)
+                            self._iso_dirty = False
+                            unload("playboard.board.isolate")  # rare: cold code
         if self.pending:
             self._retry()
         if (not self._turn_check and self.state == S_PLAY and not self.thinking
@@ -692,18 +710,12 @@ class App:
             self._t_hours = now_ms
             c = self.closed
             self._check_hours(now_ms)
-            # a locked board's daily restart (app.restart): at closing, or 24 h up (its
-            # frames; by the module's name's string: no new name to intern in play); a
-            # board the link locked since power-up restarts at the menu or in attract
-            # once the host is done and nobody touches it, looked at every 3 s till then
-            if self.settings.get("locked") and (
-                    not self.locked and self.state in (S_MENU, S_ATTRACT) or self.state == S_ATTRACT and (
-                        self.closed > c or self.frames * self.period_ms >= 86400000)):
-                m = __import__("playboard.app.restart", None, None, ("check",))
-                unload(m.__name__)
-                m.check(self, self.closed)
-            if not self.locked and self.settings.get("locked"):
-                self._t_hours = (now_ms - HOURS_MS + 3000) & MASK
+            # a locked board's daily restart (app.restart): at closing, or 24 h up
+            if self.settings.get("locked") and self.state == S_ATTRACT and (
+                    self.closed > c or self.frames * self.period_ms >= 86400000):
+                from playboard.app import restart
+                unload("playboard.app.restart")
+                restart.check(self, self.closed)
         self._paint(now_ms)
         self.lights.frame(now_ms)
         self.poll_link()
@@ -970,15 +982,9 @@ class App:
         if idle and self.mode != "demo" and ((now_ms - self._t_idle) & MASK) >= 1000 * idle:
             if self.game is not None:
                 self.last_ply = self.game.ply  # (the abandoned game's length, for its event)
-            try:
-                ui = self._ui()
-            except MemoryError:
-                # no room for the menu's code beside the game's: the game, abandoned,
-                # goes first (a frame failing here would never leave the game)
-                self.release_game()
-                gc.collect()
-                ui = self._ui()
-            ui.abandon(self, now_ms)
+            # the game, abandoned, goes first: the menu's code never loads beside it
+            self._end_game_objects()
+            self._ui().abandon(self, now_ms)
             return
         if self.tracker is None:  # a game's start cut short by a MemoryError: begun again
             return
@@ -1113,10 +1119,6 @@ class App:
             self.apply_brightness()
         if "hours" in changed:
             self._t_hours = (self.now - HOURS_MS) & MASK  # looked at by the next frame
-        elif self.settings.get("locked") and not self.locked:
-            # locked by the link since power-up: it restarts (app.restart.due) once the
-            # host is done, looked at 3 s from now, then every 3 s (_scan_and_play)
-            self._t_hours = (self.now - HOURS_MS + 3000) & MASK
         if "level" in changed and self.state == S_MENU:
             self.level = clamp(self.settings["level"], 1, 13)
         if self.state == S_MENU:

@@ -85,11 +85,11 @@ def run():
     hw = open_board(cfg)
     hw.fill(0, 0, 24)  # lit at once, before the rest is imported
     hw.show()
-    from playboard.app.gamestart import read_layouts
+    from playboard.app.startup import read_layouts
     layouts = read_layouts(cfg, hw)  # first, while the heap is nearly empty
     from playboard.app.loop import App
     from playboard.compat import unload
-    unload("playboard.app.gamestart")
+    unload("playboard.app.startup")
     from playboard.health import watchdog_reset
     by_wdt = watchdog_reset()  # read before machine.WDT marks SCRATCH4 again
     unload("playboard.health")
@@ -105,7 +105,7 @@ def run():
 
         load_native(cfg)
         app = App(hw, cfg, Store("/games"), transport=StdioTransport(), wdt=wdt, layouts=layouts)
-        app.wdt_reset = by_wdt  # counted at the first frame (gamestart.start)
+        app.wdt_reset = by_wdt  # counted at the first frame (startup.start)
         del layouts
         first_boot(app)
         try:

@@ -4,7 +4,7 @@ request only (``playboard.app.request`` hands it here, as ``check`` the self-tes
 that the set-game code in the heap is as small as before.
 
 The app keeps the tags in ``app.pairing`` until the next two-player game begins:
-``playboard.app.begin_game`` writes them into that game's header and forgets them.
+``playboard.app.gamestart`` writes them into that game's header and forgets them.
 """
 from playboard.app.state import GAMES
 

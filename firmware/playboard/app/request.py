@@ -3,22 +3,18 @@ by ``playboard.app.loop.App`` for that request only and dropped when a game begi
 the menu opens, so that a request does not bring the menu's code (``ui``) into the
 heap. Functions take the ``App`` as their first argument.
 """
-from playboard.app.state import GAMES, MODES, S_SETUP, S_PLAY, RESIGNED, AGREED, GAME_LEVELS
+from playboard.app.state import GAMES, MODES, S_SETUP, S_PLAY, RESIGNED, AGREED, top_level
 
 
 def check_choice(game, mode, level, app):
     """ValueError (one line) unless ``game`` (one of GAMES), ``mode`` (one of MODES) and
-    ``level`` (int 1..the game's top on ``app``'s board, as ``ui.offered``'s, of ``game`` or
-    else of the game chosen now; Tobit's 13 where its search is native, as
-    ``ui.offered``) are each None or valid. Changes nothing; returns that top."""
+    ``level`` (int 1..``state.top_level`` of ``game``, or else of the game chosen now,
+    on ``app``'s board) are each None or valid. Changes nothing; returns that top."""
     if game is not None and game not in GAMES:
         raise ValueError("unknown game %r (one of %s)" % (game, ", ".join(GAMES)))
     if mode is not None and mode not in MODES:
         raise ValueError("unknown mode %r (one of %s)" % (mode, ", ".join(MODES)))
-    g = game or app.game_name  # (as ui.offered, which a request does not load)
-    top = (GAME_LEVELS >> 4 * (3 - GAMES.index(g))) & 15 if g in GAMES else 9
-    if top == 11 and app.cfg.get("engine", {}).get("native"):
-        top = 13
+    top = top_level(game or app.game_name, app.cfg)
     if level is not None and (not isinstance(level, int) or isinstance(level, bool)
                               or not 1 <= level <= top):
         raise ValueError("level must be 1..%d, got %r" % (top, level))
@@ -31,8 +27,7 @@ _G_FIELDS = ("game", "mode", "level", "start", "force", "resign", "draw", "menu"
 def set_choice(app, game, mode, level, cap):
     """Set the next game's name, mode and level where not None (checked before by
     :func:`check_choice`, which gave the game's top, ``cap``), the level at most that
-    top; the menu is repainted. (``cap``: a name the firmware has, not a new one:
-    names are interned for good, the pool's edge: docs/museum.md.)"""
+    top; the menu is repainted."""
     if game is not None:
         app.game_name = game
     if mode is not None:

@@ -12,19 +12,6 @@ waiting to be written, the link between requests):
 - with no opening hours in effect (none set, or a clock never set), once it has
   been up 24 h; with hours, after 48 h (a closing that never came).
 
-And once after the link locks a board that was not locked at power-up (``App.locked``
-false: the museum profile or ``locked`` set by ``playboard settings``): at the menu
-or in attract, no game in play (one left open on record by the link's ``menu`` is
-resumed at the power-up, as when switched off and on), nothing waiting to be
-written, the link quiet for ``LOCK_QUIET_MS`` and no menu pit pressed for
-``LOCK_TOUCH_MS`` (a visitor choosing a game keeps their choice); looked at 3 s
-after the change, then every 3 s (``App._scan_and_play``). The board comes up
-locked: every name its code will need is interned at that power-up
-(``playboard.app.names``), while the heap is whole; without it the names' next pool,
-wanted late on a heap broken up by the link's and a game's code, may find no room
-and a game not begin (docs/museum.md, "Known problems"). The set-up's switching off
-and on after the profile is done by the board.
-
 The uptime is the app's frames since start-up times its scan period (``App.frames``
 and ``period_ms``: a count, which never wraps, unlike the RP2040's ``ticks_ms`` at
 2**30 ms, 12.4 days; frames that overran their period make it short, never long).
@@ -40,15 +27,12 @@ again within its 8 s. On the MicroPython unix port ``soft_reset`` raises
 with the exit status ``RESTART_EXIT`` (75) and ``SimBoard`` starts it again on the
 same flash, link port and wall clock.
 
-Loaded by ``App._scan_and_play`` only at those moments (by its name's string: no
-new name interned in play) and dropped at once: no code of it in the heap of play.
+Loaded by ``App._scan_and_play`` only at those moments and dropped at once.
 Functions take the ``App``.
 """
-from playboard.app.state import S_ATTRACT, S_MENU, HOURS_MS, MASK, QUIET_MS
+from playboard.app.state import S_ATTRACT, HOURS_MS
 
 DAY_MS = 86400000  # 24 h (App._scan_and_play looks from then on too)
-LOCK_QUIET_MS = 2000  # after the link locked the board: no request heard this long,
-LOCK_TOUCH_MS = 10000  # and no menu pit pressed this long (a visitor choosing a game)
 
 
 def up_ms(app):
@@ -67,11 +51,6 @@ def due(app, closing):
     lk = app.link
     if lk is not None and (lk.dec.state != 0 or lk.live):
         return False  # the host is talking: the next look
-    if not app.locked:  # locked by the link since power-up: its names not interned
-        # (_t_busy is -QUIET_MS until a menu pit is first pressed after power-up)
-        return ((app.state == S_ATTRACT or app.state == S_MENU) and app._hold < 0
-                and (app._t_busy == -QUIET_MS or ((app.now - app._t_busy) & MASK) >= LOCK_TOUCH_MS)
-                and (lk is None or ((app.now - lk.t_heard) & MASK) >= LOCK_QUIET_MS))
     if app.state != S_ATTRACT:
         return False  # (attract: no game in play; a finished game's objects may stay)
     up = up_ms(app)
@@ -86,13 +65,11 @@ def due(app, closing):
 def restart(app):
     """Write what is pending, mark the restart on flash and soft-reset (on the unix
     port: ``SystemExit``). Returns False (nothing done) when the record queue could
-    not be emptied or, for a daily restart, a game is still open on record: the next
-    look tries again."""
+    not be emptied or a game is still open on record: the next look tries again."""
     if app.pending and not app._retry():
         return False
-    if app.store.current is not None and app.locked:
-        return False  # a game not closed on record: not a moment nobody plays (after the
-        # link's lock it is resumed at the power-up, as when switched off and on)
+    if app.store.current is not None:
+        return False  # a game not closed on record: not a moment nobody plays
     try:
         from playboard.app.museum import count_memory_errors
         app.mem_t = None  # (now, not a minute after the last count)
@@ -108,7 +85,7 @@ def restart(app):
             f.close()
     except OSError:
         pass  # (counted as a power-up then: the restart goes on)
-    app.emit("restart", {"up_s": up_ms(app) // 1000, "why": "daily" if app.locked else "locked"})
+    app.emit("restart", {"up_s": up_ms(app) // 1000, "why": "daily"})
     if app.wdt is not None:
         app.wdt.feed()  # (a whole 8 s for main.py to start the watchdog again)
     import machine

@@ -41,14 +41,11 @@ ATTRACT_STEP_MS = const(80)
 MENU_GAME = (0, 1, 2, 3)  # South pits 1-4: toguz, tobit, tobit4, tihbat
 MENU_MODE = (5, 6, 7, 8)  # South pits 6-9: two, white, black, demo
 MENU_LEVEL = (9, 10, 11, 12, 13, 14, 15, 16)  # North pits 1-8: level 1..8
-# each game's top engine level, a hex digit each as GAMES: 9, 11, 11, 9 (Tobit's 13 where
-# its search is native; the engine's level tables: a test checks; read by
-# ui.offered and request.check_choice, cold modules). Above 8 a press of the level-8
+# each game's top engine level, as GAMES (the engine's level tables: a test checks;
+# Tobit's 13 where its search is native: top_level). Above 8 a press of the level-8
 # pad at level 8 or more goes one level higher, from the top back to 8 (docs/app.md,
-# the menu pads). (A const, not a tuple or a function here: either, made at power-up,
-# left the heap short - a game begun on a museum board after the link locked it,
-# tests/host/test_museum_e2e.py; the link beside a Tobit game, tests/host/test_hall.py)
-GAME_LEVELS = const(0x9BB9)
+# the menu pads).
+GAME_TOPS = (9, 11, 11, 9)
 MENU_START = 17  # North pit 9
 MENU_FLASH = 4  # South pit 5: blinks red while the flash is nearly full (sync the games)
 STAFF_CORNERS = (0, 8, 9, 17)  # the staff gesture's pits: South 1 and 9, North 1 and 9
@@ -80,6 +77,17 @@ RESERVE = const(16384)  # bytes of App._reserve: kept whole while a game's code 
 
 RESIGNED = "resignation"
 AGREED = "agreed draw"
+
+
+def top_level(game, cfg):
+    """The top engine level of ``game`` (one of GAMES; 9 for another name) on the board
+    of definition ``cfg``: 9, Tobit's 11, or 13 where ``cfg``'s ``engine.native`` gives
+    Tobit its native search (docs/engine.md, "Levels"). Read by the menu
+    (``ui.offered``) and the link's set-game request (``request.check_choice``)."""
+    top = GAME_TOPS[GAMES.index(game)] if game in GAMES else 9
+    if top == 11 and cfg.get("engine", {}).get("native"):
+        return 13
+    return top
 
 
 def ticks_ms():

@@ -7,7 +7,7 @@ game's rules core, tracker and engine (on the RP2040 the code is frozen in flash
 and this costs nothing). Every function takes the ``App`` as its first argument.
 """
 from playboard.app.state import (GAMES, MODES, S_MENU, S_OVER, S_ATTRACT, MENU_GAME, MENU_MODE,
-                                 MENU_LEVEL, MENU_START, MENU_FLASH, MASK, OVER_DELAY_MS, STAFF_CORNERS, HOLD_MS, GAME_LEVELS)
+                                 MENU_LEVEL, MENU_START, MENU_FLASH, MASK, OVER_DELAY_MS, STAFF_CORNERS, HOLD_MS, top_level)
 
 STAFF_IDLE_MS = 60000  # the staff menu closes by itself after this long untouched
 from playboard.board.lights import LEGAL, LAST, ENGINE, ERROR, USER, ON, ACCENT, BLINK, ACCENT_BLINK
@@ -16,16 +16,9 @@ from playboard.board.lights import LEGAL, LAST, ENGINE, ERROR, USER, ON, ACCENT,
 def offered(app):
     """(games, modes, max level) the menu offers: every one, or in locked (museum)
     mode the settings ``games``, ``modes`` and ``max_level``. The max level is the
-    chosen game's top (``GAME_LEVELS``: 9, Tobit's 11, or 13 where the board definition
-    says its search is native, ``engine.native``; docs/engine.md, "Levels") or
-    ``max_level``, the lower. (``request.check_choice`` computes the same top: a request
-    does not load this module. No function of its own: a new name, interned for good,
-    left the heap short for the link beside a Tobit game, tests/host/test_hall.py.)"""
+    chosen game's top (``state.top_level``) or ``max_level``, the lower."""
     s = app.settings
-    g = app.game_name
-    top = (GAME_LEVELS >> 4 * (3 - GAMES.index(g))) & 15 if g in GAMES else 9
-    if top == 11 and app.cfg.get("engine", {}).get("native"):
-        top = 13
+    top = top_level(app.game_name, app.cfg)
     if not s.get("locked"):
         return GAMES, MODES, top
     return s.get("games", GAMES), s.get("modes", MODES), min(top, s.get("max_level", top))

@@ -47,9 +47,9 @@ def start(argv, bridge_class):
     hw.fill(0, 0, 24)  # the board lights at once
     hw.show()
     lit_us = time.ticks_diff(time.ticks_us(), t0)
-    from playboard.app.gamestart import read_layouts
+    from playboard.app.startup import read_layouts
     layouts = read_layouts(cfg, hw)  # first, while the heap is nearly empty
-    unload("playboard.app.gamestart")
+    unload("playboard.app.startup")
     from playboard.app.loop import App
     import os
     bdev = None

@@ -56,8 +56,8 @@ of JSON (``{"ok": true, ...}`` or ``{"ok": false, "err": text}``)::
     auto [off]                a spectator makes each engine move of Tobit on the sensors
     quit                      close the files and exit
 
-A locked board's restart (``playboard.app.restart``: daily, or once after the link
-locked it; ``machine.soft_reset()``, which raises ``SystemExit`` on the unix port)
+A locked board's daily restart (``playboard.app.restart``;
+``machine.soft_reset()``, which raises ``SystemExit`` on the unix port)
 ends the process with the exit status 75 ("restart me"), after replying (virtual
 clock) to the ``adv`` it happened in with ``{"ok": true, "restart": true, "t": the
 clock then, "sensors": the raw sensors then (hex), "wall": the wall clock's seconds
@@ -394,13 +394,13 @@ class Bridge:
                 for _ in p.ipoll(20):
                     break
                 self.read_ctl()
-                if app._link_retry >= 0:
-                    # the link's load met a MemoryError and waits a second (App.poll_link)
+                if app._cold_t >= 0:
+                    # a cold load (the link's) met a MemoryError and waits a second (App.cold)
                     # of a clock that stands while the host talks: waited in real time
                     ms = time.ticks_ms()
                     if time.ticks_diff(ms, self._link_wait) >= 1000:
                         self._link_wait = ms
-                        app._link_retry = (app.now - 1000) & _MASK
+                        app._cold_t = (app.now - 1000) & _MASK
                 try:
                     app.poll_link()
                 except MemoryError:  # as a frame survives it: the host asks again

@@ -127,7 +127,6 @@ def sha256_file(path):
 
 
 BOARD_ONLY_SKIP = ("playboard/sim",)  # what only the simulated board runs: never on a board
-NAMES_SKIP = ("playboard/hw/circuitpython.",)  # a CircuitPython board has no data/names to read
 
 
 def sources(firmware):
@@ -184,11 +183,6 @@ def stage(firmware, build, mpy_cross, march, run=subprocess.run):
         staged.append((out, dest))
     with open(cache_path, "w") as f:
         json.dump(cache, f, indent=0, sort_keys=True)
-    # the names a locked board interns at power-up (playboard.app.names): those of the
-    # modules staged, but the CircuitPython backend's
-    from playboard_host.mpynames import FILE, write_names
-    mpys = [d for _, d in staged if d.endswith(".mpy") and not d.startswith(NAMES_SKIP)]
-    staged.append((write_names(build, mpys), FILE.replace(os.sep, "/")))
     return staged
 
 

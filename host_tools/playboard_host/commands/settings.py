@@ -105,13 +105,8 @@ def run(args):
                     S.check_all(changes, now)  # the whole change, as the board will check it
                 except ValueError as e:
                     raise CommandError(str(e))
-                was = now.get("locked")
                 now = link.set_settings(**changes)
                 print("set: %s" % ", ".join("%s=%s" % (k, _show(now.get(k))) for k in changes))
-                if now.get("locked") and not was:
-                    print("locked: a board switched on unlocked restarts by itself a few seconds "
-                          "after this, at the menu with no game in play, and prepares its memory "
-                          "for every game it offers (docs/museum.md)")
                 return 0
         finally:
             link.close()
