@@ -364,7 +364,7 @@ def test_every_error_says_why_and_two_pits_at_once_undo_the_selection():
     assert g.ply == 2
 
 
-HELD = 120  # rearm_ms: a lift selects once it has held this long (a chattering sensor's flips do not)
+HELD = 400  # lift_ms: a lift selects once it has held this long (a chattering sensor's flips and a stir do not)
 
 
 def lift(tr, o, cell, t):

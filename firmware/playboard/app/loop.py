@@ -637,6 +637,11 @@ class App:
         n = sc.poll(now_ms)
         if n >= 0:
             self.next_due = (now_ms + self.period_ms) & MASK
+            if sc.frames == 1:
+                # the first scan: the sensors as the board was switched on are their
+                # rest (taken before it, every pit holding balls rested as "empty": a
+                # lift pressed nothing, putting the balls back began the hold, issue 31)
+                self.rest[:] = sc.deb.stable
             if n > 0:
                 self._changes(n, now_ms)
             k = sc.deb.n_fault_changes
