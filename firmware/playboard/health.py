@@ -18,6 +18,9 @@ The counters (``NAMES``; ints 0..2**30, counted since the host last took them):
   the menu shows and at the link's ``C``; :func:`read` adds them),
 - ``selftest``: sensors a judged self-test (``playboard.app.check``, ``selftest``)
   found stuck, dead or noisy (:func:`selftest`),
+- ``faults``: frames an exception left, contained by the app (``playboard.app.contain``:
+  counted when it happens; its traceback kept in the ring file ``faults``, the last 4,
+  given by :func:`link` as ``tracebacks``, ``[[count, ms, text], ...]``),
 
 and ``faulty``: the last 8 of those sensors as ``[sensor, kind]`` (kind 1
 chatter, 2 stuck, 4 a self-test fault).
@@ -37,10 +40,11 @@ person to look at.
 """
 from playboard.compat import const
 
-NAMES = ("power_ups", "wdt_resets", "stuck", "chatter", "memory_errors", "selftest", "restarts")
+NAMES = ("power_ups", "wdt_resets", "stuck", "chatter", "memory_errors", "selftest", "restarts", "faults")
 KINDS = {1: "chatter", 2: "stuck"}  # playboard.board.debounce CHATTER, STUCK
 SELFTEST = const(4)  # the faulty kind of a sensor a self-test judged bad
 _MAX = const(8)  # faulty entries kept
+KEEP = const(4)  # tracebacks of contained faults kept on flash (a ring: the oldest goes)
 _TOP = const(0x3FFFFFFF)
 
 
@@ -145,6 +149,55 @@ def write(store, h):
         return False
 
 
+def read_ring(store):
+    """The tracebacks kept on ``store``'s flash, oldest first: a list of
+    ``(count, ms, text)``; [] when there is none (a damaged file: what reads)."""
+    try:
+        f = store.fs.open(store.root + "/faults", "rb")
+    except OSError:
+        return []
+    try:
+        data = f.read()
+    finally:
+        f.close()
+    out = []
+    for part in data.decode("utf-8", "replace").split("\n@ "):
+        if part.startswith("@ "):
+            part = part[2:]
+        head, _, body = part.partition("\n")
+        w = head.split(" ")
+        if len(w) == 2 and w[0].isdigit() and w[1].isdigit():
+            out.append((int(w[0]), int(w[1]), body))
+    return out
+
+
+def write_ring(store, ring):
+    """Write ``ring`` (as :func:`read_ring` gives, its last KEEP): the file ``faults``,
+    each entry a line ``@ <count> <ms>`` (the fault's count, the board's clock) and the
+    traceback's text, the whole file through ``faults.tmp`` and a rename (a power cut
+    leaves the old ring or the new one), as ``health`` itself; False
+    (``store.error`` set) if the flash failed."""
+    out = []
+    for n, ms, t in ring[-KEEP:]:
+        out.append("@ %d %d\n%s" % (n, ms, t))
+    path = store.root + "/faults"
+    try:
+        f = store.fs.open(path + ".tmp", "wb")
+        try:
+            f.write("\n".join(out).encode())
+        finally:
+            f.close()
+        try:
+            store.fs.rename(path + ".tmp", path)
+        except OSError:  # (a file system whose rename will not replace)
+            store.fs.remove(path)
+            store.fs.rename(path + ".tmp", path)
+        return True
+    except OSError as e:
+        store.error = "faults: %r" % (e,)
+        return False
+
+
 def power_up(store, wdt=None):
     """Count one power-up on flash: one byte appended to ``boots`` (``W`` if ``wdt``,
     default: the last reset was the watchdog's, ``machine.reset_cause()``; never
@@ -239,6 +292,8 @@ def link(store, req, app=None):
             except OSError:
                 pass
     h = read(store)
+    ring = read_ring(store)
+    h["tracebacks"] = [[n, ms, t] for n, ms, t in ring]
     t = req.get("take")
     if t is None:
         return h
@@ -246,9 +301,9 @@ def link(store, req, app=None):
         raise ValueError("take: an object")
     for k in t:
         v = t[k]
-        if k == "faulty":
+        if k == "faulty" or k == "tracebacks":
             if not isinstance(v, list):
-                raise ValueError("take: faulty: a list")
+                raise ValueError("take: %s: a list" % k)
         elif k not in NAMES:
             raise ValueError("take: no counter %r" % (k,))
         elif not isinstance(v, int) or isinstance(v, bool) or v < 0:
@@ -262,6 +317,17 @@ def link(store, req, app=None):
     # two steps counts them twice: the one window)
     if not write(store, h):
         raise OSError(store.error)
+    taken = [(e[0], e[1]) for e in t.get("tracebacks", ()) if isinstance(e, list) and len(e) == 3]
+    if taken:  # the tracebacks the host stored go; one kept since stays
+        left = [e for e in ring if (e[0], e[1]) not in taken]
+        if not left:
+            try:
+                store.fs.remove(store.root + "/faults")
+            except OSError:
+                pass
+        else:
+            write_ring(store, left)
+    h["tracebacks"] = [[n, ms, x] for n, ms, x in ring if (n, ms) not in taken]
     for name in ("/boots", "/memerr"):
         try:
             store.fs.remove(store.root + name)

@@ -80,6 +80,15 @@ class App:
     # a running self-test or calibration (playboard.app.check): a class default, so
     # that the instance's attributes (and their table in the heap) stay as they were
     check = None
+    # contained faults (playboard.app.contain), class defaults too (set only once one
+    # happens): frames an exception left since power-up; [the last one's time, how
+    # many came one after another, when their sign began on the LEDs (-1 none)]
+    faults = 0
+    fault = None
+    # the engine's seed: None, each game draws its own (``playboard.engine.search.draw_seed``:
+    # the RP2040's ROSC through os.urandom, else the clock); an int: the next game's
+    # seed, one more each game (the simulator's and the tests' replayable games)
+    seed = None
 
     def __init__(self, hw, cfg, store, transport=None, clock=None, wdt=None, layouts=None,
                  sink=None, think="ms", slice_ms=8, slice_nodes=60, tt_size=None, settings=None):
@@ -485,6 +494,11 @@ class App:
         # which may have played a move and put it on flash, only starts the search
         self._slices = 0
         self._fen = (g.fen(), g.ply, g.turn)
+        eng = self.engine
+        if not eng.seeded():  # the game's first search: its own seed (docs/engine.md)
+            eng.seed_game(self.seed)
+            if self.seed is not None:
+                self.seed += 1
         # the search pushes and pops on the game itself (no copy: heap); the frames
         # leave the game alone until it is done
         if self.think == "nodes":
@@ -562,6 +576,10 @@ class App:
             self._occ_dirty = True  # the tracker is fed the whole occupancy again
             gc.collect()
             self.memory_errors += 1
+        except Exception as e:  # noqa: BLE001 - any other fault: contained (docs/app.md)
+            from playboard.app import contain  # (cold: counted, kept, the game begun again)
+            contain.contain(self, e, now_ms)
+            unload("playboard.app.contain")
 
     def _frame(self, now_ms):
         self.now = now_ms
@@ -939,6 +957,10 @@ class App:
     def _paint(self, now_ms):
         st = self.state
         li = self.lights
+        if self.fault is not None and self.fault[2] >= 0:  # a contained fault's sign
+            from playboard.app.contain import sign
+            if sign(self, now_ms):
+                return
         if st == S_MENU:
             s = self.settings.get("attract_s", 0)
             if s and ((now_ms - self._t_idle) & MASK) >= 1000 * s:
@@ -1068,6 +1090,8 @@ class App:
             d["pending"] = len(self.pending)
         if self.memory_errors:
             d["memory_errors"] = self.memory_errors
+        if self.faults:
+            d["faults"] = self.faults  # frames that raised, contained (since power-up)
         return d
 
 
