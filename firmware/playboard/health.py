@@ -19,8 +19,10 @@ The counters (``NAMES``; ints 0..2**30, counted since the host last took them):
 - ``selftest``: sensors a judged self-test (``playboard.app.check``, ``selftest``)
   found stuck, dead or noisy (:func:`selftest`),
 - ``faults``: frames an exception left, contained by the app (``playboard.app.contain``:
-  counted when it happens; its traceback kept in the ring file ``faults``, the last 4,
-  given by :func:`link` as ``tracebacks``, ``[[count, ms, text], ...]``),
+  counted when it happens; its traceback kept in the ring file ``faults``, the last 4;
+  :func:`link` gives the newest as ``tracebacks``, ``[[count, ms, text]]``, its text's
+  last 160 characters (the link's payload), and a take of ``[[count, ms]]`` drops it
+  and the older ones),
 
 and ``faulty``: the last 8 of those sensors as ``[sensor, kind]`` (kind 1
 chatter, 2 stuck, 4 a self-test fault).
@@ -45,6 +47,7 @@ KINDS = {1: "chatter", 2: "stuck"}  # playboard.board.debounce CHATTER, STUCK
 SELFTEST = const(4)  # the faulty kind of a sensor a self-test judged bad
 _MAX = const(8)  # faulty entries kept
 KEEP = const(4)  # tracebacks of contained faults kept on flash (a ring: the oldest goes)
+_TB_LINK = const(160)  # characters of the newest one the link's C gives (its payload: 480 bytes)
 _TOP = const(0x3FFFFFFF)
 
 
@@ -293,7 +296,9 @@ def link(store, req, app=None):
                 pass
     h = read(store)
     ring = read_ring(store)
-    h["tracebacks"] = [[n, ms, t] for n, ms, t in ring]
+    # the newest traceback's end (where it was raised), cut to fit the link's payload
+    # beside the counters; the whole ring stays on flash until the host takes it
+    h["tracebacks"] = [[n, ms, t[-_TB_LINK:]] for n, ms, t in ring[-1:]]
     t = req.get("take")
     if t is None:
         return h
@@ -317,9 +322,12 @@ def link(store, req, app=None):
     # two steps counts them twice: the one window)
     if not write(store, h):
         raise OSError(store.error)
-    taken = [(e[0], e[1]) for e in t.get("tracebacks", ()) if isinstance(e, list) and len(e) == 3]
-    if taken:  # the tracebacks the host stored go; one kept since stays
-        left = [e for e in ring if (e[0], e[1]) not in taken]
+    taken = [(e[0], e[1]) for e in t.get("tracebacks", ()) if isinstance(e, list) and len(e) >= 2]
+    left = ring
+    for i in range(len(ring)):  # the host took up to that one: it and the older go
+        if (ring[i][0], ring[i][1]) in taken:
+            left = ring[i + 1:]
+    if len(left) < len(ring):  # one kept since stays
         if not left:
             try:
                 store.fs.remove(store.root + "/faults")
@@ -327,7 +335,7 @@ def link(store, req, app=None):
                 pass
         else:
             write_ring(store, left)
-    h["tracebacks"] = [[n, ms, x] for n, ms, x in ring if (n, ms) not in taken]
+    h["tracebacks"] = [[n, ms, x[-_TB_LINK:]] for n, ms, x in left[-1:]]
     for name in ("/boots", "/memerr"):
         try:
             store.fs.remove(store.root + name)

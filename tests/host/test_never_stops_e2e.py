@@ -137,3 +137,51 @@ def test_menu_presses_on_a_board_switched_on_with_full_pits_count_from_the_first
     # a press of a full pit the other way (balls put in) is not one: it fills the pit
     _press_lifting(b, LAY.sensor_of(MENU_GAME[0]))  # Toguz Kumalak
     assert b.status()["game"] == "toguz"
+
+
+class _HostFs:
+    """The firmware's file calls on a folder of this machine (the sim board's flash)."""
+    open = staticmethod(open)
+    rename = staticmethod(__import__("os").replace)
+    remove = staticmethod(__import__("os").remove)
+
+
+class _FlashStore:
+    def __init__(self, root):
+        self.fs = _HostFs()
+        self.root = root
+        self.report = []
+        self.error = None
+
+
+def test_playboard_boards_shows_the_kept_traceback_synced_from_the_board(board, tmp_path, capsys):
+    """A contained fault's count and traceback (kept on the board's flash by
+    ``playboard.app.contain.keep``, as the app does when a frame raises) go over the link
+    (``C``: ``faults``, ``tracebacks``) into the library at ``playboard sync``, the board
+    drops the tracebacks it gave, and ``playboard boards`` shows the last one."""
+    import os
+    from playboard.app import contain
+    from playboard import health
+    from playboard_host import cli
+
+    flash = tmp_path / "flash"
+    os.makedirs(str(flash / "games"))
+    st = _FlashStore(str(flash / "games"))
+    for what in ("first", "second"):
+        try:
+            raise IndexError("pop from an empty move stack (%s)" % what)
+        except IndexError as e:
+            contain.keep(st, e, 4321)
+    assert health.read(st)["faults"] == 2 and len(health.read_ring(st)) == 2
+    b = board()
+    b.start("sim", fs_dir=str(flash))
+    b.advance(300)
+    db = str(tmp_path / "lib.sqlite")
+    assert cli.main(["sync", "--port", b.port, "--library", db, "-q"]) == 0
+    assert not os.path.exists(str(flash / "games" / "faults"))  # taken by the host
+    capsys.readouterr()
+    assert cli.main(["boards", "--library", db]) == 0
+    out = capsys.readouterr().out
+    assert "2 faults contained" in out, out
+    assert "the last (fault 2, at 4321 ms" in out and "pop from an empty move stack (second)" in out, out
+    assert "(first)" not in out
