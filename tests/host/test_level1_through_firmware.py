@@ -8,7 +8,8 @@ careless-game draw each game, won 498 of 500 against a random mover and scored 5
 against greedy. Now (these seeds): 47 of 500 lost or drawn to random (9%), 43.3%
 against greedy; seeded 12345 every game as before it is 0 of 500 and 64.7%."""
 from playboard.app.state import APP_SETTINGS
-from playboard.engine.search import Engine, draw_seed
+from playboard.engine.search import Engine
+from playboard.engine.seed import draw_seed, seed_game, seeded
 from playboard.games.registry import new_game
 from playboard_host.match import Player, material
 
@@ -27,8 +28,8 @@ class BoardEngine:
 
     def move(self, g):
         eng = self.eng
-        if not eng.seeded():
-            eng.seed_game(self.seed)
+        if not seeded(eng):
+            seed_game(eng, self.seed)
         eng.start(g, self.level, nodes=APP_SETTINGS["think_nodes"], copy=False)
         while not eng.step(nodes=SLICE):
             pass
@@ -68,9 +69,9 @@ def test_each_game_draws_its_own_seed():
     seeds = {draw_seed() for _ in range(20)}
     assert len(seeds) >= 19 and all(0 < s < 2 ** 30 for s in seeds)
     e = Engine(TT)
-    assert not e.seeded()
-    e.seed_game(None)
-    assert e.seeded()
+    assert not seeded(e)
+    seed_game(e, None)
+    assert seeded(e)
 
 
 def test_level_1_through_the_firmware_loses_some_games_to_a_random_mover():

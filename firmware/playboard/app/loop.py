@@ -85,7 +85,7 @@ class App:
     # many came one after another, when their sign began on the LEDs (-1 none)]
     faults = 0
     fault = None
-    # the engine's seed: None, each game draws its own (``playboard.engine.search.draw_seed``:
+    # the engine's seed: None, each game draws its own (``playboard.engine.seed.draw_seed``:
     # the RP2040's ROSC through os.urandom, else the clock); an int: the next game's
     # seed, one more each game (the simulator's and the tests' replayable games)
     seed = None
@@ -495,10 +495,19 @@ class App:
         self._slices = 0
         self._fen = (g.fen(), g.ply, g.turn)
         eng = self.engine
-        if not eng.seeded():  # the game's first search: its own seed (docs/engine.md)
-            eng.seed_game(self.seed)
-            if self.seed is not None:
-                self.seed += 1
+        if eng._mood == 0x40000000:  # never searched: the game's own seed (docs/engine.md;
+            sd = self.seed  # as playboard.engine.seed.seed_game, without loading it in play)
+            if sd is None:
+                try:
+                    import os
+                    b = os.urandom(4)  # (the RP2040: its ring oscillator's random bit)
+                    sd = b[0] | b[1] << 8 | b[2] << 16 | (b[3] & 0x3F) << 24
+                except Exception:  # noqa: BLE001 - a port without it: the clock
+                    sd = ticks_ms()
+            else:
+                self.seed = sd + 1
+            eng._rand = (sd & 0x3FFFFFFF) or 1
+            eng._mood = 0x3FFFFFFF
         # the search pushes and pops on the game itself (no copy: heap); the frames
         # leave the game alone until it is done
         if self.think == "nodes":

@@ -62,19 +62,6 @@ _LOWER = const(1)
 _UPPER = const(2)
 
 _NO_MOVE = const(255)
-_SEEDED = const(0x3FFFFFFF)  # ``_mood`` of an engine seeded for a game not yet searched
-
-
-def draw_seed():
-    """A seed for one game (int below 2**30): ``os.urandom`` (on the RP2040 the ring
-    oscillator's random bit, on the unix port the system's), else the clock."""
-    try:
-        import os
-        b = os.urandom(4)
-        return (b[0] | b[1] << 8 | b[2] << 16 | (b[3] & 0x3F) << 24) or 1
-    except (ImportError, AttributeError, OSError, NotImplementedError):
-        t = time.ticks_us() if hasattr(time, "ticks_us") else int(time.time() * 1000000)
-        return (t & 0x3FFFFFFF) or 1
 
 # level: (depth cap, root noise amplitude in quarters of the evaluation's UNIT, budget
 # divisor, blunders): a level searches at most the given budgets divided by its divisor,
@@ -400,20 +387,6 @@ class Engine:
         spare = game.copy()
         self._spare = spare
         return spare
-
-    def seed_game(self, seed=None):
-        """Seed the low levels' random draws (the careless game, the blunders) for the
-        game about to be searched: ``seed`` any int, None to draw one (``draw_seed``). The app calls it
-        before each game's first search (``seeded`` False), so that every game on the
-        board draws its own (docs/engine.md "Seeds")."""
-        if seed is None:
-            seed = draw_seed()
-        self._rand = (seed & 0x3FFFFFFF) or 1
-        self._mood = _SEEDED  # (no search yet: a new game, as 1 << 30)
-
-    def seeded(self):
-        """True once :meth:`seed_game` or a search ran on this engine."""
-        return self._mood != 1 << 30
 
     def _rand_below(self, n):
         # xorshift on 30 bits: the same sequence under CPython and MicroPython
