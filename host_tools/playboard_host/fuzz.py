@@ -7,7 +7,9 @@ cell, onto the next 30-400 ms later), a bump (off and back 5-600 ms: the quick l
 of a stir), contact bounce on every flip, chatter (a sensor flipping every 10-150 ms
 for up to 3 s), a stuck sensor (held on or off 6-12 s, then let go), both hands at
 once (two or three cells in one scan), a deliberate press of a pad or a menu pit,
-the takeback (the link's ``G`` with ``menu`` / a new game), a power cut (kill, then
+the link (garbage bytes on the USB port, any but Ctrl-C, which stops the app by
+design; then status and health requests), the menu,
+a power cut (kill, then
 switched on again on the same flash), settings changes (level, mode, game through
 the control channel's ``game``), a mancala move made properly (its pit lifted past
 ``LIFT_MS``, its first ball back), an idle wait (up to 4 s); timings drawn from 0 ms
@@ -19,7 +21,9 @@ refused ``adv``); the board's position is the rules core's replay of the game on
 flash (the record file of the game in play: its moves replayed from its set-up
 position give the status's fen); the LEDs are not all dark while a game is played
 (the lights match a state that shows something); the board answers (``status``)
-within the control channel's timeout. Frames: ``SimBoard.advance(ms)`` runs one a scan
+within the control channel's timeout, and its link answers after garbage. At the end
+of a run (``recovers``) the board is brought back to a normal game by an obvious
+gesture (the pits left alone, a new game, a move: read). Frames: ``SimBoard.advance(ms)`` runs one a scan
 period (10 ms on ``sim``).
 """
 import os
@@ -34,6 +38,7 @@ from playboard.record.read import parse_game
 GAMES = ("toguz", "tihbat", "tobit", "tobit4")
 MODES = ("two", "white", "black", "demo")
 FRAME_MS = 10  # the sim board's scan period (100 Hz)
+_JUNK = [x for x in range(256) if x != 3]  # garbage on the link: any byte but Ctrl-C
 
 
 class FuzzFailure(AssertionError):
@@ -110,6 +115,9 @@ class Fuzz:
         elif k < 0.05:  # the menu
             self.log.append(("menu",))
             b.menu()
+        elif k < 0.07:  # the link: garbage, then requests (each must be answered)
+            self.log.append(("link",))
+            self.link_step()
         elif k < 0.30:  # lift / place / bump one cell (a stir, a brush)
             c = r.choice(cells)
             s = lay.sensor_of(c)
@@ -177,6 +185,54 @@ class Fuzz:
         self.adv(r.randint(0, 600))
         self.steps += 1
 
+    def link_step(self):
+        """Bytes of garbage on the board's USB link (random, a frame's start byte among
+        them), then a status and a health request over ``BoardLink``: each answered,
+        or ``unanswered`` counts it and the run fails."""
+        from playboard_host.serial_link import BoardLink, LinkError, open_port
+
+        r = self.rng
+        s = open_port(self.b.port)
+        link = BoardLink(s, timeout=0.5, retries=2, alive=self.b.alive, patience=30)
+        try:
+            # (never 0x03: a Ctrl-C on the USB port stops the app by design, docs/app.md)
+            junk = bytes(r.choice(_JUNK) for _ in range(r.randint(0, 300)))
+            s.write(junk)
+            s.flush()
+            try:
+                st = link.status()
+                link.health()
+            except LinkError as e:
+                self.unanswered += 1
+                self.fail("a link request unanswered after %d bytes of garbage: %s" % (len(junk), e))
+            if not isinstance(st, dict) or "state" not in st:
+                self.unanswered += 1
+                self.fail("a link status without a state: %r" % (st,))
+        finally:
+            link.close()
+
+    def recovers(self):
+        """The board brought back to a normal state by an obvious gesture: the pits
+        left alone (the sim board's rest: 0), a new Toguz Kumalak game for two, South
+        pit 1 lifted (past LIFT_MS) and its first ball put back: the move is read."""
+        b = self.b
+        for s in range(b.n_sensors):
+            b.set_sensor(s, 0)
+        self.adv(3000)
+        self.game = "toguz"
+        b.new_game("toguz", "two", 3)
+        self.adv(600)
+        s = load_layout("toguz").sensor_of(0)
+        b.set_sensor(s, 1)
+        self.adv(300)
+        b.set_sensor(s, 0)
+        self.adv(LIFT_MS + 300)
+        b.set_sensor(s, 1)
+        self.adv(3500)
+        st = self.check()
+        if st["state"] != "play" or st.get("ply") != 1:
+            self.fail("not back to a normal game by a new game and a move: %s" % st)
+
     # ---- the invariants -------------------------------------------------------------
     def fail(self, what):
         raise FuzzFailure("seed %d, step %d (%s): %s\nlast steps: %s" % (
@@ -223,4 +279,5 @@ class Fuzz:
         while self.frames < frames:
             self.step()
             self.check()
+        self.recovers()
         return self
