@@ -16,7 +16,6 @@ from playboard.app.state import S_PLAY, S_SETUP, S_MENU, MODES, MASK
 TB_BYTES = const(1024)  # the most of one traceback kept (its end: where it was raised)
 QUICK_MS = const(2000)  # faults closer than this in a row count as one run
 GIVE_UP = const(3)  # a run this long with a game: the game is ended ("*", abandoned)
-SIGN_MS = const(1000)  # the fault's sign: every LED blinks red this long
 
 
 def contain(app, exc, now_ms):
@@ -41,22 +40,14 @@ def contain(app, exc, now_ms):
 
 
 def sign(app, now_ms):
-    """The fault's sign, painted by ``App._paint`` while ``app.fault[2]`` >= 0: every
-    LED blinks red for SIGN_MS (True: nothing else painted), then the state's own
-    lights again (False)."""
+    """The fault's sign: every LED red, shown at once; it stays until the game begun
+    again (or the menu) paints its own lights (the begin's frames paint nothing)."""
     li = app.lights
-    f = app.fault
-    if ((now_ms - f[2]) & MASK) < SIGN_MS:
-        from playboard.board.lights import ERROR, BLINK
-        for led in range(li.n):
-            li.mark(ERROR, led, BLINK)
-        return True
-    f[2] = -1
-    from playboard.board.lights import ERROR
-    li.clear(ERROR)
-    app._shown = -1
-    app._menu_dirty = True
-    return False
+    from playboard.board.lights import ERROR, ON
+    li.clear()
+    for led in range(li.n):
+        li.mark(ERROR, led, ON)
+    li.frame(now_ms)
 
 
 def text(exc):
@@ -102,7 +93,7 @@ def recover(app, exc, now_ms):
     app.faults += 1
     f = app.fault
     if f is None:
-        f = app.fault = [now_ms, 0, -1]
+        f = app.fault = [now_ms, 0]
     if ((now_ms - f[0]) & MASK) < QUICK_MS and f[1]:
         f[1] += 1
     else:
@@ -136,10 +127,11 @@ def recover(app, exc, now_ms):
             lv = tags.get("Level", "3")
             app.level = int(lv) if lv.isdigit() and 0 < int(lv) < 14 else 3
             app.new_game(now_ms, resumed=r)
-            f[2] = now_ms
+            sign(app, now_ms)
             return
     if was_game and gid is not None:
         app._record("E", "*", "abandoned")
     app.result = None
     app.open_menu(now_ms)
-    f[2] = now_ms
+    sign(app, now_ms)
+    app._menu_dirty = True  # (the menu painted over it at the next frame)

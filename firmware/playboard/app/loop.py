@@ -82,13 +82,9 @@ class App:
     check = None
     # contained faults (playboard.app.contain), class defaults too (set only once one
     # happens): frames an exception left since power-up; [the last one's time, how
-    # many came one after another, when their sign began on the LEDs (-1 none)]
+    # many came one after another]
     faults = 0
     fault = None
-    # the engine's seed: None, each game draws its own (``playboard.engine.seed.draw_seed``:
-    # the RP2040's ROSC through os.urandom, else the clock); an int: the next game's
-    # seed, one more each game (the simulator's and the tests' replayable games)
-    seed = None
 
     def __init__(self, hw, cfg, store, transport=None, clock=None, wdt=None, layouts=None,
                  sink=None, think="ms", slice_ms=8, slice_nodes=60, tt_size=None, settings=None):
@@ -494,20 +490,6 @@ class App:
         # which may have played a move and put it on flash, only starts the search
         self._slices = 0
         self._fen = (g.fen(), g.ply, g.turn)
-        eng = self.engine
-        if eng._mood == 0x40000000:  # never searched: the game's own seed (docs/engine.md;
-            sd = self.seed  # as playboard.engine.seed.seed_game, without loading it in play)
-            if sd is None:
-                try:
-                    import os
-                    b = os.urandom(4)  # (the RP2040: its ring oscillator's random bit)
-                    sd = b[0] | b[1] << 8 | b[2] << 16 | (b[3] & 0x3F) << 24
-                except Exception:  # noqa: BLE001 - a port without it: the clock
-                    sd = ticks_ms()
-            else:
-                self.seed = sd + 1
-            eng._rand = (sd & 0x3FFFFFFF) or 1
-            eng._mood = 0x3FFFFFFF
         # the search pushes and pops on the game itself (no copy: heap); the frames
         # leave the game alone until it is done
         if self.think == "nodes":
@@ -966,10 +948,6 @@ class App:
     def _paint(self, now_ms):
         st = self.state
         li = self.lights
-        if self.fault is not None and self.fault[2] >= 0:  # a contained fault's sign
-            from playboard.app.contain import sign
-            if sign(self, now_ms):
-                return
         if st == S_MENU:
             s = self.settings.get("attract_s", 0)
             if s and ((now_ms - self._t_idle) & MASK) >= 1000 * s:
@@ -1099,8 +1077,6 @@ class App:
             d["pending"] = len(self.pending)
         if self.memory_errors:
             d["memory_errors"] = self.memory_errors
-        if self.faults:
-            d["faults"] = self.faults  # frames that raised, contained (since power-up)
         return d
 
 
