@@ -1,37 +1,15 @@
-"""Each game on the board draws its own seed (docs/engine.md "Seeds", issue 31): the
-app seeds each new game's engine before its first search, as
-``playboard.engine.seed.seed_game`` does (the host's ladder test plays that); with
-``App.seed`` an int, game k of the power-up is seeded ``seed + k``."""
+"""Each game on the board draws its own seed (docs/engine.md "Seeds", issue 31): the app
+builds a new engine for each game with ``seed=None`` (``playboard.app.gamestart``),
+which draws one (``os.urandom``, else the clock); before, every game began from the
+default seed 12345 (the same careless draw, the same blunders)."""
 from apprig import Rig
 
 
-def _first_search_seed(r):
-    """Run until the engine (South) has begun its first search; its ``_mood`` and ``_rand``."""
-    for _ in range(300):
-        r.adv(10)
-        if r.app.thinking or r.app.engine._mood != 0x40000000:
-            break
-    return r.app.engine._mood
-
-
-def test_the_app_seeds_each_games_engine_as_seed_game_does():
-    from playboard.engine.search import Engine
-    from playboard.engine.seed import seed_game, FRESH
+def test_each_game_of_the_app_seeds_its_engine_apart():
     r = Rig()
-    r.app.seed = 500
-    r.app.link_set_game({"game": "toguz", "mode": "black", "level": 1})
-    r.begun()
-    assert _first_search_seed(r) != FRESH
-    assert r.app.seed == 501  # this game took 500
-    # the same draws as seed_game(500): the careless draw made at the first search
-    e = Engine(16)
-    seed_game(e, 500)
-    from playboard.games.registry import new_game
-    g = new_game("toguz")
-    e.start(g, 1, nodes=10)
-    assert (e._mood & 1) == (r.app.engine._mood & 1)
-    # a new game: the next seed
-    r.app.link_set_game({"game": "toguz", "mode": "black", "level": 1, "force": True})
-    r.begun()
-    _first_search_seed(r)
-    assert r.app.seed == 502
+    seen = []
+    for k in range(3):
+        r.app.link_set_game({"game": "toguz", "mode": "black", "level": 1, "force": True})
+        r.begun()
+        seen.append(r.app.engine._rand)
+    assert len(set(seen)) == 3 and 12345 not in seen, seen

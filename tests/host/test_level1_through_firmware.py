@@ -9,7 +9,6 @@ against greedy. Now (these seeds): 47 of 500 lost or drawn to random (9%), 43.3%
 against greedy; seeded 12345 every game as before it is 0 of 500 and 64.7%."""
 from playboard.app.state import APP_SETTINGS
 from playboard.engine.search import Engine
-from playboard.engine.seed import draw_seed, seed_game, seeded
 from playboard.games.registry import new_game
 from playboard_host.match import Player, material
 
@@ -23,13 +22,10 @@ class BoardEngine:
 
     def __init__(self, level, seed):
         self.level = level
-        self.eng = Engine(TT)
-        self.seed = seed
+        self.eng = Engine(TT, seed=seed)
 
     def move(self, g):
         eng = self.eng
-        if not seeded(eng):
-            seed_game(eng, self.seed)
         eng.start(g, self.level, nodes=APP_SETTINGS["think_nodes"], copy=False)
         while not eng.step(nodes=SLICE):
             pass
@@ -66,12 +62,11 @@ def _score(opponent, games, base):
 
 
 def test_each_game_draws_its_own_seed():
-    seeds = {draw_seed() for _ in range(20)}
-    assert len(seeds) >= 19 and all(0 < s < 2 ** 30 for s in seeds)
-    e = Engine(TT)
-    assert not seeded(e)
-    seed_game(e, None)
-    assert seeded(e)
+    """The app's engine, a new one each game, draws its seed (seed=None); the default
+    (12345, the tests' and the matches' engines) stays fixed."""
+    seeds = {Engine(TT, seed=None)._rand for _ in range(20)}
+    assert len(seeds) >= 19 and all(0 < x < 2 ** 30 for x in seeds)
+    assert Engine(TT)._rand == Engine(TT)._rand == 12345
 
 
 def test_level_1_through_the_firmware_loses_some_games_to_a_random_mover():
