@@ -33,7 +33,7 @@ BOARD_FILES = [
     "app/__init__.py", "app/state.py", "app/loop.py", "app/ui.py", "app/gamestart.py",
     "app/begin_game.py",
     "app/staff.py", "app/request.py", "app/check.py", "app/onboard.py", "app/museum.py", "app/names.py",
-    "app/restart.py", "app/contain.py",
+    "app/restart.py", "app/contain.py", "faultring.py",
 ]
 
 # Compiled at the highest optimisation level (no asserts, no line numbers: about 5%

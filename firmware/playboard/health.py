@@ -46,8 +46,6 @@ NAMES = ("power_ups", "wdt_resets", "stuck", "chatter", "memory_errors", "selfte
 KINDS = {1: "chatter", 2: "stuck"}  # playboard.board.debounce CHATTER, STUCK
 SELFTEST = const(4)  # the faulty kind of a sensor a self-test judged bad
 _MAX = const(8)  # faulty entries kept
-KEEP = const(4)  # tracebacks of contained faults kept on flash (a ring: the oldest goes)
-_TB_LINK = const(160)  # characters of the newest one the link's C gives (its payload: 480 bytes)
 _TOP = const(0x3FFFFFFF)
 
 
@@ -152,55 +150,6 @@ def write(store, h):
         return False
 
 
-def read_ring(store):
-    """The tracebacks kept on ``store``'s flash, oldest first: a list of
-    ``(count, ms, text)``; [] when there is none (a damaged file: what reads)."""
-    try:
-        f = store.fs.open(store.root + "/faults", "rb")
-    except OSError:
-        return []
-    try:
-        data = f.read()
-    finally:
-        f.close()
-    out = []
-    for part in data.decode("utf-8", "replace").split("\n@ "):
-        if part.startswith("@ "):
-            part = part[2:]
-        head, _, body = part.partition("\n")
-        w = head.split(" ")
-        if len(w) == 2 and w[0].isdigit() and w[1].isdigit():
-            out.append((int(w[0]), int(w[1]), body))
-    return out
-
-
-def write_ring(store, ring):
-    """Write ``ring`` (as :func:`read_ring` gives, its last KEEP): the file ``faults``,
-    each entry a line ``@ <count> <ms>`` (the fault's count, the board's clock) and the
-    traceback's text, the whole file through ``faults.tmp`` and a rename (a power cut
-    leaves the old ring or the new one), as ``health`` itself; False
-    (``store.error`` set) if the flash failed."""
-    out = []
-    for n, ms, t in ring[-KEEP:]:
-        out.append("@ %d %d\n%s" % (n, ms, t))
-    path = store.root + "/faults"
-    try:
-        f = store.fs.open(path + ".tmp", "wb")
-        try:
-            f.write("\n".join(out).encode())
-        finally:
-            f.close()
-        try:
-            store.fs.rename(path + ".tmp", path)
-        except OSError:  # (a file system whose rename will not replace)
-            store.fs.remove(path)
-            store.fs.rename(path + ".tmp", path)
-        return True
-    except OSError as e:
-        store.error = "faults: %r" % (e,)
-        return False
-
-
 def power_up(store, wdt=None):
     """Count one power-up on flash: one byte appended to ``boots`` (``W`` if ``wdt``,
     default: the last reset was the watchdog's, ``machine.reset_cause()``; never
@@ -295,10 +244,12 @@ def link(store, req, app=None):
             except OSError:
                 pass
     h = read(store)
-    ring = read_ring(store)
-    # the newest traceback's end (where it was raised), cut to fit the link's payload
-    # beside the counters; the whole ring stays on flash until the host takes it
-    h["tracebacks"] = [[n, ms, t[-_TB_LINK:]] for n, ms, t in ring[-1:]]
+    h["tracebacks"] = []
+    ring = None
+    if _read(store, "/faults") is not None:  # (its code loaded only when there are some)
+        from playboard import faultring
+        ring = faultring.read_ring(store)
+        h["tracebacks"] = faultring.newest(ring)
     t = req.get("take")
     if t is None:
         return h
@@ -322,20 +273,8 @@ def link(store, req, app=None):
     # two steps counts them twice: the one window)
     if not write(store, h):
         raise OSError(store.error)
-    taken = [(e[0], e[1]) for e in t.get("tracebacks", ()) if isinstance(e, list) and len(e) >= 2]
-    left = ring
-    for i in range(len(ring)):  # the host took up to that one: it and the older go
-        if (ring[i][0], ring[i][1]) in taken:
-            left = ring[i + 1:]
-    if len(left) < len(ring):  # one kept since stays
-        if not left:
-            try:
-                store.fs.remove(store.root + "/faults")
-            except OSError:
-                pass
-        else:
-            write_ring(store, left)
-    h["tracebacks"] = [[n, ms, x[-_TB_LINK:]] for n, ms, x in left[-1:]]
+    if ring:
+        h["tracebacks"] = faultring.take(store, ring, t.get("tracebacks", ()))
     for name in ("/boots", "/memerr"):
         try:
             store.fs.remove(store.root + name)

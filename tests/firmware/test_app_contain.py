@@ -44,7 +44,8 @@ def _moves(r):
 
 def _ring(r):
     from playboard import health
-    return health.read(r.store)["faults"], health.read_ring(r.store)
+    from playboard import faultring
+    return health.read(r.store)["faults"], faultring.read_ring(r.store)
 
 
 def _check_went_on(r, played, what):

@@ -227,6 +227,7 @@ def test_a_daily_restart_is_counted_apart_from_power_ups_and_watchdog_resets():
 
 def test_contained_faults_are_counted_their_tracebacks_kept_in_a_ring_of_4_and_taken():
     from playboard.app import contain
+    from playboard import faultring
     fs = FakeFs()
     st = Store("/games", fs=fs, date=None)
     for k in range(6):
@@ -234,7 +235,7 @@ def test_contained_faults_are_counted_their_tracebacks_kept_in_a_ring_of_4_and_t
             raise KeyError("fault %d" % k)
         except KeyError as e:
             contain.keep(st, e, 1000 + k)
-    ring = health.read_ring(st)
+    ring = faultring.read_ring(st)
     assert [(n, ms) for n, ms, t in ring] == [(3, 1002), (4, 1003), (5, 1004), (6, 1005)]
     assert "fault 5" in ring[-1][2] and "KeyError" in ring[-1][2]
     h = health.link(st, {})
@@ -246,4 +247,4 @@ def test_contained_faults_are_counted_their_tracebacks_kept_in_a_ring_of_4_and_t
         contain.keep(st, e, 1007)
     left = health.link(st, {"take": {"faults": 6, "tracebacks": [[6, 1005]]}})
     assert left["faults"] == 1 and [t[:2] for t in left["tracebacks"]] == [[7, 1007]]
-    assert [(n, ms) for n, ms, t in health.read_ring(st)] == [(7, 1007)]
+    assert [(n, ms) for n, ms, t in faultring.read_ring(st)] == [(7, 1007)]

@@ -161,7 +161,7 @@ def test_playboard_boards_shows_the_kept_traceback_synced_from_the_board(board, 
     drops the tracebacks it gave, and ``playboard boards`` shows the last one."""
     import os
     from playboard.app import contain
-    from playboard import health
+    from playboard import faultring, health
     from playboard_host import cli
 
     flash = tmp_path / "flash"
@@ -172,7 +172,7 @@ def test_playboard_boards_shows_the_kept_traceback_synced_from_the_board(board, 
             raise IndexError("pop from an empty move stack (%s)" % what)
         except IndexError as e:
             contain.keep(st, e, 4321)
-    assert health.read(st)["faults"] == 2 and len(health.read_ring(st)) == 2
+    assert health.read(st)["faults"] == 2 and len(faultring.read_ring(st)) == 2
     b = board()
     b.start("sim", fs_dir=str(flash))
     b.advance(300)

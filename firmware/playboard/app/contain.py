@@ -3,7 +3,7 @@ counted, kept on flash and the board goes on from its record at once (docs/app.m
 "Containment"). Cold code: loaded when a fault happens, dropped after.
 
 The traceback (its last ``TB_BYTES``, 1 KB) is kept in the file ``faults`` of the
-store's folder, a ring of the last ``playboard.health.KEEP`` (4) (``health.write_ring``);
+store's folder, a ring of the last ``playboard.faultring.KEEP`` (4);
 ``playboard.health`` counts them (``faults``) and gives the ring to the link's ``C``
 request (``tracebacks``); ``playboard sync`` stores them and ``playboard boards`` shows
 the last one.
@@ -76,9 +76,10 @@ def keep(store, exc, now_ms):
         h["faults"] += 1
         n = h["faults"]
         health.write(store, h)
-        ring = health.read_ring(store)
+        from playboard import faultring
+        ring = faultring.read_ring(store)
         ring.append((n, now_ms & 0x3FFFFFFF, text(exc)))
-        health.write_ring(store, ring)
+        faultring.write_ring(store, ring)
     except Exception:  # noqa: BLE001 - the counting itself failed: the board goes on
         pass
 
