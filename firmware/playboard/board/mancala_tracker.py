@@ -352,22 +352,14 @@ class MancalaTracker(EventOutbox):
         self._paint_choose()
 
     def _unselect(self):
-        """The selection made in this very update (its EV_SELECTED and EV_COMMITTED
-        not yet read by the app) taken back whole: its events go, the move is popped,
-        nothing is on record (two pits lifted in one scan: the app read a commit and a
-        takeback of it together and popped a move that was gone, issue 31). False if
-        the selection was reported by an earlier update (then ``_withdraw``)."""
-        k = self.ev_kind
-        a = self.ev_arg
+        """The selection made in this very update (its EV_SELECTED and EV_COMMITTED the
+        last events, not yet read by the app) taken back whole: its events go, the move
+        is popped, nothing is on record (two pits lifted in one scan: the app read a
+        commit and a takeback of it together and popped a move that was gone, issue 31).
+        False if the app has it already (then ``_withdraw``)."""
         n = self.n_events
-        i = n - 1
-        while i >= 0 and k[i] != EV_COMMITTED:
-            i -= 1
-        if i < 1 or k[i - 1] != EV_SELECTED or a[i - 1] != self._origin:
+        if n < 2 or self.ev_kind[n - 1] != EV_COMMITTED:
             return False
-        for j in range(i + 1, n):  # (the events after them: kept, in order)
-            k[j - 2] = k[j]
-            a[j - 2] = a[j]
         self.n_events = n - 2
         self._acc_sel = False
         self.move = self.game.pop()

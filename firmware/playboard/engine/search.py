@@ -163,9 +163,7 @@ class Engine:
     it from the board definition. ``clock``: a function returning milliseconds
     (default ``time.ticks_ms``), injectable for tests; differences are taken
     with ``time.ticks_diff`` for the device clock and plain subtraction for an
-    injected one. ``seed``: seeds the low levels' noise (same seed, same game); None
-    (the app: a new engine each game) draws one (``playboard.engine.seed.draw_seed``:
-    each game on the board its own, docs/engine.md "Seeds").
+    injected one. ``seed``: seeds the low levels' noise (same seed, same game).
     ``native``: Tobit's levels without a depth cap search in native code (``TobitSearch`` of
     ``playboard.engine.tobit_native``, its buffers made at the first such search, about
     13 KB): the same search, the same moves at the same nodes, about eight times as many
@@ -198,13 +196,6 @@ class Engine:
         else:
             self._clock = clock
             self._diff = _ticks_diff_plain
-        if seed is None:
-            try:
-                import os
-                b = os.urandom(4)  # (the RP2040: its ring oscillator's random bit)
-                seed = b[0] | b[1] << 8 | b[2] << 16 | b[3] << 24
-            except Exception:  # noqa: BLE001 - a port without it: the clock
-                seed = _ticks_ms()
         self._rand = (seed & 0x3FFFFFFF) or 1
         n = MAX_PLY + 1
         self._moves = [None] * n
