@@ -185,3 +185,27 @@ def test_playboard_boards_shows_the_kept_traceback_synced_from_the_board(board, 
     assert "2 faults contained" in out, out
     assert "the last (fault 2, at 4321 ms" in out and "pop from an empty move stack (second)" in out, out
     assert "(first)" not in out
+
+
+def test_three_tihbat_pits_lifted_in_one_scan_keep_the_record_the_boards_position(board, tmp_path):
+    """Found by the whole-board fuzzer (bench/py_fuzz.py, seeds 1005 and 1006: "position
+    2S,11S/4S,11S, the record's replay 3S,11S/10S,4S"): Tihbat, lift selection, North 2,
+    South 1 and North 1 lifted in one scan. The tracker committed two moves in one
+    update and the app wrote the second one's text for both. Now one commit an update:
+    the board's position is always its record's replay."""
+    from playboard_host.fuzz import Fuzz
+
+    f = Fuzz(board, 1005, str(tmp_path / "flash"))
+    lay = load_layout("tihbat")
+    b = f.b
+    b.new_game("tihbat", "two", 3)
+    for c in range(4):
+        b.set_sensor(lay.sensor_of(c), 1)
+    f.adv(3000)
+    f.check()
+    for c in (3, 0, 2):
+        b.set_sensor(lay.sensor_of(c), 0)
+    for _ in range(8):
+        f.adv(500)
+        st = f.check()  # (raises FuzzFailure if the position is not the record's replay)
+    assert st["ply"] >= 1 and f.inconsistent == 0

@@ -236,6 +236,8 @@ class MancalaTracker(EventOutbox):
                         continue
                     self._o_up = True  # (its own pit lifted: the move being made)
                 self._edge(c, now_ms, False)
+                if self._reply != 255:
+                    return  # a reply deferred (one commit an update): the other lifts after it
 
     def busy(self):
         """True while a timer runs (auto confirm, a lift held, an error flash, a count display)."""
