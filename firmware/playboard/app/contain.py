@@ -25,7 +25,7 @@ def contain(app, exc, now_ms):
     try:
         recover(app, exc, now_ms)
     except Exception:  # noqa: BLE001 - the recovery failed (the heap, the flash)
-        app.faults += 1
+        app.faults = getattr(app, "faults", 0) + 1
         app._pending = None
         try:
             app.release_game()
@@ -91,8 +91,11 @@ def recover(app, exc, now_ms):
     power-up), anything else opens the menu. The same fault over and over
     (``GIVE_UP`` within ``QUICK_MS`` of each other) ends the game on record as
     abandoned instead and opens the menu. The player sees a short sign (:func:`sign`)."""
-    app.faults += 1
-    f = app.fault
+    # (the App's attributes ``faults``, frames an exception left since power-up, and
+    # ``fault``, [the last one's time, how many came one after another], are made by the
+    # first fault: none in the App's table before, where they would cost the play's heap)
+    app.faults = getattr(app, "faults", 0) + 1
+    f = getattr(app, "fault", None)
     if f is None:
         f = app.fault = [now_ms, 0]
     if ((now_ms - f[0]) & MASK) < QUICK_MS and f[1]:

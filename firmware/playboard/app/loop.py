@@ -80,11 +80,6 @@ class App:
     # a running self-test or calibration (playboard.app.check): a class default, so
     # that the instance's attributes (and their table in the heap) stay as they were
     check = None
-    # contained faults (playboard.app.contain), class defaults too (set only once one
-    # happens): frames an exception left since power-up; [the last one's time, how
-    # many came one after another]
-    faults = 0
-    fault = None
 
     def __init__(self, hw, cfg, store, transport=None, clock=None, wdt=None, layouts=None,
                  sink=None, think="ms", slice_ms=8, slice_nodes=60, tt_size=None, settings=None):

@@ -65,6 +65,8 @@ class MancalaTracker(EventOutbox):
     ValueError for bad settings; TypeError for a game that is not a mancala game.
     """
 
+    lift_ms = LIFT_MS  # (an instance's own only when another is given)
+
     def __init__(self, game, select="tap", confirm_ms=2500, rearm_ms=120, holdoff_ms=250,
                  error_ms=800, count_ms=8000, lift_ms=LIFT_MS):
         if not hasattr(game, "pos") or not hasattr(game, "n_pits"):
@@ -85,7 +87,8 @@ class MancalaTracker(EventOutbox):
         self.confirm_ms = confirm_ms
         self.rearm_ms = rearm_ms
         self.holdoff_ms = holdoff_ms
-        self.lift_ms = lift_ms if lift_ms > rearm_ms else rearm_ms
+        if lift_ms != LIFT_MS or rearm_ms > LIFT_MS:  # (else the class's: no entry more
+            self.lift_ms = lift_ms if lift_ms > rearm_ms else rearm_ms  # in the instance's table)
         self.error_ms = error_ms
         self.count_ms = count_ms
         self.n_pits = game.n_pits
