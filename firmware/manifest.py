@@ -46,7 +46,7 @@ BOARD_FILES = [
     "engine/tihbat_table.py",
     "app/__init__.py", "app/state.py", "app/loop.py", "app/ui.py", "app/gamestart.py", "app/startup.py",
     "app/staff.py", "app/request.py", "app/check.py", "app/pairing.py", "app/onboard.py", "app/museum.py",
-    "app/restart.py",
+    "app/restart.py", "app/contain.py", "faultring.py",
 ]
 
 # Compiled at the highest optimisation level (no asserts, no line numbers: about 5%

@@ -19,6 +19,11 @@ The counters (``NAMES``; ints 0..2**30, counted since the host last took them):
   the menu shows and at the link's ``C``; :func:`read` adds them),
 - ``selftest``: sensors a judged self-test (``playboard.app.check``, ``selftest``)
   found stuck, dead or noisy (:func:`selftest`),
+- ``faults``: frames an exception left, contained by the app (``playboard.app.contain``:
+  counted when it happens; its traceback kept in the ring file ``faults``, the last 4;
+  :func:`link` gives the newest as ``tracebacks``, ``[[count, ms, text]]``, its text's
+  last 160 characters (the link's payload), and a take of ``[[count, ms]]`` drops it
+  and the older ones),
 
 and ``faulty``: the last 8 of those sensors as ``[sensor, kind]`` (kind 1
 chatter, 2 stuck, 4 a self-test fault).
@@ -37,7 +42,7 @@ person to look at.
 """
 from playboard.compat import const
 
-NAMES = ("power_ups", "wdt_resets", "stuck", "chatter", "memory_errors", "selftest", "restarts")
+NAMES = ("power_ups", "wdt_resets", "stuck", "chatter", "memory_errors", "selftest", "restarts", "faults")
 KINDS = {1: "chatter", 2: "stuck"}  # playboard.board.debounce CHATTER, STUCK
 SELFTEST = const(4)  # the faulty kind of a sensor a self-test judged bad
 _MAX = const(8)  # faulty entries kept
@@ -259,6 +264,12 @@ def link(store, req, app=None):
             except OSError:
                 pass
     h = read(store)
+    h["tracebacks"] = []
+    ring = None
+    if _read(store, "/faults") is not None:  # (its code loaded only when there are some)
+        from playboard import faultring
+        ring = faultring.read_ring(store)
+        h["tracebacks"] = faultring.newest(ring)
     t = req.get("take")
     if t is None:
         return h
@@ -266,9 +277,9 @@ def link(store, req, app=None):
         raise ValueError("take: an object")
     for k in t:
         v = t[k]
-        if k == "faulty":
+        if k == "faulty" or k == "tracebacks":
             if not isinstance(v, list):
-                raise ValueError("take: faulty: a list")
+                raise ValueError("take: %s: a list" % k)
         elif k not in NAMES:
             raise ValueError("take: no counter %r" % (k,))
         elif not isinstance(v, int) or isinstance(v, bool) or v < 0:
@@ -282,6 +293,8 @@ def link(store, req, app=None):
     # two steps counts them twice: the one window)
     if not write(store, h):
         raise OSError(store.error)
+    if ring:
+        h["tracebacks"] = faultring.take(store, ring, t.get("tracebacks", ()))
     for name in ("/boots", "/memerr"):
         try:
             store.fs.remove(store.root + name)

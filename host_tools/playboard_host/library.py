@@ -117,6 +117,11 @@ ALTER TABLE health ADD COLUMN selftest INTEGER NOT NULL DEFAULT 0;
     (4, """
 ALTER TABLE health ADD COLUMN restarts INTEGER NOT NULL DEFAULT 0;
 """),
+    # faults the app contained (playboard.app.contain) and their kept tracebacks
+    (5, """
+ALTER TABLE health ADD COLUMN faults INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE health ADD COLUMN tracebacks TEXT NOT NULL DEFAULT '[]';
+"""),
 )
 SCHEMA_VERSION = MIGRATIONS[-1][0]
 
@@ -287,29 +292,35 @@ class Library:
 
     def add_health(self, board, counters, now=None, commit=True):
         """Store the health ``counters`` (dict: power_ups, wdt_resets, stuck, chatter,
-        memory_errors, selftest, restarts: ints, those missing 0; faulty: list of [sensor, kind])
+        memory_errors, selftest, restarts, faults: ints, those missing 0; faulty: list of
+        [sensor, kind]; tracebacks: list of [count, ms, text], the contained faults' kept)
         taken from ``board`` at ``now``. With ``commit`` False the caller commits (or
         rolls back) with the board's answer."""
         at = (now or datetime.datetime.now()).isoformat(timespec="seconds")
         self.db.execute(
             "INSERT INTO health (board, at, power_ups, wdt_resets, stuck, chatter, faulty,"
-            " memory_errors, selftest, restarts) VALUES (?,?,?,?,?,?,?,?,?,?)",
+            " memory_errors, selftest, restarts, faults, tracebacks) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
             (board, at, int(counters.get("power_ups", 0)), int(counters.get("wdt_resets", 0)),
              int(counters.get("stuck", 0)), int(counters.get("chatter", 0)),
              json.dumps(counters.get("faulty", [])), int(counters.get("memory_errors", 0)),
-             int(counters.get("selftest", 0)), int(counters.get("restarts", 0))))
+             int(counters.get("selftest", 0)), int(counters.get("restarts", 0)),
+             int(counters.get("faults", 0)), json.dumps(counters.get("tracebacks", []))))
         if commit:
             self.db.commit()
 
     def health(self, board):
         """Health totals of ``board``: dict of the counters summed over its syncs,
         ``faulty`` (the sensors reported faulty, [sensor, kind] in the order seen) and
-        ``last_fault`` (the sync time of the last fault seen, or None)."""
+        ``last_fault`` (the sync time of the last fault seen, or None), ``faults``
+        (exceptions the app contained) and ``tracebacks`` (the last 4 kept, [count, ms,
+        text] each, oldest first)."""
         out = {"power_ups": 0, "wdt_resets": 0, "stuck": 0, "chatter": 0, "memory_errors": 0, "selftest": 0,
-               "restarts": 0, "faulty": [], "last_fault": None}
-        for at, p, w, st, ch, faulty, me, se, rs in self.db.execute(
-                "SELECT at, power_ups, wdt_resets, stuck, chatter, faulty, memory_errors, selftest, restarts"
-                " FROM health WHERE board=? ORDER BY at, id", (board,)):
+               "restarts": 0, "faults": 0, "faulty": [], "tracebacks": [], "last_fault": None}
+        for at, p, w, st, ch, faulty, me, se, rs, fa, tb in self.db.execute(
+                "SELECT at, power_ups, wdt_resets, stuck, chatter, faulty, memory_errors, selftest, restarts,"
+                " faults, tracebacks FROM health WHERE board=? ORDER BY at, id", (board,)):
+            out["faults"] += fa
+            out["tracebacks"] = (out["tracebacks"] + json.loads(tb))[-4:]
             out["power_ups"] += p
             out["wdt_resets"] += w
             out["stuck"] += st

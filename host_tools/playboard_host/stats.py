@@ -117,6 +117,14 @@ def boards_text(boards):
             b["board"], b["last_sync"] or "-", b["games"], h["power_ups"], h["wdt_resets"],
             h.get("restarts", 0), h["stuck"], h["chatter"], h.get("memory_errors", 0),
             h.get("selftest", 0), faulty_text(h["faulty"])))
+        if h.get("faults"):  # exceptions the app contained: the last traceback kept
+            out.append("  %d fault%s contained (a frame raised; the board went on)" % (
+                h["faults"], "" if h["faults"] == 1 else "s"))
+            tb = h.get("tracebacks") or []
+            if tb:
+                n, ms, text = tb[-1]
+                out.append("  the last (fault %d, at %d ms of the board's clock):" % (n, ms))
+                out.extend("    " + line for line in text.rstrip().splitlines())
     out.append("%d board%s" % (len(boards), "" if len(boards) == 1 else "s"))
     return out
 

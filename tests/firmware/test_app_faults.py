@@ -54,7 +54,7 @@ def test_two_pits_at_once_play_nothing_and_flash_both():
     r.hw.set_sensor(b, 0)  # let go of the higher one first
     r.adv(20)
     r.hw.set_sensor(a, 0)
-    r.adv(100 + 120)  # (a lift counts once it has held rearm_ms)
+    r.adv(100 + 400)  # (a lift counts once it has held lift_ms)
     errs = sorted((f["cell"], f["why"]) for kind, f in r.events if kind == "error")
     assert errs == [(2, 3), (6, 3)], r.events
     assert r.app.game.ply == 0 and r.store.read(1).moves == []

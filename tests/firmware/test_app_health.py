@@ -91,7 +91,8 @@ def test_the_link_takes_back_what_the_host_stored_and_refuses_bad_requests():
     h = health.read(st)
     assert (h["power_ups"], h["wdt_resets"]) == (2, 1)
     assert health.link(st, {}) == {"power_ups": 2, "wdt_resets": 1, "stuck": 0, "chatter": 0,
-                                   "memory_errors": 0, "selftest": 0, "restarts": 0, "faulty": []}
+                                   "memory_errors": 0, "selftest": 0, "restarts": 0, "faults": 0,
+                                   "faulty": [], "tracebacks": []}
     for bad in ({"take": {"power_ups": -1}}, {"take": {"resets": 1}}, {"take": 3},
                 {"take": {"power_ups": True}}, {"clear": True}, {"take": {"faulty": 5}}):
         e = raises(ValueError, health.link, st, bad)
@@ -248,3 +249,28 @@ def test_a_machine_reset_is_a_power_up_and_only_the_watchdogs_timeout_a_watchdog
     assert wr(_Machine(1, 0x6AB73121), "rp2") is False  # switched on (or the RUN pin)
     assert wr(_Machine(3, 0), "esp32") is True          # another port: reset_cause() alone
     assert wr(None, None) is False                      # no machine here (the unix port, CPython)
+
+
+def test_contained_faults_are_counted_their_tracebacks_kept_in_a_ring_of_4_and_taken():
+    from playboard.app import contain
+    from playboard import faultring
+    fs = FakeFs()
+    st = Store("/games", fs=fs, date=None)
+    for k in range(6):
+        try:
+            raise KeyError("fault %d" % k)
+        except KeyError as e:
+            contain.keep(st, e, 1000 + k)
+    ring = faultring.read_ring(st)
+    assert [(n, ms) for n, ms, t in ring] == [(3, 1002), (4, 1003), (5, 1004), (6, 1005)]
+    assert "fault 5" in ring[-1][2] and "KeyError" in ring[-1][2]
+    h = health.link(st, {})
+    assert h["faults"] == 6 and len(h["tracebacks"]) == 1 and h["tracebacks"][0][:2] == [6, 1005]
+    assert len(h["tracebacks"][0][2]) <= 160
+    try:
+        raise KeyError("fault 6")  # one more between the host's read and its take
+    except KeyError as e:
+        contain.keep(st, e, 1007)
+    left = health.link(st, {"take": {"faults": 6, "tracebacks": [[6, 1005]]}})
+    assert left["faults"] == 1 and [t[:2] for t in left["tracebacks"]] == [[7, 1007]]
+    assert [(n, ms) for n, ms, t in faultring.read_ring(st)] == [(7, 1007)]

@@ -364,7 +364,7 @@ def test_every_error_says_why_and_two_pits_at_once_undo_the_selection():
     assert g.ply == 2
 
 
-HELD = 120  # rearm_ms: a lift selects once it has held this long (a chattering sensor's flips do not)
+HELD = 400  # lift_ms: a lift selects once it has held this long (a chattering sensor's flips and a stir do not)
 
 
 def lift(tr, o, cell, t):
@@ -693,3 +693,27 @@ def test_the_engines_view_is_not_confirmed_by_time_before_its_pit_is_lifted():
     # a demo (the engine both sides): nobody carries it out, confirmed by time
     g, tr, o = engine_view(3)
     assert events(tr, tr.update(o, 1000 + 2500)) == [("confirmed", 12)]
+
+
+def test_three_pits_lifted_in_one_scan_commit_at_most_one_move_an_update():
+    """Found by the whole-board fuzzer (issue 31, bench/py_fuzz.py seeds 1005 and 1006):
+    Tihbat, lift mode, South to move; North 2, South 1 and North 1 lifted in one scan.
+    South 1 was selected, North 1 read as the reply (deferred a frame: one commit an
+    update) and North 2 then selected in the same update: two commits in one update,
+    and the app, which records each commit by the tracker's last move, wrote North's
+    move twice (the record's replay no longer the board's position)."""
+    for order in ((3, 0, 2), (2, 0, 3), (0, 2, 3)):
+        g = game("tihbat")
+        tr = MancalaTracker(g, select="lift", confirm_ms=2500)
+        o = lift_board(g)
+        tr.update(o, 0)
+        for c in order:
+            o[c] = 0
+        t = 1000
+        seen = []
+        for k in range(80):
+            kinds = [e[0] for e in events(tr, tr.update(o, t))]
+            assert kinds.count("committed") <= 1, (order, k, kinds)
+            seen.append(kinds)
+            t += 10
+        assert g.ply <= 2, (order, g.ply, seen)

@@ -14,7 +14,7 @@ HOST = os.path.join(ROOT, "host_tools")
 # the rooms of lower layers, never a room of its own layer or a higher one.
 LAYERS = (
     ("playboard.compat",),
-    ("playboard.games", "playboard.hw"),
+    ("playboard.games", "playboard.hw", "playboard.faultring"),
     ("playboard.board", "playboard.engine", "playboard.pgn", "playboard.record",
      "playboard.settings", "playboard.health"),
     ("playboard.config", "playboard.link"),

@@ -7,6 +7,7 @@ lit), and the game is unchanged (docs/tracker.md "Selections that go wrong")."""
 import pytest
 
 from playboard.board.layout import load_layout
+from playboard.board.mancala_tracker import LIFT_MS
 from playboard.games.registry import new_game
 from playboard_host.simboard import micropython_binary
 
@@ -54,10 +55,10 @@ def _sees(b, cell, test, ms=800):
 
 def _lift(b, cell, hold=200):
     """The balls of ``cell`` lifted (the sensor reads 1 while touched, 0 at rest: as
-    SimBoard.tap) for ``hold`` ms, then the debounce's 60 ms and the 120 ms a lift must
-    hold before it counts (``rearm_ms``)."""
+    SimBoard.tap) for ``hold`` ms, then the debounce's 60 ms and the LIFT_MS a lift must
+    hold before it counts (``lift_ms``: one put back sooner is no move)."""
     b.tap(cell, hold)
-    b.advance(hold + 60 + 120)
+    b.advance(hold + 60 + LIFT_MS)
 
 
 def _errors(ev):
@@ -75,7 +76,7 @@ def test_two_pits_at_once_play_nothing_and_both_flash(board, tmp_path):
     b.set_sensor(s3, 0)
     b.advance(30)
     b.set_sensor(s6, 0)
-    b.advance(60 + 120)  # (debounced, and held rearm_ms)
+    b.advance(60 + LIFT_MS)  # (debounced, and held lift_ms)
     assert _sees(b, 2, _red) and _sees(b, 5, _red)
     ev = b.events()
     assert sorted(_errors(ev)) == [(2, 3), (5, 3)], ev

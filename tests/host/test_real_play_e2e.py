@@ -60,8 +60,8 @@ def test_toguz_a_selection_is_withdrawn_by_its_balls_put_back(toguz_two):
     s = lay.sensor_of(0)
     b.set_sensor(s, 1)
     b.advance(200)
-    b.set_sensor(s, 0)  # South pit 1's ball lifted: selected, its sowing shown
-    b.advance(400)
+    b.set_sensor(s, 0)  # South pit 1's ball lifted: selected (held LIFT_MS), its sowing shown
+    b.advance(700)
     b.set_sensor(s, 1)  # put back: withdrawn (a single ball is never sown into its pit)
     b.advance(300)
     ev = b.events()

@@ -161,7 +161,7 @@ def test_a_library_from_before_health_is_upgraded_and_lists_its_boards(tmp_path,
     assert cli.main(["boards", "--library", db]) == 0
     out = capsys.readouterr()
     assert out.out.splitlines()[1].split()[:3] == ["old-board", "2026-11-30T18:00:00", "1"]
-    assert sqlite3.connect(db).execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 4
+    assert sqlite3.connect(db).execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 5
 
 
 @pytest.mark.skipif(micropython_binary() is None, reason="micropython not installed (make setup)")

@@ -363,7 +363,7 @@ def test_session_plays_on_the_real_firmware():
     try:
         s.advance(100)
         st = s.act({"op": "click", "cell": 8})
-        s.advance(200)
+        s.advance(700)  # (the tap's release is the lift: it selects once held LIFT_MS)
         st = s.state()
         assert st["moves"] == ["98"] and st["turn"] == 1
         assert st["counts"][18] == 10 and st["counts"][8] == 1

@@ -90,16 +90,17 @@ def _with_balls(g):
 
 
 def _toguz_move(p, link, g, cell, t_us):
-    """Lift the balls of pit ``cell`` (0-17) of game ``g`` for 200 ms from emulated time
-    ``t_us``, then sow them (the pits holding balls after the move closed, as on a
-    real board: the lifted pit stays empty), let the board confirm the move by itself;
+    """Lift the balls of pit ``cell`` (0-17) of game ``g`` for 600 ms from emulated time
+    ``t_us`` (past LIFT_MS: a lift put back sooner is no move), then sow them (the pits
+    holding balls after the move closed, as on a real board: the first ball back in the
+    lifted pit), let the board confirm the move by itself;
     returns the board's status after it (``g`` is not changed)."""
     before = _with_balls(g)
     p.set_closed([s for s in before if s != PITS[cell]], t_us)
     after = new_game("toguz")
     after.set_fen(g.fen())
     after.push(cell - 9 * g.turn)
-    p.set_closed(_with_balls(after), t_us + 200000)
+    p.set_closed(_with_balls(after), t_us + 600000)
     ply = link.status()["ply"]
     p.wait_for(lambda q: q.time_us > t_us + 3500000, 300, "the move confirmed")
     st = link.status()

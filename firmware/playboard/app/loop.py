@@ -567,6 +567,10 @@ class App:
             self._occ_dirty = True  # the tracker is fed the whole occupancy again
             gc.collect()
             self.memory_errors += 1
+        except Exception as e:  # noqa: BLE001 - any other fault: contained (docs/app.md)
+            from playboard.app import contain  # (cold: counted, kept, the game begun again)
+            contain.contain(self, e, now_ms)
+            unload("playboard.app.contain")
 
     def _frame(self, now_ms):
         self.now = now_ms
@@ -654,6 +658,11 @@ class App:
         n = sc.poll(now_ms)
         if n >= 0:
             self.next_due = (now_ms + self.period_ms) & MASK
+            if sc.frames == 1:
+                # the first scan: the sensors as the board was switched on are their
+                # rest (taken before it, every pit holding balls rested as "empty": a
+                # lift pressed nothing, putting the balls back began the hold, issue 31)
+                self.rest[:] = sc.deb.stable
             if n > 0:
                 self._changes(n, now_ms)
             k = sc.deb.n_fault_changes

@@ -32,6 +32,12 @@ _WHY_OVER = const(6)  # the game is over
 # 0.1-0.35 s, so the first of them turns on well within confirm_ms of the ball back in
 # the pit; farther ones may come after a silent stretch of full pits longer than it
 _NEAR = const(5)
+# lift mode: a lift put back sooner than this is no move (a child stirring the balls, a
+# hand brushing a cup); a lift selects once it has held this long. The line: a hand
+# that takes a pit's balls to sow lifts them clear of the pit before the first ball
+# drops back into it, 0.4 s and more after the pit's sensor went off (docs/tracker.md
+# "Withdrawn lifts")
+LIFT_MS = const(400)
 _MS_CHOOSE = const(0)
 _MS_SOWING = const(1)
 _MS_OVER = const(2)
@@ -49,6 +55,8 @@ class MancalaTracker(EventOutbox):
     sensor event (0: only by a tap on the last pit, tap mode). rearm_ms: a sensor must
     have held its previous value this long for an edge to count (a bouncing contact
     selects once). holdoff_ms: edges this soon after an accepted one are ignored.
+    lift_ms: lift mode, a lift selects (or replies, or errs) only once it has held
+    this long (>= rearm_ms): put back sooner it is no move (``LIFT_MS``).
     error_ms: how long an error flash lasts. count_ms: how long a count display lasts.
     ``why``: the reason of the last EV_ERROR: 1 an empty pit (or a tuzdyk) of the
     mover, 2 not the mover's pit (the opponent's, a kazan), 3 two pits at once, 4
@@ -57,8 +65,10 @@ class MancalaTracker(EventOutbox):
     ValueError for bad settings; TypeError for a game that is not a mancala game.
     """
 
+    lift_ms = LIFT_MS  # (an instance's own only when another is given)
+
     def __init__(self, game, select="tap", confirm_ms=2500, rearm_ms=120, holdoff_ms=250,
-                 error_ms=800, count_ms=8000):
+                 error_ms=800, count_ms=8000, lift_ms=LIFT_MS):
         if not hasattr(game, "pos") or not hasattr(game, "n_pits"):
             raise TypeError("MancalaTracker needs a Toguz or Tihbat game, got %r" % (game,))
         if select not in ("tap", "stylus", "lift"):
@@ -68,6 +78,7 @@ class MancalaTracker(EventOutbox):
         check_ms("holdoff_ms", holdoff_ms, 0)
         check_ms("error_ms", error_ms, 1)
         check_ms("count_ms", count_ms, 1)
+        check_ms("lift_ms", lift_ms, 0)
         if select == "lift" and confirm_ms == 0:
             raise ValueError("tracker: lift selection needs confirm_ms > 0 "
                              "(tokens or balls put back in sowing are sensor events)")
@@ -76,6 +87,8 @@ class MancalaTracker(EventOutbox):
         self.confirm_ms = confirm_ms
         self.rearm_ms = rearm_ms
         self.holdoff_ms = holdoff_ms
+        if lift_ms != LIFT_MS or rearm_ms > LIFT_MS:  # (else the class's: no entry more
+            self.lift_ms = lift_ms if lift_ms > rearm_ms else rearm_ms  # in the instance's table)
         self.error_ms = error_ms
         self.count_ms = count_ms
         self.n_pits = game.n_pits
@@ -205,13 +218,17 @@ class MancalaTracker(EventOutbox):
         return self.n_events
 
     def _lifted(self, now_ms):
-        """Lift mode: the lifts that have held rearm_ms are edges (a sensor flipping back
-        sooner, a weak magnet chattering at 5 Hz, lifted nothing: its first flip would
-        select the pit, played before the sensor is isolated); so is the sowing view's
-        pit turned on again (its balls put back: a withdrawal, ``_put_back``)."""
+        """Lift mode: the lifts that have held lift_ms are edges (a sensor flipping back
+        sooner, a weak magnet chattering at 5 Hz, a child stirring the balls, lifted
+        nothing: its first flip would select the pit, played before the sensor is
+        isolated); the sowing view's own pit counts once it held rearm_ms: lifted
+        (the move being made) or turned on again (its balls put back: a withdrawal,
+        ``_put_back``)."""
         since = self._since
+        o = self._origin if self.state == _MS_SOWING else 255
         for c in range(self.n_pit_cells + 2):
-            if (self._lifts >> c) & 1 and ((now_ms - since[c]) & _MASK) >= self.rearm_ms:
+            if (self._lifts >> c) & 1 and ((now_ms - since[c]) & _MASK) >= (
+                    self.rearm_ms if c == o else self.lift_ms):
                 self._lifts ^= 1 << c
                 if self.request.fault[c]:
                     continue
@@ -222,6 +239,8 @@ class MancalaTracker(EventOutbox):
                         continue
                     self._o_up = True  # (its own pit lifted: the move being made)
                 self._edge(c, now_ms, False)
+                if self._reply != 255:
+                    return  # a reply deferred (one commit an update): the other lifts after it
 
     def busy(self):
         """True while a timer runs (auto confirm, a lift held, an error flash, a count display)."""
@@ -337,6 +356,24 @@ class MancalaTracker(EventOutbox):
         self.state = _MS_CHOOSE
         self._paint_choose()
 
+    def _unselect(self):
+        """The selection made in this very update (its EV_SELECTED and EV_COMMITTED the
+        last events, not yet read by the app) taken back whole: its events go, the move
+        is popped, nothing is on record (two pits lifted in one scan: the app read a
+        commit and a takeback of it together and popped a move that was gone, issue 31).
+        False if the app has it already (then ``_withdraw``)."""
+        n = self.n_events
+        if n < 2 or self.ev_kind[n - 1] != EV_COMMITTED:
+            return False
+        self.n_events = n - 2
+        self._acc_sel = False
+        self.move = self.game.pop()
+        self.request.sow[:] = bytes(self.n_cells)
+        self.request.last = 255
+        self.state = _MS_CHOOSE
+        self._paint_choose()
+        return True
+
     def _accept(self, c, now_ms, sel):
         self._accepted = True
         self._t_accept = now_ms
@@ -348,7 +385,8 @@ class MancalaTracker(EventOutbox):
         selection just made is taken back (EV_TAKEBACK); both pits flash."""
         a = self._acc
         if self._acc_sel and self.state == _MS_SOWING:
-            self._withdraw(now_ms)
+            if not self._unselect():
+                self._withdraw(now_ms)
             self._emit(EV_ERROR, a)
             self._err2 = a
         self._error(c, now_ms, _WHY_TWO)

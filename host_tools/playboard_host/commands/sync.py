@@ -58,7 +58,10 @@ def sync_health(link, board, lib, fw=None, now=None):
     try:
         lib.add_health(board, h, now, commit=False)
         lib.board_synced(board, fw, now, commit=False)
-        link.health(take=h)
+        take = dict(h)
+        if "tracebacks" in take:  # (named, not sent back: the payload is small)
+            take["tracebacks"] = [t[:2] for t in take["tracebacks"]]
+        link.health(take=take)
     except BaseException:
         lib.db.rollback()
         raise
@@ -68,12 +71,12 @@ def sync_health(link, board, lib, fw=None, now=None):
 
 def health_line(board, h):
     """One line on what the board's counters say is wrong, or None when nothing is."""
-    if not h or not any(h.get(k) for k in ("stuck", "chatter", "wdt_resets", "memory_errors", "selftest")):
+    if not h or not any(h.get(k) for k in ("stuck", "chatter", "wdt_resets", "memory_errors", "selftest", "faults")):
         return None
     parts = []
     for k, word in (("stuck", "stuck sensor"), ("chatter", "chattering sensor"),
                     ("wdt_resets", "watchdog reset"), ("memory_errors", "memory error"),
-                    ("selftest", "sensor failing its self-test")):
+                    ("selftest", "sensor failing its self-test"), ("faults", "contained fault")):
         if h.get(k):
             parts.append("%d %s%s" % (h[k], word, "" if h[k] == 1 else "s"))
     sensors = sorted({s for s, k in h.get("faulty", [])})

@@ -1,0 +1,283 @@
+"""Whole-board fuzzing (issue 31): what people and hardware do to a board, at human and
+inhuman timings, driven into the real firmware through ``SimBoard``, with invariants
+checked after every step. Seeded: ``run(seed, frames)`` replays the same steps.
+
+Steps (``STEPS``, each drawn with its weight): a lift, a place, a slide (off one
+cell, onto the next 30-400 ms later), a bump (off and back 5-600 ms: the quick lifts
+of a stir), contact bounce on every flip, chatter (a sensor flipping every 10-150 ms
+for up to 3 s), a stuck sensor (held on or off 6-12 s, then let go), both hands at
+once (two or three cells in one scan), a deliberate press of a pad or a menu pit,
+the link (garbage bytes on the USB port, any but Ctrl-C, which stops the app by
+design; then status and health requests), the menu,
+a power cut (kill, then
+switched on again on the same flash), settings changes (level, mode, game through
+the control channel's ``game``), a mancala move made properly (its pit lifted past
+``LIFT_MS``, its first ball back), an idle wait (up to 4 s); timings drawn from 0 ms
+(inhuman: the same scan) to seconds.
+
+Invariants after every step (``Fuzz.check``): no exception left a frame (no
+``crash`` event, no traceback on the firmware's stderr, no
+refused ``adv``); the board's position is the rules core's replay of the game on its
+flash (the record file of the game in play: its moves replayed from its set-up
+position give the status's fen); the LEDs are not all dark while a game is played
+(the lights match a state that shows something); the board answers (``status``)
+within the control channel's timeout, and its link answers after garbage. At the end
+of a run (``recovers``) the board is brought back to a normal game by an obvious
+gesture (the pits left alone, a new game, a move: read). Frames: ``SimBoard.advance(ms)`` runs one a scan
+period (10 ms on ``sim``).
+"""
+import os
+import random
+import shutil
+
+from playboard.board.layout import load_layout
+from playboard.board.mancala_tracker import LIFT_MS
+from playboard.games.registry import new_game
+from playboard.record.read import parse_game
+
+GAMES = ("toguz", "tihbat", "tobit", "tobit4")
+MODES = ("two", "white", "black", "demo")
+FRAME_MS = 10  # the sim board's scan period (100 Hz)
+_JUNK = [x for x in range(256) if x != 3]  # garbage on the link: any byte but Ctrl-C
+
+
+class FuzzFailure(AssertionError):
+    """An invariant broken: the message names the seed, the step and what was seen."""
+
+
+class Fuzz:
+    """One fuzzed board: ``Fuzz(board_factory, seed, folder).run(frames)``.
+
+    board_factory: a function giving a new, not started ``SimBoard``; folder: the flash
+    folder (made anew). ``frames``: how many scan frames (virtual ms / 10) to run.
+    Counts: ``frames``, ``steps``, ``faults`` (contained exceptions seen: an invariant
+    failure too), ``inconsistent`` (position differing from the record's replay),
+    ``unanswered`` (status requests that got no answer).
+    """
+
+    def __init__(self, board_factory, seed, folder, board_def="sim"):
+        self.rng = random.Random(seed)
+        self.seed = seed
+        self.folder = folder
+        shutil.rmtree(folder, ignore_errors=True)
+        self.b = board_factory()
+        self.b.start(board_def, fs_dir=folder)
+        self.frames = 0
+        self.steps = 0
+        self.log = []
+        self.faults = self.inconsistent = self.unanswered = 0
+        self.game = "toguz"
+
+    def close(self):
+        self.b.stop()
+
+    # ---- time -------------------------------------------------------------------
+    def adv(self, ms):
+        ms = max(0, int(ms))
+        self.b.advance(ms)
+        self.frames += ms // FRAME_MS
+
+    # ---- the steps -----------------------------------------------------------------
+    def _cells(self):
+        lay = load_layout(self.game)
+        lo = 1 if self.game.startswith("tobit") else 0  # (Tobit's points 1..N)
+        return lay, [c for c in range(lo, lay.n_cells) if lay.sensor_of(c) >= 0]
+
+    def _flip(self, s, v, bounce=True):
+        r = self.rng
+        if bounce:
+            for _ in range(r.randint(0, 3)):
+                self.b.set_sensor(s, v)
+                self.adv(r.randint(1, 5))
+                self.b.set_sensor(s, 1 - v if v in (0, 1) else 0)
+                self.adv(r.randint(1, 5))
+        self.b.set_sensor(s, v)
+
+    def step(self):
+        r = self.rng
+        b = self.b
+        lay, cells = self._cells()
+        sens = b.sensors()
+        k = r.random()
+        if k < 0.03:  # a new game, mode, level (settings changed)
+            self.game = r.choice(GAMES)
+            mode = r.choice(MODES)
+            level = r.randint(1, 9)
+            self.log.append(("game", self.game, mode, level))
+            b.new_game(self.game, mode, level)
+            if self.game.startswith("tobit") and r.random() < 0.8:
+                self.adv(r.randint(0, 300))
+                b.set_up()
+        elif k < 0.04:  # a power cut, switched on again
+            self.log.append(("cut",))
+            b.kill()
+            b.restart()
+        elif k < 0.05:  # the menu
+            self.log.append(("menu",))
+            b.menu()
+        elif k < 0.07:  # the link: garbage, then requests (each must be answered)
+            self.log.append(("link",))
+            self.link_step()
+        elif k < 0.30:  # lift / place / bump one cell (a stir, a brush)
+            c = r.choice(cells)
+            s = lay.sensor_of(c)
+            v = 0 if sens[s] else 1
+            hold = r.choice((r.randint(0, 60), r.randint(30, LIFT_MS), r.randint(LIFT_MS, 3000)))
+            self.log.append(("bump", c, v, hold))
+            self._flip(s, v)
+            self.adv(hold)
+            if r.random() < 0.7:
+                self._flip(s, 1 - v)
+        elif k < 0.40:  # both hands: two or three cells in one scan
+            cs = r.sample(cells, min(len(cells), r.randint(2, 3)))
+            self.log.append(("hands", cs))
+            for c in cs:
+                s = lay.sensor_of(c)
+                b.set_sensor(s, 0 if sens[s] else 1)
+            self.adv(r.randint(0, 900))
+            if r.random() < 0.6:
+                for c in cs:
+                    s = lay.sensor_of(c)
+                    b.set_sensor(s, sens[s])
+        elif k < 0.47:  # a slide: off one cell, onto another
+            a, c = r.sample(cells, 2)
+            self.log.append(("slide", a, c))
+            self._flip(lay.sensor_of(a), 0)
+            self.adv(r.randint(30, 400))
+            self._flip(lay.sensor_of(c), 1)
+        elif k < 0.50:  # chatter: a weak magnet
+            s = lay.sensor_of(r.choice(cells))
+            per = r.randint(10, 150)
+            n = r.randint(2, 3000 // per)
+            self.log.append(("chatter", s, per, n))
+            v0 = sens[s]
+            for i in range(n):
+                b.set_sensor(s, (v0 + i + 1) & 1)
+                self.adv(per)
+            b.set_sensor(s, v0)
+        elif k < 0.52:  # a stuck sensor, then let go
+            s = r.randrange(b.n_sensors)
+            self.log.append(("stuck", s))
+            v0 = sens[s]
+            b.set_sensor(s, 1 - (v0 & 1))
+            self.adv(r.randint(6000, 12000))
+            b.set_sensor(s, v0)
+        elif k < 0.60:  # a deliberate press of any sensor (a pad, a menu pit)
+            s = r.randrange(b.n_sensors)
+            self.log.append(("press", s))
+            v0 = sens[s]
+            self._flip(s, 1 - (v0 & 1))
+            self.adv(r.randint(800, 1400))
+            self._flip(s, v0)
+        elif k < 0.80 and not self.game.startswith("tobit"):  # a proper mancala move
+            c = r.choice([x for x in cells if x < (18 if self.game == "toguz" else 4)])
+            s = lay.sensor_of(c)
+            self.log.append(("sow", c))
+            if not sens[s]:
+                self._flip(s, 1)
+                self.adv(r.randint(50, 400))
+            self._flip(s, 0)
+            self.adv(r.randint(LIFT_MS + 50, 900))
+            self._flip(s, 1)
+        else:  # waiting
+            ms = r.choice((r.randint(0, 30), r.randint(100, 4000)))
+            self.log.append(("wait", ms))
+        self.adv(r.randint(0, 600))
+        self.steps += 1
+
+    def link_step(self):
+        """Bytes of garbage on the board's USB link (random, a frame's start byte among
+        them), then a status and a health request over ``BoardLink``: each answered,
+        or ``unanswered`` counts it and the run fails."""
+        from playboard_host.serial_link import BoardLink, LinkError, open_port
+
+        r = self.rng
+        s = open_port(self.b.port)
+        link = BoardLink(s, timeout=0.5, retries=2, alive=self.b.alive, patience=30)
+        try:
+            # (never 0x03: a Ctrl-C on the USB port stops the app by design, docs/app.md)
+            junk = bytes(r.choice(_JUNK) for _ in range(r.randint(0, 300)))
+            s.write(junk)
+            s.flush()
+            try:
+                st = link.status()
+                link.health()
+            except LinkError as e:
+                self.unanswered += 1
+                self.fail("a link request unanswered after %d bytes of garbage: %s" % (len(junk), e))
+            if not isinstance(st, dict) or "state" not in st:
+                self.unanswered += 1
+                self.fail("a link status without a state: %r" % (st,))
+        finally:
+            link.close()
+
+    def recovers(self):
+        """The board brought back to a normal state by an obvious gesture: the pits
+        left alone (the sim board's rest: 0), a new Toguz Kumalak game for two, South
+        pit 1 lifted (past LIFT_MS) and its first ball put back: the move is read."""
+        b = self.b
+        for s in range(b.n_sensors):
+            b.set_sensor(s, 0)
+        self.adv(3000)
+        self.game = "toguz"
+        b.new_game("toguz", "two", 3)
+        self.adv(600)
+        s = load_layout("toguz").sensor_of(0)
+        b.set_sensor(s, 1)
+        self.adv(300)
+        b.set_sensor(s, 0)
+        self.adv(LIFT_MS + 300)
+        b.set_sensor(s, 1)
+        self.adv(3500)
+        st = self.check()
+        if st["state"] != "play" or st.get("ply") != 1:
+            self.fail("not back to a normal game by a new game and a move: %s" % st)
+
+    # ---- the invariants -------------------------------------------------------------
+    def fail(self, what):
+        raise FuzzFailure("seed %d, step %d (%s): %s\nlast steps: %s" % (
+            self.seed, self.steps, self.log[-1] if self.log else "-", what, self.log[-8:]))
+
+    def check(self):
+        b = self.b
+        try:
+            st = b.status()
+        except Exception as e:  # noqa: BLE001 - no answer: counted, reported
+            self.unanswered += 1
+            self.fail("no answer to status: %s" % e)
+        evs = b.events()
+        crash = [e for e in evs if e.get("ev") == "crash"]
+        if crash:
+            self.faults += 1
+            self.fail("a frame raised (contained): %s" % (crash or st))
+        if "Traceback" in b.stderr():
+            self.faults += 1
+            self.fail("traceback on stderr: %s" % b.stderr()[-1500:])
+        if st["state"] in ("play", "setup") and st.get("fen") and not st.get("thinking"):
+            gid = st["store"]["current"]
+            if gid is not None and not st.get("pending"):
+                path = os.path.join(self.folder, "games", "g%d.rec" % gid)
+                try:
+                    with open(path, "rb") as f:
+                        rec = parse_game(f.read(), gid)
+                except OSError:
+                    rec = None
+                if rec is not None and rec.name == st["game"]:
+                    g = new_game(rec.name, fen=rec.fen) if rec.fen else new_game(rec.name)
+                    for t in rec.moves:
+                        g.push_text(t)
+                    if g.fen() != st["fen"]:
+                        self.inconsistent += 1
+                        self.fail("position %s, the record's replay %s (%d moves)"
+                                  % (st["fen"], g.fen(), len(rec.moves)))
+            if st["state"] == "play" and not any(b.leds()):
+                self.fail("every LED dark in play")
+        return st
+
+    def run(self, frames):
+        """Steps and checks until ``frames`` frames ran; returns self (counts)."""
+        while self.frames < frames:
+            self.step()
+            self.check()
+        self.recovers()
+        return self
