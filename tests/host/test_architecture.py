@@ -208,10 +208,6 @@ def manifest_calls(**options):
     def module(path, base_path=".", opt=None):
         calls.append(("module", path, {"base_path": base_path, "opt": opt}))
 
-    class Options:  # (the include's options: none given, as a stock board's build)
-        def __getattr__(self, name):
-            return None
-
     with open(os.path.join(FW, "manifest.py")) as f:
         exec(compile(f.read(), "manifest.py", "exec"),
              {"include": include, "package": package, "module": module, "require": include,
