@@ -100,7 +100,14 @@ def run():
         from playboard.hw.stdio import StdioTransport
 
         load_native(cfg)
-        app = App(hw, cfg, Store("/games"), transport=StdioTransport(), wdt=wdt, layouts=layouts)
+        from playboard.record.journal import find
+
+        journal = find()  # (the product image's; None on the stock image: files only)
+        if journal is None:
+            unload("playboard.record.journal")
+        app = App(hw, cfg, Store("/games", journal=journal), transport=StdioTransport(), wdt=wdt,
+                  layouts=layouts)
+        del journal
         del layouts
         first_boot(app)
         try:
