@@ -21,7 +21,8 @@ def begin():
     """Open the store (``/games``, as main.py does) and start a game; its times (us)."""
     global _st
     t0 = time.ticks_us()
-    _st = record.Store("/games")
+    from playboard.record.journal import find
+    _st = record.Store("/games", journal=find())  # (as main.py opens it)
     t1 = time.ticks_us()
     _st.new_game("toguz", {"White": "Ann", "Black": "Playboard L3"})
     t2 = time.ticks_us()

@@ -104,7 +104,14 @@ def run():
         from playboard.hw.stdio import StdioTransport
 
         load_native(cfg)
-        app = App(hw, cfg, Store("/games"), transport=StdioTransport(), wdt=wdt, layouts=layouts)
+        from playboard.record.journal import find
+
+        journal = find()  # (the product image's; None on the stock image: files only)
+        if journal is None:
+            unload("playboard.record.journal")
+        app = App(hw, cfg, Store("/games", journal=journal), transport=StdioTransport(), wdt=wdt,
+                  layouts=layouts)
+        del journal
         app.wdt_reset = by_wdt  # counted at the first frame (startup.start)
         del layouts
         first_boot(app)

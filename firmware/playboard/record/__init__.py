@@ -130,21 +130,13 @@ class Store:
     Opening reads the newest game (the one to resume); ``report`` (list of str,
     the last 32) then says what was wrong (bad tails skipped, left-over temporary
     files, empty games removed). No method raises on a full or failing flash: it
-    returns False and sets ``error``; bad arguments raise StoreError.
+    returns False and sets ``error``; bad arguments raise StoreError. ``journal``: a
+    ``record.journal.Journal`` for the game in play (the board's: ``journal.find()``;
+    None: every record goes to the game's file).
     """
 
-    def __init__(self, root="/games", budget=None, reserve=8192, fs=None, uid=None, date=-1, journal=-1):
+    def __init__(self, root="/games", budget=None, reserve=8192, fs=None, uid=None, date=-1, journal=None):
         self.root = root
-        if journal == -1:  # the product image's, if this is one (else None: files only)
-            journal = None
-            try:
-                import flashmap  # noqa: F401 (frozen in the product image only)
-            except ImportError:
-                pass
-            else:
-                from playboard.record.journal import find
-
-                journal = find()
         self.journal = journal  # a record.journal.Journal (its state: see there) or None
         self._date = today if date == -1 else date
         self.fs = fs if fs is not None else OsFs()

@@ -284,7 +284,8 @@ class Journal:
 
 
 def find():
-    """The product image's journal (a Journal), or None on any other MicroPython.
+    """The product image's journal (a Journal), or None on any other MicroPython
+    (``playboard.app.onboard`` gives it to the ``Store``).
 
     The product's board (host_tools/pico_board: ``MICROPY_HW_FLASH_STORAGE_BYTES``
     enlarged by the journal's size) freezes a module ``flashmap`` naming
