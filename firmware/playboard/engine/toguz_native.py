@@ -4,7 +4,7 @@ viper loop over the position's 26 bytes (RULES.md section 1).
 ``ToguzSearch`` is what ``playboard.engine.search.Engine`` runs for Toguz Kumalak at the
 levels that search to their budget (no depth cap, no noise) on a board whose search is
 native: the same search as ``Engine._run`` - the same nodes, move order, transposition
-table and killers - so that it plays the same moves at the same node count, about six
+table and killers - so that it plays the same moves at the same node count, about seven
 times faster on the RP2040 (docs/engine.md). It copies the position at ``start`` and
 never touches the game; make and unmake are the rules core's sowing (``_sow``) and a
 copy of the 26 bytes back, the evaluation and the move order the evaluation's kernels.
@@ -247,7 +247,7 @@ def _run(s: ptr16, kk: ptr32, mv: ptr8, kil: ptr8, p: ptr8, u: ptr8, tk: ptr32, 
 
 
 class ToguzSearch:
-    """The buffers of the native Toguz Kumalak search (about 1.8 KB, made once) and the
+    """The buffers of the native Toguz Kumalak search (about 2.3 KB, made once) and the
     calls that set it up and run it; ``Engine`` keeps one and reads its results."""
 
     def __init__(self):
