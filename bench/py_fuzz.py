@@ -21,7 +21,7 @@ def main():
     frames = exc = bad = unanswered = other = 0
     with tempfile.TemporaryDirectory() as d:
         while frames < total:
-            f = Fuzz(lambda: SimBoard(heap="512k"), seed, os.path.join(d, "f%d" % seed))
+            f = Fuzz(lambda: SimBoard(), seed, os.path.join(d, "f%d" % seed))
             try:
                 f.run(min(per, total - frames))
             except FuzzFailure as e:

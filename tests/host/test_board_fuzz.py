@@ -6,9 +6,7 @@ exception leaves a frame, the position is the replay of the record on flash, the
 show the game, the board answers. A fixed set of seeds (100,000 frames) and two new
 ones a run, printed (replay one with ``Fuzz(..., seed, ...)``). ``make bench`` runs
 10,000,000 frames (bench/py_fuzz.py).
-
-The 512 KB heap: the simulator's 64-bit 192 KB model meets its edge in a game
-begun again; its 32-bit model (the chip's heap) replaces it."""
+The board is the simulator's model of the frozen chip (``build/micropython-board``, 242 KB)."""
 import random
 
 import pytest
@@ -25,7 +23,7 @@ FRAMES = 20000  # each seed: 200 s of board time
 def _run(seed, tmp_path):
     from playboard_host.fuzz import Fuzz
 
-    f = Fuzz(lambda: SimBoard(heap="512k"), seed, str(tmp_path / ("flash%d" % seed)))
+    f = Fuzz(lambda: SimBoard(), seed, str(tmp_path / ("flash%d" % seed)))
     try:
         f.run(FRAMES)
     finally:
@@ -50,7 +48,7 @@ def test_the_fuzzer_reports_a_position_that_is_not_its_records_replay(tmp_path):
     the seed."""
     from playboard_host.fuzz import Fuzz, FuzzFailure
 
-    f = Fuzz(lambda: SimBoard(heap="512k"), 7, str(tmp_path / "flash"))
+    f = Fuzz(lambda: SimBoard(), 7, str(tmp_path / "flash"))
     try:
         f.b.new_game("toguz", "two", 3)
         f.adv(500)

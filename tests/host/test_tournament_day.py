@@ -80,7 +80,7 @@ def _play_and_resign(b, moves=2, loser=1):
 def test_the_board_writes_its_pairing_into_the_next_game_only(tmp_path, capsys):
     db = str(tmp_path / "lib.sqlite")
     T = ["tournament", "--library", db]
-    b = SimBoard(heap="512k")
+    b = SimBoard()
     try:
         b.start("sim", fs_dir=str(tmp_path / "flash"), board_id="e6613852aa")
         assert _cli(capsys, *T, "create", "Весна 2026", "--game", "toguz", "--board", "1=e6613852aa")[0] == 0
@@ -130,7 +130,7 @@ def test_the_hall_follows_one_of_two_boards_answering_one_id_and_says_why(tmp_pa
     boards = []
     try:
         for k in range(2):
-            b = SimBoard(heap="512k")
+            b = SimBoard()
             b.start("sim", fs_dir=str(tmp_path / ("flash%d" % k)))  # both left at "sim"
             boards.append(b)
         ports = [b.port for b in boards]
@@ -222,7 +222,7 @@ def test_the_hall_tells_the_truth_after_link_drops_and_a_power_cut(tmp_path):
 
         def flush(self):
             pass
-    b = SimBoard(heap="512k")
+    b = SimBoard()
     try:
         b.start("sim", fs_dir=str(tmp_path / "flash"), board_id="duel")
         cable = Cable(b.port)

@@ -674,7 +674,7 @@ def test_a_refused_pit_is_said_in_words_with_what_to_do():
     try:
         s.advance(300)
         s.act({"op": "click", "cell": 12})  # North 4: South is to move
-        s.advance(300)
+        s.advance(700)  # (the tap's release is the lift: it selects once held LIFT_MS)
         st = s.state()
         assert st["hint"] == ("Refused: North 4 is not a pit of South, who is to move. What to do: South plays "
                               "one of their own pits, lit green; the other row waits its turn.")

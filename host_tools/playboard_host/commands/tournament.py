@@ -91,7 +91,7 @@ def add_arguments(p):
     # unless it looks like a negative number (its matcher, widened here to these two results)
     r._negative_number_matcher = re.compile(r"^-\d+$|^-\d*\.\d+$|^-/[-+]$")
 
-    t = sub.add_parser("take", help="take a game the boards recorded (collect listed it) for a pairing, by hand")
+    t = _action(sub, "take", help="take a game the boards recorded (collect listed it) for a pairing, by hand")
     t.add_argument("event")
     t.add_argument("round", type=int)
     t.add_argument("who", help="table number or a player's name")
@@ -99,7 +99,7 @@ def add_arguments(p):
     t.add_argument("--swapped", action="store_true", help="the players sat with each other's colours")
     t.add_argument("--reason", required=True)
 
-    x = sub.add_parser("decide", help="record the decision of a tied knockout match (lot, armageddon, rating)")
+    x = _action(sub, "decide", help="record the decision of a tied knockout match (lot, armageddon, rating)")
     x.add_argument("event")
     x.add_argument("round", type=int)
     x.add_argument("match", help="the match's number")
@@ -107,16 +107,16 @@ def add_arguments(p):
     x.add_argument("--by", required=True, choices=DECISIONS)
     x.add_argument("--reason", required=True)
 
-    x = sub.add_parser("adjourn", help="adjourn a game: no result yet, the round robin goes on")
+    x = _action(sub, "adjourn", help="adjourn a game: no result yet, the round robin goes on")
     x.add_argument("event")
     x.add_argument("round", type=int)
     x.add_argument("who", help="table number or a player's name")
     x.add_argument("--reason", required=True)
 
-    x = sub.add_parser("repair", help="pair the last round again (before any of its games has a result)")
+    x = _action(sub, "repair", help="pair the last round again (before any of its games has a result)")
     x.add_argument("event")
 
-    d = sub.add_parser("send", help="send each board of the event its next pairing (the next game begun there"
+    d = _action(sub, "send", help="send each board of the event its next pairing (the next game begun there"
                                     " carries it)")
     d.add_argument("event")
     d.add_argument("--port", action="append", default=[], required=True, metavar="PORT",
