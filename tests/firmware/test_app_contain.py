@@ -2,11 +2,8 @@
 entry point - the tracker, the rules core, the engine, the lights, the link, the record
 - is caught at the loop, counted on flash (health ``faults``) with its traceback kept
 in the ring, and the board goes on from its record at once: the same position, every
-move kept, the next move read. On the in-process rig under CPython: under MicroPython
-the rig, these tests' code and a game begun again share the 64-bit unix port's 192 KB
-and meet its edge (a MemoryError in the recovery); they run there once the simulator's
-32-bit model lands."""
-from tlib import is_micropython, SkipTest
+move kept, the next move read. On the in-process rig, under CPython and under the
+simulator's model of the chip (tests/test_micropython.py)."""
 
 
 class Injected(Exception):
@@ -63,8 +60,6 @@ def _check_went_on(r, played, what):
 
 
 def _toguz(mode="two"):
-    if is_micropython():
-        raise SkipTest("containment rig: the 64-bit 192 KB model's edge (runs under CPython)")
     from apprig import Rig
     r = Rig()
     r.app.link_set_game({"game": "toguz", "mode": mode})
