@@ -1,4 +1,4 @@
-"""The whole firmware end to end: `micropython -X heapsize=192k` on the simulated board.
+"""The whole firmware end to end: the simulator's model of the chip (`build/micropython-board`) on the simulated board.
 
 The firmware (compiled by mpy-cross, as it is frozen on the board) runs in a
 subprocess driven by ``playboard_host.simboard.SimBoard``: games are played
@@ -240,7 +240,7 @@ def test_link_sets_the_game_and_follows_it_live_on_the_simulated_board(board, tm
 
 
 def test_playboard_settings_get_set_profile_refusals_and_flash(board, tmp_path, capsys):
-    """`playboard settings` over the simulated board's link (whole firmware, 192 KB)."""
+    """`playboard settings` over the simulated board's link (whole firmware)."""
     b = board()
     flash = str(tmp_path / "flash")
     b.start("sim", fs_dir=flash)

@@ -43,7 +43,7 @@ def test_the_players_and_the_museums_guides_step_by_step(tmp_path, monkeypatch, 
     # (its ~ was expanded when first imported: the new home's, as a fresh process has it)
     monkeypatch.setattr(library, "DEFAULT_PATH", str(home / ".playboard" / "library.sqlite"))
     monkeypatch.chdir(tmp_path)
-    b = SimBoard(heap="192k")
+    b = SimBoard()
     try:
         b.start("sim", fs_dir=str(tmp_path / "flash"))
         b.new_game("toguz", "two")

@@ -1,6 +1,6 @@
-"""Many games in one power-on session, in the 192 KB heap model (issue 11).
+"""Many games in one power-on session, in the chip's heap model (issue 11).
 
-The firmware runs in ``micropython -X heapsize=192k`` (``SimBoard``), its code in the
+The firmware runs in the simulator's model of the chip (``build/micropython-board``, ``SimBoard``), its code in the
 heap. Every game and mode is begun in turn (each at one of levels 1-3), each abandoned by the
 next after a few seconds of play (the engine moving for itself; in Tobit a
 spectator makes its moves on the sensors): every game must begin, and the heap

@@ -1,5 +1,5 @@
-"""Toguz Kumalak selections on the real firmware (``SimBoard``, MicroPython -X
-heapsize=192k, lift selection): nothing a player does with the pits is silently
+"""Toguz Kumalak selections on the real firmware (``SimBoard`` on the model of the
+chip, lift selection): nothing a player does with the pits is silently
 ignored or silently played. Two pits at once play nothing; the opponent's pit, an
 empty pit, another pit while one is being sown and a pit other than the engine's
 each flash red with their reason (the ``error`` event's ``why``, and what else is

@@ -1,5 +1,5 @@
 """The menu's level-8 pit past 8 (docs/app.md, the menu pads) pressed as people press:
-the whole firmware on the simulated board (192 KB heap), contact bounce on every
+the whole firmware on the simulated board (the chip's heap), contact bounce on every
 press and release, holds of 0.9-1.4 s and gaps of 0.35-0.9 s, a brush too short to
 count, a bump of another pit just before a press, and a chattering pit."""
 import random

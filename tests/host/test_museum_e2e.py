@@ -1,4 +1,4 @@
-"""Museum mode end to end on the simulated board (whole firmware, 192 KB heap): a Tobit
+"""Museum mode end to end on the simulated board (whole firmware, chip's heap): a Tobit
 game begun by setting the pieces' start position (docs/museum.md), with human timing."""
 import contextlib
 import io

@@ -1,4 +1,4 @@
-"""Issue 31's defects, each replayed on the real firmware through ``SimBoard`` (192 KB
+"""Issue 31's defects, each replayed on the real firmware through ``SimBoard`` (the chip's heap
 model): two pits lifted in one scan, quick lifts put back (a stir), the menu on a board
 switched on with full pits. (The fuzzer that looks for more: test_board_fuzz.py.)"""
 import random

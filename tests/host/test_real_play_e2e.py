@@ -1,4 +1,4 @@
-"""Real play on the real firmware (``SimBoard``, MicroPython -X heapsize=192k), issue 10:
+"""Real play on the real firmware (``SimBoard``, the model of the chip), issue 10:
 people are fast. Toguz Kumalak (lift selection), two people: each reply made 0.1-2.4 s
 after the move, while its sowing view still shows, is played (it confirms the view);
 a selection is withdrawn by its balls put back. Tobit against the engine: the engine's

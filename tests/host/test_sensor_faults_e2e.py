@@ -1,4 +1,4 @@
-"""A chattering sensor on the real firmware (``SimBoard``, MicroPython -X heapsize=192k):
+"""A chattering sensor on the real firmware (``SimBoard``, the model of the chip):
 a weak magnet flipping at 5 Hz (its value changes every 100 ms, each value outlasting
 the debounce, far below the raw-flip chatter limit) while two people play with human
 timing (replies 0-3 s after the last move, a piece held 150-600 ms, contact bounce on

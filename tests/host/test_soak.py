@@ -1,5 +1,5 @@
 """Issue 14's soak, two simulated days of it (the code of bench/py_soak.py, whose 30 days
-`make bench` runs): the real firmware in 192 KB on the simulated board, museum profile,
+`make bench` runs): the real firmware in the chip's heap on the simulated board, museum profile,
 opening hours, visitors, stray touches, sweeps, power cuts, the staff's visit and a
 chattering sensor."""
 import os

@@ -1,6 +1,6 @@
 """`playboard stats` and `playboard boards` (docs/museum.md): counts per day, by game
 and level, mean lengths, the curator's report with its plots, the boards' health as
-synced from the simulated board (whole firmware, 192 KB)."""
+synced from the simulated board (whole firmware, the chip's heap)."""
 import datetime
 import json
 import os

@@ -1,7 +1,7 @@
 """Host tools against the firmware's link running under the real MicroPython over a pty.
 
 The board is tests/host/mp_board.py (record.Store + link.Link on its standard
-input/output) in a `micropython -X heapsize=192k` subprocess whose stdin/stdout is
+input/output) in a the simulator's model of the chip (`build/micropython-board`) subprocess whose stdin/stdout is
 the master side of a pseudo-terminal pair; the host opens the slave side with
 pyserial, as it would open the board's USB serial port.
 """

@@ -1,5 +1,5 @@
 """A round robin of 6 players on 3 simulated boards at once, end to end: the real firmware
-(SimBoard, `micropython -X heapsize=192k`) plays every game through its sensors, each
+(SimBoard, the simulator's model of the chip (`build/micropython-board`)) plays every game through its sensors, each
 board is sent its pairing and synced over its link with `playboard sync`, `playboard tournament collect`
 takes the results, and the standings come out as worked out from the plan."""
 import os
