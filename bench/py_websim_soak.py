@@ -30,8 +30,9 @@ def main():
     report(p + "New games (every game and mode)", c.get("new_games", 0), "games", "== %d" % games,
            c.get("new_games", 0) == games)
     report(p + "games at the engine's top level", c.get("top_level_games", 0), "games")
-    report(p + "syncs (every 10 board-min + last)", c.get("syncs", 0), "syncs", "== %d" % (minutes // 10 + 1),
-           c.get("syncs", 0) == minutes // 10 + 1)
+    want = -(-minutes // 10)  # at 10, 20, ... board-minutes before the end, and the last at the end
+    report(p + "syncs (every 10 board-min + last)", c.get("syncs", 0), "syncs", "== %d" % want,
+           c.get("syncs", 0) == want)
     report(p + "live follower attaches", c.get("live_attaches", 0), "attaches", "== syncs",
            c.get("live_attaches", 0) == c.get("syncs", 0))
     report(p + "live events seen", c.get("live_events", 0), "events")
