@@ -30,6 +30,7 @@ Every action returns the new state. Errors a user can cause raise ValueError wit
 a message for the page; the firmware going away raises nothing here: the state says
 so (``error``) and :meth:`alive` turns False.
 """
+import contextlib
 import shutil
 import tempfile
 import threading
@@ -147,9 +148,28 @@ class Session:
             shutil.rmtree(self._tmp, ignore_errors=True)
             self._tmp = None
 
-    def _pump(self):
+    @contextlib.contextmanager
+    def clock_running(self):
+        """Within it the board's clock runs on the wall clock (as ``pump``) when the
+        caller drives it otherwise (``pump=False``): what answers the USB link (the
+        page's sync, a ``live`` follower) while a script advances board time itself."""
+        if self._thread is not None:
+            yield
+            return
+        stop = threading.Event()
+        self._thread = threading.Thread(target=self._pump, args=(stop,), daemon=True)
+        self._thread.start()
+        try:
+            yield
+        finally:
+            stop.set()
+            self._thread.join(2)
+            self._thread = None
+
+    def _pump(self, stop=None):
+        stop = stop or self._stop
         last = time.monotonic()
-        while not self._stop.is_set():
+        while not stop.is_set() and not self._stop.is_set():
             time.sleep(TICK_S)
             now = time.monotonic()
             ms = int(min(now - last, 0.2) * 1000)
@@ -679,6 +699,9 @@ class Session:
         if not text:
             raise ValueError("the engine has no move to make now")
         g = self.game
+        if text == "pass":  # (Tihbat, 3.6) a forced pass: the board commits it by itself
+            raise ValueError("the engine passes (its pits are empty): the board makes the pass itself, "
+                             "nothing to do on the board")
         if not self.game_name.startswith("tobit"):
             pit = int(text[0]) - 1
             self.board.tap(g.turn * g.n_pits + pit)
