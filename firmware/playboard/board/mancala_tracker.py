@@ -498,11 +498,20 @@ class MancalaTracker(EventOutbox):
 
     def takeback(self, now_ms=0):
         """Take the last move back (a button: pits cannot show a takeback); returns
-        the number of events (EV_TAKEBACK). IndexError if no move was played."""
+        the number of events (EV_TAKEBACK, two where the last move was a Tihbat forced
+        pass: the move before it goes too). IndexError if no move was played."""
         self.n_events = 0
-        m = self.game.pop()
+        g = self.game
+        m = g.pop()
+        self._emit(EV_TAKEBACK, g.ply & 0xFF)
+        if not self.toguz and g.ply > 0:
+            from playboard.games.tihbat import PASS
+            if m == PASS:
+                # a forced pass (Tihbat 3.4) is no choice: taken back alone it would be
+                # made again at once, so the move before it goes too
+                m = g.pop()
+                self._emit(EV_TAKEBACK, g.ply & 0xFF)
         self.move = m
-        self._emit(EV_TAKEBACK, self.game.ply & 0xFF)
         self.request.sow[:] = bytes(self.n_cells)
         self.request.last = 255
         self.new_position()
