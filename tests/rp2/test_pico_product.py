@@ -28,7 +28,7 @@ from playboard_host.serial_link import BoardLink, open_port
 from test_pico import CFG, PITS, _boot, _toguz_move, frozen  # noqa: F401 (fixture)
 
 THINK_MS = 600      # the engine's time a move (emulated ms; the level stays the top one)
-N_BACK_TO_BACK = int(os.environ.get("PLAYBOARD_PICO_GAMES", "20"))  # (50: about 4 min more)
+N_BACK_TO_BACK = int(os.environ.get("PLAYBOARD_PICO_GAMES", "50"))
 
 
 def _cli(*words, lib=None, timeout=600):
@@ -238,7 +238,7 @@ def test_the_links_requests_are_answered_during_a_games_start_and_a_search(froze
 
 
 def test_games_back_to_back_all_kept_on_the_flash(frozen, tmp_path):
-    """``PLAYBOARD_PICO_GAMES`` (20; the issue asks 50) short games one after the other, each begun over
+    """``PLAYBOARD_PICO_GAMES`` (50) short games one after the other, each begun over
     the link (Toguz Kumalak, engine against engine at level 1), two plies or more
     played, then resigned: the board lists them all, the flash read back holds a
     record of each (its moves replayed by the rules core), `playboard sync` takes them
