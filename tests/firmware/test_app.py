@@ -46,9 +46,6 @@ def test_start_is_never_a_play_pad_pressing_it_three_times_never_resigns():
     # press leaves the set-up nobody has begun for the menu (no result) and the third
     # begins Tobit again (tests/host/test_museum_e2e.py).
     assert MENU_START not in PADS_ON_TOGUZ
-    if is_micropython():
-        # the Tobit rig beside this harness does not fit 192 KB (as below)
-        raise SkipTest("Tobit in-process rig: CPython only (see tests/host/test_app_e2e.py)")
     r = Rig()
     r.adv(50)
     r.press("toguz", MENU_GAME[1])  # Tobit
@@ -436,10 +433,6 @@ def test_bad_buttons_in_a_board_definition_are_refused():
 
 
 def test_tobit_setup_move_and_takeback_are_recorded():
-    if is_micropython():
-        # beside this test harness (compiled from source) the Tobit rig's heap does not
-        # fit 192 KB; the whole firmware plays Tobit in 192 KB in test_app_e2e.py
-        raise SkipTest("Tobit in-process rig: CPython only (see tests/host/test_app_e2e.py)")
     r = Rig()
     r.app.link_set_game({"game": "tobit4", "mode": "two"})
     r.begun()  # the game begins a step a frame
@@ -474,8 +467,6 @@ def test_tobit_engine_move_made_before_the_search_ends_is_committed_when_it_ends
     # A player who makes the engine's move on the board while it still thinks (they
     # saw it coming): the board, read again when the search ends, commits it at once,
     # with no other sensor needed to change (issue 10: "blind while it thinks").
-    if is_micropython():
-        raise SkipTest("Tobit in-process rig: CPython only (see tests/host/test_app_e2e.py)")
     from playboard.engine.search import Engine
     r = Rig()
     r.app.link_set_game({"game": "tobit4", "mode": "black", "level": 2})  # engine: White

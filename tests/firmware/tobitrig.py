@@ -1,22 +1,12 @@
-"""The Tobit 4x4 game on the in-process rig, for the CPython-only Tobit app tests
-(beside the test harness, compiled from source, the Tobit rig does not fit
-MicroPython's 192 KB: tests/host/test_app_e2e.py plays Tobit there with the whole
-firmware). Imported inside the tests, after their MicroPython check, so that a test
-module run under MicroPython never loads it."""
-from tlib import SkipTest, is_micropython
-
-
-def skip_on_micropython():
-    """SkipTest under MicroPython (see the module)."""
-    if is_micropython():
-        raise SkipTest("Tobit in-process rig: CPython only (see tests/host/test_app_e2e.py)")
+"""The Tobit 4x4 game on the in-process rig, for the Tobit app tests (under CPython and
+under the simulator's model of the chip: the firmware's code in ROM leaves the rig room
+beside the harness)."""
 
 
 def tobit_rig(mode="two", level=3, settle=True):
     """A Rig playing Tobit 4x4 in ``mode`` at ``level``, its start position stood on the
     sensors; with ``settle`` the board has accepted it (play, 600 ms later). Returns
-    (rig, game, layout). SkipTest under MicroPython."""
-    skip_on_micropython()
+    (rig, game, layout)."""
     from apprig import Rig
     r = Rig()
     r.app.link_set_game({"game": "tobit4", "mode": mode, "level": level})
