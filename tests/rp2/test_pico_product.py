@@ -280,15 +280,19 @@ def test_games_back_to_back_all_kept_on_the_flash(frozen, tmp_path):
 
 
 def _power_cut(p, closed):
-    """The power cut: the chip stopped where it was, its flash kept; booted again from
-    that flash with sensors ``closed``. Returns the new VirtualPico."""
-    image = p.flash()
+    """The power cut: the chip stopped where it was, its flash kept (the product board's
+    journal and its filesystem); booted again from that flash with sensors ``closed``.
+    Returns the new VirtualPico."""
+    start = pico.JOURNAL_OFFSET  # the record's journal and the filesystem after it: the game in play is in the first
+    image = p.flash(offset=start, length=pico.FS_OFFSET - start + pico.FS_BLOCKS * pico.FS_BLOCK)
     p.close()
-    return _boot(image, closed, uf2=p.uf2)
+    q = pico.VirtualPico(image, CFG, uf2=p.uf2, speed=0, fs_offset=start).start()
+    if closed:
+        q.set_closed(closed)
+    q.wait_for(lambda r: r.usb_up.is_set() and r.led_frames >= 2, 300, "boot (USB up, the menu lit)")
+    return q
 
 
-@pytest.mark.xfail(reason="found here, not yet explained: after a power cut 3 moves into a game (queue 0), "
-                   "the board comes back with the game at ply 0 (issue 30; report of helper pico2)", strict=False)
 def test_a_museum_day_with_power_cuts(frozen, tmp_path):
     """A board at home first (resume "always"): a Toguz Kumalak game played on the
     matrix, the power cut after its third move, the board back with the game resumed
@@ -316,7 +320,7 @@ def test_a_museum_day_with_power_cuts(frozen, tmp_path):
         _until(p, link, lambda st: st["state"] == "play", 300, "the game resumed")
         st = link.status()
         assert st["game"] == "toguz" and st["ply"] == 3 and st["fen"] == g.fen(), st
-        _toguz_move(p, link, g, 1, p.time_us + 100000)
+        _toguz_move(p, link, g, 9 + 1, p.time_us + 100000)  # North's pit 2
         g.push(1)
         assert link.status()["fen"] == g.fen()
         link.set_game(resign=g.turn)  # (the players leave: a game of 4 moves, resigned)

@@ -32,6 +32,7 @@ SCRIPT = os.path.join(HERE, "pico.mjs")
 NODE_MODULES = os.path.join(HERE, "node_modules")
 
 FS_OFFSET = 0xA0000      # the littlefs2 filesystem of MicroPython's RPI_PICO build
+JOURNAL_OFFSET = FS_OFFSET - 16 * 1024  # the product board's journal, below it (PLAYBOARD_PICO/flashmap.py)
 FS_BLOCK = 4096
 FS_BLOCKS = 352
 FS_PROG = 256
@@ -203,11 +204,12 @@ class VirtualPico:
     """
 
     def __init__(self, fs_image=None, cfg=None, uf2=None, bootrom=None, speed=1.0, order="GRB",
-                 flash_timing=None):
+                 flash_timing=None, fs_offset=FS_OFFSET):
         self.erase_us, self.program_us = globals()["flash_timing"](flash_timing)
         self.uf2, self.bootrom = find_images(uf2, bootrom)
         self.node = check_node()
         self.fs_image = fs_image
+        self.fs_offset = fs_offset  # where fs_image goes in flash (the product's journal: JOURNAL_OFFSET)
         self.cfg = cfg or {}
         self.speed = speed
         self.order = (self.cfg.get("leds") or {}).get("order", order)
@@ -241,7 +243,7 @@ class VirtualPico:
             fd, self._tmp = tempfile.mkstemp(suffix=".lfs")
             with os.fdopen(fd, "wb") as f:
                 f.write(self.fs_image)
-            args += ["--fs", self._tmp]
+            args += ["--fs", self._tmp, "--fs-offset", str(self.fs_offset)]
         args += matrix_args(self.cfg)
         self._master, self._slave = os.openpty()
         tty.setraw(self._slave)

@@ -239,7 +239,9 @@ function boot(reason) {
   if (flash === null) {
     flash = mcu.flash; // first boot: the image goes in
     loadUF2(new Uint8Array(fs.readFileSync(args.uf2)), flash);
-    if (args.fs) flash.set(new Uint8Array(fs.readFileSync(args.fs)), FS_OFFSET);
+    // --fs-offset: where the image goes (default the filesystem's; lower to take the
+    // product board's journal too)
+    if (args.fs) flash.set(new Uint8Array(fs.readFileSync(args.fs)), args['fs-offset'] ? Number(args['fs-offset']) : FS_OFFSET);
   } else {
     mcu.flash.set(flash);
     flash = mcu.flash;
