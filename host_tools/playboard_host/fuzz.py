@@ -61,7 +61,7 @@ class Fuzz:
         self.folder = folder
         shutil.rmtree(folder, ignore_errors=True)
         self.b = board_factory()
-        self.b.start(board_def, fs_dir=folder)
+        self.b.start(board_def, fs_dir=folder, seed=seed)  # the engine's moves replay too
         self.frames = 0
         self.steps = 0
         self.log = []

@@ -243,13 +243,15 @@ class SimBoard:
     # ---- process ------------------------------------------------------------
 
     def start(self, board_def="sim", fs_dir=None, image=None, blocks=64, clock="virtual",
-              think=None, link=True, board_id=None, journal=0):
+              think=None, link=True, board_id=None, journal=0, seed=None):
         """Start the firmware: ``board_def`` (a name in firmware/boards), flash in
         folder ``fs_dir`` (games in ``fs_dir/games``) or littlefs image file ``image``
         (``blocks`` x 4 KB when new); ``board_id``: the id its link's hello gives
         (default "sim"; several boards of a hall each need their own); ``journal``: 4 KB
         sectors of the record's journal (NOR flash in a file beside the flash, as the
-        product board has it below its filesystem; 0: none, the game files only).
+        product board has it below its filesystem; 0: none, the game files only);
+        ``seed``: an int seeds the engine's games in turn (a replayable run; None: each
+        game's seed from ``os.urandom``, as on the board).
         Returns the firmware's ready message (dict:
         ``report`` lists what the record store found wrong at start-up)."""
         if fs_dir is None and image is None:
@@ -259,7 +261,8 @@ class SimBoard:
                            "missing): the installed host tools sync, export, replay and follow real boards"
                            % os.path.join(FIRMWARE, "main.py"))
         self._args = dict(board_def=board_def, fs_dir=fs_dir, image=image, blocks=blocks,
-                          clock=clock, think=think, link=link, board_id=board_id, journal=journal)
+                          clock=clock, think=think, link=link, board_id=board_id, journal=journal,
+                          seed=seed)
         return self._spawn()
 
     def _spawn(self):
@@ -304,6 +307,8 @@ class SimBoard:
             cmd += ["--id", a["board_id"]]
         if a.get("journal"):
             cmd += ["--journal", str(a["journal"])]
+        if a.get("seed") is not None:
+            cmd += ["--seed", str(a["seed"] & 0x3FFFFFFF)]
         if self._sensors:  # (a restart: the pieces stand where they stood)
             cmd += ["--sensors", self._sensors]
             self._sensors = None

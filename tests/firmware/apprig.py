@@ -45,7 +45,7 @@ class Rig:
         self.t = 0
         self.store = Store("/games", fs=self.fs)
         self.app = App(self.hw, self.cfg, self.store, think="nodes", tt_size=64,
-                       sink=self.sink, clock=lambda: self.t)
+                       sink=self.sink, clock=lambda: self.t, seed=12345)  # replayable engines
         self.app.start(0)
 
     def sink(self, kind, fields):

@@ -364,7 +364,9 @@ def test_a_refused_set_game_changes_nothing():
 
 def test_engine_plays_its_pit_and_the_board_shows_the_sowing():
     r = Rig()
-    r.app.link_set_game({"game": "toguz", "mode": "black", "level": 6})  # engine plays White
+    # level 7: a search for every move (level 6 plays a random move in 2 of 32: a move
+    # without a search, no thinking light to see)
+    r.app.link_set_game({"game": "toguz", "mode": "black", "level": 7})  # engine plays White
     r.app.slice_nodes = 4  # a few nodes per frame: the search spans many frames
     r.begun()
     r.adv(10)
@@ -381,6 +383,26 @@ def test_engine_plays_its_pit_and_the_board_shows_the_sowing():
     ev = [f for k, f in r.events if k == "engine"]
     assert ev and _moves(r)[0] == ev[0]["move"]
     assert r.store.read(1).moves[0] == ev[0]["move"]
+
+
+def test_a_seeded_board_replays_its_engines_moves():
+    """App(seed=N): the engine's games replay (the fuzz's seed replays its whole run);
+    each game's seed drawn from the last (docs/engine.md "Seeds")."""
+    def first_move(seed):
+        r = Rig()
+        r.app.seed = seed
+        r.app.link_set_game({"game": "toguz", "mode": "black", "level": 1})
+        r.begun()
+        while r.app.thinking or not [k for k, f in r.events if k == "engine"]:
+            r.adv(10)
+            assert r.t < 20000
+        assert r.app.seed == (seed * 69069 + 1) & 0x3FFFFFFF  # the next game's
+        return [f["move"] for k, f in r.events if k == "engine"][0]
+
+    seeds = (1, 2, 3, 5, 8, 13, 21, 34)
+    moves = [first_move(s) for s in seeds]
+    assert [first_move(s) for s in seeds[:3]] == moves[:3]
+    assert len(set(moves)) >= 2, moves  # level 1's random moves follow the seed
 
 
 def test_attract_mode_after_idle_and_any_touch_ends_it():

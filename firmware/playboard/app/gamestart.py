@@ -82,8 +82,13 @@ def _unit(app, p, now_ms, resumed):
         if engine:
             # the engine first: its table wants a block in one piece
             from playboard.engine.search import Engine
-            import os  # each game its own seed (docs/engine.md "Seeds"; the RP2040: its ring oscillator)
-            app.engine = Engine(app._tt_size, seed=int.from_bytes(os.urandom(4), "little"))
+            seed = app.seed  # each game its own seed (docs/engine.md "Seeds")
+            if seed is None:
+                import os  # the RP2040: its ring oscillator
+                seed = int.from_bytes(os.urandom(4), "little")
+            else:  # given (a replayable run): the next game's drawn from it
+                app.seed = (seed * 69069 + 1) & 0x3FFFFFFF
+            app.engine = Engine(app._tt_size, seed=seed)
             app.engine.native = app.cfg.get("engine", {}).get("native", False)  # Tobit's 9-13
         if app._reserve is None and app._begin_tries == 0:
             # the last game's objects are gone: keep their room whole while the code

@@ -81,6 +81,8 @@ class App:
     think: ``"ms"`` (the engine thinks ``think_ms`` per move, ``slice_ms`` per
     frame) or ``"nodes"`` (``think_nodes`` per move, ``slice_nodes`` per frame:
     deterministic, for a virtual clock). tt_size: engine transposition table entries.
+    seed: None (each game's engine seeded from ``os.urandom``: the board's) or an int
+    (the games' engine seeds drawn from it in turn: a run replays, docs/engine.md "Seeds").
     ValueError for a bad board definition field the app reads (``buttons``).
     """
 
@@ -89,7 +91,8 @@ class App:
     check = None
 
     def __init__(self, hw, cfg, store, transport=None, clock=None, wdt=None, layouts=None,
-                 sink=None, think="ms", slice_ms=8, slice_nodes=60, tt_size=None, settings=None):
+                 sink=None, think="ms", slice_ms=8, slice_nodes=60, tt_size=None, settings=None,
+                 seed=None):
         for name in NATIVE_CODE:  # first: kept for ever (state.NATIVE_CODE)
             __import__(name)
         self.hw = hw
@@ -103,6 +106,7 @@ class App:
         self.think = think
         self.slice_ms = slice_ms
         self.slice_nodes = slice_nodes
+        self.seed = seed
         if layouts is None:
             from playboard.app.startup import read_layouts
             layouts = read_layouts(cfg, hw)

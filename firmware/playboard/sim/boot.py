@@ -11,7 +11,7 @@ from playboard.compat import unload
 def _opts(argv):
     o = {"board": "sim", "flash": "sim-flash", "image": None, "blocks": 64, "ctl": None,
          "clock": None, "think": None, "link": True, "id": None, "sensors": None,
-         "journal": "0"}
+         "journal": "0", "seed": None}
     i = 0
     while i < len(argv):
         a = argv[i]
@@ -82,7 +82,9 @@ def start(argv, bridge_class):
         from playboard.hw.stdio import StdioTransport
         transport = StdioTransport()
     think = o["think"] or ("nodes" if virtual else "ms")
-    app = App(hw, cfg, store, transport=transport, think=think, layouts=layouts)
+    seed = o["seed"]  # the engine's seeds: replayable (the fuzz's seed), or the board's own
+    app = App(hw, cfg, store, transport=transport, think=think, layouts=layouts,
+              seed=None if seed is None else int(seed))
     if o["id"]:
         app.board_id = o["id"]  # several simulated boards told apart (a hall)
     del layouts
