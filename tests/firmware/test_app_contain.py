@@ -116,8 +116,13 @@ def test_a_fault_in_the_lights_and_in_the_link_is_contained_with_a_sign():
     sh = r.hw.shown
     assert len(r.lit()) == r.hw.n_leds  # every LED lit, red: the sign
     assert all(sh[3 * i] > 0 and sh[3 * i + 1] == 0 and sh[3 * i + 2] == 0 for i in range(r.hw.n_leds))
-    r.adv(90)
+    red = bytes(sh)
+    for _ in range(98):  # it stays 1 s (contain.SIGN_MS) while the game begins again
+        r.adv(10)
+        assert bytes(r.hw.shown) == red, r.t
     r.begun()
+    r.adv(100)
+    assert bytes(r.hw.shown) != red and len(r.lit()) < r.hw.n_leds  # the game's own lights
     _check_went_on(r, played, "lights-boom")
     once(r.app, "poll_link", "link-boom")
     r.adv(100)

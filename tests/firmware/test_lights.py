@@ -114,6 +114,26 @@ def test_blink_and_frame_timing():
     assert hw.shows == 4
 
 
+def test_show_now_shows_at_once_and_holds_it():
+    """``show_now(t, hold_ms)``: shown whatever frame_ms, then nothing new for hold_ms
+    (the fault's sign, 1 s), then the marks made meanwhile (time wrapping at 2**30)."""
+    for t0 in (0, (1 << 30) - 400):
+        hw = SimBoard(8, 4)
+        li = Lights(hw, brightness=255, gamma=1.0, frame_ms=20, blink_ms=500)
+        li.mark(LEGAL, 1)
+        assert li.frame(t0)
+        li.mark(ERROR, 2)
+        li.show_now((t0 + 5) & 0x3FFFFFFF, 1000)  # 5 ms after a show: shown anyway
+        assert hw.shown_led(2) == (255, 0, 0) and hw.shows == 2
+        li.clear(ERROR)
+        li.mark(LEGAL, 3)
+        for dt in (30, 500, 1004):
+            assert not li.frame((t0 + dt) & 0x3FFFFFFF)
+        assert hw.shown_led(2) == (255, 0, 0)
+        assert li.frame((t0 + 1005) & 0x3FFFFFFF)  # held 1000 ms from t0 + 5
+        assert hw.shown_led(2) == (0, 0, 0) and hw.shown_led(3) == (0, 160, 0)
+
+
 def test_the_accent_blinks_too():
     hw = SimBoard(8, 3)
     li = Lights(hw, brightness=255, gamma=1.0, frame_ms=20, blink_ms=500)

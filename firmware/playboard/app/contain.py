@@ -16,6 +16,7 @@ from playboard.app.state import S_PLAY, S_SETUP, S_MENU, MODES, MASK
 TB_BYTES = const(1024)  # the most of one traceback kept (its end: where it was raised)
 QUICK_MS = const(2000)  # faults closer than this in a row count as one run
 GIVE_UP = const(3)  # a run this long with a game: the game is ended ("*", abandoned)
+SIGN_MS = const(1000)  # the sign stays this long at least (a player looking away sees it)
 
 
 def contain(app, exc, now_ms):
@@ -40,14 +41,14 @@ def contain(app, exc, now_ms):
 
 
 def sign(app, now_ms):
-    """The fault's sign: every LED red, shown at once; it stays until the game begun
-    again (or the menu) paints its own lights (the begin's frames paint nothing)."""
+    """The fault's sign: every LED red, shown at once; it stays ``SIGN_MS`` (1 s) at
+    least, then until the game begun again (or the menu) paints its own lights."""
     li = app.lights
     from playboard.board.lights import ERROR, ON
     li.clear()
     for led in range(li.n):
         li.mark(ERROR, led, ON)
-    li.frame(now_ms)
+    li.show_now(now_ms, SIGN_MS)
 
 
 def text(exc):

@@ -149,6 +149,8 @@ class Lights:
         self._blinking = 0
         self._last_show = 0
         self._phase = 1
+        self._held = 0  # ms the last show stays (show_now's hold_ms), from _held_at
+        self._held_at = 0
         self.set_gamma(gamma)
         self.set_brightness(brightness)
         for layer in range(N_LAYERS):
@@ -233,8 +235,24 @@ class Lights:
         """Estimated current (mA) of the last rendered frame: idle plus each channel's duty."""
         return self.idle_ma * self.n + self.units * self.ma_per_led // 765
 
+    def show_now(self, now_ms, hold_ms=0):
+        """Render and show at once (whatever ``frame_ms``), then keep what is shown for
+        ``hold_ms`` (ms): ``frame`` shows nothing new till then, whatever is marked
+        meanwhile (a sign the player must see: a fault's, docs/app.md "Containment")."""
+        self.render(now_ms)
+        self.hw.show()
+        self._last_show = now_ms
+        self._held = hold_ms
+        self._held_at = now_ms
+
     def frame(self, now_ms):
-        """Render and show if ``frame_ms`` passed and something changed; True if shown."""
+        """Render and show if ``frame_ms`` passed and something changed (not while a
+        ``show_now`` holds); True if shown."""
+        if self._held:
+            if ((now_ms - self._held_at) & _MASK) < self._held:
+                return False
+            self._held = 0
+            self._dirty = True
         if ((now_ms - self._last_show) & _MASK) < self.frame_ms and self.shows:
             return False
         if not self._dirty:
