@@ -1,7 +1,8 @@
 """Issue 31's whole-board fuzzing at length: ``FUZZ_FRAMES`` (default 10,000,000) scan
 frames of the real firmware on the simulated board (``playboard_host.fuzz``), seeds
 ``FUZZ_SEED``, ``FUZZ_SEED`` + 1, ... of ``FUZZ_PER_SEED`` (default 200,000) frames
-each. Prints each failure (its seed and steps: replay it with that seed) and the
+each, the board definitions in turn (``sim``, ``sim-stylus``, ``sim-takeback``: every
+selection mode and the takeback button). Prints each failure (its seed and steps: replay it with that seed) and the
 figures: frames run, exceptions, inconsistencies (position vs the record's replay),
 unanswered requests - targets 0 each. (At about 15,000 frames a second on one core
 10,000,000 take some 12 minutes; BENCH_SCRIPT_S may need raising.)"""
@@ -13,6 +14,8 @@ from benchlib import report
 from playboard_host.fuzz import Fuzz, FuzzFailure
 from playboard_host.simboard import SimBoard
 
+BOARDS = ("sim", "sim-stylus", "sim-takeback")
+
 
 def main():
     total = int(os.environ.get("FUZZ_FRAMES", "10000000"))
@@ -21,14 +24,15 @@ def main():
     frames = exc = bad = unanswered = other = 0
     with tempfile.TemporaryDirectory() as d:
         while frames < total:
-            f = Fuzz(lambda: SimBoard(), seed, os.path.join(d, "f%d" % seed))
+            board_def = BOARDS[seed % len(BOARDS)]
+            f = Fuzz(lambda: SimBoard(), seed, os.path.join(d, "f%d" % seed), board_def=board_def)
             try:
                 f.run(min(per, total - frames))
             except FuzzFailure as e:
                 print("FAILURE", e)
             except Exception as e:  # noqa: BLE001 - the harness or the board died: said, counted
                 other += 1
-                print("ERROR seed %d: %r" % (seed, e))
+                print("ERROR seed %d (%s): %r" % (seed, board_def, e))
             finally:
                 f.close()
             frames += f.frames

@@ -61,6 +61,10 @@ class Fuzz:
         self.folder = folder
         shutil.rmtree(folder, ignore_errors=True)
         self.b = board_factory()
+        from playboard.config import load_board
+        cfg = load_board(board_def, with_layout=False)
+        self.stylus = cfg.get("pit_select") == "stylus"  # a pit chosen by a touch
+        self.takeback = cfg.get("buttons", {}).get("takeback", -1)  # its sensor, or -1
         self.b.start(board_def, fs_dir=folder, seed=seed)  # the engine's moves replay too
         self.frames = 0
         self.steps = 0
@@ -169,16 +173,26 @@ class Fuzz:
             self._flip(s, 1 - (v0 & 1))
             self.adv(r.randint(800, 1400))
             self._flip(s, v0)
+        elif k < 0.62 and self.takeback >= 0:  # the takeback button: pressed, let go
+            self.log.append(("takeback",))
+            self._flip(self.takeback, 1)
+            self.adv(r.randint(60, 700))
+            self._flip(self.takeback, 0)
         elif k < 0.80 and not self.game.startswith("tobit"):  # a proper mancala move
             c = r.choice([x for x in cells if x < (18 if self.game == "toguz" else 4)])
             s = lay.sensor_of(c)
             self.log.append(("sow", c))
-            if not sens[s]:
+            if self.stylus:  # the stylus touches the pit (on, held, off)
                 self._flip(s, 1)
                 self.adv(r.randint(50, 400))
-            self._flip(s, 0)
-            self.adv(r.randint(LIFT_MS + 50, 900))
-            self._flip(s, 1)
+                self._flip(s, 0)
+            else:  # its balls lifted (held past LIFT_MS), the first put back
+                if not sens[s]:
+                    self._flip(s, 1)
+                    self.adv(r.randint(50, 400))
+                self._flip(s, 0)
+                self.adv(r.randint(LIFT_MS + 50, 900))
+                self._flip(s, 1)
         else:  # waiting
             ms = r.choice((r.randint(0, 30), r.randint(100, 4000)))
             self.log.append(("wait", ms))
@@ -214,7 +228,8 @@ class Fuzz:
     def recovers(self):
         """The board brought back to a normal state by an obvious gesture: the pits
         left alone (the sim board's rest: 0), a new Toguz Kumalak game for two, South
-        pit 1 lifted (past LIFT_MS) and its first ball put back: the move is read."""
+        pit 1 lifted (past LIFT_MS) and its first ball put back, or on a stylus board
+        touched: the move is read."""
         b = self.b
         for s in range(b.n_sensors):
             b.set_sensor(s, 0)
@@ -226,8 +241,9 @@ class Fuzz:
         b.set_sensor(s, 1)
         self.adv(300)
         b.set_sensor(s, 0)
-        self.adv(LIFT_MS + 300)
-        b.set_sensor(s, 1)
+        if not self.stylus:
+            self.adv(LIFT_MS + 300)
+            b.set_sensor(s, 1)
         self.adv(3500)
         st = self.check()
         if st["state"] != "play" or st.get("ply") != 1:

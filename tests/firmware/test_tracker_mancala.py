@@ -327,6 +327,28 @@ def test_own_games_played_by_taps():
     assert n == 2
 
 
+def test_three_pits_touched_in_one_scan_commit_nothing_and_the_app_reads_no_move():
+    """Named regression (the whole-board fuzz, seed 6 on sim-stylus, issue 31): a stylus
+    hand over Tihbat's South pits 1, 2 and North's pit 2 in one scan. The first
+    selected and committed, the second's place event came after the commit, so the
+    selection was withdrawn by an EV_TAKEBACK in the same update: the app read a commit
+    whose move was already popped and raised IndexError. Now the selection's events
+    go (``_unselect`` finds them among the update's), nothing is committed."""
+    g = game("tihbat")
+    tr = MancalaTracker(g, confirm_ms=0)  # stylus taps
+    o = bytearray(tr.n_cells)
+    tr.update(o, 0)
+    o[0] = o[1] = o[3] = 1
+    ev = events(tr, tr.update(o, 1000))
+    assert ev == [("placed", 0), ("placed", 1), ("error", 0), ("error", 1), ("placed", 3),
+                  ("error", 3)], ev
+    assert g.ply == 0 and tr.request.mode == T.M_CHOOSE
+    o[0] = o[1] = o[3] = 0
+    tr.update(o, 1200)
+    tap(tr, o, 1, 3000)  # the next touch plays
+    assert g.ply == 1 and g.fen() != game("tihbat").fen()
+
+
 def test_every_error_says_why_and_two_pits_at_once_undo_the_selection():
     g = game("toguz")
     tr = MancalaTracker(g, confirm_ms=0)  # stylus taps

@@ -16,14 +16,17 @@ from playboard_host.simboard import SimBoard, micropython_binary
 pytestmark = pytest.mark.skipif(micropython_binary() is None,
                                 reason="micropython not installed (make setup)")
 
-FIXED = (1, 2, 3, 4, 5)
+# (seed, board definition): every selection mode and the takeback button
+FIXED = ((1, "sim"), (2, "sim"), (3, "sim"), (4, "sim"), (5, "sim"),
+         (6, "sim-stylus"), (7, "sim-stylus"), (8, "sim-takeback"), (9, "sim-takeback"))
+BOARDS = ("sim", "sim-stylus", "sim-takeback")
 FRAMES = 20000  # each seed: 200 s of board time
 
 
-def _run(seed, tmp_path):
+def _run(seed, tmp_path, board_def="sim"):
     from playboard_host.fuzz import Fuzz
 
-    f = Fuzz(lambda: SimBoard(), seed, str(tmp_path / ("flash%d" % seed)))
+    f = Fuzz(lambda: SimBoard(), seed, str(tmp_path / ("flash%d" % seed)), board_def=board_def)
     try:
         f.run(FRAMES)
     finally:
@@ -34,12 +37,15 @@ def _run(seed, tmp_path):
 
 
 def test_fuzzed_boards_never_raise_and_keep_their_record(tmp_path):
-    seeds = list(FIXED) + [random.randrange(10 ** 6, 10 ** 9) for _ in range(2)]
-    print("fuzz seeds:", seeds)
+    runs = list(FIXED) + [(random.randrange(10 ** 6, 10 ** 9), random.choice(BOARDS)) for _ in range(2)]
+    print("fuzz seeds (seed, board):", runs)
     total = 0
-    for seed in seeds:
-        total += _run(seed, tmp_path).frames
-    assert total >= 100000
+    for seed, board_def in runs:
+        f = _run(seed, tmp_path, board_def)
+        total += f.frames
+        if board_def == "sim-takeback":
+            assert ("takeback",) in f.log  # its button pressed
+    assert total >= 180000
 
 
 def test_the_fuzzer_reports_a_position_that_is_not_its_records_replay(tmp_path):

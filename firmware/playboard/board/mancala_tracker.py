@@ -347,7 +347,10 @@ class MancalaTracker(EventOutbox):
 
     def _withdraw(self, now_ms):
         """The pending selection withdrawn (its pit touched again, its balls put back):
-        the move is taken back (EV_TAKEBACK, an undo on record); the mover chooses again."""
+        the move is taken back (EV_TAKEBACK, an undo on record; made in this very
+        update, its events go instead: ``_unselect``); the mover chooses again."""
+        if self._unselect():
+            return
         self._acc_sel = False
         self.move = self.game.pop()
         self._emit(EV_TAKEBACK, self.game.ply & 0xFF)
@@ -357,14 +360,24 @@ class MancalaTracker(EventOutbox):
         self._paint_choose()
 
     def _unselect(self):
-        """The selection made in this very update (its EV_SELECTED and EV_COMMITTED the
-        last events, not yet read by the app) taken back whole: its events go, the move
-        is popped, nothing is on record (two pits lifted in one scan: the app read a
-        commit and a takeback of it together and popped a move that was gone, issue 31).
-        False if the app has it already (then ``_withdraw``)."""
+        """The selection made in this very update (its EV_SELECTED and EV_COMMITTED among
+        this update's events, not yet read by the app, other events after them kept)
+        taken back whole: its two events go, the move is popped, nothing is on record
+        (two pits lifted in one scan: the app read a commit and a takeback of it
+        together and popped a move that was gone, issue 31; three touched in one scan
+        by a stylus, the second's EV_PLACED after the commit: the fuzz's seed 6 on
+        sim-stylus). False if the app has it already (then ``_withdraw``)."""
         n = self.n_events
-        if n < 2 or self.ev_kind[n - 1] != EV_COMMITTED:
-            return False
+        k = self.ev_kind
+        i = n - 1
+        while i > 0 and k[i] != EV_COMMITTED:
+            i -= 1
+        if i < 1 or k[i] != EV_COMMITTED or k[i - 1] != EV_SELECTED:
+            return False  # (a pass's commit has no selection before it)
+        a = self.ev_arg
+        for j in range(i + 1, n):
+            k[j - 2] = k[j]
+            a[j - 2] = a[j]
         self.n_events = n - 2
         self._acc_sel = False
         self.move = self.game.pop()
@@ -385,8 +398,7 @@ class MancalaTracker(EventOutbox):
         selection just made is taken back (EV_TAKEBACK); both pits flash."""
         a = self._acc
         if self._acc_sel and self.state == _MS_SOWING:
-            if not self._unselect():
-                self._withdraw(now_ms)
+            self._withdraw(now_ms)
             self._emit(EV_ERROR, a)
             self._err2 = a
         self._error(c, now_ms, _WHY_TWO)
