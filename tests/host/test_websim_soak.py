@@ -62,7 +62,7 @@ def test_a_takeback_of_a_forced_tihbat_pass_takes_back_the_move_before_it_too():
         b.advance(100)
         b.set_sensor(sen, 0)
         b.advance(3000)
-        assert [e["ply"] for e in b.events() if e["ev"] == "undo"] == [12, 12]  # two plies back, one press
+        assert [e["ply"] for e in b.events() if e["ev"] == "undo"] == [13, 12]  # two plies back, one press
         st = b.status()
         assert st["ply"] == 12 and st["turn"] == 0
         # South plays its last move again; North passes again by itself

@@ -888,7 +888,11 @@ class App:
                     self._record("U", None)
                     self._ev_rec = i
                 self._turn_check = True
-                self.emit("undo", {"ply": g.ply})
+                ply = g.ply  # the ply after this undo: the later undos of the batch not yet
+                for j in range(i + 1, self._ev_n):  # (a Tihbat forced pass goes with its move)
+                    if tr.ev_kind[j] == T.EV_TAKEBACK:
+                        ply += 1
+                self.emit("undo", {"ply": ply})
             elif kind == T.EV_SETUP_DONE:
                 if self.state == S_SETUP:
                     self.state = S_PLAY
