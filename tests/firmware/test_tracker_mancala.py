@@ -349,6 +349,32 @@ def test_three_pits_touched_in_one_scan_commit_nothing_and_the_app_reads_no_move
     assert g.ply == 1 and g.fen() != game("tihbat").fen()
 
 
+def _commits(ev):
+    return [e for e in ev if e[0] in ("committed", "takeback")]
+
+
+def test_one_commit_an_update_when_a_hand_touches_a_move_its_reply_and_more_in_one_scan():
+    """Named regressions (the whole-board fuzz, seed 118 on sim-stylus, issue 31): the
+    app records each commit as the game's last move, so an update commits one move at
+    most. South's pit, then North's two pits in one scan: South's move is played (North's
+    first touch confirms its view), North's two pits are two at once - nothing more
+    (the board had recorded North's move twice, South's lost)."""
+    g = game("tihbat", "11S,3S/10S,4S 0 0 S 2")  # South pit 1 sows 11: its last ball in pit 2
+    tr = MancalaTracker(g, confirm_ms=0)
+    o = bytearray(tr.n_cells)
+    tr.update(o, 0)
+    o[0] = o[2] = o[3] = 1
+    ev = events(tr, tr.update(o, 1000))
+    assert tr.request.last == 255 and g.turn == 1  # North's first touch confirmed the view
+    assert _commits(ev) == [("committed", 1)], ev
+    assert ("error", 2) in ev and ("error", 3) in ev and tr.why == 3
+    assert _commits(events(tr, tr.update(o, 1010))) == [] and g.ply == 1
+    o[0] = o[2] = o[3] = 0
+    tr.update(o, 1200)
+    tap(tr, o, 3, 3000)  # North's move, touched alone
+    assert g.ply == 2 and g.turn == 0
+
+
 def test_every_error_says_why_and_two_pits_at_once_undo_the_selection():
     g = game("toguz")
     tr = MancalaTracker(g, confirm_ms=0)  # stylus taps

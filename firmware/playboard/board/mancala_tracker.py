@@ -16,6 +16,7 @@ from playboard.board.tracker import (
 
 _MASK = const(0x3FFFFFFF)
 _EV_MAX = const(48)
+_PASS_DUE = const(254)  # _reply: Tihbat's forced pass at the next frame (one commit an update)
 
 # why an event selected nothing: ``MancalaTracker.why`` with each EV_ERROR (these
 # numbers; the link's ``error`` event sends them). The LEDs say it by what they light
@@ -158,7 +159,9 @@ class MancalaTracker(EventOutbox):
         c = self._reply
         if c != 255:  # (see _edge: played a frame after the pass)
             self._reply = 255
-            if self.state == _MS_CHOOSE:
+            if c == _PASS_DUE:
+                self._pass(now_ms)
+            elif self.state == _MS_CHOOSE:
                 self._accept(c, now_ms, True)
                 self._select(c, now_ms)
         if _differs(occ, self.occ, self.n_cells):
@@ -298,11 +301,9 @@ class MancalaTracker(EventOutbox):
                 # the next frame if this update committed already (the view's move and
                 # its reply lifted in one scan, or a pass: one commit an update)
                 self._confirm(now_ms)
-                k = self.ev_kind
-                for i in range(self.n_events):
-                    if k[i] == EV_COMMITTED:
-                        self._reply = c
-                        return
+                if self._committed():
+                    self._defer(c, now_ms)
+                    return
             elif not self.toguz and c < self.n_pit_cells and g.pos[c] \
                     and g.is_legal(2) and not (self.engines >> (1 - side)) & 1:
                 # Tihbat: the next player has no balls and passes (3.4): a pit of the
@@ -310,7 +311,7 @@ class MancalaTracker(EventOutbox):
                 # view, the reply at the next frame (one commit an update: the app
                 # records each by the game's last move)
                 self._confirm(now_ms)
-                self._reply = c
+                self._defer(c, now_ms)
                 return
             elif tap:
                 if c != o:
@@ -328,12 +329,37 @@ class MancalaTracker(EventOutbox):
         side = g.turn
         if c < self.n_pit_cells and c // n == side:
             if g.is_legal(c - side * n):
+                if self._committed():
+                    # one commit an update: a selection and the view's confirmation
+                    # touched in the same scan as this pit (a stylus hand over three
+                    # pits: the fuzz's seed 118 on sim-stylus recorded one move twice)
+                    self._defer(c, now_ms)
+                    return
                 self._accept(c, now_ms, True)
                 self._select(c, now_ms)
             else:
                 self._error(c, now_ms, _WHY_EMPTY)
         else:
             self._error(c, now_ms, _WHY_OTHER)
+
+    def _committed(self):
+        """True if this update committed a move already (the app reads one commit an
+        update: its record takes the game's last move)."""
+        k = self.ev_kind
+        for i in range(self.n_events):
+            if k[i] == EV_COMMITTED:
+                return True
+        return False
+
+    def _defer(self, c, now_ms):
+        """Pit ``c`` played at the next frame (one commit an update); accepted now, so
+        that another pit of its row in the same scan is two pits at once (``_two``
+        drops it)."""
+        if self._reply == _PASS_DUE:  # the pass first: this pit is touched again after it
+            self._error(c, now_ms, _WHY_TWO)
+            return
+        self._accept(c, now_ms, False)
+        self._reply = c
 
     def _put_back(self, now_ms):
         """Lift mode: the view's pit turned on again. A single ball never goes back
@@ -397,7 +423,11 @@ class MancalaTracker(EventOutbox):
         """Another pit within ``holdoff_ms`` of an accepted one: two pits at once. A
         selection just made is taken back (EV_TAKEBACK); both pits flash."""
         a = self._acc
-        if self._acc_sel and self.state == _MS_SOWING:
+        if self._reply == a:  # a pit deferred to the next frame: dropped, nothing played
+            self._reply = 255
+            self._emit(EV_ERROR, a)
+            self._err2 = a
+        elif self._acc_sel and self.state == _MS_SOWING:
             self._withdraw(now_ms)
             self._emit(EV_ERROR, a)
             self._err2 = a
@@ -502,6 +532,9 @@ class MancalaTracker(EventOutbox):
             return
         from playboard.games.tihbat import PASS
         if g.legal_moves() == [PASS]:
+            if self._committed():  # one commit an update: the pass at the next frame
+                self._reply = _PASS_DUE
+                return
             g.push(PASS)
             self.move = PASS
             self._emit(EV_COMMITTED, g.ply & 0xFF)
