@@ -1,4 +1,4 @@
-"""The app on the in-process rig (MicroPython -X heapsize=192k too) with faulty sensors
+"""The app on the in-process rig (and under the simulator's model, tests/test_micropython.py) with faulty sensors
 and selections that go wrong in Toguz Kumalak: a pit chattering at 5 Hz is isolated
 and the sowing view still confirms; two pits at once play nothing (docs/tracker.md).
 A module apart from test_app.py: under MicroPython a test module's code shares the heap."""

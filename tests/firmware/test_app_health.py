@@ -1,7 +1,6 @@
 """Health counters on the real app (playboard.health, docs/museum.md): power-ups and
 sensor faults counted on flash, kept across a restart, a corrupt file survived, the
-link's ``C`` request taking back what the host stored. Apart from test_app.py so that
-each module fits the 192 KB MicroPython heap beside its rig."""
+link's ``C`` request taking back what the host stored. Apart from test_app.py: one subject a module."""
 import gc
 
 from fakeflash import FakeFs

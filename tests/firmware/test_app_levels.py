@@ -32,7 +32,7 @@ def test_each_games_top_level_is_its_engine_table():
     # above the game's top (a record's level from another game): the top, no share
     for name, top in (("toguz", 9), ("tobit", 11)):
         g = None
-        gc.collect()  # (under MicroPython's 192 KB beside the app's code: tests/test_micropython.py)
+        gc.collect()  # (under the simulator's model, the chip's heap: tests/test_micropython.py)
         g = new_game(name)
         m = eng.think(g, top + 2, nodes=300)
         assert eng.nodes == 300

@@ -1,6 +1,5 @@
 """Museum mode on the real app (an in-process rig, docs/museum.md): the staff gesture,
-locked mode, idle games abandoned, the resume policy. Apart from test_app.py so that
-each module fits the 192 KB MicroPython heap beside its rig."""
+locked mode, idle games abandoned, the resume policy. Apart from test_app.py: one subject a module."""
 import gc
 
 from fakeflash import FakeFs

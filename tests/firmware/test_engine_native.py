@@ -128,7 +128,7 @@ def test_whole_games_played_alike_with_the_table_kept_between_moves():
         e1 = e2 = None
         e1, e2 = _pair(256)
         while not g.is_game_over() and g.ply < 240:  # (the native search's key window)
-            e1.start(g, 11, nodes=250, copy=False)  # (no copy of a long game: the 192 KB heap)
+            e1.start(g, 11, nodes=250, copy=False)  # (no copy of a long game: the heap)
             while not e1.step():
                 pass
             e2.think(g, 13, nodes=250)  # (the native table's top: the whole budget, as 11's)

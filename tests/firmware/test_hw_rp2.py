@@ -134,7 +134,7 @@ def test_hall_sensors_tell_white_from_black():
 
 
 class _Watch:
-    """A log that keeps little (a 192 KB heap): the first 22 entries, the first 5 ADC
+    """A log that keeps little (the chip's heap): the first 22 entries, the first 5 ADC
     reads, and each read's neighbours checked as they come: enable low, the settle
     time, the read, enable high."""
 

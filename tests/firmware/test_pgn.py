@@ -117,7 +117,7 @@ def test_errors_name_game_line_and_ply():
 
 
 def test_whole_games_of_each_inside_the_heap_with_all_games_loaded():
-    # The MicroPython run holds this to a 192 KB heap: all three cores loaded,
+    # The MicroPython run holds this to the chip's heap: all three cores loaded,
     # one whole game of each played.
     import playboard.games.toguz
     import playboard.games.tobit

@@ -1,8 +1,7 @@
 """Move tracker, Tobit: the failures issue 10's corpus (bench/py_play.py) found, each
 replayed through the simulated board and the debouncer (plies together with a
 chattering sensor, a piece put on a wrong point among plies together). Apart from
-test_tracker.py: under MicroPython at 192 KB a module's code is in the heap beside
-its tests' boards."""
+test_tracker.py: one subject a module."""
 from tlib import is_micropython, use_compiled_firmware
 
 if is_micropython():

@@ -151,7 +151,7 @@ class Rng:
 def random_games(make, count, seed, most=60):
     """``count`` games, each ``make()`` after 0..``most`` seeded random plies (a
     linear congruential draw: the same games under CPython and MicroPython), yielded
-    one at a time (the 192 KB heap of the MicroPython run holds few games)."""
+    one at a time (the chip's heap of the MicroPython run holds few games)."""
     x = seed
     for _ in range(count):
         g = make()

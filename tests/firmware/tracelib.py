@@ -30,7 +30,7 @@ from tlib import Rng  # noqa: F401 (the traces' generator, kept here for its use
 
 
 def small_game(name, fen=None):
-    """A game with a short undo stack (it grows if needed): the tests run in a 192 KB heap."""
+    """A game with a short undo stack (it grows if needed): the tests run in the chip's heap."""
     g = game_class(name)(capacity=32)
     if fen:
         g.set_fen(fen)
