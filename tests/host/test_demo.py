@@ -216,3 +216,45 @@ def test_demo_plays_a_master_game_from_the_cases(capsys):
         final.pos[n], final.pos[n + 1], final.pos[n], final.pos[n + 1])
     assert want in text
     assert "The exported toguz game's %d moves are equal to the record's." % len(rec.moves) in text
+
+
+def test_demo_follows_a_plugged_in_board_live_and_falls_back_to_the_simulated_one(tmp_path):
+    """`make demo` runs the board: a board plugged in (its USB id) is followed live; one
+    that does not answer as a Playboard, or none, gives the simulated board (a line says
+    which). The plugged-in board here is a simulated one on its pseudo-terminal."""
+    import io
+    from playboard_host.cli import CommandError
+    from playboard_host.commands import demo as demo_cmd, live
+    from playboard_host.simboard import SimBoard, micropython_binary
+
+    out = io.StringIO()
+    assert demo_cmd.attached_board(out, ports=lambda: [{"port": "/dev/ttyS0", "board": False}]) is None
+    assert out.getvalue() == ""
+
+    def unplugged(args):
+        raise CommandError("no answer to hello on /dev/ttyACM0")
+    out = io.StringIO()
+    assert demo_cmd.attached_board(out, ports=lambda: [{"port": "/dev/ttyACM0", "board": True}],
+                                   follow=unplugged) is None
+    assert "did not answer as a Playboard (no answer to hello" in out.getvalue()
+
+    if micropython_binary() is None:
+        pytest.skip("micropython not installed (make setup)")
+    with SimBoard() as b:
+        b.start("sim", fs_dir=str(tmp_path / "flash"))
+        b.new_game("tihbat", "two", 3)
+        b.advance(500)
+        seen = {}
+
+        def follow(args):
+            seen["port"] = args.port
+            args.seconds = 1.5
+            return live.run(args)
+        out = io.StringIO()
+        import contextlib
+        with contextlib.redirect_stdout(out):
+            code = demo_cmd.attached_board(out, ports=lambda: [{"port": b.port, "board": True}], follow=follow)
+        assert code == 0 and seen["port"] == b.port, out.getvalue()
+        text = out.getvalue()
+        assert ("a board on %s: following it live" % b.port) in text
+        assert "game: tihbat" in text, text

@@ -1,12 +1,15 @@
-"""`playboard demo`: the real firmware on the simulated board, playing real games through its sensors."""
+"""`playboard demo`: the board. A Playboard board plugged in (found by its USB id) is
+followed live (`playboard live`); without one (or with ``--sim``) the real firmware on
+the simulated board plays real games through its sensors."""
 import argparse
 import sys
 
 from playboard_host.cli import CommandError, add_library_argument, check_output_path
 from playboard_host import demo
 
-HELP = ("run the real firmware under MicroPython on the simulated board: replay a recorded Toguz Kumalak "
-        "game and play Tobit against the engine through the sensors, then sync and export the games")
+HELP = ("run the board: a board plugged in is followed live; without one, the real firmware under "
+        "MicroPython on the simulated board replays a recorded Toguz Kumalak game and plays Tobit against "
+        "the engine through the sensors, then syncs and exports the games")
 
 
 def argparse_suppress():
@@ -27,10 +30,46 @@ def add_arguments(p):
     p.add_argument("--every", type=int, default=1, metavar="N",
                    help="draw the board after every N-th move (default 1; the final position is always drawn)")
     p.add_argument("--quiet", "-q", action="store_true", help="moves and results only, no pictures")
+    p.add_argument("--sim", action="store_true",
+                   help="the simulated board even when a board is plugged in")
     p.add_argument("--heap", default=None, help=argparse_suppress())
 
 
+def attached_board(out=None, ports=None, follow=None):
+    """If a Playboard board is plugged in (its USB id: ``playboard ports``), follow it
+    live (``playboard live`` until Ctrl-C) and return its exit code; None when there is
+    none, or when it does not answer as a Playboard (one line says so: the simulated
+    board then). ``ports``/``follow``: the port list and the follower (tests)."""
+    out = out or sys.stdout
+    if ports is None:
+        from playboard_host.commands.ports import ports
+    try:
+        found = [d["port"] for d in ports() if d["board"]]
+    except Exception as e:  # noqa: BLE001 - no port list on this computer: the simulated board
+        out.write("demo: cannot list the serial ports (%s): the simulated board\n" % e)
+        return None
+    if not found:
+        return None
+    from playboard_host.commands import live
+    lp = argparse.ArgumentParser(prog="playboard live")
+    live.add_arguments(lp)
+    largs = lp.parse_args(["--port", found[0]])
+    out.write("demo: a board on %s: following it live (Ctrl-C stops; `playboard demo --sim` runs the "
+              "simulated board instead)\n" % found[0])
+    out.flush()
+    try:
+        return (follow or live.run)(largs)
+    except CommandError as e:
+        out.write("demo: the board on %s did not answer as a Playboard (%s): the simulated board\n"
+                  % (found[0], e))
+        return None
+
+
 def run(args):
+    if not (args.sim or args.record):
+        code = attached_board()
+        if code is not None:
+            return code
     path = args.record or demo.demo_record_path()
     if args.number < 1:
         raise CommandError("--number must be 1 or more")
