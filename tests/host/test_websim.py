@@ -620,7 +620,12 @@ def test_the_pages_sync_takes_the_games_and_the_boards_health_counters(tmp_path)
     db = str(tmp_path / "lib.sqlite")
     s = Session(srv.Hub(), game="toguz", library=db)
     try:
-        s.new("tihbat")  # the toguz game abandoned under it: one finished record
+        s.new("tihbat")  # the toguz game, no move made: not kept (issue 34)
+        s.advance(300)
+        s.act({"op": "click", "cell": 0})  # South 1
+        s.advance(700)
+        assert len(s.state()["moves"]) == 1
+        s.new("toguz")  # the tihbat game abandoned under it: one finished record
         new, old = s.sync_games()
         assert (new, old) == (1, 0)
         lib = Library(db)
