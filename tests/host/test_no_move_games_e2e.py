@@ -86,3 +86,31 @@ def test_a_day_with_restarts_keeps_and_counts_only_the_games_with_moves(tmp_path
         assert out[1] == ""  # (no line about games with no move made: there are none)
     finally:
         b.stop()
+
+
+def test_sync_leaves_out_the_empty_games_an_older_firmware_kept(tmp_path, capsys):
+    """A board whose flash holds 0-move "abandoned" games written before issue 34: sync
+    acknowledges them (the board may drop them) and stores only the game with a move."""
+    from playboard.record.codec import encode_record
+    games = os.path.join(str(tmp_path / "flash"), "games")
+    os.makedirs(games)
+    for gid, moves in ((1, []), (2, ["76"]), (3, [])):
+        recs = [encode_record(0x47, "toguz\x00old%d\x00" % gid), encode_record(0x54, "Mode\x00two")]
+        recs += [encode_record(0x4D, m) for m in moves]
+        recs.append(encode_record(0x45, "*\x00abandoned"))
+        with open(os.path.join(games, "g%d.rec" % gid), "wb") as f:
+            f.write(b"".join(recs))
+    db = str(tmp_path / "lib.sqlite")
+    b = SimBoard()
+    try:
+        b.start("sim", fs_dir=str(tmp_path / "flash"))
+        b.advance(500)
+        assert cli.main(["sync", "--port", b.port, "--timeout", "3", "--library", db, "-q"]) == 0
+        assert capsys.readouterr().out.startswith("synced 1 new game; library")
+        assert _records(str(tmp_path / "flash")) == ["s1.rec", "s2.rec", "s3.rec"]  # all acknowledged
+        assert cli.main(["games", "--library", db, "--json"]) == 0
+        import json
+        got = [json.loads(ln) for ln in capsys.readouterr().out.splitlines()]
+        assert [(g["plies"], g["result"]) for g in got] == [(1, "*")], got
+    finally:
+        b.stop()
