@@ -468,7 +468,7 @@ def test_resign_and_agreed_draw_on_the_pads():
             ["green", "the winner's side", True], ["lavender", "a draw", False]]
         assert [x[2] for x in st["legend"] if x[3]] == ["the winner's side"]
         assert "engine's move from" in [x[2] for x in st["legend"]]  # the last move's colours stay listed
-        assert st["result_text"] == "South wins - North resigned (kazans: South 10, North 0)"
+        assert st["result_text"] == "South won - North resigned (kazans: South 10, North 0)"
         with pytest.raises(ValueError, match="no game is being played"):
             s.act({"op": "resign"})
         s.act({"op": "new", "game": "tihbat", "mode": "two"})
