@@ -31,7 +31,7 @@ The 30 days play every game the museum profile offers: two-player Toguz Kumalak 
 Tihbat, Toguz Kumalak against the engine (``SOAK_ENGINE``, the share of its
 visitors, default 0.35) and Tobit begun by setting its pieces (``SOAK_TOBIT``, the
 share of visitors, default 0.2); on the simulator's 64-bit model a game of theirs may
-not begin once the link has been used (docs/museum.md, "Known problems": counted,
+not begin once the link has been used (docs/museum-reference.md, "Known problems": counted,
 "not begun"). A Tobit visitor leaves Tobit chosen in the menu; a later visitor whose
 game press is spoiled (begun within QUIET_MS of a stray touch) has START begin Tobit's
 set-up: counted "other game" as any game the menu's choice began; that visitor
@@ -40,7 +40,7 @@ presses START again, which takes a set-up nobody has begun back to the menu
 second spoiled press and the visitor walks away). A Tobit visitor whose "two
 players" press is spoiled begins Tobit in the menu's mode, perhaps against the engine:
 on the 64-bit model that game's start is at the heap's edge after a day's play (one
-given up, seed 14 before the way back: docs/museum.md, "Known problems"), counted "not
+given up, seed 14 before the way back: docs/museum-reference.md, "Known problems"), counted "not
 begun". ``SOAK_DEBUG=1`` prints each miss with the day, the time and the events before
 it, and sends the board no command of its own before a miss (the run it traces is the
 run without it); ``SOAK_DEBUG=mem`` also where each memory error happens (it reads the

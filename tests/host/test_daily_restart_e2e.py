@@ -1,5 +1,5 @@
 """A locked board's daily restart end to end on the simulated board (whole firmware,
-the chip's heap; docs/museum.md, "The daily restart"): at closing the firmware restarts by
+the chip's heap; docs/museum-reference.md, "The daily restart"): at closing the firmware restarts by
 itself (``playboard.app.restart``: its process ends with RESTART_EXIT and SimBoard starts
 it again on the same flash, port and wall clock); an unlocked board never does."""
 import calendar
