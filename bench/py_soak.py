@@ -692,6 +692,8 @@ class Soak:
         i = 0
         for rec in self.log:
             have = rec["moves"]
+            if not have:
+                continue  # a game with no move made is not recorded (issue 34): nothing to find
             j = i
             while j < len(recs):
                 r = recs[j]
@@ -718,7 +720,7 @@ class Soak:
         alike = max([max(v) - min(v) for v in groups.values()] or [0])
         n_alike = sum(len(v) for v in groups.values())
         out = dict(self.n)
-        out.update(rec_finished=sum(1 for r in recs if r.result in ("1-0", "0-1", "1/2-1/2")),
+        out.update(started_empty=sum(1 for rec in self.log if not rec["moves"]), rec_finished=sum(1 for r in recs if r.result in ("1-0", "0-1", "1/2-1/2")),
                    rec_abandoned=sum(1 for r in recs if r.result == "*"), records=len(recs), bad_records=bad, lost=lost, wdt_resets=health["wdt_resets"],
                    chatter_counted=health["chatter"], memory_errors=health.get("memory_errors", 0),
                    power_ups=health["power_ups"], restarts=self.b.restarts,
@@ -756,6 +758,7 @@ def main():
     report("soak: visitors", f["visitors"], "visitors")
     report("soak: games started / finished / abandoned (records)", "%d / %d / %d" % (
         f["records"], f["rec_finished"], f["rec_abandoned"]), "games")
+    report("soak: games begun with no move made (not recorded)", f["started_empty"], "games")
     report("soak: games started / finished / abandoned (events)", "%d / %d / %d" % (
         f["started"], f["finished"], f["abandoned"]), "games")
     report("soak: moves committed (firmware events)", f["moves"], "moves")
