@@ -8,7 +8,7 @@ The same ``.mpy`` deploy as bench/py_pico.py (``playboard deploy``'s staging) is
 board locked by ``playboard settings --profile museum`` (``games/settings`` holding
 ``locked``, written by the firmware's own record code on the MicroPython unix port).
 Targets: locked minus unlocked power-up to the menu <= 500 ms; no watchdog reset in
-either power-up. Then the daily restart (docs/museum.md, "The
+either power-up. Then the daily restart (docs/museum-reference.md, "The
 daily restart") on the same chip: :func:`daily_restart`. Where Node, rp2040js, the images or the unix port
 are absent, one line says so and no figure is reported.
 """

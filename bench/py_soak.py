@@ -31,7 +31,7 @@ The 30 days play every game the museum profile offers: two-player Toguz Kumalak 
 Tihbat, Toguz Kumalak against the engine (``SOAK_ENGINE``, the share of its
 visitors, default 0.35) and Tobit begun by setting its pieces (``SOAK_TOBIT``, the
 share of visitors, default 0.2); on the simulator's 64-bit model a game of theirs may
-not begin once the link has been used (docs/museum.md, "Known problems": counted,
+not begin once the link has been used (docs/museum-reference.md, "Known problems": counted,
 "not begun"). A Tobit visitor leaves Tobit chosen in the menu; a later visitor whose
 game press is spoiled (begun within QUIET_MS of a stray touch) has START begin Tobit's
 set-up: counted "other game" as any game the menu's choice began; that visitor
@@ -40,7 +40,7 @@ presses START again, which takes a set-up nobody has begun back to the menu
 second spoiled press and the visitor walks away). A Tobit visitor whose "two
 players" press is spoiled begins Tobit in the menu's mode, perhaps against the engine:
 on the 64-bit model that game's start is at the heap's edge after a day's play (one
-given up, seed 14 before the way back: docs/museum.md, "Known problems"), counted "not
+given up, seed 14 before the way back: docs/museum-reference.md, "Known problems"), counted "not
 begun". ``SOAK_DEBUG=1`` prints each miss with the day, the time and the events before
 it, and sends the board no command of its own before a miss (the run it traces is the
 run without it); ``SOAK_DEBUG=mem`` also where each memory error happens (it reads the
@@ -692,6 +692,8 @@ class Soak:
         i = 0
         for rec in self.log:
             have = rec["moves"]
+            if not have:
+                continue  # a game with no move made is not recorded (issue 34): nothing to find
             j = i
             while j < len(recs):
                 r = recs[j]
@@ -718,7 +720,7 @@ class Soak:
         alike = max([max(v) - min(v) for v in groups.values()] or [0])
         n_alike = sum(len(v) for v in groups.values())
         out = dict(self.n)
-        out.update(rec_finished=sum(1 for r in recs if r.result in ("1-0", "0-1", "1/2-1/2")),
+        out.update(started_empty=sum(1 for rec in self.log if not rec["moves"]), rec_finished=sum(1 for r in recs if r.result in ("1-0", "0-1", "1/2-1/2")),
                    rec_abandoned=sum(1 for r in recs if r.result == "*"), records=len(recs), bad_records=bad, lost=lost, wdt_resets=health["wdt_resets"],
                    chatter_counted=health["chatter"], memory_errors=health.get("memory_errors", 0),
                    power_ups=health["power_ups"], restarts=self.b.restarts,
@@ -756,6 +758,7 @@ def main():
     report("soak: visitors", f["visitors"], "visitors")
     report("soak: games started / finished / abandoned (records)", "%d / %d / %d" % (
         f["records"], f["rec_finished"], f["rec_abandoned"]), "games")
+    report("soak: games begun with no move made (not recorded)", f["started_empty"], "games")
     report("soak: games started / finished / abandoned (events)", "%d / %d / %d" % (
         f["started"], f["finished"], f["abandoned"]), "games")
     report("soak: moves committed (firmware events)", f["moves"], "moves")

@@ -11,7 +11,7 @@ closing, counted apart from the power-ups). Without the
 daily restart (one process for the 30 days: seed 14, engine 0.35, Tobit 0.2) 1 game
 against the engine and 2 Tobit games did not begin, 8 memory errors, the heap at
 closing 151.8-154.0 KB creeping up: the 64-bit model's heap broken up by weeks of
-play (docs/museum.md, "Known problems"). A script of its own, so that each run has
+play (docs/museum-reference.md, "Known problems"). A script of its own, so that each run has
 the bench's ``BENCH_SCRIPT_S``.
 """
 import os

@@ -2,7 +2,7 @@
 
 Loaded only when a sensor fault first appears and for the link's ``C``
 request, and dropped after (``playboard.compat.unload``): nothing of it stays in the
-heap while a game is played. docs/museum.md says what the counters mean.
+heap while a game is played. docs/museum-reference.md says what the counters mean.
 
 The counters (``NAMES``; ints 0..2**30, counted since the host last took them):
 

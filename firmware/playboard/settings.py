@@ -2,7 +2,7 @@
 
 Loaded by the link only while it answers a settings write (``W``), and by the host
 tools (``playboard settings``), then dropped: the play path keeps only the values
-(``DEFAULT_SETTINGS`` here, read at start-up, and the app's). docs/museum.md lists them.
+(``DEFAULT_SETTINGS`` here, read at start-up, and the app's). docs/museum-reference.md lists them.
 
 ``SPEC``: name -> (kind, a, b) where kind is ``"int"`` (a..b inclusive), ``"bool"``,
 ``"one"`` (one of the tuple a) or ``"set"`` (a non-empty list of distinct members of

@@ -6,6 +6,8 @@ Side names: White/Black in Tobit, South/North in the mancala games (RULES.md).
 """
 from playboard.games.common import RESULT_BLACK, RESULT_DRAW, RESULT_WHITE
 
+from playboard_host.result_words import result_words as _result_words
+
 # "What is this game and how do you win", one short paragraph each (RULES.md 1, 2, 3)
 ABOUT = {
     "toguz": ("Toguz Kumalak (nine balls), a mancala for two: each player owns the near row of nine pits "
@@ -54,21 +56,44 @@ def plural(n, word):
 _plural = plural
 
 
-def result_words(game, result, termination=None, g=None):
+def player_names(tags):
+    """(white, black): the players' names of a record's ``tags`` (dict) when they are
+    names, else None each: the board's own "Player" (two players, no names given) and
+    "?" are none; the engine's "Playboard L3" is one."""
+    out = []
+    for k in ("White", "Black"):
+        v = (tags or {}).get(k)
+        out.append(v if v and v not in ("Player", "?", "-") else None)
+    return out[0], out[1]
+
+
+def result_short(game, result, termination=None, tags=None):
+    """A result as a person reads it in a list (``result_words.result_words``): "White
+    won", "Black won" (Tobit), "South won", "North won" (the mancala games), "Draw",
+    "Unfinished" (``*`` or nothing); a tournament's forfeits "+/-", "-/+", "-/-" as
+    "White won by forfeit", "Black won by forfeit", "Both lost by forfeit". With the
+    record's ``termination`` how ("by resignation", "on time", "by agreement"); with its
+    ``tags`` the players' names where known (``player_names``): "Bek won by
+    resignation". The notation itself stays in the files."""
+    w, b = sides(game or "")
+    nw, nb = player_names(tags)
+    return _result_words(result, nw or w, nb or b, termination)
+
+
+def result_words(game, result, termination=None, g=None, tags=None):
     """One sentence for a finished game: who won and by what score, and why.
 
     ``game``: a GAME_NAMES name; ``result``: "1-0", "0-1", "1/2-1/2" or "*";
     ``termination``: the records' Termination text (or None); ``g``: the rules core at the
     end (for the scores: Toguz Kumalak's kazans, Tihbat's captures and the equal split
-    of what is left, RULES.md 1.6, 3.5), or None. "*" gives "game in progress".
+    of what is left, RULES.md 1.6, 3.5), or None; ``tags``: the record's tags (the
+    players' names, where known, name the winner). "*" gives "game in progress".
     """
     if result not in (RESULT_WHITE, RESULT_BLACK, RESULT_DRAW):
         return "game in progress"
     w, b = sides(game)
-    if result == RESULT_DRAW:
-        head = "Draw"
-    else:
-        head = "%s wins" % (w if result == RESULT_WHITE else b)
+    nw, nb = player_names(tags)
+    head = _result_words(result, "%s (%s)" % (nw, w) if nw else w, "%s (%s)" % (nb, b) if nb else b)
     score = ""
     if g is not None and game == "toguz":
         s, n = g.pos[18], g.pos[19]
@@ -141,17 +166,6 @@ def refusal_line(ev, game, turn=None):
     happened, then what to do."""
     what, do = refusal_words(ev.get("why"), game, ev.get("cell"), turn)
     return "refused: %s. What to do: %s." % (what, do)
-
-
-def result_short(game, result):
-    """A result as a person reads it in a list: "White won", "Black won" (Tobit), "South
-    won", "North won" (the mancala games), "Draw", "Unfinished" (``*`` or nothing); a
-    tournament's forfeits "+/-", "-/+", "-/-" as "White won by forfeit", "Black won by
-    forfeit", "Both forfeited". The notation itself stays in the files."""
-    w, b = sides(game or "")
-    return {RESULT_WHITE: "%s won" % w, RESULT_BLACK: "%s won" % b, RESULT_DRAW: "Draw",
-            "+/-": "%s won by forfeit" % w, "-/+": "%s won by forfeit" % b,
-            "-/-": "Both forfeited"}.get(result, "Unfinished")
 
 
 def pit_name(game, cell):

@@ -1,5 +1,5 @@
 """A locked board's daily restart end to end on the simulated board (whole firmware,
-the chip's heap; docs/museum.md, "The daily restart"): at closing the firmware restarts by
+the chip's heap; docs/museum-reference.md, "The daily restart"): at closing the firmware restarts by
 itself (``playboard.app.restart``: its process ends with RESTART_EXIT and SimBoard starts
 it again on the same flash, port and wall clock); an unlocked board never does."""
 import calendar
@@ -48,8 +48,9 @@ def _menu_game(b, pad):
 
 def _day_with_games(b, locked):
     """Hours 09:00-17:00 (and the museum profile if ``locked``), switched off and on, the
-    wall clock at 16:40; two games begun and left (abandoned after ``idle_s`` when
-    ``locked``): two records."""
+    wall clock at 16:40; two games begun, a move played in each, and left (abandoned
+    after ``idle_s`` when ``locked``): two records (a game with no move made would
+    leave none)."""
     _settings(b, "set", "hours", "09:00-17:00")
     if locked:
         _settings(b, "--profile", "museum")
@@ -59,7 +60,10 @@ def _day_with_games(b, locked):
     assert b.status()["state"] in ("menu", "attract")
     for pad, name in ((0, "toguz"), (3, "tihbat")):
         st = _menu_game(b, pad)
-        assert st["state"] in ("setup", "play") and st["game"] == name, st
+        assert st["state"] == "play" and st["game"] == name, st
+        b.tap(0, 150)  # South 1 sown
+        b.advance(3000)
+        assert b.status()["ply"] == 1
         if locked:
             b.advance(301000)  # the visitor walks away: abandoned after idle_s (300 s)
         else:

@@ -174,7 +174,7 @@ def test_demo_plays_the_bundled_record_and_tobit_then_syncs_and_exports(tmp_path
              if ln[:4].strip().rstrip(".").isdigit() and (" South " in ln or " North " in ln)]
     assert [ln.split()[2] for ln in lines] == rec.moves
     assert "Final kazans on the board 82 : 53; the record's 82 : 53: equal" in text
-    assert ("Result 1-0: South wins 82 to 53 in the kazans (South 82, North 53) - a kazan reached 82"
+    assert ("Result 1-0: South won 82 to 53 in the kazans (South 82, North 53) - a kazan reached 82"
             in text)
     # a sowing that feeds the opponent's tuzdyk says whose kazan grew; the game is explained
     assert "13... North 78        +1 to South's kazan (its tuzdyk)" in text

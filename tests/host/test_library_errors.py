@@ -104,9 +104,9 @@ def test_games_json_lists_one_object_per_game(capsys, tmp_path):
     status, out, err = run(capsys, "games", "--json", "--library", path)
     assert status == 0
     assert [json.loads(ln) for ln in out.splitlines()] == [
-        {"id": 1, "date": "2026.05.01", "game": "tobit", "result": "1-0", "result_text": "White won",
+        {"id": 1, "date": "2026.05.01", "game": "tobit", "result": "1-0", "result_text": "Aigul won by resignation",
          "termination": "resignation", "plies": 1, "white": "Aigul", "black": "Bolat", "board": "b1"}]
     status, out, err = run(capsys, "games", "--library", path)  # the table: the result in words
-    assert status == 0 and out.splitlines()[1].split()[3:5] == ["White", "won"]
+    assert status == 0 and out.splitlines()[1].split()[3:7] == ["Aigul", "won", "by", "resignation"]
     status, out, err = run(capsys, "export", "--json", "--library", path)
     assert status == 0 and [(g["result"], g["moves"]) for g in json.loads(out)] == [("1-0", ["7-14"])]

@@ -175,7 +175,7 @@ def test_a_locked_board_begins_every_game_syncs_and_opens_the_staff_menu_after_a
 
 
 def test_a_tobit_set_up_nobody_has_begun_is_left_by_start_pressed_again_for_the_menu(board, tmp_path):
-    """The soak's "other game" visitors (issue 14; docs/museum.md, "What visitors can
+    """The soak's "other game" visitors (issue 14; docs/museum-reference.md, "What visitors can
     do"): a Tobit game begun by its pieces leaves Tobit chosen in the menu; the pieces
     swept off, the next visitor's game press begun 75 ms after a stray touch is no press
     (QUIET_MS), so START begins the menu's choice: Tobit's set-up. START pressed

@@ -468,7 +468,7 @@ def test_resign_and_agreed_draw_on_the_pads():
             ["green", "the winner's side", True], ["lavender", "a draw", False]]
         assert [x[2] for x in st["legend"] if x[3]] == ["the winner's side"]
         assert "engine's move from" in [x[2] for x in st["legend"]]  # the last move's colours stay listed
-        assert st["result_text"] == "South wins - North resigned (kazans: South 10, North 0)"
+        assert st["result_text"] == "South won - North resigned (kazans: South 10, North 0)"
         with pytest.raises(ValueError, match="no game is being played"):
             s.act({"op": "resign"})
         s.act({"op": "new", "game": "tihbat", "mode": "two"})
@@ -620,7 +620,12 @@ def test_the_pages_sync_takes_the_games_and_the_boards_health_counters(tmp_path)
     db = str(tmp_path / "lib.sqlite")
     s = Session(srv.Hub(), game="toguz", library=db)
     try:
-        s.new("tihbat")  # the toguz game abandoned under it: one finished record
+        s.new("tihbat")  # the toguz game, no move made: not kept (issue 34)
+        s.advance(300)
+        s.act({"op": "click", "cell": 0})  # South 1
+        s.advance(700)
+        assert len(s.state()["moves"]) == 1
+        s.new("toguz")  # the tihbat game abandoned under it: one finished record
         new, old = s.sync_games()
         assert (new, old) == (1, 0)
         lib = Library(db)

@@ -696,3 +696,29 @@ def test_the_curators_report_fits_a_phone(pw, tmp_path):
     finally:
         ctx.close()
         shutil.rmtree(profile, ignore_errors=True)
+
+
+def test_the_result_is_shown_in_words(sim, browser):
+    """Issue 34: a game's end on the page says who won in words (the notation stays in
+    the record): a resignation, then an agreed draw."""
+    page, errors = _open(browser, sim[1])
+    _new_game(page, "tihbat")
+    page.wait_for_function("() => document.getElementById('cell-1').getAttribute('data-colour') === '%s'" % GREEN,
+                           timeout=TIMEOUT)
+    page.click("#cell-1")
+    _wait_moves(page, 1)
+    page.click("#resign")  # North, to move, resigns
+    page.wait_for_function("() => document.getElementById('status-text').textContent.startsWith('Game over')",
+                           timeout=TIMEOUT)
+    text = page.text_content("#status-text")
+    assert text.startswith("Game over: South won - North resigned (captured: South "), text
+    assert "1-0" not in text
+    _new_game(page, "toguz")
+    page.click("#draw")
+    page.wait_for_function("() => document.getElementById('status-text').textContent.startsWith('Game over')",
+                           timeout=TIMEOUT)
+    text = page.text_content("#status-text")
+    assert text.startswith("Game over: Draw - agreed (kazans: South 0, North 0)"), text
+    _full_shot(page, "result-in-words.png")
+    assert errors == []
+    page.close()

@@ -16,7 +16,7 @@ def _tihbat_end():
 def test_toguz_result_says_who_won_and_the_kazans():
     g = new_game("toguz", "9/2S,1S,1S,1S,1S,1S,1S,1S,1S 82 70 N 40")
     assert words.result_words("toguz", "1-0", "kazan", g) == \
-        "South wins 82 to 70 in the kazans (South 82, North 70) - a kazan reached 82"
+        "South won 82 to 70 in the kazans (South 82, North 70) - a kazan reached 82"
     g = new_game("toguz", "9/9 81 81 N 40")
     assert words.result_words("toguz", "1/2-1/2", "kazan", g) == "Draw 81 to 81 in the kazans - both kazans reached 81"
     assert words.result_words("toguz", "*") == "game in progress"
@@ -31,14 +31,14 @@ def test_tihbat_result_shows_the_equal_split():
     assert ("South %d, North %d" % (fs, fn)) in text
     if left:
         assert "%d and %d captured, the %d counters left on the board split equally" % (cs, cn, left) in text
-    assert text.startswith({"1-0": "South wins", "0-1": "North wins", "1/2-1/2": "Draw"}[g.result()])
+    assert text.startswith({"1-0": "South won", "0-1": "North won", "1/2-1/2": "Draw"}[g.result()])
 
 
 def test_tobit_result_names_the_loser_reason():
     assert words.result_words("tobit", "0-1", "no piece or no legal move") == \
-        "Black wins - White has no piece or no legal move"
+        "Black won - White has no piece or no legal move"
     assert words.result_words("tobit4", "1/2-1/2", "repetition") == "Draw - the position repeated"
-    assert words.result_words("tobit", "1-0", "resignation") == "White wins - Black resigned"
+    assert words.result_words("tobit", "1-0", "resignation") == "White won - Black resigned"
 
 
 def test_events_in_players_terms():

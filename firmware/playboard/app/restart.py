@@ -1,4 +1,4 @@
-"""A locked board's daily restart (docs/museum.md, "The daily restart"): the firmware
+"""A locked board's daily restart (docs/museum-reference.md, "The daily restart"): the firmware
 starts afresh once a day at a moment nobody plays, so that every day begins on a
 whole heap, as after a power-up (a heap broken up by weeks of play in one process
 can no longer give a game's start its pieces).

@@ -442,7 +442,16 @@ class Store:
 
     def finish(self, result, termination=None):
         """End the current game with ``result`` ("1-0", "0-1", "1/2-1/2", "*") and
-        ``termination`` (str or None). It is then kept until acknowledged."""
+        ``termination`` (str or None). It is then kept until acknowledged; True once
+        on flash, False (``error`` says why) if flash failed (call it again).
+
+        A game left unfinished (``*``) with no move on record (takebacks applied: a
+        board switched on and a new game chosen, a game left at its start, a restart
+        closing it with ``resume`` never) is not a game: its file is removed instead
+        (``_discard``). A game with a move on record is never removed here, and until
+        the removal is done the game is an unfinished one (resumed at power-up)."""
+        if result == RESULT_UNFINISHED and self._moves == 0 and self.current is not None:
+            return self._discard()
         j = self.journal
         if j is not None and j.ending:  # (the E record is in the journal: its fold is left)
             ok = True
@@ -459,6 +468,40 @@ class Store:
         if ok:
             self.current = None
         return ok
+
+    def _discard(self):
+        """Remove the current game's file (``finish``: no move on record, unfinished)
+        and let go of the journal's records of it; True once gone, False (``error``)
+        if flash failed. The journal is erased after (its ``J`` record then names no
+        file: a cut or a failed erase leaves it to be settled at the next start)."""
+        self._close_file()
+        gid = self.current
+        path = self._gpath(gid)
+        try:
+            self.fs.remove(path)
+        except OSError as e:
+            try:
+                self.fs.size(path)
+            except OSError:  # (gone all the same: a removal that raised after it was done)
+                e = None
+            if e is not None:
+                self._fail("removing g%d.rec (no move made)" % gid, e)
+                return False
+        self.count -= 1
+        self._used -= self._cur_size
+        self.current = None
+        self._moves = 0
+        self._dirty = False
+        self.error = None
+        j = self.journal
+        if j is not None and j.pos:
+            end = j.pos
+            j.pos = 0
+            try:
+                j.erase(end + 512)
+            except OSError:
+                pass  # (the next game's start finds it not blank and settles it)
+        return True
 
     def close(self):
         """Close the open file (the game stays unfinished and resumes next time)."""

@@ -26,14 +26,15 @@ def run(args):
 
         for g in games:
             print(json.dumps({"id": g.id, "date": g.date, "game": g.game, "result": g.result,
-                              "result_text": result_short(g.game, g.result),
+                              "result_text": result_short(g.game, g.result, g.termination, g.tags),
                               "termination": g.termination, "plies": g.plies, "white": g.tags.get("White"),
                               "black": g.tags.get("Black"), "board": g.board}, ensure_ascii=False))
         return 0
-    print("%5s  %-10s  %-7s  %-10s  %5s  %s" % ("id", "date", "game", "result", "plies", "players"))
+    print("%5s  %-10s  %-7s  %-24s  %5s  %s" % ("id", "date", "game", "result", "plies", "players"))
     for g in games:
         players = "%s - %s" % (g.tags.get("White", "?"), g.tags.get("Black", "?"))
-        print("%5d  %-10s  %-7s  %-10s  %5d  %s" % (g.id, g.date, g.game, result_short(g.game, g.result), g.plies,
-                                                    players))
+        print("%5d  %-10s  %-7s  %-24s  %5d  %s" % (g.id, g.date, g.game,
+                                                    result_short(g.game, g.result, g.termination, g.tags),
+                                                    g.plies, players))
     print("%d game%s" % (len(games), "" if len(games) == 1 else "s"))
     return 0

@@ -27,6 +27,7 @@ class Follower:
 
     def __init__(self, out=None, pictures=True):
         self.g = None
+        self.tags = {}  # the game's record tags where known (the players' names)
         self.out = out or sys.stdout
         self.pictures = pictures
 
@@ -38,7 +39,8 @@ class Follower:
         if self.g is not None and self.pictures:
             self.say(picture(self.g))
 
-    def start(self, name, fen=None, moves=()):
+    def start(self, name, fen=None, moves=(), tags=None):
+        self.tags = tags or {}
         try:
             self.g = new_game(name, fen)
             for m in moves:
@@ -81,7 +83,8 @@ class Follower:
             self.show()
         elif kind == "over":
             name = self.g.name if self.g is not None else ev.get("game", "toguz")
-            self.say("game over: %s" % result_words(name, ev.get("result"), ev.get("termination"), self.g))
+            self.say("game over: %s" % result_words(name, ev.get("result"), ev.get("termination"), self.g,
+                                                     self.tags))
         else:
             line = event_words(ev, self.g.name if self.g is not None else ev.get("game", "toguz"),
                                self.g.turn if self.g is not None else None)
@@ -102,7 +105,7 @@ def run(args):
             st = link.status()
             if st.get("current") is not None:
                 rec, raw = link.fetch_game(st["current"])
-                f.start(rec.name, rec.fen, rec.moves)
+                f.start(rec.name, rec.fen, rec.moves, rec.tags)
             else:
                 f.say("no game in play (board firmware %s)" % hello.get("fw"))
             link.live(True)

@@ -19,7 +19,10 @@ def add_arguments(p):
 def sync(link, board, lib, keep=False, progress=True, out=sys.stdout):
     """Pull every finished game from ``link`` into ``lib``; acknowledge each after its
     commit. Returns (new, already stored). A sync cut off anywhere can be run again:
-    a game stored but not acknowledged is found by its uid and only acknowledged."""
+    a game stored but not acknowledged is found by its uid and only acknowledged.
+    A game with no move made and no result (``*``: a board switched on and a game
+    chosen and left; firmware from before issue 34 kept them) is not a game: it is
+    acknowledged and not stored, nor counted."""
     from tqdm import tqdm
 
     games = [g for g in link.list_games() if g["finished"]]
@@ -29,7 +32,9 @@ def sync(link, board, lib, keep=False, progress=True, out=sys.stdout):
     try:
         for g in games:
             rec, raw = link.fetch_game(g["id"], bar.update)
-            if lib.add(board, rec, raw):
+            if rec.result == "*" and not rec.moves:
+                pass
+            elif lib.add(board, rec, raw):
                 new += 1
             else:
                 old += 1

@@ -1,0 +1,40 @@
+"""A game's result as a person says it ("White won", "Black won on time", "Draw"), for
+every page and listing meant for people (the player's page, `playboard live`, `playboard
+games`, the hall and the tournament tables); the files keep the notation (PGN's
+1-0, 0-1, 1/2-1/2, *; a tournament's forfeits +/-, -/+, -/-).
+
+One small function, shared: ``playboard_host.words`` builds its longer sentences (the
+score, why the game ended) on it.
+"""
+
+# the notation -> who won (0 White / South, 1 Black / North), and whether by forfeit
+_WON = {"1-0": (0, False), "0-1": (1, False), "+/-": (0, True), "-/+": (1, True)}
+
+# a record's Termination tag -> how, in words after "won" ("" where it adds nothing)
+HOW = {"resignation": "by resignation", "time forfeit": "on time", "time": "on time",
+       "agreed draw": "by agreement", "abandoned": "",
+       # the ends by the rules: the result says it all
+       "normal": "", "kazan": "", "board empty": "", "no piece or no legal move": "", "repetition": ""}
+
+
+def result_words(result, white=None, black=None, how=None):
+    """``result`` in words: "White won", "Black won on time", "Bek won by resignation",
+    "Draw", "Draw by agreement", "White won by forfeit", "Both lost by forfeit",
+    "Unfinished" (``*``, None or anything else).
+
+    ``white``/``black``: the players' names when known (a str; None or "" gives "White" /
+    "Black"; pass "South" / "North" for the mancala games' sides). ``how``: words after
+    the result ("on time", "by resignation"; a record's Termination tag may be given as
+    it is: see ``HOW``; other text is kept as given, None or "" adds nothing)."""
+    how = HOW.get(how, how) if how else ""
+    tail = " " + how if how else ""
+    if result == "1/2-1/2":
+        return "Draw" + tail
+    if result == "-/-":
+        return "Both lost by forfeit"
+    won = _WON.get(result)
+    if won is None:
+        return "Unfinished"
+    side, forfeit = won
+    name = (white or "White") if side == 0 else (black or "Black")
+    return "%s won%s" % (name, " by forfeit" if forfeit else tail)
