@@ -354,3 +354,38 @@ def test_a_museum_day_with_power_cuts(frozen, tmp_path):
         assert p.resets == []
     finally:
         p.close()
+
+
+def test_sim_pico_runs_the_product_image(frozen, monkeypatch):
+    """`playboard sim --pico` (its console, ``pico.console.run``) on the product image
+    where it is built: only ``board.txt`` on the flash (no ``.mpy`` deployed), the board
+    lit to its menu by the frozen firmware, its LEDs read back at the console, no reset."""
+    import io
+    import re
+    from playboard_host.pico import console
+
+    monkeypatch.setenv("PLAYBOARD_FROZEN_UF2", frozen)
+    staged = []
+    real = pico.build_fs_image
+    monkeypatch.setattr(pico, "build_fs_image", lambda files, extra=None: staged.append(
+        (list(files), sorted(extra or {}))) or real(files, extra))
+    out = io.StringIO()
+
+    def typed():
+        end = time.monotonic() + 240
+        while time.monotonic() < end:
+            yield "leds\n"
+            frames = [int(n) for n in re.findall(r"frame (\d+): ", out.getvalue())]
+            if frames and frames[-1] >= 2:  # the first frame (the boot's), then the menu's
+                break
+            time.sleep(1)
+        yield "time\n"
+        yield "quit\n"
+
+    assert console.run(inp=typed(), out=out) == 0
+    text = out.getvalue()
+    assert staged == [([], ["board.txt"])], staged
+    assert "image: %s (the product: the firmware frozen in)" % frozen in text, text
+    last = re.findall(r"frame (\d+): (.*)", text)[-1]
+    assert int(last[0]) >= 2 and last[1] != "all dark", text
+    assert "watchdog resets: none" in text, text
