@@ -356,19 +356,18 @@ def test_a_museum_day_with_power_cuts(frozen, tmp_path):
         p.close()
 
 
-def test_sim_pico_runs_the_product_image(frozen, monkeypatch):
-    """`playboard sim --pico` (its console, ``pico.console.run``) on the product image
-    where it is built: only ``board.txt`` on the flash (no ``.mpy`` deployed), the board
-    lit to its menu by the frozen firmware, its LEDs read back at the console, no reset."""
+def _console_to_the_menu(monkeypatch, **kw):
+    """`playboard sim --pico`'s console (``pico.console.run(**kw)``) typed at until the
+    board's menu is lit (its second LED frame), then ``time`` and ``quit``: (its output,
+    [(the files staged on the flash, the extra file names)])."""
     import io
     import re
     from playboard_host.pico import console
 
-    monkeypatch.setenv("PLAYBOARD_FROZEN_UF2", frozen)
     staged = []
     real = pico.build_fs_image
     monkeypatch.setattr(pico, "build_fs_image", lambda files, extra=None: staged.append(
-        (list(files), sorted(extra or {}))) or real(files, extra))
+        ([b for a, b in files], sorted(extra or {}))) or real(files, extra))
     out = io.StringIO()
 
     def typed():
@@ -382,13 +381,33 @@ def test_sim_pico_runs_the_product_image(frozen, monkeypatch):
         yield "time\n"
         yield "quit\n"
 
-    assert console.run(inp=typed(), out=out) == 0
+    assert console.run(inp=typed(), out=out, **kw) == 0
     text = out.getvalue()
-    assert staged == [([], ["board.txt"])], staged
-    assert "image: %s (the product: the firmware frozen in)" % frozen in text, text
     last = re.findall(r"frame (\d+): (.*)", text)[-1]
     assert int(last[0]) >= 2 and last[1] != "all dark", text
     assert "watchdog resets: none" in text, text
+    return text, staged
+
+
+def test_sim_pico_runs_the_product_image(frozen, monkeypatch):
+    """`playboard sim --pico` on the product image where it is built: only ``board.txt``
+    on the flash (no ``.mpy`` deployed), the board lit to its menu by the frozen
+    firmware, its LEDs read back at the console, no reset."""
+    monkeypatch.setenv("PLAYBOARD_FROZEN_UF2", frozen)
+    text, staged = _console_to_the_menu(monkeypatch)
+    assert staged == [([], ["board.txt"])], staged
+    assert "image: %s (the product: the firmware frozen in)" % frozen in text, text
+
+
+def test_sim_pico_stock_runs_the_mpy_deploy_on_the_stock_image(monkeypatch):
+    """`playboard sim --pico --stock`: the stock MicroPython image with the firmware's
+    ``.mpy`` files on its flash (as ``playboard deploy`` stages them), lit to its menu."""
+    from test_pico import _needs_pico
+    _needs_pico()
+    text, staged = _console_to_the_menu(monkeypatch, stock=True)
+    (files, extra), = staged
+    assert "main.py" in files and "playboard/app/loop.mpy" in files and extra == ["board.txt"], staged
+    assert "(stock MicroPython, the firmware as .mpy files on its flash)" in text, text
 
 
 def _engine_move(p, link, timeout=180):
