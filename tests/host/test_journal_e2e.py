@@ -1,9 +1,11 @@
-"""The record's journal on the simulated board (``SimBoard(journal=4)``: NOR flash in a
-file beside the littlefs image, as the product board has it below its filesystem;
-docs/app.md "The journal"): a Toguz Kumalak game played through the sensors while the
-process is killed at random moments and its flash cut inside page programs and block
-writes; each restart resumes with every committed move; the game's end folds it into
-its file, which holds every move, and the journal is left erased.
+"""The record's journal on the simulated board (``SimBoard.start(journal=4)``, the
+default: NOR flash in a file beside the littlefs image or in the flash folder, as the
+product board has it below its filesystem; docs/app.md "The journal"): a Toguz Kumalak
+game played through the sensors while the process is killed at random moments and its
+flash cut inside page programs and block writes; each restart resumes with every
+committed move; the game's end folds it into its file, which holds every move, and the
+journal is left erased. And on a flash folder with the default journal, the power cut
+right after a move.
 """
 import os
 import random
