@@ -5,12 +5,16 @@ on the frozen image on the emulated Pico (at the REPL after Ctrl-C): prints one 
 
 The app is built as the board builds it (``playboard.app.onboard.run``: the board
 definition - pico-matrix on the chip, sim on the model: the same layout -, the layouts,
-Tobit's native search where the firmware is frozen, the record store, a link), then for
-each game (Toguz Kumalak, Tobit, Tobit 4x4, Tihbat) a game against the engine at its top
-level is begun over the link's ``G`` (the frames until begun), the link asked for its
-status, and the app's engine searches a middle game of it at that level (300 nodes: its
-tables and buffers made and kept). Free heap and the largest free block (the largest
-bytearray that can be made) after each step; the worst of them per game.
+Tobit's native search where the firmware is frozen, the record store with the record's
+journal - the product image's region on the chip, a file as the simulated board's on
+the model -, a link) over the games the runner put in the store's folder (``heapprobe``:
+200 games, bench/py_model.py), then for each game (Toguz Kumalak, Tobit, Tobit 4x4,
+Tihbat) a game against the engine at its top level is begun over the link's ``G`` (the
+frames until begun), the link used (a status, a page of the games' list, a game's
+fetch: the folder of 200 games read through), and the app's engine searches a middle
+game of it at that level (300 nodes: its tables and buffers made and kept). Free heap
+and the largest free block (the largest bytearray that can be made) after each step;
+the worst of them per game.
 """
 import gc
 import json
@@ -29,10 +33,10 @@ else:
     from playboard.sim.hw import open_board
     cfg = load_board("sim", with_layout=False)
 hw = open_board(cfg)
-from playboard.app.gamestart import read_layouts  # noqa: E402
+from playboard.app.startup import read_layouts  # noqa: E402
 layouts = read_layouts(cfg, hw)
 from playboard.app.loop import App  # noqa: E402
-unload("playboard.app.gamestart")
+unload("playboard.app.startup")
 from playboard.app.onboard import load_native  # noqa: E402
 NATIVE = load_native(cfg)
 from playboard.record import Store  # noqa: E402
@@ -40,10 +44,12 @@ from playboard import link  # noqa: E402
 
 
 class Quiet:
-    """The link's transport: one request at a time, answers swallowed."""
+    """The link's transport: requests given in ``data``; of the answers only the type of
+    each frame is kept (``kinds``, the last 32: "s", "l", "f", "!" an error)."""
 
     def __init__(self):
         self.data = b""
+        self.kinds = bytearray()
 
     def read_into(self, buf):
         n = min(len(buf), len(self.data))
@@ -54,13 +60,22 @@ class Quiet:
     def ready(self):
         return len(self.data) > 0
 
-    def write(self, data):
-        pass
+    def write(self, data):  # (one frame a call: its start byte, seq, type, ...)
+        if len(self.kinds) < 32 and len(data) > 2:
+            self.kinds.append(data[2])
 
 
+if ON_CHIP:
+    from playboard.record.journal import find
+    journal = find()  # (the product image's; None on the stock image)
+else:
+    from playboard.record.journal import Journal
+    from playboard.sim.flash import NorFile
+    journal = Journal(NorFile("heapprobe.journal", 4))
 t = Quiet()
-app = App(hw, cfg, Store("/heapprobe" if ON_CHIP else "heapprobe"), transport=t, wdt=None, layouts=layouts)
-del layouts
+st = Store("/heapprobe" if ON_CHIP else "heapprobe", journal=journal)
+app = App(hw, cfg, st, transport=t, wdt=None, layouts=layouts)
+del layouts, journal
 gc.collect()
 
 
@@ -89,7 +104,8 @@ def heap():
     return [gc.mem_free(), largest_block()]
 
 
-out = {"native": NATIVE, "total": gc.mem_free() + gc.mem_alloc()}
+out = {"native": NATIVE, "total": gc.mem_free() + gc.mem_alloc(), "games": st.count + st.synced,
+       "journal": st.journal is not None}
 app.start(time.ticks_ms())
 frames(30)
 out["menu"] = heap()
@@ -104,9 +120,14 @@ for name in ("toguz", "tobit", "tobit4", "tihbat"):
         n += 1
     frames(20)
     got = {"level": top, "begun": heap()}
-    t.data = link.encode_frame(1, "S", b"")  # the link in use: a status request
-    frames(5)
+    # the link in use: a status, the first page of the games' list, a game's first bytes
+    t.kinds[:] = b""
+    # (seqs 65-67: no byte of the replies' start escaped: their type is the frame's third byte)
+    t.data = (link.encode_frame(65, "S", b"") + link.encode_frame(66, "L", b'{"from": 0}')
+              + link.encode_frame(67, "F", b'{"id": 1, "off": 0}'))
+    frames(10)
     got["status"] = heap()
+    got["replies"] = bytes(t.kinds).decode()  # "slf": each answered
     from playboard.games.registry import new_game
     g = new_game(name, middle(name))
     unload("playboard.games.registry")

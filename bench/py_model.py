@@ -5,7 +5,11 @@ built 32-bit with the firmware frozen in, ``-X heapsize=MODEL_HEAP``) and on the
 RPI_PICO image (build/playboard-pico.uf2, ``make uf2``) on the emulated Pico, side by
 side (docs/simulator.md, "The model").
 
-Targets (issue 30): at the worst moment of each game (begun, the link asked, the engine's
+Both boards hold 200 games on flash (``GAMES_ON_FLASH`` finished Toguz Kumalak games of
+60 plies, not yet synced: every one listed) and the record's journal, and the link is
+used in each game (a status, a page of the list, a fetch).
+
+Targets (issue 30): at the worst moment of each game (begun, the link used, the engine's
 search done with its buffers kept) >= 96 KB free and a largest block >= 48 KB, on both;
 the model's free heap within 10% of the image's. Where the model, Node/rp2040js or the
 image is absent, one line says so and the figures of what is there are reported.
@@ -22,6 +26,31 @@ import benchlib
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 GAMES = ("toguz", "tobit", "tobit4", "tihbat")
+GAMES_ON_FLASH = 200
+PLIES = 60
+
+
+def games_on_flash(n=GAMES_ON_FLASH, plies=PLIES):
+    """{"heapprobe/g<id>.rec": bytes} of ``n`` finished Toguz Kumalak games of up to
+    ``plies`` seeded random plies each, written as the board's store writes them
+    (``playboard.record``: header, tags, moves, end)."""
+    import random
+    from playboard.games.registry import new_game
+    from playboard.record.codec import encode_record
+    rng = random.Random(30)
+    out = {}
+    for gid in range(1, n + 1):
+        g = new_game("toguz")
+        recs = [encode_record(0x47, "toguz\x00u%06d\x00" % gid)]  # G
+        for k, v in (("White", "Player"), ("Black", "Playboard L9"), ("Mode", "white"), ("Level", "9")):
+            recs.append(encode_record(0x54, k + "\x00" + v))  # T
+        while g.ply < plies and not g.is_game_over():
+            m = rng.choice(g.legal_moves())
+            recs.append(encode_record(0x4D, g.move_text(m)))  # M
+            g.push(m)
+        recs.append(encode_record(0x45, "%s\x00" % ("1-0" if gid % 2 else "0-1")))  # E
+        out["heapprobe/g%d.rec" % gid] = b"".join(bytes(r) for r in recs)
+    return out
 
 
 def run_model():
@@ -37,6 +66,10 @@ def run_model():
         print("no simulator's model (make setup builds build/micropython-board): no model figures")
         return None
     with tempfile.TemporaryDirectory() as tmp:
+        os.makedirs(os.path.join(tmp, "heapprobe"))
+        for path, data in games_on_flash().items():
+            with open(os.path.join(tmp, path), "wb") as f:
+                f.write(data)
         r = subprocess.run([exe, "-X", "heapsize=" + MODEL_HEAP, os.path.join(HERE, "heap_probe.py")],
                            cwd=tmp, capture_output=True, text=True, timeout=600,
                            env=dict(os.environ, MICROPYPATH=".frozen"))
@@ -60,6 +93,7 @@ def run_pico():
         print(str(e))
         return None
     files = {"board.txt": b"pico-matrix"}
+    files.update(games_on_flash())
     for name in ("heap_probe.py", "benchlib.py"):
         with open(os.path.join(HERE, name), "rb") as f:
             files[name] = f.read()
@@ -100,13 +134,16 @@ def main():
                         d["total"] // 1024, "KB")
         benchlib.report("heap %s: Tobit's native search loaded (as a frozen board does)" % label,
                         "yes" if d["native"] else "no", "", "yes", bool(d["native"]))
+        benchlib.report("heap %s: games on flash during the probe (the record's journal: %s)"
+                        % (label, "yes" if d.get("journal") else "no"), d.get("games", 0), "games",
+                        ">= %d" % GAMES_ON_FLASH, d.get("games", 0) >= GAMES_ON_FLASH)
     for name in GAMES:
         for label, d in (("model", model), ("image", chip)):
             if d is None:
                 continue
             free, block = worst(d, name)
             g = d[name]
-            ok = g["nodes"] > 0 and g["memory_errors"] == 0
+            ok = g["nodes"] > 0 and g["memory_errors"] == 0 and g.get("replies") == "slf"
             benchlib.report("heap %s: %s v engine level %d: free at the worst moment" % (label, name, g["level"]),
                             free // 1024, "KB", ">= 96 KB", ok and free >= 96 * 1024)
             benchlib.report("heap %s: %s v engine level %d: largest block at the worst moment"

@@ -18,22 +18,23 @@ the control channel's ``game``), a mancala move made properly (its pit lifted pa
 Invariants after every step (``Fuzz.check``): no exception left a frame (no
 ``crash`` event, no traceback on the firmware's stderr, no
 refused ``adv``); the board's position is the rules core's replay of the game on its
-flash (the record file of the game in play: its moves replayed from its set-up
-position give the status's fen); the LEDs are not all dark while a game is played
+flash (the game in play as the board keeps it, its file and the record's journal
+(``boardflash.kept_game``): its moves replayed from its set-up position give the
+status's fen); the LEDs are not all dark while a game is played
 (the lights match a state that shows something); the board answers (``status``)
 within the control channel's timeout, and its link answers after garbage. At the end
 of a run (``recovers``) the board is brought back to a normal game by an obvious
 gesture (the pits left alone, a new game, a move: read). Frames: ``SimBoard.advance(ms)`` runs one a scan
 period (10 ms on ``sim``).
 """
-import os
 import random
 import shutil
 
 from playboard.board.layout import load_layout
 from playboard.board.mancala_tracker import LIFT_MS
 from playboard.games.registry import new_game
-from playboard.record.read import parse_game
+
+from playboard_host.boardflash import kept_game
 
 GAMES = ("toguz", "tihbat", "tobit", "tobit4")
 MODES = ("two", "white", "black", "demo")
@@ -272,12 +273,8 @@ class Fuzz:
         if st["state"] in ("play", "setup") and st.get("fen") and not st.get("thinking"):
             gid = st["store"]["current"]
             if gid is not None and not st.get("pending"):
-                path = os.path.join(self.folder, "games", "g%d.rec" % gid)
-                try:
-                    with open(path, "rb") as f:
-                        rec = parse_game(f.read(), gid)
-                except OSError:
-                    rec = None
+                # the game as the board keeps it: its file and the record's journal
+                rec = kept_game(self.folder, gid)
                 if rec is not None and rec.name == st["game"]:
                     g = new_game(rec.name, fen=rec.fen) if rec.fen else new_game(rec.name)
                     try:

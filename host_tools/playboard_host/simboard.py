@@ -72,8 +72,9 @@ _BUILD_INPUTS = (os.path.join(ROOT, "host_tools", "build_image.sh"),
                  os.path.join(ROOT, "host_tools", "playboard_host", "frozen_data.py"))
 
 __all__ = ["SimBoard", "SimError", "SimDied", "micropython_binary", "model_binary", "build_firmware",
-           "RESTART_EXIT", "MODEL_HEAP"]
+           "RESTART_EXIT", "MODEL_HEAP", "JOURNAL_SECTORS"]
 
+JOURNAL_SECTORS = 4  # the record's journal: the product board's 16 KB (PLAYBOARD_PICO/flashmap.py)
 RESTART_EXIT = 75  # the firmware's exit status for a daily restart (playboard.sim.bridge.run)
 
 
@@ -243,13 +244,16 @@ class SimBoard:
     # ---- process ------------------------------------------------------------
 
     def start(self, board_def="sim", fs_dir=None, image=None, blocks=64, clock="virtual",
-              think=None, link=True, board_id=None, journal=0, seed=None):
+              think=None, link=True, board_id=None, journal=JOURNAL_SECTORS, seed=None):
         """Start the firmware: ``board_def`` (a name in firmware/boards), flash in
         folder ``fs_dir`` (games in ``fs_dir/games``) or littlefs image file ``image``
         (``blocks`` x 4 KB when new); ``board_id``: the id its link's hello gives
         (default "sim"; several boards of a hall each need their own); ``journal``: 4 KB
-        sectors of the record's journal (NOR flash in a file beside the flash, as the
-        product board has it below its filesystem; 0: none, the game files only);
+        sectors of the record's journal (NOR flash in a file beside the flash: ``fs_dir``
+        /journal or ``image``.journal, as the product board has it below its filesystem;
+        default JOURNAL_SECTORS, the product's 16 KB; 0: none, the game files only: the
+        moves of the game in play are in the journal until it ends or the board powers
+        up, ``playboard_host.boardflash`` reads a game as the board keeps it);
         ``seed``: an int seeds the engine's games in turn (a replayable run; None: each
         game's seed from ``os.urandom``, as on the board).
         Returns the firmware's ready message (dict:
@@ -305,8 +309,7 @@ class SimBoard:
             cmd += ["--no-link"]
         if a.get("board_id"):
             cmd += ["--id", a["board_id"]]
-        if a.get("journal"):
-            cmd += ["--journal", str(a["journal"])]
+        cmd += ["--journal", str(a.get("journal") or 0)]
         if a.get("seed") is not None:
             cmd += ["--seed", str(a["seed"] & 0x3FFFFFFF)]
         if self._sensors:  # (a restart: the pieces stand where they stood)

@@ -79,7 +79,6 @@ def test_a_fuzz_seed_replays_the_whole_run_engine_moves_included(tmp_path):
     """A failing seed must replay: the same seed gives the same steps and the same
     games on flash, the engine's moves among them (the board's engine seeded from
     the fuzz's seed, docs/engine.md "Seeds")."""
-    import os
     from playboard_host.fuzz import Fuzz
 
     def run(tag):
@@ -91,15 +90,10 @@ def test_a_fuzz_seed_replays_the_whole_run_engine_moves_included(tmp_path):
             f.adv(6000)  # random moves in 14 of 32 (in one game of 4: 30) from its seed
         finally:
             f.close()
-        from playboard.record.read import parse_game
-        games = os.path.join(folder, "games")
-        files = {}
-        for n in sorted(os.listdir(games)):
-            if n.endswith(".rec"):
-                with open(os.path.join(games, n), "rb") as fh:
-                    rec = parse_game(fh.read(), int(n[1:-4]))
-                # (each game's id and date are its own: the moves and results replay)
-                files[n] = (rec.name, rec.moves, rec.result)
+        from playboard_host.boardflash import kept_games
+        # every game as the board keeps it (the game in play: its file and the journal);
+        # each game's id and date are its own: the moves and results replay
+        files = {n: (rec.name, rec.moves, rec.result) for n, rec in kept_games(folder).items()}
         return f.log, files
 
     log1, files1 = run("a")

@@ -1,9 +1,11 @@
-"""The record's journal on the simulated board (``SimBoard(journal=4)``: NOR flash in a
-file beside the littlefs image, as the product board has it below its filesystem;
-docs/app.md "The journal"): a Toguz Kumalak game played through the sensors while the
-process is killed at random moments and its flash cut inside page programs and block
-writes; each restart resumes with every committed move; the game's end folds it into
-its file, which holds every move, and the journal is left erased.
+"""The record's journal on the simulated board (``SimBoard.start(journal=4)``, the
+default: NOR flash in a file beside the littlefs image or in the flash folder, as the
+product board has it below its filesystem; docs/app.md "The journal"): a Toguz Kumalak
+game played through the sensors while the process is killed at random moments and its
+flash cut inside page programs and block writes; each restart resumes with every
+committed move; the game's end folds it into its file, which holds every move, and the
+journal is left erased. And on a flash folder with the default journal, the power cut
+right after a move.
 """
 import os
 import random
@@ -100,3 +102,61 @@ def test_a_game_on_the_journal_survives_kills_and_cuts_and_ends_whole_in_its_fil
     assert rec.moves == plan and rec.finished and rec.problem is None
     with open(image + ".journal", "rb") as f:
         assert f.read() == b"\xff" * 4 * 4096  # erased at the game's end
+
+
+def test_the_journal_is_on_by_default_and_a_power_cut_right_after_a_move_keeps_it(board, tmp_path):
+    """``SimBoard.start`` gives the board the product's journal unless told otherwise:
+    a two-player Toguz Kumalak game's moves go to ``flash/journal``, not to the game's
+    file; the power cut the moment the second move is committed (no frame after it),
+    the board comes back with both moves (folded into the file at power-up, the
+    journal begun again for the resumed game) and plays on; a cut after the third
+    move again; the game as the board keeps it (``boardflash.kept_game``) is every
+    move at each moment."""
+    from playboard_host.boardflash import kept_game
+
+    b = board()
+    flash = str(tmp_path / "flash")
+    b.start("sim", fs_dir=flash)
+    b.new_game("toguz", "two")
+    b.advance(300)
+    g = new_game("toguz")
+    plan = []
+    plan.append(g.move_text(6))  # South's pit 7
+    _toguz_move(b, g, 6)
+    g.push(6)
+    plan.append(g.move_text(8))  # North's pit 9: the power goes as soon as it is committed
+    b.tap(8 + 9 * g.turn, 150)
+    g.push(8)
+    seen = _moves(b.events())
+    for _ in range(150):  # (20 ms at a time: a frame or two after the commit at most)
+        if len(seen) == 2:
+            break
+        b.advance(20)
+        seen += _moves(b.events())
+    b.kill()
+    assert seen == plan
+    path = os.path.join(flash, "games", "g1.rec")
+    with open(path, "rb") as f:
+        assert parse_game(f.read()).moves == []  # the file alone: the journal has them
+    with open(os.path.join(flash, "journal"), "rb") as f:
+        assert f.read(1) == b"J"
+    assert kept_game(flash, 1).moves == plan
+    ready = b.restart()
+    assert any("g1.rec" in ln and "from the journal" in ln for ln in ready["report"]), ready
+    st = b.status()
+    assert st["state"] == "play" and st["ply"] == 2 and st["fen"] == g.fen(), st
+    with open(path, "rb") as f:
+        assert parse_game(f.read()).moves == plan  # settled at power-up
+    with open(os.path.join(flash, "journal"), "rb") as f:
+        assert f.read(1) == b"J"  # and begun again for the resumed game
+    m = g.legal_moves()[0]
+    plan.append(g.move_text(m))
+    _toguz_move(b, g, m)
+    g.push(m)
+    assert _moves(b.events()) == plan[-1:]
+    assert kept_game(flash, 1).moves == plan
+    b.kill()
+    b.restart()
+    st = b.status()
+    assert st["state"] == "play" and st["ply"] == 3 and st["fen"] == g.fen(), st
+    assert kept_game(flash, 1).moves == plan

@@ -63,3 +63,37 @@ def test_board_files_and_wiring(tmp_path):
         console.load_board_file("unused", None, str(tmp_path / "bad.json"))
     # WS2812 wire bytes in GRB order back to (r, g, b); a partial pixel dropped
     assert frame_rgb(bytes([1, 2, 3, 4, 5, 6, 7]), "GRB") == [(2, 1, 3), (5, 4, 6)]
+
+
+def test_sim_pico_runs_the_product_image_when_built_else_says_it_runs_the_stock_one(tmp_path, monkeypatch):
+    """`playboard sim --pico` picks the product image (``make uf2``'s, here
+    $PLAYBOARD_FROZEN_UF2) where it is built; the stock image and the .mpy deploy when
+    asked (``--stock`` or a ``--uf2``), or when the product image is absent: with a
+    line that says so and how to build it."""
+    product = tmp_path / "playboard-pico.uf2"
+    product.write_bytes(b"UF2")
+    monkeypatch.setenv("PLAYBOARD_FROZEN_UF2", str(product))
+    assert console.pick_image() == (str(product), True, None)
+    assert console.pick_image(stock=True) == (None, False, None)
+    assert console.pick_image(uf2="/my/stock.uf2") == ("/my/stock.uf2", False, None)
+    monkeypatch.setenv("PLAYBOARD_FROZEN_UF2", str(tmp_path / "absent.uf2"))
+    uf2, frozen, note = console.pick_image()
+    assert (uf2, frozen) == (None, False)
+    assert "make uf2" in note and "stock MicroPython" in note and "\n" not in note
+
+
+def test_sim_options_of_the_emulated_pico_alone_are_refused_in_one_line(capsys):
+    from playboard_host import cli
+    for argv in (["sim", "--stock"], ["sim", "--uf2", "x.uf2"]):
+        assert cli.main(argv) != 0
+        err = capsys.readouterr().err
+        assert "add --pico" in err and len(err.strip().splitlines()) == 1, err
+
+
+def test_sim_pico_passes_its_image_choice_to_the_console(monkeypatch):
+    from playboard_host import cli
+    seen = []
+    monkeypatch.setattr(console, "run", lambda board, board_file, **kw: seen.append((board, kw)) or 0)
+    assert cli.main(["sim", "--pico"]) == 0
+    assert cli.main(["sim", "--pico", "--stock", "--board", "pico-165"]) == 0
+    assert [(b, kw["stock"], kw["uf2"]) for b, kw in seen] == [("pico-matrix", False, None), ("pico-165", True, None)]

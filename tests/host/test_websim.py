@@ -558,6 +558,10 @@ def test_sim_prints_its_serial_port_and_sync_reaches_it_and_the_flash_is_kept(tm
         p.wait(30)
     assert p.returncode == 130  # stopped as by Ctrl-C
     assert flash.is_dir() and any(flash.iterdir())  # the board's flash stays for the next run
+    # with the record's journal beside its games, as the product board's (16 KB), begun
+    # for the game the page started
+    j = (flash / "journal").read_bytes()
+    assert len(j) == 4 * 4096 and j[:1] == b"J", j[:16]
 
 
 @pytest.mark.skipif(micropython_binary() is None, reason="micropython not installed (make setup)")

@@ -354,3 +354,139 @@ def test_a_museum_day_with_power_cuts(frozen, tmp_path):
         assert p.resets == []
     finally:
         p.close()
+
+
+def _console_to_the_menu(monkeypatch, **kw):
+    """`playboard sim --pico`'s console (``pico.console.run(**kw)``) typed at until the
+    board's menu is lit (its second LED frame), then ``time`` and ``quit``: (its output,
+    [(the files staged on the flash, the extra file names)])."""
+    import io
+    import re
+    from playboard_host.pico import console
+
+    staged = []
+    real = pico.build_fs_image
+    monkeypatch.setattr(pico, "build_fs_image", lambda files, extra=None: staged.append(
+        ([b for a, b in files], sorted(extra or {}))) or real(files, extra))
+    out = io.StringIO()
+
+    def typed():
+        end = time.monotonic() + 240
+        while time.monotonic() < end:
+            yield "leds\n"
+            frames = [int(n) for n in re.findall(r"frame (\d+): ", out.getvalue())]
+            if frames and frames[-1] >= 2:  # the first frame (the boot's), then the menu's
+                break
+            time.sleep(1)
+        yield "time\n"
+        yield "quit\n"
+
+    assert console.run(inp=typed(), out=out, **kw) == 0
+    text = out.getvalue()
+    last = re.findall(r"frame (\d+): (.*)", text)[-1]
+    assert int(last[0]) >= 2 and last[1] != "all dark", text
+    assert "watchdog resets: none" in text, text
+    return text, staged
+
+
+def test_sim_pico_runs_the_product_image(frozen, monkeypatch):
+    """`playboard sim --pico` on the product image where it is built: only ``board.txt``
+    on the flash (no ``.mpy`` deployed), the board lit to its menu by the frozen
+    firmware, its LEDs read back at the console, no reset."""
+    monkeypatch.setenv("PLAYBOARD_FROZEN_UF2", frozen)
+    text, staged = _console_to_the_menu(monkeypatch)
+    assert staged == [([], ["board.txt"])], staged
+    assert "image: %s (the product: the firmware frozen in)" % frozen in text, text
+
+
+def test_sim_pico_stock_runs_the_mpy_deploy_on_the_stock_image(monkeypatch):
+    """`playboard sim --pico --stock`: the stock MicroPython image with the firmware's
+    ``.mpy`` files on its flash (as ``playboard deploy`` stages them), lit to its menu."""
+    from test_pico import _needs_pico
+    _needs_pico()
+    text, staged = _console_to_the_menu(monkeypatch, stock=True)
+    (files, extra), = staged
+    assert "main.py" in files and "playboard/app/loop.mpy" in files and extra == ["board.txt"], staged
+    assert "(stock MicroPython, the firmware as .mpy files on its flash)" in text, text
+
+
+def _engine_move(p, link, timeout=180):
+    """The engine's move as the board asks for it to be made (its live ``engine`` event;
+    live events on): (move text, the event, the live ``thinking`` event before it: its
+    search's start, or None), every status polled meanwhile sane. TimeoutError past
+    ``timeout`` host seconds."""
+    thinking = None
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        st = link.status()
+        _sane(st)
+        evs, link.events = link.events, []
+        for ev in evs:
+            if ev.get("ev") == "thinking":
+                thinking = ev
+            elif ev.get("ev") == "engine":
+                return ev["move"], ev, thinking
+        p.wait_emulated(0.2, 300)
+    raise TimeoutError("virtual Pico: no engine move in %.0f s (last status %r)" % (timeout, st))
+
+
+def _leaving_a_choice(name, g):
+    """A legal move of Tobit game ``g`` after which the side to move has more than one
+    (a single move, a forced capture, is made without a search)."""
+    for m in g.legal_moves():
+        h = new_game(name, g.fen())
+        h.push(m)
+        if len(h.legal_moves()) > 1:
+            return m
+    raise AssertionError("every move of %s leaves one reply" % g.fen())
+
+
+@pytest.mark.parametrize("name", ["tobit", "tobit4"])
+def test_tobit_against_the_engine_at_its_top_level_its_move_made_on_the_board(frozen, name):
+    """Tobit (and Tobit 4x4) against the engine at the game's top level on the product
+    image, the engine White (mode ``black``): the pieces set on the matrix, the
+    engine's search starts (its ``thinking`` event), ends with a move the board asks
+    for (live ``engine`` event) that the rules core holds legal; that move made on the
+    matrix (lift, put down, captures taken off) is committed and recorded: the board's
+    position is the rules core's after it, and its record, fetched over the link, holds
+    it; then a move of Black's by hand, and the engine's second search gives a legal move,
+    made and recorded too. No reset, no memory error."""
+    p = _boot(None, [], uf2=frozen)
+    try:
+        link = _link(p)
+        link.set_settings(think_ms=THINK_MS)
+        top = top_level(name, CFG)
+        assert top >= 11
+        st = link.set_game(game=name, mode="black", level=top, force=True)
+        assert st["game"] == name and st["level"] == top, st
+        link.live(True)
+        g = new_game(name)
+        stand = _tobit_stand(name, g)
+        p.set_closed(stand, p.time_us + 100000)
+        text, ev, thinking = _engine_move(p, link)
+        assert thinking == {"ev": "thinking", "side": 0, "level": top}, thinking  # its search started,
+        assert ev["nodes"] > 0 and ev["depth"] >= 1, ev  # ran and ended
+        m = g.parse_move(text)
+        assert m in g.legal_moves(), (text, g.fen())
+        _tobit_move(p, name, stand, g, m)
+        st = _until(p, link, lambda s: s["ply"] == 1, 120, "the engine's move committed")
+        assert st["fen"] == g.fen() and st["state"] == "play" and st["queue"] == 0, (st, g.fen())
+        rec, raw = link.fetch_game(st["current"])  # (the game in play: its file and the journal)
+        assert rec.name == name and rec.moves == [text], (rec.moves, text)
+        black = _leaving_a_choice(name, g)
+        moves = [text, g.move_text(black)]
+        _tobit_move(p, name, stand, g, black)  # Black's, by hand
+        text2, ev2, thinking = _engine_move(p, link)
+        assert thinking is not None and ev2["nodes"] > 0, (thinking, ev2)
+        m2 = g.parse_move(text2)
+        assert m2 in g.legal_moves(), (text2, g.fen())
+        _tobit_move(p, name, stand, g, m2)
+        st = _until(p, link, lambda s: s["ply"] == 3, 120, "the engine's second move committed")
+        assert st["fen"] == g.fen(), (st, g.fen())
+        assert link.fetch_game(st["current"])[0].moves == moves + [text2]
+        h = link.health()
+        assert h["wdt_resets"] == 0 and h.get("faults", 0) == 0, h
+        link.close()
+        assert p.resets == []
+    finally:
+        p.close()

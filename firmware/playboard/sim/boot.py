@@ -11,7 +11,7 @@ from playboard.compat import unload
 def _opts(argv):
     o = {"board": "sim", "flash": "sim-flash", "image": None, "blocks": 64, "ctl": None,
          "clock": None, "think": None, "link": True, "id": None, "sensors": None,
-         "journal": "0", "seed": None}
+         "journal": "4", "seed": None}  # (the journal: the product board's 16 KB)
     i = 0
     while i < len(argv):
         a = argv[i]

@@ -14,8 +14,8 @@ Options::
     --flash DIR         the board's flash is folder DIR (games in DIR/games; default sim-flash)
     --image FILE        the flash is littlefs in FILE (a block device image; made if absent)
     --journal N         the record's journal: N 4 KB sectors of NOR flash in DIR/journal
-                        (or FILE.journal), as the product board has it (default 0: none;
-                        on the 64-bit 192 KB model its code leaves the link short of heap)
+                        (or FILE.journal), as the product board has it (default 4: its
+                        16 KB; 0: none, every record appended to the game's file)
     --blocks N          blocks of 4096 bytes in a new image (default 64)
     --ctl IN,OUT        control channel: read commands from fd IN, reply on fd OUT
     --clock virtual     time moves only by ``adv`` commands (default with --ctl); ``real``: ticks_ms

@@ -48,7 +48,12 @@ def add_arguments(p):
     p.add_argument("--board", default="pico-matrix",
                    help="with --pico: board definition in firmware/boards (default pico-matrix)")
     p.add_argument("--board-file", help="with --pico: your own board definition (JSON) to try")
-    p.add_argument("--uf2", help="with --pico: MicroPython RPI_PICO .uf2 (default $PLAYBOARD_PICO_UF2 or ../shared/rp2)")
+    p.add_argument("--stock", action="store_true",
+                   help="with --pico: the stock MicroPython image with the firmware as .mpy files on its flash "
+                        "(playboard deploy's developer path) instead of the product image (make uf2: "
+                        "build/playboard-pico.uf2, the default where it is built)")
+    p.add_argument("--uf2", help="with --pico: a stock MicroPython RPI_PICO .uf2 to deploy the firmware onto "
+                                 "(implies --stock; default $PLAYBOARD_PICO_UF2 or ../shared/rp2)")
     p.add_argument("--bootrom", help="with --pico: RP2040 bootrom image (default $PLAYBOARD_PICO_BOOTROM or ../shared/rp2)")
     p.add_argument("--board-id", metavar="ID",
                    help="the id the board's hello gives (default \"sim\"; each board of a hall or an event needs"
@@ -73,7 +78,7 @@ def _run_pico(args):
     from playboard_host import pico
     from playboard_host.pico import console
     try:
-        return console.run(args.board, args.board_file, uf2=args.uf2, bootrom=args.bootrom)
+        return console.run(args.board, args.board_file, uf2=args.uf2, bootrom=args.bootrom, stock=args.stock)
     except (ValueError, pico.PicoUnavailable) as e:
         raise CommandError(str(e))
     except KeyboardInterrupt:
@@ -140,6 +145,9 @@ def open_page(url):
 def run(args):
     if args.pico:
         return _run_pico(args)
+    if args.stock or args.uf2 or args.board_file:
+        raise CommandError("--%s is for the emulated Pico: add --pico"
+                           % ("stock" if args.stock else "uf2" if args.uf2 else "board-file"))
     from playboard_host.websim import server as srv
     from playboard_host.websim.session import Session, SessionError
 

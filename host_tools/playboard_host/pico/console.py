@@ -1,10 +1,14 @@
 """`playboard sim --pico`: a virtual Pico for makers (docs/pico.md).
 
-The firmware (compiled for the RP2040) and a board definition go onto the flash of an
-emulated Pico running the stock MicroPython image; its USB serial is a
-pseudo-terminal (printed at start: ``mpremote connect PATH``, ``playboard live
---port PATH``...), and this console closes and opens the switches of the board's
-diode matrix, shows the LEDs the firmware sends and reports watchdog resets.
+An emulated Pico runs the product, the image with the firmware frozen in (``make
+uf2``: ``build/playboard-pico.uf2``), with only ``board.txt`` (and a maker's own board
+definition) on its flash, as a board runs after one file was dropped on it; or, when
+asked (``stock``) or when that image is not built (a line says so), the stock
+MicroPython image with the firmware compiled for the RP2040 on its flash (``playboard
+deploy``'s developer path). Its USB serial is a pseudo-terminal (printed at start:
+``mpremote connect PATH``, ``playboard live --port PATH``...), and this console
+closes and opens the switches of the board's diode matrix, shows the LEDs the
+firmware sends and reports watchdog resets.
 """
 import json
 import os
@@ -113,15 +117,41 @@ class Console:
         return True
 
 
+def pick_image(stock=False, uf2=None):
+    """Which MicroPython the virtual Pico runs: ``(uf2, frozen, note)``. The product
+    image (``pico.frozen_uf2()``: frozen True, uf2 its path) unless ``stock`` is asked
+    or a ``uf2`` is given (a stock build to deploy the ``.mpy`` files onto); when the
+    product image is absent, the stock one (uf2 None: ``pico.find_images``' default)
+    and ``note``, one line saying so (else None)."""
+    if stock or uf2:
+        return uf2, False, None
+    try:
+        return pico.frozen_uf2(), True, None
+    except pico.PicoUnavailable as e:
+        return None, False, ("%s; running the stock MicroPython with the firmware as .mpy files on its "
+                             "flash instead (playboard deploy's developer path)" % e)
+
+
 def run(board="pico-matrix", board_file=None, firmware=None, uf2=None, bootrom=None,
-        inp=sys.stdin, out=sys.stdout):
+        inp=sys.stdin, out=sys.stdout, stock=False, speed=1.0):
     """Start the virtual Pico and its console; returns when the input ends or on quit.
-    ValueError / pico.PicoUnavailable with a message when something is missing."""
+    The product image, or the stock one with the ``.mpy`` deploy (``stock``, ``uf2``
+    given, or no product image: :func:`pick_image`). ``speed``: as ``VirtualPico``'s (1:
+    real time). ValueError / pico.PicoUnavailable with a message when something is
+    missing."""
     firmware = firmware or os.path.join(pico.ROOT, "firmware")
     cfg, extra = load_board_file(firmware, board, board_file)
-    image = pico.build_fs_image(pico.staged_firmware(firmware), extra)
-    with pico.VirtualPico(image, cfg, uf2=uf2, bootrom=bootrom, speed=1.0) as p:
+    uf2, frozen, note = pick_image(stock, uf2)
+    if note:
+        out.write("note: %s\n" % note)
+    if frozen:  # (the image holds the firmware, the board definitions and the data)
+        image = pico.build_fs_image([], extra)
+    else:
+        image = pico.build_fs_image(pico.staged_firmware(firmware), extra)
+    with pico.VirtualPico(image, cfg, uf2=uf2, bootrom=bootrom, speed=speed) as p:
         c = Console(p, out)
+        c.say("image: %s (%s)" % (p.uf2, "the product: the firmware frozen in" if frozen else
+                                  "stock MicroPython, the firmware as .mpy files on its flash"))
         kind = cfg.get("sensor", {}).get("kind")
         c.say("virtual Pico: %s (%s), %d sensors, %d LEDs" % (cfg.get("name"), kind, cfg.get("n_sensors", 0),
                                                             cfg.get("leds", {}).get("count", 0)))
