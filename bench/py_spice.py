@@ -21,6 +21,7 @@ def main():
         for name, v_jack, v_usb, _ in spice.CASES:
             worst = None
             jack = usb = v5 = 0.0
+            v5_low = 99.0
             bad = []
             for corner in spice.CORNERS:
                 res = spice.run(board, name, corner)
@@ -28,6 +29,7 @@ def main():
                 jack = max(jack, abs(res["jack_a"]))
                 usb = max(usb, res["usb_a"])
                 v5 = max(v5, res["v"]["+5V"])
+                v5_low = min(v5_low, res["v"]["+5V"])
                 for ref, kind, s in res["parts"]:
                     lim = spice.RATINGS.get(kind, {}).get("p")
                     if lim and "p" in s and (worst is None or s["p"] / lim > worst[0]):
@@ -41,6 +43,11 @@ def main():
             elif v_jack:
                 report(tag + ": jack current", round(1e3 * jack, 1), "mA")
             report(tag + ": +5V", round(v5, 3), "V", "<= %.1f V" % spice.LED_MAX_V, v5 <= spice.LED_MAX_V)
+            fed = (v_jack is not None and 0 < v_jack <= 5.5) or (
+                v_usb and not (v_jack or 0) > 0 and board != "pico-hall")
+            if fed:
+                report(tag + ": +5V lowest at the full LED cap", round(v5_low, 3), "V",
+                       ">= %.1f V (74AHCT125)" % spice.RAIL_MIN_V, v5_low >= spice.RAIL_MIN_V)
             report(tag + ": hottest %s (%s) dissipation" % (worst[1], worst[2]), round(1e3 * worst[3], 1),
                    "mW", "<= %d mW" % (1e3 * worst[4]), worst[3] <= worst[4])
             report(tag + ": ratings exceeded", len(bad), "", "0", not bad)
@@ -60,9 +67,9 @@ def main():
         peak, v5 = spice.inrush(board, "adapter12")
         report("spice %s: 12 V adapter plugged on USB, +5V peak" % board, round(v5, 3), "V",
                "<= %.1f V" % spice.LED_MAX_V, v5 <= spice.LED_MAX_V)
-        report("spice %s: 12 V adapter plugged, jack current peak" % board, round(peak, 2), "A",
-               "<= %g A (AO3401A pulse)" % spice.RATINGS["PMOS"]["id_pulse"],
-               peak <= spice.RATINGS["PMOS"]["id_pulse"])
+        report("spice %s: 12 V adapter plugged, jack current peak" % board, round(peak, 4), "A",
+               "<= %g A (AOD4185 pulse)" % spice.RATINGS["PMOS_LR"]["id_pulse"],
+               peak <= spice.RATINGS["PMOS_LR"]["id_pulse"])
 
 
 if __name__ == "__main__":

@@ -61,6 +61,8 @@ FOOTPRINTS = {
     "Package_TO_SOT_SMD:SOT-23": (3, 2, {1: (0, 0), 2: (1, 0), 3: (2, 0)}),
     "Package_TO_SOT_SMD:SOT-23-6": (3, 3, {1: (0, 0), 2: (0, 1), 3: (0, 2), 4: (2, 2),
                                           5: (2, 1), 6: (2, 0)}),
+    # a TO-252 (DPAK) breakout: about 10 x 10 mm, G D S in a row
+    "Package_TO_SOT_SMD:TO-252-2": (3, 3, {1: (0, 0), 2: (1, 0), 3: (2, 0)}),
     "Fuse:Fuse_Bourns_MF-RG300": (3, 2, {1: (0, 0), 2: (2, 0)}),
 }
 

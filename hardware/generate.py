@@ -111,6 +111,7 @@ UNIT_EUR = {
     "Pico": 4.20, "DC_Jack": 1.05, "USB_B": 0.90, "USBLC6": 0.45, "Fuse_PTC": 0.45,
     "PMOS": 0.25, "PNP": 0.10, "NPN": 0.10, "TL431": 0.45, "D_Zener": 0.08, "D_TVS": 0.40,
     "LDO": 0.60, "D_Schottky": 0.15, "D_Schottky3A": 0.35, "CP": 0.55,
+    "PMOS_LR": 0.55, "LTC4412": 3.10,
     "C": 0.20, "R": 0.10, "R_Prec": 0.60, "R_Pack": 0.55, "74AHCT125": 0.60, "WS2812B": 0.30,
     "Reed": 0.95, "Button": 0.25, "1N4148": 0.05, "74HC165": 0.55, "CD74HC4067": 1.60,
     "DRV5053": 1.05,
@@ -177,20 +178,25 @@ def mechanical(cfg, layout):
                  "GST25E05-P1J", SUPPLIER, 14.00, "the adapter (or power the board over USB "
                  "only, the LEDs capped: docs/build.md)"))
     # the smallest perfboard that takes the controller's parts (hardware/controller.py)
-    pb = "100 x 80 mm" if cfg["sensor"]["kind"] == "matrix" else "160 x 100 mm"
-    rows.append((1, "Perfboard", "%s, 2.54 mm" % pb, "-", "-", SUPPLIER,
-                 2.50 if cfg["sensor"]["kind"] == "matrix" else 4.50,
+    # (the ideal diodes' parts took the matrix board past 100 x 80 mm)
+    pb = "160 x 100 mm"
+    rows.append((1, "Perfboard", "%s, 2.54 mm" % pb, "-", "-", SUPPLIER, 4.50,
                  "the controller board (Pico, protection, level shifter, sensor logic): "
                  "controller-<board>.svg"))
     rows.append((2, "Pin header", "1 x 20, 2.54 mm, male", "Harwin", "M20-9992045", SUPPLIER,
                  0.60, "soldered under the Pico"))
     rows.append((2, "Socket strip", "1 x 20, 2.54 mm, female", "Harwin", "M20-7832046",
                  SUPPLIER, 1.10, "on the perfboard: the Pico plugs in (and out for service)"))
-    fets = 2 if hall else 3
-    rows.append((fets, "Breakout", "SOT-23 to 3 x 2.54 mm pins", "Adafruit", "1230", "Adafruit",
-                 0.80, "carries each AO3401A P-FET (made only as SMD) onto the perfboard"))
-    rows.append((1, "Breakout", "SOT-23-6 to 6 x 2.54 mm pins", "Adafruit", "1230", "Adafruit",
-                 0.80, "carries the USBLC6-2SC6 ESD array"))
+    if not hall:
+        rows.append((2, "Breakout", "SOT-23 to 3 x 2.54 mm pins", "Adafruit", "1230",
+                     "Adafruit", 0.80, "carries each AO3401A P-FET (USB's soft start and "
+                     "ideal diode; made only as SMD) onto the perfboard"))
+    rows.append((3, "Breakout", "TO-252 (DPAK) to 3 x 2.54 mm pins", "any", "DPAK-SIP3 adapter",
+                 SUPPLIER, 1.50, "carries each AOD4185 P-FET (reverse, over-voltage, the "
+                 "adapter's ideal diode)"))
+    rows.append((2 if hall else 3, "Breakout", "SOT-23-6 to 6 x 2.54 mm pins", "Adafruit",
+                 "1230", "Adafruit", 0.80, "carries the USBLC6-2SC6 ESD array and each "
+                 "LTC4412 ideal-diode controller"))
     rows.append((1, "USB cable", "USB A to USB B, 1.5 m", "-", "-", SUPPLIER, 3.00,
                  "the PC to the USB B socket in the wall (the Pico's micro-USB is not used)"))
     rows.append((1, "Enclosure", "the frame's battens with a 12 x 11 mm cut-out for the USB B "
@@ -397,8 +403,9 @@ def power_md(name, cfg, circ):
               "(docs/hardware.md, \"Power\"; every fault case proved in SPICE by "
               "hardware/spice.py): a 2.5 A resettable fuse, a P-FET against a reversed "
               "plug, a second P-FET that a TL431 comparator turns off above 5.17-5.31 V "
-              "(a 6, 9, 12 or 24 V adapter), a Schottky diode that keeps USB from feeding "
-              "the input, a TVS diode against spikes." % (total, 2000 - total), ""]
+              "(a 6, 9, 12 or 24 V adapter), an ideal diode (LTC4412 + P-FET: 20-40 mV where "
+              "a Schottky dropped 0.4 V) that keeps USB from feeding the input and the rail "
+              ">= 4.5 V at the full LED cap, a TVS diode against spikes." % (total, 2000 - total), ""]
     cap, other, usb_total, reserve = usb_budget(cfg, circ)
     if cap <= 0:
         lines += ["## Over USB only (no adapter)", "",
@@ -411,7 +418,7 @@ def power_md(name, cfg, circ):
     lines += ["## Over USB only (no adapter)", "",
               "USB gives %d mA: stock MicroPython declares bMaxPower %d mA. VBUS feeds the "
               "+5 V rail through a soft-started P-FET (about 70 mA into the bulk capacitor "
-              "at attach, off while the adapter is in) and a Schottky diode. Set "
+              "at attach, off while the adapter is in) and an ideal diode (LTC4412 + P-FET). Set "
               "`\"supply\": \"usb\"` in the board file's `leds`: the firmware then caps the "
               "LEDs at **%d mA** (playboard.hw.pads.usb_led_budget: %d mA less the Pico and "
               "logic, the sensors, and a %d mA reserve). The self-test and the calibration "

@@ -142,6 +142,9 @@ CATALOGUE = {
     "PMOS": ("Q", "Package_TO_SOT_SMD:SOT-23", "AO3401A",
              [(1, "G", _IN), (2, "S", _PAS), (3, "D", _PAS)],
              "P-channel MOSFET -30 V 4 A, on a SOT-23 breakout"),
+    "PMOS_LR": ("Q", "Package_TO_SOT_SMD:TO-252-2", "AOD4185",
+                [(1, "G", _IN), (2, "D", _PAS), (3, "S", _PAS)],
+                "P-channel MOSFET -40 V, 20 mOhm at Vgs -4.5 V, TO-252 on a breakout"),
     "PNP": ("Q", "Package_TO_SOT_THT:TO-92_Inline", "2N3906BU",
             [(2, "B", _IN), (1, "E", _PAS), (3, "C", _PAS)], "PNP transistor 40 V 200 mA"),
     "NPN": ("Q", "Package_TO_SOT_THT:TO-92_Inline", "2N3904BU",
@@ -160,6 +163,11 @@ CATALOGUE = {
                    [(1, "K", _PAS), (2, "A", _PAS)], "Schottky diode 1 A 20 V"),
     "D_Schottky3A": ("D", "Diode_THT:D_DO-201AD_P15.24mm_Horizontal", "1N5822",
                      [(1, "K", _PAS), (2, "A", _PAS)], "Schottky diode 3 A 40 V"),
+    "LTC4412": ("U", "Package_TO_SOT_SMD:SOT-23-6", "LTC4412ES6#PBF",
+                [(1, "VIN", _PWRIN), (2, "GND", _PWRIN), (3, "CTL", _IN), (4, "STAT", _OUT),
+                 (5, "GATE", _OUT), (6, "SENSE", _IN)],
+                "ideal-diode (PowerPath) controller 2.5-28 V, -14..36 V abs. max: drives "
+                "a P-FET as a 20 mV diode, on a SOT-23-6 breakout"),
     "D_SchottkySig": ("D", "Diode_THT:D_DO-35_SOD27_P7.62mm_Horizontal", "BAT85",
                       [(1, "K", _PAS), (2, "A", _PAS)], "small-signal Schottky diode 30 V"),
     "CP": ("C", "Capacitor_THT:CP_Radial_D10.0mm_P5.00mm", "UVR1C102MPD",
@@ -211,6 +219,7 @@ CATALOGUE = {
 # enclosure wall)
 MOUNT = {
     "PMOS": "controller: SOT-23 breakout", "USBLC6": "controller: SOT-23-6 breakout",
+    "LTC4412": "controller: SOT-23-6 breakout", "PMOS_LR": "controller: TO-252 breakout",
     "WS2812B": "panel", "Reed": "panel", "1N4148": "panel", "DRV5053": "panel",
     "DC_Jack": "wall", "USB_B": "wall", "Button": "panel",
 }
@@ -240,8 +249,8 @@ VALUE_MPN = {
 MANUFACTURER = {
     "Pico": "Raspberry Pi", "DC_Jack": "CUI Devices", "Fuse_PTC": "Bourns",
     "USB_B": "Amphenol FCI", "USBLC6": "STMicroelectronics", "TL431": "Texas Instruments",
-    "PMOS": "Alpha & Omega", "PNP": "onsemi", "NPN": "onsemi", "D_Zener": "Nexperia", "D_TVS": "Littelfuse",
-    "LDO": "STMicroelectronics", "D_Schottky": "onsemi", "D_Schottky3A": "onsemi",
+    "PMOS": "Alpha & Omega", "PMOS_LR": "Alpha & Omega", "PNP": "onsemi", "NPN": "onsemi", "D_Zener": "Nexperia", "D_TVS": "Littelfuse",
+    "LDO": "STMicroelectronics", "LTC4412": "Analog Devices", "D_Schottky": "onsemi", "D_Schottky3A": "onsemi",
     "D_SchottkySig": "Vishay", "CP": "Nichicon", "C": "KEMET",
     "R": "Yageo", "R_Prec": "Yageo", "R_Pack": "Bourns", "74AHCT125": "Texas Instruments",
     "WS2812B": "Worldsemi", "Reed": "Standex-Meder", "Button": "Omron", "1N4148": "onsemi",
@@ -319,8 +328,9 @@ def build(board_name):
     # power in (docs/hardware.md, "Power"; proved by hardware/spice.py in every
     # combination of adapter, reversed adapter, over-voltage adapter and USB):
     # jack -> PTC fuse -> Q1 (reverse polarity) -> Q2 (over-voltage switch, TL431
-    # comparator) -> D_A (Schottky) -> +5V; USB -> Q4 (soft-start switch, off while the
-    # adapter is in) -> D_USB (Schottky) -> +5V. The two Schottky diodes OR the sources:
+    # comparator) -> ideal diode (LTC4412 + P-FET) -> +5V; USB -> Q4 (soft-start switch, off
+    # while the adapter is in) -> ideal diode (LTC4412 + P-FET) -> +5V. The two ideal diodes OR
+    # the sources:
     # neither can back-feed the other (the old fault: USB back-fed the input through
     # Q2's body diode and turned the reverse FET on against a reversed adapter).
     stage = []
@@ -342,10 +352,12 @@ def build(board_name):
     f1[1] += vin
     f1[2] += vf
     flag(vf)
-    # Q1: drain to the input, source to VIN_OK, gate to GND through 10 k: on when the
+    # Q1 (a 20 mOhm FET, as the ideal diode's: with Q2 and the fuse they must leave the
+    # rail >= 4.5 V at the full LED cap): drain to the input, source to VIN_OK, gate to
+    # GND through 10 k: on when the
     # jack is the right way round (body diode first, then the channel), off and
     # blocking when reversed; a 10 V Zener holds its gate-source voltage in range
-    q1 = pw(b.part("PMOS"))
+    q1 = pw(b.part("PMOS_LR"))
     vok = b.net("VIN_OK")
     q1["D"] += vf
     q1["S"] += vok
@@ -360,7 +372,7 @@ def build(board_name):
     # it, it sinks, Q3 (PNP) turns on and pulls Q2's gate to its source: Q2 off. The
     # 1 M from Q2's gate back to the reference gives hysteresis (a clean snap, no
     # linear region)
-    q2 = pw(b.part("PMOS"))
+    q2 = pw(b.part("PMOS_LR"))
     q2["S"] += vok
     vsw = b.net("VIN_SW")
     q2["D"] += vsw
@@ -383,9 +395,6 @@ def build(board_name):
     q3["B"] += bq3
     between("R", "10k", vok, bq3)
     between("R", "4k7", bq3, ovk)
-    d_a = pw(b.part("D_Schottky3A"))
-    d_a["A"] += vsw
-    d_a["K"] += v5
     tvs = pw(b.part("D_TVS"))
     tvs["K"] += v5
     tvs["A"] += gnd
@@ -440,9 +449,39 @@ def build(board_name):
         q6["B"] += b6
         between("R", "47k", vok, b6)
         between("R", "10k", b6, gnd)
-        d_usb = pw(b.part("D_Schottky"))
-        d_usb["A"] += vusb
-        d_usb["K"] += v5
+        # USB's OR-ing: an ideal diode too (an LTC4412 and a P-FET: 20 mV where a
+        # Schottky dropped 0.3 V and left the rail at 4.4 V from a 4.75 V port)
+        q_u = pw(b.part("PMOS"))
+        q_u["D"] += vusb
+        q_u["S"] += v5
+        g_u = b.net("IDU_GATE")
+        q_u["G"] += g_u
+        u_u = pw(b.part("LTC4412"))
+        u_u["VIN"] += vusb
+        u_u["SENSE"] += v5
+        u_u["GATE"] += g_u
+        u_u["GND"] += gnd
+        u_u["CTL"] += gnd
+        u_u["STAT"] += circ.NC
+        flag(vusb)
+    # the adapter's OR-ing: an ideal diode (an LTC4412 driving a 20 mOhm P-FET whose
+    # body diode points onto the rail): 20 mV at light load, Rds(on) x I at full (about
+    # 0.03 V at 1.7 A where the 1N5822 Schottky it replaces dropped 0.4 V and left the
+    # rail under the 74AHCT125's 4.5 V); off (gate at its source) as soon as the rail is
+    # above VIN_SW: USB never back-feeds the input
+    q7 = pw(b.part("PMOS_LR"))
+    q7["D"] += vsw
+    q7["S"] += v5
+    g7 = b.net("ID_GATE")
+    q7["G"] += g7
+    u_id = pw(b.part("LTC4412"))
+    u_id["VIN"] += vsw
+    u_id["SENSE"] += v5
+    u_id["GATE"] += g7
+    u_id["GND"] += gnd
+    u_id["CTL"] += gnd
+    u_id["STAT"] += circ.NC
+    flag(vsw)
     d1 = pw(b.part("D_Schottky"))
     d1["A"] += v5
     d1["K"] += vsys

@@ -57,7 +57,9 @@ def test_erc_uses_real_pin_types(built, name):
     # the rails are driven by real power outputs (jack, USB, regulators) or by a
     # PWR_FLAG where a passive part (fuse, FET, diode) stands between
     flags = [p for p in circ.parts if p.fields.get("Kind") == "PWR_FLAG"]
-    assert sorted(p["pwr"].net.name for p in flags) == ["+5V", "VIN_FUSED", "VSYS"]
+    # (VIN_SW, VUSB_SW: the ideal-diode controllers' supply pins, fed through a FET)
+    assert sorted(p["pwr"].net.name for p in flags) == sorted(
+        ["+5V", "VIN_FUSED", "VIN_SW", "VSYS"] + ([] if name == "pico-hall" else ["VUSB_SW"]))
     kinds = {pin.name: pin.func for pin in info["pico"].pins if pin.name in ("3V3", "VBUS")}
     assert kinds == {"3V3": skidl.Pin.types.PWROUT, "VBUS": skidl.Pin.types.PASSIVE}
     # VBUS is driven by the USB socket in the wall
@@ -170,19 +172,23 @@ def test_every_part_is_powered(built, name):
             assert sup["GND"] in nets and nets & rails, p.ref
     assert checked >= 58 + 1
     # the jack reaches the 5 V rail through the fuse, the reverse-polarity FET, the
-    # over-voltage switch (a TL431 comparator) and a Schottky diode (the OR-ing: USB
-    # cannot back-feed the input); a TVS across the rail; USB feeds it through a
-    # soft-start FET and its own Schottky diode (not on the hall board)
+    # over-voltage switch (a TL431 comparator) and an ideal diode (an LTC4412 driving a
+    # P-FET whose body diode points onto the rail: USB cannot back-feed the input); a TVS
+    # across the rail; USB feeds it through a soft-start FET and its own ideal diode (not
+    # on the hall board)
     by = {}
     for p in circ.parts:
         by.setdefault(p.fields.get("Kind"), []).append(p)
     jack = by["DC_Jack"][0]
     fuse = by["Fuse_PTC"][0]
-    q1, q2 = by["PMOS"][:2]
+    q1, q2, q_a = by["PMOS_LR"]
     assert net_of(jack, "VOUT") is net_of(fuse, 1)
     assert net_of(fuse, 2) is net_of(q1, "D") and net_of(q1, "S") is net_of(q2, "S")
-    d_a = by["D_Schottky3A"][0]
-    assert net_of(q2, "D") is net_of(d_a, "A") and net_of(d_a, "K") is sup["+5V"]
+    ideal = {net_of(u, "VIN"): u for u in by["LTC4412"]}
+    u_a = ideal[net_of(q2, "D")]
+    assert net_of(q_a, "D") is net_of(q2, "D") and net_of(q_a, "S") is sup["+5V"]
+    assert net_of(u_a, "SENSE") is sup["+5V"] and net_of(u_a, "GATE") is net_of(q_a, "G")
+    assert net_of(u_a, "CTL") is sup["GND"] and net_of(u_a, "GND") is sup["GND"]
     q3 = by["PNP"][0]
     assert net_of(q3, "C") is net_of(q2, "G") and net_of(q3, "E") is net_of(q2, "S")
     tl = by["TL431"][0]
@@ -192,12 +198,15 @@ def test_every_part_is_powered(built, name):
     tvs = by["D_TVS"][0]
     assert net_of(tvs, "K") is sup["+5V"] and net_of(tvs, "A") is sup["GND"]
     schottky = {net_of(d, "A"): net_of(d, "K") for d in by["D_Schottky"]}
-    assert schottky[sup["+5V"]] is sup["VSYS"]
+    assert schottky == {sup["+5V"]: sup["VSYS"]}         # the only Schottky left
     if name == "pico-hall":
-        assert len(by["PMOS"]) == 2 and len(schottky) == 1   # USB feeds only the Pico
+        assert "PMOS" not in by and len(ideal) == 1          # USB feeds only the Pico
     else:
-        q4 = by["PMOS"][2]
-        assert net_of(q4, "S") is sup["VBUS"] and schottky[net_of(q4, "D")] is sup["+5V"]
+        q4, q_u = by["PMOS"]
+        assert net_of(q4, "S") is sup["VBUS"] and net_of(q_u, "D") is net_of(q4, "D")
+        u_u = ideal[net_of(q4, "D")]
+        assert net_of(q_u, "S") is sup["+5V"] and net_of(u_u, "GATE") is net_of(q_u, "G")
+        assert net_of(u_u, "SENSE") is sup["+5V"]
     esd = by["USBLC6"][0]
     assert {net_of(esd, "IO1").name, net_of(esd, "IO2").name} == {"USB_DM", "USB_DP"}
     assert net_of(info["pico"], "USB_DM") is net_of(esd, "IO1")
@@ -232,7 +241,7 @@ def test_bom_lists_every_part_with_part_numbers(built):
     circ, _ = built["pico-hall"]
     rows = generate.bom_rows(circ)
     flags = sum(1 for p in circ.parts if p.fields.get("Kind") == "PWR_FLAG")
-    assert flags == 3 and sum(r[0] for r in rows) == len(circ.parts) - flags
+    assert flags == 4 and sum(r[0] for r in rows) == len(circ.parts) - flags
     by_kind = {}
     for r in rows:
         by_kind.setdefault(r[2], []).append(r)
@@ -613,7 +622,8 @@ def test_every_controller_part_is_placeable_on_the_perfboard(built, name):
     parts = controller.controller_parts(circ)
     smd = [p.ref for p in parts if "SMD" in p.footprint and "breakout" not in p.fields["Mount"]]
     assert smd == []
-    assert {p.fields["Kind"] for p in parts} >= {"Pico", "74AHCT125", "PMOS", "TL431", "CP"}
+    assert {p.fields["Kind"] for p in parts} >= {"Pico", "74AHCT125", "PMOS_LR", "LTC4412",
+                                                 "TL431", "CP"}
     mm, (W, H) = controller.board_size(circ)
     bom = {r[2]: r for r in generate.bom_all(name, circ)}
     assert bom["Perfboard"][3].startswith("%d x %d mm" % mm)
