@@ -67,6 +67,9 @@ def pin_functions(cfg):
                 f[mc["en"]] = "mux %d ~E (enable, active low)" % m
     if "pin" in cfg["leds"]:
         f[cfg["leds"]["pin"]] = "WS2812B data (via 74AHCT125 to 5 V)"
+    if cfg["leds"].get("adapter_pin") is not None:
+        f[cfg["leds"]["adapter_pin"]] = ("adapter sense (input: high while the adapter feeds "
+                                         "the rail; the LED cap follows, with GPIO24's VBUS)")
     return f
 
 
@@ -418,9 +421,11 @@ def power_md(name, cfg, circ):
     lines += ["## Over USB only (no adapter)", "",
               "USB gives %d mA: stock MicroPython declares bMaxPower %d mA. VBUS feeds the "
               "+5 V rail through a soft-started P-FET (about 70 mA into the bulk capacitor "
-              "at attach, off while the adapter is in) and an ideal diode (LTC4412 + P-FET). Set "
-              "`\"supply\": \"usb\"` in the board file's `leds`: the firmware then caps the "
-              "LEDs at **%d mA** (playboard.hw.pads.usb_led_budget: %d mA less the Pico and "
+              "at attach, off while the adapter is in) and an ideal diode (LTC4412 + P-FET). With "
+              "`\"supply\": \"sense\"` in the board file's `leds` (this board's) the firmware "
+              "reads the source (the Pico's GPIO24 VBUS sense, the adapter sense line) and, on "
+              "USB alone, caps the LEDs at **%d mA** from the next frame (`\"usb\"`: always; "
+              "playboard.hw.pads.usb_led_budget: %d mA less the Pico and "
               "logic, the sensors, and a %d mA reserve). The self-test and the calibration "
               "are capped so whatever the board file says." % (USB_MA, USB_MA, cap, USB_MA, reserve), "",
               "| consumer | mA |", "| --- | --- |",
@@ -428,7 +433,7 @@ def power_md(name, cfg, circ):
               "| LEDs, firmware cap over USB | %d |" % cap,
               "| total | %s |" % usb_total, "",
               "With the cap the LEDs are dim at full white but every game's marks stay visible; "
-              "leave `supply` at `adapter` only when the adapter is always plugged in.", ""]
+              "set `supply` to `adapter` only when the adapter is always plugged in.", ""]
     return "\n".join(lines), total
 
 

@@ -234,6 +234,8 @@ VALUE_MPN = {
     ("R", "100k"): "MFR-25FBF52-100K",
     ("R", "4k7"): "MFR-25FBF52-4K7",
     ("R", "47k"): "MFR-25FBF52-47K",
+    ("R", "15k"): "MFR-25FBF52-15K",
+    ("R", "22k"): "MFR-25FBF52-22K",
     ("R", "470k"): "MFR-25FBF52-470K",
     ("R", "1M"): "MFR-25FBF52-1M",
     ("R_Prec", "10k"): "MFP-25BRD52-10K",
@@ -520,6 +522,15 @@ def build(board_name):
 
     # LED chain through the level shifter
     leds_cfg = cfg["leds"]
+    if leds_cfg.get("adapter_pin") is not None:
+        # the adapter sense (leds.supply "sense": the firmware caps the LEDs by the
+        # source, playboard.hw.rp2): VIN_SW (the adapter behind the reverse and
+        # over-voltage switches) through 15 k / 22 k: 2.7-3.2 V while the adapter feeds
+        # the rail, about 0 with none, a reversed one or one cut off; USB itself is the
+        # Pico's own VBUS sense (GPIO24, inside the module)
+        sense = gpio(leds_cfg["adapter_pin"], "ADAPTER_SENSE")
+        pw(b.between("R", "15k", vsw, sense))
+        pw(b.between("R", "22k", sense, gnd))
     shifter = b.part("74AHCT125")
     shifter["VCC"] += v5
     shifter["GND"] += gnd

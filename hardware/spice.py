@@ -35,6 +35,9 @@ ADAPTER_MAX = 5.15     # its highest output: the trip must stay above it
 ADAPTER_MIN = 4.9      # its lowest
 LED_MAX_V = 5.3        # WS2812B supply, absolute maximum (datasheet: +3.5 .. +5.3 V)
 PICO_MAX_V = 5.5       # the Pico's VSYS, absolute maximum (Pico datasheet 4.5)
+PIN_MAX_V = 3.8        # an RP2040 GPIO, absolute maximum (IOVDD 3.3 V + 0.5 V)
+PIN_HIGH_V = 2.0       # its input high threshold (VIH minimum at IOVDD 3.3 V)
+PIN_LOW_V = 0.8        # its input low threshold (VIL maximum)
 USB_DECLARED_A = 0.25  # stock MicroPython's configuration descriptor: bMaxPower 250 mA
 USB_INRUSH_A = 0.1     # the soft-started path's peak at attach (USB: 10 uF at attach,
 #                        i.e. 50 uC; 100 mA for 70 ms is what a compliant port delivers)
@@ -393,6 +396,11 @@ def run(board, case, corner="nominal", edit=None):
         stress.append((p.ref, kind, s))
     nets = {n: v(n) for n in ("VIN_JACK", "VIN_FUSED", "VIN_OK", "VIN_SW", "+5V", "VSYS", "VBUS",
                               "Q2_GATE", "OVP_REF", "ID_GATE")}
+    # the adapter sense line into a GPIO (boards with leds.adapter_pin)
+    for p in parts:
+        for pin in p.pins:
+            if pin.net is not None and pin.net.name.endswith("_ADAPTER_SENSE"):
+                nets["ADAPTER_SENSE"] = v(pin.net.name)
     usb_path = any(k == "NPN" for k in kinds.values())
     ideal = [p.ref for p in parts if kinds[p.ref] in PFETS and p["D"].net.name == "VIN_SW"]
     return {"case": case, "corner": corner, "v": nets, "parts": stress, "usb_path": usb_path,
@@ -429,6 +437,17 @@ def check(res):
                    % (v["+5V"], RAIL_MIN_V))
     if not up and v["+5V"] > 0.5:
         bad.append("+5V: %.2f V, should be off" % v["+5V"])
+    if "ADAPTER_SENSE" in v:
+        vs = v["ADAPTER_SENSE"]
+        fed = v_jack is not None and 0 < v_jack <= 5.5
+        if not -0.5 <= vs <= PIN_MAX_V:
+            bad.append("adapter sense: %.2f V at the GPIO, outside -0.5..%.1f V" % (vs, PIN_MAX_V))
+        elif fed and vs < PIN_HIGH_V:
+            bad.append("adapter sense: %.2f V with the adapter in, under the GPIO's %.1f V high"
+                       % (vs, PIN_HIGH_V))
+        elif not fed and vs > PIN_LOW_V:
+            bad.append("adapter sense: %.2f V with no adapter feeding, over the GPIO's %.1f V low"
+                       % (vs, PIN_LOW_V))
     if v_usb and res["usb_a"] > USB_DECLARED_A:
         bad.append("USB: %.0f mA over the declared %.0f mA" % (1e3 * res["usb_a"], 1e3 * USB_DECLARED_A))
     if v_usb and res["usb_a"] < -BACKFEED_A:

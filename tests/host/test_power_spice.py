@@ -144,3 +144,28 @@ def test_ideal_diode_ratings_and_blocking():
     res = spice.run("pico-matrix", "adapter low + usb high", "low")
     assert res["usb_a"] < 0.06                     # USB feeds only the Pico
     assert 4.5 < res["v"]["+5V"] < res["v"]["VIN_SW"]
+
+
+def test_the_adapter_sense_line_reads_the_source_and_stays_in_the_pins_range():
+    """The divider from VIN_SW to the adapter sense GPIO (leds.supply "sense"): high
+    (>= 2.0 V, <= 3.8 V) while the adapter feeds the rail, low (<= 0.8 V) with USB
+    alone, a reversed or an over-voltage adapter, at every corner; the checker fails
+    a divider that would put the adapter's 5 V on the pin."""
+    seen = {}
+    for case, fed in (("adapter low", True), ("adapter high", True), ("adapter + usb", True),
+                      ("usb", False), ("reversed 24 V + usb", False), ("12 V + usb", False),
+                      ("24 V", False)):
+        for corner in spice.CORNERS:
+            res = spice.run("pico-matrix", case, corner)
+            vs = res["v"]["ADAPTER_SENSE"]
+            seen[(case, corner)] = vs
+            if fed:
+                assert spice.PIN_HIGH_V <= vs <= spice.PIN_MAX_V, (case, corner, vs)
+            else:
+                assert -0.5 <= vs <= spice.PIN_LOW_V, (case, corner, vs)
+    assert 2.6 < seen[("adapter low", "high")] < seen[("adapter high", "nominal")] < 3.2
+
+    def no_bottom(text):
+        return re.sub(r"^R\S+ n_GP21_ADAPTER_SENSE 0 .*$", "", text, flags=re.M)
+    bad = spice.check(spice.run("pico-matrix", "adapter high", "nominal", edit=no_bottom))
+    assert any(b.startswith("adapter sense:") for b in bad), bad
