@@ -1,6 +1,7 @@
 """The input stage in SPICE (hardware/spice.py, ngspice): each fault case's currents,
 the hottest part's dissipation, the over-voltage trip at each tolerance corner and the
-hot-plugs, each beside its limit. Skips (one line) without ngspice."""
+hot-plugs, and the ESD strikes (hardware/esd.py), each beside its limit. Skips (one
+line) without ngspice."""
 import os
 import sys
 
@@ -70,6 +71,19 @@ def main():
         report("spice %s: 12 V adapter plugged, jack current peak" % board, round(peak, 4), "A",
                "<= %g A (AOD4185 pulse)" % spice.RATINGS["PMOS_LR"]["id_pulse"],
                peak <= spice.RATINGS["PMOS_LR"]["id_pulse"])
+    import esd
+    for line, kv, res, bad in esd.report():
+        tag = "esd %s %+g kV contact" % (line, kv)
+        report(tag + ": ESD array peak", round(res["array_a"], 1), "A",
+               "<= %g A (IEC 61000-4-2 8 kV)" % esd.RATINGS["array_a"],
+               res["array_a"] <= esd.RATINGS["array_a"])
+        report(tag + ": clamp at the array", round(res["clamp_v"], 2), "V")
+        report(tag + ": RP2040 pin peak", round(res["pin_v"], 2), "V")
+        report(tag + ": into the RP2040 pin", round(1e3 * res["pin_a"], 1), "mA",
+               "<= %d mA (its HBM 2 kV)" % (1e3 * esd.RATINGS["pin_a"]),
+               res["pin_a"] <= esd.RATINGS["pin_a"])
+        report(tag + ": RP2040 pin %d ns after" % (esd.PIN_SETTLE_S * 1e9),
+               round(res["pin_v_late"], 2), "V", "-0.5..%.1f V" % esd.RATINGS["pin_v"], not bad)
 
 
 if __name__ == "__main__":

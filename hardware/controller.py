@@ -48,6 +48,7 @@ FOOTPRINTS = {
     "Package_DIP:DIP-24_W15.24mm": _dip(24, 6),
     "Resistor_THT:R_Axial_DIN0207_L6.3mm_D2.5mm_P10.16mm_Horizontal": _inline(2, 4),
     "Resistor_THT:R_Array_SIP9": _inline(9),
+    "Resistor_THT:R_Array_SIP8": _inline(8),
     "Capacitor_THT:C_Disc_D5.0mm_W2.5mm_P5.00mm": _inline(2, 2),
     "Capacitor_THT:CP_Radial_D10.0mm_P5.00mm": (4, 4, {1: (0, 1), 2: (2, 1)}),
     "Capacitor_THT:CP_Radial_D5.0mm_P2.00mm": (2, 2, {1: (0, 0), 2: (1, 0)}),

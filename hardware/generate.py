@@ -114,7 +114,7 @@ UNIT_EUR = {
     "Pico": 4.20, "DC_Jack": 1.05, "USB_B": 0.90, "USBLC6": 0.45, "Fuse_PTC": 0.45,
     "PMOS": 0.25, "PNP": 0.10, "NPN": 0.10, "TL431": 0.45, "D_Zener": 0.08, "D_TVS": 0.40,
     "LDO": 0.60, "D_Schottky": 0.15, "D_Schottky3A": 0.35, "CP": 0.55,
-    "PMOS_LR": 0.55, "LTC4412": 3.10,
+    "PMOS_LR": 0.55, "LTC4412": 3.10, "USBLC6_4": 0.60, "R_Array4": 0.45,
     "C": 0.20, "R": 0.10, "R_Prec": 0.60, "R_Pack": 0.55, "74AHCT125": 0.60, "WS2812B": 0.30,
     "Reed": 0.95, "Button": 0.25, "1N4148": 0.05, "74HC165": 0.55, "CD74HC4067": 1.60,
     "DRV5053": 1.05,
@@ -197,9 +197,11 @@ def mechanical(cfg, layout):
     rows.append((3, "Breakout", "TO-252 (DPAK) to 3 x 2.54 mm pins", "any", "DPAK-SIP3 adapter",
                  SUPPLIER, 1.50, "carries each AOD4185 P-FET (reverse, over-voltage, the "
                  "adapter's ideal diode)"))
-    rows.append((2 if hall else 3, "Breakout", "SOT-23-6 to 6 x 2.54 mm pins", "Adafruit",
-                 "1230", "Adafruit", 0.80, "carries the USBLC6-2SC6 ESD array and each "
-                 "LTC4412 ideal-diode controller"))
+    matrix = cfg["sensor"]["kind"] == "matrix"
+    rows.append((2 if hall else (7 if matrix else 3), "Breakout", "SOT-23-6 to 6 x 2.54 mm pins",
+                 "Adafruit", "1230", "Adafruit", 0.80, "carries the USBLC6-2SC6 ESD array, "
+                 "each LTC4412 ideal-diode controller" + (" and each USBLC6-4SC6 (the sensor "
+                                                          "lines' ESD arrays)" if matrix else "")))
     rows.append((1, "USB cable", "USB A to USB B, 1.5 m", "-", "-", SUPPLIER, 3.00,
                  "the PC to the USB B socket in the wall (the Pico's micro-USB is not used)"))
     rows.append((1, "Enclosure", "the frame's battens with a 12 x 11 mm cut-out for the USB B "

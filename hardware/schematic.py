@@ -136,6 +136,11 @@ CATALOGUE = {
                [(1, "IO1", _PAS), (2, "GND", _PAS), (3, "IO2", _PAS), (4, "IO2b", _PAS),
                 (5, "VBUS", _PAS), (6, "IO1b", _PAS)],
                "USB ESD protection (IEC 61000-4-2 8 kV contact), on a SOT-23-6 breakout"),
+    "USBLC6_4": ("U", "Package_TO_SOT_SMD:SOT-23-6", "USBLC6-4SC6",
+                 [(1, "IO1", _PAS), (2, "GND", _PAS), (3, "IO2", _PAS), (4, "IO3", _PAS),
+                  (5, "VBUS", _PAS), (6, "IO4", _PAS)],
+                 "4-line ESD protection (IEC 61000-4-2 8 kV contact): the sensor lines, "
+                 "on a SOT-23-6 breakout"),
     "PWR_FLAG": ("#FLG", "", "", [(1, "pwr", _PWROUT)], "power flag (schematic only)"),
     "Fuse_PTC": ("F", "Fuse:Fuse_Bourns_MF-RG300", "MF-R250",
                  [(1, "1", _PAS), (2, "2", _PAS)], "PTC resettable fuse, 2.5 A hold, 30 V"),
@@ -179,6 +184,10 @@ CATALOGUE = {
     "R_Prec": ("R", "Resistor_THT:R_Axial_DIN0207_L6.3mm_D2.5mm_P10.16mm_Horizontal",
                "MFP-25BRD52-10K", [(1, "1", _PAS), (2, "2", _PAS)],
                "resistor 0.1 % 25 ppm/K (the over-voltage divider)"),
+    "R_Array4": ("RN", "Resistor_THT:R_Array_SIP8", "4608X-102-102LF",
+                 [(i + 1, "%d" % (i + 1), _PAS) for i in range(8)],
+                 "4 isolated resistors (1-2, 3-4, 5-6, 7-8), SIP-8: the sensor lines' series "
+                 "resistors"),
     "R_Pack": ("RN", "Resistor_THT:R_Array_SIP9", "4609X-101-103LF",
                [(1, "COM", _PAS)] + [(i + 2, "R%d" % (i + 1), _PAS) for i in range(8)],
                "8 x 10 k bussed resistor network"),
@@ -219,7 +228,8 @@ CATALOGUE = {
 # enclosure wall)
 MOUNT = {
     "PMOS": "controller: SOT-23 breakout", "USBLC6": "controller: SOT-23-6 breakout",
-    "LTC4412": "controller: SOT-23-6 breakout", "PMOS_LR": "controller: TO-252 breakout",
+    "LTC4412": "controller: SOT-23-6 breakout", "USBLC6_4": "controller: SOT-23-6 breakout",
+    "PMOS_LR": "controller: TO-252 breakout",
     "WS2812B": "panel", "Reed": "panel", "1N4148": "panel", "DRV5053": "panel",
     "DC_Jack": "wall", "USB_B": "wall", "Button": "panel",
 }
@@ -245,16 +255,17 @@ VALUE_MPN = {
     ("CP", "1000uF"): "UVR1C102MPD",
     ("CP", "10uF"): "UVR1C100MDD",
     ("R_Pack", "10k"): "4609X-101-103LF",
+    ("R_Array4", "1k"): "4608X-102-102LF",
     ("D_Zener", "10V"): "BZX79-C10,113",
 }
 
 MANUFACTURER = {
     "Pico": "Raspberry Pi", "DC_Jack": "CUI Devices", "Fuse_PTC": "Bourns",
-    "USB_B": "Amphenol FCI", "USBLC6": "STMicroelectronics", "TL431": "Texas Instruments",
+    "USB_B": "Amphenol FCI", "USBLC6": "STMicroelectronics", "USBLC6_4": "STMicroelectronics", "TL431": "Texas Instruments",
     "PMOS": "Alpha & Omega", "PMOS_LR": "Alpha & Omega", "PNP": "onsemi", "NPN": "onsemi", "D_Zener": "Nexperia", "D_TVS": "Littelfuse",
     "LDO": "STMicroelectronics", "LTC4412": "Analog Devices", "D_Schottky": "onsemi", "D_Schottky3A": "onsemi",
     "D_SchottkySig": "Vishay", "CP": "Nichicon", "C": "KEMET",
-    "R": "Yageo", "R_Prec": "Yageo", "R_Pack": "Bourns", "74AHCT125": "Texas Instruments",
+    "R": "Yageo", "R_Prec": "Yageo", "R_Pack": "Bourns", "R_Array4": "Bourns", "74AHCT125": "Texas Instruments",
     "WS2812B": "Worldsemi", "Reed": "Standex-Meder", "Button": "Omron", "1N4148": "onsemi",
     "74HC165": "Texas Instruments", "CD74HC4067": "Texas Instruments",
     "DRV5053": "Texas Instruments",
@@ -574,8 +585,33 @@ def build(board_name):
     sensors = {}
     kind = s_cfg["kind"]
     if kind == "matrix":
-        rows = [gpio(p, "ROW%d" % i) for i, p in enumerate(s_cfg["rows"])]
-        cols = [gpio(p, "COL%d" % i) for i, p in enumerate(s_cfg["cols"])]
+        rows_gp = [gpio(p, "ROW%d" % i) for i, p in enumerate(s_cfg["rows"])]
+        cols_gp = [gpio(p, "COL%d" % i) for i, p in enumerate(s_cfg["cols"])]
+        # the lines to the panel (through the harness: a strike on a wire or a switch
+        # reaches them) each through 1 k to its GPIO (4-resistor arrays), clamped on the
+        # panel's side by 4-line ESD arrays whose rail diodes go onto +5V (the 1000 uF
+        # takes the charge); hardware/esd.py simulates an 8 kV contact discharge. The
+        # 1 k costs the scan nothing: 66 uA of pull-up through it, 0.07 V
+        rows = [b.net("ROW%d" % i) for i in range(len(rows_gp))]
+        cols = [b.net("COL%d" % i) for i in range(len(cols_gp))]
+        pairs = list(zip(rows_gp + cols_gp, rows + cols))
+        info["panel"] = {}
+        for k in range(0, len(pairs), 4):
+            rn = b.part("R_Array4", "1k")
+            u = b.part("USBLC6_4")
+            for j in range(4):
+                if k + j < len(pairs):
+                    g, line = pairs[k + j]
+                    rn[2 * j + 1] += g
+                    rn[2 * j + 2] += line
+                    u["IO%d" % (j + 1)] += line
+                    info["panel"][g.name] = line
+                else:
+                    rn[2 * j + 1] += gnd
+                    rn[2 * j + 2] += gnd
+                    u["IO%d" % (j + 1)] += gnd
+            u["VBUS"] += v5
+            u["GND"] += gnd
         nc = len(cols)
         for s in range(n):
             r, c = divmod(s, nc)

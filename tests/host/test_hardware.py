@@ -91,15 +91,24 @@ def test_every_sensor_reaches_the_scanner(built, name):
         for s, sw in sensors.items():
             r, c = divmod(s, len(s_cfg["cols"]))
             nets = [net_of(sw, 1), net_of(sw, 2)]
-            row = gp[s_cfg["rows"][r]]
+            # the panel's row and column lines reach their GPIOs through 1 k each (an
+            # isolated resistor array, pins 2j+1 / 2j+2) and carry an ESD array
+            row_gp, col_gp = gp[s_cfg["rows"][r]], gp[s_cfg["cols"][c]]
+            row, col_line = info["panel"][row_gp.name], info["panel"][col_gp.name]
             assert row in nets, (s, sw.ref)
             mid = nets[0] if nets[1] is row else nets[1]
             diodes = [p.part for p in mid.pins if p.part.fields.get("Kind") == "1N4148"]
             assert len(diodes) == 1 and diodes[0]["K"].net is mid
-            col = net_of(diodes[0], "A")
-            assert col is gp[s_cfg["cols"][c]]
-            assert (pico.ref, "GP%d" % s_cfg["cols"][c]) in members(col)
-            assert (pico.ref, "GP%d" % s_cfg["rows"][r]) in members(row)
+            assert net_of(diodes[0], "A") is col_line
+            for g, line in ((row_gp, row), (col_gp, col_line)):
+                rs = [p for p in line.pins if p.part.fields.get("Kind") == "R_Array4"]
+                assert len(rs) == 1 and rs[0].part.value == "1k"
+                other = rs[0].part[int(rs[0].num) - 1]
+                assert other.net is g, (s, line.name)
+                esd = [p for p in line.pins if p.part.fields.get("Kind") == "USBLC6_4"]
+                assert len(esd) == 1 and net_of(esd[0].part, "VBUS") is info["supply"]["+5V"]
+            assert (pico.ref, "GP%d" % s_cfg["cols"][c]) in members(col_gp)
+            assert (pico.ref, "GP%d" % s_cfg["rows"][r]) in members(row_gp)
     elif s_cfg["kind"] == "shift_register":
         chips = info["chips"]
         assert net_of(chips[0], "QH") is gp[s_cfg["data"]]
@@ -282,6 +291,9 @@ def _decode_mpn(kind, mpn):
         m = re.fullmatch(r"MF[RP]-25(?:FBF|BRD)52-(\d+)([RKM])(\d*)", mpn)
         mult = {"R": 1, "K": 1000, "M": 1e6}[m.group(2)]
         return float(m.group(1) + "." + (m.group(3) or "0")) * mult
+    if kind == "R_Array4":                # Bourns 4608X-102-<3-digit code>LF
+        m = re.fullmatch(r"4608X-102-(\d\d)(\d)LF", mpn)
+        return int(m.group(1)) * 10 ** int(m.group(2))
     if kind == "R_Pack":                  # Bourns 4609X-101-<3-digit code>LF
         m = re.fullmatch(r"4609X-101-(\d\d)(\d)LF", mpn)
         return int(m.group(1)) * 10 ** int(m.group(2))
@@ -302,7 +314,7 @@ def _value(kind, value):
     m = re.fullmatch(r"(\d+)([RkKMuUnNVpF]?)(\d*)(F|A)?", value)
     num = float(m.group(1) + "." + (m.group(3) or "0"))
     unit = m.group(2)
-    if kind in ("R", "R_Prec", "R_Pack"):
+    if kind in ("R", "R_Prec", "R_Pack", "R_Array4"):
         return num * {"R": 1, "": 1, "k": 1000, "K": 1000, "M": 1e6}[unit]
     if kind in ("C", "CP"):
         return num * {"u": 1e-6, "n": 1e-9, "p": 1e-12}[unit]
@@ -315,7 +327,7 @@ def test_bom_part_numbers_match_their_values(built, name):
     checked = 0
     for r in generate.bom_rows(circ):
         kind, value, mpn = r[2], r[3], r[5]
-        if kind in ("R", "R_Prec", "R_Pack", "C", "CP", "D_Zener"):
+        if kind in ("R", "R_Prec", "R_Pack", "R_Array4", "C", "CP", "D_Zener"):
             got = _decode_mpn(kind, mpn)
             want = _value(kind, value)
             assert abs(got - want) <= 1e-9 * max(1, want) + 1e-15, (kind, value, mpn, got, want)
