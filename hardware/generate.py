@@ -146,20 +146,24 @@ def mechanical(cfg, layout):
         else:
             # a deep pit full of balls: the player lifts the pit's cup with its balls to
             # sow them (pit_select lift), the magnet in the cup's base over the reed
+            outer, inner, high, base = PIT_CUPS[layout["name"]]
             rows.append((18, "Magnet", "10 x 3 mm N42", "first4magnets", "F103-N42",
                          "first4magnets", 0.35, "one in the base of each pit cup"))
-            rows.append((18, "Pit cup", "68 mm outside, 62 mm inside, 22 mm high, 3 mm base",
-                         "-", "-", "3D print or woodturner", 1.50,
-                         "sits in its pit and holds its balls (about 40 of 12 mm); lifting "
-                         "it to sow selects the pit; the magnet glued centred in its base"))
+            rows.append((18, "Pit cup", "%d mm outside, %d mm inside, %d mm high, %d mm base"
+                         % (outer, inner, high, base), "-", "-", "3D print or woodturner",
+                         1.50, "sits in its pit and holds its balls (%d of %d mm); lifting "
+                         "it to sow selects the pit; the magnet glued centred in its base"
+                         % (capacity(layout)["pit"], layout["ball_mm"])))
     if stylus:
         rows.append((1, "Stylus", "10 x 20 mm N42 rod magnet", "first4magnets", "F1020-N42",
                      "first4magnets", 1.20, "in a pen-sized wooden handle: touched to a pit "
                      "it selects it (pit_select stylus)"))
     rows.append((24, "Tobit piece", "30 mm, 12 light + 12 dark", "-", "-", "craft shop", 0.40,
                  "wooden draughts pieces, a 9 mm pocket drilled 3 mm deep under each for the magnet"))
-    rows.append((170, "Ball (kumalak)", "12 mm", "-", "-", "craft shop", 0.03,
-                 "162 for Toguz Kumalak and 8 spare; glass or wooden beads"))
+    cap = capacity(layout, cup=not stylus)
+    rows.append((170, "Ball (kumalak)", "%d mm" % layout["ball_mm"], "-", "-", "craft shop", 0.03,
+                 "162 for Toguz Kumalak and 8 spare; glass or wooden beads (a pit holds %d, "
+                 "a kazan %d)" % (cap["pit"], cap["kazan"])))
     if not hall:
         rows.append((1, "Reed mounting", "hot-melt glue sticks", "-", "-", "hardware shop", 3.00,
                      "each reed switch glued flat in a 3 mm groove under its point, its axis "
@@ -235,6 +239,38 @@ def mechanical(cfg, layout):
                  "top panel onto the frame (removable for service)"))
     rows.append((4, "Feet", "felt pad 20 mm", "-", "-", "hardware shop", 0.20, "under the base"))
     return rows
+
+
+# Each layout's pit cup (pit_select lift): outside, inside diameter, height, base (mm):
+# 1-2 mm under the pit's hole, standing 6 mm out of the compact board's 24 mm pits (a
+# rim to lift by), 2 mm inside the full-size board's
+PIT_CUPS = {"default": (31, 28, 30, 2), "full": (68, 62, 22, 3)}
+BALL_HEAP = 0.64        # the share of a heap of balls that is balls (random close packing)
+PIT_BALLS = 40          # the most a pit holds in play (20-40 usual)
+KAZAN_BALLS = 162       # a kazan: every ball in theory (82, over half, wins in practice)
+
+
+def capacity(layout, cup=True):
+    """{"pit": balls a pit holds (its cup's inside; ``cup`` False: the hole itself, a
+    stylus board's, whose balls lie in the pit),
+    "kazan": balls a kazan holds}: volumes from the template's holes and depths
+    (``holes_mm``, ``depth_mm``), each ball ``ball_mm`` across, a heap BALL_HEAP balls.
+    0 where a cell is not deep enough for one layer."""
+    import math
+    d = layout["ball_mm"]
+    ball = 4.0 / 3.0 * math.pi * (d / 2.0) ** 3 / BALL_HEAP
+    depth = layout.get("depth_mm", {})
+    holes = layout["holes_mm"]
+    cup = PIT_CUPS.get(layout["name"]) if cup else None
+    if cup is not None and depth.get("pit", 0):
+        outer, inner, high, base = cup
+        pit = math.pi * (inner / 2.0) ** 2 * (high - base)
+    else:
+        pit = math.pi * (holes["pit"] / 2.0) ** 2 * depth.get("pit", 0)
+    kw, kh = holes["kazan"]
+    kazan = kw * kh * depth.get("kazan", 0)
+    return {"pit": int(pit // ball) if depth.get("pit", 0) >= d else 0,
+            "kazan": int(kazan // ball) if depth.get("kazan", 0) >= d else 0}
 
 
 def pit_panel(layout):

@@ -530,7 +530,8 @@ def test_full_size_board_has_its_own_bom(built):
     assert max(c[4] for c in toguz if c[5] == "pit") + pit_r < h                 # covers the pits
     assert min(c[4] for c in tobit) - lay["holes_mm"]["point"] / 2 > h          # not a point
     assert "cut to 30 mm" in full["Light pipe 5 mm clear acrylic rod, 1 m"][10]  # 20 from 1 m
-    assert not any(k.startswith(("Pit panel", "Light pipe", "Pit cup")) for k in compact)
+    # (the compact board has its pit panel too now: its pits hold their balls)
+    assert any(k.startswith("Pit panel") for k in compact)
     # the full-size pits hold their balls in a cup lifted to sow (pit_select lift); it
     # fits its pit and holds about 40 balls of 12 mm
     import math
@@ -540,11 +541,39 @@ def test_full_size_board_has_its_own_bom(built):
     assert full[cup][0] == 18 and outer < lay["holes_mm"]["pit"] and high <= lay["depth_mm"]["pit"]
     ball = 4 / 3 * math.pi * 6 ** 3 / 0.64
     assert math.pi * (inner / 2) ** 2 * (high - base) >= 40 * ball
-    assert "Pit token 25 mm wooden disc" in compact and not any(k.startswith("Pit token") for k in full)
+    assert not any(k.startswith("Pit token") for k in list(full) + list(compact))
     wire = [k for k in full if k.startswith("Wire 0.14")][0]
     assert wire.endswith("x 45 m") and [k for k in compact if k.startswith("Wire 0.14")][0].endswith("x 25 m")
     assert generate.pit_panel(read_layout_file(os.path.join(ROOT, "firmware", "boards",
-                                                            "layout_default.json"))) is None
+                                                            "layout_default.json")))[2] == 2
+
+
+@pytest.mark.parametrize("lay_name", ["default", "full"])
+def test_the_toguz_panel_holds_the_games_balls(built, lay_name):
+    """Cup and kazan volumes from the template's holes and depths and the ball size: a
+    pit's cup holds the 40 a pit has at most in play, a kazan all 162 balls (82, over
+    half, wins in practice); the cup fits its hole and stands on the pit's floor; the
+    BOM buys balls of the size the pits are cut for. The compact board's 6 mm top panel
+    alone (a 1.5 mm recess) held none: the check fails for it."""
+    import math
+    lay = read_layout_file(os.path.join(ROOT, "firmware", "boards", "layout_%s.json" % lay_name))
+    cap = generate.capacity(lay)
+    assert cap["pit"] >= generate.PIT_BALLS and cap["kazan"] >= generate.KAZAN_BALLS, cap
+    d = lay["ball_mm"]
+    ball = 4 / 3 * math.pi * (d / 2) ** 3 / 0.64                   # mm3 a ball takes in a heap
+    outer, inner, high, base = generate.PIT_CUPS[lay_name]
+    assert cap["pit"] == int(math.pi * (inner / 2) ** 2 * (high - base) // ball)
+    kw, kh = lay["holes_mm"]["kazan"]
+    assert cap["kazan"] == int(kw * kh * lay["depth_mm"]["kazan"] // ball)
+    assert outer < lay["holes_mm"]["pit"] and inner + 2 <= outer and high > lay["depth_mm"]["pit"] - 3
+    assert inner > 3 * d                                           # balls lie side by side
+    board = "pico-matrix" if lay_name == "default" else "pico-matrix-full"
+    bom = {r[2]: r for r in generate.bom_all(board, built["pico-matrix"][0])}
+    assert bom["Ball (kumalak)"][3] == "%d mm" % d and bom["Ball (kumalak)"][0] >= 162
+    assert bom["Pit cup"][3].startswith("%d mm outside, %d mm inside" % (outer, inner))
+    # what the compact panel was: no pit panel, a 1.5 mm recess: no ball fits a pit
+    flat = dict(lay, depth_mm={})
+    assert generate.capacity(flat) == {"pit": 0, "kazan": 0}
 
 
 @pytest.mark.parametrize("name", BOARDS)
