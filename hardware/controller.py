@@ -64,6 +64,9 @@ FOOTPRINTS = {
                                           5: (2, 1), 6: (2, 0)}),
     # a TO-252 (DPAK) breakout: about 10 x 10 mm, G D S in a row
     "Package_TO_SOT_SMD:TO-252-2": (3, 3, {1: (0, 0), 2: (1, 0), 3: (2, 0)}),
+    # JST XH vertical headers: n pins in a row, the body 5.75 mm deep
+    **{"Connector_JST:JST_XH_B%dB-XH-A_1x%02d_P2.50mm_Vertical" % (n, n):
+       (n, 3, {i + 1: (i, 0) for i in range(n)}) for n in range(2, 9)},
     "Fuse:Fuse_Bourns_MF-RG300": (3, 2, {1: (0, 0), 2: (2, 0)}),
 }
 

@@ -115,6 +115,7 @@ UNIT_EUR = {
     "PMOS": 0.25, "PNP": 0.10, "NPN": 0.10, "TL431": 0.45, "D_Zener": 0.08, "D_TVS": 0.40,
     "LDO": 0.60, "D_Schottky": 0.15, "D_Schottky3A": 0.35, "CP": 0.55,
     "PMOS_LR": 0.55, "LTC4412": 3.10, "USBLC6_4": 0.60, "R_Array4": 0.45,
+    "XH2": 0.15, "XH3": 0.18, "XH4": 0.20, "XH5": 0.22, "XH6": 0.25, "XH7": 0.28, "XH8": 0.30,
     "C": 0.20, "R": 0.10, "R_Prec": 0.60, "R_Pack": 0.55, "74AHCT125": 0.60, "WS2812B": 0.30,
     "Reed": 0.95, "Button": 0.25, "1N4148": 0.05, "74HC165": 0.55, "CD74HC4067": 1.60,
     "DRV5053": 1.05,
@@ -177,10 +178,10 @@ def mechanical(cfg, layout):
     rows.append((2, "Wire", "0.5 mm2 (20 AWG) stranded, %d m, red / black" % power_m, "Alpha Wire",
                  "3055 (series)", SUPPLIER, round(0.50 * power_m, 2),
                  "+5 V and GND along the LED chain, fed in at L0, L29 and L57"))
-    rows.append((4, "Connector", "JST XH 8-pin header + housing + crimps", "JST",
-                 "B8B-XH-A / XHP-8", SUPPLIER, 0.60, "the sensor harness onto the controller board"))
-    rows.append((2, "Connector", "JST XH 3-pin header + housing + crimps", "JST",
-                 "B3B-XH-A / XHP-3", SUPPLIER, 0.35, "the LED chain in and its 5 V injection"))
+    rows.append((1, "Connector", "JST XH housings and crimps for the harness headers", "JST",
+                 "XHP-n / SXH-001T-P0.6", SUPPLIER, 4.00, "one housing per header the "
+                 "schematic puts on the controller (J3 on: the LED chain and power, the sensor "
+                 "lines 8 to a header), a crimp per wire"))
     rows.append((1, "Power supply", "5 V 4 A, 5.5 x 2.1 mm plug, centre positive", "MEAN WELL",
                  "GST25E05-P1J", SUPPLIER, 14.00, "the adapter (or power the board over USB "
                  "only, the LEDs capped: docs/build.md)"))

@@ -223,6 +223,15 @@ CATALOGUE = {
                 "bipolar analog hall sensor (on the panel)"),
 }
 
+# JST XH headers (2.5 mm pitch: up to 8 pins sit in 2.54 mm perfboard holes) for the
+# harness to the panel: one kind per pin count
+for _n in range(2, 9):
+    CATALOGUE["XH%d" % _n] = (
+        "J", "Connector_JST:JST_XH_B%dB-XH-A_1x%02d_P2.50mm_Vertical" % (_n, _n),
+        "B%dB-XH-A" % _n, [(i + 1, "%d" % (i + 1), _PAS) for i in range(_n)],
+        "JST XH %d-pin header, vertical: the harness to the panel (its XHP-%d housing and "
+        "crimps in the BOM's connector kit)" % (_n, _n))
+
 # where each part goes: "controller" (the perfboard: through-hole, 2.54 mm pitch, or a
 # breakout with 2.54 mm pins), "panel" (under the top panel, wired), "wall" (the
 # enclosure wall)
@@ -266,6 +275,8 @@ MANUFACTURER = {
     "LDO": "STMicroelectronics", "LTC4412": "Analog Devices", "D_Schottky": "onsemi", "D_Schottky3A": "onsemi",
     "D_SchottkySig": "Vishay", "CP": "Nichicon", "C": "KEMET",
     "R": "Yageo", "R_Prec": "Yageo", "R_Pack": "Bourns", "R_Array4": "Bourns", "74AHCT125": "Texas Instruments",
+    "XH2": "JST", "XH3": "JST", "XH4": "JST", "XH5": "JST", "XH6": "JST", "XH7": "JST",
+    "XH8": "JST",
     "WS2812B": "Worldsemi", "Reed": "Standex-Meder", "Button": "Omron", "1N4148": "onsemi",
     "74HC165": "Texas Instruments", "CD74HC4067": "Texas Instruments",
     "DRV5053": "Texas Instruments",
@@ -708,7 +719,51 @@ def build(board_name):
             pico[num] += circ.NC          # unused GPIOs, marked so for the ERC
     info["sensors"] = sensors
     info["used"] = used
+    info["harness"] = harness(b, circ)
     return circ, info
+
+
+HARNESS_POWER = ("LED_DIN_0", "+5V", "GND")
+
+
+def harness(b, circ):
+    """Put a JST XH header on the controller for every net that leaves it for the panel
+    (a pin on a controller part and one on a panel part): the LED chain's data, +5V and
+    GND on one 3-pin header; a sensor supply rail (+3V3_HALL) with GND on a 2-pin one;
+    the sensor lines, by name, 8 to a header. Returns [(header part, [net names])]."""
+    def mount(pin):
+        return pin.part.fields.get("Mount", "")
+    leaving = []
+    for n in circ.nets:
+        if n.name == "__NOCONNECT":
+            continue
+        mounts = {mount(p).split(":")[0] for p in n.pins}
+        if "controller" in mounts and "panel" in mounts:
+            leaving.append(n)
+    by_name = {n.name: n for n in leaving}
+    groups = [[by_name[k] for k in HARNESS_POWER if k in by_name]]
+    if "+3V3_HALL" in by_name:
+        groups.append([by_name["+3V3_HALL"], [n for n in circ.nets if n.name == "GND"][0]])
+    rest = sorted((n for n in leaving if n.name not in HARNESS_POWER and n.name != "+3V3_HALL"),
+                  key=lambda n: _natural(n.name))
+    for k in range(0, len(rest), 8):
+        groups.append(rest[k:k + 8])
+    out = []
+    for nets in groups:
+        if not nets:
+            continue
+        j = b.part("XH%d" % len(nets), "harness")
+        for i, n in enumerate(nets):
+            j[i + 1] += n
+        out.append((j, [n.name for n in nets]))
+    return out
+
+
+def _natural(name):
+    """'COL10' after 'COL9': the name's letters, then its number."""
+    head = name.rstrip("0123456789")
+    tail = name[len(head):]
+    return (head, int(tail) if tail else -1)
 
 
 def erc(circ):

@@ -742,3 +742,43 @@ def test_panel_stack_leaves_wood_under_every_cut(lay_name):
     assert layers[-3:] == [st["top"], st["frame"], st["base"]]
     if lay.get("depth_mm"):
         assert layers[0] == lay["depth_mm"]["pit"] == 24
+
+
+@pytest.mark.parametrize("name", BOARDS)
+def test_every_harness_connector_is_on_the_perfboard_drawing(built, name):
+    """Every net that leaves the controller for the panel goes through a JST XH header
+    the schematic carries; every connector of the netlist is placed on the drawing
+    (controller-<board>.svg, as committed) with a hole for each pin, and the wire list
+    joins each header pin to its net."""
+    import re
+    circ, info = built[name]
+    heads = [p for p in circ.parts if p.fields.get("Kind", "").startswith("XH")]
+    assert heads and {j.ref for j, nets in info["harness"]} == {p.ref for p in heads}
+    through = {}
+    for j, nets in info["harness"]:
+        assert 2 <= len(nets) <= 8 and [j[i + 1].net.name for i in range(len(nets))] == nets
+        for n in nets:
+            through.setdefault(n, j.ref)
+    for n in circ.nets:
+        if n.name == "__NOCONNECT":
+            continue                                         # pins left open
+        mounts = {p.part.fields.get("Mount", "").split(":")[0] for p in n.pins}
+        if "controller" in mounts and "panel" in mounts:
+            assert n.name in through, n.name                 # no wire leaves unheaded
+    with open(os.path.join(ROOT, "hardware", "out", "controller-%s.svg" % name)) as f:
+        svg = f.read()
+    with open(os.path.join(ROOT, "hardware", "out", "controller-%s.md" % name)) as f:
+        md = f.read()
+    for p in heads:
+        g = re.search(r'<g id="part-%s" class="%s"[^>]*>(.*?)</g>' % (p.ref, p.fields["Kind"]),
+                      svg, re.S)
+        assert g, p.ref
+        holes = len(re.findall(r"<(?:rect|circle) [^>]*fill=\"navy\"", g.group(1)))
+        assert holes == len(p.pins), (p.ref, holes)
+        for pin in p.pins:
+            row = [ln for ln in md.splitlines() if ln.startswith("| %s | " % pin.net.name)][0]
+            assert re.search(r"\b%s\.%s \(\d+,\d+\)" % (p.ref, pin.num), row), (p.ref, pin.num)
+    if name == "pico-matrix":
+        assert sorted(len(nets) for j, nets in info["harness"]) == [3, 8, 8]
+    elif name == "pico-hall":
+        assert sum(len(nets) for j, nets in info["harness"]) == 3 + 2 + 56
