@@ -66,6 +66,8 @@ def _sense(c, d, leds, backend, free):
     if backend == "sim":
         leds["vbus_pin"] = leds["adapter_pin"] = None
         return
+    if backend != "rp2":
+        c.fail("leds.supply", "sense reads the supply on the rp2 backend only (not %s)" % backend)
     vbus = c.int_range(leds, "vbus_pin", "leds.", 0, 29, 24)
     if vbus in c.used:
         c.fail("leds.vbus_pin", "GP%d already used by %s" % (vbus, c.used[vbus]))

@@ -38,6 +38,10 @@ def test_board_file_sense_fills_both_caps_and_checks_the_pins():
     assert "leds.adapter_pin: GP25 is not a free pin" in str(e)
     e = raises(ConfigError, validate_board, _matrix(supply="sense", vbus_pin=2))
     assert "leds.vbus_pin: GP2 already used by sensor.rows" in str(e)
+    cp = load_board("feather-matrix-cp")
+    cp["leds"]["supply"] = "sense"
+    e = raises(ConfigError, validate_board, cp)
+    assert "leds.supply: sense reads the supply on the rp2 backend only" in str(e)
     e = raises(ConfigError, validate_board, _matrix(supply="mains"))
     assert "leds.supply: 'mains' not adapter, usb or sense" in str(e)
     e = raises(ConfigError, validate_board, _matrix(supply="sense", count=200))
