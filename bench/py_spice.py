@@ -1,6 +1,7 @@
 """The input stage in SPICE (hardware/spice.py, ngspice): each fault case's currents,
 the hottest part's dissipation, the over-voltage trip at each tolerance corner and the
-hot-plugs, each beside its limit. Skips (one line) without ngspice."""
+hot-plugs, and the ESD strikes (hardware/esd.py), each beside its limit. Skips (one
+line) without ngspice."""
 import os
 import sys
 
@@ -21,6 +22,7 @@ def main():
         for name, v_jack, v_usb, _ in spice.CASES:
             worst = None
             jack = usb = v5 = 0.0
+            v5_low = 99.0
             bad = []
             for corner in spice.CORNERS:
                 res = spice.run(board, name, corner)
@@ -28,6 +30,7 @@ def main():
                 jack = max(jack, abs(res["jack_a"]))
                 usb = max(usb, res["usb_a"])
                 v5 = max(v5, res["v"]["+5V"])
+                v5_low = min(v5_low, res["v"]["+5V"])
                 for ref, kind, s in res["parts"]:
                     lim = spice.RATINGS.get(kind, {}).get("p")
                     if lim and "p" in s and (worst is None or s["p"] / lim > worst[0]):
@@ -41,6 +44,11 @@ def main():
             elif v_jack:
                 report(tag + ": jack current", round(1e3 * jack, 1), "mA")
             report(tag + ": +5V", round(v5, 3), "V", "<= %.1f V" % spice.LED_MAX_V, v5 <= spice.LED_MAX_V)
+            fed = (v_jack is not None and 0 < v_jack <= 5.5) or (
+                v_usb and not (v_jack or 0) > 0 and board != "pico-hall")
+            if fed:
+                report(tag + ": +5V lowest at the full LED cap", round(v5_low, 3), "V",
+                       ">= %.1f V (74AHCT125)" % spice.RAIL_MIN_V, v5_low >= spice.RAIL_MIN_V)
             report(tag + ": hottest %s (%s) dissipation" % (worst[1], worst[2]), round(1e3 * worst[3], 1),
                    "mW", "<= %d mW" % (1e3 * worst[4]), worst[3] <= worst[4])
             report(tag + ": ratings exceeded", len(bad), "", "0", not bad)
@@ -60,9 +68,22 @@ def main():
         peak, v5 = spice.inrush(board, "adapter12")
         report("spice %s: 12 V adapter plugged on USB, +5V peak" % board, round(v5, 3), "V",
                "<= %.1f V" % spice.LED_MAX_V, v5 <= spice.LED_MAX_V)
-        report("spice %s: 12 V adapter plugged, jack current peak" % board, round(peak, 2), "A",
-               "<= %g A (AO3401A pulse)" % spice.RATINGS["PMOS"]["id_pulse"],
-               peak <= spice.RATINGS["PMOS"]["id_pulse"])
+        report("spice %s: 12 V adapter plugged, jack current peak" % board, round(peak, 4), "A",
+               "<= %g A (AOD4185 pulse)" % spice.RATINGS["PMOS_LR"]["id_pulse"],
+               peak <= spice.RATINGS["PMOS_LR"]["id_pulse"])
+    import esd
+    for line, kv, res, bad in esd.report():
+        tag = "esd %s %+g kV contact" % (line, kv)
+        report(tag + ": ESD array peak", round(res["array_a"], 1), "A",
+               "<= %g A (IEC 61000-4-2 8 kV)" % esd.RATINGS["array_a"],
+               res["array_a"] <= esd.RATINGS["array_a"])
+        report(tag + ": clamp at the array", round(res["clamp_v"], 2), "V")
+        report(tag + ": RP2040 pin peak", round(res["pin_v"], 2), "V")
+        report(tag + ": into the RP2040 pin", round(1e3 * res["pin_a"], 1), "mA",
+               "<= %d mA (its HBM 2 kV)" % (1e3 * esd.RATINGS["pin_a"]),
+               res["pin_a"] <= esd.RATINGS["pin_a"])
+        report(tag + ": RP2040 pin %d ns after" % (esd.PIN_SETTLE_S * 1e9),
+               round(res["pin_v_late"], 2), "V", "-0.5..%.1f V" % esd.RATINGS["pin_v"], not bad)
 
 
 if __name__ == "__main__":

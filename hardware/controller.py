@@ -48,6 +48,7 @@ FOOTPRINTS = {
     "Package_DIP:DIP-24_W15.24mm": _dip(24, 6),
     "Resistor_THT:R_Axial_DIN0207_L6.3mm_D2.5mm_P10.16mm_Horizontal": _inline(2, 4),
     "Resistor_THT:R_Array_SIP9": _inline(9),
+    "Resistor_THT:R_Array_SIP8": _inline(8),
     "Capacitor_THT:C_Disc_D5.0mm_W2.5mm_P5.00mm": _inline(2, 2),
     "Capacitor_THT:CP_Radial_D10.0mm_P5.00mm": (4, 4, {1: (0, 1), 2: (2, 1)}),
     "Capacitor_THT:CP_Radial_D5.0mm_P2.00mm": (2, 2, {1: (0, 0), 2: (1, 0)}),
@@ -61,6 +62,11 @@ FOOTPRINTS = {
     "Package_TO_SOT_SMD:SOT-23": (3, 2, {1: (0, 0), 2: (1, 0), 3: (2, 0)}),
     "Package_TO_SOT_SMD:SOT-23-6": (3, 3, {1: (0, 0), 2: (0, 1), 3: (0, 2), 4: (2, 2),
                                           5: (2, 1), 6: (2, 0)}),
+    # a TO-252 (DPAK) breakout: about 10 x 10 mm, G D S in a row
+    "Package_TO_SOT_SMD:TO-252-2": (3, 3, {1: (0, 0), 2: (1, 0), 3: (2, 0)}),
+    # JST XH vertical headers: n pins in a row, the body 5.75 mm deep
+    **{"Connector_JST:JST_XH_B%dB-XH-A_1x%02d_P2.50mm_Vertical" % (n, n):
+       (n, 3, {i + 1: (i, 0) for i in range(n)}) for n in range(2, 9)},
     "Fuse:Fuse_Bourns_MF-RG300": (3, 2, {1: (0, 0), 2: (2, 0)}),
 }
 

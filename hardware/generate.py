@@ -67,6 +67,9 @@ def pin_functions(cfg):
                 f[mc["en"]] = "mux %d ~E (enable, active low)" % m
     if "pin" in cfg["leds"]:
         f[cfg["leds"]["pin"]] = "WS2812B data (via 74AHCT125 to 5 V)"
+    if cfg["leds"].get("adapter_pin") is not None:
+        f[cfg["leds"]["adapter_pin"]] = ("adapter sense (input: high while the adapter feeds "
+                                         "the rail; the LED cap follows, with GPIO24's VBUS)")
     return f
 
 
@@ -111,6 +114,8 @@ UNIT_EUR = {
     "Pico": 4.20, "DC_Jack": 1.05, "USB_B": 0.90, "USBLC6": 0.45, "Fuse_PTC": 0.45,
     "PMOS": 0.25, "PNP": 0.10, "NPN": 0.10, "TL431": 0.45, "D_Zener": 0.08, "D_TVS": 0.40,
     "LDO": 0.60, "D_Schottky": 0.15, "D_Schottky3A": 0.35, "CP": 0.55,
+    "PMOS_LR": 0.55, "LTC4412": 3.10, "USBLC6_4": 0.60, "R_Array4": 0.45,
+    "XH2": 0.15, "XH3": 0.18, "XH4": 0.20, "XH5": 0.22, "XH6": 0.25, "XH7": 0.28, "XH8": 0.30,
     "C": 0.20, "R": 0.10, "R_Prec": 0.60, "R_Pack": 0.55, "74AHCT125": 0.60, "WS2812B": 0.30,
     "Reed": 0.95, "Button": 0.25, "1N4148": 0.05, "74HC165": 0.55, "CD74HC4067": 1.60,
     "DRV5053": 1.05,
@@ -142,20 +147,24 @@ def mechanical(cfg, layout):
         else:
             # a deep pit full of balls: the player lifts the pit's cup with its balls to
             # sow them (pit_select lift), the magnet in the cup's base over the reed
+            outer, inner, high, base = PIT_CUPS[layout["name"]]
             rows.append((18, "Magnet", "10 x 3 mm N42", "first4magnets", "F103-N42",
                          "first4magnets", 0.35, "one in the base of each pit cup"))
-            rows.append((18, "Pit cup", "68 mm outside, 62 mm inside, 22 mm high, 3 mm base",
-                         "-", "-", "3D print or woodturner", 1.50,
-                         "sits in its pit and holds its balls (about 40 of 12 mm); lifting "
-                         "it to sow selects the pit; the magnet glued centred in its base"))
+            rows.append((18, "Pit cup", "%d mm outside, %d mm inside, %d mm high, %d mm base"
+                         % (outer, inner, high, base), "-", "-", "3D print or woodturner",
+                         1.50, "sits in its pit and holds its balls (%d of %d mm); lifting "
+                         "it to sow selects the pit; the magnet glued centred in its base"
+                         % (capacity(layout)["pit"], layout["ball_mm"])))
     if stylus:
         rows.append((1, "Stylus", "10 x 20 mm N42 rod magnet", "first4magnets", "F1020-N42",
                      "first4magnets", 1.20, "in a pen-sized wooden handle: touched to a pit "
                      "it selects it (pit_select stylus)"))
     rows.append((24, "Tobit piece", "30 mm, 12 light + 12 dark", "-", "-", "craft shop", 0.40,
                  "wooden draughts pieces, a 9 mm pocket drilled 3 mm deep under each for the magnet"))
-    rows.append((170, "Ball (kumalak)", "12 mm", "-", "-", "craft shop", 0.03,
-                 "162 for Toguz Kumalak and 8 spare; glass or wooden beads"))
+    cap = capacity(layout, cup=not stylus)
+    rows.append((170, "Ball (kumalak)", "%d mm" % layout["ball_mm"], "-", "-", "craft shop", 0.03,
+                 "162 for Toguz Kumalak and 8 spare; glass or wooden beads (a pit holds %d, "
+                 "a kazan %d)" % (cap["pit"], cap["kazan"])))
     if not hall:
         rows.append((1, "Reed mounting", "hot-melt glue sticks", "-", "-", "hardware shop", 3.00,
                      "each reed switch glued flat in a 3 mm groove under its point, its axis "
@@ -169,28 +178,35 @@ def mechanical(cfg, layout):
     rows.append((2, "Wire", "0.5 mm2 (20 AWG) stranded, %d m, red / black" % power_m, "Alpha Wire",
                  "3055 (series)", SUPPLIER, round(0.50 * power_m, 2),
                  "+5 V and GND along the LED chain, fed in at L0, L29 and L57"))
-    rows.append((4, "Connector", "JST XH 8-pin header + housing + crimps", "JST",
-                 "B8B-XH-A / XHP-8", SUPPLIER, 0.60, "the sensor harness onto the controller board"))
-    rows.append((2, "Connector", "JST XH 3-pin header + housing + crimps", "JST",
-                 "B3B-XH-A / XHP-3", SUPPLIER, 0.35, "the LED chain in and its 5 V injection"))
+    rows.append((1, "Connector", "JST XH housings and crimps for the harness headers", "JST",
+                 "XHP-n / SXH-001T-P0.6", SUPPLIER, 4.00, "one housing per header the "
+                 "schematic puts on the controller (J3 on: the LED chain and power, the sensor "
+                 "lines 8 to a header), a crimp per wire"))
     rows.append((1, "Power supply", "5 V 4 A, 5.5 x 2.1 mm plug, centre positive", "MEAN WELL",
                  "GST25E05-P1J", SUPPLIER, 14.00, "the adapter (or power the board over USB "
                  "only, the LEDs capped: docs/build.md)"))
     # the smallest perfboard that takes the controller's parts (hardware/controller.py)
-    pb = "100 x 80 mm" if cfg["sensor"]["kind"] == "matrix" else "160 x 100 mm"
-    rows.append((1, "Perfboard", "%s, 2.54 mm" % pb, "-", "-", SUPPLIER,
-                 2.50 if cfg["sensor"]["kind"] == "matrix" else 4.50,
+    # (the ideal diodes' parts took the matrix board past 100 x 80 mm)
+    pb = "160 x 100 mm"
+    rows.append((1, "Perfboard", "%s, 2.54 mm" % pb, "-", "-", SUPPLIER, 4.50,
                  "the controller board (Pico, protection, level shifter, sensor logic): "
                  "controller-<board>.svg"))
     rows.append((2, "Pin header", "1 x 20, 2.54 mm, male", "Harwin", "M20-9992045", SUPPLIER,
                  0.60, "soldered under the Pico"))
     rows.append((2, "Socket strip", "1 x 20, 2.54 mm, female", "Harwin", "M20-7832046",
                  SUPPLIER, 1.10, "on the perfboard: the Pico plugs in (and out for service)"))
-    fets = 2 if hall else 3
-    rows.append((fets, "Breakout", "SOT-23 to 3 x 2.54 mm pins", "Adafruit", "1230", "Adafruit",
-                 0.80, "carries each AO3401A P-FET (made only as SMD) onto the perfboard"))
-    rows.append((1, "Breakout", "SOT-23-6 to 6 x 2.54 mm pins", "Adafruit", "1230", "Adafruit",
-                 0.80, "carries the USBLC6-2SC6 ESD array"))
+    if not hall:
+        rows.append((2, "Breakout", "SOT-23 to 3 x 2.54 mm pins", "Adafruit", "1230",
+                     "Adafruit", 0.80, "carries each AO3401A P-FET (USB's soft start and "
+                     "ideal diode; made only as SMD) onto the perfboard"))
+    rows.append((3, "Breakout", "TO-252 (DPAK) to 3 x 2.54 mm pins", "any", "DPAK-SIP3 adapter",
+                 SUPPLIER, 1.50, "carries each AOD4185 P-FET (reverse, over-voltage, the "
+                 "adapter's ideal diode)"))
+    matrix = cfg["sensor"]["kind"] == "matrix"
+    rows.append((2 if hall else (7 if matrix else 3), "Breakout", "SOT-23-6 to 6 x 2.54 mm pins",
+                 "Adafruit", "1230", "Adafruit", 0.80, "carries the USBLC6-2SC6 ESD array, "
+                 "each LTC4412 ideal-diode controller" + (" and each USBLC6-4SC6 (the sensor "
+                                                          "lines' ESD arrays)" if matrix else "")))
     rows.append((1, "USB cable", "USB A to USB B, 1.5 m", "-", "-", SUPPLIER, 3.00,
                  "the PC to the USB B socket in the wall (the Pico's micro-USB is not used)"))
     rows.append((1, "Enclosure", "the frame's battens with a 12 x 11 mm cut-out for the USB B "
@@ -224,6 +240,38 @@ def mechanical(cfg, layout):
                  "top panel onto the frame (removable for service)"))
     rows.append((4, "Feet", "felt pad 20 mm", "-", "-", "hardware shop", 0.20, "under the base"))
     return rows
+
+
+# Each layout's pit cup (pit_select lift): outside, inside diameter, height, base (mm):
+# 1-2 mm under the pit's hole, standing 6 mm out of the compact board's 24 mm pits (a
+# rim to lift by), 2 mm inside the full-size board's
+PIT_CUPS = {"default": (31, 28, 30, 2), "full": (68, 62, 22, 3)}
+BALL_HEAP = 0.64        # the share of a heap of balls that is balls (random close packing)
+PIT_BALLS = 40          # the most a pit holds in play (20-40 usual)
+KAZAN_BALLS = 162       # a kazan: every ball in theory (82, over half, wins in practice)
+
+
+def capacity(layout, cup=True):
+    """{"pit": balls a pit holds (its cup's inside; ``cup`` False: the hole itself, a
+    stylus board's, whose balls lie in the pit),
+    "kazan": balls a kazan holds}: volumes from the template's holes and depths
+    (``holes_mm``, ``depth_mm``), each ball ``ball_mm`` across, a heap BALL_HEAP balls.
+    0 where a cell is not deep enough for one layer."""
+    import math
+    d = layout["ball_mm"]
+    ball = 4.0 / 3.0 * math.pi * (d / 2.0) ** 3 / BALL_HEAP
+    depth = layout.get("depth_mm", {})
+    holes = layout["holes_mm"]
+    cup = PIT_CUPS.get(layout["name"]) if cup else None
+    if cup is not None and depth.get("pit", 0):
+        outer, inner, high, base = cup
+        pit = math.pi * (inner / 2.0) ** 2 * (high - base)
+    else:
+        pit = math.pi * (holes["pit"] / 2.0) ** 2 * depth.get("pit", 0)
+    kw, kh = holes["kazan"]
+    kazan = kw * kh * depth.get("kazan", 0)
+    return {"pit": int(pit // ball) if depth.get("pit", 0) >= d else 0,
+            "kazan": int(kazan // ball) if depth.get("kazan", 0) >= d else 0}
 
 
 def pit_panel(layout):
@@ -397,8 +445,9 @@ def power_md(name, cfg, circ):
               "(docs/hardware.md, \"Power\"; every fault case proved in SPICE by "
               "hardware/spice.py): a 2.5 A resettable fuse, a P-FET against a reversed "
               "plug, a second P-FET that a TL431 comparator turns off above 5.17-5.31 V "
-              "(a 6, 9, 12 or 24 V adapter), a Schottky diode that keeps USB from feeding "
-              "the input, a TVS diode against spikes." % (total, 2000 - total), ""]
+              "(a 6, 9, 12 or 24 V adapter), an ideal diode (LTC4412 + P-FET: 20-40 mV where "
+              "a Schottky dropped 0.4 V) that keeps USB from feeding the input and the rail "
+              ">= 4.5 V at the full LED cap, a TVS diode against spikes." % (total, 2000 - total), ""]
     cap, other, usb_total, reserve = usb_budget(cfg, circ)
     if cap <= 0:
         lines += ["## Over USB only (no adapter)", "",
@@ -411,9 +460,11 @@ def power_md(name, cfg, circ):
     lines += ["## Over USB only (no adapter)", "",
               "USB gives %d mA: stock MicroPython declares bMaxPower %d mA. VBUS feeds the "
               "+5 V rail through a soft-started P-FET (about 70 mA into the bulk capacitor "
-              "at attach, off while the adapter is in) and a Schottky diode. Set "
-              "`\"supply\": \"usb\"` in the board file's `leds`: the firmware then caps the "
-              "LEDs at **%d mA** (playboard.hw.pads.usb_led_budget: %d mA less the Pico and "
+              "at attach, off while the adapter is in) and an ideal diode (LTC4412 + P-FET). With "
+              "`\"supply\": \"sense\"` in the board file's `leds` (this board's) the firmware "
+              "reads the source (the Pico's GPIO24 VBUS sense, the adapter sense line) and, on "
+              "USB alone, caps the LEDs at **%d mA** from the next frame (`\"usb\"`: always; "
+              "playboard.hw.pads.usb_led_budget: %d mA less the Pico and "
               "logic, the sensors, and a %d mA reserve). The self-test and the calibration "
               "are capped so whatever the board file says." % (USB_MA, USB_MA, cap, USB_MA, reserve), "",
               "| consumer | mA |", "| --- | --- |",
@@ -421,7 +472,7 @@ def power_md(name, cfg, circ):
               "| LEDs, firmware cap over USB | %d |" % cap,
               "| total | %s |" % usb_total, "",
               "With the cap the LEDs are dim at full white but every game's marks stay visible; "
-              "leave `supply` at `adapter` only when the adapter is always plugged in.", ""]
+              "set `supply` to `adapter` only when the adapter is always plugged in.", ""]
     return "\n".join(lines), total
 
 

@@ -60,6 +60,12 @@ COMPACT = {
     "name": "default", "size": (400, 460), "tobit": (80, 240, 40),
     "pits": (40, 40, 160, 40), "kazans": ((110, 100), (290, 100)),
     "holes": {"point": 16, "pit": 32, "kazan": [120, 30], "counter": [120, 30], "led": 5},
+    # the pits and kazans cut through a 24 mm pit panel, as on the full-size board, for
+    # 8 mm balls: a pit's cup (31 mm, 28 inside, 30 high) holds 41, a kazan 206 (all 162
+    # fit; more than half, 82, wins): hardware/generate.py capacity(); the 6 mm top
+    # panel alone held none (a 1.5 mm recess under a token)
+    "depth": {"pit": 24, "kazan": 24, "counter": 24, "point": 0},
+    "ball": 8,
     "title": "Playboard default: Tobit 7 x 6 grid above a Toguz Kumalak 2 x 9 panel",
 }
 FULL = {
@@ -67,6 +73,7 @@ FULL = {
     "pits": (60, 60, 280, 90), "kazans": ((225, 170), (615, 170)),
     "holes": {"point": 16, "pit": 70, "kazan": [330, 60], "counter": [330, 60], "led": 5},
     "depth": {"pit": 24, "kazan": 24, "counter": 24, "point": 0},
+    "ball": 12,
     "title": "Playboard full size: Toguz Kumalak with 70 mm pits at 90 mm pitch, Tobit 7 x 6 "
              "grid above",
 }
@@ -157,6 +164,8 @@ def build(geom=COMPACT):
     }
     if "depth" in geom:
         out["depth_mm"] = dict(geom["depth"])
+    if "ball" in geom:
+        out["ball_mm"] = geom["ball"]     # the Toguz Kumalak balls the pits are cut for
     out["spare_sensors"] = [38, 39, 58, 59, 60, 61, 62, 63]
     out["games"] = {g: {"cells": c} for g, c in games.items()}
     return out

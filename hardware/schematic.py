@@ -136,12 +136,20 @@ CATALOGUE = {
                [(1, "IO1", _PAS), (2, "GND", _PAS), (3, "IO2", _PAS), (4, "IO2b", _PAS),
                 (5, "VBUS", _PAS), (6, "IO1b", _PAS)],
                "USB ESD protection (IEC 61000-4-2 8 kV contact), on a SOT-23-6 breakout"),
+    "USBLC6_4": ("U", "Package_TO_SOT_SMD:SOT-23-6", "USBLC6-4SC6",
+                 [(1, "IO1", _PAS), (2, "GND", _PAS), (3, "IO2", _PAS), (4, "IO3", _PAS),
+                  (5, "VBUS", _PAS), (6, "IO4", _PAS)],
+                 "4-line ESD protection (IEC 61000-4-2 8 kV contact): the sensor lines, "
+                 "on a SOT-23-6 breakout"),
     "PWR_FLAG": ("#FLG", "", "", [(1, "pwr", _PWROUT)], "power flag (schematic only)"),
     "Fuse_PTC": ("F", "Fuse:Fuse_Bourns_MF-RG300", "MF-R250",
                  [(1, "1", _PAS), (2, "2", _PAS)], "PTC resettable fuse, 2.5 A hold, 30 V"),
     "PMOS": ("Q", "Package_TO_SOT_SMD:SOT-23", "AO3401A",
              [(1, "G", _IN), (2, "S", _PAS), (3, "D", _PAS)],
              "P-channel MOSFET -30 V 4 A, on a SOT-23 breakout"),
+    "PMOS_LR": ("Q", "Package_TO_SOT_SMD:TO-252-2", "AOD4185",
+                [(1, "G", _IN), (2, "D", _PAS), (3, "S", _PAS)],
+                "P-channel MOSFET -40 V, 20 mOhm at Vgs -4.5 V, TO-252 on a breakout"),
     "PNP": ("Q", "Package_TO_SOT_THT:TO-92_Inline", "2N3906BU",
             [(2, "B", _IN), (1, "E", _PAS), (3, "C", _PAS)], "PNP transistor 40 V 200 mA"),
     "NPN": ("Q", "Package_TO_SOT_THT:TO-92_Inline", "2N3904BU",
@@ -160,6 +168,11 @@ CATALOGUE = {
                    [(1, "K", _PAS), (2, "A", _PAS)], "Schottky diode 1 A 20 V"),
     "D_Schottky3A": ("D", "Diode_THT:D_DO-201AD_P15.24mm_Horizontal", "1N5822",
                      [(1, "K", _PAS), (2, "A", _PAS)], "Schottky diode 3 A 40 V"),
+    "LTC4412": ("U", "Package_TO_SOT_SMD:SOT-23-6", "LTC4412ES6#PBF",
+                [(1, "VIN", _PWRIN), (2, "GND", _PWRIN), (3, "CTL", _IN), (4, "STAT", _OUT),
+                 (5, "GATE", _OUT), (6, "SENSE", _IN)],
+                "ideal-diode (PowerPath) controller 2.5-28 V, -14..36 V abs. max: drives "
+                "a P-FET as a 20 mV diode, on a SOT-23-6 breakout"),
     "D_SchottkySig": ("D", "Diode_THT:D_DO-35_SOD27_P7.62mm_Horizontal", "BAT85",
                       [(1, "K", _PAS), (2, "A", _PAS)], "small-signal Schottky diode 30 V"),
     "CP": ("C", "Capacitor_THT:CP_Radial_D10.0mm_P5.00mm", "UVR1C102MPD",
@@ -171,6 +184,10 @@ CATALOGUE = {
     "R_Prec": ("R", "Resistor_THT:R_Axial_DIN0207_L6.3mm_D2.5mm_P10.16mm_Horizontal",
                "MFP-25BRD52-10K", [(1, "1", _PAS), (2, "2", _PAS)],
                "resistor 0.1 % 25 ppm/K (the over-voltage divider)"),
+    "R_Array4": ("RN", "Resistor_THT:R_Array_SIP8", "4608X-102-102LF",
+                 [(i + 1, "%d" % (i + 1), _PAS) for i in range(8)],
+                 "4 isolated resistors (1-2, 3-4, 5-6, 7-8), SIP-8: the sensor lines' series "
+                 "resistors"),
     "R_Pack": ("RN", "Resistor_THT:R_Array_SIP9", "4609X-101-103LF",
                [(1, "COM", _PAS)] + [(i + 2, "R%d" % (i + 1), _PAS) for i in range(8)],
                "8 x 10 k bussed resistor network"),
@@ -206,11 +223,22 @@ CATALOGUE = {
                 "bipolar analog hall sensor (on the panel)"),
 }
 
+# JST XH headers (2.5 mm pitch: up to 8 pins sit in 2.54 mm perfboard holes) for the
+# harness to the panel: one kind per pin count
+for _n in range(2, 9):
+    CATALOGUE["XH%d" % _n] = (
+        "J", "Connector_JST:JST_XH_B%dB-XH-A_1x%02d_P2.50mm_Vertical" % (_n, _n),
+        "B%dB-XH-A" % _n, [(i + 1, "%d" % (i + 1), _PAS) for i in range(_n)],
+        "JST XH %d-pin header, vertical: the harness to the panel (its XHP-%d housing and "
+        "crimps in the BOM's connector kit)" % (_n, _n))
+
 # where each part goes: "controller" (the perfboard: through-hole, 2.54 mm pitch, or a
 # breakout with 2.54 mm pins), "panel" (under the top panel, wired), "wall" (the
 # enclosure wall)
 MOUNT = {
     "PMOS": "controller: SOT-23 breakout", "USBLC6": "controller: SOT-23-6 breakout",
+    "LTC4412": "controller: SOT-23-6 breakout", "USBLC6_4": "controller: SOT-23-6 breakout",
+    "PMOS_LR": "controller: TO-252 breakout",
     "WS2812B": "panel", "Reed": "panel", "1N4148": "panel", "DRV5053": "panel",
     "DC_Jack": "wall", "USB_B": "wall", "Button": "panel",
 }
@@ -225,6 +253,8 @@ VALUE_MPN = {
     ("R", "100k"): "MFR-25FBF52-100K",
     ("R", "4k7"): "MFR-25FBF52-4K7",
     ("R", "47k"): "MFR-25FBF52-47K",
+    ("R", "15k"): "MFR-25FBF52-15K",
+    ("R", "22k"): "MFR-25FBF52-22K",
     ("R", "470k"): "MFR-25FBF52-470K",
     ("R", "1M"): "MFR-25FBF52-1M",
     ("R_Prec", "10k"): "MFP-25BRD52-10K",
@@ -234,16 +264,19 @@ VALUE_MPN = {
     ("CP", "1000uF"): "UVR1C102MPD",
     ("CP", "10uF"): "UVR1C100MDD",
     ("R_Pack", "10k"): "4609X-101-103LF",
+    ("R_Array4", "1k"): "4608X-102-102LF",
     ("D_Zener", "10V"): "BZX79-C10,113",
 }
 
 MANUFACTURER = {
     "Pico": "Raspberry Pi", "DC_Jack": "CUI Devices", "Fuse_PTC": "Bourns",
-    "USB_B": "Amphenol FCI", "USBLC6": "STMicroelectronics", "TL431": "Texas Instruments",
-    "PMOS": "Alpha & Omega", "PNP": "onsemi", "NPN": "onsemi", "D_Zener": "Nexperia", "D_TVS": "Littelfuse",
-    "LDO": "STMicroelectronics", "D_Schottky": "onsemi", "D_Schottky3A": "onsemi",
+    "USB_B": "Amphenol FCI", "USBLC6": "STMicroelectronics", "USBLC6_4": "STMicroelectronics", "TL431": "Texas Instruments",
+    "PMOS": "Alpha & Omega", "PMOS_LR": "Alpha & Omega", "PNP": "onsemi", "NPN": "onsemi", "D_Zener": "Nexperia", "D_TVS": "Littelfuse",
+    "LDO": "STMicroelectronics", "LTC4412": "Analog Devices", "D_Schottky": "onsemi", "D_Schottky3A": "onsemi",
     "D_SchottkySig": "Vishay", "CP": "Nichicon", "C": "KEMET",
-    "R": "Yageo", "R_Prec": "Yageo", "R_Pack": "Bourns", "74AHCT125": "Texas Instruments",
+    "R": "Yageo", "R_Prec": "Yageo", "R_Pack": "Bourns", "R_Array4": "Bourns", "74AHCT125": "Texas Instruments",
+    "XH2": "JST", "XH3": "JST", "XH4": "JST", "XH5": "JST", "XH6": "JST", "XH7": "JST",
+    "XH8": "JST",
     "WS2812B": "Worldsemi", "Reed": "Standex-Meder", "Button": "Omron", "1N4148": "onsemi",
     "74HC165": "Texas Instruments", "CD74HC4067": "Texas Instruments",
     "DRV5053": "Texas Instruments",
@@ -319,8 +352,9 @@ def build(board_name):
     # power in (docs/hardware.md, "Power"; proved by hardware/spice.py in every
     # combination of adapter, reversed adapter, over-voltage adapter and USB):
     # jack -> PTC fuse -> Q1 (reverse polarity) -> Q2 (over-voltage switch, TL431
-    # comparator) -> D_A (Schottky) -> +5V; USB -> Q4 (soft-start switch, off while the
-    # adapter is in) -> D_USB (Schottky) -> +5V. The two Schottky diodes OR the sources:
+    # comparator) -> ideal diode (LTC4412 + P-FET) -> +5V; USB -> Q4 (soft-start switch, off
+    # while the adapter is in) -> ideal diode (LTC4412 + P-FET) -> +5V. The two ideal diodes OR
+    # the sources:
     # neither can back-feed the other (the old fault: USB back-fed the input through
     # Q2's body diode and turned the reverse FET on against a reversed adapter).
     stage = []
@@ -342,10 +376,12 @@ def build(board_name):
     f1[1] += vin
     f1[2] += vf
     flag(vf)
-    # Q1: drain to the input, source to VIN_OK, gate to GND through 10 k: on when the
+    # Q1 (a 20 mOhm FET, as the ideal diode's: with Q2 and the fuse they must leave the
+    # rail >= 4.5 V at the full LED cap): drain to the input, source to VIN_OK, gate to
+    # GND through 10 k: on when the
     # jack is the right way round (body diode first, then the channel), off and
     # blocking when reversed; a 10 V Zener holds its gate-source voltage in range
-    q1 = pw(b.part("PMOS"))
+    q1 = pw(b.part("PMOS_LR"))
     vok = b.net("VIN_OK")
     q1["D"] += vf
     q1["S"] += vok
@@ -360,7 +396,7 @@ def build(board_name):
     # it, it sinks, Q3 (PNP) turns on and pulls Q2's gate to its source: Q2 off. The
     # 1 M from Q2's gate back to the reference gives hysteresis (a clean snap, no
     # linear region)
-    q2 = pw(b.part("PMOS"))
+    q2 = pw(b.part("PMOS_LR"))
     q2["S"] += vok
     vsw = b.net("VIN_SW")
     q2["D"] += vsw
@@ -383,9 +419,6 @@ def build(board_name):
     q3["B"] += bq3
     between("R", "10k", vok, bq3)
     between("R", "4k7", bq3, ovk)
-    d_a = pw(b.part("D_Schottky3A"))
-    d_a["A"] += vsw
-    d_a["K"] += v5
     tvs = pw(b.part("D_TVS"))
     tvs["K"] += v5
     tvs["A"] += gnd
@@ -440,9 +473,39 @@ def build(board_name):
         q6["B"] += b6
         between("R", "47k", vok, b6)
         between("R", "10k", b6, gnd)
-        d_usb = pw(b.part("D_Schottky"))
-        d_usb["A"] += vusb
-        d_usb["K"] += v5
+        # USB's OR-ing: an ideal diode too (an LTC4412 and a P-FET: 20 mV where a
+        # Schottky dropped 0.3 V and left the rail at 4.4 V from a 4.75 V port)
+        q_u = pw(b.part("PMOS"))
+        q_u["D"] += vusb
+        q_u["S"] += v5
+        g_u = b.net("IDU_GATE")
+        q_u["G"] += g_u
+        u_u = pw(b.part("LTC4412"))
+        u_u["VIN"] += vusb
+        u_u["SENSE"] += v5
+        u_u["GATE"] += g_u
+        u_u["GND"] += gnd
+        u_u["CTL"] += gnd
+        u_u["STAT"] += circ.NC
+        flag(vusb)
+    # the adapter's OR-ing: an ideal diode (an LTC4412 driving a 20 mOhm P-FET whose
+    # body diode points onto the rail): 20 mV at light load, Rds(on) x I at full (about
+    # 0.03 V at 1.7 A where the 1N5822 Schottky it replaces dropped 0.4 V and left the
+    # rail under the 74AHCT125's 4.5 V); off (gate at its source) as soon as the rail is
+    # above VIN_SW: USB never back-feeds the input
+    q7 = pw(b.part("PMOS_LR"))
+    q7["D"] += vsw
+    q7["S"] += v5
+    g7 = b.net("ID_GATE")
+    q7["G"] += g7
+    u_id = pw(b.part("LTC4412"))
+    u_id["VIN"] += vsw
+    u_id["SENSE"] += v5
+    u_id["GATE"] += g7
+    u_id["GND"] += gnd
+    u_id["CTL"] += gnd
+    u_id["STAT"] += circ.NC
+    flag(vsw)
     d1 = pw(b.part("D_Schottky"))
     d1["A"] += v5
     d1["K"] += vsys
@@ -481,6 +544,15 @@ def build(board_name):
 
     # LED chain through the level shifter
     leds_cfg = cfg["leds"]
+    if leds_cfg.get("adapter_pin") is not None:
+        # the adapter sense (leds.supply "sense": the firmware caps the LEDs by the
+        # source, playboard.hw.rp2): VIN_SW (the adapter behind the reverse and
+        # over-voltage switches) through 15 k / 22 k: 2.7-3.2 V while the adapter feeds
+        # the rail, about 0 with none, a reversed one or one cut off; USB itself is the
+        # Pico's own VBUS sense (GPIO24, inside the module)
+        sense = gpio(leds_cfg["adapter_pin"], "ADAPTER_SENSE")
+        pw(b.between("R", "15k", vsw, sense))
+        pw(b.between("R", "22k", sense, gnd))
     shifter = b.part("74AHCT125")
     shifter["VCC"] += v5
     shifter["GND"] += gnd
@@ -524,8 +596,33 @@ def build(board_name):
     sensors = {}
     kind = s_cfg["kind"]
     if kind == "matrix":
-        rows = [gpio(p, "ROW%d" % i) for i, p in enumerate(s_cfg["rows"])]
-        cols = [gpio(p, "COL%d" % i) for i, p in enumerate(s_cfg["cols"])]
+        rows_gp = [gpio(p, "ROW%d" % i) for i, p in enumerate(s_cfg["rows"])]
+        cols_gp = [gpio(p, "COL%d" % i) for i, p in enumerate(s_cfg["cols"])]
+        # the lines to the panel (through the harness: a strike on a wire or a switch
+        # reaches them) each through 1 k to its GPIO (4-resistor arrays), clamped on the
+        # panel's side by 4-line ESD arrays whose rail diodes go onto +5V (the 1000 uF
+        # takes the charge); hardware/esd.py simulates an 8 kV contact discharge. The
+        # 1 k costs the scan nothing: 66 uA of pull-up through it, 0.07 V
+        rows = [b.net("ROW%d" % i) for i in range(len(rows_gp))]
+        cols = [b.net("COL%d" % i) for i in range(len(cols_gp))]
+        pairs = list(zip(rows_gp + cols_gp, rows + cols))
+        info["panel"] = {}
+        for k in range(0, len(pairs), 4):
+            rn = b.part("R_Array4", "1k")
+            u = b.part("USBLC6_4")
+            for j in range(4):
+                if k + j < len(pairs):
+                    g, line = pairs[k + j]
+                    rn[2 * j + 1] += g
+                    rn[2 * j + 2] += line
+                    u["IO%d" % (j + 1)] += line
+                    info["panel"][g.name] = line
+                else:
+                    rn[2 * j + 1] += gnd
+                    rn[2 * j + 2] += gnd
+                    u["IO%d" % (j + 1)] += gnd
+            u["VBUS"] += v5
+            u["GND"] += gnd
         nc = len(cols)
         for s in range(n):
             r, c = divmod(s, nc)
@@ -622,7 +719,51 @@ def build(board_name):
             pico[num] += circ.NC          # unused GPIOs, marked so for the ERC
     info["sensors"] = sensors
     info["used"] = used
+    info["harness"] = harness(b, circ)
     return circ, info
+
+
+HARNESS_POWER = ("LED_DIN_0", "+5V", "GND")
+
+
+def harness(b, circ):
+    """Put a JST XH header on the controller for every net that leaves it for the panel
+    (a pin on a controller part and one on a panel part): the LED chain's data, +5V and
+    GND on one 3-pin header; a sensor supply rail (+3V3_HALL) with GND on a 2-pin one;
+    the sensor lines, by name, 8 to a header. Returns [(header part, [net names])]."""
+    def mount(pin):
+        return pin.part.fields.get("Mount", "")
+    leaving = []
+    for n in circ.nets:
+        if n.name == "__NOCONNECT":
+            continue
+        mounts = {mount(p).split(":")[0] for p in n.pins}
+        if "controller" in mounts and "panel" in mounts:
+            leaving.append(n)
+    by_name = {n.name: n for n in leaving}
+    groups = [[by_name[k] for k in HARNESS_POWER if k in by_name]]
+    if "+3V3_HALL" in by_name:
+        groups.append([by_name["+3V3_HALL"], [n for n in circ.nets if n.name == "GND"][0]])
+    rest = sorted((n for n in leaving if n.name not in HARNESS_POWER and n.name != "+3V3_HALL"),
+                  key=lambda n: _natural(n.name))
+    for k in range(0, len(rest), 8):
+        groups.append(rest[k:k + 8])
+    out = []
+    for nets in groups:
+        if not nets:
+            continue
+        j = b.part("XH%d" % len(nets), "harness")
+        for i, n in enumerate(nets):
+            j[i + 1] += n
+        out.append((j, [n.name for n in nets]))
+    return out
+
+
+def _natural(name):
+    """'COL10' after 'COL9': the name's letters, then its number."""
+    head = name.rstrip("0123456789")
+    tail = name[len(head):]
+    return (head, int(tail) if tail else -1)
 
 
 def erc(circ):

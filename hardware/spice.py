@@ -35,12 +35,16 @@ ADAPTER_MAX = 5.15     # its highest output: the trip must stay above it
 ADAPTER_MIN = 4.9      # its lowest
 LED_MAX_V = 5.3        # WS2812B supply, absolute maximum (datasheet: +3.5 .. +5.3 V)
 PICO_MAX_V = 5.5       # the Pico's VSYS, absolute maximum (Pico datasheet 4.5)
+PIN_MAX_V = 3.8        # an RP2040 GPIO, absolute maximum (IOVDD 3.3 V + 0.5 V)
+PIN_HIGH_V = 2.0       # its input high threshold (VIH minimum at IOVDD 3.3 V)
+PIN_LOW_V = 0.8        # its input low threshold (VIL maximum)
 USB_DECLARED_A = 0.25  # stock MicroPython's configuration descriptor: bMaxPower 250 mA
 USB_INRUSH_A = 0.1     # the soft-started path's peak at attach (USB: 10 uF at attach,
 #                        i.e. 50 uC; 100 mA for 70 ms is what a compliant port delivers)
 BACKFEED_A = 0.001     # current allowed back into a source (leakage)
 OVP_QUIESCENT_A = 0.02  # what the cut-off itself draws from an over-voltage adapter
-RAIL_MIN_V = 4.0       # the lowest +5V the LEDs and the level shifter run on
+RAIL_MIN_V = 4.5       # the lowest +5V: the 74AHCT125's VCC minimum (the LEDs run lower),
+#                        held at the full LED cap by every source in its range
 LIGHT_A = 0.07         # the +5V rail's lightest load (58 dark LEDs, the logic)
 PICO_A = 0.05          # the Pico's draw on VSYS (RP2040 busy, flash, its regulator)
 
@@ -48,12 +52,16 @@ PICO_A = 0.05          # the Pico's draw on VSYS (RP2040 busy, flash, its regula
 # dissipation derated for a SOT-23 on a small breakout).
 RATINGS = {
     "PMOS": {"vds": 30.0, "vgs": 12.0, "id": 4.0, "id_pulse": 30.0, "p": 0.9},  # AO3401A
+    # AOD4185 (TO-252): 40 A at a 25 C case; on a breakout's small copper 10 A and
+    # 1.5 W are what is claimed here
+    "PMOS_LR": {"vds": 40.0, "vgs": 20.0, "id": 10.0, "id_pulse": 80.0, "p": 1.5},
     "PNP": {"vce": 40.0, "ic": 0.2, "p": 0.625},                                  # 2N3906
     "TL431": {"vka": 37.0, "ika": 0.1, "p": 0.775},                                # TL431 TO-92
     "D_Zener": {"p": 0.5},                                                       # BZX79
     "D_TVS": {"p": 1.0},                                                         # SA5.0A steady
     "D_Schottky": {"if": 1.0, "vr": 20.0, "if_pulse": 25.0},                     # 1N5817
     "D_Schottky3A": {"if": 3.0, "vr": 40.0, "if_pulse": 80.0},                   # 1N5822
+    "LTC4412": {"vin": 36.0, "sense": 36.0, "v_neg": 14.0},                       # VIN, SENSE
     "NPN": {"vce": 40.0, "ic": 0.2, "p": 0.625},                                  # 2N3904
     "R": {"p": 0.25}, "R_Prec": {"p": 0.25},
     "Fuse_PTC": {"v": 30.0},                                                     # MF-R250
@@ -62,19 +70,30 @@ RATINGS = {
 
 # Tolerance corners: the TL431's reference (+-0.5 % initial, +-0.3 % drift 0..50 C),
 # its reference current (0..4 uA), the 0.1 % divider, the FETs' threshold (-0.5..-1.3 V),
-# the Schottky diodes' leakage (x 100 hot), the Zener's voltage (+-6 %).
+# the Schottky diodes' leakage (x 100 hot), the Zener's voltage (+-6 %), the LTC4412's
+# forward regulation voltage (10..30 mV), the P-FETs' Rds(on) at Vgs -4.5 V (50 mOhm
+# typical, 60 mOhm the AO3401A's maximum; the AOD4185's threshold -1.2..-2.2 V, 16
+# typical and 20 mOhm maximum).
 CORNERS = {
-    "nominal": {"vref": 2.495, "iref": 2e-6, "rtol": 0.0, "vto": -0.9, "leak": 1.0, "bv": 10.0},
-    "low": {"vref": 2.475, "iref": 0.0, "rtol": -0.001, "vto": -0.5, "leak": 100.0, "bv": 9.4},
-    "high": {"vref": 2.515, "iref": 4e-6, "rtol": 0.001, "vto": -1.3, "leak": 1.0, "bv": 10.6},
+    "nominal": {"vref": 2.495, "iref": 2e-6, "rtol": 0.0, "vto": -0.9, "leak": 1.0, "bv": 10.0,
+                "vfr": 0.02, "rds": 0.05,
+                "vto_lr": -1.7, "rds_lr": 0.016},
+    "low": {"vref": 2.475, "iref": 0.0, "rtol": -0.001, "vto": -0.5, "leak": 100.0, "bv": 9.4,
+            "vfr": 0.01, "rds": 0.05,
+            "vto_lr": -1.2, "rds_lr": 0.016},
+    "high": {"vref": 2.515, "iref": 4e-6, "rtol": 0.001, "vto": -1.3, "leak": 1.0, "bv": 10.6,
+             "vfr": 0.03, "rds": 0.06,
+             "vto_lr": -2.2, "rds_lr": 0.020},
 }
 
 # Fault cases: (name, adapter volts or None, USB volts or None, what it is)
 CASES = (
     ("adapter", 5.0, None, "the adapter alone, full LED budget"),
     ("adapter high", ADAPTER_MAX, None, "the adapter at its highest"),
+    ("adapter low", ADAPTER_MIN, None, "the adapter at its lowest, full LED budget"),
     ("usb", None, 5.0, "USB alone, the LEDs at the USB cap"),
     ("usb high", None, 5.25, "USB alone at the spec's highest VBUS"),
+    ("usb low", None, 4.75, "USB alone at the spec's lowest VBUS"),
     ("adapter + usb", 5.0, 5.0, "both plugged in"),
     ("adapter low + usb high", ADAPTER_MIN, 5.25, "both, USB the higher"),
     ("reversed", -5.0, None, "a reversed (centre-negative) adapter"),
@@ -100,9 +119,12 @@ def available():
 def _models(c):
     leak = c["leak"]
     return "\n".join([
-        # AO3401A: level 1, Rds(on) 50 mOhm at Vgs -4.5 V (typical), Ciss 645 pF, Crss 75 pF
+        # AO3401A: level 1, Rds(on) at Vgs -4.5 V the corner's, Ciss 645 pF, Crss 75 pF
         ".model AO3401A PMOS (LEVEL=1 VTO=%g KP=%g LAMBDA=0.01 CGSO=570p CGDO=75p)"
-        % (c["vto"], 1.0 / (0.05 * (4.5 + c["vto"]))),
+        % (c["vto"], 1.0 / (c["rds"] * (4.5 + c["vto"]))),
+        # AOD4185: level 1, Rds(on) at Vgs -4.5 V the corner's, Ciss 2.6 nF, Crss 0.3 nF
+        ".model AOD4185 PMOS (LEVEL=1 VTO=%g KP=%g LAMBDA=0.01 CGSO=2.3n CGDO=0.3n)"
+        % (c["vto_lr"], 1.0 / (c["rds_lr"] * (4.5 + c["vto_lr"]))),
         ".model DBODY D (IS=1e-12 N=1.2 RS=0.02 BV=33 IBV=250u)",
         ".model Q2N3906 PNP (IS=1.41f XTI=3 EG=1.11 VAF=18.7 BF=180.7 NE=1.5 IKF=80m XTB=1.5"
         " BR=4.977 NC=2 RC=2.5 CJC=9.728p MJC=.5776 VJC=.75 FC=.5 CJE=8.063p MJE=.3677"
@@ -121,6 +143,7 @@ def _models(c):
     ])
 
 
+PFETS = {"PMOS": "AO3401A", "PMOS_LR": "AOD4185"}
 DIODES = {"D_Zener": "DZ10", "D_TVS": "DSA5", "D_Schottky": "D1N5817", "D_Schottky3A": "D1N5822"}
 
 
@@ -156,8 +179,9 @@ def _elements(parts, c):
 
         def n(pin):
             return _node(p[pin].net)
-        if kind == "PMOS":
-            lines.append("M%s %s %s %s %s AO3401A W=1 L=1" % (ref, n("D"), n("G"), n("S"), n("S")))
+        if kind in PFETS:
+            lines.append("M%s %s %s %s %s %s W=1 L=1" % (ref, n("D"), n("G"), n("S"), n("S"),
+                                                        PFETS[kind]))
             lines.append("D%s_body %s %s DBODY" % (ref, n("D"), n("S")))
         elif kind in ("PNP", "NPN"):
             lines.append("Q%s %s %s %s %s" % (ref, n("C"), n("B"), n("E"),
@@ -189,6 +213,8 @@ def _elements(parts, c):
         elif kind in DIODES:
             model = DIODES[kind]
             lines.append("D%s %s %s %s" % (ref, n("A"), n("K"), model))
+        elif kind == "LTC4412":
+            lines += _ltc4412(ref, n("VIN"), n("SENSE"), n("GATE"), n("CTL"), c["vfr"])
         elif kind == "USBLC6":
             lines.append("D%s %s %s DESD" % (ref, n("GND"), n("VBUS")))
         elif kind == "DC_Jack":
@@ -198,6 +224,25 @@ def _elements(parts, c):
         else:
             raise KeyError("no SPICE model for %s (%s)" % (ref, kind))
     return lines, kinds
+
+
+# The LTC4412 (Analog Devices, datasheet rev. C): powered from the higher of VIN and
+# SENSE (2.5-28 V); its amplifier holds VIN - SENSE at the 20 mV forward regulation
+# voltage (10-30 mV over the tolerance corners: ``vfr``) by pulling GATE down, at most
+# to GND or 7 V under SENSE (the gate clamp); SENSE above VIN - VFR (or CTL high) pulls
+# GATE to SENSE: the P-FET off. Modelled as a smooth comparator (4 mV wide) driving the
+# gate through 1 kOhm (its sourcing / sinking, a few microseconds into the FET's Ciss).
+
+
+def _ltc4412(ref, vin, sense, gate, ctl, vfr=0.02):
+    on = ("0.5*(1+tanh((v(%s)-v(%s)-%g)/0.004))*0.5*(1-tanh((v(%s)-0.5)/0.05))"
+          % (vin, sense, vfr, ctl))
+    power = "0.5*(1+tanh((max(v(%s),v(%s))-2.5)/0.1))" % (vin, sense)
+    drive = "min(7,max(v(%s),v(%s)))" % (vin, sense)
+    return ["B%s_gate %s_g 0 V=v(%s)-%s*%s*%s" % (ref, ref, sense, drive, on, power),
+            "R%s_gate %s_g %s 1k" % (ref, ref, gate),
+            # its supply current (11 uA at 3.6 V) drawn from VIN as a resistor
+            "R%s_iq %s 0 330k" % (ref, vin)]
 
 
 def loads(board):
@@ -259,7 +304,7 @@ def _src(v):
 def _prints(kinds):
     out = []
     for ref, kind in kinds.items():
-        if kind == "PMOS":
+        if kind in PFETS:
             out += ["@m%s[id]" % ref, "@d%s_body[id]" % ref]
         elif kind in ("PNP", "NPN"):
             out += ["@q%s[ic]" % ref]
@@ -316,7 +361,7 @@ def run(board, case, corner="nominal", edit=None):
         kind = kinds[p.ref]
         ref = p.ref.lower()
         s = {}
-        if kind == "PMOS":
+        if kind in PFETS:
             vd, vg, vs = v(p["D"].net.name), v(p["G"].net.name), v(p["S"].net.name)
             i = vals.get("@m%s[id]" % ref, 0.0) + vals.get("@d%s_body[id]" % ref, 0.0)
             s = {"vds": abs(vd - vs), "vgs": abs(vg - vs), "id": abs(i), "p": abs((vd - vs) * i)}
@@ -332,6 +377,9 @@ def run(board, case, corner="nominal", edit=None):
             va, vk = v(p["A"].net.name), v(p["K"].net.name)
             i = vals.get("@d%s[id]" % ref, 0.0)
             s = {"if": max(i, 0.0), "vr": max(vk - va, 0.0), "p": abs((va - vk) * i)}
+        elif kind == "LTC4412":
+            vin, vsense = v(p["VIN"].net.name), v(p["SENSE"].net.name)
+            s = {"vin": vin, "sense": vsense, "v_neg": max(-vin, -vsense, 0.0)}
         elif kind in ("R", "R_Prec"):
             i = vals.get("@r%s[i]" % ref, 0.0)
             s = {"p": i * i * _val(p.value)}
@@ -347,9 +395,16 @@ def run(board, case, corner="nominal", edit=None):
                 s["v_rev"] = dv
         stress.append((p.ref, kind, s))
     nets = {n: v(n) for n in ("VIN_JACK", "VIN_FUSED", "VIN_OK", "VIN_SW", "+5V", "VSYS", "VBUS",
-                              "Q2_GATE", "OVP_REF")}
+                              "Q2_GATE", "OVP_REF", "ID_GATE")}
+    # the adapter sense line into a GPIO (boards with leds.adapter_pin)
+    for p in parts:
+        for pin in p.pins:
+            if pin.net is not None and pin.net.name.endswith("_ADAPTER_SENSE"):
+                nets["ADAPTER_SENSE"] = v(pin.net.name)
     usb_path = any(k == "NPN" for k in kinds.values())
+    ideal = [p.ref for p in parts if kinds[p.ref] in PFETS and p["D"].net.name == "VIN_SW"]
     return {"case": case, "corner": corner, "v": nets, "parts": stress, "usb_path": usb_path,
+            "ideal_fet": ideal[0] if ideal else None,
             "jack_a": -vals.get("@vjack[i]", 0.0), "usb_a": -vals.get("@vusb[i]", 0.0)}
 
 
@@ -378,9 +433,21 @@ def check(res):
     up = ((v_jack is not None and 0 < v_jack <= 5.5)
           or (v_usb and res["usb_path"] and not (v_jack or 0) > 0))
     if up and v["+5V"] < RAIL_MIN_V:
-        bad.append("+5V: %.2f V, the board does not run (under %.1f V)" % (v["+5V"], RAIL_MIN_V))
+        bad.append("+5V: %.3f V at the full LED cap, under the 74AHCT125's %.1f V"
+                   % (v["+5V"], RAIL_MIN_V))
     if not up and v["+5V"] > 0.5:
         bad.append("+5V: %.2f V, should be off" % v["+5V"])
+    if "ADAPTER_SENSE" in v:
+        vs = v["ADAPTER_SENSE"]
+        fed = v_jack is not None and 0 < v_jack <= 5.5
+        if not -0.5 <= vs <= PIN_MAX_V:
+            bad.append("adapter sense: %.2f V at the GPIO, outside -0.5..%.1f V" % (vs, PIN_MAX_V))
+        elif fed and vs < PIN_HIGH_V:
+            bad.append("adapter sense: %.2f V with the adapter in, under the GPIO's %.1f V high"
+                       % (vs, PIN_HIGH_V))
+        elif not fed and vs > PIN_LOW_V:
+            bad.append("adapter sense: %.2f V with no adapter feeding, over the GPIO's %.1f V low"
+                       % (vs, PIN_LOW_V))
     if v_usb and res["usb_a"] > USB_DECLARED_A:
         bad.append("USB: %.0f mA over the declared %.0f mA" % (1e3 * res["usb_a"], 1e3 * USB_DECLARED_A))
     if v_usb and res["usb_a"] < -BACKFEED_A:
@@ -391,7 +458,7 @@ def check(res):
         if abs(res["jack_a"]) > OVP_QUIESCENT_A:
             bad.append("jack: %.1f mA with a %g V adapter (only the cut-off's own %d mA)"
                        % (1e3 * res["jack_a"], v_jack, 1e3 * OVP_QUIESCENT_A))
-        fed = [s["if"] for ref, kind, s in res["parts"] if kind == "D_Schottky3A"]
+        fed = [s["id"] for ref, kind, s in res["parts"] if ref == res["ideal_fet"]]
         if fed and fed[0] > BACKFEED_A:
             bad.append("+5V: fed %.1f mA by a %g V adapter (should be cut off)" % (1e3 * fed[0], v_jack))
     if v_jack and 0 < v_jack and res["jack_a"] < -BACKFEED_A:

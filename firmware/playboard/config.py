@@ -13,8 +13,9 @@ A board definition is data (docs/hardware.md lists every field)::
                "settle_us": 25, "threshold": 2500, "polarity": 1,
                "calibration": "hall_cal.json"}
             | {"kind": "sim"},
-     "leds": {"pin": GP, "count": 58, "order": "GRB", "supply": "adapter" | "usb",
-              "budget_ma": 1500, "ma_per_led": 60, "idle_ma": 1, "brightness": 160},
+     "leds": {"pin": GP, "count": 58, "order": "GRB", "supply": "adapter" | "usb" | "sense",
+              "budget_ma": 1500, "ma_per_led": 60, "idle_ma": 1, "brightness": 160,
+              "vbus_pin": 24, "adapter_pin": GP or null},
      "scan": {"hz": 100, "stable_ms": 40, "max_on_ms": 5000},
      "pit_select": "lift" | "stylus"}
 
@@ -47,6 +48,33 @@ HALL_SETTLE_MIN_US = 13  # DRV5053 output into the mux and ADC capacitance: 13-2
 class ConfigError(ValueError):
     """A board definition that cannot be used; the message names the board and the field."""
 
+
+
+def _sense(c, d, leds, backend, free):
+    """``leds.supply`` "sense": the firmware reads which source powers the board
+    (playboard.hw.base.Board.source) and caps the LEDs at ``budget_ma`` (the adapter's
+    LED budget, default 1500) on the adapter or at ``usb_budget_ma`` (filled in here:
+    what USB's 250 mA leaves, playboard.hw.pads.usb_led_budget; the board's own where
+    USB feeds no LED, a hall board) on USB alone. ``vbus_pin``: the module's VBUS
+    sense (the Pico's GPIO24, inside the module), ``adapter_pin``: a divider from the
+    adapter's switched input (null: none; then USB with the adapter reads as USB, the
+    cap the lower)."""
+    from playboard.hw.pads import usb_led_budget
+    leds["budget_ma"] = c.int_range(leds, "budget_ma", "leds.", 1, 20000, 1500)
+    cap = usb_led_budget(d)
+    leds["usb_budget_ma"] = min(leds["budget_ma"], cap) if cap > 0 else leds["budget_ma"]
+    if backend == "sim":
+        leds["vbus_pin"] = leds["adapter_pin"] = None
+        return
+    if backend != "rp2":
+        c.fail("leds.supply", "sense reads the supply on the rp2 backend only (not %s)" % backend)
+    vbus = c.int_range(leds, "vbus_pin", "leds.", 0, 29, 24)
+    if vbus in c.used:
+        c.fail("leds.vbus_pin", "GP%d already used by %s" % (vbus, c.used[vbus]))
+    c.used[vbus] = "leds.vbus_pin"
+    leds["vbus_pin"] = vbus
+    a = leds.get("adapter_pin")
+    leds["adapter_pin"] = None if a is None else c.pin(a, "leds.adapter_pin", free)
 
 def _dirname(path):
     i = path.rfind("/")
@@ -205,10 +233,12 @@ def validate_board(d, name=None):
     leds["ma_per_led"] = c.int_range(leds, "ma_per_led", "leds.", 1, 200, 60)
     leds["idle_ma"] = c.int_range(leds, "idle_ma", "leds.", 0, 10, 1)
     supply = c.get(leds, "supply", "leds.", str, "adapter")
-    if supply not in ("adapter", "usb"):
-        c.fail("leds.supply", "%r not adapter or usb" % (supply,))
+    if supply not in ("adapter", "usb", "sense"):
+        c.fail("leds.supply", "%r not adapter, usb or sense" % (supply,))
     leds["supply"] = supply
-    if supply == "usb":
+    if supply == "sense":
+        _sense(c, d, leds, backend, free)
+    elif supply == "usb":
         from playboard.hw.pads import usb_led_budget
         cap = usb_led_budget(d)
         if cap <= 0:
@@ -222,6 +252,9 @@ def validate_board(d, name=None):
         leds["budget_ma"] = c.int_range(leds, "budget_ma", "leds.", 1, 20000, 1500)
     if leds["budget_ma"] <= leds["idle_ma"] * count:
         c.fail("leds.budget_ma", "%d mA cannot feed %d idle LEDs" % (leds["budget_ma"], count))
+    if supply == "sense" and leds["usb_budget_ma"] <= leds["idle_ma"] * count:
+        c.fail("leds.supply", "over USB %d mA are left for the LEDs: they cannot feed %d idle "
+               "LEDs" % (leds["usb_budget_ma"], count))
     # the LEDs' brightness when the user never set one (None: the firmware's default);
     # a brightness the user saved wins over it (docs/hardware.md)
     if leds.get("brightness") is not None:

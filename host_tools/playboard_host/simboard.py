@@ -473,6 +473,12 @@ class SimBoard:
         """Set raw sensor ``sensor`` (index in the board's scan) to ``value`` (0/1/2)."""
         self._command("set", int(sensor), int(value))
 
+    def power(self, source):
+        """Power the board from ``source``: "adapter" (the DC jack, with USB or not) or
+        "usb" (USB alone): what its VBUS and adapter sense lines read (a board file with
+        ``leds.supply`` "sense", the simulated board's own, caps its LEDs by it)."""
+        self._command("power", source)
+
     def lift(self, cell):
         """Lift the piece / balls at ``cell`` of the current game (its layout's sensor reads 0)."""
         self._command("lift", int(cell))

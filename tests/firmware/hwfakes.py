@@ -36,6 +36,7 @@ class World:
         self.log = []
         # matrix: set of (row_pin, col_pin) with a closed switch
         self.closed = set()
+        self.sensed = {}      # input pin -> level driven from outside (supply sense lines)
         # 74HC165 chain
         self.load_pin = None
         self.chain = []       # per chip: 8 input levels, A..H
@@ -105,6 +106,8 @@ class World:
     def read(self, pin):
         if self.mode.get(pin) == "out":
             return self.level.get(pin, 0)
+        if pin in self.sensed:
+            return self.sensed[pin]   # a line another circuit drives (VBUS, adapter sense)
         for (r, c) in self.closed:
             if c == pin and self.mode.get(r) == "out" and self.level.get(r, 1) == 0:
                 return 0          # through the switch and its diode to the low row

@@ -202,5 +202,5 @@ def test_usb_only_power_caps_the_leds():
     assert "leds.supply: this board cannot run from USB only" in message(hall)
     m = message(board(leds={"pin": 22, "count": 58, "supply": "usb", "budget_ma": 1500}))
     assert "leds.budget_ma: 1500 mA over USB: 250 mA" in m and "at most 140 for the LEDs" in m
-    assert "leds.supply: 'mains' not adapter or usb" in message(
+    assert "leds.supply: 'mains' not adapter, usb or sense" in message(
         board(leds={"pin": 22, "count": 58, "supply": "mains"}))

@@ -57,7 +57,9 @@ def test_erc_uses_real_pin_types(built, name):
     # the rails are driven by real power outputs (jack, USB, regulators) or by a
     # PWR_FLAG where a passive part (fuse, FET, diode) stands between
     flags = [p for p in circ.parts if p.fields.get("Kind") == "PWR_FLAG"]
-    assert sorted(p["pwr"].net.name for p in flags) == ["+5V", "VIN_FUSED", "VSYS"]
+    # (VIN_SW, VUSB_SW: the ideal-diode controllers' supply pins, fed through a FET)
+    assert sorted(p["pwr"].net.name for p in flags) == sorted(
+        ["+5V", "VIN_FUSED", "VIN_SW", "VSYS"] + ([] if name == "pico-hall" else ["VUSB_SW"]))
     kinds = {pin.name: pin.func for pin in info["pico"].pins if pin.name in ("3V3", "VBUS")}
     assert kinds == {"3V3": skidl.Pin.types.PWROUT, "VBUS": skidl.Pin.types.PASSIVE}
     # VBUS is driven by the USB socket in the wall
@@ -89,15 +91,24 @@ def test_every_sensor_reaches_the_scanner(built, name):
         for s, sw in sensors.items():
             r, c = divmod(s, len(s_cfg["cols"]))
             nets = [net_of(sw, 1), net_of(sw, 2)]
-            row = gp[s_cfg["rows"][r]]
+            # the panel's row and column lines reach their GPIOs through 1 k each (an
+            # isolated resistor array, pins 2j+1 / 2j+2) and carry an ESD array
+            row_gp, col_gp = gp[s_cfg["rows"][r]], gp[s_cfg["cols"][c]]
+            row, col_line = info["panel"][row_gp.name], info["panel"][col_gp.name]
             assert row in nets, (s, sw.ref)
             mid = nets[0] if nets[1] is row else nets[1]
             diodes = [p.part for p in mid.pins if p.part.fields.get("Kind") == "1N4148"]
             assert len(diodes) == 1 and diodes[0]["K"].net is mid
-            col = net_of(diodes[0], "A")
-            assert col is gp[s_cfg["cols"][c]]
-            assert (pico.ref, "GP%d" % s_cfg["cols"][c]) in members(col)
-            assert (pico.ref, "GP%d" % s_cfg["rows"][r]) in members(row)
+            assert net_of(diodes[0], "A") is col_line
+            for g, line in ((row_gp, row), (col_gp, col_line)):
+                rs = [p for p in line.pins if p.part.fields.get("Kind") == "R_Array4"]
+                assert len(rs) == 1 and rs[0].part.value == "1k"
+                other = rs[0].part[int(rs[0].num) - 1]
+                assert other.net is g, (s, line.name)
+                esd = [p for p in line.pins if p.part.fields.get("Kind") == "USBLC6_4"]
+                assert len(esd) == 1 and net_of(esd[0].part, "VBUS") is info["supply"]["+5V"]
+            assert (pico.ref, "GP%d" % s_cfg["cols"][c]) in members(col_gp)
+            assert (pico.ref, "GP%d" % s_cfg["rows"][r]) in members(row_gp)
     elif s_cfg["kind"] == "shift_register":
         chips = info["chips"]
         assert net_of(chips[0], "QH") is gp[s_cfg["data"]]
@@ -170,19 +181,23 @@ def test_every_part_is_powered(built, name):
             assert sup["GND"] in nets and nets & rails, p.ref
     assert checked >= 58 + 1
     # the jack reaches the 5 V rail through the fuse, the reverse-polarity FET, the
-    # over-voltage switch (a TL431 comparator) and a Schottky diode (the OR-ing: USB
-    # cannot back-feed the input); a TVS across the rail; USB feeds it through a
-    # soft-start FET and its own Schottky diode (not on the hall board)
+    # over-voltage switch (a TL431 comparator) and an ideal diode (an LTC4412 driving a
+    # P-FET whose body diode points onto the rail: USB cannot back-feed the input); a TVS
+    # across the rail; USB feeds it through a soft-start FET and its own ideal diode (not
+    # on the hall board)
     by = {}
     for p in circ.parts:
         by.setdefault(p.fields.get("Kind"), []).append(p)
     jack = by["DC_Jack"][0]
     fuse = by["Fuse_PTC"][0]
-    q1, q2 = by["PMOS"][:2]
+    q1, q2, q_a = by["PMOS_LR"]
     assert net_of(jack, "VOUT") is net_of(fuse, 1)
     assert net_of(fuse, 2) is net_of(q1, "D") and net_of(q1, "S") is net_of(q2, "S")
-    d_a = by["D_Schottky3A"][0]
-    assert net_of(q2, "D") is net_of(d_a, "A") and net_of(d_a, "K") is sup["+5V"]
+    ideal = {net_of(u, "VIN"): u for u in by["LTC4412"]}
+    u_a = ideal[net_of(q2, "D")]
+    assert net_of(q_a, "D") is net_of(q2, "D") and net_of(q_a, "S") is sup["+5V"]
+    assert net_of(u_a, "SENSE") is sup["+5V"] and net_of(u_a, "GATE") is net_of(q_a, "G")
+    assert net_of(u_a, "CTL") is sup["GND"] and net_of(u_a, "GND") is sup["GND"]
     q3 = by["PNP"][0]
     assert net_of(q3, "C") is net_of(q2, "G") and net_of(q3, "E") is net_of(q2, "S")
     tl = by["TL431"][0]
@@ -192,12 +207,15 @@ def test_every_part_is_powered(built, name):
     tvs = by["D_TVS"][0]
     assert net_of(tvs, "K") is sup["+5V"] and net_of(tvs, "A") is sup["GND"]
     schottky = {net_of(d, "A"): net_of(d, "K") for d in by["D_Schottky"]}
-    assert schottky[sup["+5V"]] is sup["VSYS"]
+    assert schottky == {sup["+5V"]: sup["VSYS"]}         # the only Schottky left
     if name == "pico-hall":
-        assert len(by["PMOS"]) == 2 and len(schottky) == 1   # USB feeds only the Pico
+        assert "PMOS" not in by and len(ideal) == 1          # USB feeds only the Pico
     else:
-        q4 = by["PMOS"][2]
-        assert net_of(q4, "S") is sup["VBUS"] and schottky[net_of(q4, "D")] is sup["+5V"]
+        q4, q_u = by["PMOS"]
+        assert net_of(q4, "S") is sup["VBUS"] and net_of(q_u, "D") is net_of(q4, "D")
+        u_u = ideal[net_of(q4, "D")]
+        assert net_of(q_u, "S") is sup["+5V"] and net_of(u_u, "GATE") is net_of(q_u, "G")
+        assert net_of(u_u, "SENSE") is sup["+5V"]
     esd = by["USBLC6"][0]
     assert {net_of(esd, "IO1").name, net_of(esd, "IO2").name} == {"USB_DM", "USB_DP"}
     assert net_of(info["pico"], "USB_DM") is net_of(esd, "IO1")
@@ -232,7 +250,7 @@ def test_bom_lists_every_part_with_part_numbers(built):
     circ, _ = built["pico-hall"]
     rows = generate.bom_rows(circ)
     flags = sum(1 for p in circ.parts if p.fields.get("Kind") == "PWR_FLAG")
-    assert flags == 3 and sum(r[0] for r in rows) == len(circ.parts) - flags
+    assert flags == 4 and sum(r[0] for r in rows) == len(circ.parts) - flags
     by_kind = {}
     for r in rows:
         by_kind.setdefault(r[2], []).append(r)
@@ -273,6 +291,9 @@ def _decode_mpn(kind, mpn):
         m = re.fullmatch(r"MF[RP]-25(?:FBF|BRD)52-(\d+)([RKM])(\d*)", mpn)
         mult = {"R": 1, "K": 1000, "M": 1e6}[m.group(2)]
         return float(m.group(1) + "." + (m.group(3) or "0")) * mult
+    if kind == "R_Array4":                # Bourns 4608X-102-<3-digit code>LF
+        m = re.fullmatch(r"4608X-102-(\d\d)(\d)LF", mpn)
+        return int(m.group(1)) * 10 ** int(m.group(2))
     if kind == "R_Pack":                  # Bourns 4609X-101-<3-digit code>LF
         m = re.fullmatch(r"4609X-101-(\d\d)(\d)LF", mpn)
         return int(m.group(1)) * 10 ** int(m.group(2))
@@ -293,7 +314,7 @@ def _value(kind, value):
     m = re.fullmatch(r"(\d+)([RkKMuUnNVpF]?)(\d*)(F|A)?", value)
     num = float(m.group(1) + "." + (m.group(3) or "0"))
     unit = m.group(2)
-    if kind in ("R", "R_Prec", "R_Pack"):
+    if kind in ("R", "R_Prec", "R_Pack", "R_Array4"):
         return num * {"R": 1, "": 1, "k": 1000, "K": 1000, "M": 1e6}[unit]
     if kind in ("C", "CP"):
         return num * {"u": 1e-6, "n": 1e-9, "p": 1e-12}[unit]
@@ -306,7 +327,7 @@ def test_bom_part_numbers_match_their_values(built, name):
     checked = 0
     for r in generate.bom_rows(circ):
         kind, value, mpn = r[2], r[3], r[5]
-        if kind in ("R", "R_Prec", "R_Pack", "C", "CP", "D_Zener"):
+        if kind in ("R", "R_Prec", "R_Pack", "R_Array4", "C", "CP", "D_Zener"):
             got = _decode_mpn(kind, mpn)
             want = _value(kind, value)
             assert abs(got - want) <= 1e-9 * max(1, want) + 1e-15, (kind, value, mpn, got, want)
@@ -509,7 +530,8 @@ def test_full_size_board_has_its_own_bom(built):
     assert max(c[4] for c in toguz if c[5] == "pit") + pit_r < h                 # covers the pits
     assert min(c[4] for c in tobit) - lay["holes_mm"]["point"] / 2 > h          # not a point
     assert "cut to 30 mm" in full["Light pipe 5 mm clear acrylic rod, 1 m"][10]  # 20 from 1 m
-    assert not any(k.startswith(("Pit panel", "Light pipe", "Pit cup")) for k in compact)
+    # (the compact board has its pit panel too now: its pits hold their balls)
+    assert any(k.startswith("Pit panel") for k in compact)
     # the full-size pits hold their balls in a cup lifted to sow (pit_select lift); it
     # fits its pit and holds about 40 balls of 12 mm
     import math
@@ -519,11 +541,39 @@ def test_full_size_board_has_its_own_bom(built):
     assert full[cup][0] == 18 and outer < lay["holes_mm"]["pit"] and high <= lay["depth_mm"]["pit"]
     ball = 4 / 3 * math.pi * 6 ** 3 / 0.64
     assert math.pi * (inner / 2) ** 2 * (high - base) >= 40 * ball
-    assert "Pit token 25 mm wooden disc" in compact and not any(k.startswith("Pit token") for k in full)
+    assert not any(k.startswith("Pit token") for k in list(full) + list(compact))
     wire = [k for k in full if k.startswith("Wire 0.14")][0]
     assert wire.endswith("x 45 m") and [k for k in compact if k.startswith("Wire 0.14")][0].endswith("x 25 m")
     assert generate.pit_panel(read_layout_file(os.path.join(ROOT, "firmware", "boards",
-                                                            "layout_default.json"))) is None
+                                                            "layout_default.json")))[2] == 2
+
+
+@pytest.mark.parametrize("lay_name", ["default", "full"])
+def test_the_toguz_panel_holds_the_games_balls(built, lay_name):
+    """Cup and kazan volumes from the template's holes and depths and the ball size: a
+    pit's cup holds the 40 a pit has at most in play, a kazan all 162 balls (82, over
+    half, wins in practice); the cup fits its hole and stands on the pit's floor; the
+    BOM buys balls of the size the pits are cut for. The compact board's 6 mm top panel
+    alone (a 1.5 mm recess) held none: the check fails for it."""
+    import math
+    lay = read_layout_file(os.path.join(ROOT, "firmware", "boards", "layout_%s.json" % lay_name))
+    cap = generate.capacity(lay)
+    assert cap["pit"] >= generate.PIT_BALLS and cap["kazan"] >= generate.KAZAN_BALLS, cap
+    d = lay["ball_mm"]
+    ball = 4 / 3 * math.pi * (d / 2) ** 3 / 0.64                   # mm3 a ball takes in a heap
+    outer, inner, high, base = generate.PIT_CUPS[lay_name]
+    assert cap["pit"] == int(math.pi * (inner / 2) ** 2 * (high - base) // ball)
+    kw, kh = lay["holes_mm"]["kazan"]
+    assert cap["kazan"] == int(kw * kh * lay["depth_mm"]["kazan"] // ball)
+    assert outer < lay["holes_mm"]["pit"] and inner + 2 <= outer and high > lay["depth_mm"]["pit"] - 3
+    assert inner > 3 * d                                           # balls lie side by side
+    board = "pico-matrix" if lay_name == "default" else "pico-matrix-full"
+    bom = {r[2]: r for r in generate.bom_all(board, built["pico-matrix"][0])}
+    assert bom["Ball (kumalak)"][3] == "%d mm" % d and bom["Ball (kumalak)"][0] >= 162
+    assert bom["Pit cup"][3].startswith("%d mm outside, %d mm inside" % (outer, inner))
+    # what the compact panel was: no pit panel, a 1.5 mm recess: no ball fits a pit
+    flat = dict(lay, depth_mm={})
+    assert generate.capacity(flat) == {"pit": 0, "kazan": 0}
 
 
 @pytest.mark.parametrize("name", BOARDS)
@@ -613,7 +663,8 @@ def test_every_controller_part_is_placeable_on_the_perfboard(built, name):
     parts = controller.controller_parts(circ)
     smd = [p.ref for p in parts if "SMD" in p.footprint and "breakout" not in p.fields["Mount"]]
     assert smd == []
-    assert {p.fields["Kind"] for p in parts} >= {"Pico", "74AHCT125", "PMOS", "TL431", "CP"}
+    assert {p.fields["Kind"] for p in parts} >= {"Pico", "74AHCT125", "PMOS_LR", "LTC4412",
+                                                 "TL431", "CP"}
     mm, (W, H) = controller.board_size(circ)
     bom = {r[2]: r for r in generate.bom_all(name, circ)}
     assert bom["Perfboard"][3].startswith("%d x %d mm" % mm)
@@ -691,3 +742,43 @@ def test_panel_stack_leaves_wood_under_every_cut(lay_name):
     assert layers[-3:] == [st["top"], st["frame"], st["base"]]
     if lay.get("depth_mm"):
         assert layers[0] == lay["depth_mm"]["pit"] == 24
+
+
+@pytest.mark.parametrize("name", BOARDS)
+def test_every_harness_connector_is_on_the_perfboard_drawing(built, name):
+    """Every net that leaves the controller for the panel goes through a JST XH header
+    the schematic carries; every connector of the netlist is placed on the drawing
+    (controller-<board>.svg, as committed) with a hole for each pin, and the wire list
+    joins each header pin to its net."""
+    import re
+    circ, info = built[name]
+    heads = [p for p in circ.parts if p.fields.get("Kind", "").startswith("XH")]
+    assert heads and {j.ref for j, nets in info["harness"]} == {p.ref for p in heads}
+    through = {}
+    for j, nets in info["harness"]:
+        assert 2 <= len(nets) <= 8 and [j[i + 1].net.name for i in range(len(nets))] == nets
+        for n in nets:
+            through.setdefault(n, j.ref)
+    for n in circ.nets:
+        if n.name == "__NOCONNECT":
+            continue                                         # pins left open
+        mounts = {p.part.fields.get("Mount", "").split(":")[0] for p in n.pins}
+        if "controller" in mounts and "panel" in mounts:
+            assert n.name in through, n.name                 # no wire leaves unheaded
+    with open(os.path.join(ROOT, "hardware", "out", "controller-%s.svg" % name)) as f:
+        svg = f.read()
+    with open(os.path.join(ROOT, "hardware", "out", "controller-%s.md" % name)) as f:
+        md = f.read()
+    for p in heads:
+        g = re.search(r'<g id="part-%s" class="%s"[^>]*>(.*?)</g>' % (p.ref, p.fields["Kind"]),
+                      svg, re.S)
+        assert g, p.ref
+        holes = len(re.findall(r"<(?:rect|circle) [^>]*fill=\"navy\"", g.group(1)))
+        assert holes == len(p.pins), (p.ref, holes)
+        for pin in p.pins:
+            row = [ln for ln in md.splitlines() if ln.startswith("| %s | " % pin.net.name)][0]
+            assert re.search(r"\b%s\.%s \(\d+,\d+\)" % (p.ref, pin.num), row), (p.ref, pin.num)
+    if name == "pico-matrix":
+        assert sorted(len(nets) for j, nets in info["harness"]) == [3, 8, 8]
+    elif name == "pico-hall":
+        assert sum(len(nets) for j, nets in info["harness"]) == 3 + 2 + 56

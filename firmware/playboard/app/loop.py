@@ -47,6 +47,7 @@ from playboard.compat import const, unload
 from playboard.board import tracker as T
 from playboard.board.lights import Lights, ENGINE, CAPTURE, ERROR, USER, ON, ACCENT, BLINK
 from playboard.board.scan import Scanner
+from playboard.hw.base import ADAPTER, USB
 from playboard.app.state import (STATE_NAMES, S_MENU, S_SETUP, S_PLAY, S_OVER, S_ATTRACT, S_STAFF,
                                  MASK, ARM_MS, DRAW_MS, OVER_DELAY_MS, ATTRACT_STEP_MS, HOURS_MS,
                                  HOLD_MS, RELEASE_MS, QUIET_MS, REST_MS,
@@ -126,7 +127,16 @@ class App:
         self.wallclock = time.localtime  # (year, month, day, hour, minute, ...): the RTC
         self._hours = None  # ("HH:MM-HH:MM", (opening, closing) in minutes) parsed
         self._t_hours = 0
-        self.lights = Lights(hw, leds["budget_ma"], leds["ma_per_led"], leds["idle_ma"],
+        # the LED cap per power source (leds.supply "sense": adapter, USB alone), read
+        # every frame from the backend (Board.source); None: the board file's one cap
+        self._budgets = None
+        self.source = ADAPTER
+        budget = leds["budget_ma"]
+        if leds["supply"] == "sense":
+            self._budgets = (leds["budget_ma"], leds["usb_budget_ma"])
+            self.source = hw.source()
+            budget = self._budgets[self.source]
+        self.lights = Lights(hw, budget, leds["ma_per_led"], leds["idle_ma"],
                              self._brightness())
         self.stylus = cfg.get("pit_select") == "stylus"
         self.colour = cfg.get("sensor", {}).get("kind") == "hall_mux"
@@ -578,6 +588,11 @@ class App:
 
     def _frame(self, now_ms):
         self.now = now_ms
+        if self._budgets is not None:   # the LEDs' cap follows the power source
+            src = self.hw.source()
+            if src != self.source:
+                self.source = src
+                self.lights.set_budget(self._budgets[src])
         if self.check is not None:  # the self-test or calibration instead of play
             from playboard.app import check
             check.frame(self, now_ms)
@@ -1087,6 +1102,9 @@ class App:
             d["pending"] = len(self.pending)
         if self.memory_errors:
             d["memory_errors"] = self.memory_errors
+        if self._budgets is not None:
+            d["supply"] = "usb" if self.source == USB else "adapter"
+            d["led_cap_ma"] = self.lights.budget_ma
         return d
 
 

@@ -158,6 +158,18 @@ class Lights:
             self.set_colour(layer, c[0], c[1], c[2])
             self.set_colour(layer, a[0], a[1], a[2], True)
 
+    def set_budget(self, budget_ma):
+        """Cap the LEDs at ``budget_ma`` (mA, the whole chain's) from the next frame on,
+        which is shown at once (the power source changed: playboard.app); allocates
+        nothing. ValueError if the budget cannot even feed the dark LEDs."""
+        if budget_ma <= self.idle_ma * self.n:
+            raise ValueError("lights: budget %d mA cannot feed %d LEDs idling at %d mA"
+                             % (budget_ma, self.n, self.idle_ma))
+        self.budget_ma = budget_ma
+        self._max_units = (budget_ma - self.idle_ma * self.n) * 765 // self.ma_per_led
+        self._dirty = True
+        self._last_show = (self._last_show - self.frame_ms) & _MASK   # due at once
+
     def set_gamma(self, gamma):
         """Rebuild the gamma table (gamma > 0; 1.0 = linear)."""
         t = self._tab

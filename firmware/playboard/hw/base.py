@@ -10,6 +10,9 @@ Every backend is a subclass of :class:`Board` with the same small interface:
   write (``set_led(i, r, g, b)``, ``fill(r, g, b)`` or directly);
   ``show()`` sends it to the LEDs in the strip's own byte order. Allocates nothing.
 - ``close()``: release pins (optional).
+- ``source()``: which source powers the board, :data:`ADAPTER` or :data:`USB` (a board
+  file's ``leds.supply`` "sense": the firmware caps the LEDs by it; a backend that
+  cannot tell says ADAPTER).
 
 Backends: ``rp2`` (MicroPython on RP2040, :mod:`playboard.hw.rp2`),
 ``circuitpython`` (:mod:`playboard.hw.circuitpython`) and, for the simulated board
@@ -20,6 +23,10 @@ the one a validated board definition (:mod:`playboard.config`) asks for.
 EMPTY = 0
 WHITE = 1
 BLACK = 2
+
+# The board's power source (Board.source): the adapter in the DC jack, or USB alone
+ADAPTER = 0
+USB = 1
 
 # Byte order names for LED strips: index of R, G, B inside each pixel's 3 bytes.
 ORDERS = {"RGB": (0, 1, 2), "GRB": (1, 0, 2), "BRG": (1, 2, 0), "RBG": (0, 2, 1),
@@ -72,6 +79,11 @@ class Board:
             leds[j] = r
             leds[j + 1] = g
             leds[j + 2] = b
+
+    def source(self):
+        """The power source, ADAPTER or USB: ADAPTER here (a backend that can read the
+        supply says which; playboard.hw.rp2 reads the Pico's VBUS sense)."""
+        return ADAPTER
 
     def close(self):
         """Release the hardware (turns LEDs off where it can)."""

@@ -24,7 +24,7 @@ LEDs: MicroPython's ``neopixel.NeoPixel``; ``show()`` writes ``leds`` (RGB) into
 import time
 
 from playboard.compat import const
-from playboard.hw.base import Board, ORDERS, reorder
+from playboard.hw.base import ADAPTER, USB, Board, ORDERS, reorder
 from playboard.hw.bits import unpack_bank, unpack_chain
 
 try:
@@ -54,6 +54,26 @@ class _Rp2Board(Board):
             pin = machine.Pin(leds["pin"], machine.Pin.OUT)
             self._np = neopixel.NeoPixel(pin, self.n_leds)
             self._np_buf = self._np.buf
+        # the power source (leds.supply "sense"): the Pico's VBUS sense (GPIO24, high
+        # while USB is plugged in) and the adapter's own sense line, if wired
+        self._vbus = self._adapter = None
+        if leds.get("supply") == "sense":
+            self._vbus = machine.Pin(leds["vbus_pin"], machine.Pin.IN)
+            if leds.get("adapter_pin") is not None:
+                self._adapter = machine.Pin(leds["adapter_pin"], machine.Pin.IN)
+
+    def source(self):
+        """ADAPTER while the adapter's sense line is high (it feeds the rail through
+        its ideal diode, whatever USB does), else USB while VBUS is up, else ADAPTER
+        (the board runs, and not on USB). Without an adapter line, USB and the adapter
+        together read USB: the lower cap. Reads one or two pins; allocates nothing."""
+        a = self._adapter
+        if a is not None and a.value():
+            return ADAPTER
+        v = self._vbus
+        if v is not None and v.value():
+            return USB
+        return ADAPTER
 
     def show(self):
         """Send ``leds`` to the chain (reordered into the strip's byte order)."""

@@ -244,6 +244,10 @@ class Bridge:
                 v = hw.sensors[s]
                 hw.set_sensor(s, 0 if v else 1)
                 hw.schedule((self.clock() + ms) & _MASK, s, v)
+        elif c == "power":  # the source the board reads: "adapter" (with USB or not), "usb" alone
+            if len(w) < 2 or w[1] not in ("adapter", "usb"):
+                raise ValueError("power takes adapter or usb")
+            hw.set_source(1 if w[1] == "usb" else 0)
         elif c == "leds":
             return {"ok": True, "t": self.clock(), "leds": _hex(hw.shown)}
         elif c == "sensors":

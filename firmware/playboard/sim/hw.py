@@ -11,7 +11,7 @@ makes a sensor read ``v`` whatever is set (a stuck or broken contact), ``release
 undoes it. ``shown`` holds the RGB colours of the last ``show()``, ``wire`` the bytes
 as a real strip of that ``order`` would have received them, ``shows`` counts calls.
 """
-from playboard.hw.base import Board, ORDERS, reorder
+from playboard.hw.base import ADAPTER, USB, Board, ORDERS, reorder
 
 _NONE = 255
 
@@ -37,12 +37,25 @@ class SimBoard(Board):
         self._times = [0] * script_len
         self._events = bytearray(2 * script_len)
         self._n_script = 0
+        self.power = ADAPTER   # the source the board reads (set_source; the simulator's "power")
 
     @classmethod
     def from_config(cls, cfg):
         """Build from a validated board definition (playboard.config)."""
         leds = cfg["leds"]
         return cls(cfg["n_sensors"], leds["count"], leds.get("order", "GRB"))
+
+    def set_source(self, source):
+        """Power the board from ``source``: ADAPTER (0; the adapter, with USB or not)
+        or USB (1; USB alone); ValueError for anything else."""
+        if source not in (ADAPTER, USB):
+            raise ValueError("source must be %d (adapter) or %d (usb), got %r"
+                             % (ADAPTER, USB, source))
+        self.power = source
+
+    def source(self):
+        """The source set by set_source (ADAPTER at start)."""
+        return self.power
 
     def set_sensor(self, i, value):
         """Set sensor i's raw value (0 empty, 1 occupied / White, 2 Black)."""
