@@ -3,7 +3,7 @@ checked whole, kept for the next game begun on the board, written into that game
 header and forgotten, so a friendly game after it carries none."""
 from tlib import raises
 
-from apprig import Rig
+from apprig import Rig, _play_tihbat
 
 
 def test_a_pairing_goes_into_the_next_game_begun_only():
@@ -20,8 +20,10 @@ def test_a_pairing_goes_into_the_next_game_begun_only():
     r.app.new_game(r.t)  # the players begin it at the board
     r.begun()
     assert r.app.pairing is None  # taken by this game
+    _play_tihbat(r, [0])  # a move: a game on record (one without a move is not kept)
     r.app.link_set_game({"game": "tihbat", "mode": "two", "force": True})  # then a friendly game
     r.begun()
+    _play_tihbat(r, [0])
     r.app.release_game()
     tags = r.store.read(1).tags
     assert (tags["Event"], tags["Round"], tags["White"], tags["Black"]) == ("Весна", "3.2", "Әлия", "王芳")
