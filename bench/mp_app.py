@@ -80,7 +80,12 @@ def mem():
 
 def rp2040_mpy_bytes():
     """Bytes of the armv6m .mpy of the modules firmware/manifest.py freezes."""
-    env = {"include": lambda *a, **k: None, "package": lambda *a, **k: None}
+    class Options:  # the manifest's options (include(..., model=..., own_boot=..., data=...))
+        model = False
+        own_boot = False
+        data = None
+    env = {"include": lambda *a, **k: None, "package": lambda *a, **k: None,
+           "module": lambda *a, **k: None, "options": Options}
     with open("firmware/manifest.py") as f:
         exec(f.read(), env)
     total = 0
