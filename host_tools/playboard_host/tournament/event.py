@@ -7,6 +7,7 @@ Every change is one SQLite transaction: an error (:class:`TournamentError`, one
 clear line) leaves the library as it was. docs/tournament.md describes the
 systems, the byes, withdrawals and forfeits.
 """
+import contextlib
 import datetime
 import json
 
@@ -40,6 +41,24 @@ def points(result, scoring_):
     fl = scoring_.get("forfeit_loss", l_)
     return {"1-0": (w, l_), "0-1": (l_, w), "1/2-1/2": (d, d), "+/-": (w, fl), "-/+": (fl, w),
             "-/-": (fl, fl)}.get(result)
+
+
+@contextlib.contextmanager
+def write_transaction(db):
+    """One write transaction on ``db`` (a sqlite3 connection with no transaction open)
+    begun with ``BEGIN IMMEDIATE``: the library's write lock is taken at once (another
+    process or connection holding it is waited for, up to the connection's timeout, 5 s
+    by default), so what is read inside it (the pairings, the games) cannot change
+    before it is written over, by another process either. Committed at the end, rolled
+    back whole by any error (raised again). sqlite3.OperationalError "database is
+    locked" if the lock did not come in time."""
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        yield db
+    except BaseException:
+        db.rollback()
+        raise
+    db.commit()
 
 
 def check_board_ids(boards):
@@ -152,6 +171,14 @@ class Event:
     @staticmethod
     def names(lib):
         return [r[0] for r in lib.db.execute("SELECT name FROM events ORDER BY id")]
+
+    def reload(self):
+        """Read the event's settings again (another process may have changed its boards or
+        decisions since this Event was made)."""
+        row = self.db.execute("SELECT settings FROM events WHERE id=?", (self.id,)).fetchone()
+        if row is None:
+            raise TournamentError("the event %r was removed from %s" % (self.name, self.lib.path))
+        self.settings = json.loads(row[0])
 
     def _save_settings(self):
         self.db.execute("UPDATE events SET settings=? WHERE id=?", (json.dumps(self.settings), self.id))
@@ -646,16 +673,18 @@ class Event:
                 kz = json.dumps([int(a), int(b)])
             except ValueError:
                 raise TournamentError("bad kazans %r (expected WHITE-BLACK, e.g. 82-60)" % kazans)
-        p = self.find_pairing(round_, who)
-        flag = None  # a correction clears what an earlier one flagged; corrected back, none is left
-        board = self._board_result(p)
-        if board is not None and board != result:
-            flag = "hand result %s differs from the board's %s (%s)" % (result, board, reason)
-        elif board is None and p.flag and p.library_game is None and p.source != "adjourned":
-            flag = p.flag  # (collect's flag of a game it did not take: still for the arbiter)
-        with self.db:
-            self.db.execute("UPDATE pairings SET result=?, source=?, flag=?, kazans=COALESCE(?, kazans) WHERE id=?",
-                            (result, "forfeit" if result in FORFEITS else "board" if board == result else "hand",
+        # the pairing read in the write transaction: a board's result taken meanwhile (the
+        # hall, another playboard) is seen, and the correction goes over it, flagged
+        with write_transaction(self.db):
+            p = self.find_pairing(round_, who)
+            flag = None  # a correction clears what an earlier one flagged; corrected back, none is left
+            board = self._board_result(p)
+            if board is not None and board != result:
+                flag = "hand result %s differs from the board's %s (%s)" % (result, board, reason)
+            elif board is None and p.flag and p.library_game is None and p.source != "adjourned":
+                flag = p.flag  # (collect's flag of a game it did not take: still for the arbiter)
+            self.db.execute("UPDATE pairings SET result=?, source=?, flag=?, kazans=COALESCE(?, kazans)"
+                            " WHERE id=?", (result, "forfeit" if result in FORFEITS else "board" if board == result else "hand",
                              flag, kz, p.id))
             self.db.execute("INSERT INTO corrections (pairing, old, new, reason, at) VALUES (?,?,?,?,?)",
                             (p.id, p.result, result, reason.strip(), _now()))
@@ -685,22 +714,22 @@ class Event:
         an unfinished one."""
         if not reason or not reason.strip():
             raise TournamentError("taking a game by hand needs a reason (--reason)")
-        p = self.find_pairing(round_, who)
-        row = self.db.execute("SELECT result, game FROM games WHERE id=?", (game_id,)).fetchone()
-        if row is None:
-            raise TournamentError("the library has no game %d" % game_id)
-        res, game = row
-        if game != self.game:
-            raise TournamentError("game %d is %s, %s plays %s" % (game_id, game, self.name, self.game))
-        if res not in ("1-0", "0-1", "1/2-1/2"):
-            raise TournamentError("game %d has no result (%s)" % (game_id, res))
-        other = self.db.execute("SELECT round, match FROM pairings WHERE event=? AND library_game=? AND id!=?",
-                                (self.id, game_id, p.id)).fetchone()
-        if other:
-            raise TournamentError("game %d is round %d table %s's already" % (game_id, other[0], other[1]))
-        if swapped:
-            res = {"1-0": "0-1", "0-1": "1-0"}.get(res, res)
-        with self.db:
+        with write_transaction(self.db):  # read and written at once (another process's take waits)
+            p = self.find_pairing(round_, who)
+            row = self.db.execute("SELECT result, game FROM games WHERE id=?", (game_id,)).fetchone()
+            if row is None:
+                raise TournamentError("the library has no game %d" % game_id)
+            res, game = row
+            if game != self.game:
+                raise TournamentError("game %d is %s, %s plays %s" % (game_id, game, self.name, self.game))
+            if res not in ("1-0", "0-1", "1/2-1/2"):
+                raise TournamentError("game %d has no result (%s)" % (game_id, res))
+            other = self.db.execute("SELECT round, match FROM pairings WHERE event=? AND library_game=?"
+                                    " AND id!=?", (self.id, game_id, p.id)).fetchone()
+            if other:
+                raise TournamentError("game %d is round %d table %s's already" % (game_id, other[0], other[1]))
+            if swapped:
+                res = {"1-0": "0-1", "0-1": "1-0"}.get(res, res)
             self.db.execute("UPDATE pairings SET result=?, source='board', library_game=?, flag=NULL WHERE id=?",
                             (res, game_id, p.id))
             self.db.execute("INSERT INTO corrections (pairing, old, new, reason, at) VALUES (?,?,?,?,?)",
@@ -715,11 +744,11 @@ class Event:
         hand. TournamentError for a pairing with a result."""
         if not reason or not reason.strip():
             raise TournamentError("an adjournment needs a reason (--reason)")
-        p = self.find_pairing(round_, who)
-        if p.result is not None:
-            raise TournamentError("round %d table %s has a result (%s): correct it with tournament result"
-                                  % (p.round, p.match, p.result))
-        with self.db:
+        with write_transaction(self.db):
+            p = self.find_pairing(round_, who)
+            if p.result is not None:
+                raise TournamentError("round %d table %s has a result (%s): correct it with tournament result"
+                                      % (p.round, p.match, p.result))
             self.db.execute("UPDATE pairings SET source='adjourned', flag=? WHERE id=?",
                             ("adjourned: " + reason.strip(), p.id))
         return self.pairings_by_id(p.id)

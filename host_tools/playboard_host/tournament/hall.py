@@ -279,10 +279,6 @@ class Hall:
         self.notices = []
         self.lock = threading.RLock()
         self.file_lock = threading.Lock()
-        # boards' threads take the event's results in turn: each reads the pairings afresh,
-        # so none writes a result from pairings read before another's take or an arbiter's
-        # correction (two takes at once once put a board's result over a hand correction)
-        self.take_lock = threading.Lock()
         self.boards = {}
         self.watches = {}
         self.tried = {}
@@ -394,9 +390,9 @@ class Hall:
             if new:
                 self.notice("board %s: %d game%s stored" % (st.board_id, new, "" if new == 1 else "s"))
             if new and self.event_name:
-                with self.take_lock:
-                    lines = take_results(Event(lib, self.event_name), lib)
-                for line in lines:
+                # (one BEGIN IMMEDIATE transaction: the boards' threads, and any other
+                # playboard on the library, take in turn from pairings read under the lock)
+                for line in take_results(Event(lib, self.event_name), lib):
                     self.notice(line)
         except (LinkError, TournamentError, LibraryError, sqlite3.Error) as e:
             self.notice("board %s: sync stopped: %s (it is tried again when a game ends)" % (st.board_id, e))
