@@ -85,6 +85,10 @@ def test_hall_follows_every_board_with_alerts_and_live_files(room, tmp_path):
         st = hall.state()
         assert [(b["label"], b["round"], b["table"], b["white"], b["black"]) for b in st["boards"]] == [
             ("1", 1, "1", "Aru", "Nurlan"), ("2", 1, "2", "Bek", "Gul")]
+        # whose side is where, as the board lights it (White's half white, Black's blue)
+        assert [b["sides"] for b in st["boards"]] == [
+            "Aru: White, South (white lights) - Nurlan: Black, North (blue lights)",
+            "Bek: White, South (white lights) - Gul: Black, North (blue lights)"]
         assert st["boards"][0]["position"]["rows"] == [[9] * 9, [9] * 9] and st["alerts"] == []
         # a board plugged in later is picked up
         ports.append(boards[2].port)

@@ -123,6 +123,84 @@ def test_the_board_writes_its_pairing_into_the_next_game_only(tmp_path, capsys):
         b.stop()
 
 
+def _sides_lit(b, game):
+    """{cell: "white" | "blue" | "off" | other (r, g, b)} of ``game``'s cells on board ``b``'s LEDs now."""
+    from playboard.board.layout import load_layout
+    lay = load_layout(game)
+    leds = b.leds()
+    out = {}
+    for c in lay.cells:
+        r, g, bl = leds[lay.led_of(c)]
+        out[c] = ("off" if r == g == bl == 0 else "white" if r == g == bl else
+                  "blue" if r == g == 0 < bl else (r, g, bl))
+    return out
+
+
+@needs_mp
+def test_the_board_shows_whose_side_is_where_until_start(tmp_path, capsys):
+    from playboard.app.state import MENU_GAME, MENU_START
+    from playboard.board.layout import load_layout
+    from playboard_host.gestures import press_sensor
+    menu = load_layout("toguz")
+    b = SimBoard()
+    try:
+        b.start("sim", fs_dir=str(tmp_path / "flash"), board_id="side-1")
+        b.advance(300)
+        assert b.status()["state"] == "menu"
+        assert "white" not in _sides_lit(b, "tobit").values()  # the menu: no sides shown
+        link = BoardLink(open_port(b.port), timeout=3.0)
+        try:
+            pair = {"event": "Spring", "round": "1.1", "white": "Aru", "black": "Bek"}
+            link.set_game(game="tobit", pairing=pair)
+            b.advance(200)
+            # Tobit: White's half of the points (1-19) white, Black's (20-38) blue
+            lit = _sides_lit(b, "tobit")
+            assert [c for c in lit if lit[c] == "white"] == list(range(1, 20)), lit
+            assert [c for c in lit if lit[c] == "blue"] == list(range(20, 39)), lit
+            # the toguz panel shows only START (blinking); its game and mode pads are gone
+            pits = _sides_lit(b, "toguz")
+            assert all(pits[c] == "off" for c in pits if c != MENU_START), pits
+            assert link.status()["pairing"] == {"Event": "Spring", "Round": "1.1", "White": "Aru",
+                                                "Black": "Bek"}
+            # a game pad does nothing while the pairing waits (the host chose the game)
+            press_sensor(b, menu.sensor_of(MENU_GAME[0]))
+            assert b.status()["game"] == "tobit" and b.status()["state"] == "menu"
+            assert _sides_lit(b, "tobit") == lit
+            # Toguz Kumalak: South's pits and kazan (White's) white, North's blue
+            link.set_game(game="toguz", pairing=pair)
+            b.advance(200)
+            pits = _sides_lit(b, "toguz")
+            assert [c for c in pits if pits[c] == "white"] == list(range(0, 9)) + [18], pits
+            assert [c for c in pits if pits[c] == "blue"] == list(range(9, 17)) + [19], pits
+            assert pits[MENU_START] not in ("white", "blue")  # START: the menu's blinking purple
+            assert all(v == "off" for v in _sides_lit(b, "tobit").values())
+            link.close()
+            # playboard live says it too
+            sides = "Spring, round 1.1: Aru: White, South (white lights) - Bek: Black, North (blue lights)"
+            code, out, err = _cli(capsys, "live", "--port", b.port, "--seconds", "0.3", "--no-picture")
+            assert code == 0 and "the next game's pairing: " + sides + "\n" in out, (out, err)
+            link = BoardLink(open_port(b.port), timeout=3.0)
+            # START begins the game, which takes the pairing: the sides' lights go
+            press_sensor(b, menu.sensor_of(MENU_START))
+            b.advance(500)
+            st = link.status()
+            assert st["state"] == "play" and "pairing" not in st
+            assert "blue" not in _sides_lit(b, "toguz").values()
+            link.close()
+            code, out, err = _cli(capsys, "live", "--port", b.port, "--seconds", "0.3", "--no-picture")
+            assert code == 0 and out.splitlines()[1] == sides, (out, err)  # the game in play carries it
+            link = BoardLink(open_port(b.port), timeout=3.0)
+            # forgotten ("pairing": null) before a game: the menu's pads again
+            link.set_game(pairing=pair)
+            link.set_game(pairing=None)
+            st = link.status()
+            assert "pairing" not in st
+        finally:
+            link.close()
+    finally:
+        b.stop()
+
+
 @needs_mp
 def test_the_hall_follows_one_of_two_boards_answering_one_id_and_says_why(tmp_path):
     import time

@@ -1083,6 +1083,9 @@ class App:
             d["pending"] = len(self.pending)
         if self.memory_errors:
             d["memory_errors"] = self.memory_errors
+        p = getattr(self, "pairing", None)
+        if p is not None:  # a tournament's pairing kept for the next game: its tags
+            d["pairing"] = p
         return d
 
 

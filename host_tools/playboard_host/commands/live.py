@@ -93,6 +93,31 @@ class Follower:
                     self.say("  " + hint)
 
 
+def pairing_line(game, tags):
+    """The tournament pairing in ``tags`` (a game's header, or the status's pairing kept
+    for the next game): "Spring, round 1.1: Aru: White, South (white lights) - Bek:
+    Black, North (blue lights)", whose side is where as the board lights it; None
+    without one."""
+    from playboard_host.tournament.results import sides_text
+    if not tags or not tags.get("Round"):
+        return None
+    return "%s, round %s: %s" % (tags.get("Event", "?"), tags["Round"],
+                                 sides_text(game, tags.get("White", "?"), tags.get("Black", "?")))
+
+
+def _say_pairing(f, link):
+    """Say the pairing of the board's game in play (its header), else the one it keeps
+    for the next game (the status's ``pairing``)."""
+    st = link.status()
+    if st.get("current") is not None:
+        rec = link.fetch_game(st["current"])[0]
+        line = pairing_line(rec.name, rec.tags)
+        if line:
+            f.say(line)
+    elif st.get("pairing"):
+        f.say("the next game's pairing: " + pairing_line(st.get("game", "toguz"), st["pairing"]))
+
+
 def run(args):
     f = Follower(pictures=not args.no_picture)
     n = 0
@@ -105,6 +130,7 @@ def run(args):
                 f.start(rec.name, rec.fen, rec.moves)
             else:
                 f.say("no game in play (board firmware %s)" % hello.get("fw"))
+            _say_pairing(f, link)
             link.live(True)
             t_end = time.monotonic() + args.seconds if args.seconds else None
             t_keep = time.monotonic() + KEEPALIVE_S
@@ -114,6 +140,8 @@ def run(args):
                     t_keep = time.monotonic() + KEEPALIVE_S
                 for ev in link.wait_events(0.2):
                     f.event(ev)
+                    if ev.get("ev") == "game":  # a tournament's game: whose side is where
+                        _say_pairing(f, link)
                     n += 1
                     if args.events and n >= args.events:
                         return 0

@@ -491,6 +491,7 @@ class Hall:
                      "white": (pair or {}).get("white"), "black": (pair or {}).get("black"),
                      "carries": {k: st.tags[k] for k in ("Event", "Round", "White", "Black") if k in st.tags}
                      if "Round" in st.tags else None, "drops": st.drops}
+                b["sides"] = _sides(st, pair)
                 a = self._alerts(st, pair, now)
                 b["alerts"] = [x["kind"] for x in a]
                 alerts.extend(a)
@@ -536,6 +537,20 @@ class Hall:
                 os.replace(tmp, path)  # a viewer polling the file never reads half of it
         except OSError as e:
             self.notice("can't write the live file %s: %s" % (path, e.strerror or e))
+
+
+def _sides(st, pair):
+    """Whose side is where on the board (tournament.results.sides_text): the players of
+    the event's pairing on it (the one it was sent), else those its game carries in its
+    header; None without either."""
+    from playboard_host.tournament.results import sides_text
+    if pair and pair.get("white"):
+        w, b = pair["white"], pair["black"]
+    elif st.tags.get("Round") and st.tags.get("White") and st.tags.get("Black"):
+        w, b = st.tags["White"], st.tags["Black"]
+    else:
+        return None
+    return sides_text((pair or {}).get("game") or st.game or "toguz", w, b)
 
 
 def _natural(label):

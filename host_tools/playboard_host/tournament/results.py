@@ -47,6 +47,15 @@ def pairing_tags(event, p, names=None):
             "White": names[p.white][:TAG_CHARS], "Black": names[p.black][:TAG_CHARS]}
 
 
+def sides_text(game, white, black):
+    """Whose side is where, as the board shows it while it waits for a pairing's game
+    (firmware ``app.ui.paint_pairing``: White's half lit white, Black's blue), for the
+    hall's page and ``playboard live``: "Aru: White, South (white lights) - Bek: Black,
+    North (blue lights)" (Tobit: no South/North). ``game``: a GAME_NAMES name."""
+    where = ("", "") if game.startswith("tobit") else (", South", ", North")
+    return "%s: White%s (white lights) - %s: Black%s (blue lights)" % (white, where[0], black, where[1])
+
+
 def next_pairing(event, label):
     """The pairing board ``label`` plays next: its first pairing without a result (by
     round, table, game), or None."""
