@@ -122,8 +122,11 @@ def test_hall_follows_every_board_with_alerts_and_live_files(room, tmp_path):
         for _ in range(2):  # White resigns on board 2 (its pad pressed deliberately twice)
             press_sensor(boards[1], _tobit_sensor(5))
         a = wait_for(lambda: [x for x in hall.state()["alerts"] if x["kind"] == "contradiction"])
-        assert a[0]["text"] == "board 2 ended 0-1 but round 1 table 2 has 1-0 by hand"
-        assert board_by_label(hall, "2")["result"] == "0-1"
+        assert a[0]["text"] == "board 2 ended: Gul won (0-1), but round 1 table 2 has Bek won (1-0) by hand"
+        # the page: the board's result in words (its game began before the pairing came:
+        # by its sides), the result for programs in the notation
+        assert (board_by_label(hall, "2")["result"], board_by_label(hall, "2")["result_words"]) == (
+            "0-1", "North won")
         # a board unplugged: alert
         boards[2].stop()
         ports.remove(boards[2].port)

@@ -503,3 +503,55 @@ def test_a_knockout_slot_left_empty_by_two_double_forfeits_gives_the_next_oppone
     assert [(p.match, names[p.white], p.black, p.result) for p in ps] == [("1", "F", None, "bye")]
     assert e.standings()[0]["name"] == "F" and e.standings()[0]["champion"]
     lib.close()
+
+
+def test_result_words_name_the_winner_or_say_what_happened():
+    from playboard_host.result_words import result_words
+    assert [result_words(r, "Aru", "Bek") for r in ("1-0", "0-1", "1/2-1/2", "+/-", "-/+", "-/-", "*", None)] == [
+        "Aru won", "Bek won", "draw", "Aru won by forfeit", "Bek won by forfeit", "double forfeit", "in play",
+        "no result yet"]
+    assert result_words("bye", "Dina", None) == "Dina had a bye"
+    assert result_words("0-1", "Aru", "Bek", "by resignation") == "Bek won by resignation"
+    assert result_words("2-0", "Aru", "Bek") == "2-0"  # an unknown notation is shown as it is
+
+
+def test_tables_for_people_give_results_in_words_files_for_programs_the_notation(tmp_path):
+    lib = Library(str(tmp_path / "lib.sqlite"))
+    e = Event.create(lib, "Words", "toguz", boards=["1=b-one", "2=b-two"])
+    for n in ("Aru", "Bek", "Dina", "Erlan", "Nurlan"):
+        e.add_entrant(n)
+    e.pair_next()  # round 1: two games and a bye (5 players)
+    names = e.names_by_id()
+    games = [(p.match, names[p.white], names[p.black] if p.black else None) for p in e.pairings(1)]
+    played = [g for g in games if g[2] is not None]
+    assert len(played) == 2
+    e.set_result(1, played[0][0], "-/+", "%s did not come" % played[0][1])
+    e.set_result(1, played[1][0], "1/2-1/2", "agreed")
+    bye = [g for g in games if g[2] is None][0]
+    text = outputs.pairings_text(e, 1).splitlines()
+    assert text[0] == "Round 1"
+    want = {played[0][0]: "%s won by forfeit" % played[0][2], played[1][0]: "draw"}
+    for line in text[1:]:
+        table = line.split()[0]
+        if table == bye[0]:
+            assert line.endswith("%s bye" % bye[1].ljust(24)), line
+        else:
+            assert line.endswith(want[table]), line
+    page = outputs.pairings_text(e, 1, "html")
+    assert "<td>%s won by forfeit</td>" % played[0][2] in page and "<td>draw</td>" in page
+    # the files for programs keep the notation
+    assert sorted(r["result"] for r in json.loads(outputs.pairings_text(e, 1, "json"))) == ["-/+", "1/2-1/2", "bye"]
+    assert {line.split(",")[7] for line in outputs.pairings_text(e, 1, "csv").splitlines()[1:]} == {
+        "-/+", "1/2-1/2", "bye"}
+    recs = list(read_games(outputs.event_pgn(e, lib).splitlines()))
+    assert sorted((r.tags["Result"], r.tags.get("Forfeit")) for r in recs) == [("0-1", "-/+"), ("1/2-1/2", None)]
+    # the crosstable: points in the cells (F: a forfeit), each cell's games in words when pointed at
+    cross = outputs.standings_text(e, "html")
+    assert "title='round 1: %s won by forfeit'>1F</td>" % played[0][2] in cross
+    assert "title='round 1: %s won by forfeit'>0F</td>" % played[0][2] in cross
+    assert "title='round 1: draw'>0.5</td>" in cross and "F: a forfeit" in cross
+    # a double forfeit is nobody's win, in words too
+    e.set_result(1, played[0][0], "-/-", "neither came after all")
+    assert outputs.pairings_text(e, 1).splitlines()[1 + [g[0] for g in games].index(played[0][0])].endswith(
+        "double forfeit")
+    lib.close()

@@ -350,7 +350,7 @@ def test_the_hall_tells_the_truth_after_link_drops_and_a_power_cut(tmp_path):
             for _ in range(2):
                 _press(b, 38)  # Black resigns
             cable.out = False
-            assert _wait(lambda: "board 1 back (toguz, 4 moves, 1-0)\n" in out), out
+            assert _wait(lambda: "board 1 back (toguz, 4 moves, Aru won)\n" in out), out
             assert _wait(lambda: any("Aru - Bek 1-0" in n for n in out)), out
             assert board()["result"] == "1-0" and board()["moves"] == 4
             cable.out = True  # and once more: nothing stored or taken twice

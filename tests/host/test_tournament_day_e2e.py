@@ -216,7 +216,7 @@ def test_a_tournament_day_with_the_hall_in_chromium(tmp_path, capsys):
                         sow(boards[1], g, 1)
                         end(boards[1], PLAN[rnd][1][2])
                         cables[1].out = False
-                        wait(lambda: noted("board 2 back (toguz, 2 moves, 1-0)"), "board 2 back")
+                        wait(lambda: noted("board 2 back (toguz, 2 moves, Gul won)"), "board 2 back")
                         page.wait_for_function("() => !document.querySelector('#alerts li.disconnected')",
                                                timeout=20000)
                     elif rnd == 3:  # tables 1 and 2 sat at each other's boards
@@ -229,6 +229,10 @@ def test_a_tournament_day_with_the_hall_in_chromium(tmp_path, capsys):
                     for t in range(3):
                         wait(lambda: noted("round %d table %d on board %d:" % (rnd, t + 1, t + 1)),
                              "round %d table %d taken" % (rnd, t + 1))
+                    if rnd == 1:  # the page gives each board's result in words, with the players' names
+                        for label, words in (("1", "Aru won"), ("2", "draw"), ("3", "Erlan won")):
+                            page.wait_for_function("([l, w]) => document.querySelector('#board-' + l + ' .result')"
+                                                   ".textContent === w", arg=[label, words], timeout=20000)
                     if rnd == 3:  # the arbiter puts it right: the results the players really got
                         tcli("result", "Spring", "3", "1", "1-0", "--reason", "Bek - Nurlan played at board 2: Bek won")
                         tcli("result", "Spring", "3", "2", "0-1", "--reason", "Dina - Aru played at board 1: Aru won")

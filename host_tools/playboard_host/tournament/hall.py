@@ -24,6 +24,7 @@ from playboard.games.common import GameError
 from playboard.games.registry import new_game
 
 from playboard_host.boardtext import view
+from playboard_host.result_words import result_words
 from playboard_host.serial_link import LinkError, BoardLink, open_port
 
 KEEPALIVE_S = 5.0
@@ -228,7 +229,7 @@ class BoardWatch(threading.Thread):
 def _game_line(st):
     if st.game is None:
         return "no game"
-    return "%s, %d moves, %s" % (st.game, len(st.moves), st.result or "in play")
+    return "%s, %d moves, %s" % (st.game, len(st.moves), _result_words(st, st.result) if st.result else "in play")
 
 
 def usb_ports(vid_pid):
@@ -462,12 +463,15 @@ class Hall:
                                 % (label, st.game, pair["game"])})
                 if pair.get("none") and st.result:
                     out.append({"kind": "contradiction", "board": label,
-                                "text": "board %s finished a game (%s) with no pairing on it" % (label, st.result)})
+                                "text": "board %s finished a game (%s) with no pairing on it" % (
+                                    label, _result_words(st, st.result))})
                 if st.result and pair.get("result") and pair.get("source") != "board" and \
                         pair["result"] not in ("+/-", "-/+", "-/-") and st.result != pair["result"]:
                     out.append({"kind": "contradiction", "board": label,
-                                "text": "board %s ended %s but round %s table %s has %s by hand" % (
-                                    label, st.result, pair["round"], pair["table"], pair["result"])})
+                                "text": "board %s ended: %s (%s), but round %s table %s has %s (%s) by hand" % (
+                                    label, result_words(st.result, pair["white"], pair["black"]), st.result,
+                                    pair["round"], pair["table"],
+                                    result_words(pair["result"], pair["white"], pair["black"]), pair["result"])})
                 if pair.get("flag"):
                     out.append({"kind": "contradiction", "board": label, "text": "board %s: %s" % (label, pair["flag"])})
         return out
@@ -492,6 +496,7 @@ class Hall:
                      "carries": {k: st.tags[k] for k in ("Event", "Round", "White", "Black") if k in st.tags}
                      if "Round" in st.tags else None, "drops": st.drops}
                 b["sides"] = _sides(st, pair)
+                b["result_words"] = _result_words(st, st.result) if st.result else None
                 a = self._alerts(st, pair, now)
                 b["alerts"] = [x["kind"] for x in a]
                 alerts.extend(a)
@@ -551,6 +556,16 @@ def _sides(st, pair):
     else:
         return None
     return sides_text((pair or {}).get("game") or st.game or "toguz", w, b)
+
+
+def _result_words(st, result):
+    """``result`` of the board's game in words ("Aru won", "draw"): with the players its
+    header names (a pairing's), else its sides (South / North, Tobit's White / Black)."""
+    from playboard_host.words import sides
+    w, b = st.tags.get("White"), st.tags.get("Black")
+    if not w or not b or w == b:  # (a friendly game's header: "Player" - "Player")
+        w, b = sides(st.game or "toguz")
+    return result_words(result, w, b)
 
 
 def _natural(label):
