@@ -179,6 +179,35 @@ def test_a_board_in_correction_too_long_raises_an_alert(tmp_path):
         b.stop()
 
 
+def test_a_board_already_in_correction_when_the_hall_comes_is_shown_so(tmp_path):
+    # its correction event went to nobody (no live events then, as during a link drop):
+    # the hall takes it from the board's status when it connects
+    b = SimBoard()
+    try:
+        b.start("sim", fs_dir=str(tmp_path / "flash"), board_id="solo")
+        b.new_game("tobit", "two")
+        b.set_up()
+        b.advance(800)
+        b.place(20)  # a stray piece: the board asks for a correction
+        b.advance(3000)
+        assert b.status()["correcting"] is True
+        hall = hall_mod.Hall(lambda: [b.port], None, rescan_s=0.2, correction_s=0.5)
+        hall.start()
+        try:
+            assert wait_for(lambda: hall.state()["boards"] and hall.state()["boards"][0]["connected"])
+            assert hall.state()["boards"][0]["in_correction"]
+            a = wait_for(lambda: hall.state()["alerts"], 5)
+            assert [x["kind"] for x in a] == ["correction"]
+            b.lift(20)
+            b.advance(3000)
+            assert wait_for(lambda: not hall.state()["alerts"])
+            assert "correcting" not in b.status()
+        finally:
+            hall.stop()
+    finally:
+        b.stop()
+
+
 def test_a_board_outside_the_event_is_flagged(tmp_path):
     db = str(tmp_path / "lib.sqlite")
     lib = Library(db)

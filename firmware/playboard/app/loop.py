@@ -1086,6 +1086,8 @@ class App:
         p = getattr(self, "pairing", None)
         if p is not None:  # a tournament's pairing kept for the next game: its tags
             d["pairing"] = p
+        if g is not None and getattr(self.tracker, "correcting", False):
+            d["correcting"] = True  # (Tobit) the board shows a mistake to put right
         return d
 
 

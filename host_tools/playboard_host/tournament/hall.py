@@ -164,6 +164,10 @@ class BoardWatch(threading.Thread):
                 st.duplicate = None
                 st.board_id = hello.get("board")
             link.live(True)
+            # a board already showing a mistake to put right (since before the hall came, or
+            # during a drop) sent its correction event to nobody: its status says so; read
+            # after live events are on, so a resolution from here on comes as an event
+            correcting = bool(link.status().get("correcting"))
             with self.hall.lock:
                 st.board_id = hello.get("board")
                 back = st.drops > 0 and not st.connected
@@ -172,6 +176,8 @@ class BoardWatch(threading.Thread):
                 if rec is not None:
                     st.start(rec.name, rec.fen, rec.moves, rec.result, rec.tags)
                     st.termination = rec.termination
+                if correcting:  # (counted from now: when it began is not known)
+                    st.correction_since = time.monotonic()
                 st.updated = time.time()
             if back:  # every return said, as every drop is
                 self.hall.notice("board %s back (%s)" % (self.hall.label_of(st), _game_line(st)))
@@ -194,10 +200,13 @@ class BoardWatch(threading.Thread):
                     if any(ev.get("ev") in ("resumed", "game") for ev in evs):
                         # a power cut: the game's moves before it from the board's record; a new
                         # game: its header (the pairing it carries)
-                        rec = self._board_game(link, link.status())
+                        now_st = link.status()
+                        rec = self._board_game(link, now_st)
                         if rec is not None:
                             with self.hall.lock:
                                 st.start(rec.name, rec.fen, rec.moves, rec.result, rec.tags)
+                                if now_st.get("correcting"):  # (start forgot it)
+                                    st.correction_since = time.monotonic()
                     if any(shown):
                         self.hall.changed(st, evs)
                     if any(ev.get("ev") == "over" for ev in evs):
