@@ -284,7 +284,7 @@ def test_the_hall_syncs_a_finished_game_and_takes_its_result(tmp_path):
             moves = [toguz_move(b, g, k) for k in range(3)]
             for _ in range(2):  # Black (North) resigns: its pad pressed deliberately twice
                 press_sensor(b, _tobit_sensor(38))
-            assert wait_for(lambda: any("Aru - Bek 1-0" in n for n in hall.state()["notices"]))
+            assert wait_for(lambda: any("Aru - Bek: Aru won (1-0" in n for n in hall.state()["notices"]))
         finally:
             hall.stop()
         assert "board duel: 1 game stored\n" in out

@@ -262,8 +262,8 @@ def test_results_are_taken_only_from_the_game_carrying_the_pairing(tmp_path):
     lines = take_results(e, lib)
     assert lines == [
         "board 1: game 3 (Player - Player, 1-0) carries no pairing of Club: listed for the arbiter, not taken",
-        "round 1 table 1 on board 1: A - D 0-1 (game 4)",
-        "round 1 table 2 on board 2: B - C 1/2-1/2 (game 5)",
+        "round 1 table 1 on board 1: A - D: D won (0-1, game 4)",
+        "round 1 table 2 on board 2: B - C: draw (1/2-1/2, game 5)",
         "game 6 (library) from board b-stray is not from a board of Club: left aside"]
     assert [(p.result, p.source, p.library_game) for p in e.pairings(1)] == [("0-1", "board", 4),
                                                                             ("1/2-1/2", "board", 5)]
@@ -555,3 +555,19 @@ def test_tables_for_people_give_results_in_words_files_for_programs_the_notation
     assert outputs.pairings_text(e, 1).splitlines()[1 + [g[0] for g in games].index(played[0][0])].endswith(
         "double forfeit")
     lib.close()
+
+
+def test_the_arbiters_commands_say_results_in_words(tmp_path, capsys):
+    db = str(tmp_path / "lib.sqlite")
+    T = ["tournament", "--library", db]
+    assert _cli(capsys, *T, "create", "Club", "--game", "toguz")[0] == 0
+    assert _cli(capsys, *T, "add", "Club", "Aru", "Bek", "Dina", "Nurlan")[0] == 0
+    assert _cli(capsys, *T, "pair", "Club")[0] == 0
+    code, out, err = _cli(capsys, *T, "result", "Club", "1", "Nurlan", "+/-", "--reason", "Nurlan did not come")
+    assert (code, out) == (0, "round 1 table 1: Aru won by forfeit (+/-; Nurlan did not come)\n"), (out, err)
+    code, out, err = _cli(capsys, *T, "result", "Club", "1", "1", "1/2-1/2", "--reason", "he came late: agreed")
+    assert out == "round 1 table 1: draw (1/2-1/2; he came late: agreed)\n", out
+    code, out, err = _cli(capsys, *T, "show", "Club")
+    corr = [ln.rsplit(", ", 1)[0] for ln in out.splitlines() if ln.startswith("  correction")]
+    assert corr == ["  correction round 1 table 1: no result yet -> Aru won by forfeit (none -> +/-; Nurlan did not come",
+                    "  correction round 1 table 1: Aru won by forfeit -> draw (+/- -> 1/2-1/2; he came late: agreed"]

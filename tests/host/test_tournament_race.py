@@ -105,7 +105,7 @@ def test_the_arbiters_correction_always_wins_over_takes_in_other_processes(tmp_p
             # nothing taken twice: one of the two takes took the game, the other saw it taken
             lines = [ln for role, run, ls in got if run == i and role == "take" for ln in ls]
             assert len(lines) == 1, (i, lines)
-            if lines[0] == "round 1 table 1 on board 1: Aru - Bek 1-0 (game %d)" % gids[i]:
+            if lines[0] == "round 1 table 1 on board 1: Aru - Bek: Aru won (1-0, game %d)" % gids[i]:
                 orders["taken first"] += 1
             else:
                 assert lines[0] == ("round 1 table 1 on board 1: FLAG hand result 0-1 differs from the board's"

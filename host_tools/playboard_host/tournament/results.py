@@ -11,6 +11,7 @@ import json
 from playboard.games.common import GameError
 from playboard.games.registry import new_game
 
+from playboard_host.result_words import result_words
 from playboard_host.tournament.event import FORFEITS, check_board_ids, write_transaction
 
 
@@ -164,4 +165,5 @@ def _take(event, lib, lines):
             continue
         event.db.execute("UPDATE pairings SET result=?, source='board', library_game=?, kazans=?, flag=NULL"
                          " WHERE id=?", (g.result, g.id, kz_text, p.id))
-        lines.append("%s: %s - %s %s (game %d)" % (_where(p), names[p.white], names[p.black], g.result, g.id))
+        w, b = names[p.white], names[p.black]
+        lines.append("%s: %s - %s: %s (%s, game %d)" % (_where(p), w, b, result_words(g.result, w, b), g.result, g.id))
