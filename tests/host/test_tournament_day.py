@@ -187,8 +187,14 @@ def test_the_board_shows_whose_side_is_where_until_start(tmp_path, capsys):
             assert st["state"] == "play" and "pairing" not in st
             assert "blue" not in _sides_lit(b, "toguz").values()
             link.close()
-            code, out, err = _cli(capsys, "live", "--port", b.port, "--seconds", "0.3", "--no-picture")
-            assert code == 0 and out.splitlines()[1] == sides, (out, err)  # the game in play carries it
+            # the game in play carries it; Black resigns while live follows: the result in words
+            import threading
+            resign = threading.Timer(1.0, lambda: [_press(b, 38) for _ in range(2)])
+            resign.start()
+            code, out, err = _cli(capsys, "live", "--port", b.port, "--seconds", "4", "--no-picture")
+            resign.join()
+            lines = out.splitlines()
+            assert code == 0 and lines[1] == sides and lines[-1] == "Spring, round 1.1: Aru won", (out, err)
             link = BoardLink(open_port(b.port), timeout=3.0)
             # forgotten ("pairing": null) before a game: the menu's pads again
             link.set_game(pairing=pair)

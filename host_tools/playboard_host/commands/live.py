@@ -6,6 +6,7 @@ from playboard.games.common import GameError
 from playboard.games.registry import new_game
 
 from playboard_host.boardtext import picture
+from playboard_host.result_words import result_words as players_result_words
 from playboard_host.cli import CommandError
 from playboard_host.serial_link import LinkError, add_port_arguments, connect
 from playboard_host.words import capture_hint, event_words, result_words, sides
@@ -27,6 +28,7 @@ class Follower:
 
     def __init__(self, out=None, pictures=True):
         self.g = None
+        self.pairing = None  # the header tags of a tournament's game followed (run)
         self.out = out or sys.stdout
         self.pictures = pictures
 
@@ -106,13 +108,15 @@ def pairing_line(game, tags):
 
 
 def _say_pairing(f, link):
-    """Say the pairing of the board's game in play (its header), else the one it keeps
-    for the next game (the status's ``pairing``)."""
+    """Say the pairing of the board's game in play (its header; kept in ``f.pairing``
+    for its result), else the one it keeps for the next game (the status's ``pairing``)."""
     st = link.status()
+    f.pairing = None
     if st.get("current") is not None:
         rec = link.fetch_game(st["current"])[0]
         line = pairing_line(rec.name, rec.tags)
         if line:
+            f.pairing = rec.tags
             f.say(line)
     elif st.get("pairing"):
         f.say("the next game's pairing: " + pairing_line(st.get("game", "toguz"), st["pairing"]))
@@ -142,6 +146,10 @@ def run(args):
                     f.event(ev)
                     if ev.get("ev") == "game":  # a tournament's game: whose side is where
                         _say_pairing(f, link)
+                    elif ev.get("ev") == "over" and f.pairing:  # its result with the players' names
+                        t = f.pairing
+                        f.say("%s, round %s: %s" % (t.get("Event", "?"), t["Round"], players_result_words(
+                            ev.get("result"), t.get("White", "?"), t.get("Black", "?"))))
                     n += 1
                     if args.events and n >= args.events:
                         return 0
