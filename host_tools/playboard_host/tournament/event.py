@@ -683,9 +683,9 @@ class Event:
                 flag = "hand result %s differs from the board's %s (%s)" % (result, board, reason)
             elif board is None and p.flag and p.library_game is None and p.source != "adjourned":
                 flag = p.flag  # (collect's flag of a game it did not take: still for the arbiter)
+            source = "forfeit" if result in FORFEITS else "board" if board == result else "hand"
             self.db.execute("UPDATE pairings SET result=?, source=?, flag=?, kazans=COALESCE(?, kazans)"
-                            " WHERE id=?", (result, "forfeit" if result in FORFEITS else "board" if board == result else "hand",
-                             flag, kz, p.id))
+                            " WHERE id=?", (result, source, flag, kz, p.id))
             self.db.execute("INSERT INTO corrections (pairing, old, new, reason, at) VALUES (?,?,?,?,?)",
                             (p.id, p.result, result, reason.strip(), _now()))
         return self.pairings_by_id(p.id)
