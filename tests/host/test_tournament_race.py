@@ -117,3 +117,49 @@ def test_the_arbiters_correction_always_wins_over_takes_in_other_processes(tmp_p
             lib.close()
     # the runs raced both ways (the waits in turn): each order was met and came out right
     assert orders["taken first"] >= 1 and orders["corrected first"] >= 1, orders
+
+
+def _pairer(paths, barrier, out):
+    """``tournament pair`` on each library of ``paths``, begun with another process at ``barrier``."""
+    from playboard_host.tournament.event import TournamentError
+    for i, path in enumerate(paths):
+        barrier.wait()
+        lib = Library(path)
+        try:
+            r, ps = Event(lib, "Twice").pair_next()
+            out.put((i, "round %d: %d tables" % (r, len(ps))))
+        except TournamentError as err:
+            out.put((i, str(err)))
+        except Exception as err:  # said to the test, which fails with it
+            out.put((i, "%s: %s" % (type(err).__name__, err)))
+        finally:
+            lib.close()
+
+
+def test_two_pair_commands_at_once_pair_the_round_once(tmp_path):
+    paths = [str(tmp_path / ("pair-%d.sqlite" % i)) for i in range(RUNS // 3)]
+    for path in paths:
+        lib = Library(path)
+        e = Event.create(lib, "Twice", "toguz", boards=["1=b-one", "2=b-two"])
+        for n in ("Aru", "Bek", "Dina", "Erlan"):
+            e.add_entrant(n)
+        lib.close()
+    ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
+    barrier = ctx.Barrier(2, timeout=60)
+    out = ctx.Queue()
+    procs = [ctx.Process(target=_pairer, args=(paths, barrier, out)) for _ in range(2)]
+    for p in procs:
+        p.start()
+    got = [out.get(timeout=120) for _ in range(2 * len(paths))]
+    for p in procs:
+        p.join(30)
+        assert p.exitcode == 0
+    for i, path in enumerate(paths):
+        said = sorted(text for run, text in got if run == i)
+        # one paired round 1; the other, after it, found round 1 without results
+        assert said == ["round 1 still lacks results; pair the next one when it is complete",
+                        "round 1: 2 tables"], (i, said)
+        lib = Library(path)
+        ps = Event(lib, "Twice").pairings()
+        assert [(p.round, p.match, p.board) for p in ps] == [(1, "1", "1"), (1, "2", "2")], i
+        lib.close()

@@ -172,6 +172,19 @@ class Event:
     def names(lib):
         return [r[0] for r in lib.db.execute("SELECT name FROM events ORDER BY id")]
 
+    @contextlib.contextmanager
+    def _changing(self):
+        """A change of the event as one :func:`write_transaction`, its settings read afresh
+        inside it (another process's change to them is kept), and again after an error
+        (the transaction rolled back: no half-made change stays in memory either)."""
+        try:
+            with write_transaction(self.db):
+                self.reload()
+                yield
+        except BaseException:
+            self.reload()
+            raise
+
     def reload(self):
         """Read the event's settings again (another process may have changed its boards or
         decisions since this Event was made)."""
@@ -197,12 +210,13 @@ class Event:
         """Add board ``label`` (answering ``board_id`` in its hello; default the label).
         TournamentError (nothing changed) for a label the event has, or an id another
         of its boards answers."""
-        if label in self.settings["boards"]:
-            raise TournamentError("%s has a board %s already (id %s)" % (self.name, label, self.settings["boards"][label]))
-        boards = dict(self.settings["boards"])
-        boards[label] = board_id or label
-        check_board_ids(boards)
-        with self.db:
+        with self._changing():  # (the settings read afresh: another process's change kept)
+            if label in self.settings["boards"]:
+                raise TournamentError("%s has a board %s already (id %s)" % (
+                    self.name, label, self.settings["boards"][label]))
+            boards = dict(self.settings["boards"])
+            boards[label] = board_id or label
+            check_board_ids(boards)
             self.settings["boards"] = boards
             self._save_settings()
 
@@ -307,7 +321,14 @@ class Event:
         """Pair the next round (or add tiebreak games to an unfinished knockout round);
         boards are given in table order when the event has boards. Returns
         (round number, list of Pairing). TournamentError if the current round
-        still lacks results, or the event is over."""
+        still lacks results, or the event is over. One transaction, what it pairs from
+        read inside it: two ``pair`` at once pair the round once."""
+        with self._changing():
+            r = self._pair_next()
+        return r, self.pairings(r)
+
+    def _pair_next(self):
+        """pair_next's work, in the caller's transaction: the round paired."""
         system = self.settings["system"]
         ents = self.entrants()
         if len(ents) < 2:
@@ -315,15 +336,14 @@ class Event:
                                   % (self.name, len(ents), "" if len(ents) == 1 else "s"))
         done = self.rounds()
         last = done[-1] if done else 0
-        with self.db:
-            if system == "roundrobin":
-                r = self._pair_rr(ents, last)
-            elif system == "knockout":
-                r = self._pair_ko(ents, last, "ko")
-            else:
-                r = self._pair_groups(ents, last)
-            self._assign_boards(r)
-        return r, self.pairings(r)
+        if system == "roundrobin":
+            r = self._pair_rr(ents, last)
+        elif system == "knockout":
+            r = self._pair_ko(ents, last, "ko")
+        else:
+            r = self._pair_groups(ents, last)
+        self._assign_boards(r)
+        return r
 
     def _schedule(self, n, cycles):
         return pairing.round_robin(n, cycles)
@@ -432,38 +452,38 @@ class Event:
             raise TournamentError("a decision is by %s, not %r" % (", ".join(DECISIONS), by))
         if not reason or not reason.strip():
             raise TournamentError("a decision needs a reason (--reason)")
-        ms = [m for m in self._matches(round_) if m[0].match == str(match) and m[0].black is not None]
-        if not ms:
-            raise TournamentError("round %s has no match %s" % (round_, match))
-        games = ms[0]
-        # a block of tiebreak games paired and not begun goes: the decision replaces it
-        unplayed = [g for g in games if g.result is None and g.library_game is None and g.source is None]
-        played = [g for g in games if g not in unplayed]
-        if unplayed and played and all(g.result is not None for g in played):
-            games = played
-        else:
-            unplayed = []
-        pa, pb, complete = self.match_score(games)
-        if not complete:
-            raise TournamentError("match %s of round %s is still being played" % (match, round_))
-        if pa != pb:
-            raise TournamentError("match %s of round %s is not tied (%s-%s): it needs no decision" % (
-                match, round_, _n(pa), _n(pb)))
-        names = self.names_by_id()
-        sides = {names[games[0].white]: games[0].white, names[games[0].black]: games[0].black}
-        if winner == "nobody":
-            wid = None
-        elif winner in sides:
-            wid = sides[winner]
-        else:
-            raise TournamentError("the winner is %s or nobody, not %r" % (" or ".join(sides), winner))
-        with self.db:
+        with self._changing():
+            ms = [m for m in self._matches(round_) if m[0].match == str(match) and m[0].black is not None]
+            if not ms:
+                raise TournamentError("round %s has no match %s" % (round_, match))
+            games = ms[0]
+            # a block of tiebreak games paired and not begun goes: the decision replaces it
+            unplayed = [g for g in games if g.result is None and g.library_game is None and g.source is None]
+            played = [g for g in games if g not in unplayed]
+            if unplayed and played and all(g.result is not None for g in played):
+                games = played
+            else:
+                unplayed = []
+            pa, pb, complete = self.match_score(games)
+            if not complete:
+                raise TournamentError("match %s of round %s is still being played" % (match, round_))
+            if pa != pb:
+                raise TournamentError("match %s of round %s is not tied (%s-%s): it needs no decision" % (
+                    match, round_, _n(pa), _n(pb)))
+            names = self.names_by_id()
+            sides = {names[games[0].white]: games[0].white, names[games[0].black]: games[0].black}
+            if winner == "nobody":
+                wid = None
+            elif winner in sides:
+                wid = sides[winner]
+            else:
+                raise TournamentError("the winner is %s or nobody, not %r" % (" or ".join(sides), winner))
             for g in unplayed:
                 self.db.execute("DELETE FROM pairings WHERE id=?", (g.id,))
             self.settings.setdefault("decisions", {})[self._match_key(games[0])] = {
                 "winner": wid, "by": by, "reason": reason.strip(), "at": _now()}
             self._save_settings()
-        return wid
+            return wid
 
     def _matches(self, round_, stage=None):
         out = {}
@@ -647,11 +667,11 @@ class Event:
         """Put the pairing ``who`` of round ``round_`` (see :meth:`find_pairing`) on board
         ``board`` (a label of the event). TournamentError for a board the event does
         not have."""
-        if board not in self.settings["boards"]:
-            raise TournamentError("%s has no board %r (boards: %s; add one with `tournament board`)" % (
-                self.name, board, ", ".join(self.settings["boards"]) or "none"))
-        p = self.find_pairing(round_, who)
-        with self.db:
+        with self._changing():
+            if board not in self.settings["boards"]:
+                raise TournamentError("%s has no board %r (boards: %s; add one with `tournament board`)" % (
+                    self.name, board, ", ".join(self.settings["boards"]) or "none"))
+            p = self.find_pairing(round_, who)
             self.db.execute("UPDATE pairings SET board=?, assigned_at=? WHERE id=?", (board, _now(), p.id))
         return p
 
@@ -757,15 +777,15 @@ class Event:
         """Pair the last round again (a correction changed who goes on, a withdrawal, a
         board added): its pairings go and are made anew, with boards. TournamentError
         (nothing changed) once a game of it has a result from a board or by hand."""
-        rounds = self.rounds()
-        if not rounds:
-            raise TournamentError("%s has no round paired yet" % self.name)
-        last = rounds[-1]
-        done = [p for p in self.pairings(last) if p.source in ("board", "hand") or p.library_game is not None]
-        if done:
-            raise TournamentError("round %d has results already (table %s): it can't be paired again"
-                                  % (last, done[0].match))
-        with self.db:
+        with self._changing():
+            rounds = self.rounds()
+            if not rounds:
+                raise TournamentError("%s has no round paired yet" % self.name)
+            last = rounds[-1]
+            done = [p for p in self.pairings(last) if p.source in ("board", "hand") or p.library_game is not None]
+            if done:
+                raise TournamentError("round %d has results already (table %s): it can't be paired again"
+                                      % (last, done[0].match))
             keys = {self._match_key(p) for p in self.pairings(last)}
             self.db.execute("DELETE FROM corrections WHERE pairing IN (SELECT id FROM pairings WHERE event=?"
                             " AND round=?)", (self.id, last))
@@ -776,7 +796,8 @@ class Event:
             for k in [k for k in self.settings.get("void", {}) if k.startswith("%d/" % last)]:
                 del self.settings["void"][k]
             self._save_settings()
-        return self.pair_next()
+            r = self._pair_next()
+        return r, self.pairings(r)
 
     def pairings_by_id(self, pid):
         r = self.db.execute("SELECT %s FROM pairings WHERE id=?" % ", ".join(Pairing.COLS), (pid,)).fetchone()
@@ -792,12 +813,12 @@ class Event:
         """Withdraw ``name`` from round ``from_round`` on (default: the first round in
         which they have a game without a result, else the next round): their games
         without a result become forfeits (docs/tournament.md)."""
-        e = self.entrant(name)
-        mine = {e.id} | {m.id for m in self.entrants(teams_only=False) if m.team == e.name and e.team is None}
-        if from_round is None:
-            open_ = [p.round for p in self.pairings() if p.result is None and (p.white in mine or p.black in mine)]
-            from_round = min(open_) if open_ else (self.rounds() or [0])[-1] + 1
-        with self.db:
+        with self._changing():
+            e = self.entrant(name)
+            mine = {e.id} | {m.id for m in self.entrants(teams_only=False) if m.team == e.name and e.team is None}
+            if from_round is None:
+                open_ = [p.round for p in self.pairings() if p.result is None and (p.white in mine or p.black in mine)]
+                from_round = min(open_) if open_ else (self.rounds() or [0])[-1] + 1
             self.db.execute("UPDATE entrants SET withdrawn_round=? WHERE id=?", (from_round, e.id))
             for p in self.pairings():
                 if p.round >= from_round:
