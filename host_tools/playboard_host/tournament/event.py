@@ -10,6 +10,7 @@ systems, the byes, withdrawals and forfeits.
 import contextlib
 import datetime
 import json
+import sqlite3
 
 from playboard.games.common import GAME_NAMES
 
@@ -262,23 +263,23 @@ class Event:
         entered first) or, in a team event without ``team``, the team ``name``.
         Seeds follow the order of entry (or the rating, highest first, when every
         entrant has one: see :meth:`reseed`). TournamentError once round 1 is paired."""
-        if self.rounds():
-            raise TournamentError("round 1 is paired: no one can enter %s any more" % self.name)
         if not name.strip():
             raise TournamentError("a player's name can't be empty")
-        if team is not None:
-            if not self.team:
-                raise TournamentError("%s is not a team event: enter players without --team" % self.name)
-            t = self.entrant(team)
-            if t.team is not None:
-                raise TournamentError("%r is a player, not a team" % team)
-        seed = self.db.execute("SELECT COALESCE(MAX(seed), 0) + 1 FROM entrants WHERE event=?",
-                               (self.id,)).fetchone()[0]
         try:
-            with self.db:
+            with self._changing():  # (round 1 not paired and the next seed: read under the lock)
+                if self.rounds():
+                    raise TournamentError("round 1 is paired: no one can enter %s any more" % self.name)
+                if team is not None:
+                    if not self.team:
+                        raise TournamentError("%s is not a team event: enter players without --team" % self.name)
+                    t = self.entrant(team)
+                    if t.team is not None:
+                        raise TournamentError("%r is a player, not a team" % team)
+                seed = self.db.execute("SELECT COALESCE(MAX(seed), 0) + 1 FROM entrants WHERE event=?",
+                                       (self.id,)).fetchone()[0]
                 self.db.execute("INSERT INTO entrants (event, name, seed, team, rating) VALUES (?,?,?,?,?)",
                                 (self.id, name, seed, team, rating))
-        except Exception as e:
+        except sqlite3.IntegrityError as e:
             if "UNIQUE" in str(e):
                 raise TournamentError("%r is already entered in %s" % (name, self.name))
             raise
