@@ -1,10 +1,11 @@
-"""A game's result as a person says it ("White won", "Black won on time", "Draw"), for
-every page and listing meant for people (the player's page, `playboard live`, `playboard
-games`, the hall and the tournament tables); the files keep the notation (PGN's
-1-0, 0-1, 1/2-1/2, *; a tournament's forfeits +/-, -/+, -/-).
+"""A game's result as a person says it ("White won", "Black won on time", "Bek won by
+forfeit", "Draw"), shared by every output a person reads: the player's page, `playboard
+live`, `playboard games` (issue 34), the tournament's printed tables and the hall's page
+(issue 32). Files for programs keep the notation (PGN's 1-0, 0-1, 1/2-1/2, *; a
+tournament's forfeits +/-, -/+, -/-; CSV, JSON, the live files).
 
-One small function, shared: ``playboard_host.words`` builds its longer sentences (the
-score, why the game ended) on it.
+One small function: ``playboard_host.words`` builds its longer sentences (the score,
+why the game ended) on it.
 """
 
 # the notation -> who won (0 White / South, 1 Black / North), and whether by forfeit
@@ -19,22 +20,27 @@ HOW = {"resignation": "by resignation", "time forfeit": "on time", "time": "on t
 
 def result_words(result, white=None, black=None, how=None):
     """``result`` in words: "White won", "Black won on time", "Bek won by resignation",
-    "Draw", "Draw by agreement", "White won by forfeit", "Both lost by forfeit",
-    "Unfinished" (``*``, None or anything else).
+    "Draw", "Draw by agreement", "Nurlan won by forfeit", "Both lost by forfeit" (a
+    double forfeit: nobody won), "Dina had a bye", "No result yet" (None: a pairing
+    without one), "Unfinished" (``*`` or anything else).
 
     ``white``/``black``: the players' names when known (a str; None or "" gives "White" /
     "Black"; pass "South" / "North" for the mancala games' sides). ``how``: words after
     the result ("on time", "by resignation"; a record's Termination tag may be given as
     it is: see ``HOW``; other text is kept as given, None or "" adds nothing)."""
+    if result is None:
+        return "No result yet"
     how = HOW.get(how, how) if how else ""
     tail = " " + how if how else ""
     if result == "1/2-1/2":
         return "Draw" + tail
     if result == "-/-":
-        return "Both lost by forfeit"
+        return "Both lost by forfeit" + tail
+    if result == "bye":
+        return "%s had a bye" % (white or "White") + tail
     won = _WON.get(result)
     if won is None:
-        return "Unfinished"
+        return "Unfinished" + tail
     side, forfeit = won
     name = (white or "White") if side == 0 else (black or "Black")
-    return "%s won%s" % (name, " by forfeit" if forfeit else tail)
+    return "%s won%s" % (name, (" by forfeit" + tail) if forfeit else tail)

@@ -70,6 +70,9 @@ def test_the_hall_page_shows_three_boards_updating_as_moves_are_made(tmp_path):
                         "([l, n]) => { const d = document.getElementById('board-' + l);"
                         " return d && d.querySelector('.players').textContent === n; }", arg=[label, names],
                         timeout=20000)
+                # whose side is where, as the board lights it
+                assert page.text_content("#board-1 .sides") == \
+                    "Aru: White, South (white lights) - Nurlan: Black, North (blue lights)"
                 games = [new_game("toguz") for _ in boards]
                 for k, b in enumerate(boards):
                     g = games[k]

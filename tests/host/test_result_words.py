@@ -23,8 +23,10 @@ def test_each_result_in_words_and_the_notation_nowhere():
     assert result_words("+/-", "Aru", "Dina", "resignation") == "Aru won by forfeit"
     assert result_words("-/+") == "Black won by forfeit"
     assert result_words("-/-", "Aru", "Dina") == "Both lost by forfeit"
-    for r in ("*", None, "", "2-0"):
+    for r in ("*", "", "2-0"):
         assert result_words(r, "Aru", "Dina") == "Unfinished"
+    assert result_words(None, "Aru", "Dina") == "No result yet"  # a pairing without one
+    assert result_words("bye", "Dina") == "Dina had a bye"
 
 
 def test_the_sentences_name_the_players_where_known_and_not_the_boards_placeholder():

@@ -262,8 +262,8 @@ def test_results_are_taken_only_from_the_game_carrying_the_pairing(tmp_path):
     lines = take_results(e, lib)
     assert lines == [
         "board 1: game 3 (Player - Player, 1-0) carries no pairing of Club: listed for the arbiter, not taken",
-        "round 1 table 1 on board 1: A - D 0-1 (game 4)",
-        "round 1 table 2 on board 2: B - C 1/2-1/2 (game 5)",
+        "round 1 table 1 on board 1: A - D: D won (0-1, game 4)",
+        "round 1 table 2 on board 2: B - C: Draw (1/2-1/2, game 5)",
         "game 6 (library) from board b-stray is not from a board of Club: left aside"]
     assert [(p.result, p.source, p.library_game) for p in e.pairings(1)] == [("0-1", "board", 4),
                                                                             ("1/2-1/2", "board", 5)]
@@ -503,3 +503,71 @@ def test_a_knockout_slot_left_empty_by_two_double_forfeits_gives_the_next_oppone
     assert [(p.match, names[p.white], p.black, p.result) for p in ps] == [("1", "F", None, "bye")]
     assert e.standings()[0]["name"] == "F" and e.standings()[0]["champion"]
     lib.close()
+
+
+def test_result_words_name_the_winner_or_say_what_happened():
+    from playboard_host.result_words import result_words
+    assert [result_words(r, "Aru", "Bek") for r in ("1-0", "0-1", "1/2-1/2", "+/-", "-/+", "-/-", "*", None)] == [
+        "Aru won", "Bek won", "Draw", "Aru won by forfeit", "Bek won by forfeit", "Both lost by forfeit",
+        "Unfinished", "No result yet"]
+    assert result_words("bye", "Dina", None) == "Dina had a bye"
+    assert result_words("0-1", "Aru", "Bek", "by resignation") == "Bek won by resignation"
+    assert result_words("2-0", "Aru", "Bek") == "Unfinished"  # no result a person can read
+
+
+def test_tables_for_people_give_results_in_words_files_for_programs_the_notation(tmp_path):
+    lib = Library(str(tmp_path / "lib.sqlite"))
+    e = Event.create(lib, "Words", "toguz", boards=["1=b-one", "2=b-two"])
+    for n in ("Aru", "Bek", "Dina", "Erlan", "Nurlan"):
+        e.add_entrant(n)
+    e.pair_next()  # round 1: two games and a bye (5 players)
+    names = e.names_by_id()
+    games = [(p.match, names[p.white], names[p.black] if p.black else None) for p in e.pairings(1)]
+    played = [g for g in games if g[2] is not None]
+    assert len(played) == 2
+    e.set_result(1, played[0][0], "-/+", "%s did not come" % played[0][1])
+    e.set_result(1, played[1][0], "1/2-1/2", "agreed")
+    bye = [g for g in games if g[2] is None][0]
+    text = outputs.pairings_text(e, 1).splitlines()
+    assert text[0] == "Round 1"
+    want = {played[0][0]: "%s won by forfeit" % played[0][2], played[1][0]: "Draw"}
+    for line in text[1:]:
+        table = line.split()[0]
+        if table == bye[0]:
+            assert line.endswith("%s bye" % bye[1].ljust(24)), line
+        else:
+            assert line.endswith(want[table]), line
+    page = outputs.pairings_text(e, 1, "html")
+    assert "<td>%s won by forfeit</td>" % played[0][2] in page and "<td>Draw</td>" in page
+    # the files for programs keep the notation
+    assert sorted(r["result"] for r in json.loads(outputs.pairings_text(e, 1, "json"))) == ["-/+", "1/2-1/2", "bye"]
+    assert {line.split(",")[7] for line in outputs.pairings_text(e, 1, "csv").splitlines()[1:]} == {
+        "-/+", "1/2-1/2", "bye"}
+    recs = list(read_games(outputs.event_pgn(e, lib).splitlines()))
+    assert sorted((r.tags["Result"], r.tags.get("Forfeit")) for r in recs) == [("0-1", "-/+"), ("1/2-1/2", None)]
+    # the crosstable: points in the cells (F: a forfeit), each cell's games in words when pointed at
+    cross = outputs.standings_text(e, "html")
+    assert "title='round 1: %s won by forfeit'>1F</td>" % played[0][2] in cross
+    assert "title='round 1: %s won by forfeit'>0F</td>" % played[0][2] in cross
+    assert "title='round 1: Draw'>0.5</td>" in cross and "F: a forfeit" in cross
+    # a double forfeit is nobody's win, in words too
+    e.set_result(1, played[0][0], "-/-", "neither came after all")
+    assert outputs.pairings_text(e, 1).splitlines()[1 + [g[0] for g in games].index(played[0][0])].endswith(
+        "Both lost by forfeit")
+    lib.close()
+
+
+def test_the_arbiters_commands_say_results_in_words(tmp_path, capsys):
+    db = str(tmp_path / "lib.sqlite")
+    T = ["tournament", "--library", db]
+    assert _cli(capsys, *T, "create", "Club", "--game", "toguz")[0] == 0
+    assert _cli(capsys, *T, "add", "Club", "Aru", "Bek", "Dina", "Nurlan")[0] == 0
+    assert _cli(capsys, *T, "pair", "Club")[0] == 0
+    code, out, err = _cli(capsys, *T, "result", "Club", "1", "Nurlan", "+/-", "--reason", "Nurlan did not come")
+    assert (code, out) == (0, "round 1 table 1: Aru won by forfeit (+/-; Nurlan did not come)\n"), (out, err)
+    code, out, err = _cli(capsys, *T, "result", "Club", "1", "1", "1/2-1/2", "--reason", "he came late: agreed")
+    assert out == "round 1 table 1: Draw (1/2-1/2; he came late: agreed)\n", out
+    code, out, err = _cli(capsys, *T, "show", "Club")
+    corr = [ln.rsplit(", ", 1)[0] for ln in out.splitlines() if ln.startswith("  correction")]
+    assert corr == ["  correction round 1 table 1: No result yet -> Aru won by forfeit (none -> +/-; Nurlan did not come",
+                    "  correction round 1 table 1: Aru won by forfeit -> Draw (+/- -> 1/2-1/2; he came late: agreed"]

@@ -110,7 +110,7 @@ def test_the_board_writes_its_pairing_into_the_next_game_only(tmp_path, capsys):
         assert _cli(capsys, "sync", "--port", b.port, "--library", db, "-q")[0] == 0
         code, out, err = _cli(capsys, *T, "collect", "Весна 2026")
         assert out.splitlines() == [
-            "round 1 table 1 on board 1: Әлия - 王芳 1-0 (game 1)",
+            "round 1 table 1 on board 1: Әлия - 王芳: Әлия won (1-0, game 1)",
             "board 1: game 2 (Player - Player, 0-1) carries no pairing of Весна 2026: listed for the arbiter,"
             " not taken"], out
         lib = Library(db)
@@ -119,6 +119,90 @@ def test_the_board_writes_its_pairing_into_the_next_game_only(tmp_path, capsys):
             "Event": "Весна 2026", "Round": "1.1", "White": "Әлия", "Black": "王芳"}
         assert "Round" not in g2.tags and g2.tags["White"] == "Player"
         lib.close()
+    finally:
+        b.stop()
+
+
+def _sides_lit(b, game):
+    """{cell: "white" | "blue" | "off" | other (r, g, b)} of ``game``'s cells on board ``b``'s LEDs now."""
+    from playboard.board.layout import load_layout
+    lay = load_layout(game)
+    leds = b.leds()
+    out = {}
+    for c in lay.cells:
+        r, g, bl = leds[lay.led_of(c)]
+        out[c] = ("off" if r == g == bl == 0 else "white" if r == g == bl else
+                  "blue" if r == g == 0 < bl else (r, g, bl))
+    return out
+
+
+@needs_mp
+def test_the_board_shows_whose_side_is_where_until_start(tmp_path, capsys):
+    from playboard.app.state import MENU_GAME, MENU_START
+    from playboard.board.layout import load_layout
+    from playboard_host.gestures import press_sensor
+    menu = load_layout("toguz")
+    b = SimBoard()
+    try:
+        b.start("sim", fs_dir=str(tmp_path / "flash"), board_id="side-1")
+        b.advance(300)
+        assert b.status()["state"] == "menu"
+        assert "white" not in _sides_lit(b, "tobit").values()  # the menu: no sides shown
+        link = BoardLink(open_port(b.port), timeout=3.0)
+        try:
+            pair = {"event": "Spring", "round": "1.1", "white": "Aru", "black": "Bek"}
+            link.set_game(game="tobit", pairing=pair)
+            b.advance(200)
+            # Tobit: White's half of the points (1-19) white, Black's (20-38) blue
+            lit = _sides_lit(b, "tobit")
+            assert [c for c in lit if lit[c] == "white"] == list(range(1, 20)), lit
+            assert [c for c in lit if lit[c] == "blue"] == list(range(20, 39)), lit
+            # the toguz panel shows only START (blinking); its game and mode pads are gone
+            pits = _sides_lit(b, "toguz")
+            assert all(pits[c] == "off" for c in pits if c != MENU_START), pits
+            assert link.status()["pairing"] == {"Event": "Spring", "Round": "1.1", "White": "Aru",
+                                                "Black": "Bek"}
+            # a game pad does nothing while the pairing waits (the host chose the game)
+            press_sensor(b, menu.sensor_of(MENU_GAME[0]))
+            assert b.status()["game"] == "tobit" and b.status()["state"] == "menu"
+            assert _sides_lit(b, "tobit") == lit
+            # Toguz Kumalak: South's pits and kazan (White's) white, North's blue
+            link.set_game(game="toguz", pairing=pair)
+            b.advance(200)
+            pits = _sides_lit(b, "toguz")
+            assert [c for c in pits if pits[c] == "white"] == list(range(0, 9)) + [18], pits
+            assert [c for c in pits if pits[c] == "blue"] == list(range(9, 17)) + [19], pits
+            assert pits[MENU_START] not in ("white", "blue")  # START: the menu's blinking purple
+            assert all(v == "off" for v in _sides_lit(b, "tobit").values())
+            link.close()
+            # playboard live says it too
+            sides = "Spring, round 1.1: Aru: White, South (white lights) - Bek: Black, North (blue lights)"
+            code, out, err = _cli(capsys, "live", "--port", b.port, "--seconds", "0.3", "--no-picture")
+            assert code == 0 and "the next game's pairing: " + sides + "\n" in out, (out, err)
+            link = BoardLink(open_port(b.port), timeout=3.0)
+            # START begins the game, which takes the pairing: the sides' lights go
+            press_sensor(b, menu.sensor_of(MENU_START))
+            b.advance(500)
+            st = link.status()
+            assert st["state"] == "play" and "pairing" not in st
+            assert "blue" not in _sides_lit(b, "toguz").values()
+            link.close()
+            # the game in play carries it; Black resigns while live follows: the result in words
+            import threading
+            resign = threading.Timer(1.0, lambda: [_press(b, 38) for _ in range(2)])
+            resign.start()
+            code, out, err = _cli(capsys, "live", "--port", b.port, "--seconds", "4", "--no-picture")
+            resign.join()
+            lines = out.splitlines()
+            assert code == 0 and lines[1] == sides and lines[-1] == "Spring, round 1.1: Aru won", (out, err)
+            link = BoardLink(open_port(b.port), timeout=3.0)
+            # forgotten ("pairing": null) before a game: the menu's pads again
+            link.set_game(pairing=pair)
+            link.set_game(pairing=None)
+            st = link.status()
+            assert "pairing" not in st
+        finally:
+            link.close()
     finally:
         b.stop()
 
@@ -272,8 +356,8 @@ def test_the_hall_tells_the_truth_after_link_drops_and_a_power_cut(tmp_path):
             for _ in range(2):
                 _press(b, 38)  # Black resigns
             cable.out = False
-            assert _wait(lambda: "board 1 back (toguz, 4 moves, 1-0)\n" in out), out
-            assert _wait(lambda: any("Aru - Bek 1-0" in n for n in out)), out
+            assert _wait(lambda: "board 1 back (toguz, 4 moves, Aru won)\n" in out), out
+            assert _wait(lambda: any("Aru - Bek: Aru won (1-0" in n for n in out)), out
             assert board()["result"] == "1-0" and board()["moves"] == 4
             cable.out = True  # and once more: nothing stored or taken twice
             assert _wait(lambda: any("drop 4" in n for n in out)), out
@@ -281,7 +365,8 @@ def test_the_hall_tells_the_truth_after_link_drops_and_a_power_cut(tmp_path):
             assert _wait(lambda: sum("back" in n for n in out) == 4), out
         finally:
             hall.stop()
-        assert sum("game stored" in n for n in out) == 1 and sum("Aru - Bek 1-0" in n for n in out) == 1, out
+        assert sum("game stored" in n for n in out) == 1, out
+        assert sum("Aru - Bek: Aru won (1-0" in n for n in out) == 1, out
         lib = Library(db)
         games = lib.games()
         p = Event(lib, "Duel").pairings(1)[0]

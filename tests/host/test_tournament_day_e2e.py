@@ -15,6 +15,7 @@ import pytest
 from playboard.games.registry import new_game
 from playboard_host import cli
 from playboard_host.library import Library
+from playboard_host.result_words import result_words
 from playboard_host.serial_link import open_port
 from playboard_host.simboard import SimBoard, micropython_binary
 from playboard_host.tournament import hall as hall_mod
@@ -216,7 +217,7 @@ def test_a_tournament_day_with_the_hall_in_chromium(tmp_path, capsys):
                         sow(boards[1], g, 1)
                         end(boards[1], PLAN[rnd][1][2])
                         cables[1].out = False
-                        wait(lambda: noted("board 2 back (toguz, 2 moves, 1-0)"), "board 2 back")
+                        wait(lambda: noted("board 2 back (toguz, 2 moves, Gul won)"), "board 2 back")
                         page.wait_for_function("() => !document.querySelector('#alerts li.disconnected')",
                                                timeout=20000)
                     elif rnd == 3:  # tables 1 and 2 sat at each other's boards
@@ -229,6 +230,10 @@ def test_a_tournament_day_with_the_hall_in_chromium(tmp_path, capsys):
                     for t in range(3):
                         wait(lambda: noted("round %d table %d on board %d:" % (rnd, t + 1, t + 1)),
                              "round %d table %d taken" % (rnd, t + 1))
+                    if rnd == 1:  # the page gives each board's result in words, with the players' names
+                        for label, words in (("1", "Aru won"), ("2", "Draw"), ("3", "Erlan won")):
+                            page.wait_for_function("([l, w]) => document.querySelector('#board-' + l + ' .result')"
+                                                   ".textContent === w", arg=[label, words], timeout=20000)
                     if rnd == 3:  # the arbiter puts it right: the results the players really got
                         tcli("result", "Spring", "3", "1", "1-0", "--reason", "Bek - Nurlan played at board 2: Bek won")
                         tcli("result", "Spring", "3", "2", "0-1", "--reason", "Dina - Aru played at board 1: Aru won")
@@ -238,7 +243,7 @@ def test_a_tournament_day_with_the_hall_in_chromium(tmp_path, capsys):
                         play(boards[2], "0-1", 3)
                         wait(lambda: noted("carries no pairing of Spring: listed for the arbiter, not taken"),
                              "the friendly game listed")
-                assert sum(("round 2 table 2 on board 2: Gul - Dina 1-0" in n) for n in notes) == 1
+                assert sum(("round 2 table 2 on board 2: Gul - Dina: Gul won (1-0" in n) for n in notes) == 1
                 # round 5's games as played (4, 2 and 3 moves; no move counted twice), positions shown
                 assert [(b["moves"], b["position"] is not None) for b in hall.state()["boards"]] == [
                     (4, True), (2, True), (3, True)]
@@ -284,8 +289,8 @@ def test_a_tournament_day_with_the_hall_in_chromium(tmp_path, capsys):
                     sent(label, rnd, w, bl)
                     play(boards[int(label) - 1], res)
                     r, _, table = rnd.partition(".")
-                    line = "round %s table %s on board %s: %s - %s %s" % (
-                        r, table, label, w, bl, res)
+                    line = "round %s table %s on board %s: %s - %s: %s (%s," % (
+                        r, table, label, w, bl, result_words(res, w, bl), res)
                     wait(lambda: noted(line), line)
                 page.goto(url)
                 page.wait_for_function("() => document.getElementById('title').textContent.startsWith('Final4')",

@@ -80,9 +80,9 @@ def test_every_example_of_the_tournament_doc_runs_as_written(tmp_path, monkeypat
             out, err = capsys.readouterr()
             assert code == 0, (argv, out, err)
             if argv[:2] == ["tournament", "collect"]:
-                assert out.splitlines() == ["round 1 table 1 on board 1: Aru - Nurlan 1-0 (game 1)",
-                                            "round 1 table 2 on board 2: Bek - Gul 1-0 (game 2)",
-                                            "round 1 table 3 on board 3: Dina - Erlan 1-0 (game 3)"], out
+                assert out.splitlines() == ["round 1 table 1 on board 1: Aru - Nurlan: Aru won (1-0, game 1)",
+                                            "round 1 table 2 on board 2: Bek - Gul: Bek won (1-0, game 2)",
+                                            "round 1 table 3 on board 3: Dina - Erlan: Dina won (1-0, game 3)"], out
     finally:
         for b in boards:
             b.stop()

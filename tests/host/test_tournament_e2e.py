@@ -92,7 +92,7 @@ def test_round_robin_of_six_on_three_simulated_boards(tmp_path, capsys):
             capsys.readouterr()
             assert cli.main(T + ["collect", "Spring"]) == 0
             out = capsys.readouterr().out
-            assert out.count("(game ") == 3, out
+            assert out.count(", game ") == 3, out
         assert len(played) == 15 and {frozenset(k) for k in played} == {
             frozenset((a, b)) for i, a in enumerate(PLAYERS) for b in PLAYERS[i + 1:]}
         # standings as worked out from the plan, 1/0.5/0

@@ -1105,6 +1105,11 @@ class App:
         if self._budgets is not None:
             d["supply"] = "usb" if self.source == USB else "adapter"
             d["led_cap_ma"] = self.lights.budget_ma
+        p = getattr(self, "pairing", None)
+        if p is not None:  # a tournament's pairing kept for the next game: its tags
+            d["pairing"] = p
+        if g is not None and getattr(self.tracker, "correcting", False):
+            d["correcting"] = True  # (Tobit) the board shows a mistake to put right
         return d
 
 

@@ -49,5 +49,5 @@ def link(app, req):
         if game is not None:
             app.game_name = game
         app.mode = "two"
-        app._menu_dirty = True
+    app._menu_dirty = True  # the menu shows whose side is where (ui.paint_pairing), or no more
     return app.link_status()

@@ -37,9 +37,37 @@ def fit_choice(app):
         app.level = top
 
 
-def paint_menu(app):
+def pairing_side(lay, c):
+    """0 if cell ``c`` of layout ``lay`` is on White's / South's half, 1 if on Black's /
+    North's (as :func:`side_of`, from the layout alone: the menu has no game; a kazan
+    or counter is its owner's)."""
+    if lay.kind(c) == "point":  # Tobit: points 1..n, White's the first half
+        return 0 if 2 * c <= len(lay.cells) else 1
+    n = (len(lay.cells) - 2) >> 1  # the pits of a side (beside them the two kazans / counters)
+    return (0 if c < n else 1) if c < 2 * n else c - 2 * n
+
+
+def paint_pairing(app):
+    """The menu while the board keeps a tournament's pairing (``app.pairing``, sent by
+    the host for the next game): whose side is where. Every cell of the pairing's game
+    on White's half lights white, on Black's half blue (the USER layer's colours), and
+    START (North pit 9) blinks: the players sit down, then START begins the game. The
+    game and mode pads are not shown: the host chose them (menu_press ignores them)."""
     li = app.lights
-    li.clear()
+    li.set_colour(USER, 255, 255, 255)  # (the attract loop changes the layer's colours)
+    li.set_colour(USER, 0, 0, 255, True)
+    lay = app.load_layout(app.game_name)
+    start = app.menu_lay.led_of(MENU_START)
+    for c in lay.cells:
+        led = lay.led_of(c)
+        if led >= 0 and led != start:
+            li.mark(USER, led, ACCENT if pairing_side(lay, c) else ON)
+    li.mark(ENGINE, start, BLINK)
+
+
+def paint_choices(app):
+    """The menu's pads: the games and modes offered, the level (against the engine), START."""
+    li = app.lights
     lay = app.menu_lay
     games, modes, top = offered(app)
     if app.level > top:  # a resumed game's, from a board with more levels: its top
@@ -57,12 +85,21 @@ def paint_menu(app):
             li.mark(LAST, lay.led_of(MENU_LEVEL[i]), ACCENT if i + 1 == lv or i < lv - 8 else
                     (ACCENT_BLINK if lv > 8 and i == 7 else (ON if i + 1 < lv else 0)))
     li.mark(ENGINE, lay.led_of(MENU_START), BLINK)
+
+
+def paint_menu(app):
+    li = app.lights
+    li.clear()
+    if getattr(app, "pairing", None) is not None:
+        paint_pairing(app)
+    else:
+        paint_choices(app)
     # the menu's rest is the board as it stands (App._enter): a result's "not yet at
     # rest" (_settled, for its last sowing) ends with it, or REST_MS would take the
     # staff gesture's four corners for the rest (docs/museum.md)
     app._settled = True
     if app.store.low:  # the flash is nearly full: the games want syncing
-        li.mark(ERROR, lay.led_of(MENU_FLASH), BLINK)
+        li.mark(ERROR, app.menu_lay.led_of(MENU_FLASH), BLINK)
     app._menu_dirty = False
     if app.memory_errors != getattr(app, "mem_counted", 0):
         # after the menu is painted: a MemoryError loading this code (the heap, the
@@ -72,7 +109,10 @@ def paint_menu(app):
 
 
 def menu_press(app, cell, now_ms):
-    """A deliberate press of menu pit ``cell``: a choice the menu offers, or START."""
+    """A deliberate press of menu pit ``cell``: a choice the menu offers, or START (only
+    START while the board keeps a tournament's pairing: the host chose the game)."""
+    if getattr(app, "pairing", None) is not None and cell != MENU_START:
+        return
     games, modes, top = offered(app)
     if cell in MENU_GAME and GAMES[MENU_GAME.index(cell)] in games:
         app.game_name = GAMES[MENU_GAME.index(cell)]

@@ -6,6 +6,7 @@ from playboard.games.common import GameError
 from playboard.games.registry import new_game
 
 from playboard_host.boardtext import picture
+from playboard_host.result_words import result_words as players_result_words
 from playboard_host.cli import CommandError
 from playboard_host.serial_link import LinkError, add_port_arguments, connect
 from playboard_host.words import capture_hint, event_words, result_words, sides
@@ -28,6 +29,7 @@ class Follower:
     def __init__(self, out=None, pictures=True):
         self.g = None
         self.tags = {}  # the game's record tags where known (the players' names)
+        self.pairing = None  # the header tags of a tournament's game followed (run)
         self.out = out or sys.stdout
         self.pictures = pictures
 
@@ -96,6 +98,33 @@ class Follower:
                     self.say("  " + hint)
 
 
+def pairing_line(game, tags):
+    """The tournament pairing in ``tags`` (a game's header, or the status's pairing kept
+    for the next game): "Spring, round 1.1: Aru: White, South (white lights) - Bek:
+    Black, North (blue lights)", whose side is where as the board lights it; None
+    without one."""
+    from playboard_host.tournament.results import sides_text
+    if not tags or not tags.get("Round"):
+        return None
+    return "%s, round %s: %s" % (tags.get("Event", "?"), tags["Round"],
+                                 sides_text(game, tags.get("White", "?"), tags.get("Black", "?")))
+
+
+def _say_pairing(f, link):
+    """Say the pairing of the board's game in play (its header; kept in ``f.pairing``
+    for its result), else the one it keeps for the next game (the status's ``pairing``)."""
+    st = link.status()
+    f.pairing = None
+    if st.get("current") is not None:
+        rec = link.fetch_game(st["current"])[0]
+        line = pairing_line(rec.name, rec.tags)
+        if line:
+            f.pairing = rec.tags
+            f.say(line)
+    elif st.get("pairing"):
+        f.say("the next game's pairing: " + pairing_line(st.get("game", "toguz"), st["pairing"]))
+
+
 def run(args):
     f = Follower(pictures=not args.no_picture)
     n = 0
@@ -108,6 +137,7 @@ def run(args):
                 f.start(rec.name, rec.fen, rec.moves, rec.tags)
             else:
                 f.say("no game in play (board firmware %s)" % hello.get("fw"))
+            _say_pairing(f, link)
             link.live(True)
             t_end = time.monotonic() + args.seconds if args.seconds else None
             t_keep = time.monotonic() + KEEPALIVE_S
@@ -117,6 +147,12 @@ def run(args):
                     t_keep = time.monotonic() + KEEPALIVE_S
                 for ev in link.wait_events(0.2):
                     f.event(ev)
+                    if ev.get("ev") == "game":  # a tournament's game: whose side is where
+                        _say_pairing(f, link)
+                    elif ev.get("ev") == "over" and f.pairing:  # its result with the players' names
+                        t = f.pairing
+                        f.say("%s, round %s: %s" % (t.get("Event", "?"), t["Round"], players_result_words(
+                            ev.get("result"), t.get("White", "?"), t.get("Black", "?"))))
                     n += 1
                     if args.events and n >= args.events:
                         return 0

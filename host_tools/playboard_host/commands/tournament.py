@@ -230,8 +230,8 @@ def _run(args, lib):
         print("round %d table %s on board %s" % (p.round, _table(p), args.board))
     elif act == "result":
         p = e.set_result(args.round, args.who, args.result, args.reason, args.kazans)
-        print("round %d table %s: %s (%s)%s" % (p.round, _table(p), p.result, args.reason,
-                                                ("\nflag: " + p.flag) if p.flag else ""))
+        print("round %d table %s: %s (%s; %s)%s" % (p.round, _table(p), _words(e, p, p.result), p.result,
+                                                    args.reason, ("\nflag: " + p.flag) if p.flag else ""))
     elif act == "take":
         from playboard_host.tournament.results import final_kazans
         p = e.take_game(args.round, args.who, args.game, args.reason, args.swapped)
@@ -243,8 +243,9 @@ def _run(args, lib):
             with lib.db:
                 lib.db.execute("UPDATE pairings SET kazans=? WHERE id=?", ("[%d, %d]" % kz, p.id))
         names = e.names_by_id()
-        print("round %d table %s: %s - %s %s (game %d, taken by hand: %s)" % (
-            p.round, _table(p), names[p.white], names[p.black], p.result, args.game, args.reason))
+        print("round %d table %s: %s - %s: %s (%s, game %d, taken by hand: %s)" % (
+            p.round, _table(p), names[p.white], names[p.black], _words(e, p, p.result), p.result, args.game,
+            args.reason))
     elif act == "decide":
         wid = e.decide(args.round, args.match, args.winner, args.by, args.reason)
         print("round %d match %s: %s goes on (decided by %s: %s)" % (
@@ -289,8 +290,17 @@ def _run(args, lib):
             print("  decision round %s match %s: %s goes on (by %s: %s)" % (
                 r, m, names.get(d["winner"], "nobody"), d["by"], d["reason"]))
         for c in e.corrections():
-            print("  correction round %d table %s: %s -> %s (%s, %s)" % (c[1], c[2], c[3], c[4], c[5], c[6]))
+            p = e.pairings_by_id(c[0])
+            print("  correction round %d table %s: %s -> %s (%s -> %s; %s, %s)" % (
+                c[1], c[2], _words(e, p, c[3]), _words(e, p, c[4]), c[3] or "none", c[4], c[5], c[6]))
     return 0
+
+
+def _words(e, p, result):
+    """``result`` of pairing ``p`` in words, with its players' names ("Bek won", "draw")."""
+    from playboard_host.result_words import result_words
+    names = e.names_by_id()
+    return result_words(result, names.get(p.white), names.get(p.black))
 
 
 def _send(e, args):

@@ -7,8 +7,10 @@ Every change is one SQLite transaction: an error (:class:`TournamentError`, one
 clear line) leaves the library as it was. docs/tournament.md describes the
 systems, the byes, withdrawals and forfeits.
 """
+import contextlib
 import datetime
 import json
+import sqlite3
 
 from playboard.games.common import GAME_NAMES
 
@@ -40,6 +42,24 @@ def points(result, scoring_):
     fl = scoring_.get("forfeit_loss", l_)
     return {"1-0": (w, l_), "0-1": (l_, w), "1/2-1/2": (d, d), "+/-": (w, fl), "-/+": (fl, w),
             "-/-": (fl, fl)}.get(result)
+
+
+@contextlib.contextmanager
+def write_transaction(db):
+    """One write transaction on ``db`` (a sqlite3 connection with no transaction open)
+    begun with ``BEGIN IMMEDIATE``: the library's write lock is taken at once (another
+    process or connection holding it is waited for, up to the connection's timeout, 5 s
+    by default), so what is read inside it (the pairings, the games) cannot change
+    before it is written over, by another process either. Committed at the end, rolled
+    back whole by any error (raised again). sqlite3.OperationalError "database is
+    locked" if the lock did not come in time."""
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        yield db
+    except BaseException:
+        db.rollback()
+        raise
+    db.commit()
 
 
 def check_board_ids(boards):
@@ -153,6 +173,27 @@ class Event:
     def names(lib):
         return [r[0] for r in lib.db.execute("SELECT name FROM events ORDER BY id")]
 
+    @contextlib.contextmanager
+    def _changing(self):
+        """A change of the event as one :func:`write_transaction`, its settings read afresh
+        inside it (another process's change to them is kept), and again after an error
+        (the transaction rolled back: no half-made change stays in memory either)."""
+        try:
+            with write_transaction(self.db):
+                self.reload()
+                yield
+        except BaseException:
+            self.reload()
+            raise
+
+    def reload(self):
+        """Read the event's settings again (another process may have changed its boards or
+        decisions since this Event was made)."""
+        row = self.db.execute("SELECT settings FROM events WHERE id=?", (self.id,)).fetchone()
+        if row is None:
+            raise TournamentError("the event %r was removed from %s" % (self.name, self.lib.path))
+        self.settings = json.loads(row[0])
+
     def _save_settings(self):
         self.db.execute("UPDATE events SET settings=? WHERE id=?", (json.dumps(self.settings), self.id))
 
@@ -170,12 +211,13 @@ class Event:
         """Add board ``label`` (answering ``board_id`` in its hello; default the label).
         TournamentError (nothing changed) for a label the event has, or an id another
         of its boards answers."""
-        if label in self.settings["boards"]:
-            raise TournamentError("%s has a board %s already (id %s)" % (self.name, label, self.settings["boards"][label]))
-        boards = dict(self.settings["boards"])
-        boards[label] = board_id or label
-        check_board_ids(boards)
-        with self.db:
+        with self._changing():  # (the settings read afresh: another process's change kept)
+            if label in self.settings["boards"]:
+                raise TournamentError("%s has a board %s already (id %s)" % (
+                    self.name, label, self.settings["boards"][label]))
+            boards = dict(self.settings["boards"])
+            boards[label] = board_id or label
+            check_board_ids(boards)
             self.settings["boards"] = boards
             self._save_settings()
 
@@ -221,23 +263,23 @@ class Event:
         entered first) or, in a team event without ``team``, the team ``name``.
         Seeds follow the order of entry (or the rating, highest first, when every
         entrant has one: see :meth:`reseed`). TournamentError once round 1 is paired."""
-        if self.rounds():
-            raise TournamentError("round 1 is paired: no one can enter %s any more" % self.name)
         if not name.strip():
             raise TournamentError("a player's name can't be empty")
-        if team is not None:
-            if not self.team:
-                raise TournamentError("%s is not a team event: enter players without --team" % self.name)
-            t = self.entrant(team)
-            if t.team is not None:
-                raise TournamentError("%r is a player, not a team" % team)
-        seed = self.db.execute("SELECT COALESCE(MAX(seed), 0) + 1 FROM entrants WHERE event=?",
-                               (self.id,)).fetchone()[0]
         try:
-            with self.db:
+            with self._changing():  # (round 1 not paired and the next seed: read under the lock)
+                if self.rounds():
+                    raise TournamentError("round 1 is paired: no one can enter %s any more" % self.name)
+                if team is not None:
+                    if not self.team:
+                        raise TournamentError("%s is not a team event: enter players without --team" % self.name)
+                    t = self.entrant(team)
+                    if t.team is not None:
+                        raise TournamentError("%r is a player, not a team" % team)
+                seed = self.db.execute("SELECT COALESCE(MAX(seed), 0) + 1 FROM entrants WHERE event=?",
+                                       (self.id,)).fetchone()[0]
                 self.db.execute("INSERT INTO entrants (event, name, seed, team, rating) VALUES (?,?,?,?,?)",
                                 (self.id, name, seed, team, rating))
-        except Exception as e:
+        except sqlite3.IntegrityError as e:
             if "UNIQUE" in str(e):
                 raise TournamentError("%r is already entered in %s" % (name, self.name))
             raise
@@ -280,7 +322,14 @@ class Event:
         """Pair the next round (or add tiebreak games to an unfinished knockout round);
         boards are given in table order when the event has boards. Returns
         (round number, list of Pairing). TournamentError if the current round
-        still lacks results, or the event is over."""
+        still lacks results, or the event is over. One transaction, what it pairs from
+        read inside it: two ``pair`` at once pair the round once."""
+        with self._changing():
+            r = self._pair_next()
+        return r, self.pairings(r)
+
+    def _pair_next(self):
+        """pair_next's work, in the caller's transaction: the round paired."""
         system = self.settings["system"]
         ents = self.entrants()
         if len(ents) < 2:
@@ -288,15 +337,14 @@ class Event:
                                   % (self.name, len(ents), "" if len(ents) == 1 else "s"))
         done = self.rounds()
         last = done[-1] if done else 0
-        with self.db:
-            if system == "roundrobin":
-                r = self._pair_rr(ents, last)
-            elif system == "knockout":
-                r = self._pair_ko(ents, last, "ko")
-            else:
-                r = self._pair_groups(ents, last)
-            self._assign_boards(r)
-        return r, self.pairings(r)
+        if system == "roundrobin":
+            r = self._pair_rr(ents, last)
+        elif system == "knockout":
+            r = self._pair_ko(ents, last, "ko")
+        else:
+            r = self._pair_groups(ents, last)
+        self._assign_boards(r)
+        return r
 
     def _schedule(self, n, cycles):
         return pairing.round_robin(n, cycles)
@@ -405,38 +453,38 @@ class Event:
             raise TournamentError("a decision is by %s, not %r" % (", ".join(DECISIONS), by))
         if not reason or not reason.strip():
             raise TournamentError("a decision needs a reason (--reason)")
-        ms = [m for m in self._matches(round_) if m[0].match == str(match) and m[0].black is not None]
-        if not ms:
-            raise TournamentError("round %s has no match %s" % (round_, match))
-        games = ms[0]
-        # a block of tiebreak games paired and not begun goes: the decision replaces it
-        unplayed = [g for g in games if g.result is None and g.library_game is None and g.source is None]
-        played = [g for g in games if g not in unplayed]
-        if unplayed and played and all(g.result is not None for g in played):
-            games = played
-        else:
-            unplayed = []
-        pa, pb, complete = self.match_score(games)
-        if not complete:
-            raise TournamentError("match %s of round %s is still being played" % (match, round_))
-        if pa != pb:
-            raise TournamentError("match %s of round %s is not tied (%s-%s): it needs no decision" % (
-                match, round_, _n(pa), _n(pb)))
-        names = self.names_by_id()
-        sides = {names[games[0].white]: games[0].white, names[games[0].black]: games[0].black}
-        if winner == "nobody":
-            wid = None
-        elif winner in sides:
-            wid = sides[winner]
-        else:
-            raise TournamentError("the winner is %s or nobody, not %r" % (" or ".join(sides), winner))
-        with self.db:
+        with self._changing():
+            ms = [m for m in self._matches(round_) if m[0].match == str(match) and m[0].black is not None]
+            if not ms:
+                raise TournamentError("round %s has no match %s" % (round_, match))
+            games = ms[0]
+            # a block of tiebreak games paired and not begun goes: the decision replaces it
+            unplayed = [g for g in games if g.result is None and g.library_game is None and g.source is None]
+            played = [g for g in games if g not in unplayed]
+            if unplayed and played and all(g.result is not None for g in played):
+                games = played
+            else:
+                unplayed = []
+            pa, pb, complete = self.match_score(games)
+            if not complete:
+                raise TournamentError("match %s of round %s is still being played" % (match, round_))
+            if pa != pb:
+                raise TournamentError("match %s of round %s is not tied (%s-%s): it needs no decision" % (
+                    match, round_, _n(pa), _n(pb)))
+            names = self.names_by_id()
+            sides = {names[games[0].white]: games[0].white, names[games[0].black]: games[0].black}
+            if winner == "nobody":
+                wid = None
+            elif winner in sides:
+                wid = sides[winner]
+            else:
+                raise TournamentError("the winner is %s or nobody, not %r" % (" or ".join(sides), winner))
             for g in unplayed:
                 self.db.execute("DELETE FROM pairings WHERE id=?", (g.id,))
             self.settings.setdefault("decisions", {})[self._match_key(games[0])] = {
                 "winner": wid, "by": by, "reason": reason.strip(), "at": _now()}
             self._save_settings()
-        return wid
+            return wid
 
     def _matches(self, round_, stage=None):
         out = {}
@@ -620,11 +668,11 @@ class Event:
         """Put the pairing ``who`` of round ``round_`` (see :meth:`find_pairing`) on board
         ``board`` (a label of the event). TournamentError for a board the event does
         not have."""
-        if board not in self.settings["boards"]:
-            raise TournamentError("%s has no board %r (boards: %s; add one with `tournament board`)" % (
-                self.name, board, ", ".join(self.settings["boards"]) or "none"))
-        p = self.find_pairing(round_, who)
-        with self.db:
+        with self._changing():
+            if board not in self.settings["boards"]:
+                raise TournamentError("%s has no board %r (boards: %s; add one with `tournament board`)" % (
+                    self.name, board, ", ".join(self.settings["boards"]) or "none"))
+            p = self.find_pairing(round_, who)
             self.db.execute("UPDATE pairings SET board=?, assigned_at=? WHERE id=?", (board, _now(), p.id))
         return p
 
@@ -646,17 +694,19 @@ class Event:
                 kz = json.dumps([int(a), int(b)])
             except ValueError:
                 raise TournamentError("bad kazans %r (expected WHITE-BLACK, e.g. 82-60)" % kazans)
-        p = self.find_pairing(round_, who)
-        flag = None  # a correction clears what an earlier one flagged; corrected back, none is left
-        board = self._board_result(p)
-        if board is not None and board != result:
-            flag = "hand result %s differs from the board's %s (%s)" % (result, board, reason)
-        elif board is None and p.flag and p.library_game is None and p.source != "adjourned":
-            flag = p.flag  # (collect's flag of a game it did not take: still for the arbiter)
-        with self.db:
-            self.db.execute("UPDATE pairings SET result=?, source=?, flag=?, kazans=COALESCE(?, kazans) WHERE id=?",
-                            (result, "forfeit" if result in FORFEITS else "board" if board == result else "hand",
-                             flag, kz, p.id))
+        # the pairing read in the write transaction: a board's result taken meanwhile (the
+        # hall, another playboard) is seen, and the correction goes over it, flagged
+        with write_transaction(self.db):
+            p = self.find_pairing(round_, who)
+            flag = None  # a correction clears what an earlier one flagged; corrected back, none is left
+            board = self._board_result(p)
+            if board is not None and board != result:
+                flag = "hand result %s differs from the board's %s (%s)" % (result, board, reason)
+            elif board is None and p.flag and p.library_game is None and p.source != "adjourned":
+                flag = p.flag  # (collect's flag of a game it did not take: still for the arbiter)
+            source = "forfeit" if result in FORFEITS else "board" if board == result else "hand"
+            self.db.execute("UPDATE pairings SET result=?, source=?, flag=?, kazans=COALESCE(?, kazans)"
+                            " WHERE id=?", (result, source, flag, kz, p.id))
             self.db.execute("INSERT INTO corrections (pairing, old, new, reason, at) VALUES (?,?,?,?,?)",
                             (p.id, p.result, result, reason.strip(), _now()))
         return self.pairings_by_id(p.id)
@@ -685,22 +735,22 @@ class Event:
         an unfinished one."""
         if not reason or not reason.strip():
             raise TournamentError("taking a game by hand needs a reason (--reason)")
-        p = self.find_pairing(round_, who)
-        row = self.db.execute("SELECT result, game FROM games WHERE id=?", (game_id,)).fetchone()
-        if row is None:
-            raise TournamentError("the library has no game %d" % game_id)
-        res, game = row
-        if game != self.game:
-            raise TournamentError("game %d is %s, %s plays %s" % (game_id, game, self.name, self.game))
-        if res not in ("1-0", "0-1", "1/2-1/2"):
-            raise TournamentError("game %d has no result (%s)" % (game_id, res))
-        other = self.db.execute("SELECT round, match FROM pairings WHERE event=? AND library_game=? AND id!=?",
-                                (self.id, game_id, p.id)).fetchone()
-        if other:
-            raise TournamentError("game %d is round %d table %s's already" % (game_id, other[0], other[1]))
-        if swapped:
-            res = {"1-0": "0-1", "0-1": "1-0"}.get(res, res)
-        with self.db:
+        with write_transaction(self.db):  # read and written at once (another process's take waits)
+            p = self.find_pairing(round_, who)
+            row = self.db.execute("SELECT result, game FROM games WHERE id=?", (game_id,)).fetchone()
+            if row is None:
+                raise TournamentError("the library has no game %d" % game_id)
+            res, game = row
+            if game != self.game:
+                raise TournamentError("game %d is %s, %s plays %s" % (game_id, game, self.name, self.game))
+            if res not in ("1-0", "0-1", "1/2-1/2"):
+                raise TournamentError("game %d has no result (%s)" % (game_id, res))
+            other = self.db.execute("SELECT round, match FROM pairings WHERE event=? AND library_game=?"
+                                    " AND id!=?", (self.id, game_id, p.id)).fetchone()
+            if other:
+                raise TournamentError("game %d is round %d table %s's already" % (game_id, other[0], other[1]))
+            if swapped:
+                res = {"1-0": "0-1", "0-1": "1-0"}.get(res, res)
             self.db.execute("UPDATE pairings SET result=?, source='board', library_game=?, flag=NULL WHERE id=?",
                             (res, game_id, p.id))
             self.db.execute("INSERT INTO corrections (pairing, old, new, reason, at) VALUES (?,?,?,?,?)",
@@ -715,11 +765,11 @@ class Event:
         hand. TournamentError for a pairing with a result."""
         if not reason or not reason.strip():
             raise TournamentError("an adjournment needs a reason (--reason)")
-        p = self.find_pairing(round_, who)
-        if p.result is not None:
-            raise TournamentError("round %d table %s has a result (%s): correct it with tournament result"
-                                  % (p.round, p.match, p.result))
-        with self.db:
+        with write_transaction(self.db):
+            p = self.find_pairing(round_, who)
+            if p.result is not None:
+                raise TournamentError("round %d table %s has a result (%s): correct it with tournament result"
+                                      % (p.round, p.match, p.result))
             self.db.execute("UPDATE pairings SET source='adjourned', flag=? WHERE id=?",
                             ("adjourned: " + reason.strip(), p.id))
         return self.pairings_by_id(p.id)
@@ -728,15 +778,15 @@ class Event:
         """Pair the last round again (a correction changed who goes on, a withdrawal, a
         board added): its pairings go and are made anew, with boards. TournamentError
         (nothing changed) once a game of it has a result from a board or by hand."""
-        rounds = self.rounds()
-        if not rounds:
-            raise TournamentError("%s has no round paired yet" % self.name)
-        last = rounds[-1]
-        done = [p for p in self.pairings(last) if p.source in ("board", "hand") or p.library_game is not None]
-        if done:
-            raise TournamentError("round %d has results already (table %s): it can't be paired again"
-                                  % (last, done[0].match))
-        with self.db:
+        with self._changing():
+            rounds = self.rounds()
+            if not rounds:
+                raise TournamentError("%s has no round paired yet" % self.name)
+            last = rounds[-1]
+            done = [p for p in self.pairings(last) if p.source in ("board", "hand") or p.library_game is not None]
+            if done:
+                raise TournamentError("round %d has results already (table %s): it can't be paired again"
+                                      % (last, done[0].match))
             keys = {self._match_key(p) for p in self.pairings(last)}
             self.db.execute("DELETE FROM corrections WHERE pairing IN (SELECT id FROM pairings WHERE event=?"
                             " AND round=?)", (self.id, last))
@@ -747,7 +797,8 @@ class Event:
             for k in [k for k in self.settings.get("void", {}) if k.startswith("%d/" % last)]:
                 del self.settings["void"][k]
             self._save_settings()
-        return self.pair_next()
+            r = self._pair_next()
+        return r, self.pairings(r)
 
     def pairings_by_id(self, pid):
         r = self.db.execute("SELECT %s FROM pairings WHERE id=?" % ", ".join(Pairing.COLS), (pid,)).fetchone()
@@ -763,12 +814,12 @@ class Event:
         """Withdraw ``name`` from round ``from_round`` on (default: the first round in
         which they have a game without a result, else the next round): their games
         without a result become forfeits (docs/tournament.md)."""
-        e = self.entrant(name)
-        mine = {e.id} | {m.id for m in self.entrants(teams_only=False) if m.team == e.name and e.team is None}
-        if from_round is None:
-            open_ = [p.round for p in self.pairings() if p.result is None and (p.white in mine or p.black in mine)]
-            from_round = min(open_) if open_ else (self.rounds() or [0])[-1] + 1
-        with self.db:
+        with self._changing():
+            e = self.entrant(name)
+            mine = {e.id} | {m.id for m in self.entrants(teams_only=False) if m.team == e.name and e.team is None}
+            if from_round is None:
+                open_ = [p.round for p in self.pairings() if p.result is None and (p.white in mine or p.black in mine)]
+                from_round = min(open_) if open_ else (self.rounds() or [0])[-1] + 1
             self.db.execute("UPDATE entrants SET withdrawn_round=? WHERE id=?", (from_round, e.id))
             for p in self.pairings():
                 if p.round >= from_round:

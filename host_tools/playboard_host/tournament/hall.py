@@ -24,6 +24,7 @@ from playboard.games.common import GameError
 from playboard.games.registry import new_game
 
 from playboard_host.boardtext import view
+from playboard_host.result_words import result_words
 from playboard_host.serial_link import LinkError, BoardLink, open_port
 
 KEEPALIVE_S = 5.0
@@ -163,6 +164,10 @@ class BoardWatch(threading.Thread):
                 st.duplicate = None
                 st.board_id = hello.get("board")
             link.live(True)
+            # a board already showing a mistake to put right (since before the hall came, or
+            # during a drop) sent its correction event to nobody: its status says so; read
+            # after live events are on, so a resolution from here on comes as an event
+            correcting = bool(link.status().get("correcting"))
             with self.hall.lock:
                 st.board_id = hello.get("board")
                 back = st.drops > 0 and not st.connected
@@ -171,6 +176,8 @@ class BoardWatch(threading.Thread):
                 if rec is not None:
                     st.start(rec.name, rec.fen, rec.moves, rec.result, rec.tags)
                     st.termination = rec.termination
+                if correcting:  # (counted from now: when it began is not known)
+                    st.correction_since = time.monotonic()
                 st.updated = time.time()
             if back:  # every return said, as every drop is
                 self.hall.notice("board %s back (%s)" % (self.hall.label_of(st), _game_line(st)))
@@ -193,10 +200,13 @@ class BoardWatch(threading.Thread):
                     if any(ev.get("ev") in ("resumed", "game") for ev in evs):
                         # a power cut: the game's moves before it from the board's record; a new
                         # game: its header (the pairing it carries)
-                        rec = self._board_game(link, link.status())
+                        now_st = link.status()
+                        rec = self._board_game(link, now_st)
                         if rec is not None:
                             with self.hall.lock:
                                 st.start(rec.name, rec.fen, rec.moves, rec.result, rec.tags)
+                                if now_st.get("correcting"):  # (start forgot it)
+                                    st.correction_since = time.monotonic()
                     if any(shown):
                         self.hall.changed(st, evs)
                     if any(ev.get("ev") == "over" for ev in evs):
@@ -228,7 +238,7 @@ class BoardWatch(threading.Thread):
 def _game_line(st):
     if st.game is None:
         return "no game"
-    return "%s, %d moves, %s" % (st.game, len(st.moves), st.result or "in play")
+    return "%s, %d moves, %s" % (st.game, len(st.moves), _result_words(st, st.result) if st.result else "in play")
 
 
 def usb_ports(vid_pid):
@@ -279,10 +289,6 @@ class Hall:
         self.notices = []
         self.lock = threading.RLock()
         self.file_lock = threading.Lock()
-        # boards' threads take the event's results in turn: each reads the pairings afresh,
-        # so none writes a result from pairings read before another's take or an arbiter's
-        # correction (two takes at once once put a board's result over a hand correction)
-        self.take_lock = threading.Lock()
         self.boards = {}
         self.watches = {}
         self.tried = {}
@@ -394,9 +400,9 @@ class Hall:
             if new:
                 self.notice("board %s: %d game%s stored" % (st.board_id, new, "" if new == 1 else "s"))
             if new and self.event_name:
-                with self.take_lock:
-                    lines = take_results(Event(lib, self.event_name), lib)
-                for line in lines:
+                # (one BEGIN IMMEDIATE transaction: the boards' threads, and any other
+                # playboard on the library, take in turn from pairings read under the lock)
+                for line in take_results(Event(lib, self.event_name), lib):
                     self.notice(line)
         except (LinkError, TournamentError, LibraryError, sqlite3.Error) as e:
             self.notice("board %s: sync stopped: %s (it is tried again when a game ends)" % (st.board_id, e))
@@ -466,12 +472,15 @@ class Hall:
                                 % (label, st.game, pair["game"])})
                 if pair.get("none") and st.result:
                     out.append({"kind": "contradiction", "board": label,
-                                "text": "board %s finished a game (%s) with no pairing on it" % (label, st.result)})
+                                "text": "board %s finished a game (%s) with no pairing on it" % (
+                                    label, _result_words(st, st.result))})
                 if st.result and pair.get("result") and pair.get("source") != "board" and \
                         pair["result"] not in ("+/-", "-/+", "-/-") and st.result != pair["result"]:
                     out.append({"kind": "contradiction", "board": label,
-                                "text": "board %s ended %s but round %s table %s has %s by hand" % (
-                                    label, st.result, pair["round"], pair["table"], pair["result"])})
+                                "text": "board %s ended: %s (%s), but round %s table %s has %s (%s) by hand" % (
+                                    label, result_words(st.result, pair["white"], pair["black"]), st.result,
+                                    pair["round"], pair["table"],
+                                    result_words(pair["result"], pair["white"], pair["black"]), pair["result"])})
                 if pair.get("flag"):
                     out.append({"kind": "contradiction", "board": label, "text": "board %s: %s" % (label, pair["flag"])})
         return out
@@ -495,6 +504,8 @@ class Hall:
                      "white": (pair or {}).get("white"), "black": (pair or {}).get("black"),
                      "carries": {k: st.tags[k] for k in ("Event", "Round", "White", "Black") if k in st.tags}
                      if "Round" in st.tags else None, "drops": st.drops}
+                b["sides"] = _sides(st, pair)
+                b["result_words"] = _result_words(st, st.result) if st.result else None
                 a = self._alerts(st, pair, now)
                 b["alerts"] = [x["kind"] for x in a]
                 alerts.extend(a)
@@ -540,6 +551,30 @@ class Hall:
                 os.replace(tmp, path)  # a viewer polling the file never reads half of it
         except OSError as e:
             self.notice("can't write the live file %s: %s" % (path, e.strerror or e))
+
+
+def _sides(st, pair):
+    """Whose side is where on the board (tournament.results.sides_text): the players of
+    the event's pairing on it (the one it was sent), else those its game carries in its
+    header; None without either."""
+    from playboard_host.tournament.results import sides_text
+    if pair and pair.get("white"):
+        w, b = pair["white"], pair["black"]
+    elif st.tags.get("Round") and st.tags.get("White") and st.tags.get("Black"):
+        w, b = st.tags["White"], st.tags["Black"]
+    else:
+        return None
+    return sides_text((pair or {}).get("game") or st.game or "toguz", w, b)
+
+
+def _result_words(st, result):
+    """``result`` of the board's game in words ("Aru won", "draw"): with the players its
+    header names (a pairing's), else its sides (South / North, Tobit's White / Black)."""
+    from playboard_host.words import sides
+    w, b = st.tags.get("White"), st.tags.get("Black")
+    if not w or not b or w == b:  # (a friendly game's header: "Player" - "Player")
+        w, b = sides(st.game or "toguz")
+    return result_words(result, w, b)
 
 
 def _natural(label):

@@ -7,6 +7,7 @@ import json
 
 from playboard import pgn
 from playboard_host.export import pgn_tags
+from playboard_host.result_words import result_words
 
 FORMATS = ("text", "csv", "json", "html")
 
@@ -34,10 +35,10 @@ def pairings_text(event, round_=None, fmt="text"):
         return json.dumps(rows, ensure_ascii=False, indent=1) + "\n"
     if fmt == "csv":
         return _csv(rows, ["round", "stage", "table", "game", "board", "white", "black", "result", "source", "flag"])
-    if fmt == "html":
+    if fmt == "html":  # (for people: the results in words; CSV and JSON keep the notation)
         body = "".join("<tr><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td></tr>" % tuple(
-            html.escape(_num(r[k])) for k in ("round", "table", "board", "white", "black", "result", "flag"))
-            for r in rows)
+            html.escape(_num(_words(r) if k == "result" else r[k]))
+            for k in ("round", "table", "board", "white", "black", "result", "flag")) for r in rows)
         return _page(event, "Pairings", "<table><tr><th>Round</th><th>Table</th><th>Board</th><th>White</th>"
                      "<th>Black</th><th>Result</th><th>Note</th></tr>%s</table>" % body)
     lines = []
@@ -50,10 +51,15 @@ def pairings_text(event, round_=None, fmt="text"):
         if r["black"] is None:
             lines.append("  %-6s %-24s bye" % (table, r["white"]))
             continue
-        lines.append("  %-6s %-8s %-24s %-24s %-8s%s" % (
-            table, "board " + r["board"] if r["board"] else "", r["white"], r["black"], r["result"] or "",
-            ("  ! " + r["flag"]) if r["flag"] else ""))
+        lines.append(("  %-6s %-8s %-24s %-24s %s%s" % (
+            table, "board " + r["board"] if r["board"] else "", r["white"], r["black"],
+            _words(r) if r["result"] else "", ("  ! " + r["flag"]) if r["flag"] else "")).rstrip())
     return "\n".join(lines) + "\n"
+
+
+def _words(r):
+    """Pairing row ``r``'s result in words ("Bek won", "draw", "double forfeit")."""
+    return result_words(r["result"], r["white"], r["black"])
 
 
 def _csv(rows, cols):
@@ -111,20 +117,33 @@ def standings_text(event, fmt="text"):
     return "".join(out)
 
 
-def _cell(event, a, b, stage):
-    """The crosstable cell of ``a`` against ``b``: their points in each game, by round."""
-    from playboard_host.tournament.event import points
-
-    parts = []
+def _games(event, a, b, stage):
+    """The finished games of ``a`` against ``b`` (of ``stage``, None: every one), by round."""
     for p in event.pairings():
         if stage and p.stage != stage:
             continue
         if {p.white, p.black} != {a, b} or p.result is None:
             continue
+        yield p
+
+
+def _cell(event, a, b, stage):
+    """The crosstable cell of ``a`` against ``b``: their points in each game, by round."""
+    from playboard_host.tournament.event import points
+
+    parts = []
+    for p in _games(event, a, b, stage):
         pw, pb = points(p.result, event.scoring)
         v = pw if p.white == a else pb
         parts.append(_num(v) + ("F" if p.result in ("+/-", "-/+", "-/-") else ""))
     return " ".join(parts)
+
+
+def _cell_words(event, a, b, stage, names):
+    """The games of the crosstable cell of ``a`` against ``b`` in words, for people
+    ("round 1: Aru won; round 4: draw")."""
+    return "; ".join("round %d: %s" % (p.round, result_words(p.result, names[p.white], names[p.black]))
+                     for p in _games(event, a, b, stage))
 
 
 def crosstable_html(event, title, stage, rows):
@@ -132,16 +151,21 @@ def crosstable_html(event, title, stage, rows):
     a column per opponent holding the points scored against them (F: a forfeit)."""
     tbs = list(rows[0]["tiebreaks"]) if rows else []
     head = "".join("<th>%d</th>" % (i + 1) for i in range(len(rows)))
+    names = event.names_by_id()
     body = []
     for i, r in enumerate(rows):
-        cells = "".join("<td class='self'></td>" if j == i else "<td>%s</td>" % html.escape(
-            _cell(event, r["id"], o["id"], stage)) for j, o in enumerate(rows))
+        # each cell: the points (F: a forfeit), its games in words when pointed at
+        cells = "".join("<td class='self'></td>" if j == i else "<td title='%s'>%s</td>" % (
+            html.escape(_cell_words(event, r["id"], o["id"], stage, names)),
+            html.escape(_cell(event, r["id"], o["id"], stage))) for j, o in enumerate(rows))
         body.append("<tr><td>%s</td><td>%d</td><td class='name'>%s</td>%s<td><b>%s</b></td>%s</tr>" % (
             r["place"], i + 1, html.escape(r["name"]), cells, _num(r["score"]),
             "".join("<td>%s</td>" % html.escape(_num(r["tiebreaks"][t])) for t in tbs)))
     return ("<h2>%s</h2><table class='cross'><tr><th>Place</th><th>No</th><th>Name</th>%s<th>Score</th>%s</tr>"
-            "%s</table>" % (html.escape(title or "Crosstable"), head,
-                             "".join("<th>%s</th>" % html.escape(t) for t in tbs), "".join(body)))
+            "%s</table><p class='legend'>Each cell: the row's player's points against the column's, one"
+            " number a game (F: a forfeit); point at it for the games in words.</p>" % (
+                html.escape(title or "Crosstable"), head,
+                "".join("<th>%s</th>" % html.escape(t) for t in tbs), "".join(body)))
 
 
 def _page(event, what, body):

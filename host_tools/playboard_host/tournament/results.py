@@ -11,7 +11,8 @@ import json
 from playboard.games.common import GameError
 from playboard.games.registry import new_game
 
-from playboard_host.tournament.event import FORFEITS, check_board_ids
+from playboard_host.result_words import result_words
+from playboard_host.tournament.event import FORFEITS, check_board_ids, write_transaction
 
 
 def final_kazans(game):
@@ -47,6 +48,15 @@ def pairing_tags(event, p, names=None):
             "White": names[p.white][:TAG_CHARS], "Black": names[p.black][:TAG_CHARS]}
 
 
+def sides_text(game, white, black):
+    """Whose side is where, as the board shows it while it waits for a pairing's game
+    (firmware ``app.ui.paint_pairing``: White's half lit white, Black's blue), for the
+    hall's page and ``playboard live``: "Aru: White, South (white lights) - Bek: Black,
+    North (blue lights)" (Tobit: no South/North). ``game``: a GAME_NAMES name."""
+    where = ("", "") if game.startswith("tobit") else (", South", ", North")
+    return "%s: White%s (white lights) - %s: Black%s (blue lights)" % (white, where[0], black, where[1])
+
+
 def next_pairing(event, label):
     """The pairing board ``label`` plays next: its first pairing without a result (by
     round, table, game), or None."""
@@ -79,8 +89,19 @@ def take_results(event, lib):
     Returns a list of lines, one per result taken, flag raised or game listed.
     Nothing is overwritten: a hand result that the board's game contradicts is
     kept and flagged. TournamentError if two of the event's boards answer one id."""
-    check_board_ids(event.settings["boards"])
     lines = []
+    # one write transaction, begun at once (BEGIN IMMEDIATE): the pairings and games are
+    # read with the library's write lock held, so no other take (a hall thread, another
+    # playboard) or arbiter's correction can come between what is read and what is written
+    with write_transaction(event.db):
+        event.reload()
+        check_board_ids(event.settings["boards"])
+        _take(event, lib, lines)
+    return lines
+
+
+def _take(event, lib, lines):
+    """take_results' work, in its transaction: appends to ``lines``."""
     names = event.names_by_id()
     boards = event.settings["boards"]
     label_of = {hw: label for label, hw in boards.items()}
@@ -89,61 +110,60 @@ def take_results(event, lib):
     taken = {p.library_game: p for p in pairings if p.library_game is not None}
     assigned = [p.assigned_at for p in pairings if p.assigned_at]
     if not assigned:
-        return lines
+        return
     since = min(assigned)
-    with event.db:
-        for g in lib.games():
-            if g.synced_at < since or g.result == "*" or g.id in taken:
-                continue
-            label = label_of.get(g.board)
-            tags = g.tags
-            carried = tags.get("Event") == event.name[:TAG_CHARS] and tags.get("Round") in by_round
-            if label is None:
-                if g.game == event.game and carried:
-                    lines.append("game %d (library) from board %s is not from a board of %s: left aside"
-                                 % (g.id, g.board, event.name))
-                continue
-            what = "board %s: game %d (%s - %s, %s%s)" % (
-                label, g.id, tags.get("White", "?"), tags.get("Black", "?"), g.result,
-                "" if g.game == event.game else ", " + g.game)
-            if not carried:
-                lines.append("%s carries no pairing of %s: listed for the arbiter, not taken" % (what, event.name))
-                continue
-            p = by_round[tags["Round"]]
-            if g.game != event.game:
-                lines.append("%s: game %d (%s) is %s, the event plays %s: left aside" % (
-                    _where(p), g.id, g.result, g.game, event.game))
-                continue
-            if p.library_game is not None:
-                lines.append("%s carries round %s, which game %d filled: listed for the arbiter, not taken"
-                             % (what, tags["Round"], p.library_game))
-                continue
-            want = pairing_tags(event, p, names)
+    for g in lib.games():
+        if g.synced_at < since or g.result == "*" or g.id in taken:
+            continue
+        label = label_of.get(g.board)
+        tags = g.tags
+        carried = tags.get("Event") == event.name[:TAG_CHARS] and tags.get("Round") in by_round
+        if label is None:
+            if g.game == event.game and carried:
+                lines.append("game %d (library) from board %s is not from a board of %s: left aside"
+                             % (g.id, g.board, event.name))
+            continue
+        what = "board %s: game %d (%s - %s, %s%s)" % (
+            label, g.id, tags.get("White", "?"), tags.get("Black", "?"), g.result,
+            "" if g.game == event.game else ", " + g.game)
+        if not carried:
+            lines.append("%s carries no pairing of %s: listed for the arbiter, not taken" % (what, event.name))
+            continue
+        p = by_round[tags["Round"]]
+        if g.game != event.game:
+            lines.append("%s: game %d (%s) is %s, the event plays %s: left aside" % (
+                _where(p), g.id, g.result, g.game, event.game))
+            continue
+        if p.library_game is not None:
+            lines.append("%s carries round %s, which game %d filled: listed for the arbiter, not taken"
+                         % (what, tags["Round"], p.library_game))
+            continue
+        want = pairing_tags(event, p, names)
+        flag = None
+        if p.board != label:
+            flag = "game %d carrying round %s was played on board %s, not on its board %s" % (
+                g.id, tags["Round"], label, p.board)
+        elif (tags.get("White"), tags.get("Black")) != (want["White"], want["Black"]):
+            flag = "the board's game %d names %s - %s, the pairing is %s - %s" % (
+                g.id, tags.get("White"), tags.get("Black"), names[p.white], names[p.black])
+        if flag:
+            event.db.execute("UPDATE pairings SET flag=? WHERE id=?", (flag, p.id))
+            lines.append("%s: FLAG %s: result not taken (the arbiter: tournament take or result)"
+                         % (_where(p), flag))
+            continue
+        kz = final_kazans(g)
+        kz_text = json.dumps(list(kz)) if kz else None
+        taken[g.id] = p
+        p.library_game = g.id
+        if p.result is not None:  # entered by hand before the game was synced
             flag = None
-            if p.board != label:
-                flag = "game %d carrying round %s was played on board %s, not on its board %s" % (
-                    g.id, tags["Round"], label, p.board)
-            elif (tags.get("White"), tags.get("Black")) != (want["White"], want["Black"]):
-                flag = "the board's game %d names %s - %s, the pairing is %s - %s" % (
-                    g.id, tags.get("White"), tags.get("Black"), names[p.white], names[p.black])
-            if flag:
-                event.db.execute("UPDATE pairings SET flag=? WHERE id=?", (flag, p.id))
-                lines.append("%s: FLAG %s: result not taken (the arbiter: tournament take or result)"
-                             % (_where(p), flag))
-                continue
-            kz = final_kazans(g)
-            kz_text = json.dumps(list(kz)) if kz else None
-            taken[g.id] = p
-            p.library_game = g.id
-            if p.result is not None:  # entered by hand before the game was synced
-                flag = None
-                if p.result != g.result:
-                    flag = "hand result %s differs from the board's %s (game %d)" % (p.result, g.result, g.id)
-                    lines.append("%s: FLAG %s: hand result kept" % (_where(p), flag))
-                event.db.execute("UPDATE pairings SET library_game=?, kazans=COALESCE(kazans, ?), flag=?"
-                                 " WHERE id=?", (g.id, kz_text, flag, p.id))
-                continue
-            event.db.execute("UPDATE pairings SET result=?, source='board', library_game=?, kazans=?, flag=NULL"
-                             " WHERE id=?", (g.result, g.id, kz_text, p.id))
-            lines.append("%s: %s - %s %s (game %d)" % (_where(p), names[p.white], names[p.black], g.result, g.id))
-    return lines
+            if p.result != g.result:
+                flag = "hand result %s differs from the board's %s (game %d)" % (p.result, g.result, g.id)
+                lines.append("%s: FLAG %s: hand result kept" % (_where(p), flag))
+            event.db.execute("UPDATE pairings SET library_game=?, kazans=COALESCE(kazans, ?), flag=?"
+                             " WHERE id=?", (g.id, kz_text, flag, p.id))
+            continue
+        event.db.execute("UPDATE pairings SET result=?, source='board', library_game=?, kazans=?, flag=NULL"
+                         " WHERE id=?", (g.result, g.id, kz_text, p.id))
+        w, b = names[p.white], names[p.black]
+        lines.append("%s: %s - %s: %s (%s, game %d)" % (_where(p), w, b, result_words(g.result, w, b), g.result, g.id))
