@@ -54,6 +54,10 @@ LIST_PAGE = const(8)  # games per list reply
 TIMEOUT_MS = const(500)
 LIVE_TIMEOUT_MS = const(20000)  # live events stop after this long without a request
 MAX_BODY = const(486)  # seq + type + MAX_PAYLOAD + crc
+# a reply's fields that go first when its JSON is over MAX_PAYLOAD (Link.send): none of
+# them is needed to follow or sync a game
+_SHED = ("dropped", "pairing", "led_cap_ma", "supply", "memory_errors", "pending", "synced",
+         "problems", "used")
 
 # decoder states
 _IDLE = const(0)
@@ -285,9 +289,22 @@ class Link:
     # ---- sending --------------------------------------------------------------
 
     def send(self, seq, ftype, payload):
-        """Send one frame (payload: bytes-like or a dict, sent as JSON)."""
+        """Send one frame (payload: bytes-like or a dict, sent as compact JSON). A dict
+        whose JSON is over ``MAX_PAYLOAD`` sheds the fields a host can do without
+        (``_SHED``, in order; ``"cut": 1`` says so) rather than send nothing: a status
+        with a tournament's pairing, a finished game's result and the supply had
+        reached 490 bytes, and the board went silent to the hall."""
         if isinstance(payload, dict):
-            payload = json.dumps(payload).encode()
+            b = json.dumps(payload, separators=(",", ":")).encode()
+            if len(b) > MAX_PAYLOAD:
+                for k in _SHED:
+                    if k in payload:
+                        del payload[k]
+                        payload["cut"] = 1
+                        b = json.dumps(payload, separators=(",", ":")).encode()
+                        if len(b) <= MAX_PAYLOAD:
+                            break
+            payload = b
         n = encode_frame(seq, ftype, payload, self.tx)
         self.t.write(memoryview(self.tx)[0:n])
 

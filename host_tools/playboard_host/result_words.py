@@ -27,7 +27,8 @@ def result_words(result, white=None, black=None, how=None):
     ``white``/``black``: the players' names when known (a str; None or "" gives "White" /
     "Black"; pass "South" / "North" for the mancala games' sides). ``how``: words after
     the result ("on time", "by resignation"; a record's Termination tag may be given as
-    it is: see ``HOW``; other text is kept as given, None or "" adds nothing)."""
+    it is: see ``HOW``; other text is kept as given, None or "" adds nothing; a forfeit,
+    a bye and an unfinished game take none)."""
     if result is None:
         return "No result yet"
     how = HOW.get(how, how) if how else ""
@@ -35,12 +36,12 @@ def result_words(result, white=None, black=None, how=None):
     if result == "1/2-1/2":
         return "Draw" + tail
     if result == "-/-":
-        return "Both lost by forfeit" + tail
+        return "Both lost by forfeit"
     if result == "bye":
-        return "%s had a bye" % (white or "White") + tail
+        return "%s had a bye" % (white or "White")
     won = _WON.get(result)
     if won is None:
-        return "Unfinished" + tail
+        return "Unfinished"
     side, forfeit = won
     name = (white or "White") if side == 0 else (black or "Black")
-    return "%s won%s" % (name, (" by forfeit" + tail) if forfeit else tail)
+    return "%s won%s" % (name, " by forfeit" if forfeit else tail)

@@ -502,3 +502,26 @@ def test_a_read_that_runs_out_of_memory_is_asked_again_once_the_app_made_room():
     assert t == "!" and r["err"] == "memory" and app.made == 1
     t, r = _ask(lk, pipe, 2, "S")  # the next request is answered
     assert t == "s"
+
+
+def test_a_status_over_a_frame_sheds_what_a_host_can_do_without():
+    """A status with a tournament's pairing in Cyrillic names, a finished game's result
+    and the supply's fields is over ``MAX_PAYLOAD`` as JSON: the board used to raise in
+    ``send`` and answer nothing (the hall lost the board). Now the reply sheds the
+    fields of ``_SHED`` in order, says ``cut``, and keeps what follows the game."""
+    class App:
+        def link_status(self):
+            return {"game": "toguz", "state": "over", "mode": "two", "level": 3, "ply": 120, "turn": 1,
+                    "fen": "11S,11S,11S,11S,11S,1S,11S,2S,10S/1S,11S,2S,1,11S,11S,11S,11S,11S 80 14 N 61",
+                    "result": "1-0", "termination": "resignation", "queue": 0, "flash_low": False,
+                    "supply": "adapter", "led_cap_ma": 1500,
+                    "pairing": {"Event": "Весенний турнир", "Round": "3.2", "White": "Әлия Нұрланқызы",
+                                "Black": "Бекзат Сейітқали"}}
+    lk, pipe, st, fs, clock = _board(app=App())
+    full = dict(lk._status({}))
+    assert len(json.dumps(full, separators=(",", ":")).encode()) > L.MAX_PAYLOAD  # (the case)
+    t, p = _ask(lk, pipe, 5, "S", {})
+    assert t == "s" and p["cut"] == 1
+    assert "pairing" not in p and "dropped" not in p
+    for k in ("fen", "result", "termination", "ply", "turn", "current", "games", "state", "game"):
+        assert p[k] == full[k], k

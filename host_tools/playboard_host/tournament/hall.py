@@ -568,8 +568,11 @@ def _sides(st, pair):
 
 
 def _result_words(st, result):
-    """``result`` of the board's game in words ("Aru won", "draw"): with the players its
-    header names (a pairing's), else its sides (South / North, Tobit's White / Black)."""
+    """``result`` of the board's game in words ("Aru won", "Draw"; "in play" for ``*``, the
+    game going on): with the players its header names (a pairing's), else its sides
+    (South / North, Tobit's White / Black)."""
+    if result == "*":
+        return "in play"
     from playboard_host.words import sides
     w, b = st.tags.get("White"), st.tags.get("Black")
     if not w or not b or w == b:  # (a friendly game's header: "Player" - "Player")
