@@ -1,4 +1,4 @@
-"""The CircuitPython backend (Adafruit RP2040 boards): ``keypad`` scanning, Adafruit NeoPixel.
+"""The CircuitPython backend (RP2040 boards under CircuitPython): ``keypad`` scanning, ``neopixel_write``.
 
 - ``sensor.kind: matrix`` -> ``keypad.KeyMatrix`` (diode anodes on the columns,
   ``columns_to_anodes=True``); key number = row * n_cols + col = our sensor index.
@@ -9,23 +9,25 @@
 
 ``read(buf)`` drains the key events into a state bytearray with one preallocated
 ``keypad.Event`` (no allocation; on an event-queue overflow the scanner is reset
-and re-reports every pressed key). LEDs: ``neopixel.NeoPixel`` (PyPI
-``adafruit-circuitpython-neopixel``) with ``auto_write=False``, brightness 1.0 (our
-Lights layer does brightness and the current cap) and the board's pixel order;
-``show()`` writes each pixel as a 0xRRGGBB int (no tuple per pixel).
+and re-reports every pressed key). LEDs: CircuitPython's built-in ``neopixel_write``
+on a ``digitalio`` output, from one preallocated bytearray in the strip's byte order
+(no Adafruit ``neopixel.py`` to compile into the heap; our Lights layer does
+brightness and the current cap).
 
-The modules ``keypad``, ``neopixel`` and ``microcontroller`` are this module's
-globals, imported at load (type-checked against circuitpython-stubs); off the board
-they are None and tests assign fakes to them.
+The modules ``keypad``, ``microcontroller``, ``digitalio`` and ``neopixel_write`` are
+this module's globals, imported at load (type-checked against circuitpython-stubs);
+off the board they are None and tests assign fakes to them.
+:func:`watchdog` is the board's watchdog (``microcontroller.watchdog``).
 """
-from playboard.hw.base import Board
+from playboard.hw.base import Board, ORDERS, reorder
 
 try:
+    import digitalio
     import keypad
     import microcontroller
-    import neopixel
+    import neopixel_write
 except ImportError:  # not under CircuitPython: tests put fakes here
-    keypad = microcontroller = neopixel = None  # type: ignore[assignment]
+    digitalio = keypad = microcontroller = neopixel_write = None  # type: ignore[assignment]
 
 
 def _pin(n):
@@ -38,13 +40,13 @@ def _pin(n):
 
 
 class CircuitPythonBoard(Board):
-    """Sensors through ``keypad``, LEDs through Adafruit ``neopixel`` (see the module docstring)."""
+    """Sensors through ``keypad``, LEDs through ``neopixel_write`` (see the module docstring)."""
 
     kind = "circuitpython"
 
     def __init__(self, cfg):
-        if keypad is None or neopixel is None or microcontroller is None:
-            raise ValueError("circuitpython backend: keypad/neopixel/microcontroller not available")
+        if keypad is None or neopixel_write is None or microcontroller is None or digitalio is None:
+            raise ValueError("circuitpython backend: keypad/neopixel_write/microcontroller/digitalio not available")
         Board.__init__(self, cfg["n_sensors"], cfg["leds"]["count"])
         s = cfg["sensor"]
         n = self.n_sensors
@@ -68,12 +70,13 @@ class CircuitPythonBoard(Board):
             raise ValueError("circuitpython backend: no reader for sensor kind %r" % (kind,))
         self._event = keypad.Event()
         self._state = bytearray(n)
-        self._px = None
+        self._pin = None
         if self.n_leds:
             leds = cfg["leds"]
-            self._px = neopixel.NeoPixel(_pin(leds["pin"]), self.n_leds,
-                                         brightness=1.0, auto_write=False,
-                                         pixel_order=leds["order"])
+            self._pin = digitalio.DigitalInOut(_pin(leds["pin"]))
+            self._pin.direction = digitalio.Direction.OUTPUT
+            self._order = ORDERS[leds["order"]]
+            self._wire = bytearray(3 * self.n_leds)
 
     def read(self, buf):
         """Apply pending key events; buf[i] = 1 for each pressed (occupied) sensor."""
@@ -94,25 +97,40 @@ class CircuitPythonBoard(Board):
             buf[i] = st[i]
 
     def show(self):
-        """Write ``leds`` to the NeoPixels and show them."""
-        px = self._px
-        if px is None:
+        """Write ``leds`` to the strip (reordered into its byte order; no allocation)."""
+        if self._pin is None:
             return
-        leds = self.leds
-        j = 0
-        for i in range(self.n_leds):
-            px[i] = (leds[j] << 16) | (leds[j + 1] << 8) | leds[j + 2]
-            j += 3
-        px.show()
+        reorder(self.leds, self._wire, self._order, self.n_leds)
+        neopixel_write.neopixel_write(self._pin, self._wire)
 
     def close(self):
         """Stop scanning and turn the LEDs off."""
         self._keys.deinit()
-        if self._px is not None:
+        if self._pin is not None:
             self.fill(0, 0, 0)
             self.show()
+            self._pin.deinit()
+            self._pin = None
 
 
 def open_circuitpython(cfg):
     """Build the CircuitPython backend for a validated board definition."""
     return CircuitPythonBoard(cfg)
+
+
+def watchdog(timeout_s):
+    """Start the chip's watchdog (``microcontroller.watchdog``, reset mode) with
+    ``timeout_s`` seconds (float; at most 8.3 on the RP2040) and return it: an object
+    with ``feed()``, as ``machine.WDT``. ValueError if it cannot be started."""
+    from watchdog import WatchDogMode
+    w = microcontroller.watchdog
+    w.timeout = timeout_s
+    w.mode = WatchDogMode.RESET
+    w.feed()
+    return w
+
+
+def stop_watchdog():
+    """Stop the chip's watchdog (Ctrl-C: the REPL must be safe): its mode set to None
+    (CircuitPython's way; its ``deinit`` is absent on the RP2040)."""
+    microcontroller.watchdog.mode = None

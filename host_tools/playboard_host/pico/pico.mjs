@@ -13,6 +13,8 @@
 //            and a 256-byte page program: the core stalls that long, interrupts off, the
 //            clock runs on; default 0 = instant; W25Q16: typical 45000 / 400, worst 400000 /
 //            3000)]
+//            [--qspi-cs-high 1 (the QSPI chip-select pad reads high, as the Pico's pull-up with
+//            BOOTSEL released: CircuitPython senses BOOTSEL through it at boot and hangs without)]
 // Commands (stdin):  {"cmd":"serial","hex":"..."}   bytes for the USB CDC serial (the REPL)
 //                    {"cmd":"closed","idx":[...],"black":[...],"at":us}  the sensors on: closed
 //                                                    switches (matrix: row * n_cols + col; chain:
@@ -236,6 +238,10 @@ function boot(reason) {
   mcu = sim.rp2040;
   mcu.logger = new ConsoleLogger(LogLevel.Error);
   mcu.loadBootrom(bootrom);
+  if (args['qspi-cs-high']) {
+    mcu.qspi[1].padValue = 0x5a;
+    mcu.qspi[1].setInputValue(true);
+  }
   if (flash === null) {
     flash = mcu.flash; // first boot: the image goes in
     loadUF2(new Uint8Array(fs.readFileSync(args.uf2)), flash);
