@@ -1,8 +1,7 @@
 """The CircuitPython backend under CPython, with fake ``keypad``/``microcontroller``/``board``/
-``digitalio``/``neopixel_write`` modules in sys.modules and Adafruit's real ``neopixel``
-driver (PyPI adafruit-circuitpython-neopixel) on top of them: the right pins, key
-numbers mapped to sensors, and the bytes that reach the strip."""
-import importlib
+``digitalio``/``neopixel_write`` modules in sys.modules: the right pins, key numbers
+mapped to sensors, and the bytes that reach the strip through CircuitPython's built-in
+``neopixel_write`` (the backend needs no Adafruit ``neopixel.py`` on the drive)."""
 import sys
 import types
 
@@ -69,7 +68,8 @@ class ShiftRegisterKeys(Scanner):
 
 @pytest.fixture
 def cp(monkeypatch):
-    """Install the fake CircuitPython modules; yield (keypad, neopixel, microcontroller, writes)."""
+    """Install the fake CircuitPython modules; yield (keypad, neopixel_write, microcontroller,
+    digitalio, writes)."""
     writes = []
     keypad = types.ModuleType("keypad")
     keypad.KeyMatrix = KeyMatrix
@@ -101,18 +101,14 @@ def cp(monkeypatch):
     for name, mod in (("keypad", keypad), ("microcontroller", mc), ("board", board),
                       ("digitalio", digitalio), ("neopixel_write", nw)):
         monkeypatch.setitem(sys.modules, name, mod)
-    monkeypatch.delitem(sys.modules, "neopixel", raising=False)
-    neopixel = importlib.import_module("neopixel")
-    assert hasattr(neopixel, "GRB"), "Adafruit's neopixel driver expected (requirements-nodeps.txt)"
     Scanner.made = []
-    yield keypad, neopixel, mc, writes
-    sys.modules.pop("neopixel", None)
+    yield keypad, nw, mc, digitalio, writes
 
 
 def open_cp(cfg, cp):
     import playboard.hw.circuitpython as mod
     from playboard.hw.open import open_board
-    mod.keypad, mod.neopixel, mod.microcontroller, _ = cp
+    mod.keypad, mod.neopixel_write, mod.microcontroller, mod.digitalio, _ = cp
     return open_board(cfg)
 
 
@@ -162,7 +158,7 @@ def test_shift_register_keys_map_to_sensor_numbers(cp):
 
 
 def test_neopixel_bytes(cp):
-    writes = cp[3]
+    writes = cp[4]
     b = open_cp(load_board("feather-matrix-cp"), cp)
     b.set_led(0, 10, 20, 30)
     b.set_led(57, 255, 128, 1)

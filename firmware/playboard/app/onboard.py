@@ -66,6 +66,16 @@ def load_native(cfg):
     return True
 
 
+def _transport(circuitpython):
+    """The link's byte channel: the USB serial through ``sys.stdin``/``select.poll``
+    (MicroPython), or CircuitPython's ``usb_cdc`` object (no poll on stdin there)."""
+    if circuitpython:
+        from playboard.hw.cdc import CdcTransport
+        return CdcTransport()
+    from playboard.hw.stdio import StdioTransport
+    return StdioTransport()
+
+
 def first_boot(app):
     """Before ``app.run()``: start the guided calibration on a hall board that has no
     calibration file (``hw.calibrated`` False); True if started. The check's module
@@ -109,17 +119,14 @@ def run():
         pass
     try:
         from playboard.record import Store
-        if CIRCUITPYTHON:  # no select.poll on stdin: the USB CDC object itself
-            from playboard.hw.cdc import CdcTransport as StdioTransport
-        else:
-            from playboard.hw.stdio import StdioTransport
+        if not CIRCUITPYTHON:
             load_native(cfg)  # (no native code on CircuitPython)
         from playboard.record.journal import find
 
         journal = find()  # (the product image's; None on the stock image: files only)
         if journal is None:
             unload("playboard.record.journal")
-        app = App(hw, cfg, Store("/games", journal=journal), transport=StdioTransport(), wdt=wdt,
+        app = App(hw, cfg, Store("/games", journal=journal), transport=_transport(CIRCUITPYTHON), wdt=wdt,
                   layouts=layouts)
         del journal
         app.wdt_reset = by_wdt  # counted at the first frame (startup.start)

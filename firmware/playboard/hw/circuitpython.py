@@ -124,6 +124,8 @@ def watchdog(timeout_s):
     with ``feed()``, as ``machine.WDT``. ValueError if it cannot be started."""
     from watchdog import WatchDogMode
     w = microcontroller.watchdog
+    if w is None:
+        raise ValueError("this board has no watchdog")
     w.timeout = timeout_s
     w.mode = WatchDogMode.RESET
     w.feed()
@@ -133,4 +135,6 @@ def watchdog(timeout_s):
 def stop_watchdog():
     """Stop the chip's watchdog (Ctrl-C: the REPL must be safe): its mode set to None
     (CircuitPython's way; its ``deinit`` is absent on the RP2040)."""
-    microcontroller.watchdog.mode = None
+    w = microcontroller.watchdog
+    if w is not None:
+        w.mode = None

@@ -23,6 +23,7 @@ import shutil
 import subprocess
 import tempfile
 
+_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 DRIVE_OFFSET = 0x100000   # CircuitPython's CIRCUITPY drive in the Pico's flash
 DRIVE_SECTORS = 2048      # 512-byte sectors: 1 MiB
 SECTOR = 512
@@ -94,8 +95,7 @@ def staged_sources(firmware=None):
     board's ``playboard/sim`` left out, as ``playboard deploy`` leaves it), ``boards/``,
     ``data/``, and ``boot.py`` (the drive writable to Python)."""
     from playboard_host.commands import deploy
-    from playboard_host.pico import ROOT
-    firmware = firmware or os.path.join(ROOT, "firmware")
+    firmware = firmware or os.path.join(_ROOT, "firmware")
     out = {}
     for src, dest in deploy.sources(firmware):
         with open(src, "rb") as f:
