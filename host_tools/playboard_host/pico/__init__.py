@@ -257,8 +257,8 @@ class VirtualPico:
             with os.fdopen(fd, "wb") as f:
                 f.write(self.fs_image)
             args += ["--fs", self._tmp, "--fs-offset", str(self.fs_offset)]
-        if self.qspi_cs_high:
-            args += ["--qspi-cs-high", "1"]
+        if self.qspi_cs_high:  # (CircuitPython's image: its 1 ms tick needs exact alarms too)
+            args += ["--qspi-cs-high", "1", "--exact-alarms", "1"]
         args += matrix_args(self.cfg)
         self._master, self._slave = os.openpty()
         tty.setraw(self._slave)
