@@ -5,11 +5,13 @@ runs in rp2040js with the pad fix (``pico.mjs --qspi-cs-high``) on a CIRCUITPY F
 drive built by the host tools (``playboard_host.pico.circuitpy``, mtools): the firmware
 as ``.py`` sources (compiled into the chip's heap at import), ``boot.py`` remounting
 the drive writable, ``board.txt`` naming ``pico-matrix-cp`` (the pico-matrix wiring
-through ``keypad``; LEDs through ``neopixel_write``). The firmware starts from the
+through ``keypad``; LEDs through ``neopixel_write``), here with its matrix read row by row
+(``sensor.reader: "scan"``: keypad does not scan in rp2040js). The firmware starts from the
 drive's ``main.py`` as on MicroPython. Skips with a clear message only where Node,
 rp2040js, the images or mtools are absent. Slow: the emulator needs about 5-10 host
 seconds a busy emulated second and the chip compiles the firmware at each boot.
 """
+import json
 import os
 import shutil
 
@@ -41,8 +43,23 @@ def drive():
         pytest.skip("mtools not installed (apt-get install mtools): the CIRCUITPY drive is built with it")
     from playboard_host.pico.circuitpy import build_drive, staged_sources
     files = staged_sources()
-    files["board.txt"] = b"pico-matrix-cp"
+    files["boards/%s.json" % SCAN_BOARD] = json.dumps(scan_board()).encode()
+    files["board.txt"] = SCAN_BOARD.encode()
     return build_drive(files)
+
+
+SCAN_BOARD = "pico-matrix-cp-scan"
+
+
+def scan_board():
+    """pico-matrix-cp with ``sensor.reader: "scan"`` (a board definition, dict): the matrix
+    read row by row through digitalio, since keypad's background scanning does not run
+    in rp2040js (its 1/1024 s tick does not come: docs/pico.md "CircuitPython")."""
+    with open(os.path.join(pico.ROOT, "firmware", "boards", "pico-matrix-cp.json")) as f:
+        b = json.load(f)
+    b["name"] = SCAN_BOARD
+    b["sensor"]["reader"] = "scan"
+    return b
 
 
 def test_staged_sources_have_no_native_decorators():
@@ -66,12 +83,30 @@ def _status(link):
     return link.request("S", {"heap": True})
 
 
-def test_boots_link_tihbat_begun_record_on_the_drive(drive):
+def _move(p, link, g, lay, pit, t_us):
+    """Lift the counters of the mover's pit ``pit`` (0 or 1) of Tihbat game ``g`` for
+    600 ms from emulated time ``t_us``, then sow them (the pits holding counters after
+    the move closed); pushes the move on ``g``; returns the board's status once its
+    position is ``g``'s (or after 10 emulated s)."""
+    src = pit + 2 * g.turn
+    p.set_closed([lay.sensor_of(c) for c in range(4) if g.pos[c] and c != src], t_us)
+    g.push(pit)
+    p.set_closed([lay.sensor_of(c) for c in range(4) if g.pos[c]], t_us + 600000)
+    p.wait_for(lambda q: q.time_us > t_us + 2000000, MOVE_S, "the move's time")
+    for _ in range(20):
+        st = _status(link)
+        if st.get("fen") == g.fen():
+            break
+        p.wait_emulated(0.5, MOVE_S)
+    return st
+
+
+def test_tihbat_two_players_through_the_sensors_record_on_the_drive(drive):
     """The firmware boots on CircuitPython from the drive: the link answers (free heap
-    reported at the menu and in play), a two-player Tihbat game begun over the link is
-    in play at the rules core's start position, and its record (the game's header,
-    written through boot.py's writable mount) is read back from the FAT drive after the
-    run. (Moves through the sensors: not yet, see docs/pico.md "CircuitPython".)"""
+    reported at the menu and in play); a two-player Tihbat game begun over the link is
+    played by lifting and sowing counters on the emulated matrix, each position the
+    board reports the rules core's; the game's record (written through boot.py's
+    writable mount) is read back from the FAT drive after the run, move for move."""
     lay = load_layout("tihbat")
     p = pico.circuitpython(drive, cfg=pico.matrix_config(), speed=0).start()
     try:
@@ -91,10 +126,17 @@ def test_boots_link_tihbat_begun_record_on_the_drive(drive):
             st = _status(link)
         assert st["state"] == "play" and st["game"] == "tihbat" and st["fen"] == g.fen(), st
         assert st["heap_free"] > 10000 and st["ply"] == 0, st
+        start = st
+        played = []
+        for pit in (0, 1, 1):  # South's pit 1, North's pit 2, South's pit 2
+            played.append(g.move_text(pit))
+            st = _move(p, link, g, lay, pit, p.time_us + 200000)
+            assert st["fen"] == g.fen() and st["ply"] == len(played), (st, g.fen())
         gid = st["current"]
         assert gid is not None and p.resets == [], (st, p.resets)
-        print("CircuitPython: heap free at the menu %d B, in play (Tihbat) %d B; emulated %.1f s"
-              % (menu["heap_free"], st["heap_free"], p.time_us / 1e6))
+        print("CircuitPython: heap free at the menu %d B, in play (Tihbat) %d B at its start, %d B"
+              " after 3 plies; emulated %.1f s" % (menu["heap_free"], start["heap_free"], st["heap_free"],
+                                                  p.time_us / 1e6))
         image = p.flash(DRIVE_OFFSET, DRIVE_SECTORS * SECTOR)
     finally:
         p.close()
@@ -103,4 +145,8 @@ def test_boots_link_tihbat_begun_record_on_the_drive(drive):
     recs = [r for r in recs if r.name == "tihbat"]
     assert len(recs) == 1, (names, recs)
     rec = recs[0]
-    assert rec.problem is None and rec.plies == 0 and not rec.finished, rec
+    assert rec.problem is None and rec.plies == 3 and rec.moves == played, (rec, rec.moves, played)
+    replay = new_game("tihbat")
+    for mv in rec.moves:
+        replay.push_text(mv)
+    assert replay.fen() == g.fen()

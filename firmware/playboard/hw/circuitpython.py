@@ -51,14 +51,19 @@ class CircuitPythonBoard(Board):
         s = cfg["sensor"]
         n = self.n_sensors
         kind = s["kind"]
+        self._scan = None  # type: RowScan | None
+        self._keys = None  # type: keypad.KeyMatrix | keypad.ShiftRegisterKeys | None
         if kind == "matrix":
             rows = [_pin(p) for p in s["rows"]]
             cols = [_pin(p) for p in s["cols"]]
-            self._keys = keypad.KeyMatrix(
-                row_pins=rows, column_pins=cols, columns_to_anodes=True, interval=0.005,
-                max_events=64)  # type: keypad.KeyMatrix | keypad.ShiftRegisterKeys
             n_keys = len(rows) * len(cols)
             self._map = bytearray(range(n_keys))
+            if s.get("reader") == "scan":
+                self._scan = RowScan(rows, cols)
+            else:
+                self._keys = keypad.KeyMatrix(
+                    row_pins=rows, column_pins=cols, columns_to_anodes=True, interval=0.005,
+                    max_events=64)
         elif kind == "shift_register":
             n_keys = 8 * s["chain"]
             self._keys = keypad.ShiftRegisterKeys(
@@ -80,7 +85,12 @@ class CircuitPythonBoard(Board):
 
     def read(self, buf):
         """Apply pending key events; buf[i] = 1 for each pressed (occupied) sensor."""
-        q = self._keys.events
+        keys = self._keys
+        if keys is None:
+            if self._scan is not None:
+                self._scan.read(buf, self.n_sensors)
+            return
+        q = keys.events
         ev = self._event
         st = self._state
         n = self.n_sensors
@@ -88,7 +98,7 @@ class CircuitPythonBoard(Board):
             q.clear()
             for i in range(n):
                 st[i] = 0
-            self._keys.reset()
+            keys.reset()
         while q.get_into(ev):
             i = self._map[ev.key_number]
             if i < n:
@@ -105,12 +115,46 @@ class CircuitPythonBoard(Board):
 
     def close(self):
         """Stop scanning and turn the LEDs off."""
-        self._keys.deinit()
+        if self._keys is not None:
+            self._keys.deinit()
+        if self._scan is not None:
+            self._scan.deinit()
         if self._pin is not None:
             self.fill(0, 0, 0)
             self.show()
             self._pin.deinit()
             self._pin = None
+
+
+class RowScan:
+    """A diode matrix read by Python, row by row (``sensor.reader: "scan"``): each row
+    driven low in turn through ``digitalio``, the columns read (pulled up; low = a
+    closed switch), the row let go again. About 2 ms a frame for 8 x 8; for where
+    ``keypad``'s background scanning does not run (the emulated Pico: rp2040js does not
+    deliver CircuitPython's 1/1024 s tick to it). ``rows``, ``cols``: pins."""
+
+    def __init__(self, rows, cols):
+        self._up = digitalio.Pull.UP
+        self._rows = [digitalio.DigitalInOut(p) for p in rows]
+        self._cols = [digitalio.DigitalInOut(p) for p in cols]
+        for d in self._rows + self._cols:
+            d.switch_to_input(pull=self._up)
+
+    def read(self, buf, n):
+        """buf[row * n_cols + col] = 1 where that switch is closed (the first n)."""
+        up = self._up
+        k = 0
+        for r in self._rows:
+            r.switch_to_output(value=False)
+            for c in self._cols:
+                if k < n:
+                    buf[k] = 0 if c.value else 1
+                k += 1
+            r.switch_to_input(pull=up)
+
+    def deinit(self):
+        for d in self._rows + self._cols:
+            d.deinit()
 
 
 def open_circuitpython(cfg):
