@@ -22,7 +22,8 @@ from playboard.games.registry import new_game
 from playboard.record.read import parse_game
 
 from playboard_host import pico
-from playboard_host.pico.circuitpy import DRIVE_OFFSET, DRIVE_SECTORS, SECTOR, list_drive, read_drive
+from playboard_host.circuitpython_stage import staged_sources
+from playboard_host.pico.circuitpy import DRIVE_OFFSET, DRIVE_SECTORS, SECTOR, build_drive, list_drive, read_drive
 from playboard_host.serial_link import BoardLink, open_port
 
 BOOT_S = 400     # host seconds allowed for the boot to the menu (compiling the firmware)
@@ -41,7 +42,6 @@ def drive():
         pytest.skip(str(e))
     if shutil.which("mformat") is None:
         pytest.skip("mtools not installed (apt-get install mtools): the CIRCUITPY drive is built with it")
-    from playboard_host.pico.circuitpy import build_drive, staged_sources
     files = staged_sources()
     files["boards/%s.json" % SCAN_BOARD] = json.dumps(scan_board()).encode()
     files["board.txt"] = SCAN_BOARD.encode()
@@ -65,11 +65,10 @@ def scan_board():
 def test_staged_sources_have_no_native_decorators():
     """What CircuitPython compiles holds no viper/native decorator (a SyntaxError there),
     keeps every module's line count (tracebacks point at the source lines) and compiles."""
-    from playboard_host.pico.circuitpy import staged_sources
-    from playboard_host.commands import deploy
+    from playboard_host.firmware_files import sources
     files = staged_sources()
     assert files["boot.py"].startswith(b'"""') and b'storage.remount("/", readonly=False)' in files["boot.py"]
-    src = dict((dest, path) for path, dest in deploy.sources(os.path.join(pico.ROOT, "firmware")))
+    src = dict((dest, path) for path, dest in sources(os.path.join(pico.ROOT, "firmware")))
     py = [k for k in files if k.endswith(".py") and k != "boot.py"]
     assert "playboard/games/tihbat_native.py" in py and not any(k.startswith("playboard/sim/") for k in py)
     for k in py:

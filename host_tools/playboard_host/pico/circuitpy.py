@@ -6,24 +6,13 @@ the end of the Pico's 2 MB flash). :func:`build_drive` makes one with Debian's
 ``mtools`` (``mformat``/``mmd``/``mcopy``, the formatting CircuitPython's own FatFs
 mounts); :func:`read_drive` reads a file back from a drive image (``mtype``).
 
-The firmware goes on it as ``.py`` sources (:func:`staged_sources`), not ``.mpy``:
-CircuitPython's ``.mpy`` header differs from MicroPython's and no CircuitPython
-``mpy-cross`` is at hand, so the chip compiles each module into its heap at import.
-CircuitPython has no native emitter (``@micropython.viper``/``native`` are a
-compile-time SyntaxError there): the staged copy of a module has those decorator
-lines blanked (line numbers kept), which leaves the function as the plain Python
-that CPython already runs and the tests check against the viper originals
-(``playboard.compat``: on CircuitPython the viper casts ``ptr8()`` are the identity).
-``boot.py`` remounts the drive writable for Python (the games' records): while USB is
-connected it is otherwise read-only to Python.
+The firmware's files for it: ``playboard_host.circuitpython_stage``.
 """
 import os
-import re
 import shutil
 import subprocess
 import tempfile
 
-_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 DRIVE_OFFSET = 0x100000   # CircuitPython's CIRCUITPY drive in the Pico's flash
 DRIVE_SECTORS = 2048      # 512-byte sectors: 1 MiB
 SECTOR = 512
@@ -32,13 +21,6 @@ SECTOR = 512
 # one FAT copy, 32 root sectors, no partition table)
 MFORMAT = ["-C", "-T", str(DRIVE_SECTORS), "-h", "255", "-s", "63", "-H", "0", "-d", "1",
            "-r", "32", "-c", "1", "-v", "CIRCUITPY"]
-
-BOOT_PY = b'''"""Playboard: the drive writable to Python (the games' records), read-only to USB."""
-import storage
-storage.remount("/", readonly=False)
-'''
-
-_DECORATOR = re.compile(rb"^[ \t]*@micropython\.(viper|native)[ \t]*(#.*)?$", re.M)
 
 
 class DriveError(Exception):
@@ -57,54 +39,6 @@ def _run(args):
     if proc.returncode != 0:
         raise DriveError("%s failed: %s" % (" ".join(args[:2]), (proc.stderr or proc.stdout).decode(errors="replace").strip()))
     return proc.stdout
-
-
-def strip_native(source):
-    """``source`` (bytes of a .py) with its ``@micropython.viper``/``native`` decorator
-    lines blanked, so that CircuitPython compiles the functions as plain Python."""
-    return _DECORATOR.sub(b"", source)
-
-
-def blank_docstrings(source):
-    """``source`` (bytes of a .py) with each docstring standing on lines of its own
-    (module, class, function) replaced by ``0`` and blank lines: the same code, the
-    same line numbers, less for the chip's compiler to read into its heap (a docstring
-    becomes a string object while the module compiles, then is thrown away)."""
-    import ast
-    text = source.decode()
-    lines = text.split("\n")
-    spans = []
-    for node in ast.walk(ast.parse(text)):
-        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body:
-            d = node.body[0]
-            if isinstance(d, ast.Expr) and isinstance(d.value, ast.Constant) and isinstance(d.value.value, str):
-                first, last = d.lineno - 1, d.end_lineno - 1
-                head = lines[first][:d.col_offset]
-                if head.strip() == "" and lines[last][d.end_col_offset:].strip() == "":
-                    spans.append((first, last, head))
-    for first, last, head in spans:
-        lines[first] = head + "0"
-        for k in range(first + 1, last + 1):
-            lines[k] = ""
-    return "\n".join(lines).encode()
-
-
-def staged_sources(firmware=None):
-    """{board path: bytes} of the firmware for a CircuitPython drive: ``main.py``, the
-    ``playboard`` package as ``.py`` (viper/native decorators and docstrings blanked, the simulated
-    board's ``playboard/sim`` left out, as ``playboard deploy`` leaves it), ``boards/``,
-    ``data/``, and ``boot.py`` (the drive writable to Python)."""
-    from playboard_host.commands import deploy
-    firmware = firmware or os.path.join(_ROOT, "firmware")
-    out = {}
-    for src, dest in deploy.sources(firmware):
-        with open(src, "rb") as f:
-            data = f.read()
-        if dest.endswith(".py"):
-            data = blank_docstrings(strip_native(data))
-        out[dest] = data
-    out["boot.py"] = BOOT_PY
-    return out
 
 
 def build_drive(files):
