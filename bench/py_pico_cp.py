@@ -19,7 +19,7 @@ import sys
 
 import benchlib
 
-GAMES = [("tihbat", "two"), ("tihbat", "demo"), ("toguz", "two"), ("toguz", "demo")]
+GAMES = [("tihbat", "two"), ("toguz", "two"), ("toguz", "demo"), ("tihbat", "demo")]
 
 
 def main():
