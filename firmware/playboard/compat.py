@@ -18,6 +18,9 @@ import sys
 # CPython, Adafruit Blinka installs a ``micropython`` module whose viper
 # decorator raises.
 MICROPYTHON = sys.implementation.name == "micropython"
+# CircuitPython: no native emitter (its modules come with the viper decorators blanked:
+# playboard_host.pico.circuitpy), no ``time.ticks_ms`` (``ticks_ms`` below)
+CIRCUITPYTHON = sys.implementation.name == "circuitpython"
 
 if MICROPYTHON:
     import micropython
@@ -47,6 +50,34 @@ else:
 
 
 ptr8 = ptr16 = ptr32 = uint = None
+
+if CIRCUITPYTHON:
+    import supervisor
+
+    def _cast(x):
+        """A viper cast (``ptr8(buf)``) as plain Python: the object itself."""
+        return x
+
+    ptr8 = ptr16 = ptr32 = uint = _cast  # noqa: F811
+    _ticks = supervisor.ticks_ms
+    _last = 0
+    _high = 0
+
+    def ticks_ms():
+        """CircuitPython's stand-in for MicroPython's ``time.ticks_ms()``: ms, wrapping at
+        2**30 as MicroPython's (``supervisor.ticks_ms`` wraps at 2**29: each of its wraps
+        seen flips bit 29; called every frame, so none is missed). Small ints: no allocation."""
+        global _last, _high
+        t = _ticks()
+        if t < _last:
+            _high ^= 0x20000000
+        _last = t
+        return t | _high
+
+    def ticks_diff(a, b):
+        """``time.ticks_diff`` for :func:`ticks_ms`'s values: a - b, signed, modulo 2**30."""
+        d = (a - b) & 0x3FFFFFFF
+        return d - 0x40000000 if d & 0x20000000 else d
 
 # CPython twins of the rules cores' viper functions: {core module name: {name: function}}.
 # Empty on MicroPython; the host tools fill it (playboard_host.twins.install) and a

@@ -5,7 +5,7 @@ A board definition is data (docs/hardware.md lists every field)::
     {"name": "pico-matrix", "title": "...", "backend": "rp2" | "circuitpython" | "sim",
      "module": "pico", "layout": "default", "n_sensors": 64,
      "sensor": {"kind": "matrix", "rows": [GP..], "cols": [GP..], "settle_us": 10,
-                "bank_read": true}
+                "bank_read": true, "reader": "keypad" | "scan" (circuitpython backend)}
             | {"kind": "shift_register", "chain": 8, "load": GP, "clk": GP, "data": GP,
                "reader": "spi" | "pio", "spi_id": 1, "mosi": GP, "baud": 2000000,
                "active_low": true}
@@ -170,6 +170,8 @@ def validate_board(d, name=None):
         have = len(rows) * len(cols)
         s["settle_us"] = c.int_range(s, "settle_us", "sensor.", 0, 1000, 10)
         s["bank_read"] = c.get(s, "bank_read", "sensor.", bool, True)
+        if s.get("reader", "keypad") not in ("keypad", "scan"):  # (circuitpython backend)
+            c.fail("sensor.reader", "%r not keypad or scan" % (s.get("reader"),))
     elif kind == "shift_register":
         chain = c.int_range(s, "chain", "sensor.", 1, 32)
         have = 8 * chain

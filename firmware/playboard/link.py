@@ -245,6 +245,10 @@ except AttributeError:  # CPython
         d = (a - b) & 0x3FFFFFFF
         return d - 0x40000000 if d & 0x20000000 else d
 
+    from playboard.compat import CIRCUITPYTHON
+    if CIRCUITPYTHON:
+        from playboard.compat import ticks_ms as _ticks_ms  # noqa: F811 (supervisor's, 2**30 wrap)
+
 
 class Link:
     """The board's side of the protocol over ``transport`` for ``store`` (a record.Store).
@@ -464,6 +468,10 @@ class Link:
              "problems": len(st.report), "error": st.error, "live": self.live}
         if self.app is not None and hasattr(self.app, "link_status"):
             d.update(self.app.link_status())
+        if req.get("heap") is True:  # the free heap after a collection (bytes)
+            import gc
+            gc.collect()
+            d["heap_free"] = gc.mem_free()
         return d
 
     def _list(self, req):

@@ -1,8 +1,7 @@
 """The CircuitPython backend under CPython, with fake ``keypad``/``microcontroller``/``board``/
-``digitalio``/``neopixel_write`` modules in sys.modules and Adafruit's real ``neopixel``
-driver (PyPI adafruit-circuitpython-neopixel) on top of them: the right pins, key
-numbers mapped to sensors, and the bytes that reach the strip."""
-import importlib
+``digitalio``/``neopixel_write`` modules in sys.modules: the right pins, key numbers
+mapped to sensors, and the bytes that reach the strip through CircuitPython's built-in
+``neopixel_write`` (the backend needs no Adafruit ``neopixel.py`` on the drive)."""
 import sys
 import types
 
@@ -69,7 +68,8 @@ class ShiftRegisterKeys(Scanner):
 
 @pytest.fixture
 def cp(monkeypatch):
-    """Install the fake CircuitPython modules; yield (keypad, neopixel, microcontroller, writes)."""
+    """Install the fake CircuitPython modules; yield (keypad, neopixel_write, microcontroller,
+    digitalio, writes)."""
     writes = []
     keypad = types.ModuleType("keypad")
     keypad.KeyMatrix = KeyMatrix
@@ -82,15 +82,35 @@ def cp(monkeypatch):
     digitalio = types.ModuleType("digitalio")
 
     class DigitalInOut:
+        """A pin of a diode matrix: a column reads low where a row driven low meets a
+        switch in ``DigitalInOut.closed`` ((row pin, column pin) pairs)."""
+        closed = set()
+        low = set()  # row pins driven low now
+
         def __init__(self, pin):
             self.pin = pin
             self.direction = None
+            self.switches = 0
+
+        def switch_to_output(self, value=False):
+            assert value is False
+            DigitalInOut.low.add(self.pin.n)
+            self.switches += 1
+
+        def switch_to_input(self, pull=None):
+            assert pull == "up"
+            DigitalInOut.low.discard(self.pin.n)
+
+        @property
+        def value(self):
+            return not any((r, self.pin.n) in DigitalInOut.closed for r in DigitalInOut.low)
 
         def deinit(self):
             pass
 
     digitalio.DigitalInOut = DigitalInOut
     digitalio.Direction = types.SimpleNamespace(OUTPUT="out", INPUT="in")
+    digitalio.Pull = types.SimpleNamespace(UP="up", DOWN="down")
     nw = types.ModuleType("neopixel_write")
 
     def neopixel_write(dio, buf):
@@ -101,18 +121,14 @@ def cp(monkeypatch):
     for name, mod in (("keypad", keypad), ("microcontroller", mc), ("board", board),
                       ("digitalio", digitalio), ("neopixel_write", nw)):
         monkeypatch.setitem(sys.modules, name, mod)
-    monkeypatch.delitem(sys.modules, "neopixel", raising=False)
-    neopixel = importlib.import_module("neopixel")
-    assert hasattr(neopixel, "GRB"), "Adafruit's neopixel driver expected (requirements-nodeps.txt)"
     Scanner.made = []
-    yield keypad, neopixel, mc, writes
-    sys.modules.pop("neopixel", None)
+    yield keypad, nw, mc, digitalio, writes
 
 
 def open_cp(cfg, cp):
     import playboard.hw.circuitpython as mod
     from playboard.hw.open import open_board
-    mod.keypad, mod.neopixel, mod.microcontroller, _ = cp
+    mod.keypad, mod.neopixel_write, mod.microcontroller, mod.digitalio, _ = cp
     return open_board(cfg)
 
 
@@ -162,7 +178,7 @@ def test_shift_register_keys_map_to_sensor_numbers(cp):
 
 
 def test_neopixel_bytes(cp):
-    writes = cp[3]
+    writes = cp[4]
     b = open_cp(load_board("feather-matrix-cp"), cp)
     b.set_led(0, 10, 20, 30)
     b.set_led(57, 255, 128, 1)
@@ -173,3 +189,30 @@ def test_neopixel_bytes(cp):
     assert data[:3] == bytes([20, 10, 30])          # GRB on the wire
     assert data[-3:] == bytes([128, 255, 1])
     assert data[3:-3] == bytes(56 * 3)
+
+
+def test_row_scan_reads_the_matrix_through_digitalio(cp):
+    """``sensor.reader: "scan"``: no keypad scanner; each row driven low in turn, a closed
+    switch read as its sensor (row * n_cols + col), every row let go after its read."""
+    cfg = load_board("feather-matrix-cp")
+    cfg["sensor"]["reader"] = "scan"
+    dio = cp[3].DigitalInOut
+    rows, cols = cfg["sensor"]["rows"], cfg["sensor"]["cols"]
+    dio.closed = {(rows[0], cols[0]), (rows[1], cols[7]), (rows[7], cols[3])}
+    b = open_cp(cfg, cp)
+    assert Scanner.made == []
+    buf = bytearray(64)
+    b.read(buf)
+    assert [i for i in range(64) if buf[i]] == [0, 15, 59]
+    assert dio.low == set()
+    dio.closed = set()
+    b.read(buf)
+    assert sum(buf) == 0
+
+
+def test_config_refuses_an_unknown_matrix_reader():
+    from playboard.config import ConfigError
+    cfg = load_board("feather-matrix-cp")
+    cfg["sensor"]["reader"] = "bitbang"
+    with pytest.raises(ConfigError, match="sensor.reader"):
+        validate_board(cfg)

@@ -7,7 +7,7 @@ argument. (The power-up's part: ``playboard.app.startup``.)
 import gc
 
 from playboard.app.state import RESERVE, MASK, S_SETUP, S_PLAY, PADS_ON_TOGUZ, PADS_ON_TOBIT, MENU_START
-from playboard.compat import const, unload
+from playboard.compat import CIRCUITPYTHON, const, unload
 
 
 _SHARE_MS = const(4)  # a frame goes on to the start's next unit while it has run under this
@@ -66,7 +66,8 @@ def _unit(app, p, now_ms, resumed):
         # objects come in that order
         code = _CODE[name]  # the modules of state.GAME_CODE this game uses
         app.release_game(code + _ENGINE_CODE if engine else code)
-        app.drop_link()  # a game before the link: it loads again when the host speaks
+        if not CIRCUITPYTHON:  # (there its code is compiled again to come back: kept)
+            app.drop_link()  # a game before the link: it loads again when the host speaks
         unload("playboard.app.ui")  # not needed in play
         unload("playboard.app.museum")
         unload("playboard.app.staff")

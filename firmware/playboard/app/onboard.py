@@ -66,6 +66,16 @@ def load_native(cfg):
     return True
 
 
+def _transport(circuitpython):
+    """The link's byte channel: the USB serial through ``sys.stdin``/``select.poll``
+    (MicroPython), or CircuitPython's ``usb_cdc`` object (no poll on stdin there)."""
+    if circuitpython:
+        from playboard.hw.cdc import CdcTransport
+        return CdcTransport()
+    from playboard.hw.stdio import StdioTransport
+    return StdioTransport()
+
+
 def first_boot(app):
     """Before ``app.run()``: start the guided calibration on a hall board that has no
     calibration file (``hw.calibrated`` False); True if started. The check's module
@@ -83,33 +93,40 @@ def run():
 
     cfg = load_board(_board_name(), with_layout=False)  # the app reads and checks the layout
     hw = open_board(cfg)
+    from playboard.compat import CIRCUITPYTHON, unload
+    if CIRCUITPYTHON:  # (compiled into the heap there: start-up-only code goes back)
+        del load_board, open_board
+        unload("playboard.config")
+        unload("playboard.hw.open")
     hw.fill(0, 0, 24)  # lit at once, before the rest is imported
     hw.show()
     from playboard.app.startup import read_layouts
     layouts = read_layouts(cfg, hw)  # first, while the heap is nearly empty
     from playboard.app.loop import App
-    from playboard.compat import unload
     unload("playboard.app.startup")
     from playboard.health import watchdog_reset
     by_wdt = watchdog_reset()  # read before machine.WDT marks SCRATCH4 again
     unload("playboard.health")
     wdt = None
     try:
-        from machine import WDT
-        wdt = WDT(timeout=8000)
-    except (ImportError, AttributeError, ValueError):
+        if CIRCUITPYTHON:
+            from playboard.hw.circuitpython import watchdog
+            wdt = watchdog(8.0)
+        else:
+            from machine import WDT
+            wdt = WDT(timeout=8000)
+    except (ImportError, AttributeError, ValueError, RuntimeError):
         pass
     try:
         from playboard.record import Store
-        from playboard.hw.stdio import StdioTransport
-
-        load_native(cfg)
+        if not CIRCUITPYTHON:
+            load_native(cfg)  # (no native code on CircuitPython)
         from playboard.record.journal import find
 
         journal = find()  # (the product image's; None on the stock image: files only)
         if journal is None:
             unload("playboard.record.journal")
-        app = App(hw, cfg, Store("/games", journal=journal), transport=StdioTransport(), wdt=wdt,
+        app = App(hw, cfg, Store("/games", journal=journal), transport=_transport(CIRCUITPYTHON), wdt=wdt,
                   layouts=layouts)
         del journal
         app.wdt_reset = by_wdt  # counted at the first frame (startup.start)
@@ -126,6 +143,10 @@ def run():
         # REPL; the watchdog must not reset the board under them. Any other exception
         # keeps it running: the board restarts by itself 8 s later (docs/app.md).
         if wdt is not None:
-            stop_watchdog()
+            if CIRCUITPYTHON:
+                from playboard.hw.circuitpython import stop_watchdog as stop_cp
+                stop_cp()
+            else:
+                stop_watchdog()
             print("playboard: stopped (Ctrl-C); watchdog off; Ctrl-D or a reset starts the app")
         raise

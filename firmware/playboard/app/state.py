@@ -3,7 +3,12 @@ pads, and small helpers. Every module of ``playboard.app`` imports from here; th
 module imports nothing of the app (docs/architecture.md)."""
 import time
 
-from playboard.compat import const
+from playboard.compat import const, CIRCUITPYTHON
+
+if CIRCUITPYTHON:
+    from playboard.compat import ticks_ms as _CP_TICKS  # (CircuitPython's time has no ticks_ms)
+else:
+    _CP_TICKS = None
 
 GAMES = ("toguz", "tobit", "tobit4", "tihbat")
 # (lists, read only: their names are interned with this module's code; a constant
@@ -73,6 +78,10 @@ GAME_CODE = ("playboard.games.toguz", "playboard.games.tihbat", "playboard.games
 NATIVE_CODE = ("playboard.games.toguz_native", "playboard.games.tobit_native",
                "playboard.games.tihbat_native", "playboard.engine.evaluation_native",
                "playboard.board.tobit_tracker_native")
+if CIRCUITPYTHON:  # no native code there: the kernels are plain Python, loaded by
+    # their games (the first import of each) and dropped with them, as game code
+    GAME_CODE = GAME_CODE + NATIVE_CODE
+    NATIVE_CODE = ()
 RESERVE = const(16384)  # bytes of App._reserve: kept whole while a game's code loads
 
 RESIGNED = "resignation"
@@ -92,7 +101,7 @@ def top_level(game, cfg):
 
 def ticks_ms():
     """The device clock in ms (wraps at 2**30): ``time.ticks_ms`` or a CPython stand-in."""
-    t = getattr(time, "ticks_ms", None)
+    t = getattr(time, "ticks_ms", None) or _CP_TICKS
     if t is not None:
         return t()
     return int(time.monotonic() * 1000) & MASK

@@ -137,13 +137,18 @@ def levels_of(name, native=False):
 try:
     _ticks_ms = time.ticks_ms
     _ticks_diff = time.ticks_diff
-except AttributeError:  # CPython
+except AttributeError:  # CircuitPython, CPython
 
     def _ticks_ms():
         return int(time.monotonic() * 1000)
 
     def _ticks_diff(a, b):
         return a - b
+
+
+    from playboard.compat import CIRCUITPYTHON
+    if CIRCUITPYTHON:
+        from playboard.compat import ticks_ms as _ticks_ms, ticks_diff as _ticks_diff  # noqa: F811
 
 
 def _ticks_diff_plain(a, b):

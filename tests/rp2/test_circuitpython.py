@@ -1,0 +1,151 @@
+"""The firmware under CircuitPython 10.2.1 on the emulated Pico (issue 36, docs/pico.md).
+
+CircuitPython's own Pico image (``../shared/rp2/``, or ``$PLAYBOARD_CIRCUITPYTHON_UF2``)
+runs in rp2040js with the pad fix (``pico.mjs --qspi-cs-high``) on a CIRCUITPY FAT12
+drive built by the host tools (``playboard_host.pico.circuitpy``, mtools): the firmware
+as ``.py`` sources (compiled into the chip's heap at import), ``boot.py`` remounting
+the drive writable, ``board.txt`` naming ``pico-matrix-cp`` (the pico-matrix wiring
+through ``keypad``; LEDs through ``neopixel_write``), here with its matrix read row by row
+(``sensor.reader: "scan"``: keypad does not scan in rp2040js). The firmware starts from the
+drive's ``main.py`` as on MicroPython. Skips with a clear message only where Node,
+rp2040js, the images or mtools are absent. Slow: the emulator needs about 5-10 host
+seconds a busy emulated second and the chip compiles the firmware at each boot.
+"""
+import json
+import os
+import shutil
+
+import pytest
+
+from playboard.board.layout import load_layout
+from playboard.games.registry import new_game
+from playboard.record.read import parse_game
+
+from playboard_host import pico
+from playboard_host.circuitpython_stage import staged_sources
+from playboard_host.pico.circuitpy import DRIVE_OFFSET, DRIVE_SECTORS, SECTOR, build_drive, list_drive, read_drive
+from playboard_host.serial_link import BoardLink, open_port
+
+BOOT_S = 400     # host seconds allowed for the boot to the menu (compiling the firmware)
+MOVE_S = 300     # host seconds allowed for a move to be seen
+
+
+@pytest.fixture(scope="module")
+def drive():
+    """The CIRCUITPY drive image (bytes) with the firmware and board.txt = pico-matrix-cp."""
+    why = pico.unavailable()
+    if why:
+        pytest.skip("virtual Pico unavailable: %s" % why)
+    try:
+        pico.circuitpython_uf2()
+    except pico.PicoUnavailable as e:
+        pytest.skip(str(e))
+    if shutil.which("mformat") is None:
+        pytest.skip("mtools not installed (apt-get install mtools): the CIRCUITPY drive is built with it")
+    files = staged_sources()
+    files["boards/%s.json" % SCAN_BOARD] = json.dumps(scan_board()).encode()
+    files["board.txt"] = SCAN_BOARD.encode()
+    return build_drive(files)
+
+
+SCAN_BOARD = "pico-matrix-cp-scan"
+
+
+def scan_board():
+    """pico-matrix-cp with ``sensor.reader: "scan"`` (a board definition, dict): the matrix
+    read row by row through digitalio, since keypad's background scanning does not run
+    in rp2040js (its 1/1024 s tick does not come: docs/pico.md "CircuitPython")."""
+    with open(os.path.join(pico.ROOT, "firmware", "boards", "pico-matrix-cp.json")) as f:
+        b = json.load(f)
+    b["name"] = SCAN_BOARD
+    b["sensor"]["reader"] = "scan"
+    return b
+
+
+def test_staged_sources_have_no_native_decorators():
+    """What CircuitPython compiles holds no viper/native decorator (a SyntaxError there),
+    keeps every module's line count (tracebacks point at the source lines) and compiles."""
+    from playboard_host.firmware_files import sources
+    files = staged_sources()
+    assert files["boot.py"].startswith(b'"""') and b'storage.remount("/", readonly=False)' in files["boot.py"]
+    src = dict((dest, path) for path, dest in sources(os.path.join(pico.ROOT, "firmware")))
+    py = [k for k in files if k.endswith(".py") and k != "boot.py"]
+    assert "playboard/games/tihbat_native.py" in py and not any(k.startswith("playboard/sim/") for k in py)
+    for k in py:
+        data = files[k]
+        assert b"@micropython.viper" not in data and b"@micropython.native" not in data, k
+        assert data.count(b"\n") == open(src[k], "rb").read().count(b"\n"), k
+        compile(data, k, "exec")
+
+
+def _status(link):
+    return link.request("S", {"heap": True})
+
+
+def _move(p, link, g, lay, pit, t_us):
+    """Lift the counters of the mover's pit ``pit`` (0 or 1) of Tihbat game ``g`` for
+    600 ms from emulated time ``t_us``, then sow them (the pits holding counters after
+    the move closed); pushes the move on ``g``; returns the board's status once its
+    position is ``g``'s (or after 10 emulated s)."""
+    src = pit + 2 * g.turn
+    p.set_closed([lay.sensor_of(c) for c in range(4) if g.pos[c] and c != src], t_us)
+    g.push(pit)
+    p.set_closed([lay.sensor_of(c) for c in range(4) if g.pos[c]], t_us + 600000)
+    p.wait_for(lambda q: q.time_us > t_us + 2000000, MOVE_S, "the move's time")
+    for _ in range(20):
+        st = _status(link)
+        if st.get("fen") == g.fen():
+            break
+        p.wait_emulated(0.5, MOVE_S)
+    return st
+
+
+def test_tihbat_two_players_through_the_sensors_record_on_the_drive(drive):
+    """The firmware boots on CircuitPython from the drive: the link answers (free heap
+    reported at the menu and in play); a two-player Tihbat game begun over the link is
+    played by lifting and sowing counters on the emulated matrix, each position the
+    board reports the rules core's; the game's record (written through boot.py's
+    writable mount) is read back from the FAT drive after the run, move for move."""
+    lay = load_layout("tihbat")
+    p = pico.circuitpython(drive, cfg=pico.matrix_config(), speed=0).start()
+    try:
+        p.set_closed([lay.sensor_of(c) for c in range(4)])
+        p.wait_for(lambda q: q.usb_up.is_set() and q.led_frames >= 2, BOOT_S, "boot (USB up, LEDs written)")
+        link = BoardLink(open_port(p.port, timeout=0.05), timeout=60)
+        assert link.hello()["proto"] == 1
+        menu = _status(link)
+        assert menu["state"] == "menu" and menu["heap_free"] > 20000, menu
+        link.set_game(game="tihbat", mode="two")
+        g = new_game("tihbat")
+        st = _status(link)
+        for _ in range(40):
+            if st["state"] == "play":
+                break
+            p.wait_emulated(0.5, MOVE_S)
+            st = _status(link)
+        assert st["state"] == "play" and st["game"] == "tihbat" and st["fen"] == g.fen(), st
+        assert st["heap_free"] > 10000 and st["ply"] == 0, st
+        start = st
+        played = []
+        for pit in (0, 1, 1):  # South's pit 1, North's pit 2, South's pit 2
+            played.append(g.move_text(pit))
+            st = _move(p, link, g, lay, pit, p.time_us + 200000)
+            assert st["fen"] == g.fen() and st["ply"] == len(played), (st, g.fen())
+        gid = st["current"]
+        assert gid is not None and p.resets == [], (st, p.resets)
+        print("CircuitPython: heap free at the menu %d B, in play (Tihbat) %d B at its start, %d B"
+              " after 3 plies; emulated %.1f s" % (menu["heap_free"], start["heap_free"], st["heap_free"],
+                                                  p.time_us / 1e6))
+        image = p.flash(DRIVE_OFFSET, DRIVE_SECTORS * SECTOR)
+    finally:
+        p.close()
+    names = list_drive(image, "games")
+    recs = [parse_game(read_drive(image, "games/" + n), gid) for n in names]
+    recs = [r for r in recs if r.name == "tihbat"]
+    assert len(recs) == 1, (names, recs)
+    rec = recs[0]
+    assert rec.problem is None and rec.plies == 3 and rec.moves == played, (rec, rec.moves, played)
+    replay = new_game("tihbat")
+    for mv in rec.moves:
+        replay.push_text(mv)
+    assert replay.fen() == g.fen()
