@@ -10,7 +10,10 @@ RP2040 (docs/engine.md). It copies the position, and up to ``_HMAX`` positions b
 
 ``TobitSearch`` holds the search's buffers (about 13 KB, made at the engine's first such
 search) and sets it up; ``start`` and ``step`` are ``Engine.start``'s and
-``Engine.step``'s for it. Native (viper) code: imported at power-up - only where the
+``Engine.step``'s for it. The loop ``_run``, the step loop ``step`` and ``NativeSearch``
+(the Python side both searches share) serve Toguz Kumalak's native search too
+(``playboard.engine.toguz_native``: its branches of ``_run``, where ``s[_TG]`` is 1),
+so that the negamax is written once. Native (viper) code: imported at power-up - only where the
 board definition asks for it, ``"engine": {"native": true}`` - and never dropped
 (docs/architecture.md).
 """

@@ -259,12 +259,15 @@ class Tobit(TobitBoard):
         use ``parse_move`` for untrusted input."""
         ply = self.ply
         chunks = self._chunks
-        if ply >= len(chunks) * _CHUNK:
-            chunks.append(bytearray(self._snap * _CHUNK))
+        try:
+            u = chunks[ply >> 4]
+        except IndexError:  # deeper than ever: a chunk more
+            u = bytearray(self._snap * _CHUNK)
+            chunks.append(u)
         st = self.st
         st[ST_MLEN] = len(m)
         st[ST_CACHED] = 0  # (saved so: an undo back to here finds no cache either)
-        clock = _push(self.board, m, st, chunks[ply >> 4], (ply & 15) * self._snap, self._geo, self._z)
+        clock = _push(self.board, m, st, u, (ply & 15) * self._snap, self._geo, self._z)
         ply += 1
         self.ply = ply
         if clock >= 8:  # a third occurrence needs at least 8 reversible plies
