@@ -60,10 +60,11 @@ from playboard.app.state import (STATE_NAMES, S_MENU, S_SETUP, S_PLAY, S_OVER, S
 _SLICES = const(32)
 _SLICES_TOBIT = const(8)
 _SLICES_NATIVE = const(64)
-# a thinking frame's time on average (us, issue 35: <= 10 ms): while the thinking
-# frames so far (collections, the thinking light's blink, the move's hand-off) ran
-# over it, slices are 1 ms shorter (``App._over``, kept within these bounds)
-_FRAME_US = const(9900)
+# a thinking frame's time on average (us; issue 35: <= 10 ms, less the margin a
+# search's first and last frames, about 22 ms each, take over 300 frames): while the
+# thinking frames so far (collections, the thinking light's blink, the move's
+# hand-off) ran over it, slices are 1 ms shorter (``App._over``, within these bounds)
+_FRAME_US = const(9600)
 _OVER_MAX = const(40000)
 _CREDIT_MAX = const(2000)
 
