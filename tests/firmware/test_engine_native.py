@@ -5,8 +5,6 @@ moves in the same order, and the same move, score, nodes and depth from every se
 Runs under CPython (pytest; the viper code as plain Python) and MicroPython
 (tests/mp_runner.py; the viper code native, as on the RP2040).
 """
-import gc
-
 from playboard.engine.evaluation import for_game
 from playboard.engine.evaluation_native import _tobit_eval
 from playboard.engine.search import Engine
@@ -14,6 +12,7 @@ from playboard.engine import tobit_native
 from playboard.games.registry import new_game
 
 import tlib
+from nativerig import native, pair, result, check_slices_stop_and_time_budgets
 
 TOBITS = ("tobit", "tobit4")
 
@@ -84,20 +83,6 @@ def test_the_native_moves_are_the_rules_cores_moves_in_their_order():
             and seen["long capture"] >= 10), seen
 
 
-def _native(e):
-    e.native = True
-    return e
-
-
-def _pair(tt):
-    gc.collect()
-    return Engine(tt_size=tt), _native(Engine(tt_size=tt))
-
-
-def _result(e):
-    return (e.best_move, e.score, e.nodes, e.depth)
-
-
 def test_the_native_search_finds_what_the_engine_finds_at_equal_nodes():
     for tt in (256, 0):
         for name in TOBITS:
@@ -109,11 +94,11 @@ def test_the_native_search_finds_what_the_engine_finds_at_equal_nodes():
                 # half, 12 a third
                 for level, nodes, level2, nodes2 in ((11, 600, 13, 600), (10, 1500, 12, 2250)):
                     e1 = e2 = None
-                    e1, e2 = _pair(tt)
+                    e1, e2 = pair(tt)
                     e1.think(g, level, nodes=nodes)
                     e2.think(g, level2, nodes=nodes2)
                     assert e2._ts.kk[41] == e2.nodes  # (the native search ran)
-                    assert _result(e1) == _result(e2), (name, tt, level, g.fen())
+                    assert result(e1) == result(e2), (name, tt, level, g.fen())
                     assert e2._ts.s[380] == 0  # every move list fitted (_OVER)
 
 
@@ -126,13 +111,13 @@ def test_whole_games_played_alike_with_the_table_kept_between_moves():
                       ("tobit4", "W:WK21:BK7,K25")):
         g = new_game(name, fen) if fen else next(tlib.random_games(lambda: new_game(name), 1, 3, most=4))
         e1 = e2 = None
-        e1, e2 = _pair(256)
+        e1, e2 = pair(256)
         while not g.is_game_over() and g.ply < 240:  # (the native search's key window)
             e1.start(g, 11, nodes=250, copy=False)  # (no copy of a long game: the heap)
             while not e1.step():
                 pass
             e2.think(g, 13, nodes=250)  # (the native table's top: the whole budget, as 11's)
-            assert _result(e1) == _result(e2), (name, g.ply, g.fen())
+            assert result(e1) == result(e2), (name, g.ply, g.fen())
             g.push(e1.best_move)
         ends.append((g.termination, g.ply))
     assert ends == [("repetition", 13), ("no piece or no legal move", 97), (None, 240),
@@ -140,37 +125,7 @@ def test_whole_games_played_alike_with_the_table_kept_between_moves():
 
 
 def test_slices_stop_and_time_budgets():
-    g = next(tlib.random_games(lambda: new_game("tobit"), 1, 8, most=30))
-    e1, e2 = _pair(256)
-    e1.think(g, 11, nodes=900)
-    e2.start(g, 13, nodes=900)  # (the native table's top: the whole budget, as 11's)
-    steps = 0
-    while not e2.step(nodes=7):  # one slice a frame
-        steps += 1
-    assert _result(e1) == _result(e2) and steps == 900 // 7
-    # stopped mid-search: done at once, a legal move kept
-    e1 = e2 = None
-    e3 = _native(Engine(tt_size=256))
-    e3.start(g, 13, nodes=5000)
-    e3.step(nodes=300)
-    e3.stop()
-    assert e3.done and e3.stopped and e3.step() and e3.nodes == 300
-    assert e3.best_move in g.legal_moves()
-    # a time budget on an injected clock: 1 ms a look at the clock
-    t = [0]
-
-    def clock():
-        t[0] += 1
-        return t[0]
-
-    e3 = None
-    e4 = _native(Engine(tt_size=256, clock=clock))
-    e4.think(g, 13, ms=40)
-    assert e4.done and 0 < e4.nodes and e4.best_move in g.legal_moves()
-    # the clock read before the first node, as the engine's own search reads it: no time,
-    # no node, the first legal move
-    e4.think(g, 13, ms=0)
-    assert (e4.nodes, e4.best_move) == (0, g.legal_moves()[0])
+    check_slices_stop_and_time_budgets('tobit', 11, 13)
 
 
 def test_the_native_search_shares_the_engines_bounds():

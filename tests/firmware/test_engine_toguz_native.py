@@ -6,28 +6,13 @@ nodes and depth from every search, on positions of the master games in
 Runs under CPython (pytest; the viper code as plain Python) and MicroPython
 (tests/mp_runner.py; the viper code native, as on the RP2040).
 """
-import gc
-
 from playboard import pgn
 from playboard.engine.search import Engine
 from playboard.engine import toguz_native
 from playboard.games.registry import new_game
 
 import tlib
-
-
-def _native(e):
-    e.native = True
-    return e
-
-
-def _pair(tt):
-    gc.collect()
-    return Engine(tt_size=tt), _native(Engine(tt_size=tt))
-
-
-def _result(e):
-    return (e.best_move, e.score, e.nodes, e.depth)
+from nativerig import native, pair, result, check_slices_stop_and_time_budgets
 
 
 def _master_positions(games, every):
@@ -50,12 +35,12 @@ def _master_positions(games, every):
 
 def _same(g, tt, nodes, seen):
     e1 = e2 = None
-    e1, e2 = _pair(tt)
+    e1, e2 = pair(tt)
     e1.think(g, 9, nodes=nodes)
     e2.think(g, 9, nodes=nodes)  # (the native table's top: the whole budget, as 9's)
     assert e2._tgs.kk[41] == e2.nodes  # (the native search ran)
-    assert _result(e1) == _result(e2), (tt, nodes, g.fen(), _result(e1), _result(e2))
-    seen.append(_result(e1))
+    assert result(e1) == result(e2), (tt, nodes, g.fen(), result(e1), result(e2))
+    seen.append(result(e1))
 
 
 def test_the_native_search_finds_what_the_engine_finds_on_master_positions():
@@ -89,45 +74,19 @@ def test_the_native_search_finds_what_the_engine_finds_in_random_games_and_endin
 def test_whole_games_played_alike_with_the_table_kept_between_moves():
     g = next(tlib.random_games(lambda: new_game("toguz"), 1, 4, most=4))
     e1 = e2 = None
-    e1, e2 = _pair(1024)
+    e1, e2 = pair(1024)
     while not g.is_game_over():
         e1.start(g, 9, nodes=200, copy=False)
         while not e1.step():
             pass
         e2.think(g, 9, nodes=200)
-        assert _result(e1) == _result(e2), (g.ply, g.fen())
+        assert result(e1) == result(e2), (g.ply, g.fen())
         g.push(e1.best_move)
     assert (g.result(), g.ply) == ("1-0", 105), (g.result(), g.ply)
 
 
 def test_slices_stop_and_time_budgets():
-    g = next(tlib.random_games(lambda: new_game("toguz"), 1, 8, most=30))
-    e1, e2 = _pair(256)
-    e1.think(g, 9, nodes=900)
-    e2.start(g, 9, nodes=900)
-    steps = 0
-    while not e2.step(nodes=7):  # one slice a frame
-        steps += 1
-    assert _result(e1) == _result(e2) and steps == 900 // 7
-    e1 = e2 = None
-    e3 = _native(Engine(tt_size=256))
-    e3.start(g, 9, nodes=5000)
-    e3.step(nodes=300)
-    e3.stop()
-    assert e3.done and e3.stopped and e3.step() and e3.nodes == 300
-    assert e3.best_move in g.legal_moves()
-    t = [0]
-
-    def clock():
-        t[0] += 1
-        return t[0]
-
-    e3 = None
-    e4 = _native(Engine(tt_size=256, clock=clock))
-    e4.think(g, 9, ms=40)
-    assert e4.done and 0 < e4.nodes and e4.best_move in g.legal_moves()
-    e4.think(g, 9, ms=0)
-    assert (e4.nodes, e4.best_move) == (0, g.legal_moves()[0])
+    check_slices_stop_and_time_budgets('toguz', 9, 9)
 
 
 def test_the_native_levels():
@@ -140,9 +99,9 @@ def test_the_native_levels():
     assert search.levels_of("tihbat", True) == search.LEVELS and search.levels_of("toguz") == search.LEVELS
     # a level with a depth cap searches with the engine's own loop on a native engine
     g = new_game("toguz")
-    e = _native(Engine(tt_size=256))
+    e = native(Engine(tt_size=256))
     e.think(g, 7, nodes=2000)
     assert getattr(e, "_tgs", None) is None
-    if hasattr(toguz_native, "_P"):  # (MicroPython: consts are not the module's names)
-        assert (toguz_native._P, toguz_native._WIN, toguz_native._INF, toguz_native._WB) == (
-            search.MAX_PLY + 1, search.WIN, search.INF, search._WIN_BOUND)
+    if hasattr(toguz_native, "_P"):  # (MicroPython: consts are not the module's names;
+        # the loop's bounds are tobit_native's: test_engine_native.py)
+        assert toguz_native._P == search.MAX_PLY + 1

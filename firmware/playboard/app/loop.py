@@ -51,13 +51,23 @@ from playboard.hw.base import ADAPTER, USB
 from playboard.app.state import (STATE_NAMES, S_MENU, S_SETUP, S_PLAY, S_OVER, S_ATTRACT, S_STAFF,
                                  MASK, ARM_MS, DRAW_MS, OVER_DELAY_MS, ATTRACT_STEP_MS, HOURS_MS,
                                  HOLD_MS, RELEASE_MS, QUIET_MS, REST_MS,
-                                 APP_SETTINGS, GAME_CODE, NATIVE_CODE, RESERVE, RESIGNED, AGREED, ticks_ms, clamp)
+                                 APP_SETTINGS, GAME_CODE, NATIVE_CODE, RESERVE, RESIGNED, AGREED, ticks_ms, ticks_us,
+                                 clamp)
 
 # slices of a search between two planned collections (``App._think``): a Tobit slice
 # leaves about 3 KB of garbage on the RP2040 (a Toguz Kumalak one 0.4 KB), so that
-# many slices stay well within the free heap a collection leaves (>= 64 KB)
+# many slices stay well within the free heap a collection leaves (>= 64 KB); a native
+# search (engine.native) leaves none of its own: only the frame's (issue 35)
 _SLICES = const(32)
 _SLICES_TOBIT = const(8)
+_SLICES_NATIVE = const(64)
+# a thinking frame's time on average (us; issue 35: <= 10 ms, less the margin a
+# search's first and last frames, about 22 ms each, take over 300 frames): while the
+# thinking frames so far (collections, the thinking light's blink, the move's
+# hand-off) ran over it, slices are 1 ms shorter (``App._over``, within these bounds)
+_FRAME_US = const(9600)
+_OVER_MAX = const(40000)
+_CREDIT_MAX = const(2000)
 
 
 _COLD_RETRY_MS = const(1000)  # cold code that did not load (MemoryError): tried again after this
@@ -193,6 +203,7 @@ class App:
         self.state = S_MENU
         self.thinking = False
         self._slices = 0  # slices the search may run before the next planned collection
+        self._over = 0  # us the thinking frames ran over _FRAME_US each, in all (bounded)
         self.expecting = None  # the engine's move shown, waiting for the board
         self.result = None
         self.termination = None
@@ -516,21 +527,29 @@ class App:
 
     def _think(self, now_ms):
         """One slice of the search, or, every ``_SLICES`` slices (Tobit's:
-        ``_SLICES_TOBIT``) and before the first, a planned collection instead, in a
-        frame of its own: a collection the heap asked for inside a slice would make
-        that frame a slice and a collection long (13-28 ms on the RP2040)."""
+        ``_SLICES_TOBIT``; a native search's: ``_SLICES_NATIVE``) and before the
+        first, a planned collection instead, in a frame of its own: a collection the
+        heap asked for inside a slice would make that frame a slice and a collection
+        long (13-28 ms on the RP2040). A slice is ``slice_ms``, 1 ms less while the
+        thinking frames ran over their mean's target (``_FRAME_US``, ``frame``)."""
         eng = self.engine
         k = self._slices
         if k <= 0:
             gc.collect()
-            self._slices = _SLICES_TOBIT if hasattr(self.game, "n_points") else _SLICES
+            if eng._g is None:  # a native search (engine.search: none of its game copy)
+                self._slices = _SLICES_NATIVE
+            else:
+                self._slices = _SLICES_TOBIT if hasattr(self.game, "n_points") else _SLICES
             return
         self._slices = k - 1
         try:
             if self.think == "nodes":
                 done = eng.step(nodes=self.slice_nodes)
             else:
-                done = eng.step(ms=self.slice_ms)
+                ms = self.slice_ms
+                if self._over > 0 and ms > 2:
+                    ms -= 1
+                done = eng.step(ms=ms)
         except MemoryError:
             # the heap is too cut up for a deeper search: play the best move found so
             # far (the search's moves are taken back by stop)
@@ -575,6 +594,8 @@ class App:
         frame is survived: the heap is swept and the next frame does the work left
         undone (the tracker's events not yet handled, the record queue, the turn
         check, the sensors' occupancy read again); see docs/app.md, "Memory"."""
+        was = self.thinking
+        t0 = ticks_us()
         try:
             self._frame(now_ms)
         except MemoryError:
@@ -585,6 +606,9 @@ class App:
             from playboard.app import contain  # (cold: counted, kept, the game begun again)
             contain.contain(self, e, now_ms)
             unload("playboard.app.contain")
+        if was or self.thinking:  # a thinking frame: its time against the mean's target
+            v = self._over + ((ticks_us() - t0) & MASK) - _FRAME_US
+            self._over = _OVER_MAX if v > _OVER_MAX else (-_CREDIT_MAX if v < -_CREDIT_MAX else v)
 
     def _frame(self, now_ms):
         self.now = now_ms

@@ -107,6 +107,14 @@ def ticks_ms():
     return int(time.monotonic() * 1000) & MASK
 
 
+def ticks_us():
+    """The device clock in us (wraps at 2**30): ``time.ticks_us`` or a CPython stand-in."""
+    t = getattr(time, "ticks_us", None)
+    if t is not None:
+        return t()
+    return int(time.monotonic() * 1000000) & MASK
+
+
 def clamp(v, lo, hi):
     if not isinstance(v, int) or isinstance(v, bool):
         return lo

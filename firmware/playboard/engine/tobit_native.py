@@ -10,7 +10,10 @@ RP2040 (docs/engine.md). It copies the position, and up to ``_HMAX`` positions b
 
 ``TobitSearch`` holds the search's buffers (about 13 KB, made at the engine's first such
 search) and sets it up; ``start`` and ``step`` are ``Engine.start``'s and
-``Engine.step``'s for it. Native (viper) code: imported at power-up - only where the
+``Engine.step``'s for it. The loop ``_run``, the step loop ``step`` and ``NativeSearch``
+(the Python side both searches share) serve Toguz Kumalak's native search too
+(``playboard.engine.toguz_native``: its branches of ``_run``, where ``s[_TG]`` is 1),
+so that the negamax is written once. Native (viper) code: imported at power-up - only where the
 board definition asks for it, ``"engine": {"native": true}`` - and never dropped
 (docs/architecture.md).
 """
@@ -18,7 +21,8 @@ from array import array
 
 from playboard.compat import micropython, const, ptr8, ptr16, ptr32  # noqa: F401
 from playboard.games.tobit_native import _push, _scan, _unmake
-from playboard.engine.evaluation_native import _tobit_eval
+from playboard.games.toguz_native import _sow, _key
+from playboard.engine.evaluation_native import _tobit_eval, _toguz_eval, _toguz_order
 
 _P = const(41)  # frames: the search's MAX_PLY + 1
 _MAXM = const(640)  # moves held along the search path (all plies' lists)
@@ -53,6 +57,7 @@ _HIST = const(378)
 _ROOT = const(379)  # 1 once the root's moves were ordered (Engine: _moves[0] set)
 _OVER = const(380)  # move lists that did not fit (searched as leaves): 0 expected
 _HK = const(381)  # how many keys of older positions there are (kk[_KH:])
+_TG = const(382)  # 1: Toguz Kumalak's search (``ToguzSearch``), 0: Tobit's
 _OK = const(384)  # 64 order keys of the node being ordered
 _SN = const(448)
 _NODES = const(41)  # in the i32 array, after the 41 keys
@@ -265,8 +270,13 @@ def _gen(b: ptr8, geo: ptr8, me: int, pool: ptr8, po: int, mo: ptr16, mk: ptr16,
 def _run(s: ptr16, kk: ptr32, pool: ptr8, mo: ptr16, mk: ptr16, kil: ptr8, b: ptr8,
          st: ptr8, mb: ptr8, u: ptr8, geo: ptr8, z: ptr32, tk: ptr32, ts: ptr16, ti: ptr8,
          tm: ptr8, fr: ptr8, tsz: int, limit: int) -> int:
-    """``Engine._run`` for Tobit: search until ``limit`` nodes were visited (0) or the
-    search is over (1). All its state is in ``s`` and ``kk`` (``TobitSearch``)."""
+    """``Engine._run`` for Tobit, and for Toguz Kumalak where ``s[_TG]`` is 1: search
+    until ``limit`` nodes were visited (0) or the search is over (1). All its state is in
+    ``s`` and ``kk`` (``TobitSearch``, ``ToguzSearch``). Toguz Kumalak's: the moves of
+    each ply at ``pool[9 * ply:]`` (pits), the killers at ``kil[2 * ply:]`` (255 none),
+    the position ``b`` (26 bytes) and the positions along the path at ``u[26 * ply:]``;
+    ``mo``, ``mk``, ``st``, ``mb``, ``geo``, ``z``, ``fr`` are not read but ``geo[0]``."""
+    tg = int(s[_TG])
     n1 = int(geo[0])
     snap = n1 + 26
     hist = int(s[_HIST])
@@ -283,6 +293,36 @@ def _run(s: ptr16, kk: ptr32, pool: ptr8, mo: ptr16, mk: ptr16, kil: ptr8, b: pt
             if ply == 0:
                 n = int(s[_MN])
                 ms = 0
+            elif tg:  # Toguz Kumalak: the game's end (1.6), the horizon, the mover's pits
+                if int(b[25]) != 0:
+                    value = 0
+                    ks = int(b[18])
+                    kn = int(b[19])
+                    if ks > 81 or kn > 81:
+                        w = 1
+                        if ks > 81:
+                            w = 0
+                        value = ply - _WIN
+                        if w == int(b[22]):
+                            value = _WIN - ply
+                    phase = 2
+                    continue
+                if d <= 0 or ply >= _P - 2:
+                    s[_HOR] = 1
+                    value = int(_toguz_eval(b, int(b[22])))
+                    phase = 2
+                    continue
+                ms = 9 * ply
+                o = 9 * int(b[22])
+                n = 0
+                i = 0
+                while i < 9:
+                    if int(b[o + i]) != 0:
+                        pool[ms + n] = i
+                        n += 1
+                    i += 1
+                s[_MS + ply] = ms
+                s[_MN + ply] = n
             else:
                 ms = int(s[_MS + ply - 1]) + int(s[_MN + ply - 1])
                 po = int(s[_PT + ply - 1])
@@ -321,7 +361,10 @@ def _run(s: ptr16, kk: ptr32, pool: ptr8, mo: ptr16, mk: ptr16, kil: ptr8, b: pt
                 s[_PT + ply] = mo[ms + n]
             ttm = 255
             if tsz and ply > 0:
-                key = int(st[4]) | (int(st[5]) << 8) | (int(st[6]) << 16) | (int(st[7]) << 24)
+                if tg:
+                    key = int(_key(b))
+                else:
+                    key = int(st[4]) | (int(st[5]) << 8) | (int(st[6]) << 16) | (int(st[7]) << 24)
                 kk[ply] = key
                 i = key & (tsz - 1)
                 if int(tk[i]) == key:
@@ -348,44 +391,68 @@ def _run(s: ptr16, kk: ptr32, pool: ptr8, mo: ptr16, mk: ptr16, kil: ptr8, b: pt
             if ply == 0:
                 prev = int(s[_BEST])
                 s[_ROOT] = 1
-            w1 = 32 * ply
-            w2 = w1 + 16
-            if n > 64:
-                m = 64
-            else:
-                m = n
-            i = 0
-            while i < m:
-                q = int(mo[ms + i])
-                kq = int(mk[ms + i])
-                if q == prev:
-                    v = 32000
-                elif ttm != 255 and (int(pool[q + 1]) * 97 + int(pool[q]) * 53 + int(pool[q + 2]) * 41
-                                     + int(pool[q + int(pool[q])])) % 255 == ttm:
-                    v = 32000
+            if tg:  # Toguz Kumalak's pits: the table's, the killers, the evaluation's hint
+                k1 = int(kil[2 * ply])
+                k2 = int(kil[2 * ply + 1])
+                turn = int(b[22])
+                i = 0
+                while i < n:
+                    m = int(pool[ms + i])
+                    if m == prev or m == ttm:
+                        v = 32000
+                    elif m == k1:
+                        v = 31000
+                    elif m == k2:
+                        v = 30999
+                    else:
+                        v = int(_toguz_order(b, turn, m))
+                    j = i
+                    while j > 0 and int(s[_OK + j - 1]) < v:
+                        s[_OK + j] = s[_OK + j - 1]
+                        pool[ms + j] = pool[ms + j - 1]
+                        j -= 1
+                    s[_OK + j] = v
+                    pool[ms + j] = m
+                    i += 1
+            else:  # Tobit's move records: their order keys made with them, the killers
+                w1 = 32 * ply
+                w2 = w1 + 16
+                if n > 64:
+                    m = 64
                 else:
-                    v = kq
-                    ln = int(pool[q])
-                    w = w1
-                    while w <= w2:  # the killers: [length, the move's bytes] each
-                        if int(kil[w]) == ln:
-                            j = 1
-                            while j <= ln and int(kil[w + j]) == int(pool[q + j]):
-                                j += 1
-                            if j > ln:
-                                v = 31000 - (w - w1) // 16
-                                break
-                        w += 16
-                j = i
-                while j > 0 and int(s[_OK + j - 1]) < v:
-                    s[_OK + j] = s[_OK + j - 1]
-                    mo[ms + j] = mo[ms + j - 1]
-                    mk[ms + j] = mk[ms + j - 1]
-                    j -= 1
-                s[_OK + j] = v
-                mo[ms + j] = q
-                mk[ms + j] = kq
-                i += 1
+                    m = n
+                i = 0
+                while i < m:
+                    q = int(mo[ms + i])
+                    kq = int(mk[ms + i])
+                    if q == prev:
+                        v = 32000
+                    elif ttm != 255 and (int(pool[q + 1]) * 97 + int(pool[q]) * 53 + int(pool[q + 2]) * 41
+                                         + int(pool[q + int(pool[q])])) % 255 == ttm:
+                        v = 32000
+                    else:
+                        v = kq
+                        ln = int(pool[q])
+                        w = w1
+                        while w <= w2:  # the killers: [length, the move's bytes] each
+                            if int(kil[w]) == ln:
+                                j = 1
+                                while j <= ln and int(kil[w + j]) == int(pool[q + j]):
+                                    j += 1
+                                if j > ln:
+                                    v = 31000 - (w - w1) // 16
+                                    break
+                            w += 16
+                    j = i
+                    while j > 0 and int(s[_OK + j - 1]) < v:
+                        s[_OK + j] = s[_OK + j - 1]
+                        mo[ms + j] = mo[ms + j - 1]
+                        mk[ms + j] = mk[ms + j - 1]
+                        j -= 1
+                    s[_OK + j] = v
+                    mo[ms + j] = q
+                    mk[ms + j] = kq
+                    i += 1
             s[_IDX + ply] = 0
             s[_BS + ply] = _B - _INF
             s[_BM + ply] = 255
@@ -397,37 +464,46 @@ def _run(s: ptr16, kk: ptr32, pool: ptr8, mo: ptr16, mk: ptr16, kil: ptr8, b: pt
             ms = int(s[_MS + ply])
             if i < int(s[_MN + ply]) and al < be:
                 s[_IDX + ply] = i + 1
-                q = int(mo[ms + i])
-                ln = int(pool[q])
-                j = 0
-                while j < ln:
-                    mb[j] = pool[q + 1 + j]
-                    j += 1
-                st[8] = ln
-                clock = int(_push(b, mb, st, u, (hist + ply) * snap, geo, z))
-                ply += 1
-                if clock >= 8:  # threefold repetition (2.11), as Tobit.push
-                    key = int(st[4]) | (int(st[5]) << 8) | (int(st[6]) << 16) | (int(st[7]) << 24)
-                    cur = hist + ply
-                    seen = 0
-                    j = cur - 4
-                    while j >= cur - clock and j >= 0 - int(s[_HK]):
-                        x = 0
-                        if j < 0:  # older than the snapshots: its key alone
-                            if int(kk[_KH - 1 - j]) == key:
-                                x = n1
-                        else:
-                            o = j * snap
-                            if (int(u[o + n1 + 4]) | (int(u[o + n1 + 5]) << 8) | (int(u[o + n1 + 6]) << 16)
-                                    | (int(u[o + n1 + 7]) << 24)) == key:
-                                while x < n1 and int(u[o + x]) == int(b[x]):
-                                    x += 1
-                        if x == n1:
-                            seen += 1
-                            if seen == 2:
-                                st[0] = 1
-                                break
-                        j -= 2
+                if tg:  # Toguz Kumalak: the position kept, then sown
+                    o = 26 * ply
+                    j = 0
+                    while j < 26:
+                        u[o + j] = b[j]
+                        j += 1
+                    _sow(b, int(pool[ms + i]))
+                    ply += 1
+                else:  # Tobit: the game's make, and the repetition rule
+                    q = int(mo[ms + i])
+                    ln = int(pool[q])
+                    j = 0
+                    while j < ln:
+                        mb[j] = pool[q + 1 + j]
+                        j += 1
+                    st[8] = ln
+                    clock = int(_push(b, mb, st, u, (hist + ply) * snap, geo, z))
+                    ply += 1
+                    if clock >= 8:  # threefold repetition (2.11), as Tobit.push
+                        key = int(st[4]) | (int(st[5]) << 8) | (int(st[6]) << 16) | (int(st[7]) << 24)
+                        cur = hist + ply
+                        seen = 0
+                        j = cur - 4
+                        while j >= cur - clock and j >= 0 - int(s[_HK]):
+                            x = 0
+                            if j < 0:  # older than the snapshots: its key alone
+                                if int(kk[_KH - 1 - j]) == key:
+                                    x = n1
+                            else:
+                                o = j * snap
+                                if (int(u[o + n1 + 4]) | (int(u[o + n1 + 5]) << 8) | (int(u[o + n1 + 6]) << 16)
+                                        | (int(u[o + n1 + 7]) << 24)) == key:
+                                    while x < n1 and int(u[o + x]) == int(b[x]):
+                                        x += 1
+                            if x == n1:
+                                seen += 1
+                                if seen == 2:
+                                    st[0] = 1
+                                    break
+                            j -= 2
                 s[_AL + ply] = 2 * _B - be
                 s[_BE + ply] = 2 * _B - al
                 s[_DP + ply] = int(s[_DP + ply - 1]) - 1
@@ -444,9 +520,12 @@ def _run(s: ptr16, kk: ptr32, pool: ptr8, mo: ptr16, mk: ptr16, kil: ptr8, b: pt
                     bi = int(s[_BM + ply])
                     mv = 255
                     if bi != 255:
-                        q = int(mo[ms + bi])
-                        mv = (int(pool[q + 1]) * 97 + int(pool[q]) * 53 + int(pool[q + 2]) * 41
-                              + int(pool[q + int(pool[q])])) % 255
+                        if tg:
+                            mv = int(pool[ms + bi])  # the pit
+                        else:
+                            q = int(mo[ms + bi])
+                            mv = (int(pool[q + 1]) * 97 + int(pool[q]) * 53 + int(pool[q + 2]) * 41
+                                  + int(pool[q + int(pool[q])])) % 255
                     key = int(kk[ply])
                     i = key & (tsz - 1)
                     dp = int(s[_DP + ply]) - _B
@@ -467,7 +546,10 @@ def _run(s: ptr16, kk: ptr32, pool: ptr8, mo: ptr16, mk: ptr16, kil: ptr8, b: pt
             if ply == 0:
                 bi = int(s[_BM])
                 if bi != 255:
-                    s[_BEST] = mo[bi]
+                    if tg:
+                        s[_BEST] = pool[bi]
+                    else:
+                        s[_BEST] = mo[bi]
                 s[_SCORE] = value + _B
                 it = int(s[_ITER])
                 s[_DEPTH] = it
@@ -483,7 +565,14 @@ def _run(s: ptr16, kk: ptr32, pool: ptr8, mo: ptr16, mk: ptr16, kil: ptr8, b: pt
                 phase = 0
                 continue
             ply -= 1
-            _unmake(b, st, u, (hist + ply) * snap, n1)
+            if tg:
+                o = 26 * ply
+                j = 0
+                while j < 26:
+                    b[j] = u[o + j]
+                    j += 1
+            else:
+                _unmake(b, st, u, (hist + ply) * snap, n1)
             v = 0 - value
             i = int(s[_IDX + ply]) - 1
             if v > int(s[_BS + ply]) - _B:
@@ -492,21 +581,27 @@ def _run(s: ptr16, kk: ptr32, pool: ptr8, mo: ptr16, mk: ptr16, kil: ptr8, b: pt
                 if v > int(s[_AL + ply]) - _B:
                     s[_AL + ply] = v + _B
                     if v >= int(s[_BE + ply]) - _B:
-                        q = int(mo[int(s[_MS + ply]) + i])
-                        w1 = 32 * ply
-                        ln = int(pool[q])
-                        j = 0
-                        while j <= ln and int(kil[w1 + j]) == int(pool[q + j]):
-                            j += 1
-                        if j <= ln:  # not the first killer already: it becomes it
+                        if tg:
+                            m = int(pool[int(s[_MS + ply]) + i])
+                            if m != int(kil[2 * ply]):  # not the first killer already: it becomes it
+                                kil[2 * ply + 1] = kil[2 * ply]
+                                kil[2 * ply] = m
+                        else:
+                            q = int(mo[int(s[_MS + ply]) + i])
+                            w1 = 32 * ply
+                            ln = int(pool[q])
                             j = 0
-                            while j < 16:
-                                kil[w1 + 16 + j] = kil[w1 + j]
+                            while j <= ln and int(kil[w1 + j]) == int(pool[q + j]):
                                 j += 1
-                            j = 0
-                            while j <= ln:
-                                kil[w1 + j] = pool[q + j]
-                                j += 1
+                            if j <= ln:  # not the first killer already: it becomes it
+                                j = 0
+                                while j < 16:
+                                    kil[w1 + 16 + j] = kil[w1 + j]
+                                    j += 1
+                                j = 0
+                                while j <= ln:
+                                    kil[w1 + j] = pool[q + j]
+                                    j += 1
             phase = 1
     kk[_NODES] = nodes
     s[_PLY] = ply
@@ -515,63 +610,26 @@ def _run(s: ptr16, kk: ptr32, pool: ptr8, mo: ptr16, mk: ptr16, kil: ptr8, b: pt
     return 0
 
 
-class TobitSearch:
-    """The buffers of the native Tobit search (about 13 KB, made once) and the calls
-    that set it up and run it; ``Engine`` keeps one and reads its results."""
+class NativeSearch:
+    """What the native searches share (``TobitSearch``, ``toguz_native.ToguzSearch``):
+    their buffers under the same names, as ``_run`` takes them (those a game does not
+    read stand in for each other), the stack's set-up, and the results given to the
+    engine. A subclass makes the buffers and ``start``; ``_move(x)`` is the move whose
+    ``s[_BEST]`` value is ``x``, ``_root(i)`` that value for the root's ``i``-th move."""
 
-    def __init__(self):
-        self.s = array("H", bytes(2 * _SN))
-        self.kk = array("i", bytes(4 * (_KH + _KEYS)))
-        self.pool = bytearray(_POOL)
-        self.mo = array("H", bytes(2 * _MAXM))
-        self.mk = array("H", bytes(2 * _MAXM))
-        self.kil = bytearray(32 * _P)
-        self.b = bytearray(40)
-        self.st = bytearray(10)
-        self.mb = bytearray(16)
-        self.u = bytearray(65 * (_HMAX + _P))
-        self.fr = bytearray(624)
-
-    def start(self, g, cap):
-        """Set up a search of Tobit game ``g`` (read, never changed) to depth ``cap``
-        at most; returns the number of root moves (as ``g.legal_moves()``, same order)."""
+    def _begin(self, cap, none, toguz):
+        # the stack zeroed, the first iteration's window; the search's own numbers
         s = self.s
-        n1 = g.n_points + 1
-        snap = n1 + 26
-        h = min(g.ply, _HMAX)
-        u = self.u
-        for i in range(h):  # the positions before the root, oldest first
-            p = g.ply - h + i
-            c = g._chunks[p >> 4]
-            o = (p & 15) * g._snap
-            u[i * snap:(i + 1) * snap] = c[o:o + snap]
-        hk = min(g.ply - h, _KEYS)
-        for i in range(hk):  # and the keys of those before them, newest first
-            p = g.ply - h - 1 - i
-            c = g._chunks[p >> 4]
-            o = (p & 15) * g._snap + n1 + 4
-            self.kk[_KH + i] = c[o] | c[o + 1] << 8 | c[o + 2] << 16 | c[o + 3] << 24
-        self.b[:n1] = g.board
-        self.st[:] = g.st
         for i in range(_SN):
             s[i] = 0
-        for i in range(32 * _P):
-            self.kil[i] = 0
         self.kk[_NODES] = 0
-        n = _gen(self.b, g._geo, g.st[3] + 1, self.pool, 0, self.mo, self.mk, 0, self.fr)
-        s[_MN] = n
-        s[_PT] = self.mo[n]
-        s[_HIST] = h
-        s[_HK] = hk
+        s[_TG] = toguz
         s[_CAP] = cap
         s[_ITER] = 1
-        s[_BEST] = 0xFFFF
+        s[_BEST] = none
         s[_AL] = _B - _INF
         s[_BE] = _B + _INF
         s[_DP] = _B + 1
-        self._geo = g._geo
-        self._z = g._z
-        return n
 
     def run(self, eng, limit):
         """Search on until ``limit`` nodes in all (False) or the end (True), for
@@ -599,13 +657,67 @@ class TobitSearch:
         s = self.s
         bi = s[_BM]
         if s[_ROOT] and bi != 255:
-            eng.best_move = self._move(self.mo[bi])
+            eng.best_move = self._move(self._root(bi))
             if eng.depth == 0:
                 eng.score = s[_BS] - _B
+
+
+class TobitSearch(NativeSearch):
+    """The buffers of the native Tobit search (about 13 KB, made once) and its set-up;
+    ``Engine`` keeps one and reads its results."""
+
+    def __init__(self):
+        self.s = array("H", bytes(2 * _SN))
+        self.kk = array("i", bytes(4 * (_KH + _KEYS)))
+        self.pool = bytearray(_POOL)
+        self.mo = array("H", bytes(2 * _MAXM))
+        self.mk = array("H", bytes(2 * _MAXM))
+        self.kil = bytearray(32 * _P)
+        self.b = bytearray(40)
+        self.st = bytearray(10)
+        self.mb = bytearray(16)
+        self.u = bytearray(65 * (_HMAX + _P))
+        self.fr = bytearray(624)
+
+    def start(self, g, cap):
+        """Set up a search of Tobit game ``g`` (read, never changed) to depth ``cap``
+        at most; returns the number of root moves (as ``g.legal_moves()``, same order)."""
+        n1 = g.n_points + 1
+        snap = n1 + 26
+        h = min(g.ply, _HMAX)
+        u = self.u
+        for i in range(h):  # the positions before the root, oldest first
+            p = g.ply - h + i
+            c = g._chunks[p >> 4]
+            o = (p & 15) * g._snap
+            u[i * snap:(i + 1) * snap] = c[o:o + snap]
+        self._begin(cap, 0xFFFF, 0)
+        hk = min(g.ply - h, _KEYS)
+        for i in range(hk):  # and the keys of those before them, newest first
+            p = g.ply - h - 1 - i
+            c = g._chunks[p >> 4]
+            o = (p & 15) * g._snap + n1 + 4
+            self.kk[_KH + i] = c[o] | c[o + 1] << 8 | c[o + 2] << 16 | c[o + 3] << 24
+        self.b[:n1] = g.board
+        self.st[:] = g.st
+        for i in range(32 * _P):
+            self.kil[i] = 0
+        n = _gen(self.b, g._geo, g.st[3] + 1, self.pool, 0, self.mo, self.mk, 0, self.fr)
+        s = self.s
+        s[_MN] = n
+        s[_PT] = self.mo[n]
+        s[_HIST] = h
+        s[_HK] = hk
+        self._geo = g._geo
+        self._z = g._z
+        return n
 
     def _move(self, q):
         # the move whose record is at pool offset q (bytes, as legal_moves gives it)
         return bytes(self.pool[q + 1:q + 1 + self.pool[q]])
+
+    def _root(self, i):
+        return self.mo[i]
 
 
 def start(eng, game):

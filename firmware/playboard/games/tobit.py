@@ -53,6 +53,7 @@ ST_CLOCK = const(1)  # plies since the last irreversible move, 2 bytes little-en
 ST_TURN = const(3)  # side to move: 0 White, 1 Black
 ST_KEY = const(4)  # the position's Zobrist key, 4 bytes little-endian (below 2**30)
 ST_MLEN = const(8)  # scratch: length of the move being pushed
+ST_CACHED = const(9)  # 1 while ``_cache`` holds this position's moves (``legal_moves``)
 ST_SIZE = const(10)
 # Each ply's undo snapshot: the board (n + 1 bytes), the state, then the move played.
 _X_MOVE = const(10)  # the move's bytes follow the state (at most _MOVE_MAX)
@@ -80,6 +81,7 @@ class Tobit(TobitBoard):
     name = "tobit"
     L = 5
     T = 4
+    ply = 0
 
     def __init__(self, fen=None, capacity=64):
         L, T = self.L, self.T
@@ -96,7 +98,6 @@ class Tobit(TobitBoard):
         while len(self._chunks) * _CHUNK < capacity:
             self._chunks.append(bytearray(self._snap * _CHUNK))
         self.ply = 0
-        self._cache_ply = -1
         self._cache = []  # type: list
         if fen is not None:
             self.set_fen(fen)
@@ -128,11 +129,12 @@ class Tobit(TobitBoard):
         """The legal moves (captures only, when any exists: 2.7); [] once the game is over."""
         if self._term:
             return []
-        if self._cache_ply == self.ply:
+        st = self.st
+        if st[ST_CACHED]:
             return list(self._cache)
         moves = self._generate()
         self._cache = moves
-        self._cache_ply = self.ply
+        st[ST_CACHED] = 1
         return list(moves)
 
     def quiet(self):
@@ -257,14 +259,17 @@ class Tobit(TobitBoard):
         use ``parse_move`` for untrusted input."""
         ply = self.ply
         chunks = self._chunks
-        if ply >= len(chunks) * _CHUNK:
-            chunks.append(bytearray(self._snap * _CHUNK))
+        try:
+            u = chunks[ply >> 4]
+        except IndexError:  # deeper than ever: a chunk more
+            u = bytearray(self._snap * _CHUNK)
+            chunks.append(u)
         st = self.st
         st[ST_MLEN] = len(m)
-        clock = _push(self.board, m, st, chunks[ply >> 4], (ply & 15) * self._snap, self._geo, self._z)
+        st[ST_CACHED] = 0  # (saved so: an undo back to here finds no cache either)
+        clock = _push(self.board, m, st, u, (ply & 15) * self._snap, self._geo, self._z)
         ply += 1
         self.ply = ply
-        self._cache_ply = -1
         if clock >= 8:  # a third occurrence needs at least 8 reversible plies
             self._check_repetition(ply, clock)
 
@@ -301,7 +306,6 @@ class Tobit(TobitBoard):
         ply = self.ply - 1
         _unmake(self.board, self.st, self._chunks[ply >> 4], (ply & 15) * self._snap, self.n_points + 1)
         self.ply = ply
-        self._cache_ply = -1
 
     def _move_at(self, ply):
         u = self._chunks[ply >> 4]

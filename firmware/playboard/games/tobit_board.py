@@ -34,7 +34,6 @@ class TobitBoard(Game):
     st: bytearray
     ply: int
     root_fen: str
-    _cache_ply: int
     _xy: bytearray
     _pt: bytearray
     nb: bytearray

@@ -60,5 +60,4 @@ def set_fen(g, text):
     st[_ST_TURN] = 0 if fields[0] == "W" else 1
     g.ply = 0
     g._set_key(g._full_key())
-    g._cache_ply = -1
     g.root_fen = g.fen()
