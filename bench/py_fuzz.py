@@ -1,8 +1,9 @@
 """Issue 31's whole-board fuzzing at length: ``FUZZ_FRAMES`` (default 10,000,000) scan
 frames of the real firmware on the simulated board (``playboard_host.fuzz``), seeds
 ``FUZZ_SEED``, ``FUZZ_SEED`` + 1, ... of ``FUZZ_PER_SEED`` (default 200,000) frames
-each, the board definitions in turn (``sim``, ``sim-stylus``, ``sim-takeback``: every
-selection mode and the takeback button). Prints each failure (its seed and steps: replay it with that seed) and the
+each, the board definitions in turn (every one in firmware/boards: a hardware board's
+on the simulated board, which stands in for its hardware; every selection mode, the
+takeback button, the full-size layout). Prints each failure (its seed and steps: replay it with that seed) and the
 figures: frames run, exceptions, inconsistencies (position vs the record's replay),
 unanswered requests - targets 0 each. (At about 15,000 frames a second on one core
 10,000,000 take some 12 minutes; BENCH_SCRIPT_S may need raising.)"""
@@ -14,7 +15,11 @@ from benchlib import report
 from playboard_host.fuzz import Fuzz, FuzzFailure
 from playboard_host.simboard import SimBoard
 
-BOARDS = ("sim", "sim-stylus", "sim-takeback")
+from playboard_host.simboard import FIRMWARE
+
+# every board definition, a hardware board's on the simulated board standing in for it
+BOARDS = tuple(sorted(f[:-5] for f in os.listdir(os.path.join(FIRMWARE, "boards"))
+                      if f.endswith(".json") and not f.startswith("layout_")))
 
 
 def main():

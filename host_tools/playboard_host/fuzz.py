@@ -63,7 +63,8 @@ class Fuzz:
         shutil.rmtree(folder, ignore_errors=True)
         self.b = board_factory()
         from playboard.config import load_board
-        cfg = load_board(board_def, with_layout=False)
+        cfg = load_board(board_def, with_layout=False, stand_in=True)  # (a hardware board's too)
+        self.layout = cfg.get("layout", "default")
         self.stylus = cfg.get("pit_select") == "stylus"  # a pit chosen by a touch
         self.takeback = cfg.get("buttons", {}).get("takeback", -1)  # its sensor, or -1
         self.b.start(board_def, fs_dir=folder, seed=seed)  # the engine's moves replay too
@@ -84,7 +85,7 @@ class Fuzz:
 
     # ---- the steps -----------------------------------------------------------------
     def _cells(self):
-        lay = load_layout(self.game)
+        lay = load_layout(self.game, self.layout)
         lo = 1 if self.game.startswith("tobit") else 0  # (Tobit's points 1..N)
         return lay, [c for c in range(lo, lay.n_cells) if lay.sensor_of(c) >= 0]
 
@@ -238,7 +239,7 @@ class Fuzz:
         self.game = "toguz"
         b.new_game("toguz", "two", 3)
         self.adv(600)
-        s = load_layout("toguz").sensor_of(0)
+        s = load_layout("toguz", self.layout).sensor_of(0)
         b.set_sensor(s, 1)
         self.adv(300)
         b.set_sensor(s, 0)

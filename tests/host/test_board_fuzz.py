@@ -1,25 +1,30 @@
 """Whole-board fuzzing (issue 31, ``playboard_host.fuzz``): what people and hardware do -
 lifts, places, slides, bumps and stirs, bounce, chatter, stuck sensors, both hands,
-pads and menu presses, power cuts, new games in every game and mode - driven into the
-real firmware through ``SimBoard``, every invariant checked after every step: no
-exception leaves a frame, the position is the replay of the record on flash, the LEDs
-show the game, the board answers. A fixed set of seeds (100,000 frames) and two new
+pads and menu presses, the takeback button, power cuts, new games in every game and
+mode, on every board definition - driven into the real firmware through ``SimBoard``,
+every invariant checked after every step: no exception leaves a frame, the position is the replay of the record on flash, the LEDs
+show the game, the board answers. A fixed set of seeds (over 300,000 frames) and two new
 ones a run, printed (replay one with ``Fuzz(..., seed, ...)``). ``make bench`` runs
 10,000,000 frames (bench/py_fuzz.py).
 The board is the simulator's model of the frozen chip (``build/micropython-board``, 242 KB)."""
+import os
 import random
 
 import pytest
 
-from playboard_host.simboard import SimBoard, micropython_binary
+from playboard_host.simboard import FIRMWARE, SimBoard, micropython_binary
 
 pytestmark = pytest.mark.skipif(micropython_binary() is None,
                                 reason="micropython not installed (make setup)")
 
-# (seed, board definition): every selection mode and the takeback button
-FIXED = ((1, "sim"), (2, "sim"), (3, "sim"), (4, "sim"), (5, "sim"),
-         (6, "sim-stylus"), (7, "sim-stylus"), (8, "sim-takeback"), (9, "sim-takeback"))
-BOARDS = ("sim", "sim-stylus", "sim-takeback")
+# every board definition (a hardware board's on the simulated board, which stands in for
+# its hardware: its layout, selection, buttons, LEDs and supply): every selection mode,
+# the takeback button, the full-size layout
+BOARDS = tuple(sorted(f[:-5] for f in os.listdir(os.path.join(FIRMWARE, "boards"))
+                      if f.endswith(".json") and not f.startswith("layout_")))
+# (seed, board definition)
+FIXED = ((1, "sim"), (2, "sim"), (3, "sim"), (6, "sim-stylus"), (7, "sim-stylus"),
+         (8, "sim-takeback")) + tuple((10 + k, b) for k, b in enumerate(BOARDS))
 FRAMES = 20000  # each seed: 200 s of board time
 
 
@@ -43,9 +48,9 @@ def test_fuzzed_boards_never_raise_and_keep_their_record(tmp_path):
     for seed, board_def in runs:
         f = _run(seed, tmp_path, board_def)
         total += f.frames
-        if board_def == "sim-takeback":
+        if board_def in ("sim-takeback", "pico-matrix-takeback"):
             assert ("takeback",) in f.log  # its button pressed
-    assert total >= 180000
+    assert total >= 300000 and len(BOARDS) >= 11 and set(BOARDS) <= {b for s, b in runs}
 
 
 def test_the_fuzzer_reports_a_position_that_is_not_its_records_replay(tmp_path):

@@ -37,7 +37,8 @@ def start(argv, bridge_class):
     from playboard.config import load_board
     from playboard.sim.hw import open_board
 
-    cfg = load_board(o["board"], with_layout=False)  # the app checks the layout
+    # (a hardware board's definition: the simulated board stands in for its hardware)
+    cfg = load_board(o["board"], with_layout=False, stand_in=True)  # the app checks the layout
     del load_board
     unload("playboard.config")  # start-up only: give its heap back
     hw = open_board(cfg)
