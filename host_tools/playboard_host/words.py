@@ -77,7 +77,8 @@ def result_short(game, result, termination=None, tags=None):
     resignation". The notation itself stays in the files."""
     w, b = sides(game or "")
     nw, nb = player_names(tags)
-    return _result_words(result, nw or w, nb or b, termination)
+    # (a record without a result is unfinished: "No result yet" is a pairing's)
+    return _result_words(result or "*", nw or w, nb or b, termination)
 
 
 def result_words(game, result, termination=None, g=None, tags=None):
