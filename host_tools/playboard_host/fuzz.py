@@ -203,7 +203,8 @@ class Fuzz:
 
     def link_step(self):
         """Bytes of garbage on the board's USB link (random, a frame's start byte among
-        them), then a status and a health request over ``BoardLink``: each answered,
+        them), a tournament's pairing now and then (long names), then a status and a
+        health request over ``BoardLink``: each answered,
         or ``unanswered`` counts it and the run fails."""
         from playboard_host.serial_link import BoardLink, LinkError, open_port
 
@@ -216,6 +217,12 @@ class Fuzz:
             s.write(junk)
             s.flush()
             try:
+                if r.random() < 0.3:
+                    # a tournament's pairing with long names in Cyrillic and Kazakh: the
+                    # status then carries it (a status over a frame once went unanswered)
+                    n = r.randint(1, 40)
+                    link.set_game(pairing={"event": "Весенний турнир", "round": "%d.%d" % (r.randint(1, 9), r.randint(1, 9)),
+                                           "white": ("Әлия" * 10)[:n], "black": ("Бекзат" * 7)[:n]})
                 st = link.status()
                 link.health()
             except LinkError as e:

@@ -208,7 +208,9 @@ class BoardLink:
         timeout; BoardError for an error frame, LinkTimeout with no answer."""
         self.seq = self.seq % 255 + 1
         seq = self.seq
-        payload = json.dumps(req).encode() if req else b""
+        # (compact UTF-8: a pairing's names in Kazakh or Russian, escaped \uXXXX, were
+        # three times their bytes and over a frame)
+        payload = json.dumps(req, ensure_ascii=False, separators=(",", ":")).encode() if req else b""
         frame = proto.encode_frame(seq, ftype, payload)
         want = ftype.lower()
         tries = 0
