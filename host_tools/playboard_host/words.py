@@ -237,6 +237,9 @@ def event_words(ev, game, turn=None):
         text = "game over: " + result_words(game, ev.get("result"), ev.get("termination"))
     elif kind == "menu":
         text = "the board's menu"
+    elif kind == "ready":  # a side confirmed a tournament's pairing (firmware app.ui.ready_press)
+        text = "%s is ready%s" % (("White", "Black")[ev.get("side") == 1],
+                                  ": the game begins" if ev.get("ready") == 3 else "")
     elif kind in ("lift", "place") and cell is not None:
         text = "%s %s" % ("piece lifted from" if kind == "lift" else "piece put on", where(cell)) \
             if tobit else "%s %s" % (where(cell), "touched" if kind == "place" else "let go")

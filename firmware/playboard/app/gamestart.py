@@ -172,6 +172,7 @@ def _unit(app, p, now_ms, resumed):
             if pairing is not None and mode == "two":  # a tournament's game (app.request): this one only
                 tags.update(pairing)
                 app.pairing = None
+                app.ready = 0
             app._record("G", name, tags)
             p[1] = True
     else:

@@ -1130,8 +1130,9 @@ class App:
             d["supply"] = "usb" if self.source == USB else "adapter"
             d["led_cap_ma"] = self.lights.budget_ma
         p = getattr(self, "pairing", None)
-        if p is not None:  # a tournament's pairing kept for the next game: its tags
-            d["pairing"] = p
+        if p is not None:  # a tournament's pairing kept for the next game: its tags, and
+            d["pairing"] = p  # which sides are ready (bit 0 White, bit 1 Black; ui.ready_press)
+            d["ready"] = getattr(self, "ready", 0)
         if g is not None and getattr(self.tracker, "correcting", False):
             d["correcting"] = True  # (Tobit) the board shows a mistake to put right
         return d

@@ -5,6 +5,8 @@ that the set-game code in the heap is as small as before.
 
 The app keeps the tags in ``app.pairing`` until the next two-player game begins:
 ``playboard.app.gamestart`` writes them into that game's header and forgets them.
+Meanwhile ``app.ready`` (int, bit 0 White, bit 1 Black) says which side has confirmed
+it sits at the board (``playboard.app.ui.ready_press``): the game begins when both have.
 """
 from playboard.app.state import GAMES
 
@@ -36,7 +38,8 @@ def link(app, req):
     """The ``G`` request with ``pairing`` (and optionally ``game``, one of GAMES): checked
     whole (ValueError, one line, nothing changed), then kept for the next game begun;
     the board's choice becomes that game, two players. A game in play is left alone.
-    Returns the app's status."""
+    A pairing other than the one kept clears who is ready (``app.ready``). Returns the
+    app's status."""
     for k in req:
         if k not in ("pairing", "game"):
             raise ValueError("a pairing takes only game beside it, not %r" % k)
@@ -44,6 +47,10 @@ def link(app, req):
     if game is not None and game not in GAMES:
         raise ValueError("unknown game %r (one of %s)" % (game, ", ".join(GAMES)))
     tags = check(req["pairing"])
+    if tags is None or tags != getattr(app, "pairing", None):
+        # a new pairing (or none): nobody is ready for it yet; the same one sent again
+        # (the hall sends it at each connection) keeps who is ready
+        app.ready = 0
     app.pairing = tags
     if tags is not None:
         if game is not None:

@@ -49,20 +49,40 @@ def pairing_side(lay, c):
 
 def paint_pairing(app):
     """The menu while the board keeps a tournament's pairing (``app.pairing``, sent by
-    the host for the next game): whose side is where. Every cell of the pairing's game
-    on White's half lights white, on Black's half blue (the USER layer's colours), and
-    START (North pit 9) blinks: the players sit down, then START begins the game. The
-    game and mode pads are not shown: the host chose them (menu_press ignores them)."""
+    the host for the next game): whose side is where, and who is ready. White's half
+    lights white, Black's blue (the USER layer's colours): every cell of the pairing's
+    game by its side (``pairing_side``) and the Toguz Kumalak pits by their row (South
+    White's, North Black's: where each side confirms, ``ready_press``). A side not
+    ready yet blinks; ready, it is steady. The game and mode pads are not shown: the
+    host chose them (menu_press ignores them)."""
     li = app.lights
     li.set_colour(USER, 255, 255, 255)  # (the attract loop changes the layer's colours)
     li.set_colour(USER, 0, 0, 255, True)
+    ready = getattr(app, "ready", 0)
+    marks = (ON if ready & 1 else BLINK, ACCENT if ready & 2 else ACCENT_BLINK)
     lay = app.load_layout(app.game_name)
-    start = app.menu_lay.led_of(MENU_START)
     for c in lay.cells:
-        led = lay.led_of(c)
-        if led >= 0 and led != start:
-            li.mark(USER, led, ACCENT if pairing_side(lay, c) else ON)
-    li.mark(ENGINE, start, BLINK)
+        li.mark(USER, lay.led_of(c), marks[pairing_side(lay, c)])  # (no LED: -1, ignored)
+    menu = app.menu_lay
+    for c in range(18):
+        li.mark(USER, menu.led_of(c), marks[0 if c < 9 else 1])
+
+
+def ready_press(app, cell, now_ms):
+    """A deliberate press of menu pit ``cell`` while the board keeps a pairing: the side
+    of its row is ready (South pits 1-9, cells 0-8: White; North, cells 9-17, START
+    among them: Black), said by a ``ready`` event {"side", "ready"} (``app.ready``: bit
+    0 White, bit 1 Black); when both are, the game begins. A side pressing again changes
+    nothing."""
+    bit = 1 if cell < 9 else 2
+    r = getattr(app, "ready", 0)
+    if r & bit:
+        return
+    app.ready = r = r | bit
+    app._menu_dirty = True
+    app.emit("ready", {"side": bit >> 1, "ready": r})
+    if r == 3:
+        app.new_game(now_ms)
 
 
 def paint_choices(app):
@@ -109,9 +129,11 @@ def paint_menu(app):
 
 
 def menu_press(app, cell, now_ms):
-    """A deliberate press of menu pit ``cell``: a choice the menu offers, or START (only
-    START while the board keeps a tournament's pairing: the host chose the game)."""
-    if getattr(app, "pairing", None) is not None and cell != MENU_START:
+    """A deliberate press of menu pit ``cell``: a choice the menu offers, or START; while
+    the board keeps a tournament's pairing (the host chose the game) a side's "ready"
+    (``ready_press``)."""
+    if getattr(app, "pairing", None) is not None:
+        ready_press(app, cell, now_ms)
         return
     games, modes, top = offered(app)
     if cell in MENU_GAME and GAMES[MENU_GAME.index(cell)] in games:

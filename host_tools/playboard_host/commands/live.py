@@ -30,6 +30,7 @@ class Follower:
         self.g = None
         self.tags = {}  # the game's record tags where known (the players' names)
         self.pairing = None  # the header tags of a tournament's game followed (run)
+        self.next_pairing = None  # the tags of the pairing the board keeps for its next game
         self.out = out or sys.stdout
         self.pictures = pictures
 
@@ -87,6 +88,8 @@ class Follower:
             name = self.g.name if self.g is not None else ev.get("game", "toguz")
             self.say("game over: %s" % result_words(name, ev.get("result"), ev.get("termination"), self.g,
                                                      self.tags))
+        elif kind == "ready":
+            return  # (run says who the board waits for, with the players' names)
         else:
             line = event_words(ev, self.g.name if self.g is not None else ev.get("game", "toguz"),
                                self.g.turn if self.g is not None else None)
@@ -115,6 +118,7 @@ def _say_pairing(f, link):
     for its result), else the one it keeps for the next game (the status's ``pairing``)."""
     st = link.status()
     f.pairing = None
+    f.next_pairing = None
     if st.get("current") is not None:
         rec = link.fetch_game(st["current"])[0]
         line = pairing_line(rec.name, rec.tags)
@@ -123,6 +127,17 @@ def _say_pairing(f, link):
             f.say(line)
     elif st.get("pairing"):
         f.say("the next game's pairing: " + pairing_line(st.get("game", "toguz"), st["pairing"]))
+        f.next_pairing = st["pairing"]
+        _say_waiting(f, st.get("ready"))
+
+
+def _say_waiting(f, ready):
+    """Say who the board waits for before the next game's pairing begins ("waiting for
+    Bek (Black)"; tournament.results.waiting_text), ``ready`` the status's bits."""
+    from playboard_host.tournament.results import waiting_text
+    t = f.next_pairing
+    if t:
+        f.say(waiting_text(t.get("White", "?"), t.get("Black", "?"), ready))
 
 
 def run(args):
@@ -149,6 +164,8 @@ def run(args):
                     f.event(ev)
                     if ev.get("ev") == "game":  # a tournament's game: whose side is where
                         _say_pairing(f, link)
+                    elif ev.get("ev") == "ready":  # a side confirmed the pairing kept
+                        _say_waiting(f, ev.get("ready"))
                     elif ev.get("ev") == "over" and f.pairing:  # its result with the players' names
                         t = f.pairing
                         f.say("%s, round %s: %s" % (t.get("Event", "?"), t["Round"], players_result_words(

@@ -57,8 +57,22 @@ class BoardState:
         self.drops = 0  # times the link went away
         self.tags = {}  # the game's header (a pairing's Event, Round, White, Black)
         self.sent = None  # the pairing request last sent to the board (hall.send_pairing)
+        self.kept = None  # the pairing the board keeps for its next game (its status's tags), or None
+        self.ready = 0  # which sides confirmed it (bit 0 White, bit 1 Black: the status's "ready")
         self.claimed = False  # its id is this board's in the hall (another answering it is refused)
         self.duplicate = None  # the port of a board answering the same id (this one is not followed)
+
+    def keeps(self, status):
+        """Take the pairing the board keeps and who is ready from its ``status`` (dict:
+        the link's ``S`` reply or a ``G`` pairing's): its tags are shed from a full
+        frame, ``ready`` never is (then the pairing sent stands in: ``waiting``)."""
+        if "ready" in status:
+            self.kept = status.get("pairing") or (self.kept or {"sent": True})
+            r = status.get("ready")
+            self.ready = r if isinstance(r, int) else 0
+        elif not status.get("cut"):
+            self.kept = None
+            self.ready = 0
 
     def start(self, name, fen=None, moves=(), result=None, tags=None):
         self.tags = tags or {}
@@ -82,6 +96,7 @@ class BoardState:
         kind = ev.get("ev")
         if kind == "game":
             self.start(ev.get("game"), ev.get("fen"))
+            self.kept = None  # (a two-player game took the pairing kept, or it stays: run asks)
         elif kind == "resumed":  # the position only: the moves before it are in the board's record
             self.start(ev.get("game"), ev.get("fen"))
         elif kind == "move":
@@ -113,6 +128,9 @@ class BoardState:
                 self.correction_since = now
         elif kind == "resolved":
             self.correction_since = None
+        elif kind == "ready":  # a side confirmed the pairing kept (firmware app.ui.ready_press)
+            r = ev.get("ready")
+            self.ready = r if isinstance(r, int) else 0
         else:
             return False
         self.updated = time.time()
@@ -167,8 +185,10 @@ class BoardWatch(threading.Thread):
             # a board already showing a mistake to put right (since before the hall came, or
             # during a drop) sent its correction event to nobody: its status says so; read
             # after live events are on, so a resolution from here on comes as an event
-            correcting = bool(link.status().get("correcting"))
+            status = link.status()
+            correcting = bool(status.get("correcting"))
             with self.hall.lock:
+                st.keeps(status)
                 st.board_id = hello.get("board")
                 back = st.drops > 0 and not st.connected
                 st.connected = True
@@ -201,6 +221,8 @@ class BoardWatch(threading.Thread):
                         # a power cut: the game's moves before it from the board's record; a new
                         # game: its header (the pairing it carries)
                         now_st = link.status()
+                        with self.hall.lock:
+                            st.keeps(now_st)
                         rec = self._board_game(link, now_st)
                         if rec is not None:
                             with self.hall.lock:
@@ -424,10 +446,13 @@ class Hall:
             return
         st.sent = want
         try:
-            link.set_game(**want)
+            status = link.set_game(**want)
         except LinkError as e:
             self.notice("board %s: its pairing was not taken: %s" % (st.board_id, e))
             return
+        with self.lock:
+            st.keeps(status if isinstance(status, dict) else {})
+        self.changed(st)
         p = want["pairing"]
         self.notice("board %s: round %s, %s (White) - %s (Black) sent: its next game" % (
             (self.pairing_of.get(st.board_id) or {}).get("label") or st.board_id, p["round"], p["white"], p["black"]))
@@ -505,6 +530,7 @@ class Hall:
                      "carries": {k: st.tags[k] for k in ("Event", "Round", "White", "Black") if k in st.tags}
                      if "Round" in st.tags else None, "drops": st.drops}
                 b["sides"] = _sides(st, pair)
+                b["waiting"] = _waiting(st, pair)
                 b["result_words"] = _result_words(st, st.result) if st.result else None
                 a = self._alerts(st, pair, now)
                 b["alerts"] = [x["kind"] for x in a]
@@ -565,6 +591,19 @@ def _sides(st, pair):
     else:
         return None
     return sides_text((pair or {}).get("game") or st.game or "toguz", w, b)
+
+
+def _waiting(st, pair):
+    """Who the board waits for before the game of the pairing it keeps begins
+    (tournament.results.waiting_text: "waiting for Bek (Black)"), or None when it
+    keeps none. The names: the pairing's it keeps, else the event's on it."""
+    from playboard_host.tournament.results import waiting_text
+    if st.kept is None or not st.connected:
+        return None
+    w, b = st.kept.get("White"), st.kept.get("Black")
+    if not (w and b) and pair:
+        w, b = pair.get("white"), pair.get("black")
+    return waiting_text(w or "White", b or "Black", st.ready)
 
 
 def _result_words(st, result):

@@ -50,11 +50,26 @@ def pairing_tags(event, p, names=None):
 
 def sides_text(game, white, black):
     """Whose side is where, as the board shows it while it waits for a pairing's game
-    (firmware ``app.ui.paint_pairing``: White's half lit white, Black's blue), for the
+    (firmware ``app.ui.paint_pairing``: White's half lit white, Black's blue, each
+    blinking until its side is ready: :func:`waiting_text`), for the
     hall's page and ``playboard live``: "Aru: White, South (white lights) - Bek: Black,
     North (blue lights)" (Tobit: no South/North). ``game``: a GAME_NAMES name."""
     where = ("", "") if game.startswith("tobit") else (", South", ", North")
     return "%s: White%s (white lights) - %s: Black%s (blue lights)" % (white, where[0], black, where[1])
+
+
+def waiting_text(white, black, ready):
+    """Who the board waits for before a pairing's game begins (firmware
+    ``app.ui.ready_press``: each side confirms on its own row of pits), for the hall's
+    page and ``playboard live``: ``ready`` the status's bits (1 White, 2 Black; None or
+    anything else: nobody ready). "waiting for Aru (White) and Bek (Black)", "waiting
+    for Bek (Black)", or "Aru (White) and Bek (Black) ready" (the game begins)."""
+    r = ready if isinstance(ready, int) and not isinstance(ready, bool) else 0
+    sides = (("%s (White)" % white, r & 1), ("%s (Black)" % black, r & 2))
+    todo = [who for who, done in sides if not done]
+    if not todo:
+        return "%s and %s ready" % (sides[0][0], sides[1][0])
+    return "waiting for " + " and ".join(todo)
 
 
 def next_pairing(event, label):
