@@ -136,8 +136,24 @@ def _sides_lit(b, game):
     return out
 
 
+def _seen(b, game, ms=250):
+    """{cell: "white" | "blue" | "off" | ... (steady), or "white blinking" / "blue blinking"}
+    of ``game``'s cells on board ``b``: its LEDs read twice, half a blink period apart."""
+    one = _sides_lit(b, game)
+    b.advance(ms)
+    two = _sides_lit(b, game)
+    return {c: one[c] if one[c] == two[c] else "%s blinking" % (one[c] if one[c] != "off" else two[c])
+            for c in one}
+
+
+def _rows(seen):
+    """The Toguz Kumalak pits' looks (``_seen``) row by row: (South's, North's), each a
+    set (one look for a row lit as one side)."""
+    return set(seen[c] for c in range(9)), set(seen[c] for c in range(9, 18))
+
+
 @needs_mp
-def test_the_board_shows_whose_side_is_where_until_start(tmp_path, capsys):
+def test_the_board_shows_whose_side_is_where_until_both_are_ready(tmp_path, capsys):
     from playboard.app.state import MENU_GAME, MENU_START
     from playboard.board.layout import load_layout
     from playboard_host.gestures import press_sensor
@@ -151,40 +167,48 @@ def test_the_board_shows_whose_side_is_where_until_start(tmp_path, capsys):
         link = BoardLink(open_port(b.port), timeout=3.0)
         try:
             pair = {"event": "Spring", "round": "1.1", "white": "Aru", "black": "Bek"}
-            link.set_game(game="tobit", pairing=pair)
+            st = link.set_game(game="tobit", pairing=pair)
+            assert st["ready"] == 0 and st["state"] == "menu"
             b.advance(200)
-            # Tobit: White's half of the points (1-19) white, Black's (20-38) blue
-            lit = _sides_lit(b, "tobit")
-            assert [c for c in lit if lit[c] == "white"] == list(range(1, 20)), lit
-            assert [c for c in lit if lit[c] == "blue"] == list(range(20, 39)), lit
-            # the toguz panel shows only START (blinking); its game and mode pads are gone
-            pits = _sides_lit(b, "toguz")
-            assert all(pits[c] == "off" for c in pits if c != MENU_START), pits
+            # Tobit: White's half of the points (1-19) white, Black's (20-38) blue, both
+            # blinking (nobody ready); the Toguz pits where each side says it is ready:
+            # South White's, North Black's; the game and mode pads are gone
+            lit = _seen(b, "tobit")
+            assert [c for c in lit if lit[c] == "white blinking"] == list(range(1, 20)), lit
+            assert [c for c in lit if lit[c] == "blue blinking"] == list(range(20, 39)), lit
+            assert _rows(_seen(b, "toguz")) == ({"white blinking"}, {"blue blinking"})
             assert link.status()["pairing"] == {"Event": "Spring", "Round": "1.1", "White": "Aru",
                                                 "Black": "Bek"}
-            # a game pad does nothing while the pairing waits (the host chose the game)
-            press_sensor(b, menu.sensor_of(MENU_GAME[0]))
-            assert b.status()["game"] == "tobit" and b.status()["state"] == "menu"
-            assert _sides_lit(b, "tobit") == lit
-            # Toguz Kumalak: South's pits and kazan (White's) white, North's blue
+            # Toguz Kumalak: South's pits and kazan (White's) white, North's blue, START among them
             link.set_game(game="toguz", pairing=pair)
             b.advance(200)
-            pits = _sides_lit(b, "toguz")
-            assert [c for c in pits if pits[c] == "white"] == list(range(0, 9)) + [18], pits
-            assert [c for c in pits if pits[c] == "blue"] == list(range(9, 17)) + [19], pits
-            assert pits[MENU_START] not in ("white", "blue")  # START: the menu's blinking purple
+            pits = _seen(b, "toguz")
+            assert [c for c in pits if pits[c] == "white blinking"] == list(range(0, 9)) + [18], pits
+            assert [c for c in pits if pits[c] == "blue blinking"] == list(range(9, 18)) + [19], pits
             assert all(v == "off" for v in _sides_lit(b, "tobit").values())
             link.close()
-            # playboard live says it too
+            # playboard live says it too, and who the board waits for
             sides = "Spring, round 1.1: Aru: White, South (white lights) - Bek: Black, North (blue lights)"
             code, out, err = _cli(capsys, "live", "--port", b.port, "--seconds", "0.3", "--no-picture")
-            assert code == 0 and "the next game's pairing: " + sides + "\n" in out, (out, err)
+            assert code == 0 and out.endswith("the next game's pairing: " + sides +
+                                              "\nwaiting for Aru (White) and Bek (Black)\n"), (out, err)
+            # a game pad (South pit 1) is White's "ready" now: the host chose the game; White's
+            # half steady, Black's still blinking
+            press_sensor(b, menu.sensor_of(MENU_GAME[0]))
+            st = b.status()
+            assert st["game"] == "toguz" and st["state"] == "menu" and st["ready"] == 1, st
+            pits = _seen(b, "toguz")
+            assert [c for c in pits if pits[c] == "white"] == list(range(0, 9)) + [18], pits
+            assert [c for c in pits if pits[c] == "blue blinking"] == list(range(9, 18)) + [19], pits
+            code, out, err = _cli(capsys, "live", "--port", b.port, "--seconds", "0.3", "--no-picture")
+            assert code == 0 and out.endswith("\nwaiting for Bek (Black)\n"), (out, err)
             link = BoardLink(open_port(b.port), timeout=3.0)
-            # START begins the game, which takes the pairing: the sides' lights go
+            # Black's START (a pit of its row) begins the game, which takes the pairing: the
+            # sides' lights go
             press_sensor(b, menu.sensor_of(MENU_START))
             b.advance(500)
             st = link.status()
-            assert st["state"] == "play" and "pairing" not in st
+            assert st["state"] == "play" and "pairing" not in st and "ready" not in st, st
             assert "blue" not in _sides_lit(b, "toguz").values()
             link.close()
             # the game in play carries it; Black resigns while live follows: the result in words
@@ -201,6 +225,89 @@ def test_the_board_shows_whose_side_is_where_until_start(tmp_path, capsys):
             link.set_game(pairing=None)
             st = link.status()
             assert "pairing" not in st
+        finally:
+            link.close()
+    finally:
+        b.stop()
+
+
+@needs_mp
+def test_the_game_begins_when_both_sides_are_ready_at_human_pace(tmp_path):
+    """People at a board (virtual time): touches that are no press ready nobody, White
+    ready and Black three minutes late (the board gone to its attract lights meanwhile),
+    the pairing sent again on a reconnection keeps who is ready, a pairing replaced
+    before both were ready starts over, and the game begun carries the pairing."""
+    from playboard.board.layout import load_layout
+    from playboard_host.gestures import press_sensor
+    menu, tobit = load_layout("toguz"), load_layout("tobit")
+    b = SimBoard()
+    try:
+        b.start("sim", fs_dir=str(tmp_path / "flash"), board_id="ready-1")
+        b.advance(300)
+        link = BoardLink(open_port(b.port), timeout=3.0)
+        try:
+            pair = {"event": "Spring", "round": "2.1", "white": "Aru", "black": "Bek"}
+            assert link.set_game(game="toguz", pairing=pair)["ready"] == 0
+            b.advance(400)
+            b.events()
+            # stray touches: a brief one (150 ms, under the 0.8 s hold), a Tobit point held, two
+            # pits of both rows at once (a hand across the board), a pit held 5 s (filled, not pressed)
+            b.tap(12, 150)
+            b.advance(600)
+            press_sensor(b, tobit.sensor_of(20))
+            s1, s2 = menu.sensor_of(2), menu.sensor_of(14)
+            b.set_sensor(s1, 1)
+            b.advance(100)
+            b.set_sensor(s2, 1)
+            b.advance(1000)
+            b.set_sensor(s1, 0)
+            b.set_sensor(s2, 0)
+            b.advance(600)
+            b.set_sensor(menu.sensor_of(5), 1)
+            b.advance(5000)
+            b.set_sensor(menu.sensor_of(5), 0)
+            b.advance(4000)
+            st = b.status()
+            assert st["state"] == "menu" and st["ready"] == 0, st
+            assert [e for e in b.events() if e["ev"] == "ready"] == []
+            # White sits down and says so (South pit 7); pressing again changes nothing
+            press_sensor(b, menu.sensor_of(6))
+            assert b.status()["ready"] == 1
+            press_sensor(b, menu.sensor_of(8))
+            assert [(e["side"], e["ready"]) for e in b.events() if e["ev"] == "ready"] == [(0, 1)]
+            # the hall reconnects (its hello first) and sends the same pairing: White stays ready
+            link.close()
+            link = BoardLink(open_port(b.port), timeout=3.0)
+            link.hello()
+            assert link.set_game(game="toguz", pairing=pair)["ready"] == 1
+            # Black is three minutes late: the menu turns into the attract lights after 120 s,
+            # a touch brings the menu back (no press), White still ready
+            b.advance(180000)
+            assert b.status()["state"] == "attract"
+            b.tap(10, 150)
+            b.advance(500)
+            st = b.status()
+            assert st["state"] == "menu" and st["ready"] == 1, st
+            # the round is re-paired before Black came: the new pairing starts over
+            pair2 = dict(pair, black="Dina")
+            assert link.set_game(game="toguz", pairing=pair2)["ready"] == 0
+            b.advance(300)
+            press_sensor(b, menu.sensor_of(16))  # Dina (Black) first this time
+            st = b.status()
+            assert st["state"] == "menu" and st["ready"] == 2, st
+            press_sensor(b, menu.sensor_of(0))  # then Aru (White): the game begins
+            b.advance(300)
+            st = link.status()
+            assert st["state"] == "play" and st["ply"] == 0 and "ready" not in st, st
+            assert [(e["side"], e["ready"]) for e in b.events() if e["ev"] == "ready"] == [(1, 2), (0, 3)]
+            rec = link.fetch_game(st["current"])[0]
+            assert {k: rec.tags[k] for k in ("Event", "Round", "White", "Black")} == {
+                "Event": "Spring", "Round": "2.1", "White": "Aru", "Black": "Dina"}
+            # the same pairing sent again during the game (a reconnection) is kept for the next
+            # game, nobody ready for it
+            assert link.set_game(game="toguz", pairing=pair2)["ready"] == 0
+            link.set_game(pairing=None)
+            assert "ready" not in link.status()
         finally:
             link.close()
     finally:
