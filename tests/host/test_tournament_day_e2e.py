@@ -1,7 +1,8 @@
 """A tournament day end to end (issue 32): six players, three simulated boards with their own
 ids (the real firmware on SimBoard, virtual time), the live hall sending each board its
-pairing, storing every game and taking each result as it ends, its page in Chromium
-(Playwright). A round robin (a board unplugged mid-game, a friendly game between rounds,
+pairing, the players at each board saying they are ready (the game begins when both
+are; the page says whom a board waits for), storing every game and taking each result
+as it ends, its page in Chromium (Playwright). A round robin (a board unplugged mid-game, a friendly game between rounds,
 players at the wrong boards once, put right by the arbiter), then a knockout of the first
 four with a tied match (tiebreak games on the same board). The final standings and
 crosstable are compared with the ones worked out by hand below."""
@@ -95,10 +96,31 @@ def press(b, cell):
     press_sensor(b, load_layout("tobit").sensor_of(cell))
 
 
-def begin(b):
-    """The players begin a two-player Toguz Kumalak game at board ``b``; returns its rules core."""
-    b.new_game("toguz", "two")
+def ready(b, side):
+    """The player of ``side`` (0 White, 1 Black) says it is ready at board ``b``: a deliberate
+    press of a pit of its own row of the Toguz Kumalak pits (South pit 5, North pit 5)."""
+    from playboard.board.layout import load_layout
+    from playboard_host.gestures import press_sensor
+    press_sensor(b, load_layout("toguz").sensor_of(4 if side == 0 else 13))
+
+
+def begin(b, paired=True, between=None):
+    """The players begin a two-player Toguz Kumalak game at board ``b``; returns its rules
+    core. ``paired``: the board keeps the hall's pairing and both sides say they are
+    ready, White first (``between()`` runs after White's), else a friendly game chosen
+    on the board."""
+    if paired:
+        wait(lambda: "ready" in b.status(), "the board keeps its pairing")
+        b.advance(3000)  # (the last game's result shown: its first 2.5 s take no press)
+        ready(b, 0)
+        assert b.status()["ready"] == 1
+        if between is not None:
+            between()
+        ready(b, 1)
+    else:
+        b.new_game("toguz", "two")
     b.advance(100)
+    assert b.status()["state"] == "play"
     return new_game("toguz")
 
 
@@ -121,8 +143,8 @@ def end(b, result):
     assert st["state"] == "over" and st["result"] == result, st
 
 
-def play(b, result, plies=2):
-    g = begin(b)
+def play(b, result, plies=2, paired=True, between=None):
+    g = begin(b, paired, between)
     for k in range(plies):
         sow(b, g, k)
     end(b, result)
@@ -224,6 +246,16 @@ def test_a_tournament_day_with_the_hall_in_chromium(tmp_path, capsys):
                         play(boards[0], PLAN[3][1][2])  # Dina - Aru played on board 1 (table 1's pairing)
                         play(boards[1], PLAN[3][0][2])  # Bek - Nurlan on board 2
                         play(boards[2], PLAN[3][2][2])
+                    elif rnd == 1:  # the page says whom each board waits for
+                        def waits(t, who):
+                            return lambda: page.wait_for_function(
+                                "([l, w]) => (document.querySelector('#board-' + l + ' .waiting') || {})"
+                                ".textContent === w", arg=[str(t + 1), who], timeout=20000)
+                        for t, (w, bl, res) in enumerate(PLAN[rnd]):
+                            waits(t, "waiting for %s (White) and %s (Black)" % (w, bl))()
+                            play(boards[t], res, 2 + (rnd + t) % 3, between=waits(t, "waiting for %s (Black)" % bl))
+                            page.wait_for_function("l => !document.querySelector('#board-' + l + ' .waiting')",
+                                                   arg=str(t + 1), timeout=20000)
                     else:
                         for t, (w, bl, res) in enumerate(PLAN[rnd]):
                             play(boards[t], res, 2 + (rnd + t) % 3)
@@ -240,7 +272,7 @@ def test_a_tournament_day_with_the_hall_in_chromium(tmp_path, capsys):
                         page.wait_for_function("() => document.querySelectorAll('#alerts li.contradiction').length"
                                                " >= 2", timeout=20000)
                     if rnd == 2:  # a friendly game between rounds on board 3: listed, never taken
-                        play(boards[2], "0-1", 3)
+                        play(boards[2], "0-1", 3, paired=False)
                         wait(lambda: noted("carries no pairing of Spring: listed for the arbiter, not taken"),
                              "the friendly game listed")
                 assert sum(("round 2 table 2 on board 2: Gul - Dina: Gul won (1-0" in n) for n in notes) == 1

@@ -243,13 +243,16 @@ def abandon(app, now_ms, menu=False):
 
 def press(app, s, st, now_ms):
     """A deliberate press of Toguz pit sensor ``s`` in the menu, the result or the
-    staff menu (state ``st``): a choice, back to the menu, a staff function."""
+    staff menu (state ``st``): a choice, back to the menu (with a pairing kept, its
+    side ready too), a staff function."""
     c = app.menu_sensors[s]
     if st == S_MENU:
         menu_press(app, c, now_ms)
     elif st == S_OVER:
         if ((now_ms - app._t_state) & MASK) >= OVER_DELAY_MS:
             app.open_menu(now_ms)
+            if getattr(app, "pairing", None) is not None:  # the next game's pairing: one
+                ready_press(app, c, now_ms)  # press leaves the result and says "ready"
     else:
         from playboard.app import staff
         staff.staff_press(app, c, now_ms)
