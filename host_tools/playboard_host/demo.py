@@ -20,7 +20,7 @@ from playboard.games.registry import new_game
 
 from playboard_host.gestures import press_pad, new_board_game, physical_actions
 from playboard_host.leds import meaning, led_name, display_colours
-from playboard_host.words import about, result_words
+from playboard_host.words import about, game_over_words
 
 DATA_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
 DEMO_RECORD = "demo-toguz.pgn"
@@ -453,7 +453,7 @@ class Runner:
         res = over["result"] if over else rec.tags.get("Result", "*")
         why = (over or {}).get("termination") or rec.tags.get("Termination", "")
         self.say("Result %s: %s (the record: %s); %d moves, all committed by the board"
-                 % (res, result_words(g.name, res, why or None, g), rec.tags.get("Result", "*"), len(rec.moves)))
+                 % (res, game_over_words(g.name, res, why or None, g), rec.tags.get("Result", "*"), len(rec.moves)))
 
     # --- Tobit against the engine ---------------------------------------------------------
     def play_engine_game(self, name="tobit", level=3, player_level=8, seed=6, player_nodes=3000):
@@ -509,7 +509,7 @@ class Runner:
             over = self.resign(0)
         res = over["result"] if over else g.result()
         why = (over or {}).get("termination") or g.termination
-        self.say("Result %s: %s, after %d plies" % (res, result_words(name, res, why, g), g.ply))
+        self.say("Result %s: %s, after %d plies" % (res, game_over_words(name, res, why, g), g.ply))
         return g, res, why
 
     def press_pad(self, game, k):

@@ -77,21 +77,21 @@ def result_short(game, result, termination=None, tags=None):
     resignation". The notation itself stays in the files."""
     w, b = sides(game or "")
     nw, nb = player_names(tags)
-    # (a record without a result is unfinished: "No result yet" is a pairing's)
-    return _result_words(result or "*", nw or w, nb or b, termination)
+    return _result_words(result, nw or w, nb or b, termination, state="record")
 
 
-def result_words(game, result, termination=None, g=None, tags=None):
-    """One sentence for a finished game: who won and by what score, and why.
+def game_over_words(game, result, termination=None, g=None, tags=None):
+    """One sentence for a finished game: who won and by what score, and why (who won:
+    ``result_words.result_words``).
 
     ``game``: a GAME_NAMES name; ``result``: "1-0", "0-1", "1/2-1/2" or "*";
     ``termination``: the records' Termination text (or None); ``g``: the rules core at the
     end (for the scores: Toguz Kumalak's kazans, Tihbat's captures and the equal split
     of what is left, RULES.md 1.6, 3.5), or None; ``tags``: the record's tags (the
-    players' names, where known, name the winner). "*" gives "game in progress".
+    players' names, where known, name the winner). "*" (a game not over) gives "in play".
     """
     if result not in (RESULT_WHITE, RESULT_BLACK, RESULT_DRAW):
-        return "game in progress"
+        return _result_words(result, state="live")
     w, b = sides(game)
     nw, nb = player_names(tags)
     head = _result_words(result, "%s (%s)" % (nw, w) if nw else w, "%s (%s)" % (nb, b) if nb else b)
@@ -234,7 +234,7 @@ def event_words(ev, game, turn=None):
     elif kind == "record-error":
         text = "the board's game store: %s" % ev.get("msg", "?")
     elif kind == "over":
-        text = "game over: " + result_words(game, ev.get("result"), ev.get("termination"))
+        text = "game over: " + game_over_words(game, ev.get("result"), ev.get("termination"))
     elif kind == "menu":
         text = "the board's menu"
     elif kind == "ready":  # a side confirmed a tournament's pairing (firmware app.ui.ready_press)

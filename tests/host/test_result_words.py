@@ -4,6 +4,8 @@ helper, the longer sentences built on it (playboard_host.words), `playboard game
 import io
 from types import SimpleNamespace
 
+import pytest
+
 from playboard.games.registry import new_game
 from playboard_host import cli, words
 from playboard_host.library import Library
@@ -23,9 +25,13 @@ def test_each_result_in_words_and_the_notation_nowhere():
     assert result_words("+/-", "Aru", "Dina", "resignation") == "Aru won by forfeit"
     assert result_words("-/+") == "Black won by forfeit"
     assert result_words("-/-", "Aru", "Dina") == "Both lost by forfeit"
-    for r in ("*", "", "2-0"):
-        assert result_words(r, "Aru", "Dina") == "Unfinished"
-    assert result_words(None, "Aru", "Dina") == "No result yet"  # a pairing without one
+    # not a result yet, said as where it is read: a record, a pairing, a game followed live
+    for r in ("*", "", "2-0", None):
+        assert [result_words(r, "Aru", "Dina", state=s) for s in ("record", "pairing", "live")] == [
+            "Unfinished", "No result yet", "in play"]
+        assert result_words(r, "Aru", "Dina") == "Unfinished"  # (a record's, by default)
+    with pytest.raises(KeyError):
+        result_words("1-0", state="finished")
     assert result_words("bye", "Dina") == "Dina had a bye"
 
 
@@ -36,7 +42,7 @@ def test_the_sentences_name_the_players_where_known_and_not_the_boards_placehold
         "North won by resignation"
     assert words.result_short("tobit", "1-0", "time forfeit", {"White": "Bek", "Black": "Nurlan"}) == "Bek won on time"
     g = new_game("toguz", "9/2S,1S,1S,1S,1S,1S,1S,1S,1S 82 70 N 40")
-    assert words.result_words("toguz", "1-0", "kazan", g, {"White": "Aru", "Black": "Dina"}) == \
+    assert words.game_over_words("toguz", "1-0", "kazan", g, {"White": "Aru", "Black": "Dina"}) == \
         "Aru (South) won 82 to 70 in the kazans (South 82, North 70) - a kazan reached 82"
 
 

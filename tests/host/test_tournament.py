@@ -507,9 +507,10 @@ def test_a_knockout_slot_left_empty_by_two_double_forfeits_gives_the_next_oppone
 
 def test_result_words_name_the_winner_or_say_what_happened():
     from playboard_host.result_words import result_words
-    assert [result_words(r, "Aru", "Bek") for r in ("1-0", "0-1", "1/2-1/2", "+/-", "-/+", "-/-", "*", None)] == [
+    assert [result_words(r, "Aru", "Bek", state="pairing")
+            for r in ("1-0", "0-1", "1/2-1/2", "+/-", "-/+", "-/-", "*", None)] == [
         "Aru won", "Bek won", "Draw", "Aru won by forfeit", "Bek won by forfeit", "Both lost by forfeit",
-        "Unfinished", "No result yet"]
+        "No result yet", "No result yet"]
     assert result_words("bye", "Dina", None) == "Dina had a bye"
     assert result_words("0-1", "Aru", "Bek", "by resignation") == "Bek won by resignation"
     assert result_words("2-0", "Aru", "Bek") == "Unfinished"  # no result a person can read

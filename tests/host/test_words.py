@@ -15,11 +15,11 @@ def _tihbat_end():
 
 def test_toguz_result_says_who_won_and_the_kazans():
     g = new_game("toguz", "9/2S,1S,1S,1S,1S,1S,1S,1S,1S 82 70 N 40")
-    assert words.result_words("toguz", "1-0", "kazan", g) == \
+    assert words.game_over_words("toguz", "1-0", "kazan", g) == \
         "South won 82 to 70 in the kazans (South 82, North 70) - a kazan reached 82"
     g = new_game("toguz", "9/9 81 81 N 40")
-    assert words.result_words("toguz", "1/2-1/2", "kazan", g) == "Draw 81 to 81 in the kazans - both kazans reached 81"
-    assert words.result_words("toguz", "*") == "game in progress"
+    assert words.game_over_words("toguz", "1/2-1/2", "kazan", g) == "Draw 81 to 81 in the kazans - both kazans reached 81"
+    assert words.game_over_words("toguz", "*") == "in play"
 
 
 def test_tihbat_result_shows_the_equal_split():
@@ -27,7 +27,7 @@ def test_tihbat_result_shows_the_equal_split():
     cs, cn = g.captures()
     fs, fn = g.final_captures()
     left = fs - cs + fn - cn
-    text = words.result_words("tihbat", g.result(), g.termination, g)
+    text = words.game_over_words("tihbat", g.result(), g.termination, g)
     assert ("South %d, North %d" % (fs, fn)) in text
     if left:
         assert "%d and %d captured, the %d counters left on the board split equally" % (cs, cn, left) in text
@@ -35,10 +35,10 @@ def test_tihbat_result_shows_the_equal_split():
 
 
 def test_tobit_result_names_the_loser_reason():
-    assert words.result_words("tobit", "0-1", "no piece or no legal move") == \
+    assert words.game_over_words("tobit", "0-1", "no piece or no legal move") == \
         "Black won - White has no piece or no legal move"
-    assert words.result_words("tobit4", "1/2-1/2", "repetition") == "Draw - the position repeated"
-    assert words.result_words("tobit", "1-0", "resignation") == "White won - Black resigned"
+    assert words.game_over_words("tobit4", "1/2-1/2", "repetition") == "Draw - the position repeated"
+    assert words.game_over_words("tobit", "1-0", "resignation") == "White won - Black resigned"
 
 
 def test_events_in_players_terms():

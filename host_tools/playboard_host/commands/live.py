@@ -6,10 +6,10 @@ from playboard.games.common import GameError
 from playboard.games.registry import new_game
 
 from playboard_host.boardtext import picture
-from playboard_host.result_words import result_words as players_result_words
+from playboard_host.result_words import result_words
 from playboard_host.cli import CommandError
 from playboard_host.serial_link import LinkError, add_port_arguments, connect
-from playboard_host.words import capture_hint, event_words, result_words, sides
+from playboard_host.words import capture_hint, event_words, game_over_words, sides
 
 KEEPALIVE_S = 5.0  # well inside the board's LIVE_TIMEOUT_MS
 
@@ -86,7 +86,7 @@ class Follower:
             self.show()
         elif kind == "over":
             name = self.g.name if self.g is not None else ev.get("game", "toguz")
-            self.say("game over: %s" % result_words(name, ev.get("result"), ev.get("termination"), self.g,
+            self.say("game over: %s" % game_over_words(name, ev.get("result"), ev.get("termination"), self.g,
                                                      self.tags))
         elif kind == "ready":
             return  # (run says who the board waits for, with the players' names)
@@ -168,7 +168,7 @@ def run(args):
                         _say_waiting(f, ev.get("ready"))
                     elif ev.get("ev") == "over" and f.pairing:  # its result with the players' names
                         t = f.pairing
-                        f.say("%s, round %s: %s" % (t.get("Event", "?"), t["Round"], players_result_words(
+                        f.say("%s, round %s: %s" % (t.get("Event", "?"), t["Round"], result_words(
                             ev.get("result"), t.get("White", "?"), t.get("Black", "?"))))
                     n += 1
                     if args.events and n >= args.events:

@@ -300,7 +300,7 @@ def _words(e, p, result):
     """``result`` of pairing ``p`` in words, with its players' names ("Bek won", "draw")."""
     from playboard_host.result_words import result_words
     names = e.names_by_id()
-    return result_words(result, names.get(p.white), names.get(p.black))
+    return result_words(result, names.get(p.white), names.get(p.black), state="pairing")
 
 
 def _send(e, args):

@@ -260,7 +260,7 @@ class BoardWatch(threading.Thread):
 def _game_line(st):
     if st.game is None:
         return "no game"
-    return "%s, %d moves, %s" % (st.game, len(st.moves), _result_words(st, st.result) if st.result else "in play")
+    return "%s, %d moves, %s" % (st.game, len(st.moves), _result_words(st, st.result))
 
 
 def usb_ports(vid_pid):
@@ -505,7 +505,7 @@ class Hall:
                                 "text": "board %s ended: %s (%s), but round %s table %s has %s (%s) by hand" % (
                                     label, result_words(st.result, pair["white"], pair["black"]), st.result,
                                     pair["round"], pair["table"],
-                                    result_words(pair["result"], pair["white"], pair["black"]), pair["result"])})
+                                    result_words(pair["result"], pair["white"], pair["black"], state="pairing"), pair["result"])})
                 if pair.get("flag"):
                     out.append({"kind": "contradiction", "board": label, "text": "board %s: %s" % (label, pair["flag"])})
         return out
@@ -607,16 +607,14 @@ def _waiting(st, pair):
 
 
 def _result_words(st, result):
-    """``result`` of the board's game in words ("Aru won", "Draw"; "in play" for ``*``, the
-    game going on): with the players its header names (a pairing's), else its sides
-    (South / North, Tobit's White / Black)."""
-    if result == "*":
-        return "in play"
+    """``result`` of the board's game in words ("Aru won", "Draw"; "in play" for None or
+    ``*``, the game going on): with the players its header names (a pairing's), else
+    its sides (South / North, Tobit's White / Black)."""
     from playboard_host.words import sides
     w, b = st.tags.get("White"), st.tags.get("Black")
     if not w or not b or w == b:  # (a friendly game's header: "Player" - "Player")
         w, b = sides(st.game or "toguz")
-    return result_words(result, w, b)
+    return result_words(result, w, b, state="live")
 
 
 def _natural(label):

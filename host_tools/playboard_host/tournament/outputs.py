@@ -59,7 +59,7 @@ def pairings_text(event, round_=None, fmt="text"):
 
 def _words(r):
     """Pairing row ``r``'s result in words ("Bek won", "draw", "double forfeit")."""
-    return result_words(r["result"], r["white"], r["black"])
+    return result_words(r["result"], r["white"], r["black"], state="pairing")
 
 
 def _csv(rows, cols):
@@ -142,7 +142,7 @@ def _cell(event, a, b, stage):
 def _cell_words(event, a, b, stage, names):
     """The games of the crosstable cell of ``a`` against ``b`` in words, for people
     ("round 1: Aru won; round 4: draw")."""
-    return "; ".join("round %d: %s" % (p.round, result_words(p.result, names[p.white], names[p.black]))
+    return "; ".join("round %d: %s" % (p.round, result_words(p.result, names[p.white], names[p.black], state="pairing"))
                      for p in _games(event, a, b, stage))
 
 

@@ -47,7 +47,7 @@ from playboard_host.leds import LED_NAMES, display_colours, led_name, legend as 
 from playboard_host.match import top_level
 from playboard_host.simboard import SimBoard, SimError
 from playboard_host.websim.model import Pieces, layout_data
-from playboard_host.words import (about, capture_hint, event_words, plural, refusal_words, result_words,
+from playboard_host.words import (about, capture_hint, event_words, plural, refusal_words, game_over_words,
                                   sides)
 from playboard.board.layout import load_layout
 
@@ -313,7 +313,7 @@ class Session:
                 "version": self.version, "game": self.game_name, "mode": self.mode, "level": self.level,
                 "app_state": self.app_state, "turn": g.turn, "ply": g.ply,
                 "result": self.result, "termination": self.termination,
-                "result_text": result_words(self.game_name, self.result, self.termination, g),
+                "result_text": game_over_words(self.game_name, self.result, self.termination, g),
                 "about": about(self.game_name), "sides": list(sides(self.game_name)),
                 "moves": self._move_texts(), "leds": hexes, "legend": legend,
                 "events": list(self.events_text), "engine": dict(self.engine),
