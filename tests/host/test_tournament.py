@@ -293,7 +293,7 @@ def test_hand_correction_is_kept_with_its_reason_and_a_contradiction_is_flagged(
     # the arbiter corrects table 1 (the players agreed a draw the board didn't see)
     p = e.set_result(1, "A", "1/2-1/2", "players agreed a draw; board showed a resignation by mistake")
     assert p.result == "1/2-1/2" and p.source == "hand"
-    assert p.flag == ("hand result 1/2-1/2 differs from the board's 1-0 "
+    assert p.flag == ("the result by hand, Draw (1/2-1/2), differs from the board's, A won (1-0) "
                       "(players agreed a draw; board showed a resignation by mistake)")
     assert [c[3:6] for c in e.corrections()] == [("1-0", "1/2-1/2",
                                                    "players agreed a draw; board showed a resignation by mistake")]
@@ -310,11 +310,11 @@ def test_hand_correction_is_kept_with_its_reason_and_a_contradiction_is_flagged(
     e.set_result(2, "D", "0-1", "reported by the players")
     _sync(lib, "b-one", 2, "tobit", "1-0", tags=_carrying(e, 2, "1"))
     lines = take_results(e, lib)
-    assert "round 2 table 1 on board 1: FLAG hand result 0-1 differs from the board's 1-0 (game 3):" \
-           " hand result kept" in lines
+    assert "round 2 table 1 on board 1: FLAG the result by hand, C won (0-1), differs from the board's game 3," \
+           " D won (1-0): hand result kept" in lines
     assert e.find_pairing(2, "D").result == "0-1"
     text = outputs.pairings_text(e, 2)
-    assert "! hand result 0-1 differs" in text
+    assert "! the result by hand, C won (0-1), differs" in text
     lib.close()
 
 

@@ -96,7 +96,8 @@ def test_every_example_of_the_tournament_doc_runs_as_written(tmp_path, monkeypat
         assert got == [
             (1, "1", "Aru", "Nurlan", "1-0", "board", None),
             (1, "2", "Bek", "Gul", "1/2-1/2", "hand",
-             "hand result 1/2-1/2 differs from the board's 1-0 (draw agreed, the board saw a resignation)"),
+             "the result by hand, Draw (1/2-1/2), differs from the board's, Bek won (1-0) (draw agreed, the board"
+             " saw a resignation)"),
             (1, "3", "Dina", "Erlan", "1-0", "board", None),  # corrected, then corrected back: no flag
             (2, "1", "Nurlan", "Erlan", "-/+", "forfeit", None),
             (2, "2", "Gul", "Dina", "-/-", "forfeit", None),

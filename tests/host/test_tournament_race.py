@@ -99,7 +99,10 @@ def test_the_arbiters_correction_always_wins_over_takes_in_other_processes(tmp_p
             (p,) = e.pairings()
             # the correction stands, flagged against the board's game, which is taken once
             assert (p.result, p.source, p.library_game) == ("0-1", "hand", gids[i]), i
-            assert p.flag.startswith("hand result 0-1 differs from the board's 1-0 ("), (i, p.flag)
+            # (by the correction, with its reason, or by the take, with the game)
+            assert p.flag in ("the result by hand, Bek won (0-1), differs from the board's, Aru won (1-0) (%s)" % REASON,
+                              "the result by hand, Bek won (0-1), differs from the board's game %d, Aru won (1-0)"
+                              % gids[i]), (i, p.flag)
             assert [c[3:6] for c in e.corrections()] in ([("1-0", "0-1", REASON)], [(None, "0-1", REASON)]), i
             assert lib.db.execute("SELECT COUNT(*) FROM pairings WHERE library_game=?", (gids[i],)).fetchone()[0] == 1
             # nothing taken twice: one of the two takes took the game, the other saw it taken
@@ -108,8 +111,8 @@ def test_the_arbiters_correction_always_wins_over_takes_in_other_processes(tmp_p
             if lines[0] == "round 1 table 1 on board 1: Aru - Bek: Aru won (1-0, game %d)" % gids[i]:
                 orders["taken first"] += 1
             else:
-                assert lines[0] == ("round 1 table 1 on board 1: FLAG hand result 0-1 differs from the board's"
-                                    " 1-0 (game %d): hand result kept" % gids[i]), (i, lines)
+                assert lines[0] == ("round 1 table 1 on board 1: FLAG the result by hand, Bek won (0-1), differs from"
+                                    " the board's game %d, Aru won (1-0): hand result kept" % gids[i]), (i, lines)
                 orders["corrected first"] += 1
             # collected again: nothing changes
             assert take_results(e, lib) == [] and e.pairings()[0].result == "0-1"

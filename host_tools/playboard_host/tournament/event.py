@@ -14,6 +14,7 @@ import sqlite3
 
 from playboard.games.common import GAME_NAMES
 
+from playboard_host.result_words import result_words
 from playboard_host.tournament import pairing, scoring
 
 SYSTEMS = ("roundrobin", "knockout", "groups")
@@ -25,6 +26,18 @@ DECISIONS = ("lot", "armageddon", "rating", "arbiter")  # how a tied match is de
 def _n(v):
     return ("%.2f" % v).rstrip("0").rstrip(".") if isinstance(v, float) else str(v)
 
+
+
+def hand_differs(hand, board, white, black, game_id=None):
+    """A pairing's flag when its result by hand differs from its board game's, in words
+    with the notation (``result_words``): "the result by hand, Bek won (0-1), differs
+    from the board's, Aru won (1-0)"; ``game_id`` names the board's game ("the board's
+    game 3"). ``hand``, ``board``: results as RESULTS; ``white``, ``black``: the
+    pairing's names (None: White / Black)."""
+    return "the result by hand, %s (%s), differs from the board's%s, %s (%s)" % (
+        result_words(hand, white, black, state="pairing"), hand,
+        "" if game_id is None else " game %d" % game_id,
+        result_words(board, white, black, state="pairing"), board)
 
 class TournamentError(Exception):
     """A tournament request that can't be done (unknown event or player, a board not
@@ -701,7 +714,8 @@ class Event:
             flag = None  # a correction clears what an earlier one flagged; corrected back, none is left
             board = self._board_result(p)
             if board is not None and board != result:
-                flag = "hand result %s differs from the board's %s (%s)" % (result, board, reason)
+                names = self.names_by_id()
+                flag = "%s (%s)" % (hand_differs(result, board, names.get(p.white), names.get(p.black)), reason)
             elif board is None and p.flag and p.library_game is None and p.source != "adjourned":
                 flag = p.flag  # (collect's flag of a game it did not take: still for the arbiter)
             source = "forfeit" if result in FORFEITS else "board" if board == result else "hand"

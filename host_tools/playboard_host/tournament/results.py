@@ -12,7 +12,7 @@ from playboard.games.common import GameError
 from playboard.games.registry import new_game
 
 from playboard_host.result_words import result_words
-from playboard_host.tournament.event import FORFEITS, check_board_ids, write_transaction
+from playboard_host.tournament.event import FORFEITS, check_board_ids, hand_differs, write_transaction
 
 
 def final_kazans(game):
@@ -173,7 +173,7 @@ def _take(event, lib, lines):
         if p.result is not None:  # entered by hand before the game was synced
             flag = None
             if p.result != g.result:
-                flag = "hand result %s differs from the board's %s (game %d)" % (p.result, g.result, g.id)
+                flag = hand_differs(p.result, g.result, names[p.white], names[p.black], g.id)
                 lines.append("%s: FLAG %s: hand result kept" % (_where(p), flag))
             event.db.execute("UPDATE pairings SET library_game=?, kazans=COALESCE(kazans, ?), flag=?"
                              " WHERE id=?", (g.id, kz_text, flag, p.id))
