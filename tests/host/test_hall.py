@@ -153,14 +153,32 @@ def _tobit_sensor(cell):
     return load_layout("tobit").sensor_of(cell)
 
 
+class HallClock:
+    """The hall's clock in a test (``Hall(clock=...)``): it moves only when the test says,
+    as the simulated board's does, so "in correction for more than ``correction_s``" is
+    decided by the test, not by how fast a loaded machine runs (the alert used to be
+    timed on the wall clock: 0.5 s of it against a 5 s wait)."""
+
+    def __init__(self):
+        self.t = 1000.0
+
+    def __call__(self):
+        return self.t
+
+
+def _corrections(hall):
+    return [a for a in hall.state()["alerts"] if a["kind"] == "correction"]
+
+
 def test_a_board_in_correction_too_long_raises_an_alert(tmp_path):
     b = SimBoard()
+    clock = HallClock()
     try:
         b.start("sim", fs_dir=str(tmp_path / "flash"), board_id="solo")
         b.new_game("tobit", "two")
         b.set_up()
         b.advance(800)
-        hall = hall_mod.Hall(lambda: [b.port], None, rescan_s=0.2, correction_s=0.5)
+        hall = hall_mod.Hall(lambda: [b.port], None, rescan_s=0.2, correction_s=30, clock=clock)
         hall.start()
         try:
             assert wait_for(lambda: hall.state()["boards"] and hall.state()["boards"][0]["connected"])
@@ -168,11 +186,15 @@ def test_a_board_in_correction_too_long_raises_an_alert(tmp_path):
             b.place(20)  # a stray piece on an empty point: the board asks for a correction
             b.advance(3000)
             assert wait_for(lambda: hall.state()["boards"][0]["in_correction"])
-            a = wait_for(lambda: hall.state()["alerts"], 5)
-            assert a[0]["kind"] == "correction" and a[0]["text"].startswith("board solo in correction for")
+            clock.t += 30  # 30 s in correction: not yet more than correction_s
+            assert _corrections(hall) == []
+            clock.t += 1
+            assert _corrections(hall) == [{"kind": "correction", "board": "solo",
+                                           "text": "board solo in correction for 31 s"}]
             b.lift(20)
             b.advance(3000)
-            assert wait_for(lambda: not hall.state()["alerts"])
+            assert wait_for(lambda: not hall.state()["boards"][0]["in_correction"])
+            assert _corrections(hall) == []
         finally:
             hall.stop()
     finally:
@@ -183,6 +205,7 @@ def test_a_board_already_in_correction_when_the_hall_comes_is_shown_so(tmp_path)
     # its correction event went to nobody (no live events then, as during a link drop):
     # the hall takes it from the board's status when it connects
     b = SimBoard()
+    clock = HallClock()
     try:
         b.start("sim", fs_dir=str(tmp_path / "flash"), board_id="solo")
         b.new_game("tobit", "two")
@@ -191,16 +214,17 @@ def test_a_board_already_in_correction_when_the_hall_comes_is_shown_so(tmp_path)
         b.place(20)  # a stray piece: the board asks for a correction
         b.advance(3000)
         assert b.status()["correcting"] is True
-        hall = hall_mod.Hall(lambda: [b.port], None, rescan_s=0.2, correction_s=0.5)
+        hall = hall_mod.Hall(lambda: [b.port], None, rescan_s=0.2, correction_s=30, clock=clock)
         hall.start()
         try:
             assert wait_for(lambda: hall.state()["boards"] and hall.state()["boards"][0]["connected"])
-            assert hall.state()["boards"][0]["in_correction"]
-            a = wait_for(lambda: hall.state()["alerts"], 5)
-            assert [x["kind"] for x in a] == ["correction"]
+            assert hall.state()["boards"][0]["in_correction"] and _corrections(hall) == []
+            clock.t += 45  # (counted from when the hall came: when it began is not known)
+            assert [a["text"] for a in _corrections(hall)] == ["board solo in correction for 45 s"]
             b.lift(20)
             b.advance(3000)
-            assert wait_for(lambda: not hall.state()["alerts"])
+            assert wait_for(lambda: not hall.state()["boards"][0]["in_correction"])
+            assert _corrections(hall) == []
             assert "correcting" not in b.status()
         finally:
             hall.stop()

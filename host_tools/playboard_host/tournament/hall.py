@@ -34,7 +34,7 @@ CORRECTION_S = 30.0
 class BoardState:
     """What the hall knows of the board on ``port``: its ``board_id``, ``connected``,
     the rules-core game ``g`` and its ``moves``, ``last_move``, ``result``,
-    ``termination``, ``correction_since`` (time.monotonic() or None), ``error``
+    ``termination``, ``correction_since`` (the hall's ``clock()`` or None), ``error``
     (why it went away), ``moves_seen`` and ``updated`` (time.time() of the last
     change)."""
 
@@ -92,7 +92,7 @@ class BoardState:
             self.g = None
 
     def event(self, ev, now):
-        """Apply live event ``ev`` (dict) at ``now`` (monotonic s). True if it changed anything shown."""
+        """Apply live event ``ev`` (dict) at ``now`` (the hall's clock, s). True if it changed anything shown."""
         kind = ev.get("ev")
         if kind == "game":
             self.start(ev.get("game"), ev.get("fen"))
@@ -197,7 +197,7 @@ class BoardWatch(threading.Thread):
                     st.start(rec.name, rec.fen, rec.moves, rec.result, rec.tags)
                     st.termination = rec.termination
                 if correcting:  # (counted from now: when it began is not known)
-                    st.correction_since = time.monotonic()
+                    st.correction_since = self.hall.clock()
                 st.updated = time.time()
             if back:  # every return said, as every drop is
                 self.hall.notice("board %s back (%s)" % (self.hall.label_of(st), _game_line(st)))
@@ -212,7 +212,7 @@ class BoardWatch(threading.Thread):
                     t_keep = time.monotonic() + self.keepalive_s
                 evs = [ev for ev in link.wait_events(0.05) if isinstance(ev, dict)]
                 if evs:
-                    now = time.monotonic()
+                    now = self.hall.clock()
                     with self.hall.lock:
                         shown = [st.event(ev, now) for ev in evs]
                         st.lost_events += link.missed_events
@@ -228,7 +228,7 @@ class BoardWatch(threading.Thread):
                             with self.hall.lock:
                                 st.start(rec.name, rec.fen, rec.moves, rec.result, rec.tags)
                                 if now_st.get("correcting"):  # (start forgot it)
-                                    st.correction_since = time.monotonic()
+                                    st.correction_since = self.hall.clock()
                     if any(shown):
                         self.hall.changed(st, evs)
                     if any(ev.get("ev") == "over" for ev in evs):
@@ -289,11 +289,13 @@ class Hall:
     stops them after 20 s of its own time without a request). ``sync_library``: a
     library path: each board's finished games are stored there (then acknowledged)
     when it connects and whenever a game ends, and with an event its results are
-    taken at once (``notices`` keeps what that said; ``out``, a file, is told too)."""
+    taken at once (``notices`` keeps what that said; ``out``, a file, is told too).
+    ``clock``: seconds (float) for how long a board has been in correction
+    (``correction_s``); time.monotonic, or a test's own clock."""
 
     def __init__(self, ports, hub=None, pairings=None, event_name=None, live_dir=None, opener=None,
                  rescan_s=1.0, correction_s=CORRECTION_S, refresh_s=2.0, retry_s=3.0, timeout=1.0,
-                 keepalive_s=KEEPALIVE_S, sync_library=None, out=None):
+                 keepalive_s=KEEPALIVE_S, sync_library=None, out=None, clock=time.monotonic):
         self.ports = ports
         self.hub = hub
         self.pairings = pairings
@@ -308,6 +310,7 @@ class Hall:
         self.keepalive_s = keepalive_s
         self.sync_library = sync_library
         self.out = out
+        self.clock = clock
         self.notices = []
         self.lock = threading.RLock()
         self.file_lock = threading.Lock()
@@ -512,7 +515,7 @@ class Hall:
 
     def state(self):
         """The whole hall as a JSON-ready dict: ``boards`` (list, by label) and ``alerts``."""
-        now = time.monotonic()
+        now = self.clock()
         boards = []
         alerts = []
         with self.lock:
