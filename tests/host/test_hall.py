@@ -3,14 +3,14 @@ own pseudo-terminal): boards followed at once, one plugged in later picked up, m
 and results shown with the event's players, alerts (disconnected, a long correction,
 a result contradicting the pairing), the live PGN-style file of each round."""
 import json
-import time
 import urllib.request
 
 import pytest
 
+from hall_harness import Notes, begin_paired, board_by_label, resign, wait_for
+from hall_harness import toguz_move as harness_move
 from playboard.games.registry import new_game
 from playboard.pgn import read_games
-from playboard_host.gestures import press_sensor
 from playboard_host.library import Library
 from playboard_host.simboard import SimBoard, micropython_binary
 from playboard_host.tournament import hall as hall_mod
@@ -21,31 +21,8 @@ from playboard_host.websim import server as srv
 pytestmark = pytest.mark.skipif(micropython_binary() is None, reason="micropython not installed (make setup)")
 
 
-def wait_for(cond, seconds=30.0, step=0.02):
-    """Poll ``cond()`` until it is true (returns it) or ``seconds`` pass (returns None)."""
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        v = cond()
-        if v:
-            return v
-        time.sleep(step)
-    return None
-
-
-def board_by_label(hall, label):
-    for b in hall.state()["boards"]:
-        if b["label"] == label:
-            return b
-    return None
-
-
 def toguz_move(b, g, k=0):
-    m = g.legal_moves()[k % len(g.legal_moves())]
-    b.tap(m + 9 * g.turn, 150)
-    b.advance(3000)
-    text = g.move_text(m)
-    g.push(m)
-    return text
+    return harness_move(b, g, k, ms=3000)
 
 
 @pytest.fixture
@@ -119,8 +96,7 @@ def test_hall_follows_every_board_with_alerts_and_live_files(room, tmp_path):
         lib = Library(db)
         Event(lib, "Cup").set_result(1, "2", "1-0", "reported early by the players")
         lib.close()
-        for _ in range(2):  # White resigns on board 2 (its pad pressed deliberately twice)
-            press_sensor(boards[1], _tobit_sensor(5))
+        resign(boards[1], 0)  # White resigns on board 2 (its pad pressed deliberately twice)
         a = wait_for(lambda: [x for x in hall.state()["alerts"] if x["kind"] == "contradiction"])
         assert a[0]["text"] == "board 2 ended: Gul won (0-1), but round 1 table 2 has Bek won (1-0) by hand"
         # the page: the board's result in words (its game began before the pairing came:
@@ -146,11 +122,6 @@ def test_hall_follows_every_board_with_alerts_and_live_files(room, tmp_path):
             srv.stop(httpd, hub)
     finally:
         hall.stop()
-
-
-def _tobit_sensor(cell):
-    from playboard.board.layout import load_layout
-    return load_layout("tobit").sensor_of(cell)
 
 
 class HallClock:
@@ -293,29 +264,27 @@ def test_the_hall_syncs_a_finished_game_and_takes_its_result(tmp_path):
     e.pair_next()
     lib.close()
     b = SimBoard()
-    out = []
-
-    class Out:
-        def write(self, t):
-            out.append(t)
-
-        def flush(self):
-            pass
+    console = Notes()
+    out = console.lines
     try:
         b.start("sim", fs_dir=str(tmp_path / "flash"), board_id="duel")
         hall = hall_mod.Hall(lambda: [b.port], None, hall_mod.event_pairings(db, "Duel"), "Duel",
-                             rescan_s=0.2, refresh_s=0.3, sync_library=db, out=Out())
+                             rescan_s=0.2, refresh_s=0.3, sync_library=db, out=console)
         hall.start()
         try:
             assert wait_for(lambda: (board_by_label(hall, "1") or {}).get("white") == "Aru")
-            # the hall sends the board its pairing; the game begun next carries it
+            # the hall sends the board its pairing; the game begun next carries it, once both
+            # players say they are ready (the hall says whom the board waits for)
             assert wait_for(lambda: "board 1: round 1.1, Aru (White) - Bek (Black) sent: its next game\n" in out)
-            b.new_game("toguz", "two")
-            b.advance(100)
+            assert wait_for(lambda: board_by_label(hall, "1")["waiting"] == "waiting for Aru (White) and Bek (Black)")
+
+            def white_ready():
+                assert wait_for(lambda: board_by_label(hall, "1")["waiting"] == "waiting for Bek (Black)")
+            begin_paired(b, between=white_ready)
+            assert wait_for(lambda: board_by_label(hall, "1")["waiting"] is None)  # the game in play
             g = new_game("toguz")
             moves = [toguz_move(b, g, k) for k in range(3)]
-            for _ in range(2):  # Black (North) resigns: its pad pressed deliberately twice
-                press_sensor(b, _tobit_sensor(38))
+            resign(b, 1)  # Black (North) resigns: its pad pressed deliberately twice
             assert wait_for(lambda: any("Aru - Bek: Aru won (1-0" in n for n in hall.state()["notices"]))
         finally:
             hall.stop()

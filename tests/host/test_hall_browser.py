@@ -2,19 +2,11 @@
 3 simulated boards of an event, moves made through their sensors, and each board's
 picture on the page follows within a second. Skips where /usr/bin/chromium is missing
 (`apt-get install chromium`; .ci/run installs it)."""
-import os
-import shutil
-import tempfile
-
 import pytest
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-if not os.path.exists(CHROMIUM):
-    pytest.skip("Debian's Chromium is not installed at %s: install it with `apt-get install chromium` "
-                "(as .ci/run does) to run the browser tests" % CHROMIUM, allow_module_level=True)
-sync_api = pytest.importorskip("playwright.sync_api", reason="playwright not installed: run `make setup`")
+from hall_harness import hall_page, screenshot, skip_without_browser, wait_card
+
+skip_without_browser()
 
 from playboard.games.registry import new_game  # noqa: E402
 from playboard_host.library import Library  # noqa: E402
@@ -23,9 +15,6 @@ from playboard_host.tournament import hall as hall_mod  # noqa: E402
 from playboard_host.tournament.event import Event  # noqa: E402
 from playboard_host.tournament.hall_server import make_server  # noqa: E402
 from playboard_host.websim import server as srv  # noqa: E402
-
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-ARTIFACTS = os.path.join(ROOT, "test-artifacts")
 
 
 def test_the_hall_page_shows_three_boards_updating_as_moves_are_made(tmp_path):
@@ -42,7 +31,6 @@ def test_the_hall_page_shows_three_boards_updating_as_moves_are_made(tmp_path):
     hub = srv.Hub()
     hall = None
     httpd = None
-    profile = tempfile.mkdtemp(prefix="playboard-chromium-")
     try:
         for k in range(3):
             b = SimBoard()
@@ -55,48 +43,35 @@ def test_the_hall_page_shows_three_boards_updating_as_moves_are_made(tmp_path):
         hall.start()
         httpd = make_server(hall, hub, "127.0.0.1", 0)
         srv.serve_in_thread(httpd)
-        url = "http://127.0.0.1:%d/" % httpd.server_address[1]
-        with sync_api.sync_playwright() as pw:
-            ctx = pw.chromium.launch_persistent_context(profile, executable_path=CHROMIUM, headless=True,
-                                                        args=CHROMIUM_ARGS, viewport={"width": 1200, "height": 800})
-            try:
-                page = ctx.new_page()
-                errors = []
-                page.on("pageerror", lambda x: errors.append(str(x)))
-                page.goto(url)
-                page.wait_for_selector("#conn.live", timeout=20000)
-                for label, names in (("1", "Aru \u2013 Nurlan"), ("2", "Bek \u2013 Gul"), ("3", "Dina \u2013 Erlan")):
-                    page.wait_for_function(
-                        "([l, n]) => { const d = document.getElementById('board-' + l);"
-                        " return d && d.querySelector('.players').textContent === n; }", arg=[label, names],
-                        timeout=20000)
-                # whose side is where, as the board lights it
-                assert page.text_content("#board-1 .sides") == \
-                    "Aru: White, South (white lights) - Nurlan: Black, North (blue lights)"
-                games = [new_game("toguz") for _ in boards]
-                for k, b in enumerate(boards):
-                    g = games[k]
-                    m = g.legal_moves()[k]
-                    b.tap(m, 150)
-                    b.advance(3000)
-                    text = g.move_text(m)
-                    g.push(m)
-                    # the board's card shows the move and the new position (the delay: make bench)
-                    page.wait_for_function(
-                        "([l, t]) => { const d = document.getElementById('board-' + l);"
-                        " return d && d.dataset.moves === '1' && d.querySelector('.last').textContent.includes(t); }",
-                        arg=[str(k + 1), text], timeout=5000)
-                    cells = page.eval_on_selector_all("#board-%d table.pos tr:last-child td" % (k + 1),
-                                                      "tds => tds.map(t => Number(t.textContent))")
-                    assert cells == [g.pos[i] for i in range(9)]
-                    north = page.eval_on_selector_all("#board-%d table.pos tr:first-child td" % (k + 1),
-                                                      "tds => tds.map(t => Number(t.textContent))")
-                    assert north == [g.pos[9 + i] for i in range(8, -1, -1)]
-                os.makedirs(ARTIFACTS, exist_ok=True)
-                page.screenshot(path=os.path.join(ARTIFACTS, "hall.png"))
-                assert errors == []
-            finally:
-                ctx.close()
+        with hall_page("http://127.0.0.1:%d/" % httpd.server_address[1], height=800) as (page, errors):
+            for label, names in (("1", "Aru \u2013 Nurlan"), ("2", "Bek \u2013 Gul"), ("3", "Dina \u2013 Erlan")):
+                wait_card(page, label, "players", names)
+            # whose side is where, as the board lights it; its game began before the pairing
+            # came (the board keeps it for its next game): nobody is waited for meanwhile
+            assert page.text_content("#board-1 .sides") == \
+                "Aru: White, South (white lights) - Nurlan: Black, North (blue lights)"
+            assert page.query_selector("#board-1 .waiting") is None
+            games = [new_game("toguz") for _ in boards]
+            for k, b in enumerate(boards):
+                g = games[k]
+                m = g.legal_moves()[k]
+                b.tap(m, 150)
+                b.advance(3000)
+                text = g.move_text(m)
+                g.push(m)
+                # the board's card shows the move and the new position (the delay: make bench)
+                page.wait_for_function(
+                    "([l, t]) => { const d = document.getElementById('board-' + l);"
+                    " return d && d.dataset.moves === '1' && d.querySelector('.last').textContent.includes(t); }",
+                    arg=[str(k + 1), text], timeout=5000)
+                cells = page.eval_on_selector_all("#board-%d table.pos tr:last-child td" % (k + 1),
+                                                  "tds => tds.map(t => Number(t.textContent))")
+                assert cells == [g.pos[i] for i in range(9)]
+                north = page.eval_on_selector_all("#board-%d table.pos tr:first-child td" % (k + 1),
+                                                  "tds => tds.map(t => Number(t.textContent))")
+                assert north == [g.pos[9 + i] for i in range(8, -1, -1)]
+            screenshot(page, "hall.png")
+            assert errors == []
     finally:
         if httpd is not None:
             srv.stop(httpd, hub)
@@ -104,4 +79,3 @@ def test_the_hall_page_shows_three_boards_updating_as_moves_are_made(tmp_path):
             hall.stop()
         for b in boards:
             b.stop()
-        shutil.rmtree(profile, ignore_errors=True)

@@ -9,6 +9,7 @@ import sys
 
 import pytest
 
+from hall_harness import Cable, Notes, begin_paired, resign, toguz_move, wait_for
 from playboard_host import cli
 from playboard_host.library import Library
 from playboard_host.serial_link import BoardLink, LinkError, open_port
@@ -55,24 +56,14 @@ def test_two_boards_with_one_id_are_refused_in_one_line(tmp_path, capsys):
 
 # ---- 2. the pairing on the board -------------------------------------------------------
 
-def _press(b, cell):
-    from playboard.board.layout import load_layout
-    from playboard_host.gestures import press_sensor
-    press_sensor(b, load_layout("tobit").sensor_of(cell))
-
-
 def _play_and_resign(b, moves=2, loser=1):
     """A Toguz Kumalak game on board ``b`` (begun already): ``moves`` pits sown, then
     ``loser`` (0 White, 1 Black) resigns by its pad (Tobit points 5 / 38, twice)."""
     from playboard.games.registry import new_game
     g = new_game("toguz")
     for k in range(moves):
-        m = g.legal_moves()[k % len(g.legal_moves())]
-        b.tap(m + 9 * g.turn, 150)
-        b.advance(2500)
-        g.push(m)
-    for _ in range(2):
-        _press(b, 38 if loser == 1 else 5)
+        toguz_move(b, g, k)
+    resign(b, loser)
     assert b.status()["state"] == "over"
 
 
@@ -213,10 +204,10 @@ def test_the_board_shows_whose_side_is_where_until_both_are_ready(tmp_path, caps
             link.close()
             # the game in play carries it; Black resigns while live follows: the result in words
             import threading
-            resign = threading.Timer(1.0, lambda: [_press(b, 38) for _ in range(2)])
-            resign.start()
+            resigns = threading.Timer(1.0, lambda: resign(b, 1))
+            resigns.start()
             code, out, err = _cli(capsys, "live", "--port", b.port, "--seconds", "4", "--no-picture")
-            resign.join()
+            resigns.join()
             lines = out.splitlines()
             assert code == 0 and lines[1] == sides and lines[-1] == "Spring, round 1.1: Aru won", (out, err)
             link = BoardLink(open_port(b.port), timeout=3.0)
@@ -316,7 +307,6 @@ def test_the_game_begins_when_both_sides_are_ready_at_human_pace(tmp_path):
 
 @needs_mp
 def test_the_hall_follows_one_of_two_boards_answering_one_id_and_says_why(tmp_path):
-    import time
     from playboard_host.tournament import hall as hall_mod
     boards = []
     try:
@@ -328,12 +318,8 @@ def test_the_hall_follows_one_of_two_boards_answering_one_id_and_says_why(tmp_pa
         hall = hall_mod.Hall(lambda: ports, None, rescan_s=0.2, retry_s=0.5)
         hall.start()
         try:
-            end = time.monotonic() + 30
-            while time.monotonic() < end:
-                st = hall.state()
-                if any(a["kind"] == "duplicate" for a in st["alerts"]) and any(b["connected"] for b in st["boards"]):
-                    break
-                time.sleep(0.05)
+            wait_for(lambda: (lambda st: any(a["kind"] == "duplicate" for a in st["alerts"]) and
+                              any(b["connected"] for b in st["boards"]))(hall.state()), 30)
             st = hall.state()
         finally:
             hall.stop()
@@ -351,48 +337,6 @@ def test_the_hall_follows_one_of_two_boards_answering_one_id_and_says_why(tmp_pa
 
 # ---- 4. the hall after faults ------------------------------------------------------------
 
-class Cable:
-    """A board's USB cable between the hall and the board's port: pulled out, every read
-    and write fails (as the OS does when the device goes) and the port is not listed."""
-
-    def __init__(self, port):
-        self.port = port
-        self.out = False
-
-    def ports(self):
-        return [] if self.out else [self.port]
-
-    def open(self, port):
-        s = open_port(port)
-        cable = self
-
-        class Stream:
-            def __getattr__(self, name):
-                return getattr(s, name)
-
-            def read(self, n):
-                if cable.out:
-                    raise OSError(5, "device disconnected")
-                return s.read(n)
-
-            def write(self, data):
-                if cable.out:
-                    raise OSError(5, "device disconnected")
-                return s.write(data)
-        return Stream()
-
-
-def _wait(cond, seconds=40.0):
-    import time
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        v = cond()
-        if v:
-            return v
-        time.sleep(0.05)
-    return None
-
-
 @needs_mp
 def test_the_hall_tells_the_truth_after_link_drops_and_a_power_cut(tmp_path):
     from playboard.games.registry import new_game
@@ -405,14 +349,8 @@ def test_the_hall_tells_the_truth_after_link_drops_and_a_power_cut(tmp_path):
     e.add_entrant("Bek")
     e.pair_next()
     lib.close()
-    out = []
-
-    class Out:
-        def write(self, t):
-            out.append(t)
-
-        def flush(self):
-            pass
+    console = Notes()
+    out = console.lines
     b = SimBoard()
     try:
         b.start("sim", fs_dir=str(tmp_path / "flash"), board_id="duel")
@@ -420,56 +358,50 @@ def test_the_hall_tells_the_truth_after_link_drops_and_a_power_cut(tmp_path):
         os.makedirs(str(tmp_path / "live"))
         hall = hall_mod.Hall(cable.ports, None, hall_mod.event_pairings(db, "Duel"), "Duel",
                              live_dir=str(tmp_path / "live"), opener=cable.open, rescan_s=0.2, refresh_s=0.3,
-                             retry_s=0.3, timeout=0.5, keepalive_s=1.0, sync_library=db, out=Out())
+                             retry_s=0.3, timeout=0.5, keepalive_s=1.0, sync_library=db, out=console)
         hall.start()
         g = new_game("toguz")
         played = []
 
         def move(k):
-            m = g.legal_moves()[k % len(g.legal_moves())]
-            b.tap(m + 9 * g.turn, 150)
-            b.advance(2500)
-            played.append(g.move_text(m))
-            g.push(m)
+            played.append(toguz_move(b, g, k))
 
         def board():
             return hall.state()["boards"][0]
         try:
-            assert _wait(lambda: "board 1: round 1.1, Aru (White) - Bek (Black) sent: its next game\n" in out)
-            b.new_game("toguz", "two")
-            b.advance(100)
+            assert wait_for(lambda: "board 1: round 1.1, Aru (White) - Bek (Black) sent: its next game\n" in out)
+            begin_paired(b)
             move(0)
             move(1)
-            assert _wait(lambda: board()["moves"] == 2 and board()["carries"] == {
+            assert wait_for(lambda: board()["moves"] == 2 and board()["carries"] == {
                 "Event": "Duel", "Round": "1.1", "White": "Aru", "Black": "Bek"}), board()
             # 1. the cable pulled for a while; a move made meanwhile
             cable.out = True
-            assert _wait(lambda: any("board 1 disconnected" in n and "drop 1" in n for n in out)), out
+            assert wait_for(lambda: any("board 1 disconnected" in n and "drop 1" in n for n in out)), out
             assert "disconnected" in board()["alerts"]
             move(2)
             cable.out = False
-            assert _wait(lambda: "board 1 back (toguz, 3 moves, in play)\n" in out), out
+            assert wait_for(lambda: "board 1 back (toguz, 3 moves, in play)\n" in out), out
             assert board()["moves"] == 3 and board()["connected"] and board()["alerts"] == []
             # 2. the power cut and back: the game resumed, its moves whole from the board's record
             b.kill()
-            assert _wait(lambda: any("drop 2" in n for n in out)), out
+            assert wait_for(lambda: any("drop 2" in n for n in out)), out
             b.restart()
-            assert _wait(lambda: out.count("board 1 back (toguz, 3 moves, in play)\n") == 2), out
+            assert wait_for(lambda: out.count("board 1 back (toguz, 3 moves, in play)\n") == 2), out
             move(3)
-            assert _wait(lambda: board()["moves"] == 4)
+            assert wait_for(lambda: board()["moves"] == 4)
             # 3. the game ends while the cable is out: after it, the real result, stored and taken once
             cable.out = True
-            assert _wait(lambda: any("drop 3" in n for n in out)), out
-            for _ in range(2):
-                _press(b, 38)  # Black resigns
+            assert wait_for(lambda: any("drop 3" in n for n in out)), out
+            resign(b, 1)  # Black resigns
             cable.out = False
-            assert _wait(lambda: "board 1 back (toguz, 4 moves, Aru won)\n" in out), out
-            assert _wait(lambda: any("Aru - Bek: Aru won (1-0" in n for n in out)), out
+            assert wait_for(lambda: "board 1 back (toguz, 4 moves, Aru won)\n" in out), out
+            assert wait_for(lambda: any("Aru - Bek: Aru won (1-0" in n for n in out)), out
             assert board()["result"] == "1-0" and board()["moves"] == 4
             cable.out = True  # and once more: nothing stored or taken twice
-            assert _wait(lambda: any("drop 4" in n for n in out)), out
+            assert wait_for(lambda: any("drop 4" in n for n in out)), out
             cable.out = False
-            assert _wait(lambda: sum("back" in n for n in out) == 4), out
+            assert wait_for(lambda: sum("back" in n for n in out) == 4), out
         finally:
             hall.stop()
         assert sum("game stored" in n for n in out) == 1, out

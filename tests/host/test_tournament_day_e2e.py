@@ -6,18 +6,14 @@ as it ends, its page in Chromium (Playwright). A round robin (a board unplugged 
 players at the wrong boards once, put right by the arbiter), then a knockout of the first
 four with a tied match (tiebreak games on the same board). The final standings and
 crosstable are compared with the ones worked out by hand below."""
-import os
-import shutil
-import tempfile
-import time
-
 import pytest
 
+from hall_harness import (Cable, Notes, begin_paired, hall_page, press_point, screenshot, skip_without_browser,
+                          toguz_move, wait, wait_card)
 from playboard.games.registry import new_game
 from playboard_host import cli
 from playboard_host.library import Library
 from playboard_host.result_words import result_words
-from playboard_host.serial_link import open_port
 from playboard_host.simboard import SimBoard, micropython_binary
 from playboard_host.tournament import hall as hall_mod
 from playboard_host.tournament import outputs
@@ -25,11 +21,7 @@ from playboard_host.tournament.event import Event
 from playboard_host.tournament.hall_server import make_server
 from playboard_host.websim import server as srv
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 pytestmark = pytest.mark.skipif(micropython_binary() is None, reason="micropython not installed (make setup)")
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 PLAYERS = ["Aru", "Bek", "Dina", "Erlan", "Gul", "Nurlan"]
 IDS = ["e6613852a1b2c3d4", "e6614c1a07f0e1d2", "e66138528f9a8b7c"]
@@ -53,92 +45,31 @@ CROSS = {  # row player's points against each column player, standings order
     "Nurlan": {"Aru": "0", "Bek": "0", "Gul": "0", "Erlan": "0", "Dina": "0.5"}}
 
 
-class Cable:
-    """A board's USB cable: pulled out, its port is gone (reads and writes fail, not listed)."""
-
-    def __init__(self, port):
-        self.port = port
-        self.out = False
-
-    def open(self, port):
-        s = open_port(port)
-        cable = self
-
-        class Stream:
-            def __getattr__(self, name):
-                return getattr(s, name)
-
-            def read(self, n):
-                if cable.out:
-                    raise OSError(5, "device disconnected")
-                return s.read(n)
-
-            def write(self, data):
-                if cable.out:
-                    raise OSError(5, "device disconnected")
-                return s.write(data)
-        return Stream()
-
-
-def wait(cond, what, seconds=60.0):
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        v = cond()
-        if v:
-            return v
-        time.sleep(0.05)
-    raise AssertionError("waited %d s for %s" % (seconds, what))
-
-
-def press(b, cell):
-    from playboard.board.layout import load_layout
-    from playboard_host.gestures import press_sensor
-    press_sensor(b, load_layout("tobit").sensor_of(cell))
-
-
-def ready(b, side):
-    """The player of ``side`` (0 White, 1 Black) says it is ready at board ``b``: a deliberate
-    press of a pit of its own row of the Toguz Kumalak pits (South pit 5, North pit 5)."""
-    from playboard.board.layout import load_layout
-    from playboard_host.gestures import press_sensor
-    press_sensor(b, load_layout("toguz").sensor_of(4 if side == 0 else 13))
-
-
 def begin(b, paired=True, between=None):
     """The players begin a two-player Toguz Kumalak game at board ``b``; returns its rules
     core. ``paired``: the board keeps the hall's pairing and both sides say they are
-    ready, White first (``between()`` runs after White's), else a friendly game chosen
-    on the board."""
+    ready (hall_harness.begin_paired; ``between()`` after White's), else a friendly game
+    chosen on the board."""
     if paired:
-        wait(lambda: "ready" in b.status(), "the board keeps its pairing")
-        b.advance(3000)  # (the last game's result shown: its first 2.5 s take no press)
-        ready(b, 0)
-        assert b.status()["ready"] == 1
-        if between is not None:
-            between()
-        ready(b, 1)
+        begin_paired(b, between)
     else:
         b.new_game("toguz", "two")
-    b.advance(100)
-    assert b.status()["state"] == "play"
+        b.advance(100)
     return new_game("toguz")
 
 
 def sow(b, g, k):
-    m = g.legal_moves()[k % len(g.legal_moves())]
-    b.tap(m + 9 * g.turn, 150)
-    b.advance(2500)
-    g.push(m)
+    toguz_move(b, g, k)
 
 
 def end(b, result):
     """End the game on ``b`` with ``result``: both draw pads, or the loser's resign pad twice."""
     if result == "1/2-1/2":
-        press(b, 1)
-        press(b, 34)
+        press_point(b, 1)
+        press_point(b, 34)
     else:
         for _ in range(2):
-            press(b, 38 if result == "1-0" else 5)
+            press_point(b, 38 if result == "1-0" else 5)
     st = b.status()
     assert st["state"] == "over" and st["result"] == result, st
 
@@ -151,9 +82,7 @@ def play(b, result, plies=2, paired=True, between=None):
 
 
 def test_a_tournament_day_with_the_hall_in_chromium(tmp_path, capsys):
-    if not os.path.exists(CHROMIUM):
-        pytest.skip("Debian's Chromium is not installed at %s (apt-get install chromium)" % CHROMIUM)
-    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright not installed: run `make setup`")
+    skip_without_browser()
     db = str(tmp_path / "club.sqlite")
     T = ["tournament", "--library", db]
 
@@ -169,32 +98,19 @@ def test_a_tournament_day_with_the_hall_in_chromium(tmp_path, capsys):
     boards = []
     hub = srv.Hub()
     hall = httpd = None
-    profile = tempfile.mkdtemp(prefix="playboard-chromium-")
-    notes = []
-
-    class Out:
-        def write(self, t):
-            notes.append(t)
-
-        def flush(self):
-            pass
-
-    def noted(text):
-        return any(text in n for n in notes)
+    console = Notes()
+    noted = console.said
 
     def start_hall(event):
         h = hall_mod.Hall(lambda: [c.port for c in cables if not c.out], hub, hall_mod.event_pairings(db, event),
                           event, str(tmp_path), opener=lambda p: cable_of[p].open(p), rescan_s=0.2, refresh_s=0.3,
-                          retry_s=0.3, timeout=0.5, keepalive_s=1.0, sync_library=db, out=Out())
+                          retry_s=0.3, timeout=0.5, keepalive_s=1.0, sync_library=db, out=console)
         h.start()
         return h
 
     def sent(label, rnd, white, black):
         return wait(lambda: noted("board %s: round %s, %s (White) - %s (Black) sent" % (label, rnd, white, black)),
                     "round %s sent to board %s" % (rnd, label))
-
-    def card(page, label):
-        return page.eval_on_selector("#board-" + label, "d => d.textContent")
 
     try:
         for k, bid in enumerate(IDS):
@@ -207,130 +123,114 @@ def test_a_tournament_day_with_the_hall_in_chromium(tmp_path, capsys):
         httpd = make_server(hall, hub, "127.0.0.1", 0)
         srv.serve_in_thread(httpd)
         url = "http://127.0.0.1:%d/" % httpd.server_address[1]
-        with sync_api.sync_playwright() as pw:
-            ctx = pw.chromium.launch_persistent_context(profile, executable_path=CHROMIUM, headless=True,
-                                                        args=CHROMIUM_ARGS, viewport={"width": 1200, "height": 900})
-            try:
-                page = ctx.new_page()
-                errors = []
-                page.on("pageerror", lambda x: errors.append(str(x)))
-                page.goto(url)
-                page.wait_for_selector("#conn.live", timeout=20000)
-                # three boards, each by its own id and label
-                page.wait_for_function("() => document.querySelectorAll('#boards .board').length === 3",
-                                       timeout=20000)
-                assert hall.state()["alerts"] == [] and sorted(b["id"] for b in hall.state()["boards"]) == \
-                    sorted(IDS)
-                for rnd in range(1, 6):
-                    tcli("pair", "Spring")
-                    for t, (w, bl, _) in enumerate(PLAN[rnd]):
-                        sent(str(t + 1), "%d.%d" % (rnd, t + 1), w, bl)
-                    page.wait_for_function("() => document.querySelector('#board-1 .players').textContent"
-                                           " === %r" % ("%s \u2013 %s" % PLAN[rnd][0][:2]), timeout=20000)
-                    if rnd == 2:  # board 2's cable pulled mid-game; the game ends while it is out
-                        for t in (0, 2):
-                            play(boards[t], PLAN[rnd][t][2])
-                        g = begin(boards[1])
-                        sow(boards[1], g, 0)
-                        wait(lambda: hall.state()["boards"][1]["moves"] == 1, "board 2's first move")
-                        cables[1].out = True
-                        page.wait_for_selector("#alerts li.disconnected", timeout=20000)
-                        assert "board 2 disconnected" in page.text_content("#alerts li.disconnected")
-                        sow(boards[1], g, 1)
-                        end(boards[1], PLAN[rnd][1][2])
-                        cables[1].out = False
-                        wait(lambda: noted("board 2 back (toguz, 2 moves, Gul won)"), "board 2 back")
-                        page.wait_for_function("() => !document.querySelector('#alerts li.disconnected')",
-                                               timeout=20000)
-                    elif rnd == 3:  # tables 1 and 2 sat at each other's boards
-                        play(boards[0], PLAN[3][1][2])  # Dina - Aru played on board 1 (table 1's pairing)
-                        play(boards[1], PLAN[3][0][2])  # Bek - Nurlan on board 2
-                        play(boards[2], PLAN[3][2][2])
-                    elif rnd == 1:  # the page says whom each board waits for
-                        def waits(t, who):
-                            return lambda: page.wait_for_function(
-                                "([l, w]) => (document.querySelector('#board-' + l + ' .waiting') || {})"
-                                ".textContent === w", arg=[str(t + 1), who], timeout=20000)
-                        for t, (w, bl, res) in enumerate(PLAN[rnd]):
-                            waits(t, "waiting for %s (White) and %s (Black)" % (w, bl))()
-                            play(boards[t], res, 2 + (rnd + t) % 3, between=waits(t, "waiting for %s (Black)" % bl))
-                            page.wait_for_function("l => !document.querySelector('#board-' + l + ' .waiting')",
-                                                   arg=str(t + 1), timeout=20000)
-                    else:
-                        for t, (w, bl, res) in enumerate(PLAN[rnd]):
-                            play(boards[t], res, 2 + (rnd + t) % 3)
-                    for t in range(3):
-                        wait(lambda: noted("round %d table %d on board %d:" % (rnd, t + 1, t + 1)),
-                             "round %d table %d taken" % (rnd, t + 1))
-                    if rnd == 1:  # the page gives each board's result in words, with the players' names
-                        for label, words in (("1", "Aru won"), ("2", "Draw"), ("3", "Erlan won")):
-                            page.wait_for_function("([l, w]) => document.querySelector('#board-' + l + ' .result')"
-                                                   ".textContent === w", arg=[label, words], timeout=20000)
-                    if rnd == 3:  # the arbiter puts it right: the results the players really got
-                        tcli("result", "Spring", "3", "1", "1-0", "--reason", "Bek - Nurlan played at board 2: Bek won")
-                        tcli("result", "Spring", "3", "2", "0-1", "--reason", "Dina - Aru played at board 1: Aru won")
-                        page.wait_for_function("() => document.querySelectorAll('#alerts li.contradiction').length"
-                                               " >= 2", timeout=20000)
-                    if rnd == 2:  # a friendly game between rounds on board 3: listed, never taken
-                        play(boards[2], "0-1", 3, paired=False)
-                        wait(lambda: noted("carries no pairing of Spring: listed for the arbiter, not taken"),
-                             "the friendly game listed")
-                assert sum(("round 2 table 2 on board 2: Gul - Dina: Gul won (1-0" in n) for n in notes) == 1
-                # round 5's games as played (4, 2 and 3 moves; no move counted twice), positions shown
-                assert [(b["moves"], b["position"] is not None) for b in hall.state()["boards"]] == [
-                    (4, True), (2, True), (3, True)]
-                os.makedirs(os.path.join(ROOT, "test-artifacts"), exist_ok=True)
-                page.screenshot(path=os.path.join(ROOT, "test-artifacts", "hall-spring.png"))
-                # the round robin's standings and crosstable: as worked out by hand
-                lib = Library(db)
-                e = Event(lib, "Spring")
-                st = e.standings()
-                assert [(r["place"], r["name"], r["score"]) for r in st] == STANDINGS
-                names = e.names_by_id()
-                by_name = {v: k for k, v in names.items()}
-                cross = {r["name"]: {o["name"]: outputs._cell(e, r["id"], by_name[o["name"]], None)
-                                     for o in st if o["name"] != r["name"]} for r in st}
-                assert cross == CROSS
-                games = lib.games()
-                assert len(games) == 16  # 15 of the event and the friendly one, each stored once
-                assert sorted(p.library_game for p in e.pairings()) == sorted(
-                    g.id for g in games if g.tags.get("Event") == "Spring")
-                lib.close()
-                hall.stop()
-                # the knockout of the first four, seeded by the round robin's places
-                tcli("create", "Final4", "--game", "toguz", "--system", "knockout", "--games-per-match", "2",
-                     "--tiebreak-games", "2", *sum((["--board", "%d=%s" % (k + 1, i)] for k, i in enumerate(IDS)),
-                                                   []))
-                tcli("add", "Final4", "Aru", "Bek", "Gul", "Erlan")
-                del notes[:]
-                hall = start_hall("Final4")
-                httpd.hall = hall  # (the page's server follows the new hall)
-                out = tcli("pair", "Final4")
-                assert "board 1  Aru" in out and "board 2  Bek" in out and "1.2    board 1  Erlan" in out
-                ko = [("1", "1.1", "Aru", "Erlan", "1-0"), ("1", "1.1.2", "Erlan", "Aru", "1/2-1/2"),
-                      ("2", "1.2", "Bek", "Gul", "1-0"), ("2", "1.2.2", "Gul", "Bek", "1-0"),
-                      "pair",  # match 2 tied 1-1: two tiebreak games, on board 2
-                      ("2", "1.2.3", "Bek", "Gul", "1/2-1/2"), ("2", "1.2.4", "Gul", "Bek", "0-1"),
-                      "pair",  # the final: Aru - Bek, on board 1
-                      ("1", "2.1", "Aru", "Bek", "0-1"), ("1", "2.1.2", "Bek", "Aru", "1-0")]
-                for step in ko:
-                    if step == "pair":
-                        tcli("pair", "Final4")
-                        continue
-                    label, rnd, w, bl, res = step
-                    sent(label, rnd, w, bl)
-                    play(boards[int(label) - 1], res)
-                    r, _, table = rnd.partition(".")
-                    line = "round %s table %s on board %s: %s - %s: %s (%s," % (
-                        r, table, label, w, bl, result_words(res, w, bl), res)
-                    wait(lambda: noted(line), line)
-                page.goto(url)
-                page.wait_for_function("() => document.getElementById('title').textContent.startsWith('Final4')",
-                                       timeout=20000)
-                page.screenshot(path=os.path.join(ROOT, "test-artifacts", "hall-final4.png"))
-                assert errors == []
-            finally:
-                ctx.close()
+        with hall_page(url) as (page, errors):
+            # three boards, each by its own id and label
+            page.wait_for_function("() => document.querySelectorAll('#boards .board').length === 3",
+                                   timeout=20000)
+            assert hall.state()["alerts"] == [] and sorted(b["id"] for b in hall.state()["boards"]) == \
+                sorted(IDS)
+            for rnd in range(1, 6):
+                tcli("pair", "Spring")
+                for t, (w, bl, _) in enumerate(PLAN[rnd]):
+                    sent(str(t + 1), "%d.%d" % (rnd, t + 1), w, bl)
+                wait_card(page, "1", "players", "%s \u2013 %s" % PLAN[rnd][0][:2])
+                if rnd == 2:  # board 2's cable pulled mid-game; the game ends while it is out
+                    for t in (0, 2):
+                        play(boards[t], PLAN[rnd][t][2])
+                    g = begin(boards[1])
+                    sow(boards[1], g, 0)
+                    wait(lambda: hall.state()["boards"][1]["moves"] == 1, "board 2's first move")
+                    cables[1].out = True
+                    page.wait_for_selector("#alerts li.disconnected", timeout=20000)
+                    assert "board 2 disconnected" in page.text_content("#alerts li.disconnected")
+                    sow(boards[1], g, 1)
+                    end(boards[1], PLAN[rnd][1][2])
+                    cables[1].out = False
+                    wait(lambda: noted("board 2 back (toguz, 2 moves, Gul won)"), "board 2 back")
+                    page.wait_for_function("() => !document.querySelector('#alerts li.disconnected')",
+                                           timeout=20000)
+                elif rnd == 3:  # tables 1 and 2 sat at each other's boards
+                    play(boards[0], PLAN[3][1][2])  # Dina - Aru played on board 1 (table 1's pairing)
+                    play(boards[1], PLAN[3][0][2])  # Bek - Nurlan on board 2
+                    play(boards[2], PLAN[3][2][2])
+                elif rnd == 1:  # the page says whom each board waits for
+                    for t, (w, bl, res) in enumerate(PLAN[rnd]):
+                        label = str(t + 1)
+                        wait_card(page, label, "waiting", "waiting for %s (White) and %s (Black)" % (w, bl))
+                        play(boards[t], res, 2 + (rnd + t) % 3,
+                             between=lambda: wait_card(page, label, "waiting", "waiting for %s (Black)" % bl))
+                        wait_card(page, label, "waiting", None)  # the game in play
+                else:
+                    for t, (w, bl, res) in enumerate(PLAN[rnd]):
+                        play(boards[t], res, 2 + (rnd + t) % 3)
+                for t in range(3):
+                    wait(lambda: noted("round %d table %d on board %d:" % (rnd, t + 1, t + 1)),
+                         "round %d table %d taken" % (rnd, t + 1))
+                if rnd == 1:  # the page gives each board's result in words, with the players' names
+                    for label, words in (("1", "Aru won"), ("2", "Draw"), ("3", "Erlan won")):
+                        wait_card(page, label, "result", words)
+                if rnd == 3:  # the arbiter puts it right: the results the players really got
+                    tcli("result", "Spring", "3", "1", "1-0", "--reason", "Bek - Nurlan played at board 2: Bek won")
+                    tcli("result", "Spring", "3", "2", "0-1", "--reason", "Dina - Aru played at board 1: Aru won")
+                    page.wait_for_function("() => document.querySelectorAll('#alerts li.contradiction').length"
+                                           " >= 2", timeout=20000)
+                if rnd == 2:  # a friendly game between rounds on board 3: listed, never taken
+                    play(boards[2], "0-1", 3, paired=False)
+                    wait(lambda: noted("carries no pairing of Spring: listed for the arbiter, not taken"),
+                         "the friendly game listed")
+            assert sum(("round 2 table 2 on board 2: Gul - Dina: Gul won (1-0" in n) for n in console.lines) == 1
+            # round 5's games as played (4, 2 and 3 moves; no move counted twice), positions shown
+            assert [(b["moves"], b["position"] is not None) for b in hall.state()["boards"]] == [
+                (4, True), (2, True), (3, True)]
+            screenshot(page, "hall-spring.png")
+            # the round robin's standings and crosstable: as worked out by hand
+            lib = Library(db)
+            e = Event(lib, "Spring")
+            st = e.standings()
+            assert [(r["place"], r["name"], r["score"]) for r in st] == STANDINGS
+            names = e.names_by_id()
+            by_name = {v: k for k, v in names.items()}
+            cross = {r["name"]: {o["name"]: outputs._cell(e, r["id"], by_name[o["name"]], None)
+                                 for o in st if o["name"] != r["name"]} for r in st}
+            assert cross == CROSS
+            games = lib.games()
+            assert len(games) == 16  # 15 of the event and the friendly one, each stored once
+            assert sorted(p.library_game for p in e.pairings()) == sorted(
+                g.id for g in games if g.tags.get("Event") == "Spring")
+            lib.close()
+            hall.stop()
+            # the knockout of the first four, seeded by the round robin's places
+            tcli("create", "Final4", "--game", "toguz", "--system", "knockout", "--games-per-match", "2",
+                 "--tiebreak-games", "2", *sum((["--board", "%d=%s" % (k + 1, i)] for k, i in enumerate(IDS)),
+                                               []))
+            tcli("add", "Final4", "Aru", "Bek", "Gul", "Erlan")
+            del console.lines[:]
+            hall = start_hall("Final4")
+            httpd.hall = hall  # (the page's server follows the new hall)
+            out = tcli("pair", "Final4")
+            assert "board 1  Aru" in out and "board 2  Bek" in out and "1.2    board 1  Erlan" in out
+            ko = [("1", "1.1", "Aru", "Erlan", "1-0"), ("1", "1.1.2", "Erlan", "Aru", "1/2-1/2"),
+                  ("2", "1.2", "Bek", "Gul", "1-0"), ("2", "1.2.2", "Gul", "Bek", "1-0"),
+                  "pair",  # match 2 tied 1-1: two tiebreak games, on board 2
+                  ("2", "1.2.3", "Bek", "Gul", "1/2-1/2"), ("2", "1.2.4", "Gul", "Bek", "0-1"),
+                  "pair",  # the final: Aru - Bek, on board 1
+                  ("1", "2.1", "Aru", "Bek", "0-1"), ("1", "2.1.2", "Bek", "Aru", "1-0")]
+            for step in ko:
+                if step == "pair":
+                    tcli("pair", "Final4")
+                    continue
+                label, rnd, w, bl, res = step
+                sent(label, rnd, w, bl)
+                play(boards[int(label) - 1], res)
+                r, _, table = rnd.partition(".")
+                line = "round %s table %s on board %s: %s - %s: %s (%s," % (
+                    r, table, label, w, bl, result_words(res, w, bl), res)
+                wait(lambda: noted(line), line)
+            page.goto(url)
+            page.wait_for_function("() => document.getElementById('title').textContent.startsWith('Final4')",
+                                   timeout=20000)
+            screenshot(page, "hall-final4.png")
+            assert errors == []
         lib = Library(db)
         k = Event(lib, "Final4")
         st = k.standings()
@@ -346,4 +246,3 @@ def test_a_tournament_day_with_the_hall_in_chromium(tmp_path, capsys):
             hall.stop()
         for b in boards:
             b.stop()
-        shutil.rmtree(profile, ignore_errors=True)

@@ -599,9 +599,10 @@ def _sides(st, pair):
 def _waiting(st, pair):
     """Who the board waits for before the game of the pairing it keeps begins
     (tournament.results.waiting_text: "waiting for Bek (Black)"), or None when it
-    keeps none. The names: the pairing's it keeps, else the event's on it."""
+    keeps none or a game is in play on it (the pairing waits for its end). The names:
+    the pairing's it keeps, else the event's on it."""
     from playboard_host.tournament.results import waiting_text
-    if st.kept is None or not st.connected:
+    if st.kept is None or not st.connected or (st.game is not None and st.result is None):
         return None
     w, b = st.kept.get("White"), st.kept.get("Black")
     if not (w and b) and pair:
