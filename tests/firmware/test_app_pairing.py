@@ -33,3 +33,34 @@ def test_a_pairing_goes_into_the_next_game_begun_only():
     r.app.link_set_game({"pairing": pair})
     r.app.link_set_game({"pairing": None})
     assert r.app.pairing is None
+
+
+def test_the_game_of_a_pairing_begins_when_both_sides_say_they_are_ready():
+    r = Rig()
+    pair = {"event": "Spring", "round": "1.1", "white": "Aru", "black": "Bek"}
+    st = r.app.link_set_game({"pairing": pair, "game": "toguz"})
+    assert st["ready"] == 0 and st["state"] == "menu"
+    r.adv(500)
+    # a touch under the hold readies nobody; presses on White's row (South pits 4, 9) ready
+    # White, once
+    r.tap("toguz", 12, 200)
+    assert r.app.link_status()["ready"] == 0
+    r.press("toguz", 3)
+    r.press("toguz", 8)
+    assert r.app.link_status()["ready"] == 1 and r.app.link_status()["state"] == "menu"
+    assert [f for k, f in r.events if k == "ready"] == [{"side": 0, "ready": 1}]
+    # the same pairing sent again keeps it; another (re-paired) starts over
+    assert r.app.link_set_game({"pairing": pair, "game": "toguz"})["ready"] == 1
+    assert r.app.link_set_game({"pairing": dict(pair, black="Dina")})["ready"] == 0
+    r.press("toguz", 17)  # Black's START first this time, then White: the game begins
+    assert r.app.link_status()["ready"] == 2 and r.app._pending is None
+    r.press("toguz", 0)
+    r.begun()
+    st = r.app.link_status()
+    assert st["state"] == "play" and "ready" not in st and "pairing" not in st
+    assert [f["ready"] for k, f in r.events if k == "ready"] == [1, 2, 3]
+    # "pairing": null: no pairing, no ready in the status
+    r.app.link_set_game({"pairing": dict(pair, round="1.2")})
+    assert r.app.link_status()["ready"] == 0
+    r.app.link_set_game({"pairing": None})
+    assert "ready" not in r.app.link_status()
