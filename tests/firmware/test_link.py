@@ -508,7 +508,8 @@ def test_a_status_over_a_frame_sheds_what_a_host_can_do_without():
     """A status with a tournament's pairing in Cyrillic names, a finished game's result
     and the supply's fields is over ``MAX_PAYLOAD`` as JSON: the board used to raise in
     ``send`` and answer nothing (the hall lost the board). Now the reply sheds the
-    fields of ``_SHED`` in order, says ``cut``, and keeps what follows the game."""
+    fields of ``_SHED`` in order, says ``cut``, and keeps what follows the game and who
+    is ready for the pairing (``ready``)."""
     class App:
         def link_status(self):
             return {"game": "toguz", "state": "over", "mode": "two", "level": 3, "ply": 120, "turn": 1,
@@ -516,12 +517,13 @@ def test_a_status_over_a_frame_sheds_what_a_host_can_do_without():
                     "result": "1-0", "termination": "resignation", "queue": 0, "flash_low": False,
                     "supply": "adapter", "led_cap_ma": 1500,
                     "pairing": {"Event": "Весенний турнир", "Round": "3.2", "White": "Әлия Нұрланқызы",
-                                "Black": "Бекзат Сейітқали"}}
+                                "Black": "Бекзат Сейітқали"}, "ready": 1}
     lk, pipe, st, fs, clock = _board(app=App())
     full = dict(lk._status({}))
     assert len(json.dumps(full, separators=(",", ":")).encode()) > L.MAX_PAYLOAD  # (the case)
     t, p = _ask(lk, pipe, 5, "S", {})
     assert t == "s" and p["cut"] == 1
     assert "pairing" not in p and "dropped" not in p
-    for k in ("fen", "result", "termination", "ply", "turn", "current", "games", "state", "game"):
+    # who is ready for the pairing stays (the hall knows the pairing it sent)
+    for k in ("fen", "result", "termination", "ply", "turn", "current", "games", "state", "game", "ready"):
         assert p[k] == full[k], k
