@@ -183,16 +183,24 @@ def test_the_board_shows_whose_side_is_where_until_both_are_ready(tmp_path, caps
             code, out, err = _cli(capsys, "live", "--port", b.port, "--seconds", "0.3", "--no-picture")
             assert code == 0 and out.endswith("the next game's pairing: " + sides +
                                               "\nwaiting for Aru (White) and Bek (Black)\n"), (out, err)
-            # a game pad (South pit 1) is White's "ready" now: the host chose the game; White's
-            # half steady, Black's still blinking
-            press_sensor(b, menu.sensor_of(MENU_GAME[0]))
+            # a game pad (South pit 1) is White's "ready" now (the host chose the game), while
+            # playboard live follows: its ready event said with the names; White's half
+            # steady, Black's still blinking
+            import threading
+            def white_ready():  # once live follows the board's events
+                wait_for(lambda: b.status()["link_live"], 10)
+                press_sensor(b, menu.sensor_of(MENU_GAME[0]))
+            white = threading.Thread(target=white_ready)
+            white.start()
+            code, out, err = _cli(capsys, "live", "--port", b.port, "--seconds", "3", "--no-picture")
+            white.join()
+            assert code == 0 and out.endswith("\nwaiting for Aru (White) and Bek (Black)\nwaiting for Bek (Black)\n"), \
+                (out, err)
             st = b.status()
             assert st["game"] == "toguz" and st["state"] == "menu" and st["ready"] == 1, st
             pits = _seen(b, "toguz")
             assert [c for c in pits if pits[c] == "white"] == list(range(0, 9)) + [18], pits
             assert [c for c in pits if pits[c] == "blue blinking"] == list(range(9, 18)) + [19], pits
-            code, out, err = _cli(capsys, "live", "--port", b.port, "--seconds", "0.3", "--no-picture")
-            assert code == 0 and out.endswith("\nwaiting for Bek (Black)\n"), (out, err)
             link = BoardLink(open_port(b.port), timeout=3.0)
             # Black's START (a pit of its row) begins the game, which takes the pairing: the
             # sides' lights go
@@ -203,7 +211,6 @@ def test_the_board_shows_whose_side_is_where_until_both_are_ready(tmp_path, caps
             assert "blue" not in _sides_lit(b, "toguz").values()
             link.close()
             # the game in play carries it; Black resigns while live follows: the result in words
-            import threading
             resigns = threading.Timer(1.0, lambda: resign(b, 1))
             resigns.start()
             code, out, err = _cli(capsys, "live", "--port", b.port, "--seconds", "4", "--no-picture")

@@ -37,7 +37,7 @@ of JSON (``{"ok": true, ...}`` or ``{"ok": false, "err": text}``)::
     events                    -> {"events": [{"ev": kind, "t": ms, ...}, ...], "lost": n} since
                               the last call (at most 32 / 2 KB kept: the oldest dropped)
     events off / events on    stop / restart keeping events
-    status                    -> the link status fields and "t"
+    status                    -> the link status fields, "t", "store" and "link_live"
     game NAME MODE LEVEL      start a game (abandons one being played)
     setup                     put the pieces of the Tobit position being played on the sensors
     menu                      open the menu
@@ -278,6 +278,7 @@ class Bridge:
             d["ok"] = True
             d["t"] = self.clock()
             d["store"] = {"current": app.store.current, "games": app.store.count}
+            d["link_live"] = app.link is not None and app.link.live  # a host follows live events
             return d
         elif c == "game":
             req = {"game": w[1], "force": True}
