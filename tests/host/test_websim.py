@@ -523,6 +523,36 @@ def test_the_boards_own_menu_from_the_page():
         s.close()
 
 
+def test_a_tournaments_pairing_begins_when_both_sides_say_ready_on_the_page():
+    """The ready step (docs/tournament.md) with the page's own gesture: a click on a pit of
+    each side's row of the Toguz Kumalak pits (South White's, North Black's)."""
+    from playboard_host.serial_link import BoardLink, open_port
+    from playboard_host.websim.session import Session
+
+    s = Session(None, game="toguz", pump=False)
+    try:
+        s.act({"op": "menu"})
+        s.advance(100)
+        link = BoardLink(open_port(s.board.port), timeout=3.0)
+        try:
+            assert link.set_game(game="tihbat", pairing={"event": "Cup", "round": "1.1", "white": "Aru",
+                                                         "black": "Bek"})["ready"] == 0
+        finally:
+            link.close()
+        s.advance(300)
+        s.act({"op": "click", "cell": 2})  # White: South pit 3
+        s.advance(200)
+        st = s.state()
+        assert st["app_state"] == "menu" and "White is ready" in st["events"][-1], st["events"]
+        s.act({"op": "click", "cell": 11})  # Black: North pit 3
+        s.advance(500)
+        st = s.state()
+        assert (st["game"], st["mode"], st["app_state"]) == ("tihbat", "two", "play"), st
+        assert any("Black is ready: the game begins" in e for e in st["events"]), st["events"]
+    finally:
+        s.close()
+
+
 @pytest.mark.skipif(micropython_binary() is None, reason="micropython not installed (make setup)")
 def test_sim_prints_its_serial_port_and_sync_reaches_it_and_the_flash_is_kept(tmp_path):
     import signal
