@@ -3,7 +3,7 @@ from tlib import raises, heap_lock_check, is_micropython
 
 from playboard.config import load_board, validate_board, list_boards, ConfigError
 from playboard.board.layout import read_layout_file, boards_dir
-from playboard.sim.hw import open_board
+from playboard.sim.open import open_board
 from playboard.hw.selftest import SelfTest, sensor_leds, CHASE, SENSORS
 
 
