@@ -18,7 +18,7 @@ import playboard.record  # noqa: E402,F401
 import playboard.link  # noqa: E402,F401
 import playboard.board.layout  # noqa: E402,F401
 from playboard.config import load_board  # noqa: E402
-from playboard.sim.hw import open_board  # noqa: E402
+from playboard.sim.open import open_board  # noqa: E402
 from playboard.app.startup import read_layouts  # noqa: E402
 from playboard.record import Store  # noqa: E402
 from playboard.hw.stdio import StdioTransport  # noqa: E402

@@ -30,7 +30,7 @@ if ON_CHIP:
     from playboard.hw.open import open_board
     cfg = load_board("pico-matrix", with_layout=False)
 else:
-    from playboard.sim.hw import open_board
+    from playboard.sim.open import open_board
     cfg = load_board("sim", with_layout=False)
 hw = open_board(cfg)
 from playboard.app.startup import read_layouts  # noqa: E402

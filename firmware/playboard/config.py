@@ -12,7 +12,7 @@ A board definition is data (docs/hardware.md lists every field)::
             | {"kind": "hall_mux", "select": [4 GP], "muxes": [{"adc": 26, "en": GP or null}, ..],
                "settle_us": 25, "threshold": 2500, "polarity": 1,
                "calibration": "hall_cal.json"}
-            | {"kind": "sim"},
+            | {"kind": "sim"} | {"kind": "sim_hall", "threshold": .., "polarity": .., "calibration": ..},
      "leds": {"pin": GP, "count": 58, "order": "GRB", "supply": "adapter" | "usb" | "sense",
               "budget_ma": 1500, "ma_per_led": 60, "idle_ma": 1, "brightness": 160,
               "vbus_pin": 24, "adapter_pin": GP or null},
@@ -25,7 +25,7 @@ A board definition is data (docs/hardware.md lists every field)::
 """
 
 BACKENDS = ("rp2", "circuitpython", "sim")
-SENSOR_KINDS = ("matrix", "shift_register", "hall_mux", "sim")
+SENSOR_KINDS = ("matrix", "shift_register", "hall_mux", "sim", "sim_hall")
 PIT_SELECT = ("lift", "stylus")
 LED_ORDERS = ("RGB", "GRB", "BRG", "RBG", "GBR", "BGR")
 # GPIOs a board may use, per module; the Pico wires GP23, 24, 25 and 29 inside.
@@ -142,6 +142,17 @@ class _Checker:
         return v
 
 
+def _hall_calibration(c, s):
+    """Check and default a hall board's ``sensor.threshold``, ``polarity`` and
+    ``calibration`` (``hall_mux`` and the simulated ``sim_hall``)."""
+    s["threshold"] = c.int_range(s, "threshold", "sensor.", 1, 32767, 2500)
+    pol = c.get(s, "polarity", "sensor.", int, 1)
+    if pol not in (1, -1):
+        c.fail("sensor.polarity", "expected 1 or -1, got %r" % (pol,))
+    s["polarity"] = pol
+    s["calibration"] = c.get(s, "calibration", "sensor.", str, "hall_cal.json")
+
+
 def validate_board(d, name=None):
     """Check a parsed board definition; return it with defaults filled. ConfigError if bad."""
     if not isinstance(d, dict):
@@ -162,7 +173,7 @@ def validate_board(d, name=None):
     kind = c.get(s, "kind", "sensor.", str)
     if kind not in SENSOR_KINDS:
         c.fail("sensor.kind", "%r not one of %s" % (kind, ", ".join(SENSOR_KINDS)))
-    if (kind == "sim") != (backend == "sim"):
+    if (kind in ("sim", "sim_hall")) != (backend == "sim"):
         c.fail("sensor.kind", "%r does not go with backend %r" % (kind, backend))
     if kind == "matrix":
         rows = c.pins(s, "rows", "sensor.", free, 1, 16)
@@ -214,12 +225,10 @@ def validate_board(d, name=None):
                        "multiplexers sharing ADC GP%d need enable pins" % m["adc"])
         have = 16 * len(muxes)
         s["settle_us"] = c.int_range(s, "settle_us", "sensor.", HALL_SETTLE_MIN_US, 1000, 25)
-        s["threshold"] = c.int_range(s, "threshold", "sensor.", 1, 32767, 2500)
-        pol = c.get(s, "polarity", "sensor.", int, 1)
-        if pol not in (1, -1):
-            c.fail("sensor.polarity", "expected 1 or -1, got %r" % (pol,))
-        s["polarity"] = pol
-        s["calibration"] = c.get(s, "calibration", "sensor.", str, "hall_cal.json")
+        _hall_calibration(c, s)
+    elif kind == "sim_hall":  # the simulated hall board (playboard.sim.hall)
+        have = n_sensors
+        _hall_calibration(c, s)
     else:
         have = n_sensors
     if n_sensors > have:

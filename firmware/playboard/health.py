@@ -264,6 +264,8 @@ def link(store, req, app=None):
             except OSError:
                 pass
     h = read(store)
+    if app is not None and hasattr(app, "cfg"):  # the board definition it runs (/board.txt)
+        h["definition"] = app.cfg.get("name")
     h["tracebacks"] = []
     ring = None
     if _read(store, "/faults") is not None:  # (its code loaded only when there are some)

@@ -473,6 +473,15 @@ class SimBoard:
         """Set raw sensor ``sensor`` (index in the board's scan) to ``value`` (0/1/2)."""
         self._command("set", int(sensor), int(value))
 
+    def fault(self, kind, *args):
+        """A builder's wiring fault on the simulated hall board (board ``sim-hall``;
+        :class:`playboard.sim.hall.SimHallBoard`): ``fault("swap", a, b)`` crosses
+        sensors a and b's wires, ``("invert", s)`` mounts sensor s upside down,
+        ``("kill", led, channel)`` leaves one colour (0 r, 1 g, 2 b) of an LED dark,
+        ``("offset", s, zero)`` gives sensor s a zero-field output of ``zero`` read_u16
+        counts (outside 17873-22838: a faulty part; 0: dead). SimError on another board."""
+        self._command("fault", kind, *[int(a) for a in args])
+
     def power(self, source):
         """Power the board from ``source``: "adapter" (the DC jack, with USB or not) or
         "usb" (USB alone): what its VBUS and adapter sense lines read (a board file with

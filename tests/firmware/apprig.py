@@ -14,7 +14,7 @@ if is_micropython():
 
 from playboard.app.loop import App
 from playboard.compat import unload as _unload
-from playboard.sim.hw import open_board
+from playboard.sim.open import open_board
 from playboard.record import Store
 
 _CFG = None

@@ -9,7 +9,7 @@ from tlib import raises
 
 from apprig import Rig, _cfg  # the rig (it puts the compiled firmware first on the path under MicroPython)
 from playboard.app.loop import App
-from playboard.sim.hw import open_board
+from playboard.sim.open import open_board
 from playboard.record import Store
 
 

@@ -3,7 +3,7 @@ from tlib import raises, heap_lock_check, is_micropython
 
 from playboard.config import load_board, validate_board, list_boards, ConfigError
 from playboard.board.layout import read_layout_file, boards_dir
-from playboard.sim.hw import open_board
+from playboard.sim.open import open_board
 from playboard.hw.selftest import SelfTest, sensor_leds, CHASE, SENSORS
 
 
@@ -68,6 +68,13 @@ def test_bad_definitions_name_the_field():
     assert "ADC" in m
     m = message(board(sensor={"kind": "sim"}))
     assert "sensor.kind" in m
+    m = message(board(sensor={"kind": "sim_hall"}))  # the simulated hall board: backend sim only
+    assert "sensor.kind" in m and "'rp2'" in m
+    sim_leds = {"count": 58}
+    m = message(board(backend="sim", leds=sim_leds, sensor={"kind": "sim_hall", "polarity": 2}))
+    assert "sensor.polarity" in m and "expected 1 or -1, got 2" in m
+    d = validate_board(board(backend="sim", leds=sim_leds, sensor={"kind": "sim_hall"}), "t")
+    assert d["sensor"] == {"kind": "sim_hall", "threshold": 2500, "polarity": 1, "calibration": "hall_cal.json"}
     m = message(board(n_sensors="64"))
     assert "n_sensors" in m and "integer" in m
 

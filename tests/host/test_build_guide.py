@@ -6,10 +6,13 @@ piece and its LED looked at, the guided test's points visited. The port is added
 (`--port`: the simulated board's pseudo-terminal) and the waits move the board's
 virtual clock.
 
-Not walked here: the `mpremote` lines of step 5 (they need a Pico: the image and its
-deploy run on the emulated Pico in tests/rp2/), and a hall board's calibration (the
-simulated board has reed switches: the command's refusal is checked; the calibration
-itself runs on the real app in tests/firmware/test_app_check.py)."""
+A hall board's steps (8: the first power-up's calibration, 9: `playboard calibrate`,
+10: the guided test) are walked on the simulated hall board (``sim-hall``: analog
+sensors, each with its own zero-field output, read through the board's own
+calibration), with a builder's faults put in: a sensor out of its window, a piece left
+on, a sensor upside down, two wires crossed, a dead LED colour. The `mpremote` lines
+of step 5 are walked on the emulated Pico (tests/rp2/test_build_guide_flash.py)."""
+import json
 import os
 import re
 import shlex
@@ -75,6 +78,8 @@ class Builder:
         self.tried = {}  # sensor -> the colour of its LED with the piece on
         self.st = {}
         self.placed = []
+        self.colours = []  # the guided test's LED phase: the colours looked at
+        self.dark = []  # (sensor, colour) whose LED did not show that colour
         self.t = 0  # board ms since the check began
         self.leds = _sensor_leds()
         if guided:
@@ -88,6 +93,17 @@ class Builder:
     def __call__(self, seconds):
         b = self.b
         ms = int(seconds * 1000)
+        c = self.st.get("colour")
+        if c and c not in self.colours:  # the guided test's LED phase: every LED looked at
+            self.colours.append(c)
+            shown = b.leds()
+            for s, led in sorted(self.leds.items()):
+                if _colour(shown[led]) != checks.COLOUR_NAMES[c].lower():
+                    self.dark.append((s, c))
+                    b.set_sensor(s, 1)
+                    b.advance(600)
+                    b.set_sensor(s, 0)
+                    b.advance(100)
         t = self.st.get("target", -1)
         if t >= 0 and (not self.placed or self.placed[-1] != t):
             b.set_sensor(t, 1)
@@ -161,6 +177,78 @@ def test_every_command_of_the_builders_guide_on_the_simulated_board(tmp_path, mo
                 # the free self-test later: every sensor visited within its 30 s
                 assert "within 30 s" in out
                 assert status == 0 and out.rstrip().endswith("PASS"), out
+        assert b.alive()
+    finally:
+        b.stop()
+
+
+def _cli(argv, capsys):
+    status = cli.main(argv)
+    out, err = capsys.readouterr()
+    assert "Traceback" not in err, (argv, err)
+    return status, out, err
+
+
+def test_the_hall_steps_of_the_builders_guide_on_the_simulated_hall_board(tmp_path, monkeypatch, capsys):
+    """Steps 8-10 of docs/build.md on a hall board (``sim-hall``): the first power-up
+    calibrates by itself (the board clear: saved); `playboard calibrate` as the guide
+    says (56 calibrated, 0 refused, saved: yes, PASS; green above each sensor and the
+    kazans); a sensor out of its 0.90-1.15 V window is named and nothing is saved, nor
+    with a piece left on the board (the file stays as it was); the guided test names a
+    sensor mounted upside down, two crossed wires and an LED's dead green."""
+    lines = guide_lines("build.md")
+    calibrate = [shlex.split(ln)[1:] for ln in lines if ln.startswith(".venv/bin/playboard calibrate")]
+    guided = [shlex.split(ln)[1:] for ln in lines if ln.startswith(".venv/bin/playboard selftest --guided")]
+    assert calibrate == [["calibrate"]] and guided == [["selftest", "--guided"]]
+    sensors = sorted(checks.sensor_names())
+    flash = tmp_path / "flash"
+    b = SimBoard()
+    try:
+        b.start("sim-hall", fs_dir=str(flash))
+        b.advance(10000)  # step 8: the first power-up, the board clear: calibrated and saved
+        ev = [e for e in b.events() if e["ev"] == "check"]
+        assert [(e.get("check"), e.get("saved"), e.get("checked"), e.get("bad")) for e in ev] == [
+            ("calibrate", None, None, None), ("calibrate", True, 56, [])], ev
+        cal = json.loads((flash / "hall_cal.json").read_text())
+        zeros = [cal["zero"][s] for s in sensors]
+        assert all(17873 <= z <= 22838 for z in zeros) and len(set(zeros)) > 40, zeros  # each its own
+        port = ["--port", b.port, "--timeout", "3"]
+        monkeypatch.setattr(checks, "sleep", lambda seconds: b.advance(int(seconds * 1000)))
+
+        status, out, err = _cli(calibrate[0] + port, capsys)  # step 9, the board empty
+        assert status == 0 and "56 sensors calibrated, 0 refused, saved: yes" in out, (out, err)
+        assert out.rstrip().endswith("PASS")
+        shown = b.leds()
+        assert {_colour(shown[led]) for led in range(58)} == {"green"}, shown  # sensors and kazans
+        before = (flash / "hall_cal.json").read_bytes()
+
+        b.advance(6000)  # the verdict shown; then a sensor out of its window
+        b.fault("offset", 7, 30000)
+        status, out, err = _cli(calibrate[0] + port, capsys)
+        assert status == 1 and "55 sensors calibrated, 1 refused, saved: no" in out, out
+        assert "sensor 7 (tobit point 8, tobit4 point 7) outside the zero-field window 0.90-1.15 V" in out
+        assert out.rstrip().endswith("FAIL")
+        b.advance(6000)
+        b.fault("offset", 7, 20000)  # the sensor replaced; a piece left on point 4
+        b.set_sensor(3, 1)
+        status, out, err = _cli(calibrate[0] + port, capsys)
+        assert status == 1 and "saved: no (the board was never clear in time" in out, out
+        assert "sensor 3 (tobit point 4, tobit4 point 4)" in out
+        assert (flash / "hall_cal.json").read_bytes() == before  # nothing saved
+        b.set_sensor(3, 0)
+        b.advance(6000)
+
+        b.fault("invert", 12)  # step 10 with a builder's faults
+        b.fault("swap", 20, 21)
+        b.fault("kill", 30, 1)
+        hands = Builder(b, (), True, monkeypatch)
+        monkeypatch.setattr(checks, "sleep", hands)
+        status, out, err = _cli(guided[0] + port, capsys)
+        assert status == 1 and out.rstrip().endswith("FAIL"), out
+        assert "sensor 12 (tobit point 13, tobit4 point 11)" in out and "upside down" in out, out
+        assert "sensor 20 (tobit point 21, tobit4 point 18): a piece there read as sensor 21" in out, out
+        assert "LED 30: its green does not light" in out, out
+        assert sorted(hands.placed) == sensors
         assert b.alive()
     finally:
         b.stop()

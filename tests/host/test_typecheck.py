@@ -27,8 +27,8 @@ PY = os.path.join(VENV, "bin", "python")
 RP2_FILES = [
     "playboard/config.py",
     "playboard/hw/__init__.py", "playboard/hw/base.py", "playboard/hw/open.py",
-    "playboard/sim/hw.py", "playboard/hw/selftest.py",
-    "playboard/hw/rp2.py", "playboard/hw/hall.py", "playboard/hw/bits.py",
+    "playboard/sim/hw.py", "playboard/sim/open.py", "playboard/hw/selftest.py",
+    "playboard/hw/rp2.py", "playboard/hw/hall.py", "playboard/hw/hallzero.py", "playboard/hw/bits.py",
     "playboard/board/debounce.py", "playboard/board/lights.py",
     "playboard/board/layout.py", "playboard/board/scan.py",
     # the rules cores and records (compat.pyi gives the viper names a type)

@@ -24,6 +24,7 @@ from playboard.games.perft import perft
 
 from playboard_host import pico
 from playboard_host.serial_link import BoardLink, open_port
+from tobithands import tobit_move, tobit_stand
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 CFG = pico.matrix_config()
@@ -247,23 +248,14 @@ def test_tobit_set_up_and_moves_through_the_matrix(frozen):
         link.set_game(game="tobit", mode="two")
         g = new_game("tobit")
         lay = load_layout("tobit")
-        stand = set(lay.sensor_of(pt) for pt in range(1, g.n_points + 1) if g.board[pt])
+        stand = tobit_stand("tobit", g)
         p.set_closed(stand, p.time_us + 100000)
         t = p.time_us + 1500000
         p.wait_for(lambda q: q.time_us > t, 300, "the set-up seen")
         assert link.status()["state"] == "play"
         for k in range(3):
             m = g.legal_moves()[k % len(g.legal_moves())]
-            t = p.time_us + 100000
-            stand.discard(lay.sensor_of(m[1]))
-            p.set_closed(stand, t)
-            stand.add(lay.sensor_of(m[-1]))
-            p.set_closed(stand, t + 150000)
-            for i, pt in enumerate(g.captured_points(m)):
-                stand.discard(lay.sensor_of(pt))
-                p.set_closed(stand, t + 300000 + 100000 * i)
-            g.push(m)
-            p.wait_for(lambda q: q.time_us > t + 2000000, 300, "the move committed")
+            tobit_move(p, "tobit", stand, g, m)
             st = link.status()
             assert st["ply"] == k + 1 and st["fen"] == g.fen(), (st, g.fen())
             for pt in (m[1], m[-1]):

@@ -26,6 +26,7 @@ from playboard_host import pico
 from playboard_host.serial_link import BoardLink, open_port
 
 from test_pico import CFG, PITS, _boot, _toguz_move, frozen  # noqa: F401 (fixture)
+from tobithands import tobit_move, tobit_stand
 
 THINK_MS = 600      # the engine's time a move (emulated ms; the level stays the top one)
 N_BACK_TO_BACK = int(os.environ.get("PLAYBOARD_PICO_GAMES", "50"))
@@ -65,28 +66,6 @@ def _mancala_closed(name, fen):
     g = new_game(name, fen)
     lay = load_layout(name)
     return [lay.sensor_of(c) for c in range(2 * g.n_pits) if g.pos[c]]
-
-
-def _tobit_stand(name, g):
-    """The sensors under the pieces of Tobit game ``g`` (set of ints)."""
-    lay = load_layout(name)
-    return set(lay.sensor_of(pt) for pt in range(1, g.n_points + 1) if g.board[pt])
-
-
-def _tobit_move(p, name, stand, g, m):
-    """Move ``m`` of Tobit game ``g`` made on the matrix (lift, put down, captures
-    taken off), ``stand`` (the closed sensors) and ``g`` updated; waits 2 s."""
-    lay = load_layout(name)
-    t = p.time_us + 100000
-    stand.discard(lay.sensor_of(m[1]))
-    p.set_closed(stand, t)
-    stand.add(lay.sensor_of(m[-1]))
-    p.set_closed(stand, t + 150000)
-    for i, pt in enumerate(g.captured_points(m)):
-        stand.discard(lay.sensor_of(pt))
-        p.set_closed(stand, t + 300000 + 100000 * i)
-    g.push(m)
-    p.wait_for(lambda q: q.time_us > t + 2000000, 300, "the move committed")
 
 
 def _until(p, link, pred, timeout, what, step=0.3):
@@ -150,7 +129,7 @@ def _tobit_search(p, link, name, lib):
     and ends (its move shown for a spectator to make; the position unchanged, as the
     rules core's start). Returns the last status."""
     g = new_game(name)
-    p.set_closed(_tobit_stand(name, g), p.time_us + 100000)
+    p.set_closed(tobit_stand(name, g), p.time_us + 100000)
     _until(p, link, lambda st: st.get("thinking"), 120, "%s's search" % name, 0.2)
     _sync(p, link, lib)
     st = _until(p, link, lambda st: not st.get("thinking"), 120, "%s's search ended" % name, 0.2)
@@ -332,11 +311,11 @@ def test_a_museum_day_with_power_cuts(frozen, tmp_path):
         link = _link(p)
         assert link.settings()["resume"] == "never"
         t = new_game("tobit")
-        stand = _tobit_stand("tobit", t)
+        stand = tobit_stand("tobit", t)
         p.set_closed(stand, p.time_us + 100000)
         _until(p, link, lambda st: st["state"] == "play", 300, "the visitor's Tobit game begun")
         for k in range(2):
-            _tobit_move(p, "tobit", stand, t, t.legal_moves()[k])
+            tobit_move(p, "tobit", stand, t, t.legal_moves()[k])
         st = link.status()
         assert st["game"] == "tobit" and st["ply"] == 2 and st["fen"] == t.fen() and st["queue"] == 0, st
         link.close()
@@ -461,26 +440,26 @@ def test_tobit_against_the_engine_at_its_top_level_its_move_made_on_the_board(fr
         assert st["game"] == name and st["level"] == top, st
         link.live(True)
         g = new_game(name)
-        stand = _tobit_stand(name, g)
+        stand = tobit_stand(name, g)
         p.set_closed(stand, p.time_us + 100000)
         text, ev, thinking = _engine_move(p, link)
         assert thinking == {"ev": "thinking", "side": 0, "level": top}, thinking  # its search started,
         assert ev["nodes"] > 0 and ev["depth"] >= 1, ev  # ran and ended
         m = g.parse_move(text)
         assert m in g.legal_moves(), (text, g.fen())
-        _tobit_move(p, name, stand, g, m)
+        tobit_move(p, name, stand, g, m)
         st = _until(p, link, lambda s: s["ply"] == 1, 120, "the engine's move committed")
         assert st["fen"] == g.fen() and st["state"] == "play" and st["queue"] == 0, (st, g.fen())
         rec, raw = link.fetch_game(st["current"])  # (the game in play: its file and the journal)
         assert rec.name == name and rec.moves == [text], (rec.moves, text)
         black = _leaving_a_choice(name, g)
         moves = [text, g.move_text(black)]
-        _tobit_move(p, name, stand, g, black)  # Black's, by hand
+        tobit_move(p, name, stand, g, black)  # Black's, by hand
         text2, ev2, thinking = _engine_move(p, link)
         assert thinking is not None and ev2["nodes"] > 0, (thinking, ev2)
         m2 = g.parse_move(text2)
         assert m2 in g.legal_moves(), (text2, g.fen())
-        _tobit_move(p, name, stand, g, m2)
+        tobit_move(p, name, stand, g, m2)
         st = _until(p, link, lambda s: s["ply"] == 3, 120, "the engine's second move committed")
         assert st["fen"] == g.fen(), (st, g.fen())
         assert link.fetch_game(st["current"])[0].moves == moves + [text2]

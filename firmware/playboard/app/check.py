@@ -38,9 +38,9 @@ def sensor_leds(app):
 def first_boot(app):
     """Before ``app.run()``: a hall board without a calibration file (``hw.calibrated``
     False) begins with the guided calibration. True if it was started. Called by
-    playboard.app.onboard.run on the board (not by the simulated board: its sensors need
-    no calibration); until the calibration is saved each sensor's power-up reading
-    is its zero (playboard.hw.hall.HallBoard).
+    playboard.app.onboard.run on the board and by the simulated board's start-up
+    (playboard.sim.boot: the simulated hall board, ``sim-hall``); until the calibration
+    is saved each sensor's power-up reading is its zero (playboard.hw.hallzero.HallZero).
     """
     if getattr(app.hw, "calibrated", True) is not False:
         return False

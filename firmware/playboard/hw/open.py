@@ -11,7 +11,7 @@ def open_board(cfg):
     """
     backend = cfg.get("backend")
     if backend == "sim":
-        raise ValueError("backend 'sim' is the simulated board's: playboard.sim.hw.open_board builds it")
+        raise ValueError("backend 'sim' is the simulated board's: playboard.sim.open.open_board builds it")
     if backend == "rp2":
         if cfg["sensor"]["kind"] == "hall_mux":  # its own module: other boards never load it
             from playboard.hw.hall import HallBoard

@@ -35,12 +35,28 @@ def start(argv, bridge_class):
     o = _opts(argv)
     t0 = time.ticks_us()
     from playboard.config import load_board
-    from playboard.sim.hw import open_board
+    from playboard.sim.open import open_board
 
     # (a hardware board's definition: the simulated board stands in for its hardware)
     cfg = load_board(o["board"], with_layout=False, stand_in=True)  # the app checks the layout
     del load_board
     unload("playboard.config")  # start-up only: give its heap back
+    import os
+    bdev = None
+    if o["image"]:
+        from playboard.sim.flash import mount_image
+        bdev = mount_image(o["image"], int(o["blocks"]))
+        folder = "/flash"
+    else:
+        try:
+            os.mkdir(o["flash"])
+        except OSError:
+            pass
+        folder = o["flash"]
+    root = folder + "/games"
+    s = cfg["sensor"]
+    if s["kind"] == "sim_hall" and s["calibration"][:1] != "/":
+        s["calibration"] = folder + "/" + s["calibration"]  # on the board's flash, as "/" is
     hw = open_board(cfg)
     s = o["sensors"]
     if s:  # (the pieces standing as the board comes up again: a restart; no new name)
@@ -52,18 +68,6 @@ def start(argv, bridge_class):
     layouts = read_layouts(cfg, hw)  # first, while the heap is nearly empty
     unload("playboard.app.startup")
     from playboard.app.loop import App
-    import os
-    bdev = None
-    if o["image"]:
-        from playboard.sim.flash import mount_image
-        bdev = mount_image(o["image"], int(o["blocks"]))
-        root = "/flash/games"
-    else:
-        try:
-            os.mkdir(o["flash"])
-        except OSError:
-            pass
-        root = o["flash"] + "/games"
     journal = None
     if int(o["journal"]):  # the record's journal (4 KB sectors; 0: none, files only)
         from playboard.sim.flash import NorFile
@@ -91,6 +95,10 @@ def start(argv, bridge_class):
     del layouts
     br = bridge_class(app, ctl_in, ctl_out, virtual, bdev)
     app.clock = br.clock  # nothing of this module may stay referenced: it is dropped
+    if getattr(hw, "calibrated", True) is False:  # the simulated hall board: before the
+        from playboard.app.check import first_boot  # start, as playboard.app.onboard.run
+        first_boot(app)
+        del first_boot
     app.start(br.clock())
     while app._pending is not None:  # a resumed game, all its steps (gamestart.begin)
         app.begin_pending(br.clock())  # before "ready", as the bridge's game command does

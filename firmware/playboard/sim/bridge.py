@@ -32,6 +32,10 @@ of JSON (``{"ok": true, ...}`` or ``{"ok": false, "err": text}``)::
     set SENSOR VALUE          raw sensor value (0 empty, 1 occupied / White, 2 Black)
     lift CELL / place CELL [V] / tap CELL [MS]
                               a cell of the current game (layout), tap: toggled and back MS later
+    fault swap A B | invert S | kill LED CHANNEL | offset S ZERO
+                              (board sim-hall) a builder's wiring fault: crossed sensor wires,
+                              a hall sensor upside down, an LED colour dead, a sensor's
+                              zero-field output (read_u16 counts; 0: dead) - playboard.sim.hall
     leds                      -> {"leds": hex of R,G,B per LED as last shown}
     sensors                   -> {"sensors": hex, one byte per sensor}
     events                    -> {"events": [{"ev": kind, "t": ms, ...}, ...], "lost": n} since
@@ -248,6 +252,11 @@ class Bridge:
             if len(w) < 2 or w[1] not in ("adapter", "usb"):
                 raise ValueError("power takes adapter or usb")
             hw.set_source(1 if w[1] == "usb" else 0)
+        elif c == "fault":  # a wiring fault of the simulated hall board (playboard.sim.faults)
+            if not hasattr(hw, "invert") or w[1:2] not in (["swap"], ["invert"], ["kill"], ["offset"]):
+                raise ValueError("fault swap A B | invert S | kill LED CHANNEL | offset S ZERO "
+                                 "(the sim-hall board)")
+            getattr(hw, w[1])(*[int(x) for x in w[2:]])
         elif c == "leds":
             return {"ok": True, "t": self.clock(), "leds": _hex(hw.shown)}
         elif c == "sensors":

@@ -149,13 +149,3 @@ class SimBoard(Board):
         """List of indices of LEDs that were not black at the last show()."""
         s = self.shown
         return [i for i in range(self.n_leds) if s[3 * i] or s[3 * i + 1] or s[3 * i + 2]]
-
-
-def open_board(cfg):
-    """The backend for a validated board definition on the simulated board's side:
-    a :class:`SimBoard` for ``"backend": "sim"``, else what
-    :func:`playboard.hw.open.open_board` builds (ValueError as there)."""
-    if cfg.get("backend") == "sim":
-        return SimBoard.from_config(cfg)
-    from playboard.hw.open import open_board as open_hw
-    return open_hw(cfg)

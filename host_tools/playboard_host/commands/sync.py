@@ -64,6 +64,7 @@ def sync_health(link, board, lib, fw=None, now=None):
         lib.add_health(board, h, now, commit=False)
         lib.board_synced(board, fw, now, commit=False)
         take = dict(h)
+        take.pop("definition", None)  # (the board definition it runs: no counter)
         if "tracebacks" in take:  # (named, not sent back: the payload is small)
             take["tracebacks"] = [t[:2] for t in take["tracebacks"]]
         link.health(take=take)
