@@ -249,6 +249,7 @@ POWER_PIN_NAMES = ("VCC", "VDD", "GND", "VSS", "VSYS")
 # value is coded in it (tests/host/test_hardware.py decodes each and compares).
 VALUE_MPN = {
     ("R", "330R"): "MFR-25FBF52-330R",
+    ("R", "470R"): "MFR-25FBF52-470R",
     ("R", "10k"): "MFR-25FBF52-10K",
     ("R", "100k"): "MFR-25FBF52-100K",
     ("R", "4k7"): "MFR-25FBF52-4K7",
@@ -337,13 +338,12 @@ def build(board_name):
     v5 = b.net("+5V")
     matrix = cfg["sensor"]["kind"] == "matrix"
     hall = cfg["sensor"]["kind"] == "hall_mux"
-    v3 = None if matrix else b.net("+3V3")
+    v3 = b.net("+3V3")          # the Pico's 3V3: the logic, the matrix lines' clamps
     gnd = b.net("GND")
     vsys = b.net("VSYS")
     vbus = b.net("VBUS")
     info = {"cfg": cfg, "supply": {"+5V": v5, "GND": gnd, "VSYS": vsys, "VBUS": vbus}}
-    if v3 is not None:
-        info["supply"]["+3V3"] = v3
+    info["supply"]["+3V3"] = v3
 
     def flag(net):
         f = b.part("PWR_FLAG")
@@ -521,10 +521,7 @@ def build(board_name):
     pico["VBUS"] += vbus
     pico["USB_DM"] += dm
     pico["USB_DP"] += dp
-    if matrix:
-        pico["3V3"] += circ.NC          # the matrix needs no 3.3 V rail (internal pull-ups)
-    else:
-        pico["3V3"] += v3
+    pico["3V3"] += v3
     for num, name in PICO_PINS.items():
         if name in ("GND", "AGND"):
             pico[num] += gnd
@@ -563,12 +560,22 @@ def build(board_name):
         shifter["%sA" % g] += gnd
         shifter["%sOE" % g] += v5       # unused buffers disabled, inputs tied
         shifter["%sY" % g] += circ.NC
-    r_data = b.part("R", "330R")
+    # 470 ohm to the chain (its first LED's input), the line to the panel clamped by a
+    # USBLC6-2SC6 onto +5V: an 8 kV strike leaves 23.5 mA in the 74AHCT125's output, under
+    # its 25 mA (hardware/esd.py, line led_data; 330 ohm left 33 mA)
+    r_data = b.part("R", "470R")
     d5 = b.net("LED_DIN_5V")
     shifter["1Y"] += d5
     r_data[1] += d5
     prev = b.net("LED_DIN_0")
     r_data[2] += prev
+    u_led = b.part("USBLC6")
+    for pin in ("IO1", "IO1b"):
+        u_led[pin] += prev
+    for pin in ("IO2", "IO2b", "GND"):
+        u_led[pin] += gnd
+    u_led["VBUS"] += v5
+    info["led_esd"] = u_led
     leds = []
     for k in range(leds_cfg["count"]):
         led = b.part("WS2812B")
@@ -598,31 +605,19 @@ def build(board_name):
     if kind == "matrix":
         rows_gp = [gpio(p, "ROW%d" % i) for i, p in enumerate(s_cfg["rows"])]
         cols_gp = [gpio(p, "COL%d" % i) for i, p in enumerate(s_cfg["cols"])]
-        # the lines to the panel (through the harness: a strike on a wire or a switch
-        # reaches them) each through 1 k to its GPIO (4-resistor arrays), clamped on the
-        # panel's side by 4-line ESD arrays whose rail diodes go onto +5V (the 1000 uF
-        # takes the charge); hardware/esd.py simulates an 8 kV contact discharge. The
-        # 1 k costs the scan nothing: 66 uA of pull-up through it, 0.07 V
+        # the lines to the panel each through 1 k and an ESD array (``protect``), and a
+        # BAT85 pair from the GPIO to +3V3 and GND: an 8 kV strike leaves the pin within
+        # -0.39..3.71 V, inside its -0.5..3.8 V (its own diodes alone let it reach 3.96 V)
         rows = [b.net("ROW%d" % i) for i in range(len(rows_gp))]
         cols = [b.net("COL%d" % i) for i in range(len(cols_gp))]
-        pairs = list(zip(rows_gp + cols_gp, rows + cols))
-        info["panel"] = {}
-        for k in range(0, len(pairs), 4):
-            rn = b.part("R_Array4", "1k")
-            u = b.part("USBLC6_4")
-            for j in range(4):
-                if k + j < len(pairs):
-                    g, line = pairs[k + j]
-                    rn[2 * j + 1] += g
-                    rn[2 * j + 2] += line
-                    u["IO%d" % (j + 1)] += line
-                    info["panel"][g.name] = line
-                else:
-                    rn[2 * j + 1] += gnd
-                    rn[2 * j + 2] += gnd
-                    u["IO%d" % (j + 1)] += gnd
-            u["VBUS"] += v5
-            u["GND"] += gnd
+        protect(b, info, list(zip(rows_gp + cols_gp, rows + cols)), v5, gnd)
+        for g in rows_gp + cols_gp:
+            up = b.part("D_SchottkySig", "BAT85")
+            up["A"] += g
+            up["K"] += v3
+            dn = b.part("D_SchottkySig", "BAT85")
+            dn["A"] += gnd
+            dn["K"] += g
         nc = len(cols)
         for s in range(n):
             r, c = divmod(s, nc)
@@ -642,6 +637,7 @@ def build(board_name):
         clk = gpio(s_cfg["clk"], "SR_CLK")
         data = gpio(s_cfg["data"], "SR_DATA")
         chips = []
+        lines = []
         for k in range(s_cfg["chain"]):
             u = b.part("74HC165")
             u["VCC"] += v3
@@ -655,15 +651,18 @@ def build(board_name):
             rn["COM"] += v3
             for j, pin in enumerate("ABCDEFGH"):
                 s = 8 * k + j
-                net = b.net("S%d" % s)
+                net = b.net("SR_IN%d" % s)
                 u[pin] += net
                 rn["R%d" % (j + 1)] += net
                 if s < n and s in used:
+                    line = b.net("S%d" % s)       # to the panel: ``protect`` below
+                    lines.append((net, line))
                     sw = b.part("Reed")
-                    sw[1] += net
+                    sw[1] += line
                     sw[2] += gnd
                     sensors[s] = sw
             chips.append(u)
+        protect(b, info, lines, v5, gnd)
         chips[0]["QH"] += data
         for k in range(1, len(chips)):
             link = b.net("SR_CHAIN_%d" % k)
@@ -683,6 +682,7 @@ def build(board_name):
         b.between("CP", "10uF", vh, gnd)    # the LD1117's output capacitor (>= 10 uF)
         sel = [gpio(p, "MUX_S%d" % i) for i, p in enumerate(s_cfg["select"])]
         muxes = []
+        lines = []
         for m, mc in enumerate(s_cfg["muxes"]):
             u = b.part("CD74HC4067")
             u["VCC"] += v3
@@ -697,13 +697,15 @@ def build(board_name):
                 u["~E"] += gnd
             for ch in range(16):
                 s = 16 * m + ch
-                net = b.net("S%d" % s)
+                net = b.net("MUX_IN%d" % s)
                 u["I%d" % ch] += net
                 if s < n and s in used:
+                    line = b.net("S%d" % s)       # to the panel: ``protect`` below
+                    lines.append((net, line))
                     h = b.part("DRV5053")
                     h["VCC"] += vh
                     h["GND"] += gnd
-                    h["OUT"] += net
+                    h["OUT"] += line
                     c_s = b.between("C", "100nF", vh, gnd)   # the datasheet's bypass,
                     c_s.fields["Mount"] = "panel"              # at the sensor
                     sensors[s] = h
@@ -711,6 +713,7 @@ def build(board_name):
                     # spare channel: a 10 k to ground keeps the input defined
                     b.between("R", "10k", net, gnd)
             muxes.append(u)
+        protect(b, info, lines, v5, gnd)
         info["muxes"] = muxes
     else:
         raise ValueError("no schematic for sensor kind %r" % kind)
@@ -721,6 +724,28 @@ def build(board_name):
     info["used"] = used
     info["harness"] = harness(b, circ)
     return circ, info
+
+
+def protect(b, info, pairs, rail, gnd):
+    """Each (chip-side net, panel-side net) of ``pairs`` joined through 1 k (4608X
+    arrays of 4) and the panel side clamped by a USBLC6-4SC6 (4 lines each, its rail
+    on ``rail``: the +5V's 1000 uF takes the charge): a strike on the harness, a switch
+    or a sensor reaches the chip through 1 k from a line held within the array's clamp
+    (hardware/esd.py simulates each). A last array's spare places go to GND.
+    ``info["panel"]``: chip-side net name -> panel-side net."""
+    panel = info.setdefault("panel", {})
+    for k in range(0, len(pairs), 4):
+        rn = b.part("R_Array4", "1k")
+        u = b.part("USBLC6_4")
+        for j in range(4):
+            g, line = pairs[k + j] if k + j < len(pairs) else (gnd, gnd)
+            rn[2 * j + 1] += g
+            rn[2 * j + 2] += line
+            u["IO%d" % (j + 1)] += line
+            if g is not gnd:
+                panel[g.name] = line
+        u["VBUS"] += rail
+        u["GND"] += gnd
 
 
 HARNESS_POWER = ("LED_DIN_0", "+5V", "GND")

@@ -122,9 +122,12 @@ def test_every_sensor_reaches_the_scanner(built, name):
         for s, sw in sensors.items():
             k, j = divmod(s, 8)
             sig = net_of(chips[k], "ABCDEFGH"[j])
-            assert sig in (sw[1].net, sw[2].net), (s, sw.ref)
-            other = sw[2].net if sw[1].net is sig else sw[1].net
+            # the reed is on the panel's line, which reaches the input through 1 k
+            line = info["panel"][sig.name]
+            assert line in (sw[1].net, sw[2].net), (s, sw.ref)
+            other = sw[2].net if sw[1].net is line else sw[1].net
             assert other is info["supply"]["GND"]
+            assert _through_1k(line) is sig
             pulls = [p.part for p in sig.pins if p.part.fields.get("Kind") == "R_Pack"]
             assert len(pulls) == 1 and net_of(pulls[0], "COM") is info["supply"]["+3V3"]
     else:
@@ -137,7 +140,8 @@ def test_every_sensor_reaches_the_scanner(built, name):
                 assert net_of(u, "S%d" % i) is gp[s_cfg["select"][i]]
         for s, h in sensors.items():
             m, ch = divmod(s, 16)
-            assert net_of(h, "OUT") is net_of(muxes[m], "I%d" % ch), (s, h.ref)
+            # the sensor's output reaches its channel through 1 k
+            assert _through_1k(net_of(h, "OUT")) is net_of(muxes[m], "I%d" % ch), (s, h.ref)
 
 
 @pytest.mark.parametrize("name", BOARDS)
@@ -229,6 +233,17 @@ def test_every_part_is_powered(built, name):
         # a 100 nF beside every sensor: as many on the sensors' rail as sensors
         local = [c for c in by["C"] if c.value == "100nF" and net_of(c, 1) is sup["+3V3_HALL"]]
         assert len(local) == len(by["DRV5053"]) == 56
+
+
+def _through_1k(line):
+    """The net a panel line reaches through its 1 k (the 4608X array's other pin), its
+    line carrying one 4-line ESD array on +5V."""
+    rs = [p for p in line.pins if p.part.fields.get("Kind") == "R_Array4"]
+    assert len(rs) == 1 and rs[0].part.value == "1k", line.name
+    num = int(rs[0].num)
+    esd = [p for p in line.pins if p.part.fields.get("Kind") == "USBLC6_4"]
+    assert len(esd) == 1 and esd[0].part["VBUS"].net.name == "+5V", line.name
+    return rs[0].part[num - 1 if num % 2 == 0 else num + 1].net
 
 
 @pytest.mark.parametrize("name", BOARDS)
