@@ -2,24 +2,15 @@
 its protection, down to the RP2040's pin.
 
 ``strike(line, kv)`` builds an ngspice transient of the discharge network (150 pF
-charged to ``kv`` kV, 330 ohm: IEC 61000-4-2's contact discharge, the human-body-like
-network the brief names; 0.1 uH for its 0.7-1 ns rise) touching ``line``'s connector,
-the wire to the ESD array, the array (its steering diodes onto its rail, its clamp),
-the wire on to the Pico and the RP2040's pin (its own ESD diodes to IOVDD and GND, 5 pF),
-and returns the peaks: the array's current, the voltage at the array (the clamp), the
-voltage at and the current into the RP2040's pin, the charge into the pin. ``check``
-compares them with the ratings (``RATINGS``) and returns the violations, one line each.
-
-Lines (``LINES``), as hardware/schematic.py wires them:
-
-- ``usb_dp`` / ``usb_dm``: the wall's USB B socket -> USBLC6-2SC6 (its VBUS pin on the
-  USB VBUS net: the host's 5 V through the cable, the Pico's own diode into VSYS's
-  10 uF) -> the Pico's test pad (TP3 / TP2) -> the Pico's 27 ohm series resistor -> the
-  RP2040's USB pin;
-- ``sensor``: a reed-matrix row or column (the harness to the panel) -> USBLC6-4SC6
-  (its VBUS pin on +5V, the 1000 uF) -> 1 k (the 4608X array) -> the RP2040's GPIO
-  (its 50 k pull-up). Without the 1 k the pin takes 1.9 A (over its HBM 2 kV's
-  1.33 A): tests/host/test_esd_spice.py shows it.
+charged to ``kv`` kV, 330 ohm: IEC 61000-4-2's contact discharge; 0.1 uH for its
+0.7-1 ns rise) touching ``line``'s connector, every other node at rest: the wire to the
+ESD array, the array (its steering diodes onto its rail, its clamp), the wire on to the
+chip, the series resistor, the chip's pin (its own ESD diodes to its supply and GND,
+5 pF), on the matrix lines a BAT85 pair; and returns the peaks: the array's current,
+the voltage at the array, the voltage at and the current into the chip's pin, the
+charge into it. ``check`` compares them with the ratings (``RATINGS``, ``TARGETS``)
+and returns the violations, one line each. ``LINES`` says what each line leaves the
+controller through, as hardware/schematic.py wires it (its ``protect``).
 
 Units: volts, amps, seconds, coulombs. Needs ``ngspice`` (hardware/spice.py
 ``available``). ``python hardware/esd.py`` prints every strike beside its limits (also
