@@ -65,6 +65,10 @@ def main():
     report("spice USB attach: inrush above the load", round(1e3 * peak, 1), "mA",
            "<= %d mA" % (1e3 * spice.USB_INRUSH_A), peak <= spice.USB_INRUSH_A)
     for board in ("pico-matrix", "pico-hall"):
+        peak, v5 = spice.inrush(board, "adapter5")
+        report("spice %s: 5 V adapter plugged (no USB): jack current peak" % board,
+               round(peak, 3), "A", "<= %g A (soft start; the jack's 2.5 A)" % spice.ADAPTER_INRUSH_A,
+               peak <= spice.ADAPTER_INRUSH_A)
         peak, v5 = spice.inrush(board, "adapter12")
         report("spice %s: 12 V adapter plugged on USB, +5V peak" % board, round(v5, 3), "V",
                "<= %.1f V" % spice.LED_MAX_V, v5 <= spice.LED_MAX_V)

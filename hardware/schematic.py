@@ -403,6 +403,12 @@ def build(board_name):
     g2 = b.net("Q2_GATE")
     q2["G"] += g2
     between("R", "100k", g2, gnd)
+    # Q2 also soft-starts the adapter: at the plug its 1 uF holds the gate at the source
+    # (off), the 100 k turns it on over about 50 ms and the 100 nF gate-drain (Miller)
+    # capacitor holds VIN_SW's rise to about 300 V/s: about 0.3 A into the 1000 uF
+    # where the bare path took 9.6 A (hardware/spice.py inrush "adapter5")
+    between("C", "1uF", g2, vok)
+    between("C", "100nF", g2, vsw)
     ref = b.net("OVP_REF")
     between("R_Prec", "11k", vok, ref)
     between("R_Prec", "10k", ref, gnd)

@@ -38,7 +38,7 @@ PICO_MAX_V = 5.5       # the Pico's VSYS, absolute maximum (Pico datasheet 4.5)
 PIN_MAX_V = 3.8        # an RP2040 GPIO, absolute maximum (IOVDD 3.3 V + 0.5 V)
 PIN_HIGH_V = 2.0       # its input high threshold (VIH minimum at IOVDD 3.3 V)
 PIN_LOW_V = 0.8        # its input low threshold (VIL maximum)
-USB_DECLARED_A = 0.25  # stock MicroPython's configuration descriptor: bMaxPower 250 mA
+USB_DECLARED_A = 0.5   # the image's configuration descriptor: bMaxPower 500 mA (PLAYBOARD_PICO)
 USB_INRUSH_A = 0.1     # the soft-started path's peak at attach (USB: 10 uF at attach,
 #                        i.e. 50 uC; 100 mA for 70 ms is what a compliant port delivers)
 BACKFEED_A = 0.001     # current allowed back into a source (leakage)
@@ -520,8 +520,16 @@ def inrush(board, which="usb", with_adapter=False):
     own diode, excluded), its peak less its final value (the rail's load at power-up,
     the LEDs dark). "adapter12": USB feeds the board, then at 200 ms a 12 V adapter is
     plugged in (rising in 100 us): the current is the jack's, and the rail must stay
-    under the LEDs' 5.3 V."""
-    if which == "usb":
+    under the LEDs' 5.3 V. "adapter5": no USB, the 5 V adapter plugged in at 1 ms
+    (rising in 100 us): the jack's peak (the 1000 uF charging through the fuse, Q1, Q2
+    and the ideal diode), the rail's highest."""
+    if which == "adapter5":
+        case = ("5 V plug", None, None, "plug")
+        usb_src = "DC 0"
+        jack_src = "PWL(0 0 1m 0 1.1m 5)"
+        probe = "i(vjack)"
+        t0, t_stop = 0.5e-3, 0.3
+    elif which == "usb":
         case = ("usb attach", 5.0 if with_adapter else None, None, "attach")
         usb_src = "PWL(0 0 1m 0 1.1m 5)"
         jack_src = "DC 5" if with_adapter else "DC 0"
@@ -548,6 +556,13 @@ def inrush(board, which="usb", with_adapter=False):
     vals = _parse(_ngspice(text))
     ipk, ifin = vals.get("ipk", float("nan")), vals.get("ifin", 0.0)
     return (ipk - ifin if which == "usb" else ipk), vals.get("v5", float("nan"))
+
+
+# The 5 V adapter's plug: the 1000 uF charged from nothing. The binding rating is the
+# jack's (CUI PJ-102AH: 2.5 A, no surge figure), far under the AOD4185's IDM 115 A, the
+# MF-R250's Imax 40 A and the 1N5817's IFSM 25 A: Q2's gate capacitors (1 uF to its
+# source, 100 nF to its drain) make it a soft start under ADAPTER_INRUSH_A
+ADAPTER_INRUSH_A = 1.0
 
 
 def _probe_q4(text):
