@@ -454,14 +454,14 @@ def power_md(name, cfg, circ):
     cap, other, usb_total, reserve = usb_budget(cfg, circ)
     if cap <= 0:
         lines += ["## Over USB only (no adapter)", "",
-                  "Not possible: USB gives %d mA (stock MicroPython declares bMaxPower %d mA) "
-                  "and everything but the LEDs takes %s mA. On this board USB feeds only the "
+                  "Not possible: USB gives %d mA (the image declares bMaxPower %d mA) but this "
+                  "board's +5 V has no path from USB (everything but the LEDs takes %s mA). USB feeds only the "
                   "Pico (through its own diode): without the adapter the sensors and the LEDs "
                   "are off, and the calibration refuses to save (every sensor reads 0 V)."
                   % (USB_MA, USB_MA, other), ""]
         return "\n".join(lines), total
     lines += ["## Over USB only (no adapter)", "",
-              "USB gives %d mA: stock MicroPython declares bMaxPower %d mA. VBUS feeds the "
+              "USB gives %d mA: the image declares bMaxPower %d mA (stock MicroPython 250). VBUS feeds the "
               "+5 V rail through a soft-started P-FET (about 70 mA into the bulk capacitor "
               "at attach, off while the adapter is in) and an ideal diode (LTC4412 + P-FET). With "
               "`\"supply\": \"sense\"` in the board file's `leds` (this board's) the firmware "
