@@ -17,7 +17,6 @@ Units: volts, amps, seconds, coulombs. Needs ``ngspice`` (hardware/spice.py
 what ``make bench`` shows: bench/py_spice.py).
 """
 import os
-import re
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -183,14 +182,7 @@ def strike(line, kv=8.0, edit=None):
     text = netlist(line, kv)
     if edit is not None:
         text = edit(text)
-    vals = {}
-    for ln in spice._ngspice(text).splitlines():
-        m = re.match(r"^(\w+)\s+=\s+(\S+)", ln)     # "name = value at= time"
-        if m:
-            try:
-                vals[m.group(1).lower()] = float(m.group(2))
-            except ValueError:
-                pass
+    vals = spice._parse(spice._ngspice(text))     # (the print line: "name = value")
 
     def get(k):
         return vals.get(k, float("nan"))

@@ -116,3 +116,14 @@ def test_the_simulated_protection_is_the_schematics(board):
         assert lines == {"S%d" % s for s in info["used"]}
         name = "sr_input" if kind == "shift_register" else "hall_out"
         assert esd.LINES[name]["r"] == 1000.0 and esd.LINES[name]["rail"] == "p5v"
+
+
+def test_every_active_part_names_the_datasheet_its_pinout_was_checked_against():
+    import schematic
+    active = {"USBLC6", "USBLC6_4", "PMOS", "PMOS_LR", "LTC4412", "74AHCT125", "74HC165",
+              "CD74HC4067", "DRV5053", "TL431", "PNP", "NPN", "LDO", "WS2812B", "D_TVS"}
+    assert active <= set(schematic.DATASHEETS) <= set(schematic.CATALOGUE)
+    # the ESD arrays' pinout in the catalogue is the datasheet's
+    pins = {k: [name for _, name, _ in schematic.CATALOGUE[k][3]] for k in ("USBLC6", "USBLC6_4")}
+    assert pins["USBLC6_4"] == ["IO1", "GND", "IO2", "IO3", "VBUS", "IO4"]
+    assert pins["USBLC6"] == ["IO1", "GND", "IO2", "IO2b", "VBUS", "IO1b"]

@@ -36,11 +36,12 @@ def usb_led_budget(d):
 
 
 def usb_ma():
-    """The USB current (mA) the running image declares: on an RP2040 under MicroPython
-    the product image's frozen flashmap.USB_MA, else stock MicroPython's 250; anywhere
-    else (the simulator, the host's tools) the product image's USB_MA."""
+    """The USB current (mA) the running image declares: on a board the product image's
+    frozen flashmap.USB_MA, else (stock MicroPython, CircuitPython) 250, what the
+    firmware assumed before; on a computer (the simulator, the host's tools) the
+    product image's USB_MA."""
     import sys
-    if sys.platform != "rp2":
+    if sys.platform in ("linux", "darwin", "win32"):
         return USB_MA
     try:
         import flashmap
