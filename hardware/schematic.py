@@ -244,8 +244,10 @@ DATASHEETS = {
                "8 GND, 9 QH, 10 SER, 11-14 A-D, 15 CLK INH, 16 VCC; IIK +-20 mA",
     "PMOS_LR": "AOS AOD4185 (https://xonelec.com/mpn/alpha-omega/aod4185): TO-252 G, D (tab), S",
     "PMOS": "AOS AO3401A (https://xonelec.com/mpn/alpha-omega/ao3401a): SOT-23 1 G, 2 S, 3 D",
-    "LTC4412": "ADI LTC4412 4412fb: ThinSOT 1 VIN, 2 GND, 3 CTL, 4 STAT, 5 GATE, 6 SENSE "
-               "(not re-read: no stored copy of its pin page)",
+    "LTC4412": "ADI LTC4412 4412fa/fb (pin functions read at http://beike2008.cn/ltc4412is6-"
+               "trm_datasheet_3558501_8.html): ThinSOT 1 VIN, 2 GND, 3 CTL, 4 STAT, 5 GATE, "
+               "6 SENSE; VIN and SENSE protected from negative voltages, STAT 0-28 V (its "
+               "absolute-maximum table was not among the stored pages: -14..36 V as last read)",
     "DRV5053": "TI DRV5053 SLIS153 (https://raw.githubusercontent.com/Tinkerforge/hall-effect-"
                "v2-bricklet/master/datasheets/DRV5053.pdf): RA -45 mV/mT, 2.5-38 V",
     "D_TVS": "Littelfuse SA series: SA5.0A VBR 6.40-7.00 V, 500 W 10/1000 us",

@@ -73,10 +73,9 @@ RATINGS = {
     "D_TVS": {"p": 1.0},
     "D_Schottky": {"if": 1.0, "vr": 20.0, "if_pulse": 25.0},   # 1N5817 (onsemi): 1 A, 20 V, IFSM 25 A
     "D_Schottky3A": {"if": 3.0, "vr": 40.0, "if_pulse": 80.0},  # 1N5822 (onsemi): 3 A, 40 V, IFSM 80 A
-    # LTC4412 (Analog Devices 4412fb, https://www.analog.com/media/en/technical-
-    # documentation/data-sheets/4412fb.pdf; its absolute-maximum page was not among the
-    # stored copies, the figures are the datasheet's as last read): VIN, SENSE -14..36 V;
-    # ThinSOT: 1 VIN, 2 GND, 3 CTL, 4 STAT, 5 GATE, 6 SENSE
+    # LTC4412 (Analog Devices 4412fb; its pin functions checked, its absolute-maximum
+    # table was not among the stored copies: the figures as last read): VIN, SENSE
+    # -14..36 V; ThinSOT: 1 VIN, 2 GND, 3 CTL, 4 STAT, 5 GATE, 6 SENSE
     "LTC4412": {"vin": 36.0, "sense": 36.0, "v_neg": 14.0},
     "NPN": {"vce": 40.0, "ic": 0.2, "p": 0.625},               # 2N3904 (onsemi): 40 V, 200 mA, 625 mW
     "R": {"p": 0.25}, "R_Prec": {"p": 0.25},                   # MFR-25 / MFP-25: 0.25 W at 70 C
