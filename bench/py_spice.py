@@ -65,6 +65,10 @@ def main():
     report("spice USB attach: inrush above the load", round(1e3 * peak, 1), "mA",
            "<= %d mA" % (1e3 * spice.USB_INRUSH_A), peak <= spice.USB_INRUSH_A)
     for board in ("pico-matrix", "pico-hall"):
+        peak, v5 = spice.inrush(board, "adapter5")
+        report("spice %s: 5 V adapter plugged (no USB): jack current peak" % board,
+               round(peak, 3), "A", "<= %g A (soft start; the jack's 2.5 A)" % spice.ADAPTER_INRUSH_A,
+               peak <= spice.ADAPTER_INRUSH_A)
         peak, v5 = spice.inrush(board, "adapter12")
         report("spice %s: 12 V adapter plugged on USB, +5V peak" % board, round(v5, 3), "V",
                "<= %.1f V" % spice.LED_MAX_V, v5 <= spice.LED_MAX_V)
@@ -74,16 +78,27 @@ def main():
     import esd
     for line, kv, res, bad in esd.report():
         tag = "esd %s %+g kV contact" % (line, kv)
+        target = esd.LINES[line]["target"]
+        supply, kind = esd.TARGETS[target]
         report(tag + ": ESD array peak", round(res["array_a"], 1), "A",
                "<= %g A (IEC 61000-4-2 8 kV)" % esd.RATINGS["array_a"],
                res["array_a"] <= esd.RATINGS["array_a"])
-        report(tag + ": clamp at the array", round(res["clamp_v"], 2), "V")
-        report(tag + ": RP2040 pin peak", round(res["pin_v"], 2), "V")
-        report(tag + ": into the RP2040 pin", round(1e3 * res["pin_a"], 1), "mA",
-               "<= %d mA (its HBM 2 kV)" % (1e3 * esd.RATINGS["pin_a"]),
-               res["pin_a"] <= esd.RATINGS["pin_a"])
-        report(tag + ": RP2040 pin %d ns after" % (esd.PIN_SETTLE_S * 1e9),
-               round(res["pin_v_late"], 2), "V", "-0.5..%.1f V" % esd.RATINGS["pin_v"], not bad)
+        report(tag + ": clamp at the array", round(res["clamp_v"] if kv > 0 else res["clamp_vn"], 2),
+               "V")
+        if kind == "rp2040":
+            ok = res["pin_v"] <= supply + 0.5 and res["pin_vn"] >= -0.5
+            report(tag + ": %s peak" % target, "%+.2f / %+.2f" % (res["pin_v"], res["pin_vn"]),
+                   "V", "-0.5..%.1f V (RP2040 Table 622)" % (supply + 0.5), ok)
+        else:
+            usb = kind == "rp2040_usb"
+            report(tag + ": %s peak" % target, "%+.2f / %+.2f" % (res["pin_v"], res["pin_vn"]),
+                   "V", "-0.5..%.1f V (Table 622, the GPIOs'; none given for USB)" % (supply + 0.5)
+                   if usb else None,
+                   (res["pin_v"] <= supply + 0.5 and res["pin_vn"] >= -0.5) if usb else None)
+        limit = kind if not isinstance(kind, str) else esd.RATINGS["pin_a"]
+        report(tag + ": into the %s" % target, round(1e3 * res["pin_a"], 1), "mA",
+               "<= %d mA" % round(1e3 * limit), res["pin_a"] <= limit)
+        report(tag + ": ratings exceeded", len(bad), "", "0", not bad)
 
 
 if __name__ == "__main__":

@@ -6,8 +6,9 @@ fabrication house, no SMD soldering and no design-rule check to trust; the schem
 (hardware/schematic.py) is the one source, this file places its parts.
 
 ``place(circ)`` puts every part the schematic marks ``controller`` on the smallest
-perfboard of ``BOARDS`` (100 x 80 mm for the reed matrix, 160 x 100 mm for the shift
-registers' or the hall multiplexers' chips) in shelves, largest first, a free row and
+perfboard of ``BOARDS`` (160 x 100 mm for the reed matrix with its lines' clamps, a
+233 x 160 mm double Eurocard for the shift registers' or the hall multiplexers' chips
+with their lines' ESD arrays) in shelves, largest first, a free row and
 column between parts; ``pins(placed)`` gives each pin's hole. ``svg(board)`` draws
 it (controller-<board>.svg: each part's outline, reference, value and pin 1; the holes
 of each net joined on the copper side as the wire list says) and ``wirelist(board)``
@@ -23,8 +24,9 @@ if HERE not in sys.path:
     sys.path.insert(0, HERE)
 
 PITCH = 2.54
-# the perfboards on sale: (mm, holes); the smallest that takes the parts is used
-BOARDS = (((100, 80), (39, 31)), ((160, 100), (62, 39)))
+# the perfboards on sale: (mm, holes); the smallest that takes the parts is used (the
+# last a double Eurocard: the 165 and hall boards with 14 ESD arrays and their 1 k)
+BOARDS = (((100, 80), (39, 31)), ((160, 100), (62, 39)), ((233, 160), (91, 62)))
 
 # footprint -> (columns, rows, {pin number: (column, row)} or a rule)
 def _dip(n, wide):

@@ -114,7 +114,7 @@ UNIT_EUR = {
     "Pico": 4.20, "DC_Jack": 1.05, "USB_B": 0.90, "USBLC6": 0.45, "Fuse_PTC": 0.45,
     "PMOS": 0.25, "PNP": 0.10, "NPN": 0.10, "TL431": 0.45, "D_Zener": 0.08, "D_TVS": 0.40,
     "LDO": 0.60, "D_Schottky": 0.15, "D_Schottky3A": 0.35, "CP": 0.55,
-    "PMOS_LR": 0.55, "LTC4412": 3.10, "USBLC6_4": 0.60, "R_Array4": 0.45,
+    "PMOS_LR": 0.55, "LTC4412": 3.10, "USBLC6_4": 0.60, "R_Array4": 0.45, "D_SchottkySig": 0.10,
     "XH2": 0.15, "XH3": 0.18, "XH4": 0.20, "XH5": 0.22, "XH6": 0.25, "XH7": 0.28, "XH8": 0.30,
     "C": 0.20, "R": 0.10, "R_Prec": 0.60, "R_Pack": 0.55, "74AHCT125": 0.60, "WS2812B": 0.30,
     "Reed": 0.95, "Button": 0.25, "1N4148": 0.05, "74HC165": 0.55, "CD74HC4067": 1.60,
@@ -125,7 +125,7 @@ UNIT_EUR = {
 # manufacturer, MPN, supplier, unit EUR, description). Quantities follow the default
 # layout and the games' start positions (RULES.md): Tobit 12 pieces a side, Toguz
 # Kumalak 162 balls (9 in each of 18 pits).
-def mechanical(cfg, layout):
+def mechanical(cfg, layout, perfboard=(160, 100)):
     """[(qty, part, value, manufacturer, MPN, supplier, unit EUR, description)] for a board."""
     w, h = layout["size_mm"]
     hall = cfg["sensor"]["kind"] == "hall_mux"
@@ -185,10 +185,11 @@ def mechanical(cfg, layout):
     rows.append((1, "Power supply", "5 V 4 A, 5.5 x 2.1 mm plug, centre positive", "MEAN WELL",
                  "GST25E05-P1J", SUPPLIER, 14.00, "the adapter (or power the board over USB "
                  "only, the LEDs capped: docs/build.md)"))
-    # the smallest perfboard that takes the controller's parts (hardware/controller.py)
-    # (the ideal diodes' parts took the matrix board past 100 x 80 mm)
-    pb = "160 x 100 mm"
-    rows.append((1, "Perfboard", "%s, 2.54 mm" % pb, "-", "-", SUPPLIER, 4.50,
+    # the smallest perfboard that takes the controller's parts (hardware/controller.py:
+    # ``perfboard``, mm; the lines' ESD parts took the 165 and hall boards to 233 x 160)
+    pb = "%d x %d mm" % perfboard
+    rows.append((1, "Perfboard", "%s, 2.54 mm" % pb, "-", "-", SUPPLIER,
+                 4.50 if perfboard[0] * perfboard[1] <= 16000 else 9.00,
                  "the controller board (Pico, protection, level shifter, sensor logic): "
                  "controller-<board>.svg"))
     rows.append((2, "Pin header", "1 x 20, 2.54 mm, male", "Harwin", "M20-9992045", SUPPLIER,
@@ -337,7 +338,9 @@ def bom_all(name, circ):
     out = []
     for qty, refs, kind, value, man, mpn, sup, unit, fp, desc in bom_rows(circ):
         out.append((qty, refs, kind, value, man, mpn, sup, unit, round(qty * unit, 2), fp, desc))
-    for qty, part, value, man, mpn, sup, unit, desc in mechanical(cfg, layout):
+    import controller
+    mm, _ = controller.board_size(circ)
+    for qty, part, value, man, mpn, sup, unit, desc in mechanical(cfg, layout, mm):
         out.append((qty, "", part, value, man, mpn, sup, unit, round(qty * unit, 2), "", desc))
     return out
 
@@ -451,14 +454,14 @@ def power_md(name, cfg, circ):
     cap, other, usb_total, reserve = usb_budget(cfg, circ)
     if cap <= 0:
         lines += ["## Over USB only (no adapter)", "",
-                  "Not possible: USB gives %d mA (stock MicroPython declares bMaxPower %d mA) "
-                  "and everything but the LEDs takes %s mA. On this board USB feeds only the "
+                  "Not possible: USB gives %d mA (the image declares bMaxPower %d mA) but this "
+                  "board's +5 V has no path from USB (everything but the LEDs takes %s mA). USB feeds only the "
                   "Pico (through its own diode): without the adapter the sensors and the LEDs "
                   "are off, and the calibration refuses to save (every sensor reads 0 V)."
                   % (USB_MA, USB_MA, other), ""]
         return "\n".join(lines), total
     lines += ["## Over USB only (no adapter)", "",
-              "USB gives %d mA: stock MicroPython declares bMaxPower %d mA. VBUS feeds the "
+              "USB gives %d mA: the image declares bMaxPower %d mA (stock MicroPython 250). VBUS feeds the "
               "+5 V rail through a soft-started P-FET (about 70 mA into the bulk capacitor "
               "at attach, off while the adapter is in) and an ideal diode (LTC4412 + P-FET). With "
               "`\"supply\": \"sense\"` in the board file's `leds` (this board's) the firmware "

@@ -223,6 +223,42 @@ CATALOGUE = {
                 "bipolar analog hall sensor (on the panel)"),
 }
 
+# Where each active part's pinout and absolute maxima above were checked (the ratings
+# themselves are in hardware/spice.py RATINGS and hardware/esd.py): the datasheets as
+# read for issue 33 (a mirror where the maker's own page was not among the stored
+# copies; "not re-read" where none was)
+DATASHEETS = {
+    "USBLC6": "ST USBLC6-2 DocID11265 (https://manualmachine.com/stmicroelectronics/"
+              "usblc62sc6/24859206-datasheet): 1 IO1, 2 GND, 3 IO2, 4 IO2, 5 VBUS, 6 IO1; "
+              "8 kV contact, VCL 12 V at 1 A / 17 V at 5 A",
+    "USBLC6_4": "ST USBLC6-4SC6 rev 2 (https://manualmachine.com/st/usblc64sc6/8434336-user-"
+                "manual): 1 IO1, 2 GND, 3 IO2, 4 IO3, 5 VBUS, 6 IO4",
+    "R_Array4": "Bourns 4600X (https://pdf.elecfans.com/BOURNS/4608X-102-511LF.html): 102 = "
+                "isolated pairs 1-2, 3-4, 5-6, 7-8; 100 V; 4608X package 1.00 W at 70 C",
+    "R_Pack": "Bourns 4600X: 101 = bussed, pin 1 common",
+    "74AHCT125": "TI SN74AHCT125 SCLS264 (https://ti.com/document-viewer/SN54AHCT125/"
+                 "datasheet): the AHCT family's VO -0.5..VCC + 0.5 V, IOK +-20 mA, IO +-25 mA; "
+                 "pins as SN74AHC125 (1OE 1A 1Y 2OE 2A 2Y GND 3Y 3A 3OE 4Y 4A 4OE VCC)",
+    "74HC165": "TI SN74HC165 SCLS116 (https://www.ti.com/document-viewer/ja-jp/SN74HC165/"
+               "datasheet/pin_configuration_and_functions): 1 SH/LD, 2 CLK, 3-6 E-H, 7 ~QH, "
+               "8 GND, 9 QH, 10 SER, 11-14 A-D, 15 CLK INH, 16 VCC; IIK +-20 mA",
+    "PMOS_LR": "AOS AOD4185 (https://xonelec.com/mpn/alpha-omega/aod4185): TO-252 G, D (tab), S",
+    "PMOS": "AOS AO3401A (https://xonelec.com/mpn/alpha-omega/ao3401a): SOT-23 1 G, 2 S, 3 D",
+    "LTC4412": "ADI LTC4412 4412fa/fb (pin functions read at http://beike2008.cn/ltc4412is6-"
+               "trm_datasheet_3558501_8.html): ThinSOT 1 VIN, 2 GND, 3 CTL, 4 STAT, 5 GATE, "
+               "6 SENSE; VIN and SENSE protected from negative voltages, STAT 0-28 V (its "
+               "absolute-maximum table was not among the stored pages: -14..36 V as last read)",
+    "DRV5053": "TI DRV5053 SLIS153 (https://raw.githubusercontent.com/Tinkerforge/hall-effect-"
+               "v2-bricklet/master/datasheets/DRV5053.pdf): RA -45 mV/mT, 2.5-38 V",
+    "D_TVS": "Littelfuse SA series: SA5.0A VBR 6.40-7.00 V, 500 W 10/1000 us",
+    "CD74HC4067": "TI CD74HC4067 SCHS209: IIK / IOK +-20 mA (not re-read)",
+    "TL431": "TI TL431 SLVS543: LP 1 REF, 2 ANODE, 3 CATHODE; IK 150 mA (not re-read)",
+    "PNP": "onsemi 2N3906: TO-92 1 E, 2 B, 3 C; 40 V, 200 mA (not re-read)",
+    "NPN": "onsemi 2N3904: TO-92 1 E, 2 B, 3 C; 40 V, 200 mA (not re-read)",
+    "LDO": "ST LD1117V33: TO-220 1 GND, 2 VOUT, 3 VIN; 15 V in (not re-read)",
+    "WS2812B": "Worldsemi WS2812B: 1 VDD, 2 DOUT, 3 VSS, 4 DIN; VDD 3.5-5.3 V (not re-read)",
+}
+
 # JST XH headers (2.5 mm pitch: up to 8 pins sit in 2.54 mm perfboard holes) for the
 # harness to the panel: one kind per pin count
 for _n in range(2, 9):
@@ -249,6 +285,7 @@ POWER_PIN_NAMES = ("VCC", "VDD", "GND", "VSS", "VSYS")
 # value is coded in it (tests/host/test_hardware.py decodes each and compares).
 VALUE_MPN = {
     ("R", "330R"): "MFR-25FBF52-330R",
+    ("R", "470R"): "MFR-25FBF52-470R",
     ("R", "10k"): "MFR-25FBF52-10K",
     ("R", "100k"): "MFR-25FBF52-100K",
     ("R", "4k7"): "MFR-25FBF52-4K7",
@@ -314,6 +351,14 @@ class Builder:
     def net(self, name):
         return Net(name, circuit=self.circuit)
 
+    def wired(self, kind, value=None, nets=None):
+        """A part of ``kind`` (and ``value``) with each pin named in ``nets`` ({pin name
+        or number: Net}) joined to its net."""
+        p = self.part(kind, value)
+        for pin, net in (nets or {}).items():
+            p[pin] += net
+        return p
+
     def between(self, kind, value, a, b):
         """A two-pin part of ``kind`` and ``value`` from net ``a`` (pin 1) to net ``b``."""
         p = self.part(kind, value)
@@ -337,13 +382,12 @@ def build(board_name):
     v5 = b.net("+5V")
     matrix = cfg["sensor"]["kind"] == "matrix"
     hall = cfg["sensor"]["kind"] == "hall_mux"
-    v3 = None if matrix else b.net("+3V3")
+    v3 = b.net("+3V3")          # the Pico's 3V3: the logic, the matrix lines' clamps
     gnd = b.net("GND")
     vsys = b.net("VSYS")
     vbus = b.net("VBUS")
     info = {"cfg": cfg, "supply": {"+5V": v5, "GND": gnd, "VSYS": vsys, "VBUS": vbus}}
-    if v3 is not None:
-        info["supply"]["+3V3"] = v3
+    info["supply"]["+3V3"] = v3
 
     def flag(net):
         f = b.part("PWR_FLAG")
@@ -367,79 +411,66 @@ def build(board_name):
     def between(kind, value, a, c):
         return pw(b.between(kind, value, a, c))
 
-    j1 = pw(b.part("DC_Jack"))
+    def ideal_diode(kind, vin, gate_name):
+        """An ideal diode from ``vin`` onto +5V: a P-FET of ``kind`` (its body diode
+        pointing onto the rail) that an LTC4412 drives (CTL low, STAT unused)."""
+        g = b.net(gate_name)
+        pw(b.wired(kind, None, {"D": vin, "S": v5, "G": g}))
+        pw(b.wired("LTC4412", None, {"VIN": vin, "SENSE": v5, "GATE": g, "GND": gnd,
+                                     "CTL": gnd, "STAT": circ.NC}))
+        flag(vin)
+
+    def wired(kind, value=None, **nets):
+        return pw(b.wired(kind, value, nets))
+
     vin = b.net("VIN_JACK")
-    j1["VOUT"] += vin
-    j1["GND"] += gnd
-    f1 = pw(b.part("Fuse_PTC", "2.5A"))
+    wired("DC_Jack", VOUT=vin, GND=gnd)
     vf = b.net("VIN_FUSED")
-    f1[1] += vin
-    f1[2] += vf
+    between("Fuse_PTC", "2.5A", vin, vf)
     flag(vf)
     # Q1 (a 20 mOhm FET, as the ideal diode's: with Q2 and the fuse they must leave the
     # rail >= 4.5 V at the full LED cap): drain to the input, source to VIN_OK, gate to
     # GND through 10 k: on when the
     # jack is the right way round (body diode first, then the channel), off and
     # blocking when reversed; a 10 V Zener holds its gate-source voltage in range
-    q1 = pw(b.part("PMOS_LR"))
     vok = b.net("VIN_OK")
-    q1["D"] += vf
-    q1["S"] += vok
     g1 = b.net("Q1_GATE")
-    q1["G"] += g1
+    wired("PMOS_LR", D=vf, S=vok, G=g1)
     between("R", "10k", g1, gnd)
-    dz = pw(b.part("D_Zener", "10V"))
-    dz["K"] += vok
-    dz["A"] += g1
+    wired("D_Zener", "10V", K=vok, A=g1)
     # Q2: source to VIN_OK, drain to VIN_SW, gate pulled to GND through 100 k (on). The
     # TL431 compares VIN_OK / 2.1 (0.1 % divider) with its 2.495 V reference: above
     # it, it sinks, Q3 (PNP) turns on and pulls Q2's gate to its source: Q2 off. The
     # 1 M from Q2's gate back to the reference gives hysteresis (a clean snap, no
     # linear region)
-    q2 = pw(b.part("PMOS_LR"))
-    q2["S"] += vok
     vsw = b.net("VIN_SW")
-    q2["D"] += vsw
     g2 = b.net("Q2_GATE")
-    q2["G"] += g2
+    wired("PMOS_LR", S=vok, D=vsw, G=g2)
     between("R", "100k", g2, gnd)
+    # Q2 also soft-starts the adapter: at the plug its 1 uF holds the gate at the source
+    # (off), the 100 k turns it on over about 50 ms and the 100 nF gate-drain (Miller)
+    # capacitor holds VIN_SW's rise to about 300 V/s: about 0.3 A into the 1000 uF
+    # where the bare path took 9.6 A (hardware/spice.py inrush "adapter5")
+    between("C", "1uF", g2, vok)
+    between("C", "100nF", g2, vsw)
     ref = b.net("OVP_REF")
     between("R_Prec", "11k", vok, ref)
     between("R_Prec", "10k", ref, gnd)
     between("R", "1M", g2, ref)
-    u_ref = pw(b.part("TL431"))
-    u_ref["REF"] += ref
-    u_ref["A"] += gnd
     ovk = b.net("OVP_K")
-    u_ref["K"] += ovk
-    q3 = pw(b.part("PNP"))
-    q3["E"] += vok
-    q3["C"] += g2
+    wired("TL431", REF=ref, A=gnd, K=ovk)
     bq3 = b.net("Q3_BASE")
-    q3["B"] += bq3
+    wired("PNP", E=vok, C=g2, B=bq3)
     between("R", "10k", vok, bq3)
     between("R", "4k7", bq3, ovk)
-    tvs = pw(b.part("D_TVS"))
-    tvs["K"] += v5
-    tvs["A"] += gnd
+    wired("D_TVS", K=v5, A=gnd)
     flag(v5)
     # USB: the socket in the wall, its data lines through the ESD array to the Pico's
     # test pads; VBUS to the Pico's VBUS pin (the Pico's own diode feeds its VSYS)
-    j2 = pw(b.part("USB_B"))
-    j2["VBUS"] += vbus
-    j2["GND"] += gnd
-    j2["SHIELD"] += gnd
     dm = b.net("USB_DM")
     dp = b.net("USB_DP")
-    j2["D-"] += dm
-    j2["D+"] += dp
-    esd = pw(b.part("USBLC6"))
-    esd["IO1"] += dm
-    esd["IO1b"] += dm
-    esd["IO2"] += dp
-    esd["IO2b"] += dp
-    esd["VBUS"] += vbus
-    esd["GND"] += gnd
+    wired("USB_B", VBUS=vbus, GND=gnd, SHIELD=gnd, **{"D-": dm, "D+": dp})
+    wired("USBLC6", IO1=dm, IO1b=dm, IO2=dp, IO2b=dp, VBUS=vbus, GND=gnd)
     if not hall:
         # USB feeds the +5 V rail too (USB-only power, the LEDs capped: docs/build.md).
         # Q4 soft-starts it: at attach the 1 uF holds its gate at its source, the 470 k
@@ -448,71 +479,34 @@ def build(board_name):
         # at attach). While an adapter is in the jack (VIN_OK up, even one the
         # over-voltage switch has cut off) Q6 turns Q5 on, which holds Q4's gate at its
         # source: off, and USB feeds only the Pico. A hall board has no such path: its
-        # 56 sensors alone take 202 mA, over USB's 250 mA with the Pico.
-        q4 = pw(b.part("PMOS"))
+        # 56 sensors alone take 202 mA: USB feeds only its Pico.
         vusb = b.net("VUSB_SW")
         g4 = b.net("Q4_GATE")
-        q4["S"] += vbus
-        q4["D"] += vusb
-        q4["G"] += g4
+        wired("PMOS", S=vbus, D=vusb, G=g4)
         between("C", "1uF", g4, vbus)
         between("C", "100nF", g4, vusb)
         between("R", "470k", g4, gnd)
-        q5 = pw(b.part("PNP"))
-        q5["E"] += vbus
-        q5["C"] += g4
         b5 = b.net("Q5_BASE")
-        q5["B"] += b5
+        wired("PNP", E=vbus, C=g4, B=b5)
         between("R", "100k", vbus, b5)
         c6 = b.net("Q6_COLL")
         between("R", "10k", b5, c6)
-        q6 = pw(b.part("NPN"))
-        q6["C"] += c6
-        q6["E"] += gnd
         b6 = b.net("Q6_BASE")
-        q6["B"] += b6
+        wired("NPN", C=c6, E=gnd, B=b6)
         between("R", "47k", vok, b6)
         between("R", "10k", b6, gnd)
         # USB's OR-ing: an ideal diode too (an LTC4412 and a P-FET: 20 mV where a
         # Schottky dropped 0.3 V and left the rail at 4.4 V from a 4.75 V port)
-        q_u = pw(b.part("PMOS"))
-        q_u["D"] += vusb
-        q_u["S"] += v5
-        g_u = b.net("IDU_GATE")
-        q_u["G"] += g_u
-        u_u = pw(b.part("LTC4412"))
-        u_u["VIN"] += vusb
-        u_u["SENSE"] += v5
-        u_u["GATE"] += g_u
-        u_u["GND"] += gnd
-        u_u["CTL"] += gnd
-        u_u["STAT"] += circ.NC
-        flag(vusb)
+        ideal_diode("PMOS", vusb, "IDU_GATE")
     # the adapter's OR-ing: an ideal diode (an LTC4412 driving a 20 mOhm P-FET whose
     # body diode points onto the rail): 20 mV at light load, Rds(on) x I at full (about
     # 0.03 V at 1.7 A where the 1N5822 Schottky it replaces dropped 0.4 V and left the
     # rail under the 74AHCT125's 4.5 V); off (gate at its source) as soon as the rail is
     # above VIN_SW: USB never back-feeds the input
-    q7 = pw(b.part("PMOS_LR"))
-    q7["D"] += vsw
-    q7["S"] += v5
-    g7 = b.net("ID_GATE")
-    q7["G"] += g7
-    u_id = pw(b.part("LTC4412"))
-    u_id["VIN"] += vsw
-    u_id["SENSE"] += v5
-    u_id["GATE"] += g7
-    u_id["GND"] += gnd
-    u_id["CTL"] += gnd
-    u_id["STAT"] += circ.NC
-    flag(vsw)
-    d1 = pw(b.part("D_Schottky"))
-    d1["A"] += v5
-    d1["K"] += vsys
+    ideal_diode("PMOS_LR", vsw, "ID_GATE")
+    wired("D_Schottky", A=v5, K=vsys)
     flag(vsys)
-    c_bulk = pw(b.part("CP", "1000uF"))
-    c_bulk["+"] += v5
-    c_bulk["-"] += gnd
+    wired("CP", "1000uF", **{"+": v5, "-": gnd})
     info["power"] = stage
 
     # the Pico
@@ -521,10 +515,7 @@ def build(board_name):
     pico["VBUS"] += vbus
     pico["USB_DM"] += dm
     pico["USB_DP"] += dp
-    if matrix:
-        pico["3V3"] += circ.NC          # the matrix needs no 3.3 V rail (internal pull-ups)
-    else:
-        pico["3V3"] += v3
+    pico["3V3"] += v3
     for num, name in PICO_PINS.items():
         if name in ("GND", "AGND"):
             pico[num] += gnd
@@ -563,12 +554,22 @@ def build(board_name):
         shifter["%sA" % g] += gnd
         shifter["%sOE" % g] += v5       # unused buffers disabled, inputs tied
         shifter["%sY" % g] += circ.NC
-    r_data = b.part("R", "330R")
+    # 470 ohm to the chain (its first LED's input), the line to the panel clamped by a
+    # USBLC6-2SC6 onto +5V: an 8 kV strike leaves 23.5 mA in the 74AHCT125's output, under
+    # its 25 mA (hardware/esd.py, line led_data; 330 ohm left 33 mA)
+    r_data = b.part("R", "470R")
     d5 = b.net("LED_DIN_5V")
     shifter["1Y"] += d5
     r_data[1] += d5
     prev = b.net("LED_DIN_0")
     r_data[2] += prev
+    u_led = b.part("USBLC6")
+    for pin in ("IO1", "IO1b"):
+        u_led[pin] += prev
+    for pin in ("IO2", "IO2b", "GND"):
+        u_led[pin] += gnd
+    u_led["VBUS"] += v5
+    info["led_esd"] = u_led
     leds = []
     for k in range(leds_cfg["count"]):
         led = b.part("WS2812B")
@@ -598,31 +599,19 @@ def build(board_name):
     if kind == "matrix":
         rows_gp = [gpio(p, "ROW%d" % i) for i, p in enumerate(s_cfg["rows"])]
         cols_gp = [gpio(p, "COL%d" % i) for i, p in enumerate(s_cfg["cols"])]
-        # the lines to the panel (through the harness: a strike on a wire or a switch
-        # reaches them) each through 1 k to its GPIO (4-resistor arrays), clamped on the
-        # panel's side by 4-line ESD arrays whose rail diodes go onto +5V (the 1000 uF
-        # takes the charge); hardware/esd.py simulates an 8 kV contact discharge. The
-        # 1 k costs the scan nothing: 66 uA of pull-up through it, 0.07 V
+        # the lines to the panel each through 1 k and an ESD array (``protect``), and a
+        # BAT85 pair from the GPIO to +3V3 and GND: an 8 kV strike leaves the pin within
+        # -0.39..3.71 V, inside its -0.5..3.8 V (its own diodes alone let it reach 3.96 V)
         rows = [b.net("ROW%d" % i) for i in range(len(rows_gp))]
         cols = [b.net("COL%d" % i) for i in range(len(cols_gp))]
-        pairs = list(zip(rows_gp + cols_gp, rows + cols))
-        info["panel"] = {}
-        for k in range(0, len(pairs), 4):
-            rn = b.part("R_Array4", "1k")
-            u = b.part("USBLC6_4")
-            for j in range(4):
-                if k + j < len(pairs):
-                    g, line = pairs[k + j]
-                    rn[2 * j + 1] += g
-                    rn[2 * j + 2] += line
-                    u["IO%d" % (j + 1)] += line
-                    info["panel"][g.name] = line
-                else:
-                    rn[2 * j + 1] += gnd
-                    rn[2 * j + 2] += gnd
-                    u["IO%d" % (j + 1)] += gnd
-            u["VBUS"] += v5
-            u["GND"] += gnd
+        protect(b, info, list(zip(rows_gp + cols_gp, rows + cols)), v5, gnd)
+        for g in rows_gp + cols_gp:
+            up = b.part("D_SchottkySig", "BAT85")
+            up["A"] += g
+            up["K"] += v3
+            dn = b.part("D_SchottkySig", "BAT85")
+            dn["A"] += gnd
+            dn["K"] += g
         nc = len(cols)
         for s in range(n):
             r, c = divmod(s, nc)
@@ -642,6 +631,7 @@ def build(board_name):
         clk = gpio(s_cfg["clk"], "SR_CLK")
         data = gpio(s_cfg["data"], "SR_DATA")
         chips = []
+        lines = []
         for k in range(s_cfg["chain"]):
             u = b.part("74HC165")
             u["VCC"] += v3
@@ -655,15 +645,18 @@ def build(board_name):
             rn["COM"] += v3
             for j, pin in enumerate("ABCDEFGH"):
                 s = 8 * k + j
-                net = b.net("S%d" % s)
+                net = b.net("SR_IN%d" % s)
                 u[pin] += net
                 rn["R%d" % (j + 1)] += net
                 if s < n and s in used:
+                    line = b.net("S%d" % s)       # to the panel: ``protect`` below
+                    lines.append((net, line))
                     sw = b.part("Reed")
-                    sw[1] += net
+                    sw[1] += line
                     sw[2] += gnd
                     sensors[s] = sw
             chips.append(u)
+        protect(b, info, lines, v5, gnd)
         chips[0]["QH"] += data
         for k in range(1, len(chips)):
             link = b.net("SR_CHAIN_%d" % k)
@@ -683,6 +676,7 @@ def build(board_name):
         b.between("CP", "10uF", vh, gnd)    # the LD1117's output capacitor (>= 10 uF)
         sel = [gpio(p, "MUX_S%d" % i) for i, p in enumerate(s_cfg["select"])]
         muxes = []
+        lines = []
         for m, mc in enumerate(s_cfg["muxes"]):
             u = b.part("CD74HC4067")
             u["VCC"] += v3
@@ -697,13 +691,15 @@ def build(board_name):
                 u["~E"] += gnd
             for ch in range(16):
                 s = 16 * m + ch
-                net = b.net("S%d" % s)
+                net = b.net("MUX_IN%d" % s)
                 u["I%d" % ch] += net
                 if s < n and s in used:
+                    line = b.net("S%d" % s)       # to the panel: ``protect`` below
+                    lines.append((net, line))
                     h = b.part("DRV5053")
                     h["VCC"] += vh
                     h["GND"] += gnd
-                    h["OUT"] += net
+                    h["OUT"] += line
                     c_s = b.between("C", "100nF", vh, gnd)   # the datasheet's bypass,
                     c_s.fields["Mount"] = "panel"              # at the sensor
                     sensors[s] = h
@@ -711,6 +707,7 @@ def build(board_name):
                     # spare channel: a 10 k to ground keeps the input defined
                     b.between("R", "10k", net, gnd)
             muxes.append(u)
+        protect(b, info, lines, v5, gnd)
         info["muxes"] = muxes
     else:
         raise ValueError("no schematic for sensor kind %r" % kind)
@@ -721,6 +718,28 @@ def build(board_name):
     info["used"] = used
     info["harness"] = harness(b, circ)
     return circ, info
+
+
+def protect(b, info, pairs, rail, gnd):
+    """Each (chip-side net, panel-side net) of ``pairs`` joined through 1 k (4608X
+    arrays of 4) and the panel side clamped by a USBLC6-4SC6 (4 lines each, its rail
+    on ``rail``: the +5V's 1000 uF takes the charge): a strike on the harness, a switch
+    or a sensor reaches the chip through 1 k from a line held within the array's clamp
+    (hardware/esd.py simulates each). A last array's spare places go to GND.
+    ``info["panel"]``: chip-side net name -> panel-side net."""
+    panel = info.setdefault("panel", {})
+    for k in range(0, len(pairs), 4):
+        rn = b.part("R_Array4", "1k")
+        u = b.part("USBLC6_4")
+        for j in range(4):
+            g, line = pairs[k + j] if k + j < len(pairs) else (gnd, gnd)
+            rn[2 * j + 1] += g
+            rn[2 * j + 2] += line
+            u["IO%d" % (j + 1)] += line
+            if g is not gnd:
+                panel[g.name] = line
+        u["VBUS"] += rail
+        u["GND"] += gnd
 
 
 HARNESS_POWER = ("LED_DIN_0", "+5V", "GND")

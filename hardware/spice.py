@@ -38,7 +38,7 @@ PICO_MAX_V = 5.5       # the Pico's VSYS, absolute maximum (Pico datasheet 4.5)
 PIN_MAX_V = 3.8        # an RP2040 GPIO, absolute maximum (IOVDD 3.3 V + 0.5 V)
 PIN_HIGH_V = 2.0       # its input high threshold (VIH minimum at IOVDD 3.3 V)
 PIN_LOW_V = 0.8        # its input low threshold (VIL maximum)
-USB_DECLARED_A = 0.25  # stock MicroPython's configuration descriptor: bMaxPower 250 mA
+USB_DECLARED_A = 0.5   # the image's configuration descriptor: bMaxPower 500 mA (PLAYBOARD_PICO)
 USB_INRUSH_A = 0.1     # the soft-started path's peak at attach (USB: 10 uF at attach,
 #                        i.e. 50 uC; 100 mA for 70 ms is what a compliant port delivers)
 BACKFEED_A = 0.001     # current allowed back into a source (leakage)
@@ -48,23 +48,38 @@ RAIL_MIN_V = 4.5       # the lowest +5V: the 74AHCT125's VCC minimum (the LEDs r
 LIGHT_A = 0.07         # the +5V rail's lightest load (58 dark LEDs, the logic)
 PICO_A = 0.05          # the Pico's draw on VSYS (RP2040 busy, flash, its regulator)
 
-# Ratings per part kind: the datasheets' absolute maxima (continuous, 25 C; the FET's
-# dissipation derated for a SOT-23 on a small breakout).
+# Ratings per part kind: the datasheets' absolute maxima, each checked against the
+# datasheet named beside it (continuous figures at 70 C ambient where the datasheet
+# gives one: a museum's enclosure is warm).
 RATINGS = {
-    "PMOS": {"vds": 30.0, "vgs": 12.0, "id": 4.0, "id_pulse": 30.0, "p": 0.9},  # AO3401A
-    # AOD4185 (TO-252): 40 A at a 25 C case; on a breakout's small copper 10 A and
-    # 1.5 W are what is claimed here
-    "PMOS_LR": {"vds": 40.0, "vgs": 20.0, "id": 10.0, "id_pulse": 80.0, "p": 1.5},
-    "PNP": {"vce": 40.0, "ic": 0.2, "p": 0.625},                                  # 2N3906
-    "TL431": {"vka": 37.0, "ika": 0.1, "p": 0.775},                                # TL431 TO-92
-    "D_Zener": {"p": 0.5},                                                       # BZX79
-    "D_TVS": {"p": 1.0},                                                         # SA5.0A steady
-    "D_Schottky": {"if": 1.0, "vr": 20.0, "if_pulse": 25.0},                     # 1N5817
-    "D_Schottky3A": {"if": 3.0, "vr": 40.0, "if_pulse": 80.0},                   # 1N5822
-    "LTC4412": {"vin": 36.0, "sense": 36.0, "v_neg": 14.0},                       # VIN, SENSE
-    "NPN": {"vce": 40.0, "ic": 0.2, "p": 0.625},                                  # 2N3904
-    "R": {"p": 0.25}, "R_Prec": {"p": 0.25},
-    "Fuse_PTC": {"v": 30.0},                                                     # MF-R250
+    # AO3401A (Alpha & Omega rev 3, 2011; read at https://xonelec.com/mpn/alpha-omega/ao3401a):
+    # VDS -30 V, VGS +-12 V, ID -3.2 A at TA 70 C (-4.0 at 25), IDM -27 A, PD 0.9 W at
+    # TA 70 C (1.4 W at 25; 1 in2 FR-4); SOT-23: 1 G, 2 S, 3 D
+    "PMOS": {"vds": 30.0, "vgs": 12.0, "id": 3.2, "id_pulse": 27.0, "p": 0.9},
+    # AOD4185 (Alpha & Omega; read at https://xonelec.com/mpn/alpha-omega/aod4185): VDS
+    # -40 V, VGS +-20 V, ID -31 A at TC 100 C, IDM -115 A, PDSM 1.6 W at TA 70 C (2.5 W
+    # at 25; 1 in2 FR-4, RthJA 50 C/W): a breakout's copper is what PDSM assumes at
+    # most; TO-252: 1 G, 2 (tab) D, 3 S
+    "PMOS_LR": {"vds": 40.0, "vgs": 20.0, "id": 31.0, "id_pulse": 115.0, "p": 1.6},
+    # 2N3906 (onsemi 2N3906/D): VCEO -40 V, IC -200 mA, PD 625 mW; TO-92: 1 E, 2 B, 3 C
+    "PNP": {"vce": 40.0, "ic": 0.2, "p": 0.625},
+    # TL431 (TI SLVS543; not re-read this time): VKA 37 V, IK -100..150 mA; LP (TO-92):
+    # 1 REF, 2 ANODE, 3 CATHODE; 0.775 W: its TO-92 at 25 C (ThetaJA 161 C/W to 150 C)
+    "TL431": {"vka": 37.0, "ika": 0.15, "p": 0.775},
+    "D_Zener": {"p": 0.5},                                   # BZX79 (Nexperia): Ptot 500 mW
+    # SA5.0A (Littelfuse SA series, read at https://azmanual.top/manuals/291908/
+    # littelfuse-sa-series.html): 500 W 10/1000 us; steady 3.0 W on an infinite heat
+    # sink at TL 75 C; in free air RthJA 75 C/W: (150 - 70) / 75 = 1.07 W at TA 70 C
+    "D_TVS": {"p": 1.0},
+    "D_Schottky": {"if": 1.0, "vr": 20.0, "if_pulse": 25.0},   # 1N5817 (onsemi): 1 A, 20 V, IFSM 25 A
+    "D_Schottky3A": {"if": 3.0, "vr": 40.0, "if_pulse": 80.0},  # 1N5822 (onsemi): 3 A, 40 V, IFSM 80 A
+    # LTC4412 (Analog Devices 4412fb; its pin functions checked, its absolute-maximum
+    # table was not among the stored copies: the figures as last read): VIN, SENSE
+    # -14..36 V; ThinSOT: 1 VIN, 2 GND, 3 CTL, 4 STAT, 5 GATE, 6 SENSE
+    "LTC4412": {"vin": 36.0, "sense": 36.0, "v_neg": 14.0},
+    "NPN": {"vce": 40.0, "ic": 0.2, "p": 0.625},               # 2N3904 (onsemi): 40 V, 200 mA, 625 mW
+    "R": {"p": 0.25}, "R_Prec": {"p": 0.25},                   # MFR-25 / MFP-25: 0.25 W at 70 C
+    "Fuse_PTC": {"v": 30.0},                                   # MF-R250 (Bourns): Vmax 30 V
     "C": {"v": 50.0}, "CP": {"v": 16.0, "v_rev": -0.5},
 }
 
@@ -72,18 +87,18 @@ RATINGS = {
 # its reference current (0..4 uA), the 0.1 % divider, the FETs' threshold (-0.5..-1.3 V),
 # the Schottky diodes' leakage (x 100 hot), the Zener's voltage (+-6 %), the LTC4412's
 # forward regulation voltage (10..30 mV), the P-FETs' Rds(on) at Vgs -4.5 V (50 mOhm
-# typical, 60 mOhm the AO3401A's maximum; the AOD4185's threshold -1.2..-2.2 V, 16
-# typical and 20 mOhm maximum).
+# typical, 60 mOhm the AO3401A's maximum; the AOD4185's 16
+# typical and 20 mOhm maximum; AOD4185's VGS(th) -1.7 / -1.9 / -3.0 V min / typ / max).
 CORNERS = {
     "nominal": {"vref": 2.495, "iref": 2e-6, "rtol": 0.0, "vto": -0.9, "leak": 1.0, "bv": 10.0,
                 "vfr": 0.02, "rds": 0.05,
-                "vto_lr": -1.7, "rds_lr": 0.016},
+                "vto_lr": -1.9, "rds_lr": 0.016},
     "low": {"vref": 2.475, "iref": 0.0, "rtol": -0.001, "vto": -0.5, "leak": 100.0, "bv": 9.4,
             "vfr": 0.01, "rds": 0.05,
-            "vto_lr": -1.2, "rds_lr": 0.016},
+            "vto_lr": -1.7, "rds_lr": 0.016},
     "high": {"vref": 2.515, "iref": 4e-6, "rtol": 0.001, "vto": -1.3, "leak": 1.0, "bv": 10.6,
              "vfr": 0.03, "rds": 0.06,
-             "vto_lr": -2.2, "rds_lr": 0.020},
+             "vto_lr": -3.0, "rds_lr": 0.020},
 }
 
 # Fault cases: (name, adapter volts or None, USB volts or None, what it is)
@@ -504,8 +519,16 @@ def inrush(board, which="usb", with_adapter=False):
     own diode, excluded), its peak less its final value (the rail's load at power-up,
     the LEDs dark). "adapter12": USB feeds the board, then at 200 ms a 12 V adapter is
     plugged in (rising in 100 us): the current is the jack's, and the rail must stay
-    under the LEDs' 5.3 V."""
-    if which == "usb":
+    under the LEDs' 5.3 V. "adapter5": no USB, the 5 V adapter plugged in at 1 ms
+    (rising in 100 us): the jack's peak (the 1000 uF charging through the fuse, Q1, Q2
+    and the ideal diode), the rail's highest."""
+    if which == "adapter5":
+        case = ("5 V plug", None, None, "plug")
+        usb_src = "DC 0"
+        jack_src = "PWL(0 0 1m 0 1.1m 5)"
+        probe = "i(vjack)"
+        t0, t_stop = 0.5e-3, 0.3
+    elif which == "usb":
         case = ("usb attach", 5.0 if with_adapter else None, None, "attach")
         usb_src = "PWL(0 0 1m 0 1.1m 5)"
         jack_src = "DC 5" if with_adapter else "DC 0"
@@ -532,6 +555,13 @@ def inrush(board, which="usb", with_adapter=False):
     vals = _parse(_ngspice(text))
     ipk, ifin = vals.get("ipk", float("nan")), vals.get("ifin", 0.0)
     return (ipk - ifin if which == "usb" else ipk), vals.get("v5", float("nan"))
+
+
+# The 5 V adapter's plug: the 1000 uF charged from nothing. The binding rating is the
+# jack's (CUI PJ-102AH: 2.5 A, no surge figure), far under the AOD4185's IDM 115 A, the
+# MF-R250's Imax 40 A and the 1N5817's IFSM 25 A: Q2's gate capacitors (1 uF to its
+# source, 100 nF to its drain) make it a soft start under ADAPTER_INRUSH_A
+ADAPTER_INRUSH_A = 1.0
 
 
 def _probe_q4(text):

@@ -20,6 +20,11 @@
 # function then reads its constants two bytes off (Tobit's native search hangs or faults).
 # The kit's copy is patched here (ARMV6M added to the 4-byte list); a checkout given by
 # MICROPYTHON is patched only with PATCH_MPY_TOOL=1 (the script stops on an unpatched one).
+#
+# v1.28.0's shared/tinyusb/tusb_config.h defines USBD_MAX_POWER_MA (the configuration
+# descriptor's bMaxPower) as 250 mA outright, so no board can set it: the same patch
+# step wraps it in #ifndef, and the product board (PLAYBOARD_PICO/mpconfigboard.h)
+# declares 500 mA (docs/hardware.md "Power over USB"; firmware/playboard/hw/pads.py).
 set -eu
 WHAT=${1:-}
 case "$WHAT" in
@@ -77,6 +82,15 @@ fi
 
 if [ "$WHAT" = uf2 ]; then
     OUT=${OUT:-$BUILD/playboard-pico.uf2}
+    TCFG=$MP/shared/tinyusb/tusb_config.h
+    if ! grep -q '(playboard: the board may declare its own' "$TCFG"; then
+        if [ "$PATCH" != 1 ]; then
+            say "$TCFG fixes bMaxPower at 250 mA: rerun with PATCH_MPY_TOOL=1 to let the board declare its own (see this script's comment)"
+            exit 1
+        fi
+        sed -i 's/^#define USBD_MAX_POWER_MA (250)$/#ifndef USBD_MAX_POWER_MA  \/\/ (playboard: the board may declare its own)\n&\n#endif/' "$TCFG"
+        grep -q '(playboard: the board may declare its own' "$TCFG" || { say "could not patch $TCFG"; exit 1; }
+    fi
     command -v arm-none-eabi-gcc >/dev/null 2>&1 && command -v cmake >/dev/null 2>&1 || {
         say "the Arm toolchain or cmake is missing: apt-get install cmake gcc-arm-none-eabi libnewlib-arm-none-eabi libstdc++-arm-none-eabi-newlib"
         exit 1; }

@@ -54,7 +54,7 @@ def _sense(c, d, leds, backend, free):
     """``leds.supply`` "sense": the firmware reads which source powers the board
     (playboard.hw.base.Board.source) and caps the LEDs at ``budget_ma`` (the adapter's
     LED budget, default 1500) on the adapter or at ``usb_budget_ma`` (filled in here:
-    what USB's 250 mA leaves, playboard.hw.pads.usb_led_budget; the board's own where
+    what the image's USB budget leaves, playboard.hw.pads.usb_led_budget; the board's own where
     USB feeds no LED, a hall board) on USB alone. ``vbus_pin``: the module's VBUS
     sense (the Pico's GPIO24, inside the module), ``adapter_pin``: a divider from the
     adapter's switched input (null: none; then USB with the adapter reads as USB, the
@@ -250,15 +250,15 @@ def validate_board(d, name=None):
     if supply == "sense":
         _sense(c, d, leds, backend, free)
     elif supply == "usb":
-        from playboard.hw.pads import usb_led_budget
+        from playboard.hw.pads import usb_led_budget, usb_ma
         cap = usb_led_budget(d)
         if cap <= 0:
-            c.fail("leds.supply", "this board cannot run from USB only: its sensors and the "
-                   "Pico take USB's 250 mA (power-<board>.md)")
+            c.fail("leds.supply", "this board cannot run from USB only: USB feeds only its "
+                   "Pico (power-<board>.md)")
         leds["budget_ma"] = c.int_range(leds, "budget_ma", "leds.", 1, 20000, cap)
         if leds["budget_ma"] > cap:
-            c.fail("leds.budget_ma", "%d mA over USB: 250 mA in all, the Pico and the sensors "
-                   "need the rest: at most %d for the LEDs" % (leds["budget_ma"], cap))
+            c.fail("leds.budget_ma", "%d mA over USB: %d mA in all, the Pico and the sensors "
+                   "need the rest: at most %d for the LEDs" % (leds["budget_ma"], usb_ma(), cap))
     else:
         leds["budget_ma"] = c.int_range(leds, "budget_ma", "leds.", 1, 20000, 1500)
     if leds["budget_ma"] <= leds["idle_ma"] * count:

@@ -234,7 +234,7 @@ def test_guided_test_from_the_link_names_crossed_wires_under_the_usb_cap():
     wired = {s1: s2, s2: s1}                            # their wires crossed
     st = ask({"check": "guided", "s": 10})
     assert st["running"] == "guided" and st["phase"] == 0
-    assert a.check[1].budget_ma == 140                  # the USB-only cap (pads.check_led_budget)
+    assert a.check[1].budget_ma == 390                  # the USB-only cap (pads.check_led_budget)
     r.adv(1600)
     answered = 0
     while True:
@@ -253,6 +253,6 @@ def test_guided_test_from_the_link_names_crossed_wires_under_the_usb_cap():
     res = ask({"check": "status"})
     assert res["check"] == "guided" and res["pass"] is False
     assert res["swapped"] == [[s1, s2], [s2, s1]] and res["ok"] == 54 and res["dark"] == []
-    assert a.check[1].max_ma <= 140
+    assert a.check[1].max_ma <= 390
     r.adv(6000)
     assert a.check is None and "playboard.hw.guided" not in sys.modules

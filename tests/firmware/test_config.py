@@ -198,16 +198,16 @@ def test_board_file_engine_block_is_checked():
 
 
 def test_usb_only_power_caps_the_leds():
-    # USB gives 250 mA (stock MicroPython declares bMaxPower 250 mA): the Pico (60) and
-    # a reserve (50) leave 140 for a reed board's LEDs; 64 hall sensors (4 mA each) take
-    # more than is left: a hall board cannot run from USB only
+    # USB gives 500 mA (the image declares bMaxPower 500 mA): the Pico (60) and a reserve
+    # (50) leave 390 for a reed board's LEDs; a hall board's +5V has no path from USB:
+    # it cannot run from USB only
     d = validate_board(board(leds={"pin": 22, "count": 58, "supply": "usb"}), "t")
-    assert d["leds"]["budget_ma"] == 140
+    assert d["leds"]["budget_ma"] == 390
     assert validate_board(board(), "t")["leds"]["budget_ma"] == 1500   # the adapter's
     hall = load_board("pico-hall")
     hall["leds"] = {"pin": 22, "count": 58, "supply": "usb"}
     assert "leds.supply: this board cannot run from USB only" in message(hall)
     m = message(board(leds={"pin": 22, "count": 58, "supply": "usb", "budget_ma": 1500}))
-    assert "leds.budget_ma: 1500 mA over USB: 250 mA" in m and "at most 140 for the LEDs" in m
+    assert "leds.budget_ma: 1500 mA over USB: 500 mA" in m and "at most 390 for the LEDs" in m
     assert "leds.supply: 'mains' not adapter, usb or sense" in message(
         board(leds={"pin": 22, "count": 58, "supply": "mains"}))

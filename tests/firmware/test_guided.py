@@ -10,7 +10,7 @@ from playboard.sim.hw import SimBoard
 from playboard.sim.faults import FaultyBoard
 from tlib import raises
 
-USB_CAP = 140          # pico-matrix over USB only: 250 mA less the Pico and a reserve
+USB_CAP = 140          # a low USB-only cap (pico-matrix's under stock MicroPython's 250 mA)
 
 
 def _layout():

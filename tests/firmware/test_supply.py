@@ -25,13 +25,13 @@ def _matrix(**leds):
 
 def test_board_file_sense_fills_both_caps_and_checks_the_pins():
     d = load_board("pico-matrix")["leds"]
-    assert (d["supply"], d["budget_ma"], d["usb_budget_ma"]) == ("sense", 1500, 140)
+    assert (d["supply"], d["budget_ma"], d["usb_budget_ma"]) == ("sense", 1500, 390)
     assert (d["vbus_pin"], d["adapter_pin"]) == (24, 21)
     d = validate_board(_matrix(supply="sense"))["leds"]
-    assert (d["vbus_pin"], d["adapter_pin"], d["usb_budget_ma"]) == (24, None, 140)
+    assert (d["vbus_pin"], d["adapter_pin"], d["usb_budget_ma"]) == (24, None, 390)
     d = validate_board(_matrix(supply="sense", budget_ma=100))["leds"]
     assert (d["budget_ma"], d["usb_budget_ma"]) == (100, 100)     # never above the board's
-    assert load_board("pico-165")["leds"]["usb_budget_ma"] == 100  # 8 chips take 32 mA
+    assert load_board("pico-165")["leds"]["usb_budget_ma"] == 350  # 8 chips take 32 mA
     e = raises(ConfigError, validate_board, _matrix(supply="sense", adapter_pin=22))
     assert "leds.adapter_pin: GP22 already used by leds.pin" in str(e)
     e = raises(ConfigError, validate_board, _matrix(supply="sense", adapter_pin=25))
@@ -44,8 +44,8 @@ def test_board_file_sense_fills_both_caps_and_checks_the_pins():
     assert "leds.supply: sense reads the supply on the rp2 backend only" in str(e)
     e = raises(ConfigError, validate_board, _matrix(supply="mains"))
     assert "leds.supply: 'mains' not adapter, usb or sense" in str(e)
-    e = raises(ConfigError, validate_board, _matrix(supply="sense", count=200))
-    assert "over USB 140 mA are left for the LEDs: they cannot feed 200 idle" in str(e)
+    e = raises(ConfigError, validate_board, _matrix(supply="sense", count=400))
+    assert "over USB 390 mA are left for the LEDs: they cannot feed 400 idle" in str(e)
 
 
 def test_rp2_reads_vbus_and_the_adapter_line():
@@ -112,9 +112,9 @@ def test_the_app_caps_the_leds_by_the_source_within_a_frame():
     r.hw.set_source(USB)
     shows = r.hw.shows
     r.adv(10)                                          # one frame
-    assert r.hw.shows > shows and 100 < shown_ma() <= 140, shown_ma()
+    assert r.hw.shows > shows and 350 < shown_ma() <= 390, shown_ma()
     st = app.link_status()
-    assert (st["supply"], st["led_cap_ma"]) == ("usb", 140)
+    assert (st["supply"], st["led_cap_ma"]) == ("usb", 390)
     r.hw.set_source(ADAPTER)
     r.adv(10)
     assert 1400 < shown_ma() <= 1500 and app.link_status()["supply"] == "adapter"

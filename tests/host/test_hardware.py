@@ -122,9 +122,12 @@ def test_every_sensor_reaches_the_scanner(built, name):
         for s, sw in sensors.items():
             k, j = divmod(s, 8)
             sig = net_of(chips[k], "ABCDEFGH"[j])
-            assert sig in (sw[1].net, sw[2].net), (s, sw.ref)
-            other = sw[2].net if sw[1].net is sig else sw[1].net
+            # the reed is on the panel's line, which reaches the input through 1 k
+            line = info["panel"][sig.name]
+            assert line in (sw[1].net, sw[2].net), (s, sw.ref)
+            other = sw[2].net if sw[1].net is line else sw[1].net
             assert other is info["supply"]["GND"]
+            assert _through_1k(line) is sig
             pulls = [p.part for p in sig.pins if p.part.fields.get("Kind") == "R_Pack"]
             assert len(pulls) == 1 and net_of(pulls[0], "COM") is info["supply"]["+3V3"]
     else:
@@ -137,7 +140,8 @@ def test_every_sensor_reaches_the_scanner(built, name):
                 assert net_of(u, "S%d" % i) is gp[s_cfg["select"][i]]
         for s, h in sensors.items():
             m, ch = divmod(s, 16)
-            assert net_of(h, "OUT") is net_of(muxes[m], "I%d" % ch), (s, h.ref)
+            # the sensor's output reaches its channel through 1 k
+            assert _through_1k(net_of(h, "OUT")) is net_of(muxes[m], "I%d" % ch), (s, h.ref)
 
 
 @pytest.mark.parametrize("name", BOARDS)
@@ -231,6 +235,17 @@ def test_every_part_is_powered(built, name):
         assert len(local) == len(by["DRV5053"]) == 56
 
 
+def _through_1k(line):
+    """The net a panel line reaches through its 1 k (the 4608X array's other pin), its
+    line carrying one 4-line ESD array on +5V."""
+    rs = [p for p in line.pins if p.part.fields.get("Kind") == "R_Array4"]
+    assert len(rs) == 1 and rs[0].part.value == "1k", line.name
+    num = int(rs[0].num)
+    esd = [p for p in line.pins if p.part.fields.get("Kind") == "USBLC6_4"]
+    assert len(esd) == 1 and esd[0].part["VBUS"].net.name == "+5V", line.name
+    return rs[0].part[num - 1 if num % 2 == 0 else num + 1].net
+
+
 @pytest.mark.parametrize("name", BOARDS)
 def test_pin_map_matches_the_board_definition_and_schematic(built, name):
     circ, info = built[name]
@@ -261,7 +276,8 @@ def test_bom_lists_every_part_with_part_numbers(built):
     # 100 nF at every sensor, the regulator's 1 uF in (10 uF electrolytic out), the
     # chips' and LEDs' own
     caps = {r[3]: r[0] for r in by_kind["C"]}
-    assert caps == {"100nF": 58 + 1 + 4 + 56, "1uF": 1}
+    # and Q2's soft start (its 1 uF gate-source, 100 nF gate-drain)
+    assert caps == {"100nF": 58 + 1 + 4 + 56 + 1, "1uF": 1 + 1}
     assert {r[3]: r[0] for r in by_kind["CP"]} == {"1000uF": 1, "10uF": 1}
     for r in rows:
         assert r[4] and r[5] and r[6] == "Mouser" and r[7] > 0, r
@@ -339,7 +355,7 @@ def test_bom_part_numbers_match_their_values(built, name):
 
 
 def test_power_budget_fits_the_supply(built):
-    from playboard.hw.pads import usb_led_budget
+    from playboard.hw.pads import usb_led_budget, USB_MA
     for name in BOARDS:
         circ, _ = built[name]
         cfg = load_board(name)
@@ -349,14 +365,14 @@ def test_power_budget_fits_the_supply(built):
         cap, other, usb_total, reserve = generate.usb_budget(cfg, circ)
         assert cap == usb_led_budget(cfg)
         if name == "pico-hall":
-            # 56 sensors take 202 mA: over USB's 250 mA with the Pico: USB feeds only it
+            # no path from USB to its +5V (56 sensors take 202 mA): USB feeds only the Pico
             assert cap <= 0 and 255 < other < 270 and "Not possible" in text
         else:
-            # stock MicroPython declares 250 mA: the whole board stays under it
-            assert 0 < cap and usb_total + reserve <= 250, (name, usb_total)
-            assert "caps the LEDs at **%d mA**" % cap in text and "250 mA" in text
+            # the image declares bMaxPower 500 mA: the whole board stays under it
+            assert 0 < cap and usb_total + reserve <= USB_MA == 500, (name, usb_total)
+            assert "caps the LEDs at **%d mA**" % cap in text and "500 mA" in text
     matrix = load_board("pico-matrix")
-    assert generate.usb_budget(matrix, built["pico-matrix"][0])[0] == 140
+    assert generate.usb_budget(matrix, built["pico-matrix"][0])[0] == 390
 
 
 def test_generated_files_are_up_to_date(built):

@@ -169,3 +169,25 @@ def test_the_adapter_sense_line_reads_the_source_and_stays_in_the_pins_range():
         return re.sub(r"^R\S+ n_GP21_ADAPTER_SENSE 0 .*$", "", text, flags=re.M)
     bad = spice.check(spice.run("pico-matrix", "adapter high", "nominal", edit=no_bottom))
     assert any(b.startswith("adapter sense:") for b in bad), bad
+
+
+@pytest.mark.parametrize("board", BOARDS)
+def test_the_adapters_plug_is_soft_started(board):
+    """The 5 V adapter plugged into a board with no USB: the 1000 uF charges through
+    Q2 as a soft start (its gate's 1 uF and 100 nF) at about half an amp, under the
+    jack's 2.5 A and far under every part's pulse rating; without the two capacitors
+    the same plug drew 9.6 A."""
+    peak, v5 = spice.inrush(board, "adapter5")
+    assert 0.1 < peak < spice.ADAPTER_INRUSH_A, peak
+    assert peak < spice.RATINGS["PMOS_LR"]["id_pulse"] and peak < spice.RATINGS["D_Schottky"]["if_pulse"]
+    assert 4.9 < v5 < spice.LED_MAX_V, v5                 # the rail reached, not overshot
+
+    def no_soft_start(text):
+        return re.sub(r"^C\S+ n_Q2_GATE n_VIN_(OK|SW) .*$", "", text, flags=re.M)
+    orig = spice._ngspice
+    try:
+        spice._ngspice = lambda t: orig(no_soft_start(t))
+        bare, _ = spice.inrush(board, "adapter5")
+    finally:
+        spice._ngspice = orig
+    assert bare > 5.0, bare

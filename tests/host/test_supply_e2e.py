@@ -26,9 +26,9 @@ def test_the_led_cap_follows_the_source(board, tmp_path):
     b.power("usb")
     b.advance(20)                                     # two frames
     st = b.status()
-    assert (st["supply"], st["led_cap_ma"]) == ("usb", 140)
+    assert (st["supply"], st["led_cap_ma"]) == ("usb", 390)     # what 500 mA leaves
     on_usb = _ma(b.leds())
-    assert on_usb <= 140 and on_usb <= on_adapter, (on_usb, on_adapter)
+    assert on_usb <= 390 and on_usb <= on_adapter, (on_usb, on_adapter)
     b.power("adapter")
     b.advance(20)
     st = b.status()

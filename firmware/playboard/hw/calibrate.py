@@ -26,7 +26,7 @@ through the LED current cap (playboard.board.lights.cap_leds at ``budget_ma``).
 from array import array
 
 from playboard.compat import const
-from playboard.hw.ledcap import cap_leds
+from playboard.hw.ledcap import blank, paint_rest, set_cap, show
 
 WAIT = const(0)
 MEASURE = const(1)
@@ -87,10 +87,7 @@ class GuidedCalibration:
     def __init__(self, hw, sensor_led, level=48, frames=16, quiet_ms=2000, timeout_ms=60000,
                  save=True, budget_ma=100, ma_per_led=60, idle_ma=1):
         self.hw = hw
-        self.budget_ma = budget_ma
-        self.ma_per_led = ma_per_led
-        self.idle_ma = idle_ma
-        self.max_ma = 0
+        set_cap(self, budget_ma, ma_per_led, idle_ma)
         self.timed_out = False
         self.sensor_led = sensor_led
         self.level = level
@@ -125,8 +122,7 @@ class GuidedCalibration:
         n = hw.n_sensors
         if self.phase == WAIT:
             leds = hw.leds
-            for j in range(len(leds)):
-                leds[j] = 0
+            blank(leds)
             blink = ((now_ms - self._t0) & _MASK) % 1000 < 500
             lv = self.level
             inside = True
@@ -175,8 +171,7 @@ class GuidedCalibration:
     def _show_result(self):
         hw = self.hw
         leds = hw.leds
-        for j in range(len(leds)):
-            leds[j] = 0
+        blank(leds)
         mapped = bytearray(hw.n_leds)
         for s in range(hw.n_sensors):
             if self.only[s]:
@@ -184,16 +179,11 @@ class GuidedCalibration:
                 mapped[led] = 1
                 leds[3 * led + (0 if s in self.bad else 1)] = self.level
         ok = not self.bad and self.error is None and not self.timed_out
-        for led in range(hw.n_leds):
-            if not mapped[led]:
-                leds[3 * led + (1 if ok else 0)] = self.level
+        paint_rest(leds, hw.n_leds, mapped, self.level, ok)
         self._show()
 
     def _show(self):
-        ma = cap_leds(self.hw.leds, self.hw.n_leds, self.budget_ma, self.ma_per_led, self.idle_ma)
-        if ma > self.max_ma:
-            self.max_ma = ma
-        self.hw.show()
+        show(self)
 
     def summary(self):
         """``{"saved": bool, "checked": sensors calibrated or refused, "bad": [sensor

@@ -29,7 +29,7 @@ Every frame goes through the LED current cap (playboard.board.lights.cap_leds,
 ``budget_ma``). Nothing allocates per step until DONE (``summary`` allocates).
 """
 from playboard.compat import const
-from playboard.hw.ledcap import cap_leds
+from playboard.hw.ledcap import beside_leds, blank, paint, paint_rest, set_cap, show
 
 CLEAR = const(0)
 PLACE = const(1)
@@ -47,6 +47,7 @@ CHANNELS = "rgb"
 _LISTED = const(48)   # numbers a summary lists at most (the rest counted in "more")
 # DONE's colour of each verdict (r, g, b) in quarters of ``level``
 _SHOW = ((0, 4, 0), (4, 0, 0), (4, 0, 4), (0, 0, 4), (0, 0, 4), (0, 0, 0))
+_DARK = (4, 2, 0)         # an LED with a dark channel beside a sensor that passed
 
 
 class GuidedTest:
@@ -68,10 +69,7 @@ class GuidedTest:
         self.settle_ms = settle_ms
         self.place_ms = place_ms
         self.colour_ms = colour_ms
-        self.budget_ma = budget_ma
-        self.ma_per_led = ma_per_led
-        self.idle_ma = idle_ma
-        self.max_ma = 0
+        set_cap(self, budget_ma, ma_per_led, idle_ma)
         n = hw.n_sensors
         self.raw = bytearray(n)
         self.verdict = bytearray(b"\x05" * n)     # UNTESTED until judged
@@ -92,15 +90,10 @@ class GuidedTest:
     # -- helpers ---------------------------------------------------------------
 
     def _show(self):
-        ma = cap_leds(self.hw.leds, self.hw.n_leds, self.budget_ma, self.ma_per_led, self.idle_ma)
-        if ma > self.max_ma:
-            self.max_ma = ma
-        self.hw.show()
+        show(self)
 
     def _blank(self):
-        leds = self.hw.leds
-        for j in range(len(leds)):
-            leds[j] = 0
+        blank(self.hw.leds)
 
     def _active(self):
         """(the lowest non-stuck sensor reading a piece or -1, its value)."""
@@ -244,15 +237,8 @@ class GuidedTest:
                 continue
             mapped[led] = 1
             v = self.verdict[s]
-            r, g, b = _SHOW[v]
-            if v == OK and self.dark[led]:
-                r, g, b = 4, 2, 0
-            leds[3 * led] = self.level * r // 4
-            leds[3 * led + 1] = self.level * g // 4
-            leds[3 * led + 2] = self.level * b // 4
-        for led in range(hw.n_leds):
-            if not mapped[led]:
-                leds[3 * led + (1 if ok else 0)] = self.level
+            paint(leds, led, self.level, _DARK if v == OK and self.dark[led] else _SHOW[v])
+        paint_rest(leds, hw.n_leds, mapped, self.level, ok)
         self._show()
 
     def _passed(self):
@@ -277,7 +263,6 @@ class GuidedTest:
         ``stuck`` (sensor lists), ``dark`` ([[LED, "r" | "g" | "b"], ...]); at most 48
         numbers listed in all (the link's reply stays under its 480 bytes), ``more``
         counting the faults left out when there are more."""
-        sl = self.sensor_led
         out = {"checked": 0, "ok": 0, "swapped": [], "inverted": [], "dead": [], "stuck": [],
                "dark": [], "more": 0}
         room = [_LISTED]      # numbers listed at most: the link's reply stays short
@@ -288,9 +273,7 @@ class GuidedTest:
                 room[0] -= cost
             else:
                 out["more"] += 1
-        for s in range(self.hw.n_sensors):
-            if sl[s] == _NONE or sl[s] >= self.hw.n_leds:
-                continue
+        for s in beside_leds(self.sensor_led, self.hw.n_sensors, self.hw.n_leds):
             out["checked"] += 1
             v = self.verdict[s]
             if v == OK:

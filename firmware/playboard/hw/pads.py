@@ -7,28 +7,47 @@ uses an SPI reader or USB-only power; hardware/generate.py uses the same numbers
 # default MOSI pin when none is given (SPI0: GP7, SPI1: GP11): the firmware always
 # names it (sensor.mosi, default that pin) so that the check can see it.
 SPI_DEFAULT_MOSI = (7, 11)
-# Power over USB only: 250 mA in all (stock MicroPython's USB configuration declares
-# bMaxPower 250 mA: a host may hold the board to it); the Pico with its logic takes about 60 mA, each
-# DRV5053 up to 3.6 mA (4 counted), each 74HC165 with its 8 pull-ups 4 mA, and 50 mA
-# stay in reserve: the rest is the LEDs' (hardware/generate.py's power budget checks
-# these against the schematic's parts)
-USB_MA = 250
+# Power over USB only: what the image's USB configuration descriptor declares, which a
+# host may hold the board to (``usb_ma``): the product image 500 mA (bMaxPower:
+# host_tools/pico_board/PLAYBOARD_PICO/mpconfigboard.h USBD_MAX_POWER_MA, its frozen
+# flashmap.USB_MA; tests/rp2/test_usb_descriptor.py reads it from the built image),
+# stock MicroPython v1.28.0 250 mA (the firmware deployed on it); the Pico with its logic takes about 60 mA, each
+# 74HC165 with its 8 pull-ups 4 mA, and 50 mA stay in reserve: the rest is the LEDs'
+# (hardware/generate.py's power budget checks these against the schematic's parts). A
+# hall board's +5V has no path from USB (its sensors alone take 202 mA of it): USB
+# feeds only its Pico
+USB_MA = 500           # the product image's (and the simulator's, which models it)
+USB_STOCK_MA = 250     # stock MicroPython v1.28.0's
 USB_PICO_MA = 60
 USB_RESERVE_MA = 50
-HALL_MA = 4
 CHIP_MA = 4
 
 
 def usb_led_budget(d):
     """The LED current cap (mA, a multiple of 10) that keeps a board powered over USB
-    only under USB_MA (250 mA): what the Pico, the sensors and a reserve leave; 0 or
-    less when nothing is left (a hall board: USB feeds only its Pico)."""
+    only under ``usb_ma()`` (500 mA on the product image): what the Pico, the sensors
+    and a reserve leave; 0 for a hall board (USB feeds only its Pico)."""
     other = USB_PICO_MA + USB_RESERVE_MA
     if d["sensor"]["kind"] == "hall_mux":
-        other += HALL_MA * d["n_sensors"]
+        return 0
     elif d["sensor"]["kind"] == "shift_register":
         other += CHIP_MA * d["sensor"]["chain"]
-    return (USB_MA - other) // 10 * 10
+    return (usb_ma() - other) // 10 * 10
+
+
+def usb_ma():
+    """The USB current (mA) the running image declares: on a board the product image's
+    frozen flashmap.USB_MA, else (stock MicroPython, CircuitPython) 250, what the
+    firmware assumed before; on a computer (the simulator, the host's tools) the
+    product image's USB_MA."""
+    import sys
+    if sys.platform in ("linux", "darwin", "win32"):
+        return USB_MA
+    try:
+        import flashmap
+        return flashmap.USB_MA
+    except (ImportError, AttributeError):
+        return USB_STOCK_MA
 
 
 def check_led_budget(d):

@@ -31,7 +31,7 @@ Every frame goes through the LED current cap (playboard.board.lights.cap_leds at
 USB-only cap whatever the board file says): ``max_ma`` is the highest estimate shown.
 """
 from playboard.compat import const
-from playboard.hw.ledcap import cap_leds
+from playboard.hw.ledcap import beside_leds, blank, paint, paint_rest, set_cap, show
 
 CHASE = const(0)
 SENSORS = const(1)
@@ -73,10 +73,7 @@ class SelfTest:
     def __init__(self, hw, sensor_led, step_ms=120, level=48, sense_ms=0, noisy_flips=24,
                  budget_ma=100, ma_per_led=60, idle_ma=1):
         self.hw = hw
-        self.budget_ma = budget_ma
-        self.ma_per_led = ma_per_led
-        self.idle_ma = idle_ma
-        self.max_ma = 0
+        set_cap(self, budget_ma, ma_per_led, idle_ma)
         self.sensor_led = sensor_led
         self.step_ms = step_ms
         self.level = level
@@ -97,10 +94,7 @@ class SelfTest:
         self._t_sense = -1
 
     def _show(self):
-        ma = cap_leds(self.hw.leds, self.hw.n_leds, self.budget_ma, self.ma_per_led, self.idle_ma)
-        if ma > self.max_ma:
-            self.max_ma = ma
-        self.hw.show()
+        show(self)
 
     def restart(self):
         """Start again from the chase."""
@@ -117,8 +111,7 @@ class SelfTest:
         if self.phase == DONE:
             return DONE
         leds = hw.leds
-        for j in range(len(leds)):
-            leds[j] = 0
+        blank(leds)
         lv = self.level
         if self.phase == CHASE:
             k = ((now_ms - self._t0) & _MASK) // self.step_ms
@@ -182,8 +175,7 @@ class SelfTest:
         hw = self.hw
         sl = self.sensor_led
         leds = hw.leds
-        for j in range(len(leds)):
-            leds[j] = 0
+        blank(leds)
         mapped = bytearray(hw.n_leds)
         ok = True
         for s in range(hw.n_sensors):
@@ -203,25 +195,17 @@ class SelfTest:
             if v != OK:
                 ok = False
             mapped[led] = 1
-            r, g, b = _SHOW[v]
-            leds[3 * led] = self.level * r // 4
-            leds[3 * led + 1] = self.level * g // 4
-            leds[3 * led + 2] = self.level * b // 4
-        for led in range(hw.n_leds):
-            if not mapped[led]:
-                leds[3 * led + (1 if ok else 0)] = self.level
+            paint(leds, led, self.level, _SHOW[v])
+        paint_rest(leds, hw.n_leds, mapped, self.level, ok)
         self._show()
 
     def summary(self):
         """The verdict as a dict (after DONE): ``pass`` (bool), ``checked`` (sensors with an
         LED above them), ``ok`` (how many passed), ``stuck``/``dead``/``noisy`` (lists of
         sensor indices), ``frames`` (sensor frames read), ``leds`` (LEDs chased)."""
-        sl = self.sensor_led
         out = {"checked": 0, "ok": 0, "stuck": [], "dead": [], "noisy": [],
                "frames": self.frames, "leds": self.hw.n_leds}
-        for s in range(self.hw.n_sensors):
-            if sl[s] == _NONE or sl[s] >= self.hw.n_leds:
-                continue
+        for s in beside_leds(self.sensor_led, self.hw.n_sensors, self.hw.n_leds):
             out["checked"] += 1
             v = self.verdict[s]
             if v == OK:
