@@ -1132,6 +1132,8 @@ class App:
         p = getattr(self, "pairing", None)
         if p is not None:  # a tournament's pairing kept for the next game: its tags
             d["pairing"] = p
+        if self.check is not None:
+            d["check"] = self.check[0]  # a self-test or calibration instead of play
         if g is not None and getattr(self.tracker, "correcting", False):
             d["correcting"] = True  # (Tobit) the board shows a mistake to put right
         return d
