@@ -35,6 +35,7 @@ from playboard.board.mancala_tracker import LIFT_MS
 from playboard.games.registry import new_game
 
 from playboard_host.boardflash import kept_game
+from playboard_host.simboard import SimError
 
 GAMES = ("toguz", "tihbat", "tobit", "tobit4")
 MODES = ("two", "white", "black", "demo")
@@ -106,11 +107,18 @@ class Fuzz:
         sens = b.sensors()
         k = r.random()
         if k < 0.03:  # a new game, mode, level (settings changed)
-            self.game = r.choice(GAMES)
+            game = r.choice(GAMES)
             mode = r.choice(MODES)
             level = r.randint(1, 9)
-            self.log.append(("game", self.game, mode, level))
-            b.new_game(self.game, mode, level)
+            self.log.append(("game", game, mode, level))
+            try:
+                b.new_game(game, mode, level)
+            except SimError as e:  # refused while a check runs (a hall board's calibration)
+                if "is running" not in str(e):
+                    raise
+                self.log.append(("refused", str(e)))
+                return
+            self.game = game
             if self.game.startswith("tobit") and r.random() < 0.8:
                 self.adv(r.randint(0, 300))
                 b.set_up()
@@ -243,6 +251,10 @@ class Fuzz:
         for s in range(b.n_sensors):
             b.set_sensor(s, 0)
         self.adv(3000)
+        for _ in range(70):  # a check (a hall board's calibration at power-up) ends by itself
+            if "check" not in b.status():
+                break
+            self.adv(1000)
         self.game = "toguz"
         b.new_game("toguz", "two", 3)
         self.adv(600)

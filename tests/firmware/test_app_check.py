@@ -151,10 +151,10 @@ def test_first_boot_of_a_hall_board_runs_the_guided_calibration():
     t = [0]
     a = App(hall, _cfg(), Store("/games", fs=FakeFs()), think="nodes", tt_size=64,
             clock=lambda: t[0])
-    from playboard.app import onboard
-    assert onboard.first_boot(a)               # as onboard.run (main.py on a board) does
-    a.start(0)
+    a.start(0)                                 # the power-up: the calibration first
     assert a.check is not None and a.check[0] == "calibrate"
+    raises(ValueError, a.link_set_game, {"game": "toguz", "start": True})  # no game over it
+    assert a.link_status()["check"] == "calibrate" and a.game is None
 
     def adv(ms):
         end = t[0] + ms
@@ -181,16 +181,13 @@ def test_first_boot_of_a_hall_board_runs_the_guided_calibration():
     gc.collect()
     a2 = App(hall, _cfg(), Store("/games", fs=FakeFs()), think="nodes", tt_size=64,
              clock=lambda: 0)
-    assert not onboard.first_boot(a2)
     a2.start(0)
     assert a2.check is None and "playboard.app.check" not in sys.modules  # not even loaded
 
 
 def test_first_boot_of_a_reed_board_loads_no_check():
     r = Rig()
-    from playboard.app import onboard
-    assert not onboard.first_boot(r.app)      # reed switches: nothing to calibrate
-    r.app.start(0)
+    r.app.start(0)                            # reed switches: nothing to calibrate
     assert r.app.check is None and "playboard.app.check" not in sys.modules
 
 

@@ -36,11 +36,11 @@ def sensor_leds(app):
 
 
 def first_boot(app):
-    """Before ``app.run()``: a hall board without a calibration file (``hw.calibrated``
-    False) begins with the guided calibration. True if it was started. Called by
-    playboard.app.onboard.run on the board and by the simulated board's start-up
-    (playboard.sim.boot: the simulated hall board, ``sim-hall``); until the calibration
-    is saved each sensor's power-up reading is its zero (playboard.hw.hallzero.HallZero).
+    """At power-up (playboard.app.startup.start, with the menu open: no game resumed):
+    a hall board without a calibration file (``hw.calibrated`` False; the simulated
+    hall board ``sim-hall`` too) begins with the guided calibration. True if it was
+    started. Until the calibration is saved each sensor's power-up reading is its zero
+    (playboard.hw.hallzero.HallZero).
     """
     if getattr(app.hw, "calibrated", True) is not False:
         return False

@@ -1133,6 +1133,8 @@ class App:
         if p is not None:  # a tournament's pairing kept for the next game: its tags, and
             d["pairing"] = p  # which sides are ready (bit 0 White, bit 1 Black; ui.ready_press)
             d["ready"] = getattr(self, "ready", 0)
+        if self.check is not None:
+            d["check"] = self.check[0]  # a self-test or calibration instead of play
         if g is not None and getattr(self.tracker, "correcting", False):
             d["correcting"] = True  # (Tobit) the board shows a mistake to put right
         return d

@@ -4,7 +4,7 @@
 loaded from ``/boards``, the hardware backend built, the games kept in ``/games``,
 the link on the USB serial port (beside the REPL), and a watchdog (``machine.WDT``,
 8 s) fed by every frame. A hall board without a calibration file begins with the
-guided calibration (:func:`playboard.app.check.first_boot`, docs/build.md). Ctrl-C
+guided calibration (:func:`playboard.app.check.first_boot`, from the app's start-up; docs/build.md). Ctrl-C
 stops the app *and* the watchdog (the REPL is safe); any other way out leaves the
 watchdog to restart the board. (A deploy cut off is caught by main.py before this
 module is imported: it may be the one missing.)
@@ -76,16 +76,6 @@ def _transport(circuitpython):
     return StdioTransport()
 
 
-def first_boot(app):
-    """Before ``app.run()``: start the guided calibration on a hall board that has no
-    calibration file (``hw.calibrated`` False); True if started. The check's module
-    is loaded only then (no heap for the other boards)."""
-    if getattr(app.hw, "calibrated", True) is not False:
-        return False
-    from playboard.app.check import first_boot as start_calibration
-    return start_calibration(app)
-
-
 def run():
     """Build the board's app from ``/board.txt``'s board definition and run it forever."""
     from playboard.config import load_board
@@ -131,7 +121,6 @@ def run():
         del journal
         app.wdt_reset = by_wdt  # counted at the first frame (startup.start)
         del layouts
-        first_boot(app)
         try:
             app.run()
         finally:

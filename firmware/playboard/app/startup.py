@@ -14,7 +14,8 @@ from playboard.board.lights import USER, ON
 
 def start(app, now_ms):
     """First frame's work: light the board, then resume the unfinished game found by
-    the store (lighting what the pieces must be) or open the menu."""
+    the store (lighting what the pieces must be) or open the menu (on a hall board
+    with no calibration, the guided calibration: playboard.app.check.first_boot)."""
     app.now = now_ms
     app.lights.mark(USER, 0, ON)
     app.lights.frame(now_ms)  # a lit board at once
@@ -36,6 +37,11 @@ def start(app, now_ms):
     elif r is not None:
         app.store.finish("*", "abandoned")
     app.open_menu(now_ms)
+    if getattr(app.hw, "calibrated", True) is False:
+        # a hall board with no calibration file: the guided calibration first (never
+        # over a resumed game: it needs the board empty; then at a power-up with none)
+        from playboard.app.check import first_boot
+        first_boot(app)
 
 
 def resume(app, r, now_ms):

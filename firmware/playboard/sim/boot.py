@@ -95,10 +95,6 @@ def start(argv, bridge_class):
     del layouts
     br = bridge_class(app, ctl_in, ctl_out, virtual, bdev)
     app.clock = br.clock  # nothing of this module may stay referenced: it is dropped
-    if getattr(hw, "calibrated", True) is False:  # the simulated hall board: before the
-        from playboard.app.check import first_boot  # start, as playboard.app.onboard.run
-        first_boot(app)
-        del first_boot
     app.start(br.clock())
     while app._pending is not None:  # a resumed game, all its steps (gamestart.begin)
         app.begin_pending(br.clock())  # before "ready", as the bridge's game command does

@@ -1,0 +1,52 @@
+"""The simulated hall board (``sim-hall``, playboard.sim.hall) at power-up, as a hall
+board with no calibration behaves: the guided calibration before the menu, never over
+a game resumed after a power cut (it needs an empty board), nor a game started over
+it from the link; what the link's status says meanwhile."""
+import os
+
+import pytest
+
+from playboard_host.serial_link import BoardLink, open_port
+from playboard_host.simboard import SimBoard, SimError, micropython_binary
+
+pytestmark = pytest.mark.skipif(micropython_binary() is None, reason="micropython not installed (make setup)")
+
+
+def _checks(b):
+    return [(e.get("check"), e.get("saved")) for e in b.events() if e["ev"] == "check"]
+
+
+def test_a_game_resumed_on_an_uncalibrated_hall_board_plays_on_and_it_calibrates_at_the_next_empty_power_up(tmp_path):
+    flash = tmp_path / "flash"
+    b = SimBoard()
+    try:
+        b.start("sim-hall", fs_dir=str(flash))
+        st = b.status()
+        assert st["check"] == "calibrate" and st["state"] == "menu"   # the first power-up
+        with pytest.raises(SimError, match="a calibrate is running"):  # no game over it
+            b.new_game("toguz", "two", 3)
+        b.advance(10000)
+        assert _checks(b) == [("calibrate", None), ("calibrate", True)]
+        assert "check" not in b.status() and (flash / "hall_cal.json").exists()
+        os.remove(flash / "hall_cal.json")  # as if it had never been saved
+        b.new_game("toguz", "two", 3)
+        b.advance(500)
+        b.tap(0, 200)  # South pit 1 touched with the stylus: sown
+        b.advance(1500)
+        assert b.status()["ply"] == 1
+        b.kill()  # the power cut
+        b.restart()
+        st = b.status()
+        assert st["state"] == "play" and st["ply"] == 1 and "check" not in st, st  # plays on
+        b.advance(2000)
+        assert _checks(b) == []
+        link = BoardLink(open_port(b.port, timeout=0.05), timeout=10)
+        link.set_game(resign=1)  # the game ended (North resigns): none to resume next time
+        link.close()
+        b.kill()
+        b.restart()
+        b.advance(10000)
+        assert _checks(b) == [("calibrate", None), ("calibrate", True)]
+        assert (flash / "hall_cal.json").exists()
+    finally:
+        b.stop()
