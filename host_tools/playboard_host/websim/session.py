@@ -114,6 +114,10 @@ class Session:
                 board.start(board_def, fs_dir=flash_dir, think="nodes", board_id=board_id)
             self.board = board
             self.buttons = board_buttons(getattr(board, "_args", {}).get("board_def", board_def))
+            for _ in range(80):  # a hall board's first power-up: its calibration, the board clear
+                if "check" not in board.status():
+                    break
+                board.advance(1000)
             self.new(game, mode, level)
         except SimError as e:
             self.close()
