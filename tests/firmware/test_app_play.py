@@ -122,6 +122,57 @@ def test_toguz_takeback_button_during_the_search_stops_it_and_takes_the_move_bac
     assert len(_moves(r)) == 1  # played once, then taken back
 
 
+def test_toguz_takeback_button_after_the_engines_answer_takes_the_players_move_back_too():
+    """Against the engine, once it has answered, the takeback button takes back its
+    answer and the player's move (two plies, two records): the player is to move again,
+    the engine does not answer anew; the next move the player makes is played."""
+    r = Rig()
+    r.app.buttons = {"takeback": 60}
+    r.app.link_set_game({"game": "toguz", "mode": "white", "level": 1})  # engine: North
+    r.begun()
+    r.tap("toguz", 4, 200)  # South pit 5
+    for _ in range(60):  # the engine's answer (its view confirmed by the player's hands: none)
+        r.adv(100)
+        if r.app.game.ply == 2:
+            break
+    assert r.app.game.ply == 2 and not r.app.thinking
+    r.adv(3000)  # its sowing shown
+    n = len(_moves(r))
+    r.hw.set_sensor(60, 1)
+    r.adv(100)
+    r.hw.set_sensor(60, 0)
+    assert r.app.game.ply == 0 and r.app.game.turn == 0
+    assert r.store.read(1).moves == []
+    r.adv(4000)  # past the engine's wait after a takeback: still the player's turn
+    assert r.app.game.ply == 0 and not r.app.thinking and len(_moves(r)) == n
+
+
+def test_after_a_takeback_that_leaves_it_to_move_the_engine_waits_before_it_answers():
+    """A takeback that leaves the engine to move (Tobit: its answer put back by hand)
+    gives the player 2.5 s to take their own move back too before the engine thinks."""
+    r = Rig()
+    r.app.buttons = {"takeback": 60}
+    r.app.link_set_game({"game": "toguz", "mode": "black", "level": 1})  # engine: South, first
+    r.begun()
+    for _ in range(60):
+        r.adv(100)
+        if r.app.game.ply == 1:
+            break
+    assert r.app.game.ply == 1
+    r.adv(3000)
+    r.hw.set_sensor(60, 1)  # its first move taken back: the engine to move at ply 0
+    r.adv(100)
+    r.hw.set_sensor(60, 0)
+    assert r.app.game.ply == 0 and not r.app.thinking
+    r.adv(2000)
+    assert r.app.game.ply == 0 and not r.app.thinking  # it waits
+    for _ in range(40):
+        r.adv(100)
+        if r.app.thinking or r.app.game.ply == 1:
+            break
+    assert r.app.thinking or r.app.game.ply == 1  # then it answers
+
+
 def test_every_refused_link_request_leaves_the_app_as_it_was():
     """Through the real link and the real app: a refused request (a level or setting
     out of range, an unknown field, a bad game or mode, a game in play without force)

@@ -222,13 +222,13 @@ def test_the_hall_steps_of_the_builders_guide_on_the_simulated_hall_board(tmp_pa
         assert {_colour(shown[led]) for led in range(58)} == {"green"}, shown  # sensors and kazans
         before = (flash / "hall_cal.json").read_bytes()
 
-        b.advance(6000)  # the verdict shown; then a sensor out of its window
-        b.fault("offset", 7, 30000)
+        b.fault("offset", 7, 30000)  # at once (the verdict on show gives way): a sensor out of its window
         status, out, err = _cli(calibrate[0] + port, capsys)
         assert status == 1 and "55 sensors calibrated, 1 refused, saved: no" in out, out
         assert "sensor 7 (tobit point 8, tobit4 point 7) outside the zero-field window 0.90-1.15 V" in out
         assert out.rstrip().endswith("FAIL")
         b.advance(6000)
+        b.advance(1000)
         b.fault("offset", 7, 20000)  # the sensor replaced; a piece left on point 4
         b.set_sensor(3, 1)
         status, out, err = _cli(calibrate[0] + port, capsys)
@@ -236,7 +236,7 @@ def test_the_hall_steps_of_the_builders_guide_on_the_simulated_hall_board(tmp_pa
         assert "sensor 3 (tobit point 4, tobit4 point 4)" in out
         assert (flash / "hall_cal.json").read_bytes() == before  # nothing saved
         b.set_sensor(3, 0)
-        b.advance(6000)
+        b.advance(1000)
 
         b.fault("invert", 12)  # step 10 with a builder's faults
         b.fault("swap", 20, 21)

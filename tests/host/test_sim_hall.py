@@ -50,3 +50,25 @@ def test_a_game_resumed_on_an_uncalibrated_hall_board_plays_on_and_it_calibrates
         assert (flash / "hall_cal.json").exists()
     finally:
         b.stop()
+
+
+def test_the_page_runs_the_simulated_hall_board_after_its_first_calibration(tmp_path, capsys):
+    """`playboard sim --board sim-hall` (the page's session on that board): the first
+    power-up calibrates (the board clear), then the game is played; an unknown board
+    definition is refused in one line before anything starts."""
+    from playboard_host import cli
+    from playboard_host.websim.session import Session
+
+    assert cli.main(["sim", "--board", "no-such-board", "--flash", str(tmp_path / "f0")]) == 2
+    err = capsys.readouterr().err
+    assert "board definition" in err and "no-such-board" in err and len(err.strip().splitlines()) == 1
+    s = Session(None, game="toguz", pump=False, board_def="sim-hall", flash_dir=str(tmp_path / "flash"))
+    try:
+        assert (tmp_path / "flash" / "hall_cal.json").exists()
+        st = s.state()
+        assert st["app_state"] in ("setup", "play") and st["game"] == "toguz", st["app_state"]
+        s.act({"op": "click", "cell": 4})  # South pit 5 touched with the stylus
+        s.advance(1500)
+        assert s.state()["moves"] == ["54"]
+    finally:
+        s.close()

@@ -595,6 +595,48 @@ def test_sim_prints_its_serial_port_and_sync_reaches_it_and_the_flash_is_kept(tm
 
 
 @pytest.mark.skipif(micropython_binary() is None, reason="micropython not installed (make setup)")
+@pytest.mark.parametrize("game", ["tobit", "toguz"])
+def test_the_pages_takeback_against_the_engine_takes_the_players_own_move_back(game):
+    """Against the engine the page's Take back, once the engine has answered, takes
+    that answer and the player's move back (Tobit: both put back by hand, the board
+    waiting 2.5 s after the first before the engine would answer; Toguz Kumalak: the
+    board's button, two plies at once): the player is to move again and stays so."""
+    from playboard_host.websim.session import Session
+
+    s = Session(None, game=game, pump=False)
+    try:
+        s.act({"op": "new", "game": game, "mode": "white", "level": 1})
+        s.advance(300)
+        if game == "tobit":
+            s.act({"op": "setup"})
+            s.advance(500)
+            s.act({"op": "click", "cell": 7})
+            s.act({"op": "click", "cell": 14})
+        else:
+            s.act({"op": "click", "cell": 4})
+        for _ in range(60):  # the engine (Black) answers
+            s.advance(100)
+            st = s.state()
+            if game == "tobit" and st["engine"]["state"] == "move":
+                s.act({"op": "engine_move"})
+                s.advance(800)
+            if len(s.state()["moves"]) == 2:
+                break
+        assert len(s.state()["moves"]) == 2, s.state()["moves"]
+        s.advance(3000)
+        s.act({"op": "takeback"})
+        s.advance(1500)
+        st = s.state()
+        assert st["moves"] == [] and st["turn"] == 0, st["moves"]
+        s.advance(4000)  # past the engine's wait: still the player's turn, nothing replayed
+        st = s.state()
+        assert st["moves"] == [] and st["turn"] == 0 and st["engine"]["state"] != "move", st["moves"]
+        assert s.board.status()["fen"] == s.game.fen()
+    finally:
+        s.close()
+
+
+@pytest.mark.skipif(micropython_binary() is None, reason="micropython not installed (make setup)")
 def test_tobit_hints_a_compulsory_capture_and_the_men_to_take_off():
     from playboard_host.websim.session import Session
 

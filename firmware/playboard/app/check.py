@@ -72,6 +72,8 @@ def start(app, kind, now_ms=None, seconds=None):
     now: a game being played, a check running, calibrate on reed switches."""
     if now_ms is None:
         now_ms = app.now
+    if app.check is not None and app.check[2] >= 0:
+        finish(app, now_ms)  # the last check's verdict on show: the next one begins
     why = check_request(app, kind, seconds)
     if why:
         raise ValueError(why)
@@ -126,16 +128,22 @@ def _step(app, now_ms):
                 health.selftest(app.store, r)
             app.emit("check", r)
     elif ((now_ms - t_done) & MASK) >= RESULT_MS:
-        app.check = None
-        from playboard.compat import unload
-        unload("playboard.hw.selftest")
-        unload("playboard.hw.calibrate")
-        unload("playboard.hw.guided")
-        unload("playboard.hw.ledcap")
-        unload("playboard.hw.pads")
-        unload("playboard.app.check")  # this module: loaded again only for the next check
-        # the menu's marks (after open_menu's clear) make the lights show again
-        app.open_menu(now_ms)
+        finish(app, now_ms)
+
+
+def finish(app, now_ms):
+    """End the check on ``app`` (its verdict shown, or cut short by the next request:
+    a check's or a game's, playboard.app.request): its code dropped, the menu open."""
+    app.check = None
+    from playboard.compat import unload
+    unload("playboard.hw.selftest")
+    unload("playboard.hw.calibrate")
+    unload("playboard.hw.guided")
+    unload("playboard.hw.ledcap")
+    unload("playboard.hw.pads")
+    unload("playboard.app.check")  # this module: loaded again only for the next check
+    # the menu's marks (after open_menu's clear) make the lights show again
+    app.open_menu(now_ms)
 
 
 def link(app, req):

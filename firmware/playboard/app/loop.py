@@ -70,6 +70,7 @@ _OVER_MAX = const(40000)
 _CREDIT_MAX = const(2000)
 
 
+_UNDO_GRACE_MS = const(2500)  # after a takeback the engine waits this long (yours may follow)
 _COLD_RETRY_MS = const(1000)  # cold code that did not load (MemoryError): tried again after this
 
 
@@ -223,6 +224,7 @@ class App:
         self._iso_dirty = False  # a sensor's fault changed: tell the tracker (2: told, failed)
         self._n_faulty = 0  # sensors faulty now
         self._turn_check = False
+        self._t_undo = -1  # when the last takeback was made (-1: none pending; _next_turn)
         self._t_state = 0
         self._t_idle = 0
         self._armed = -1
@@ -510,6 +512,10 @@ class App:
             tr.expect(None, now_ms)  # the engine's turn: no move accepted (a takeback is)
         if tr.state:
             return  # a sowing view, a board not at the game's position: think once it is
+        if self._t_undo >= 0:
+            if self.mode != "demo" and ((now_ms - self._t_undo) & MASK) < _UNDO_GRACE_MS:
+                return  # its move just taken back: the player's may go back too (Tobit, by hand)
+            self._t_undo = -1
         s = self.settings
         # a search churns small lists: the next frame collects (``_think``), this one,
         # which may have played a move and put it on flash, only starts the search
@@ -866,9 +872,11 @@ class App:
             self._rested = self._settled = True
 
     def takeback(self, now_ms):
-        """Take the last move back (a button; Toguz Kumalak and Tihbat, whose pits cannot
-        show it): with the ``takeback`` setting on, not in demo; during the engine's search
-        it stops the search. True if done."""
+        """Take the player's last move back (a button; Toguz Kumalak and Tihbat, whose
+        pits cannot show it): with the ``takeback`` setting on, not in demo. Against the
+        engine it is the player's move that goes: during the engine's search the search
+        stops and the move goes; once the engine has answered, its answer goes too (two
+        plies), so that the player is to move again. True if done."""
         tr = self.tracker
         g = self.game
         if (self.mode == "demo" or not self.settings.get("takeback", True) or g is None
@@ -877,6 +885,8 @@ class App:
         if self.thinking:
             self._stop_search()
         self._events(tr.takeback(now_ms), now_ms)
+        if self.game is g and g.ply and self.engine_side(g.turn) and self.state == S_PLAY:
+            self._events(tr.takeback(now_ms), now_ms)  # the engine's answer went: yours too
         return True
 
     def _events(self, n, now_ms):
@@ -927,6 +937,7 @@ class App:
                     self._record("U", None)
                     self._ev_rec = i
                 self._turn_check = True
+                self._t_undo = now_ms  # (the engine waits: _UNDO_GRACE_MS)
                 ply = g.ply  # the ply after this undo: the later undos of the batch not yet
                 for j in range(i + 1, self._ev_n):  # (a Tihbat forced pass goes with its move)
                     if tr.ev_kind[j] == T.EV_TAKEBACK:

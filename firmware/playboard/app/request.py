@@ -60,8 +60,11 @@ def link_set_game(app, req):
         if k not in _G_FIELDS:
             raise ValueError("unknown field %r (one of %s)" % (k, ", ".join(_G_FIELDS)))
     if app.check is not None:  # the board shows a check, not a game: it ends by itself
-        raise ValueError("a %s is running: it ends by itself (playboard %s shows it)"
-                         % (app.check[0], "calibrate" if app.check[0] == "calibrate" else "selftest"))
+        if app.check[2] < 0:
+            raise ValueError("a %s is running: it ends by itself (playboard %s shows it)"
+                             % (app.check[0], "calibrate" if app.check[0] == "calibrate" else "selftest"))
+        from playboard.app import check  # its verdict on show: cut short for the game
+        check.finish(app, app.now)
     for k in ("start", "force", "draw", "menu"):
         if k in req and not isinstance(req[k], bool):
             raise ValueError("%s takes true or false" % k)

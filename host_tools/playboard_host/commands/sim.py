@@ -45,8 +45,10 @@ def add_arguments(p):
     p.add_argument("--pico", action="store_true",
                    help="run the firmware on an emulated Raspberry Pi Pico (rp2040js under Node) with a "
                         "console for the switches and the LEDs; its USB serial is a pseudo-terminal")
-    p.add_argument("--board", default="pico-matrix",
-                   help="with --pico: board definition in firmware/boards (default pico-matrix)")
+    p.add_argument("--board", default=None,
+                   help="board definition in firmware/boards: the simulated board's (default sim-takeback; "
+                        "sim-hall: analog hall sensors that calibrate), with --pico the emulated Pico's "
+                        "(default pico-matrix)")
     p.add_argument("--board-file", help="with --pico: your own board definition (JSON) to try")
     p.add_argument("--stock", action="store_true",
                    help="with --pico: the stock MicroPython image with the firmware as .mpy files on its flash "
@@ -78,7 +80,8 @@ def _run_pico(args):
     from playboard_host import pico
     from playboard_host.pico import console
     try:
-        return console.run(args.board, args.board_file, uf2=args.uf2, bootrom=args.bootrom, stock=args.stock)
+        return console.run(args.board or "pico-matrix", args.board_file, uf2=args.uf2, bootrom=args.bootrom,
+                           stock=args.stock)
     except (ValueError, pico.PicoUnavailable) as e:
         raise CommandError(str(e))
     except KeyboardInterrupt:
@@ -149,7 +152,13 @@ def run(args):
         raise CommandError("--%s is for the emulated Pico: add --pico"
                            % ("stock" if args.stock else "uf2" if args.uf2 else "board-file"))
     from playboard_host.websim import server as srv
-    from playboard_host.websim.session import Session, SessionError
+    from playboard_host.websim.session import BOARD_DEF, Session, SessionError
+    board_def = args.board or BOARD_DEF
+    from playboard.config import ConfigError, load_board
+    try:
+        load_board(board_def, with_layout=False, stand_in=True)
+    except ConfigError as e:
+        raise CommandError(str(e))
 
     if args.old_port is not None:
         raise CommandError("sim's web page port is --http-port N (--port is a board's serial port "
@@ -179,7 +188,8 @@ def run(args):
         lock = lock_flash(flash)  # held while the board runs
         try:
             session = Session(hub, game=args.game, mode=args.mode, level=args.level, heap=args.heap,
-                              flash_dir=flash, library=args.library, board_id=args.board_id)
+                              flash_dir=flash, library=args.library, board_id=args.board_id,
+                              board_def=board_def)
         except SessionError as e:
             lock.close()
             raise CommandError(str(e))

@@ -114,6 +114,10 @@ class Session:
                 board.start(board_def, fs_dir=flash_dir, think="nodes", board_id=board_id)
             self.board = board
             self.buttons = board_buttons(getattr(board, "_args", {}).get("board_def", board_def))
+            for _ in range(80):  # a hall board's first power-up: its calibration, the board clear
+                if "check" not in board.status():
+                    break
+                board.advance(1000)
             self.new(game, mode, level)
         except SimError as e:
             self.close()
@@ -640,6 +644,19 @@ class Session:
             return
         prev = self.game.copy()
         prev.pop()
+        self._put_back(prev)
+        side = None if self.mode == "two" else (0 if self.mode == "white" else 1)
+        if side is not None and prev.ply and prev.turn != side:
+            # against the engine the player takes their own move back: the engine's
+            # answer first, seen (the board waits 2.5 s before the engine answers again:
+            # docs/app.md "Takeback"), then their move
+            self.board.advance(600)
+            prev.pop()
+            self._put_back(prev)
+
+    def _put_back(self, prev):
+        """Make the pieces on the board those of position ``prev`` (a Tobit game) as a
+        player does: lift what it has not, then put back what it has."""
         want = Pieces(prev).on
         self.pieces.put_back()
         for p in range(1, prev.n_points + 1):  # lift what the previous position has not
@@ -648,6 +665,10 @@ class Session:
                 self.board.lift(p)
                 self.board.advance(60)
         for p in sorted(want):  # then put back what it has: the moved piece, the captured ones
+            if p in self.pieces.on and self.pieces.on[p] != want[p]:  # the other side's piece there
+                self.pieces.lift(p)
+                self.board.lift(p)
+                self.board.advance(60)
             if p not in self.pieces.on:
                 self.pieces.hand = []
                 self.pieces.on[p] = want[p]
