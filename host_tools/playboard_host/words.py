@@ -193,14 +193,16 @@ TOBIT_REFUSALS = {
     6: ("the piece on point {point} has no legal move now",
         "{back}; play another piece (e.g. {move})"),
     7: ("the engine's move {move} is shown (its points lit): only that move is accepted now",
-        "{back} and make the engine's move {move}"),
+        "{back}, then make the engine's move {move}"),
 }
 
 
-def _points(ps):
-    """[15, 13, 14] as "13, 14 or 15" (in order); "" for none."""
+def _points(ps, joint="or"):
+    """[15, 13, 14] as "13, 14 or 15" (in order; ``joint`` "and" for all of them); ""
+    for none."""
     ps = [str(p) for p in sorted(ps or ())]
-    return " or ".join(ps) if len(ps) < 3 else ", ".join(ps[:-1]) + " or " + ps[-1]
+    last = " %s " % joint
+    return last.join(ps) if len(ps) < 3 else ", ".join(ps[:-1]) + last + ps[-1]
 
 
 def tobit_refusal_words(ev, turn=None):
@@ -222,7 +224,7 @@ def tobit_refusal_words(ev, turn=None):
     what, do = TOBIT_REFUSALS.get(why, ("the move was not accepted (a reason the page does not know: %r)"
                                         % (why,), "{back}"))
     f = dict(point=point, to=to, move=ev.get("move") or "?", mover=mover, other=other, back=back,
-             ends=_points(ends), ends_s="" if len(ends) == 1 else "s", over=_points(over),
+             ends=_points(ends), ends_s="" if len(ends) == 1 else "s", over=_points(over, "and"),
              over_s="" if len(over) == 1 else "s")
     return what.format(**f), do.format(**f)
 
