@@ -97,3 +97,27 @@ def test_a_wrong_tobit_move_says_why_and_what_to_do(board, tmp_path, moves, frm,
     b.advance(700)
     assert "resolved" in [e["ev"] for e in b.events()]
     assert b.status()["ply"] == len(moves)
+
+
+def test_another_move_while_the_engines_is_shown_says_to_make_the_engines(board, tmp_path):
+    b = board()
+    b.start("sim", fs_dir=str(tmp_path / "flash"))
+    b.new_game("tobit", "black", 1)  # the engine plays White
+    b.advance(300)
+    b.set_up()
+    shown = None
+    for _ in range(40):
+        b.advance(250)
+        shown = shown or next((e for e in b.events() if e["ev"] == "engine"), None)
+        if shown:
+            break
+    assert shown, "the engine's move was never shown"
+    frm = int(shown["move"].replace(":", "-").split("-")[0])
+    other = 8 if frm != 8 else 9
+    _move(b, other, 15 if other == 8 else 16)
+    ev, evs = _correction(b)
+    assert (ev["why"], ev["point"], ev["move"]) == (W.WHY_ENGINE, other, shown["move"]), ev
+    line = event_words(ev, "tobit", 0)
+    assert ("refused: the engine's move %s is shown (its points lit): only that move is accepted now. What to "
+            "do: put it back on point %d, then make the engine's move %s" % (shown["move"], other, shown["move"])
+            ) in line, line
