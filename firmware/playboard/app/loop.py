@@ -954,12 +954,15 @@ class App:
     def _why_wrong(self, tr, g):
         """Tobit: why the board went to correction, in the rules' terms (the cold
         ``playboard.board.tobit_why``, loaded for this once: never in the scan loop), as
-        the ``correction`` event's fields; None for the mancala games or no reason."""
+        the ``correction`` event's fields; None for the mancala games, no reason, or a
+        heap too short for it (the correction is still sent, its LEDs still lit)."""
         if not hasattr(g, "n_points"):
             return None
-        from playboard.board import tobit_why
         try:
+            from playboard.board import tobit_why
             return tobit_why.reason(g, tr.occ, self.expecting)
+        except MemoryError:
+            return None
         finally:
             unload("playboard.board.tobit_why")
 
