@@ -35,7 +35,7 @@ BOARD_FILES = [
     "hw/__init__.py", "hw/base.py", "hw/open.py", "hw/bits.py", "hw/rp2.py", "hw/hall.py", "hw/hallzero.py", "hw/circuitpython.py", "hw/cdc.py",
     "hw/selftest.py", "hw/calibrate.py", "hw/guided.py", "hw/ledcap.py", "hw/pads.py", "hw/stdio.py",
     "board/__init__.py", "board/layout.py", "board/debounce.py", "board/scan.py", "board/lights.py",
-    "board/tracker.py", "board/tobit_tracker.py", "board/tobit_position.py", "board/tobit_tracker_native.py", "board/tobit_chain.py",
+    "board/tracker.py", "board/tobit_tracker.py", "board/tobit_position.py", "board/tobit_tracker_native.py", "board/tobit_chain.py", "board/tobit_why.py",
     "board/mancala_tracker.py", "board/isolate.py",
     "games/__init__.py", "games/common.py", "games/registry.py", "games/base.py", "games/bufops.py",
     "games/snapshot.py", "games/mancala_text.py", "games/toguz.py", "games/toguz_native.py",

@@ -169,6 +169,77 @@ def refusal_line(ev, game, turn=None):
     return "refused: %s. What to do: %s." % (what, do)
 
 
+# Why the board refused a Tobit move (the link's ``correction`` event's ``why``:
+# playboard.board.tobit_why WHY_*, RULES.md 2.4-2.8): what happened, and what to do.
+# {point} the piece's point, {to} where it was put down, {move} the move text the
+# event gives, {ends} the points the piece may go to, {over} the points a compulsory
+# capture takes, {mover} the side to move, {other} the other side, {back} "take it off
+# point T and put it back on point P" (or "put it back on point P" while in the hand).
+# docs/player.md has the same table.
+TOBIT_REFUSALS = {
+    1: ("it is {mover}'s move: {other}'s piece on point {point} may not move now",
+        "{back}; {mover} plays first (e.g. {move})"),
+    2: ("a capture is compulsory: {move} takes the piece{over_s} on point{over_s} {over} (RULES.md 2.7); "
+        "the man on point {point} cannot capture, so it may not move",
+        "{back}, then capture: {move}"),
+    3: ("a man never moves backwards (RULES.md 2.4): point {point} to point {to} is a step back",
+        "{back}; it may go to point{ends_s} {ends} (e.g. {move})"),
+    4: ("the man on point {point} cannot go to point {to}: a man steps to the next free point along "
+        "a line, forward, left or right (RULES.md 2.4)",
+        "{back}; it may go to point{ends_s} {ends} (e.g. {move})"),
+    5: ("the tobit on point {point} cannot end on point {to}: a tobit goes along one line over free "
+        "points only, or jumps one piece (RULES.md 2.6, 2.7)",
+        "{back}; it may go to point{ends_s} {ends} (e.g. {move})"),
+    6: ("the piece on point {point} has no legal move now",
+        "{back}; play another piece (e.g. {move})"),
+    7: ("the engine's move {move} is shown (its points lit): only that move is accepted now",
+        "{back}, then make the engine's move {move}"),
+}
+
+
+def _points(ps, joint="or"):
+    """[15, 13, 14] as "13, 14 or 15" (in order; ``joint`` "and" for all of them); ""
+    for none."""
+    ps = [str(p) for p in sorted(ps or ())]
+    last = " %s " % joint
+    return last.join(ps) if len(ps) < 3 else ", ".join(ps[:-1]) + last + ps[-1]
+
+
+def tobit_refusal_words(ev, turn=None):
+    """(what happened, what to do): the words for a Tobit ``correction`` event ``ev``
+    (dict: ``why``, ``point``, ``to``, ``move``, ``ends``, ``over``; see
+    playboard.board.tobit_why) with ``turn`` (0/1) the side to move; None for an event
+    without a reason (the board's LEDs show what to put right). An unknown reason
+    still gets words (the number is kept for a bug report)."""
+    why = ev.get("why")
+    if not why:
+        return None
+    mover = ("White", "Black")[turn] if turn in (0, 1) else "the player to move"
+    other = ("Black", "White")[turn] if turn in (0, 1) else "the other player"
+    point, to = ev.get("point", "?"), ev.get("to") or 0
+    back = ("take it off point %d and put it back on point %s" % (to, point) if to
+            else "put it back on point %s" % point)
+    ends = ev.get("ends") or []
+    over = ev.get("over") or []
+    what, do = TOBIT_REFUSALS.get(why, ("the move was not accepted (a reason the page does not know: %r)"
+                                        % (why,), "{back}"))
+    f = dict(point=point, to=to, move=ev.get("move") or "?", mover=mover, other=other, back=back,
+             ends=_points(ends), ends_s="" if len(ends) == 1 else "s", over=_points(over, "and"),
+             over_s="" if len(over) == 1 else "s")
+    return what.format(**f), do.format(**f)
+
+
+def tobit_refusal_line(ev, turn=None):
+    """A Tobit ``correction`` event as one line: why and what to do (as ``refusal_line``),
+    else the board's own request (put the pieces where the LEDs show)."""
+    said = tobit_refusal_words(ev, turn)
+    lights = "the LEDs show it: mint, put a piece there; red, take it off"
+    if said is None:
+        return ("the board differs from the game: put the pieces where the LEDs show (mint: put a piece "
+                "there, red: take it off)")
+    return "refused: %s. What to do: %s (%s)." % (said[0], said[1], lights)
+
+
 def pit_name(game, cell):
     """A mancala cell (0-based, South's pits first) as a player names it: "South 3"."""
     n = 9 if game == "toguz" else 2
@@ -206,8 +277,7 @@ def event_words(ev, game, turn=None):
     elif kind == "engine":
         text = "engine plays %s: make it on the board" % ev.get("move", "?")
     elif kind == "correction":
-        text = ("the board differs from the game: put the pieces where the LEDs show (mint: put a piece "
-                "there, red: take it off)")
+        text = tobit_refusal_line(ev, turn)
     elif kind == "error":
         text = refusal_line(ev, game, turn)
     elif kind == "stopped":

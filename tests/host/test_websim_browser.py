@@ -722,3 +722,48 @@ def test_the_result_is_shown_in_words(sim, browser):
     _full_shot(page, "result-in-words.png")
     assert errors == []
     page.close()
+
+
+def _wrong_tobit_capture(page, tap, shot):
+    """7-14 28-21, then White's 8-15 while 14:28 is compulsory: the lift is seen first
+    (the page says so), then the wrong put-down; the hint and the event log say why and
+    what to do; put right, the hint goes."""
+    for a, z in ((7, 14), (28, 21)):
+        tap("#cell-%d" % a)
+        tap("#cell-%d" % z)
+        _wait_moves(page, 1 if a == 7 else 2)
+    tap("#cell-8")
+    _wait_hint(page, "A capture is compulsory (RULES.md 2.7): the man from point 8 cannot capture")
+    page.wait_for_timeout(700)  # a player's pause, the piece in the hand
+    tap("#cell-15")
+    _wait_hint(page, "Refused: a capture is compulsory: 14:28 takes the piece on point 21 (RULES.md 2.7); the man "
+                     "on point 8 cannot capture, so it may not move. What to do: put it back on point 8, then "
+                     "capture: 14:28. The board differs from the game: put White's man back on point 8; take the "
+                     "piece off point 15")
+    events = page.eval_on_selector_all("#events li", "l => l.map(e => e.textContent)")
+    assert any("refused: a capture is compulsory: 14:28 takes the piece on point 21" in e for e in events), events
+    assert not any("why" in e for e in events), events
+    assert _lit(page).get("15") == "#ff0000"  # red: take it off
+    assert page.evaluate("() => document.scrollingElement.scrollWidth <= window.innerWidth + 1")
+    _full_shot(page, shot)
+    tap("#cell-15")  # lifted again
+    tap("#cell-8")  # and put back: the board matches, the refusal's words go
+    page.wait_for_function("() => document.getElementById('hint').hidden", timeout=TIMEOUT)
+
+
+def test_a_wrong_tobit_move_says_a_capture_is_compulsory_on_desktop_and_phone(sim, browser, pw):
+    page, errors = _open(browser, sim[1])
+    _set_up_tobit(page)
+    _wrong_tobit_capture(page, page.click, "websim-refusal-tobit-capture.png")
+    assert errors == []
+    page.close()
+    profile = tempfile.mkdtemp(prefix="playboard-chromium-phone-")
+    ctx = _context(pw, profile, has_touch=True, is_mobile=True, viewport={"width": 390, "height": 844})
+    try:
+        page, errors = _open(ctx, sim[1])
+        _set_up_tobit(page)
+        _wrong_tobit_capture(page, page.tap, "websim-phone-refusal-tobit-capture.png")
+        assert errors == []
+    finally:
+        ctx.close()
+        shutil.rmtree(profile, ignore_errors=True)

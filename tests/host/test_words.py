@@ -166,3 +166,53 @@ def test_live_says_a_refusal_in_words():
     line = out.getvalue().splitlines()[-1]
     assert line == ("4.0 s  refused: North 4 is not a pit of South, who is to move. What to do: South plays one "
                     "of their own pits, lit green; the other row waits its turn.")
+
+
+# a board for each Tobit reason, as docs/player.md's table shows it (White to move)
+TOBIT_EXAMPLES = {1: dict(point=30, to=23, move="7-14"), 2: dict(point=8, to=15, move="14:28", over=[21]),
+                  3: dict(point=14, to=7, move="14-21", ends=[13, 15, 21]),
+                  4: dict(point=7, to=20, move="7-14", ends=[14]),
+                  5: dict(point=14, to=22, move="14-21", ends=[21, 28, 34]), 6: dict(point=1, to=0, move="7-14"),
+                  7: dict(point=8, to=15, move="9-16")}
+
+
+def test_every_tobit_refusal_has_words_and_the_guide_the_same_table():
+    """Each reason the firmware gives for a Tobit correction (tobit_why's WHY_*) is
+    said with what to do, in docs/player.md's table too; an event without a reason
+    keeps the board's own request."""
+    import os
+
+    from playboard.board import tobit_why as tw
+
+    whys = {v for k, v in vars(tw).items() if k.startswith("WHY_") and v}
+    assert whys == set(words.TOBIT_REFUSALS) == set(TOBIT_EXAMPLES) == set(range(1, 8))
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    with open(os.path.join(root, "docs", "player.md"), encoding="utf-8") as f:
+        guide = f.read()
+    for why in sorted(whys):
+        what, do = words.tobit_refusal_words(dict(TOBIT_EXAMPLES[why], why=why), 0)
+        assert "{" not in what + do and "why" not in what + do and len(do) > 20
+        assert "| %d | %s | %s |" % (why, what[0].upper() + what[1:], do[0].upper() + do[1:]) in guide, why
+    assert words.tobit_refusal_words({"why": 2, "point": 8, "to": 0, "move": "14:28", "over": [21, 23]}, 0) == (
+        "a capture is compulsory: 14:28 takes the pieces on points 21 and 23 (RULES.md 2.7); the man on point 8 "
+        "cannot capture, so it may not move", "put it back on point 8, then capture: 14:28")
+    assert words.tobit_refusal_words({"ev": "correction"}, 0) is None
+    assert words.event_words({"ev": "correction", "t": 1000}, "tobit", 0) == (
+        "   1.0 s  the board differs from the game: put the pieces where the LEDs show (mint: put a piece there, "
+        "red: take it off)")
+    assert "a reason the page does not know: 99" in words.tobit_refusal_words({"why": 99, "point": 3}, 1)[0]
+
+
+def test_live_says_a_tobit_refusal_in_words():
+    import io
+
+    from playboard_host.commands.live import Follower
+
+    out = io.StringIO()
+    f = Follower(out, pictures=False)
+    f.event({"ev": "game", "game": "tobit"})
+    f.event({"ev": "correction", "t": 4000, "why": 3, "point": 14, "to": 7, "move": "14-21", "ends": [21, 13, 15]})
+    assert out.getvalue().splitlines()[-1] == (
+        "4.0 s  refused: a man never moves backwards (RULES.md 2.4): point 14 to point 7 is a step back. What to "
+        "do: take it off point 7 and put it back on point 14; it may go to points 13, 15 or 21 (e.g. 14-21) (the "
+        "LEDs show it: mint, put a piece there; red, take it off).")

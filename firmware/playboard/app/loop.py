@@ -955,12 +955,27 @@ class App:
             elif kind == T.EV_PLACED:
                 self.emit("place", {"cell": arg})
             elif kind == T.EV_CORRECTION:
-                self.emit("correction", None)
+                self.emit("correction", self._why_wrong(tr, g))
             elif kind == T.EV_ERROR:  # mancala: why nothing was selected (WHY_*)
                 self.emit("error", {"cell": arg, "why": tr.why})
             elif kind == T.EV_RESOLVED:
                 self.emit("resolved", None)
             self._ev_i = i + 1
+
+    def _why_wrong(self, tr, g):
+        """Tobit: why the board went to correction, in the rules' terms (the cold
+        ``playboard.board.tobit_why``, loaded for this once: never in the scan loop), as
+        the ``correction`` event's fields; None for the mancala games, no reason, or a
+        heap too short for it (the correction is still sent, its LEDs still lit)."""
+        if not hasattr(g, "n_points"):
+            return None
+        try:
+            from playboard.board import tobit_why
+            return tobit_why.reason(g, tr.occ, self.expecting)
+        except MemoryError:
+            return None
+        finally:
+            unload("playboard.board.tobit_why")
 
     def _record(self, op, a, b=None):
         """Queue one record operation and write the queue: ``op`` "M" (``a`` the move

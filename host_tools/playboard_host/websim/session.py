@@ -48,7 +48,7 @@ from playboard_host.match import top_level
 from playboard_host.simboard import SimBoard, SimError
 from playboard_host.websim.model import Pieces, layout_data
 from playboard_host.words import (about, capture_hint, event_words, plural, refusal_words, game_over_words,
-                                  sides)
+                                  sides, tobit_refusal_words)
 from playboard.board.layout import load_layout
 
 BOARD_DEF = "sim-takeback"  # the simulated board with a takeback button (firmware/boards)
@@ -56,6 +56,8 @@ MODES = {"two": "two", "white": "white", "black": "black", "demo": "demo", "engi
 TICK_S = 0.025
 ACTION_MS = 150  # virtual ms the board runs after each action of the page
 MAX_EVENTS = 60
+VIEW_MS = 2600  # a mancala move's or engine move's view (about 2.5 s) and a margin: a refusal
+# because one was showing no longer applies after it (mancala_tracker WHY 4, 5)
 
 
 class SessionError(Exception):
@@ -106,6 +108,9 @@ class Session:
         self.menu_choice = None
         self.refusal = ""  # the last refusal in words (what happened. What to do), until the next move
         self.correction = False  # Tobit: the board asked for a correction (until resolved)
+        self.correction_why = ""  # Tobit: why, in words (the correction event's reason), or ""
+        self.refusal_until = None  # the board's ms when a refusal bound to a view stops applying
+        self.board_ms = 0  # the board's clock at the last advance
         self._dead = None
         self._stop = threading.Event()
         try:
@@ -202,11 +207,17 @@ class Session:
     def advance(self, ms):
         """Run the firmware ``ms`` virtual ms, then take its events and LEDs and publish."""
         with self.lock:
-            self.board.advance(ms)
+            t = self.board.advance(ms)
+            if isinstance(t, int):
+                self.board_ms = t
             self._poll()
 
     def _poll(self):
         changed = False
+        if self.refusal_until is not None and self.board_ms >= self.refusal_until:
+            # the view the refusal was about has ended: its words no longer apply
+            self.refusal, self.refusal_until = "", None
+            changed = True
         for ev in self.board.events():
             self._event(ev)
             changed = True
@@ -225,14 +236,25 @@ class Session:
         kind = ev.get("ev")
         g = self.game
         line = event_words(ev, self.game_name, g.turn)  # (the side to move before the event)
-        if kind in ("move", "undo", "game", "resumed", "menu", "over", "resolved"):
+        if kind in ("move", "undo", "game", "resumed", "menu", "over", "resolved") or (
+                kind == "place" and not self.game_name.startswith("tobit")):
+            # a refusal's words stay only while they apply: until the board matches or
+            # moves on, or (mancala) the next touch of a pit, which may be refused anew
             self.refusal = ""
+            self.refusal_until = None
             self.correction = False
+            self.correction_why = ""
         if kind == "error":
             what, do = refusal_words(ev.get("why"), self.game_name, ev.get("cell"), g.turn)
             self.refusal = "Refused: %s. What to do: %s." % (what, do)
+            # refused because a view is showing (mancala_tracker WHY 4, 5: about 2.5 s):
+            # the words go when it ends
+            t = ev.get("t")
+            self.refusal_until = t + VIEW_MS if ev.get("why") in (4, 5) and isinstance(t, int) else None
         elif kind == "correction":
             self.correction = True
+            said = tobit_refusal_words(ev, g.turn) if self.game_name.startswith("tobit") else None
+            self.correction_why = "Refused: %s. What to do: %s." % said if said else ""
         elif kind == "stopped":
             self.refusal = "The engine stopped thinking: your move was taken back. Play again."
         if kind in ("game", "resumed"):
@@ -377,7 +399,10 @@ class Session:
             return "Captured: take the piece%s on point%s %s off the board" % (
                 "" if len(take) == 1 else "s", "" if len(take) == 1 else "s", ", ".join(map(str, take)))
         if self.correction:
-            return self._correction_hint(pieces) or self.refusal
+            board = self._correction_hint(pieces)
+            if self.correction_why:
+                return self.correction_why + (" " + board if board else "")
+            return board or self.refusal
         return self.refusal
 
     def _correction_hint(self, pieces):
