@@ -126,7 +126,8 @@ def test_a_pairing_sent_to_a_board_with_a_game_of_no_move_shows_on_the_board_and
             "tags": {"Event": "Spring", "Round": "1.1", "White": "Aru", "Black": "Bek"}, "ready": 0,
             "line": "Spring, round 1.1: Aru: White, South (white lights) - Bek: Black, North (blue lights)",
             "waiting": "waiting for Aru (White) and Bek (Black)"}, st["pairing"]
-        bst = s.board.status()
+        with s.lock:  # (the page's thread drives the board meanwhile)
+            bst = s.board.status()
         assert bst["state"] == "menu" and bst["ready"] == 0 and "current" not in bst, bst
         # the page's click on a pit of White's row (South pit 5): White ready
         s.act({"op": "click", "cell": 4})
