@@ -310,6 +310,8 @@ def event_words(ev, game, turn=None):
     elif kind == "ready":  # a side confirmed a tournament's pairing (firmware app.ui.ready_press)
         text = "%s is ready%s" % (("White", "Black")[ev.get("side") == 1],
                                   ": the game begins" if ev.get("ready") == 3 else "")
+    elif kind == "pairing":  # a tournament's pairing sent for the next game (firmware app.pairing)
+        text = "a tournament's pairing for the next game" if ev.get("kept") else "the tournament's pairing forgotten"
     elif kind in ("lift", "place") and cell is not None:
         text = "%s %s" % ("piece lifted from" if kind == "lift" else "piece put on", where(cell)) \
             if tobit else "%s %s" % (where(cell), "touched" if kind == "place" else "let go")

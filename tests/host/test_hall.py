@@ -39,7 +39,7 @@ def room(tmp_path):
         for k in range(3):
             b = SimBoard()
             b.start("sim", fs_dir=str(tmp_path / ("flash%d" % k)), board_id="hall-%d" % (k + 1))
-            b.new_game("toguz", "two")
+            b.new_game("toguz", "two")  # a game nobody began: the pairing sent takes its place
             b.advance(100)
             boards.append(b)
         yield boards, str(tmp_path / "lib.sqlite")
@@ -58,7 +58,7 @@ def test_hall_follows_every_board_with_alerts_and_live_files(room, tmp_path):
                          rescan_s=0.2, correction_s=1.0, refresh_s=0.3)
     hall.start()
     try:
-        assert wait_for(lambda: sum(b["connected"] and b["white"] is not None for b in hall.state()["boards"]) == 2)
+        assert wait_for(lambda: sum(b["connected"] and b["waiting"] is not None for b in hall.state()["boards"]) == 2)
         st = hall.state()
         assert [(b["label"], b["round"], b["table"], b["white"], b["black"]) for b in st["boards"]] == [
             ("1", 1, "1", "Aru", "Nurlan"), ("2", 1, "2", "Bek", "Gul")]
@@ -66,11 +66,20 @@ def test_hall_follows_every_board_with_alerts_and_live_files(room, tmp_path):
         assert [b["sides"] for b in st["boards"]] == [
             "Aru: White, South (white lights) - Nurlan: Black, North (blue lights)",
             "Bek: White, South (white lights) - Gul: Black, North (blue lights)"]
-        assert st["boards"][0]["position"]["rows"] == [[9] * 9, [9] * 9] and st["alerts"] == []
+        # the games begun on the boards before (no move made) gave way to the pairings: no
+        # position shown until the players begin the pairing's game
+        assert [(b["position"], b["moves"], b["waiting"]) for b in st["boards"]] == [
+            (None, 0, "waiting for Aru (White) and Nurlan (Black)"), (None, 0, "waiting for Bek (White) and Gul (Black)")]
+        assert st["alerts"] == []
+        for b in boards[:2]:
+            begin_paired(b)
+        assert wait_for(lambda: all(b["position"] for b in hall.state()["boards"]))
+        assert hall.state()["boards"][0]["position"]["rows"] == [[9] * 9, [9] * 9]
         # a board plugged in later is picked up
         ports.append(boards[2].port)
         assert wait_for(lambda: (board_by_label(hall, "3") or {}).get("white"))
         assert board_by_label(hall, "3")["connected"] and board_by_label(hall, "3")["black"] == "Erlan"
+        begin_paired(boards[2])
         # moves on every board reach the hall
         games = [new_game("toguz") for _ in boards]
         texts = [[], [], []]
@@ -99,10 +108,10 @@ def test_hall_follows_every_board_with_alerts_and_live_files(room, tmp_path):
         resign(boards[1], 0)  # White resigns on board 2 (its pad pressed deliberately twice)
         a = wait_for(lambda: [x for x in hall.state()["alerts"] if x["kind"] == "contradiction"])
         assert a[0]["text"] == "board 2 ended: Gul won (0-1), but round 1 table 2 has Bek won (1-0) by hand"
-        # the page: the board's result in words (its game began before the pairing came:
-        # by its sides), the result for programs in the notation
+        # the page: the board's result in words (the players its game carries), the result
+        # for programs in the notation
         assert (board_by_label(hall, "2")["result"], board_by_label(hall, "2")["result_words"]) == (
-            "0-1", "North won")
+            "0-1", "Gul won")
         # a board unplugged: alert
         boards[2].stop()
         ports.remove(boards[2].port)

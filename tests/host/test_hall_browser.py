@@ -4,7 +4,7 @@ picture on the page follows within a second. Skips where /usr/bin/chromium is mi
 (`apt-get install chromium`; .ci/run installs it)."""
 import pytest
 
-from hall_harness import hall_page, screenshot, skip_without_browser, wait_card
+from hall_harness import begin_paired, hall_page, screenshot, skip_without_browser, wait_card
 
 skip_without_browser()
 
@@ -46,11 +46,14 @@ def test_the_hall_page_shows_three_boards_updating_as_moves_are_made(tmp_path):
         with hall_page("http://127.0.0.1:%d/" % httpd.server_address[1], height=800) as (page, errors):
             for label, names in (("1", "Aru \u2013 Nurlan"), ("2", "Bek \u2013 Gul"), ("3", "Dina \u2013 Erlan")):
                 wait_card(page, label, "players", names)
-            # whose side is where, as the board lights it; its game began before the pairing
-            # came (the board keeps it for its next game): nobody is waited for meanwhile
+            # whose side is where, as the board lights it; the games begun before the pairings
+            # came had no move: they gave way to the pairings, whose games the players begin
             assert page.text_content("#board-1 .sides") == \
                 "Aru: White, South (white lights) - Nurlan: Black, North (blue lights)"
-            assert page.query_selector("#board-1 .waiting") is None
+            wait_card(page, "1", "waiting", "waiting for Aru (White) and Nurlan (Black)")
+            for b in boards:
+                begin_paired(b)
+            wait_card(page, "1", "waiting", None)
             games = [new_game("toguz") for _ in boards]
             for k, b in enumerate(boards):
                 g = games[k]

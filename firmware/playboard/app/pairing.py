@@ -8,7 +8,7 @@ The app keeps the tags in ``app.pairing`` until the next two-player game begins:
 Meanwhile ``app.ready`` (int, bit 0 White, bit 1 Black) says which side has confirmed
 it sits at the board (``playboard.app.ui.ready_press``): the game begins when both have.
 """
-from playboard.app.state import GAMES
+from playboard.app.state import GAMES, S_PLAY, S_SETUP
 
 FIELDS = ("event", "round", "white", "black")
 
@@ -37,9 +37,13 @@ def check(p):
 def link(app, req):
     """The ``G`` request with ``pairing`` (and optionally ``game``, one of GAMES): checked
     whole (ValueError, one line, nothing changed), then kept for the next game begun;
-    the board's choice becomes that game, two players. A game in play is left alone.
-    A pairing other than the one kept clears who is ready (``app.ready``). Returns the
-    app's status."""
+    the board's choice becomes that game, two players. A game in play with a move made
+    is left alone; one with no move made (not recorded anyway: a board that starts
+    straight into a game, a game chosen and left) gives way to the menu, which shows
+    the pairing's sides (``ui.paint_pairing``). A pairing other than the one kept
+    clears who is ready (``app.ready``). A ``pairing`` event {"kept": bool, "ready"}
+    says it (the tags are in the status: an event stays short). Returns the app's
+    status."""
     for k in req:
         if k not in ("pairing", "game"):
             raise ValueError("a pairing takes only game beside it, not %r" % k)
@@ -57,4 +61,10 @@ def link(app, req):
             app.game_name = game
         app.mode = "two"
     app._menu_dirty = True  # the menu shows whose side is where (ui.paint_pairing), or no more
+    g = app.game
+    # (while the engine thinks the game holds its search's moves: its ply is in _fen)
+    if tags is not None and app.state in (S_SETUP, S_PLAY) and g is not None and app.check is None \
+            and (app._fen[1] if app.thinking else g.ply) == 0:
+        app._ui().abandon(app, app.now, True)  # recorded abandoned (kept: none), the menu: the pairing
+    app.emit("pairing", {"kept": tags is not None, "ready": app.ready})
     return app.link_status()

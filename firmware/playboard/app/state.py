@@ -21,7 +21,8 @@ STATE_NAMES = ["menu", "setup", "play", "over", "attract", "staff"]
 # "correction", "resolved", "thinking", "engine", "arm", "over", "record-error",
 # "attract", "dropped", "abandoned", "staff", "fault" (a sensor chatters / is stuck, or recovered),
 # "error" (mancala: a pit event that selected nothing, and why), "stopped" (a takeback
-# stopped the engine's search), "ready" (a side confirmed a tournament's pairing: ui.ready_press)
+# stopped the engine's search), "ready" (a side confirmed a tournament's pairing: ui.ready_press),
+# "pairing" (a pairing sent or forgotten over the link: app.pairing)
 
 S_MENU = const(0)
 S_SETUP = const(1)

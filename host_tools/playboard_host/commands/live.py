@@ -88,8 +88,8 @@ class Follower:
             name = self.g.name if self.g is not None else ev.get("game", "toguz")
             self.say("game over: %s" % game_over_words(name, ev.get("result"), ev.get("termination"), self.g,
                                                      self.tags))
-        elif kind == "ready":
-            return  # (run says who the board waits for, with the players' names)
+        elif kind in ("ready", "pairing"):
+            return  # (run says the pairing and who the board waits for, with the players' names)
         else:
             line = event_words(ev, self.g.name if self.g is not None else ev.get("game", "toguz"),
                                self.g.turn if self.g is not None else None)
@@ -113,21 +113,26 @@ def pairing_line(game, tags):
                                  sides_text(game, tags.get("White", "?"), tags.get("Black", "?")))
 
 
-def _say_pairing(f, link):
+def _say_pairing(f, link, current=True):
     """Say the pairing of the board's game in play (its header; kept in ``f.pairing``
-    for its result), else the one it keeps for the next game (the status's ``pairing``)."""
+    for its result; ``current`` False: not again), then the one it keeps for the next
+    game (the status's ``pairing``, unless the game in play carries that one) and who
+    it waits for."""
     st = link.status()
-    f.pairing = None
+    if current:
+        f.pairing = None
+        if st.get("current") is not None:
+            rec = link.fetch_game(st["current"])[0]
+            line = pairing_line(rec.name, rec.tags)
+            if line:
+                f.pairing = rec.tags
+                f.say(line)
     f.next_pairing = None
-    if st.get("current") is not None:
-        rec = link.fetch_game(st["current"])[0]
-        line = pairing_line(rec.name, rec.tags)
-        if line:
-            f.pairing = rec.tags
-            f.say(line)
-    elif st.get("pairing"):
-        f.say("the next game's pairing: " + pairing_line(st.get("game", "toguz"), st["pairing"]))
-        f.next_pairing = st["pairing"]
+    kept = st.get("pairing")
+    if kept and not (st.get("current") is not None and f.pairing and all(
+            f.pairing.get(k) == kept.get(k) for k in ("Event", "Round", "White", "Black"))):
+        f.say("the next game's pairing: " + pairing_line(st.get("game", "toguz"), kept))
+        f.next_pairing = kept
         _say_waiting(f, st.get("ready"))
 
 
@@ -164,8 +169,13 @@ def run(args):
                     f.event(ev)
                     if ev.get("ev") == "game":  # a tournament's game: whose side is where
                         _say_pairing(f, link)
+                    elif ev.get("ev") == "pairing":  # a pairing sent (a hall, tournament send)
+                        _say_pairing(f, link, current=False)
                     elif ev.get("ev") == "ready":  # a side confirmed the pairing kept
-                        _say_waiting(f, ev.get("ready"))
+                        if f.next_pairing is None:  # (kept since before: its names)
+                            _say_pairing(f, link, current=False)
+                        else:
+                            _say_waiting(f, ev.get("ready"))
                     elif ev.get("ev") == "over" and f.pairing:  # its result with the players' names
                         t = f.pairing
                         f.say("%s, round %s: %s" % (t.get("Event", "?"), t["Round"], result_words(

@@ -77,6 +77,10 @@ class BoardState:
     def start(self, name, fen=None, moves=(), result=None, tags=None):
         self.tags = tags or {}
         self.game = name
+        if name is None:  # no game on the board
+            self.moves, self.last_move, self.result, self.termination = [], None, None, None
+            self.correction_since, self.base_ply, self.g = None, 0, None
+            return
         self.moves = list(moves)
         self.last_move = self.moves[-1] if self.moves else None
         self.result = result if result not in (None, "*") else None
@@ -131,6 +135,11 @@ class BoardState:
         elif kind == "ready":  # a side confirmed the pairing kept (firmware app.ui.ready_press)
             r = ev.get("ready")
             self.ready = r if isinstance(r, int) else 0
+        elif kind == "menu":  # a finished game's result stays shown; an unfinished one is gone
+            if self.game is None or self.result is not None:
+                return False
+            self.start(None)
+            self.g = None
         else:
             return False
         self.updated = time.time()
@@ -280,7 +289,9 @@ class Hall:
     ``rescan_s`` s), published to ``hub`` (a websim.server.Hub, or None).
 
     ``pairings``: None, or a function board id -> dict {label, round, table, white,
-    black, result, source, flag, game} of the pairing in play on it (or {"label":
+    black, result, source, flag, game, send, tags} of the pairing in play on it (``tags``:
+    the header its game carries, tournament.results.pairing_tags; the page and the live
+    files show a board's game under its pairing only when it carries them) (or {"label":
     ..., "none": True}; None for a board not in the event), called every
     ``refresh_s`` s and when a board first answers, from the hall's threads (so it
     must open what it reads itself, as :func:`event_pairings` does). ``live_dir``: folder for the
@@ -390,7 +401,12 @@ class Hall:
                 got[bid] = self.pairing_of.get(bid, {"error": str(e)})
         with self.lock:
             changed = got != self.pairing_of
+            moved = [s for s in self.boards.values() if s.board_id in got
+                     and got[s.board_id] != self.pairing_of.get(s.board_id)]
             self.pairing_of = got
+        if self.live_dir:  # a board's new pairing: its round's file shows it (no game yet)
+            for s in moved:
+                self.write_live(s)
         if changed:
             self.changed(None)
 
@@ -502,7 +518,7 @@ class Hall:
                     out.append({"kind": "contradiction", "board": label,
                                 "text": "board %s finished a game (%s) with no pairing on it" % (
                                     label, _result_words(st, st.result))})
-                if st.result and pair.get("result") and pair.get("source") != "board" and \
+                if st.result and _own(st, pair) and pair.get("result") and pair.get("source") != "board" and \
                         pair["result"] not in ("+/-", "-/+", "-/-") and st.result != pair["result"]:
                     out.append({"kind": "contradiction", "board": label,
                                 "text": "board %s ended: %s (%s), but round %s table %s has %s (%s) by hand" % (
@@ -521,12 +537,14 @@ class Hall:
         with self.lock:
             for st in self.boards.values():
                 pair = self.pairing_of.get(st.board_id) if st.board_id else None
+                own = _own(st, pair)
                 pos = None
-                if st.g is not None:
+                if st.g is not None and own:
                     pos = view(st.g)
                 b = {"port": st.port, "id": st.board_id, "label": (pair or {}).get("label") or st.board_id or st.port,
-                     "connected": st.connected, "game": st.game, "position": pos, "moves": len(st.moves),
-                     "last_move": st.last_move, "result": st.result, "termination": st.termination,
+                     "connected": st.connected, "game": st.game if own else None, "position": pos,
+                     "moves": len(st.moves) if own else 0, "last_move": st.last_move if own else None,
+                     "result": st.result if own else None, "termination": st.termination if own else None,
                      "in_correction": st.correction_since is not None, "updated": st.updated,
                      "round": (pair or {}).get("round"), "table": (pair or {}).get("table"),
                      "white": (pair or {}).get("white"), "black": (pair or {}).get("black"),
@@ -534,7 +552,9 @@ class Hall:
                      if "Round" in st.tags else None, "drops": st.drops}
                 b["sides"] = _sides(st, pair)
                 b["waiting"] = _waiting(st, pair)
-                b["result_words"] = _result_words(st, st.result) if st.result else None
+                b["result_words"] = _result_words(st, st.result) if st.result and own else None
+                # the board's game when it is not the pairing's (the last round's, a friendly one)
+                b["other_game"] = None if own or st.game is None else _game_line(st)
                 a = self._alerts(st, pair, now)
                 b["alerts"] = [x["kind"] for x in a]
                 alerts.extend(a)
@@ -562,14 +582,18 @@ class Hall:
             pair = self.pairing_of.get(st.board_id) if st.board_id else None
             rnd = (pair or {}).get("round")
             members = [(s, self.pairing_of.get(s.board_id)) for s in self.boards.values()
-                       if s.game is not None and ((self.pairing_of.get(s.board_id) or {}).get("round") == rnd)]
+                       if (s.game is not None or rnd) and ((self.pairing_of.get(s.board_id) or {}).get("round") == rnd)]
             texts = []
             for s, p in sorted(members, key=lambda x: _natural((x[1] or {}).get("label") or x[0].port)):
+                own = _own(s, p)  # a table's moves and result only from the game carrying its pairing
+                moves, result = (list(s.moves), s.result or "*") if own else ([], "*")
                 p = p or {}
-                tags = {"Event": self.event_name or "Playboard hall", "Round": str(p.get("round") or "?"),
-                        "White": p.get("white") or "?", "Black": p.get("black") or "?", "Game": s.game,
-                        "Board": p.get("label") or s.board_id or s.port, "Result": s.result or "*"}
-                texts.append(pgn.format_game(tags, list(s.moves), s.result or "*"))
+                tags = {"Event": self.event_name or "Playboard hall",
+                        "Round": (p.get("tags") or {}).get("Round") or str(p.get("round") or "?"),
+                        "White": p.get("white") or "?", "Black": p.get("black") or "?",
+                        "Game": (s.game if own else None) or p.get("game") or "?",
+                        "Board": p.get("label") or s.board_id or s.port, "Result": result}
+                texts.append(pgn.format_game(tags, moves, result))
         name = "round-%s.pgn" % rnd if rnd else "live.pgn"
         path = os.path.join(self.live_dir, name)
         tmp = path + ".tmp"
@@ -580,6 +604,17 @@ class Hall:
                 os.replace(tmp, path)  # a viewer polling the file never reads half of it
         except OSError as e:
             self.notice("can't write the live file %s: %s" % (path, e.strerror or e))
+
+
+def _own(st, pair):
+    """True if the board's game in ``st`` is the one to show for ``pair`` (the event's
+    pairing on the board, :func:`event_pairings`): the game whose header carries that
+    pairing's Event and Round, as ``collect`` takes it (tournament.results); any game
+    on a board without a pairing of the event."""
+    t = (pair or {}).get("tags")
+    if not t:
+        return True
+    return st.tags.get("Event") == t["Event"] and st.tags.get("Round") == t["Round"]
 
 
 def _sides(st, pair):
@@ -631,7 +666,7 @@ def event_pairings(library_path, event_name):
     at ``library_path`` (opened on each call, from the hall's thread)."""
     from playboard_host.library import Library
     from playboard_host.tournament.event import Event
-    from playboard_host.tournament.results import pairing_request
+    from playboard_host.tournament.results import pairing_request, pairing_tags
 
     def pairings(board_id):
         lib = Library(library_path, create=False)
@@ -647,7 +682,7 @@ def event_pairings(library_path, event_name):
             p = (open_ or ps)[0 if open_ else -1]
             names = e.names_by_id()
             send = pairing_request(e, p) if p.result is None else None
-            return {"send": send, "label": label, "round": p.round, "table": p.match + ("" if p.game_no == 1 else ".%d" % p.game_no),
+            return {"send": send, "tags": pairing_tags(e, p, names), "label": label, "round": p.round, "table": p.match + ("" if p.game_no == 1 else ".%d" % p.game_no),
                     "white": names[p.white], "black": names[p.black], "result": p.result, "source": p.source,
                     "flag": p.flag, "game": e.game}
         finally:

@@ -106,6 +106,9 @@ class Session:
         self.termination = None
         self.engine_move = None
         self.menu_choice = None
+        self.pairing = None  # a tournament's pairing the board keeps (its status's tags), or None
+        self.ready = 0  # which sides confirmed it (bits: 1 White, 2 Black)
+        self.pairing_game = game  # the game it is for (the board's choice)
         self.refusal = ""  # the last refusal in words (what happened. What to do), until the next move
         self.correction = False  # Tobit: the board asked for a correction (until resolved)
         self.correction_why = ""  # Tobit: why, in words (the correction event's reason), or ""
@@ -300,7 +303,12 @@ class Session:
             self.termination = ev.get("termination")
             self.app_state = "over"
             self.engine = {"state": "idle", "text": "idle"}
-        elif kind == "menu":
+        elif kind == "ready":  # a side confirmed the pairing kept (firmware app.ui.ready_press)
+            r = ev.get("ready")
+            self.ready = r if isinstance(r, int) else 0
+        if kind in ("pairing", "game", "resumed"):  # a pairing sent (a hall, tournament send), or taken
+            self._read_pairing()
+        if kind == "menu":
             self.app_state = "menu"
             self.menu_choice = {k: ev.get(k) for k in ("game", "mode", "level")}
             self.note = ""
@@ -308,6 +316,27 @@ class Session:
         if line:
             self.events_text.append(line)
             del self.events_text[:-MAX_EVENTS]
+
+    def _read_pairing(self):
+        """Take the pairing the board keeps, and who is ready, from its status."""
+        st = self.board.status()
+        self.pairing = st.get("pairing") or None
+        self.ready = st.get("ready", 0) if self.pairing else 0
+        self.pairing_game = st.get("game") or self.game_name
+
+    def pairing_state(self):
+        """The pairing the board keeps for the page (None without one): dict ``tags``
+        (Event, Round, White, Black), ``ready`` (bits), ``line`` ("Spring, round 1.1: Aru:
+        White, South (white lights) - Bek: Black, North (blue lights)") and ``waiting``
+        ("waiting for Bek (Black)"; tournament.results)."""
+        from playboard_host.tournament.results import sides_text, waiting_text
+        t = self.pairing
+        if not t:
+            return None
+        w, b = t.get("White", "White"), t.get("Black", "Black")
+        return {"tags": dict(t), "ready": self.ready, "waiting": waiting_text(w, b, self.ready),
+                "line": "%s, round %s: %s" % (t.get("Event", "?"), t.get("Round", "?"),
+                                              sides_text(self.pairing_game, w, b))}
 
     def _publish(self):
         self.version += 1
@@ -328,7 +357,8 @@ class Session:
         ([hex, name, meaning, lit] of every colour the game and state can show: steady),
         ``result_text`` (who won, the score, why), ``about`` (the game and how to win),
         ``sides``, ``events`` (text lines in players' terms), ``note``, ``error``,
-        ``port`` (the board's serial port), ``flash``, ``library``, ``synced``."""
+        ``port`` (the board's serial port), ``flash``, ``library``, ``synced``, ``pairing``
+        (:meth:`pairing_state`: the tournament's pairing the board keeps, or None)."""
         with self.lock:
             g = self.game
             leds = self.leds or []
@@ -349,6 +379,7 @@ class Session:
                 "menu": self.menu_choice if self.app_state == "menu" else None,
                 "port": getattr(self.board, "port", None), "flash": self.flash_dir,
                 "library": self.library_path(), "synced": self.sync_text,
+                "pairing": self.pairing_state(),
             }
             if self.game_name.startswith("tobit"):
                 # a piece is drawn where the sensors say: in the colour the table has it,

@@ -197,7 +197,12 @@ function render(s) {
   // the panels
   const who = s.game.startsWith("tobit") ? ["White", "Black"] : ["South", "North"];
   let st = s.result !== "*" ? `Game over: ${s.result_text || s.result}` : `${who[s.turn]} to move`;
-  if (s.app_state === "menu") {
+  if (s.pairing && (s.app_state === "menu" || s.app_state === "over")) {
+    // a tournament's pairing kept for the next game: the players, and who the board waits for
+    st = (s.app_state === "over" ? st + ". Next: " : "The next game's pairing: ") + s.pairing.line + "; " +
+         s.pairing.waiting + " (each player: a deliberate press, here a click, on a pit of their own row:" +
+         " White South, Black North)";
+  } else if (s.app_state === "menu") {
     const m = s.menu || {};
     st = `The board's menu (now: ${m.game}, ${m.mode}, level ${m.level}): South pits 1-4 choose the game, ` +
          "6-9 the mode (two, white, black, demo), North pits 1-8 the level (pit 8 again: 9 and on, to the game's top); North pit 9 starts";
