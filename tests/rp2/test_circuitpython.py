@@ -64,9 +64,17 @@ def scan_board():
 
 def test_staged_sources_have_no_native_decorators():
     """What CircuitPython compiles holds no viper/native decorator (a SyntaxError there),
-    keeps every module's line count (tracebacks point at the source lines) and compiles."""
+    keeps every module's line count (tracebacks point at the source lines) and compiles;
+    on the drive the playboard package is that source compiled, as .mpy marked for
+    CircuitPython (header C, mpy v6, bytecode only)."""
     from playboard_host.firmware_files import sources
-    files = staged_sources()
+    mpys = staged_sources()
+    mods = [k for k in mpys if k.startswith("playboard/")]
+    assert mods and all(k.endswith(".mpy") and mpys[k][:4] == b"C\x06\x00\x1f" for k in mods if k.endswith("py"))
+    assert "main.py" in mpys and "boot.py" in mpys
+    files = staged_sources(mpy=False)
+    assert sorted(k[:-3] for k in files if k.startswith("playboard/") and k.endswith(".py")) == \
+        sorted(k[:-4] for k in mods if k.endswith(".mpy"))
     assert files["boot.py"].startswith(b'"""') and b'storage.remount("/", readonly=False)' in files["boot.py"]
     src = dict((dest, path) for path, dest in sources(os.path.join(pico.ROOT, "firmware")))
     py = [k for k in files if k.endswith(".py") and k != "boot.py"]
@@ -136,6 +144,7 @@ def test_tihbat_two_players_through_the_sensors_record_on_the_drive(drive):
         print("CircuitPython: heap free at the menu %d B, in play (Tihbat) %d B at its start, %d B"
               " after 3 plies; emulated %.1f s" % (menu["heap_free"], start["heap_free"], st["heap_free"],
                                                   p.time_us / 1e6))
+        p.wait_emulated(2, MOVE_S)  # (CircuitPython writes its flash sector cache back within ~1 s)
         image = p.flash(DRIVE_OFFSET, DRIVE_SECTORS * SECTOR)
     finally:
         p.close()
