@@ -23,7 +23,8 @@ from playboard.record.read import parse_game
 
 from playboard_host import pico
 from playboard_host.circuitpython_stage import staged_sources
-from playboard_host.pico.circuitpy import DRIVE_OFFSET, DRIVE_SECTORS, SECTOR, build_drive, list_drive, read_drive
+from playboard_host.pico.circuitpy import (DRIVE_OFFSET, DRIVE_SECTORS, SECTOR, build_drive, list_drive,
+                                           read_drive, run_code)
 from playboard_host.serial_link import BoardLink, open_port
 
 BOOT_S = 400     # host seconds allowed for the boot to the menu (compiling the firmware)
@@ -84,6 +85,40 @@ def test_staged_sources_have_no_native_decorators():
         assert b"@micropython.viper" not in data and b"@micropython.native" not in data, k
         assert data.count(b"\n") == open(src[k], "rb").read().count(b"\n"), k
         compile(data, k, "exec")
+
+
+BENCH = os.path.join(pico.ROOT, "bench")
+PROBE_NODES = 120  # the probe's searches (bench/py_pico_cp.py: 300): a few emulated s
+
+
+def test_the_python_paths_count_as_on_cpython(drive):
+    """Where viper is absent (CircuitPython), the kernels staged as plain Python give the
+    rules cores' and the engine's results: perft leaves from each game's start and
+    middle game, and the top level's search in PROBE_NODES nodes by the engine's own
+    search and by NativeSearch (Tobit, Tobit 4x4, Toguz Kumalak) - move, score, nodes,
+    depth - are those of CPython (its twins of the viper kernels, themselves checked
+    against the native code under MicroPython: tests/firmware/test_engine_native.py)."""
+    import sys
+    sys.path.insert(0, BENCH)
+    try:
+        import cp_probe
+        want = cp_probe.probe(PROBE_NODES)
+    finally:
+        sys.path.remove(BENCH)
+    files = staged_sources()
+    for name in ("cp_probe.py", "benchlib.py"):
+        with open(os.path.join(BENCH, name), "rb") as f:
+            files[name] = f.read()
+    got, emulated = run_code(files, b"import cp_probe\ncp_probe.main(%d)\n" % PROBE_NODES, BOOT_S)
+    print("CircuitPython: the probe in %.1f emulated s, %d B free after its imports; %s"
+          % (emulated, got["heap"], ", ".join("%s %s" % (k, v) for k, v in sorted(got.items()))))
+    assert sorted(got) == sorted(want) and len(want) == 16
+    for k in want:
+        if k.startswith("perft"):
+            assert got[k][0] == want[k][0] > 0, k
+        elif k.startswith("search"):
+            assert got[k][:4] == want[k][:4] and got[k][2] > 0, (k, got[k], want[k])
+    assert got["search_tobit_1"][2] == PROBE_NODES  # (a search of the whole budget)
 
 
 def _status(link):
