@@ -98,20 +98,3 @@ def _with_image(image, fn):
             f.write(image)
         return fn(img)
 
-
-def run_code(files, code, timeout=900):
-    """Run ``code`` (bytes) as ``code.py`` on CircuitPython on the emulated Pico, beside
-    ``files`` {board path: bytes} on its drive (no ``board.txt`` needed: ``code.py``
-    runs before ``main.py``), until it prints one line ``PICO {json}``: returns
-    (that dict, emulated seconds). TimeoutError (with the output's tail) past
-    ``timeout`` host seconds; PicoUnavailable where the image or Node is missing."""
-    import json
-
-    from playboard_host import pico
-    p = pico.circuitpython(build_drive(dict(files, **{"code.py": code})), speed=0).start()
-    try:
-        i = p.wait_output(b"PICO ", timeout)
-        j = p.wait_output(b"\n", 60, i)
-        return json.loads(bytes(p.output[i:j])), p.time_us / 1e6
-    finally:
-        p.close()
