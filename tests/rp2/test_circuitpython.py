@@ -152,21 +152,48 @@ def _move(p, link, g, lay, pit, t_us):
     return st
 
 
+def _selftest(p, link):
+    """The board's self-test over the link (``G {"check": "selftest"}``, 8 s of sensors,
+    hw/selftest.py): once it watches the sensors, each of the 56 the layouts map is closed
+    for 40 ms, one after another, as a builder visits them; returns its verdict (dict)."""
+    from playboard_host.checks import sensor_names
+    assert link.check("selftest", 8)["running"] == "selftest"
+    r = link.check()
+    t_end = p.time_us + 40000000
+    while r.get("phase") == 0:  # the LED chase
+        assert p.time_us < t_end, r
+        p.wait_emulated(0.25, MOVE_S)
+        r = link.check()
+    t = p.time_us + 100000
+    for k, s in enumerate(sorted(sensor_names())):
+        p.set_closed([s], t + 80000 * k)
+        p.set_closed([], t + 80000 * k + 40000)
+    while "pass" not in r:
+        assert p.time_us < t_end, r
+        p.wait_emulated(0.5, MOVE_S)
+        r = link.check()
+    return r
+
+
 def test_tihbat_two_players_through_the_sensors_record_on_the_drive(drive):
     """The firmware boots on CircuitPython from the drive: the link answers (free heap
-    reported at the menu and in play); a two-player Tihbat game begun over the link is
+    reported at the menu and in play); the self-test (hw/selftest.py over the link)
+    passes with every sensor visited once (56 ok, 58 LEDs chased); a two-player Tihbat game begun over the link is
     played by lifting and sowing counters on the emulated matrix, each position the
     board reports the rules core's; the game's record (written through boot.py's
     writable mount) is read back from the FAT drive after the run, move for move."""
     lay = load_layout("tihbat")
     p = pico.circuitpython(drive, cfg=pico.matrix_config(), speed=0).start()
     try:
-        p.set_closed([lay.sensor_of(c) for c in range(4)])
         p.wait_for(lambda q: q.usb_up.is_set() and q.led_frames >= 2, BOOT_S, "boot (USB up, LEDs written)")
         link = BoardLink(open_port(p.port, timeout=0.05), timeout=60)
         assert link.hello()["proto"] == 1
         menu = _status(link)
         assert menu["state"] == "menu" and menu["heap_free"] > 20000, menu
+        verdict = _selftest(p, link)
+        assert verdict["pass"] and verdict["checked"] == verdict["ok"] == 56, verdict
+        assert verdict["leds"] == 58 and not verdict["stuck"] and not verdict["dead"], verdict
+        p.set_closed([lay.sensor_of(c) for c in range(4)], p.time_us + 100000)
         link.set_game(game="tihbat", mode="two")
         g = new_game("tihbat")
         st = _status(link)
