@@ -97,4 +97,3 @@ def _with_image(image, fn):
         with open(img, "wb") as f:
             f.write(image)
         return fn(img)
-
