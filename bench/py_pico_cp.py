@@ -5,11 +5,14 @@ wiring read row by row (``sensor.reader: "scan"``: keypad does not scan in rp204
 
 Reported: boot to the menu (emulated s: the link's first answer), free heap at the menu
 and in play (``S {"heap": true}``, after a collection) for Tihbat and Toguz Kumalak
-between two players and in demo (the engine at level 3 on both sides), and the mean
+between two players and in demo (the engine at its top level, 9, on both sides), and the mean
 frame time in play from the core's busy share over 3 idle emulated seconds (busy
 time / frames at the scan's 100 Hz; CircuitPython's USB background work counts in
 it: an upper bound). A game that does not begin (its state not play within 30
-emulated s) reports 0 free heap. No target: the figures say what fits. Where Node,
+emulated s) reports 0 free heap. Then, on a second boot, bench/cp_probe.py as ``code.py``:
+perft leaves/s and the top level's nodes/s per game (a middle game, 300 nodes), the
+engine's own search and NativeSearch, both plain Python there. ``playboard_host.bench``
+prints these beside MicroPython's (frozen image and ``.mpy``) in one table. No target: the figures say what fits. Where Node,
 rp2040js, the CircuitPython image or mtools are absent, one line says so.
 """
 import json
@@ -20,6 +23,7 @@ import sys
 import benchlib
 
 GAMES = [("tihbat", "two"), ("toguz", "two"), ("toguz", "demo"), ("tihbat", "demo")]
+TOP = 9  # Toguz Kumalak's and Tihbat's top level
 
 
 def main():
@@ -56,24 +60,45 @@ def main():
         for game, mode in GAMES:
             try:
                 one_game(p, link, game, mode)
-            except LinkError as e:  # (the link's code found no room beside the game: it stays silent)
-                benchlib.report("circuitpython: %s %s: the link silent in play (%s)" % (game, mode, str(e)[:60]), 0, "B")
+            except LinkError as e:  # (no answer, or a refusal)
+                benchlib.report("circuitpython: %s %s: the link failed in play (%s)" % (game, mode, str(e)[:60]), 0, "B")
                 break
         benchlib.report("circuitpython: watchdog resets", len(p.resets), "")
     finally:
         p.close()
+    probe_figures(files)
     return 0
+
+
+def probe_figures(files):
+    """bench/cp_probe.py on CircuitPython: perft leaves/s and the top level's nodes/s."""
+    from playboard_host.pico import run_code
+    here = os.path.dirname(os.path.abspath(__file__))
+    files = dict((k, v) for k, v in files.items() if k != "board.txt")
+    for name in ("cp_probe.py", "benchlib.py"):
+        with open(os.path.join(here, name), "rb") as f:
+            files[name] = f.read()
+    d, _ = run_code(files, b"import cp_probe\ncp_probe.main(300)\n")
+    benchlib.report("circuitpython: free heap after the probe's imports (rules, engine)", d["heap"], "B")
+    for name in ("toguz", "tobit", "tobit4", "tihbat"):
+        n, us = d["perft_%s_start" % name]
+        benchlib.report("circuitpython: perft %s (%d leaves), leaves/s" % (name, n), n * 1000000 // max(us, 1), "/s")
+    for name in ("toguz", "tobit", "tobit4", "tihbat"):
+        rates = ["%d" % (d[k][2] * 1000000 // max(d[k][4], 1)) for k in ("search_%s_0" % name, "search_%s_1" % name)
+                 if k in d]
+        benchlib.report("circuitpython: engine %s, top level nodes/s (middle game, 300 nodes): its own search"
+                        " / NativeSearch as Python" % name, " / ".join(rates), "/s")
 
 
 def one_game(p, link, game, mode):
     """Begin ``game`` in ``mode`` over the link and report its figures."""
-    link.set_game(game=game, mode=mode)
+    link.set_game(game=game, mode=mode, level=TOP, force=True)
     t_end = p.time_us + 30000000
     st = link.request("S", {"heap": True})
     while st["state"] != "play" and p.time_us < t_end:
         p.wait_emulated(0.5, 600)
         st = link.request("S", {"heap": True})
-    label = "circuitpython: %s %s" % (game, "two players" if mode == "two" else "demo level 3")
+    label = "circuitpython: %s %s" % (game, "two players" if mode == "two" else "demo level %d" % TOP)
     if st["state"] != "play":
         benchlib.report(label + ": free heap in play (not begun: %s)" % st["state"], 0, "B")
         return

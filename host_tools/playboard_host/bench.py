@@ -69,6 +69,52 @@ def run_script(path):
     return figures, err
 
 
+# One table of the emulated Pico's figures side by side (issue 36): per row, the
+# figure's name in each column - MicroPython's frozen image (bench/py_pico_engine.py,
+# or bench/py_pico.py with PICO_FROZEN_UF2), MicroPython's .mpy deploy (bench/py_pico.py)
+# and CircuitPython's .mpy (bench/py_pico_cp.py) - as a prefix of the BENCH name.
+COLUMNS = ("MicroPython frozen", "MicroPython .mpy", "CircuitPython .mpy")
+_NPS = "engine %s, top level nodes/s (middle game, 300 nodes): its own search / "
+SIDE_BY_SIDE = [
+    ("free heap in play, Toguz Kumalak v engine", ("pico (frozen): free heap, play, Toguz v engine",
+     "pico: free heap, play, Toguz v engine", "circuitpython: toguz demo level 9: free heap in play")),
+    ("free heap in play, two players (Toguz Kumalak)", (None, None,
+     "circuitpython: toguz two players: free heap in play")),
+    ("frame in play (MicroPython median, CircuitPython mean busy share)",
+     ("pico (frozen): frame, play (Toguz v engine, nobody moves): median",
+      "pico: frame, play (Toguz v engine, nobody moves): median", "circuitpython: toguz demo level 9: mean frame")),
+]
+for _g in ("toguz", "tobit", "tobit4", "tihbat"):
+    SIDE_BY_SIDE.append(("perft %s, leaves/s" % _g, ("pico (frozen): perft %s " % _g, "pico: perft %s " % _g,
+                                                      "circuitpython: perft %s " % _g)))
+    SIDE_BY_SIDE.append(("engine %s nodes/s, own / native (CircuitPython: native as Python)" % _g,
+                         ("pico (frozen): " + _NPS % _g, "pico: engine %s, nodes/s" % _g,
+                          "circuitpython: " + _NPS % _g)))
+
+
+def side_by_side(figures):
+    """Lines of the SIDE_BY_SIDE table from ``figures`` (BENCH dicts of the whole run);
+    "-" where a column's figure was not measured in this run; [] if none was."""
+    def find(prefix):
+        if prefix is None:
+            return "-"
+        for f in figures:
+            if f["name"].startswith(prefix):
+                v = f["value"]
+                if f.get("unit") == "B":
+                    return "%.1f KB" % (v / 1024.0)
+                return fmt_value(v) + " " + f.get("unit", "")
+        return "-"
+    rows = [(label, [find(c) for c in cols]) for label, cols in SIDE_BY_SIDE]
+    if all(v == "-" for _, vals in rows for v in vals):
+        return []
+    out = ["-- the emulated Pico side by side (RP2040 at 125 MHz; docs/hardware.md, \"CircuitPython\")",
+           "%-66s %-18s %-18s %-18s" % (("figure",) + COLUMNS)]
+    for label, vals in rows:
+        out.append("%-66s %-18s %-18s %-18s" % ((label[:66],) + tuple(v[:18] for v in vals)))
+    return out
+
+
 def fmt_value(v):
     if isinstance(v, float):
         return "%.4g" % v
@@ -81,9 +127,11 @@ def main(argv=None):
     if argv:
         scripts = [s for s in scripts if any(a in os.path.basename(s) for a in argv)]
     met = missed = 0
+    every = []
     print("%-58s %14s  %-16s %-26s %s" % ("figure", "value", "target", "RP2040 estimate", "verdict"))
     for path in scripts:
         figures, err = run_script(path)
+        every.extend(figures)
         print("-- %s" % os.path.relpath(path, ROOT))
         for f in figures:
             verdict = "" if f.get("met") is None else ("met" if f["met"] else "MISSED")
@@ -95,6 +143,8 @@ def main(argv=None):
         if err:
             missed += 1
             print("   script failed:\n" + err)
+    for line in side_by_side(every):
+        print(line)
     print("targets: %d met, %d missed" % (met, missed))
     return 0
 

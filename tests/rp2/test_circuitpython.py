@@ -3,13 +3,15 @@
 CircuitPython's own Pico image (``../shared/rp2/``, or ``$PLAYBOARD_CIRCUITPYTHON_UF2``)
 runs in rp2040js with the pad fix (``pico.mjs --qspi-cs-high``) on a CIRCUITPY FAT12
 drive built by the host tools (``playboard_host.pico.circuitpy``, mtools): the firmware
-as ``.py`` sources (compiled into the chip's heap at import), ``boot.py`` remounting
+as ``playboard deploy --circuitpython`` stages it (the package as ``.mpy`` marked for
+CircuitPython: ``playboard_host.circuitpython_stage``), ``boot.py`` remounting
 the drive writable, ``board.txt`` naming ``pico-matrix-cp`` (the pico-matrix wiring
 through ``keypad``; LEDs through ``neopixel_write``), here with its matrix read row by row
 (``sensor.reader: "scan"``: keypad does not scan in rp2040js). The firmware starts from the
 drive's ``main.py`` as on MicroPython. Skips with a clear message only where Node,
-rp2040js, the images or mtools are absent. Slow: the emulator needs about 5-10 host
-seconds a busy emulated second and the chip compiles the firmware at each boot.
+rp2040js, the images or mtools are absent (fails instead where
+``$PLAYBOARD_REQUIRE_CIRCUITPYTHON`` is set: CI, ``.ci/run``). Slow: the emulator needs about 5-10 host
+seconds a busy emulated second (about 4-5 minutes for the module on two loaded CPUs).
 """
 import json
 import os
@@ -23,11 +25,19 @@ from playboard.record.read import parse_game
 
 from playboard_host import pico
 from playboard_host.circuitpython_stage import staged_sources
-from playboard_host.pico.circuitpy import DRIVE_OFFSET, DRIVE_SECTORS, SECTOR, build_drive, list_drive, read_drive
+from playboard_host.pico.circuitpy import (DRIVE_OFFSET, DRIVE_SECTORS, SECTOR, build_drive, list_drive,
+                                           read_drive)
 from playboard_host.serial_link import BoardLink, open_port
 
 BOOT_S = 400     # host seconds allowed for the boot to the menu (compiling the firmware)
 MOVE_S = 300     # host seconds allowed for a move to be seen
+
+
+def _skip(why):
+    """Skip with ``why``; a failure where ``$PLAYBOARD_REQUIRE_CIRCUITPYTHON`` is set (CI)."""
+    if os.environ.get("PLAYBOARD_REQUIRE_CIRCUITPYTHON"):
+        pytest.fail("required (PLAYBOARD_REQUIRE_CIRCUITPYTHON) but " + why)
+    pytest.skip(why)
 
 
 @pytest.fixture(scope="module")
@@ -35,13 +45,13 @@ def drive():
     """The CIRCUITPY drive image (bytes) with the firmware and board.txt = pico-matrix-cp."""
     why = pico.unavailable()
     if why:
-        pytest.skip("virtual Pico unavailable: %s" % why)
+        _skip("virtual Pico unavailable: %s" % why)
     try:
         pico.circuitpython_uf2()
     except pico.PicoUnavailable as e:
-        pytest.skip(str(e))
+        _skip(str(e))
     if shutil.which("mformat") is None:
-        pytest.skip("mtools not installed (apt-get install mtools): the CIRCUITPY drive is built with it")
+        _skip("mtools not installed (apt-get install mtools): the CIRCUITPY drive is built with it")
     files = staged_sources()
     files["boards/%s.json" % SCAN_BOARD] = json.dumps(scan_board()).encode()
     files["board.txt"] = SCAN_BOARD.encode()
@@ -64,9 +74,17 @@ def scan_board():
 
 def test_staged_sources_have_no_native_decorators():
     """What CircuitPython compiles holds no viper/native decorator (a SyntaxError there),
-    keeps every module's line count (tracebacks point at the source lines) and compiles."""
+    keeps every module's line count (tracebacks point at the source lines) and compiles;
+    on the drive the playboard package is that source compiled, as .mpy marked for
+    CircuitPython (header C, mpy v6, bytecode only)."""
     from playboard_host.firmware_files import sources
-    files = staged_sources()
+    mpys = staged_sources()
+    mods = [k for k in mpys if k.startswith("playboard/")]
+    assert mods and all(k.endswith(".mpy") and mpys[k][:4] == b"C\x06\x00\x1f" for k in mods if k.endswith("py"))
+    assert "main.py" in mpys and "boot.py" in mpys
+    files = staged_sources(mpy=False)
+    assert sorted(k[:-3] for k in files if k.startswith("playboard/") and k.endswith(".py")) == \
+        sorted(k[:-4] for k in mods if k.endswith(".mpy"))
     assert files["boot.py"].startswith(b'"""') and b'storage.remount("/", readonly=False)' in files["boot.py"]
     src = dict((dest, path) for path, dest in sources(os.path.join(pico.ROOT, "firmware")))
     py = [k for k in files if k.endswith(".py") and k != "boot.py"]
@@ -76,6 +94,40 @@ def test_staged_sources_have_no_native_decorators():
         assert b"@micropython.viper" not in data and b"@micropython.native" not in data, k
         assert data.count(b"\n") == open(src[k], "rb").read().count(b"\n"), k
         compile(data, k, "exec")
+
+
+BENCH = os.path.join(pico.ROOT, "bench")
+PROBE_NODES = 120  # the probe's searches (bench/py_pico_cp.py: 300): a few emulated s
+
+
+def test_the_python_paths_count_as_on_cpython(drive):
+    """Where viper is absent (CircuitPython), the kernels staged as plain Python give the
+    rules cores' and the engine's results: perft leaves from each game's start and
+    middle game, and the top level's search in PROBE_NODES nodes by the engine's own
+    search and by NativeSearch (Tobit, Tobit 4x4, Toguz Kumalak) - move, score, nodes,
+    depth - are those of CPython (its twins of the viper kernels, themselves checked
+    against the native code under MicroPython: tests/firmware/test_engine_native.py)."""
+    import sys
+    sys.path.insert(0, BENCH)
+    try:
+        import cp_probe
+        want = cp_probe.probe(PROBE_NODES)
+    finally:
+        sys.path.remove(BENCH)
+    files = staged_sources()
+    for name in ("cp_probe.py", "benchlib.py"):
+        with open(os.path.join(BENCH, name), "rb") as f:
+            files[name] = f.read()
+    got, emulated = pico.run_code(files, b"import cp_probe\ncp_probe.main(%d)\n" % PROBE_NODES, BOOT_S)
+    print("CircuitPython: the probe in %.1f emulated s, %d B free after its imports; %s"
+          % (emulated, got["heap"], ", ".join("%s %s" % (k, v) for k, v in sorted(got.items()))))
+    assert sorted(got) == sorted(want) and len(want) == 16
+    for k in want:
+        if k.startswith("perft"):
+            assert got[k][0] == want[k][0] > 0, k
+        elif k.startswith("search"):
+            assert got[k][:4] == want[k][:4] and got[k][2] > 0, (k, got[k], want[k])
+    assert got["search_tobit_1"][2] == PROBE_NODES  # (a search of the whole budget)
 
 
 def _status(link):
@@ -100,21 +152,48 @@ def _move(p, link, g, lay, pit, t_us):
     return st
 
 
+def _selftest(p, link):
+    """The board's self-test over the link (``G {"check": "selftest"}``, 8 s of sensors,
+    hw/selftest.py): once it watches the sensors, each of the 56 the layouts map is closed
+    for 40 ms, one after another, as a builder visits them; returns its verdict (dict)."""
+    from playboard_host.checks import sensor_names
+    assert link.check("selftest", 8)["running"] == "selftest"
+    r = link.check()
+    t_end = p.time_us + 40000000
+    while r.get("phase") == 0:  # the LED chase
+        assert p.time_us < t_end, r
+        p.wait_emulated(0.25, MOVE_S)
+        r = link.check()
+    t = p.time_us + 100000
+    for k, s in enumerate(sorted(sensor_names())):
+        p.set_closed([s], t + 80000 * k)
+        p.set_closed([], t + 80000 * k + 40000)
+    while "pass" not in r:
+        assert p.time_us < t_end, r
+        p.wait_emulated(0.5, MOVE_S)
+        r = link.check()
+    return r
+
+
 def test_tihbat_two_players_through_the_sensors_record_on_the_drive(drive):
     """The firmware boots on CircuitPython from the drive: the link answers (free heap
-    reported at the menu and in play); a two-player Tihbat game begun over the link is
+    reported at the menu and in play); the self-test (hw/selftest.py over the link)
+    passes with every sensor visited once (56 ok, 58 LEDs chased); a two-player Tihbat game begun over the link is
     played by lifting and sowing counters on the emulated matrix, each position the
     board reports the rules core's; the game's record (written through boot.py's
     writable mount) is read back from the FAT drive after the run, move for move."""
     lay = load_layout("tihbat")
     p = pico.circuitpython(drive, cfg=pico.matrix_config(), speed=0).start()
     try:
-        p.set_closed([lay.sensor_of(c) for c in range(4)])
         p.wait_for(lambda q: q.usb_up.is_set() and q.led_frames >= 2, BOOT_S, "boot (USB up, LEDs written)")
         link = BoardLink(open_port(p.port, timeout=0.05), timeout=60)
         assert link.hello()["proto"] == 1
         menu = _status(link)
         assert menu["state"] == "menu" and menu["heap_free"] > 20000, menu
+        verdict = _selftest(p, link)
+        assert verdict["pass"] and verdict["checked"] == verdict["ok"] == 56, verdict
+        assert verdict["leds"] == 58 and not verdict["stuck"] and not verdict["dead"], verdict
+        p.set_closed([lay.sensor_of(c) for c in range(4)], p.time_us + 100000)
         link.set_game(game="tihbat", mode="two")
         g = new_game("tihbat")
         st = _status(link)
@@ -136,6 +215,7 @@ def test_tihbat_two_players_through_the_sensors_record_on_the_drive(drive):
         print("CircuitPython: heap free at the menu %d B, in play (Tihbat) %d B at its start, %d B"
               " after 3 plies; emulated %.1f s" % (menu["heap_free"], start["heap_free"], st["heap_free"],
                                                   p.time_us / 1e6))
+        p.wait_emulated(2, MOVE_S)  # (CircuitPython writes its flash sector cache back within ~1 s)
         image = p.flash(DRIVE_OFFSET, DRIVE_SECTORS * SECTOR)
     finally:
         p.close()
@@ -149,3 +229,200 @@ def test_tihbat_two_players_through_the_sensors_record_on_the_drive(drive):
     for mv in rec.moves:
         replay.push_text(mv)
     assert replay.fen() == g.fen()
+
+
+def _wait_status(p, link, pred, seconds, what):
+    """The board's status once ``pred(status)`` holds, asked every emulated 0.5 s for
+    ``seconds`` emulated s; AssertionError (with the last status) if it never does."""
+    t_end = p.time_us + int(seconds * 1e6)
+    st = _status(link)
+    while not pred(st):
+        assert p.time_us < t_end, (what, st)
+        p.wait_emulated(0.5, MOVE_S)
+        st = _status(link)
+    return st
+
+
+def _sync(port, lib):
+    """`playboard sync` on ``port`` into library ``lib``: its exit status and output."""
+    import subprocess
+    import sys
+    env = dict(os.environ, PLAYBOARD_LIBRARY=lib)
+    out = subprocess.run([sys.executable, "-m", "playboard_host.cli", "sync", "--port", port, "-q"],
+                         capture_output=True, text=True, env=env, timeout=MOVE_S)
+    return out.returncode, out.stdout + out.stderr
+
+
+def _replied(g, fen):
+    """The engine's move (text) from ``g``'s position that gives ``fen``, or None."""
+    for m in g.legal_moves():
+        g.push(m)
+        same = g.fen() == fen
+        g.pop()
+        if same:
+            return g.move_text(m)
+    return None
+
+
+def _engine_move(p, link, seconds, what):
+    """The text of the engine's move, from the live ``engine`` event (live events on; on
+    Tobit's board the move waits for a hand to make it, the game's ply unchanged till
+    then), the status asked every emulated 0.5 s meanwhile; AssertionError after
+    ``seconds`` emulated s."""
+    t_end = p.time_us + int(seconds * 1e6)
+    seen = []
+    while True:
+        _status(link)  # (keeps the live events coming: the host is there)
+        seen += link.wait_events(0)
+        moves = [e["move"] for e in seen if e.get("ev") == "engine"]
+        if moves:
+            return moves[-1]
+        assert p.time_us < t_end, (what, seen[-5:])
+        p.wait_emulated(0.5, MOVE_S)
+
+
+def _legal(g, text):
+    """True if move ``text`` is legal in game ``g`` (left unchanged)."""
+    return any(g.move_text(m) == text for m in g.legal_moves())
+
+
+def _tobit_set_up(p, link, name, mode):
+    """Begin ``name`` (tobit, tobit4) against the engine at its top level (11) in
+    ``mode``, its pieces put down on their points (the board leaves its set-up view by
+    itself); returns (game, layout, closed sensor set, status in play)."""
+    link.wait_events(0)  # (the last game's events: gone)
+    link.set_game(game=name, mode=mode, level=11, force=True)
+    g, lay = new_game(name), load_layout(name)
+    stand = set(lay.sensor_of(pt) for pt in range(1, g.n_points + 1) if g.board[pt])
+    p.set_closed(stand, p.time_us + 100000)
+    st = _wait_status(p, link, lambda s: s["state"] == "play" and s["game"] == name, 30, name + " set up")
+    _said(p, name + " set up")
+    return g, lay, stand, st
+
+
+THINK_MS = 1000  # the engine's time a move (setting think_ms; 3000 by default): the test's time
+
+
+def _said(p, what):
+    print("  [%.1f emulated s] %s" % (p.time_us / 1e6, what), flush=True)
+
+
+def test_every_game_against_the_engine_at_its_top_level_with_syncs(drive, tmp_path):
+    """Against the engine at each game's top level (Toguz Kumalak and Tihbat 9, Tobit and
+    Tobit 4x4 11), one after another on one boot, the link answering throughout: a
+    `playboard sync` at the menu; Toguz Kumalak, a move made by hand with a bouncing
+    lift (the balls' pit opened, closed again 15 ms later, opened for good), a sync while
+    the engine answers, its reply legal; Tobit set up, a move slid in with a bouncing
+    landing, the engine's reply legal; Tobit 4x4 set up and Tihbat with the engine to
+    move first, their first moves legal (Tobit's from the live events: its board waits
+    for a hand to make the engine's move); then two players, Tobit 4x4 and Toguz
+    Kumalak, a move by hand each, each position the rules core's; no memory error, no
+    reset; a last sync finds the games, and the first Toguz Kumalak record on the drive
+    holds both moves."""
+    lib = str(tmp_path / "lib.sqlite")
+    pits = pico.toguz_pits()
+    p = pico.circuitpython(drive, cfg=pico.matrix_config(), speed=0).start()
+    heaps = {}
+    try:
+        p.set_closed(pits)
+        p.wait_for(lambda q: q.usb_up.is_set() and q.led_frames >= 2, BOOT_S, "boot (USB up, LEDs written)")
+        rc, out = _sync(p.port, lib)
+        assert rc == 0, out
+        link = BoardLink(open_port(p.port, timeout=0.05), timeout=60)
+        link.set_settings(think_ms=THINK_MS)
+        # Toguz Kumalak: the player White (South), the engine at 9
+        link.set_game(game="toguz", mode="white", level=9, force=True)
+        g = new_game("toguz")
+        st = _wait_status(p, link, lambda s: s["state"] == "play" and s["game"] == "toguz", 30, "toguz begun")
+        t = p.time_us + 100000
+        after = new_game("toguz")
+        after.push(2)
+        lifted = [s for s in pits if s != pits[2]]
+        p.set_closed(lifted, t)
+        p.set_closed(pits, t + 15000)        # the pit's switch bounces shut...
+        p.set_closed(lifted, t + 30000)      # ...and opens for good
+        p.set_closed([pits[c] for c in range(18) if after.pos[c]], t + 630000)
+        human = g.move_text(2)
+        g.push(2)
+        st = _wait_status(p, link, lambda s: s.get("ply", 0) >= 1, 20, "the hand's move seen")
+        _said(p, "toguz: the hand's move seen")
+        link.close()
+        rc, out = _sync(p.port, lib)             # while the engine thinks (or has just moved)
+        assert rc == 0, out
+        link = BoardLink(open_port(p.port, timeout=0.05), timeout=60)
+        st = _wait_status(p, link, lambda s: s.get("ply", 0) >= 2 and not s["thinking"], 30, "the engine's reply")
+        toguz_reply = _replied(g, st["fen"])
+        assert toguz_reply is not None and st["level"] == 9, (st, g.fen())
+        toguz_gid = st["current"]
+        _said(p, "toguz: the engine replied %s" % toguz_reply)
+        heaps["toguz"] = st["heap_free"]
+        # Tobit: the player White, the engine at 11
+        g, lay, stand, st = _tobit_set_up(p, link, "tobit", "white")
+        m = g.legal_moves()[0]
+        t = p.time_us + 100000
+        stand.discard(lay.sensor_of(m[1]))
+        p.set_closed(stand, t)                   # lifted
+        stand.add(lay.sensor_of(m[-1]))
+        p.set_closed(stand, t + 400000)          # slid in: lands, bounces off, lands
+        p.set_closed(stand - {lay.sensor_of(m[-1])}, t + 408000)
+        p.set_closed(stand, t + 416000)
+        g.push(m)
+        link.live(True)
+        reply = _engine_move(p, link, 30, "tobit's reply")
+        st = _status(link)
+        assert st["ply"] == 1 and st["fen"] == g.fen() and _legal(g, reply), (st, g.fen(), reply)
+        heaps["tobit"] = st["heap_free"]
+        _said(p, "tobit: the engine replied")
+        # Tobit 4x4 and Tihbat: the engine (White / South) moves first
+        g, lay, stand, st = _tobit_set_up(p, link, "tobit4", "black")
+        first = _engine_move(p, link, 30, "tobit4's first")
+        st = _status(link)
+        assert st["game"] == "tobit4" and _legal(g, first), (st, first)
+        heaps["tobit4"] = st["heap_free"]
+        _said(p, "tobit4: the engine moved")
+        tih = load_layout("tihbat")
+        p.set_closed([tih.sensor_of(c) for c in range(4)], p.time_us + 100000)
+        link.set_game(game="tihbat", mode="black", level=9, force=True)
+        g = new_game("tihbat")
+        st = _wait_status(p, link, lambda s: s["game"] == "tihbat" and s.get("ply", 0) >= 1 and not s["thinking"],
+                          30, "tihbat's first")
+        assert _replied(g, st["fen"]) is not None, (st, g.fen())
+        heaps["tihbat"] = st["heap_free"]
+        # two players: Tobit 4x4 set up, a move by hand; Toguz Kumalak, a move by hand
+        g, lay, stand, st = _tobit_set_up(p, link, "tobit4", "two")
+        m = g.legal_moves()[0]
+        t = p.time_us + 100000
+        stand.discard(lay.sensor_of(m[1]))
+        p.set_closed(stand, t)
+        stand.add(lay.sensor_of(m[-1]))
+        p.set_closed(stand, t + 300000)
+        g.push(m)
+        st = _wait_status(p, link, lambda s: s.get("ply", 0) >= 1, 20, "tobit4's two-player move")
+        assert st["fen"] == g.fen() and st["mode"] == "two", (st, g.fen())
+        p.set_closed(pits, p.time_us + 100000)
+        link.set_game(game="toguz", mode="two", force=True)
+        g = new_game("toguz")
+        st = _wait_status(p, link, lambda s: s["state"] == "play" and s["game"] == "toguz", 30, "toguz two begun")
+        t = p.time_us + 100000
+        p.set_closed([s for s in pits if s != pits[4]], t)
+        g.push(4)
+        p.set_closed([pits[c] for c in range(18) if g.pos[c]], t + 600000)
+        st = _wait_status(p, link, lambda s: s.get("ply", 0) >= 1, 20, "toguz's two-player move")
+        assert st["fen"] == g.fen() and not st.get("memory_errors") and p.resets == [], (st, g.fen(), p.resets)
+        heaps["two players (toguz)"] = st["heap_free"]
+        _said(p, "two players: tobit4 and toguz moved")
+        link.close()
+        rc, out = _sync(p.port, lib)
+        assert rc == 0, out
+        print("CircuitPython against the engine at the top levels: heap free in play %s; emulated %.1f s"
+              % (heaps, p.time_us / 1e6))
+        p.wait_emulated(2, MOVE_S)  # (CircuitPython writes its flash sector cache back within ~1 s)
+        image = p.flash(DRIVE_OFFSET, DRIVE_SECTORS * SECTOR)
+    finally:
+        p.close()
+    recs = [parse_game(read_drive(image, "games/" + n), toguz_gid) for n in list_drive(image, "games")]
+    toguz = [r for r in recs if r.name == "toguz" and r.plies == 2]
+    assert len(toguz) == 1 and toguz[0].moves == [human, toguz_reply], [(r.name, r.moves) for r in recs]
+    from playboard_host.library import Library
+    synced = Library(lib, create=False).games(game="toguz")
+    assert [human, toguz_reply] in [x.moves for x in synced], [(x.game, x.moves) for x in synced]

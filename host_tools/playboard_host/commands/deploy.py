@@ -110,8 +110,8 @@ def add_arguments(p):
     p.add_argument("--mpremote", default=None, help="mpremote command (default: the one beside this Python)")
     p.add_argument("--mpy-cross", dest="mpy_cross", default=None, help="mpy-cross command")
     p.add_argument("--circuitpython", metavar="DRIVE", default=None,
-                   help="instead: write the firmware as .py to a CircuitPython board's mounted CIRCUITPY "
-                        "drive (only the files that differ; no mpy-cross, no mpremote; docs/hardware.md)")
+                   help="instead: write the firmware to a CircuitPython board's mounted CIRCUITPY drive "
+                        "(.mpy for CircuitPython, only the files that differ; no mpremote; docs/hardware.md)")
     p.add_argument("--no-reset", dest="reset", action="store_false",
                    help="leave the app stopped afterwards (default: reset the board, which runs it)")
 
@@ -293,8 +293,11 @@ def run_circuitpython(args):
     """``--circuitpython DRIVE``: the firmware staged for CircuitPython
     (``playboard_host.circuitpython_stage``) written to the mounted drive; the board
     reloads by itself when the drive changes (CircuitPython's auto-reload)."""
-    from playboard_host.circuitpython_stage import copy_to_drive, staged_sources
-    files = staged_sources(args.firmware)
+    from playboard_host.circuitpython_stage import StageError, copy_to_drive, staged_sources
+    try:
+        files = staged_sources(args.firmware, mpy_cross=args.mpy_cross)
+    except StageError as e:
+        raise CommandError("CircuitPython deploy: %s" % e)
     if args.dry_run:
         print("%d files staged for CircuitPython (dry run: nothing copied)" % len(files))
         return 0

@@ -453,3 +453,20 @@ def circuitpython(drive, cfg=None, **kw):
     from playboard_host.pico.circuitpy import DRIVE_OFFSET
     return VirtualPico(fs_image=drive, cfg=cfg, uf2=circuitpython_uf2(), fs_offset=DRIVE_OFFSET,
                        qspi_cs_high=True, **kw)
+
+
+def run_code(files, code, timeout=900):
+    """Run ``code`` (bytes) as ``code.py`` on CircuitPython on the emulated Pico, beside
+    ``files`` {board path: bytes} on its CIRCUITPY drive (no ``board.txt`` needed:
+    ``code.py`` runs before ``main.py``), until it prints one line ``PICO {json}``:
+    returns (that dict, emulated seconds). TimeoutError (with the output's tail) past
+    ``timeout`` host seconds; PicoUnavailable where the image or Node is missing;
+    circuitpy.DriveError without mtools."""
+    from playboard_host.pico.circuitpy import build_drive
+    p = circuitpython(build_drive(dict(files, **{"code.py": code})), speed=0).start()
+    try:
+        i = p.wait_output(b"PICO ", timeout)
+        j = p.wait_output(b"\n", 60, i)
+        return json.loads(bytes(p.output[i:j])), p.time_us / 1e6
+    finally:
+        p.close()
