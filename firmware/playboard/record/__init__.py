@@ -280,9 +280,12 @@ class Store:
         Black, Mode, Level); ``fen``: set-up position text or None. An unfinished
         game still open is finished as ``*`` / abandoned first. A ``Date`` tag
         (YYYY.MM.DD) is added when the clock is set (a year from 2024 on; the PC
-        sets the board's clock when it connects). The header and tags are
-        written to a temporary file and renamed, so the game appears whole or
-        not at all. ``left_hint``, if set, is taken (once) as the flash's room.
+        sets the board's clock when it connects). With a journal ready (blank,
+        as a game's end leaves it) the header and tags go there by page programs
+        (``Journal.begin``): no file-system write in the start's frame, the game's
+        file is made when the journal is folded (the game's end). Else they are
+        written to a temporary file and renamed, so the game appears whole or not
+        at all. ``left_hint``, if set, is taken (once) as the flash's room.
         """
         left, self.left_hint = self.left_hint, None
         if "\x00" in name or (fen and "\x00" in fen) or (tags and any("\x00" in k for k in tags)):
@@ -303,9 +306,15 @@ class Store:
         gid = self._next_id
         self._next_id = gid + 1
         self._make_room(len(data) + 512, left)
-        self._write_small("next", [encode_record(_T_COUNTER, str(gid + 1))])
-        if not self._write_atomic("g%d.rec" % gid, data, ".new"):
-            return None
+        j = self.journal
+        if j is not None:
+            j.ending = False
+            if j.begin(self, gid, data):  # (the id counter is written with the file)
+                j = None
+        if j is not None or self.journal is None:  # no journal, or it was not ready
+            self._write_small("next", [encode_record(_T_COUNTER, str(gid + 1))])
+            if not self._write_atomic("g%d.rec" % gid, data, ".new"):
+                return None
         self.count += 1
         self._used += len(data)
         self.current = gid
@@ -313,9 +322,8 @@ class Store:
         self._moves = 0
         self._dirty = False
         self._since_check = 0
-        if self.journal is not None:
-            self.journal.ending = False
-            self.journal.start(self)
+        if j is not None:
+            j.start(self)
         return gid
 
     def _repair(self):
@@ -487,7 +495,10 @@ class Store:
         self._close_file()
         gid = self.current
         path = self._gpath(gid)
+        j = self.journal
         try:
+            if j is not None and j.new and j.pos:
+                raise OSError(2)  # (a game begun in the journal: no file to remove)
             self.fs.remove(path)
         except OSError as e:
             try:
@@ -503,10 +514,10 @@ class Store:
         self._moves = 0
         self._dirty = False
         self.error = None
-        j = self.journal
         if j is not None and j.pos:
             end = j.pos
             j.pos = 0
+            j.new = False
             try:
                 j.erase(end + 512)
             except OSError:

@@ -11,14 +11,20 @@ ends (after it was folded into its file), at power-up, at a game's start when a
 cut left it dirty.
 
 Layout: byte 0 holds a ``J`` record (payload: the game id, 0, the size of its file
-``g<id>.rec`` when the journal began), then the game's records (``M``, ``U``,
-``T``, ``E``) exactly as they would be appended to that file (``playboard.record``:
-type, length, payload, CRC-32), then 0xff to the end. The records go into the file
-(folded, ``Journal.fold``) when the game ends or the journal fills; at power-up
-(``Journal.settle``) whatever the file lacks is folded, then the journal is erased.
-A cut at any byte loses at most the record being programmed: the records are read
-up to the first that fails its check, and the file's size says how much of the
-journal it already holds (littlefs commits a file's growth whole, at the flush).
+``g<id>.rec`` when the journal began; for a game begun in the journal, 0, 0, ``n``:
+its file is not made yet), then the game's records (``G`` and ``T`` of a game begun
+here, ``M``, ``U``, ``T``, ``E``) exactly as they would be appended to that file
+(``playboard.record``: type, length, payload, CRC-32), then 0xff to the end. The
+records go into the file (folded, ``Journal.fold``: the file with them written
+aside and renamed, whole or not at all; a game begun here gets its file then) when
+the game ends or the journal fills; at power-up (``Journal.settle``) whatever the
+file lacks is folded, then the journal is erased. A game's start writes its header
+here (``begin``): the file system is not written in the start's frame (a littlefs
+commit may compact a metadata block: a sector erase, 45-400 ms with the chip
+stalled). A cut at any byte loses at most the record being programmed: the records
+are read up to the first that fails its check, and the file's size says how much of
+the journal it already holds (a fold renames the file whole: on littlefs and on the
+simulated board's host files alike).
 
 The device: a block device with the extended interface of ``rp2.Flash`` (4 KB
 blocks; ``readblocks(n, buf, off)``; ``writeblocks(n, buf, off)`` programs without
@@ -32,6 +38,7 @@ from playboard.record.codec import GAME_TYPES, StoreError, crc32, encode_record
 _SECTOR = const(4096)
 _PAGE = const(256)
 _OVERHEAD = const(6)
+_T_COUNTER = const(0x4E)  # "N": the id counter's record (playboard.record)
 T_JOURNAL = const(0x4A)  # "J"
 _FF = b"\xff" * 256
 
@@ -40,9 +47,10 @@ class Journal:
     """The journal's flash: ``dev`` (see the module docstring), ``size`` bytes; and
     what it holds for the store: ``pos`` (its next byte while it holds the current
     game, else 0), ``first`` (the byte of the game's first record, after the ``J``
-    record), ``base`` (the game's bytes in its file: the rest are here), ``ending``
-    (the game's ``E`` record is here, its fold pending), ``bad`` (a failure left it
-    to be settled before the next append).
+    record), ``base`` (the game's bytes in its file: the rest are here), ``new``
+    (the game was begun here: it has no file yet, ``base`` is 0), ``ending`` (the
+    game's ``E`` record is here, its fold pending), ``bad`` (a failure left it to
+    be settled before the next append).
 
     Allocates one 256-byte page buffer; reading, programming and erasing raise what
     the device raises (OSError)."""
@@ -54,6 +62,7 @@ class Journal:
         self.pos = 0
         self.first = 0
         self.base = 0
+        self.new = False
         self.ending = False
         self.bad = False
 
@@ -142,25 +151,28 @@ class Journal:
         return n
 
     def scan(self, buf):
-        """What the journal holds: ``(gid, base, first, end)``: the game id and its
-        file's size when the journal began, the byte of its first game record and the
-        end of its valid records; ``(0, 0, 0, 0)`` if byte 0 holds no ``J`` record."""
+        """What the journal holds: ``(gid, base, first, end, new)``: the game id and
+        its file's size when the journal began, the byte of its first game record, the
+        end of its valid records, and whether the game was begun here (no file made
+        yet: its records from ``first`` on are the whole game); ``(0, 0, 0, 0,
+        False)`` if byte 0 holds no ``J`` record."""
         n = self.record_at(0, buf)
         if not n or buf[0] != T_JOURNAL:
-            return 0, 0, 0, 0
+            return 0, 0, 0, 0, False
         try:
-            a, b = bytes(buf[2:n - 4]).split(b"\x00")
-            gid = int(a)
-            base = int(b)
-        except ValueError:
-            return 0, 0, 0, 0
+            f = bytes(buf[2:n - 4]).split(b"\x00")
+            gid = int(f[0])
+            base = int(f[1])
+            new = len(f) > 2 and f[2] == b"n"
+        except (ValueError, IndexError):
+            return 0, 0, 0, 0, False
         end = n
         while True:
             k = self.record_at(end, buf)
             if not k or buf[0] == T_JOURNAL:
                 break
             end += k
-        return gid, base, n, end
+        return gid, base, n, end, new
 
 
     # ---- the store's jobs with the journal (st: a playboard.record.Store) ----------
@@ -174,27 +186,79 @@ class Journal:
         try:
             if st._dirty and not st._repair():
                 return
-            for s in range(self.size // _SECTOR):
-                if not self.blank(s):
-                    if not self.settle(st):
-                        return
-                    break
+            if not self._ready(st):
+                return
             n = encode_record(T_JOURNAL, "%d\x00%d" % (st.current, st._cur_size), st._buf)
             self.program(0, memoryview(st._buf)[0:n])
         except Exception as e:  # noqa: BLE001 - OSError, MemoryError: the file path instead
             st._fail("starting the journal", e)
             return
         self.base = st._cur_size
+        self.new = False
         self.pos = self.first = n
 
-    def _copy(self, st, path, start, end):
-        """Append the journal's bytes ``start`` .. ``end`` to file ``path`` in one
-        commit (littlefs makes a file's growth visible whole, at the flush); False
-        (``st.error`` says why) if flash failed."""
-        mv = memoryview(st._buf)
+    def _ready(self, st):
+        """True once the journal is blank: settled first if a cut left it not so (then
+        erased: a stall, after a cut only); False (``st.error``) if that failed."""
+        for s in range(self.size // _SECTOR):
+            if not self.blank(s):
+                return self.settle(st)
+        return True
+
+    def begin(self, st, gid, data):
+        """Begin game ``gid`` of store ``st`` here: a ``J`` record saying its file is not
+        made yet, then ``data`` (bytes: its ``G`` and ``T`` records), by page programs
+        only (no erase while the journal is blank, as it is after a game's end). True
+        once on flash; False (``st.error``) if the journal is not ready or flash failed
+        (the journal then holds no game: the store writes the file instead)."""
+        self.pos = 0
+        if self.bad or len(data) + 32 > self.size:
+            return False
         try:
-            f = st.fs.open(path, "ab")
+            if not self._ready(st):
+                return False
+            n = encode_record(T_JOURNAL, "%d\x000\x00n" % gid, st._buf)
+            self.program(0, memoryview(st._buf)[0:n])
+            self.program(n, data)
+        except Exception as e:  # noqa: BLE001 - OSError, MemoryError: the file path instead
+            self.bad = True  # (a J record may be on flash: settled before the next game)
+            st._fail("beginning a game in the journal", e)
+            return False
+        self.base = 0
+        self.new = True
+        self.first = n
+        self.pos = n + len(data)
+        return True
+
+    def _copy(self, st, path, keep, start, end):
+        """Make file ``path`` its first ``keep`` bytes (-1: it has none yet) followed
+        by the journal's bytes ``start`` .. ``end``, in one commit on any file system:
+        written aside (``path + ".tmp"``) and renamed, so a cut leaves the file as it
+        was or whole, never part of a record (host files, the simulated board's
+        folder, grow a write at a time; a torn write there may leave stray bytes).
+        For a file not made yet the id counter (``next``) is written past its id
+        first. False (``st.error`` says why) if flash failed."""
+        mv = memoryview(st._buf)
+        tmp = path + ".tmp"
+        try:
+            if keep < 0:
+                # (the counter first: the id is never given again, even once the game
+                # is synced and dropped; a cut before the rename leaves the journal)
+                if not st._write_small("next", [encode_record(_T_COUNTER, str(st._next_id))]):
+                    return False
+            f = st.fs.open(tmp, "wb")
             try:
+                if keep > 0:
+                    src = st.fs.open(path, "rb")
+                    try:
+                        while keep > 0:
+                            k = src.readinto(mv[0:min(keep, len(mv))])
+                            if not k:
+                                raise OSError(5)  # (shorter than its size said)
+                            f.write(mv[0:k])
+                            keep -= k
+                    finally:
+                        src.close()
                 while start < end:
                     k = min(end - start, len(mv))
                     self.read(start, mv[0:k])
@@ -203,6 +267,13 @@ class Journal:
                 f.flush()
             finally:
                 f.close()
+            try:
+                st.fs.rename(tmp, path)
+            except OSError:
+                if keep < 0:
+                    raise
+                st.fs.remove(path)  # a file system whose rename will not replace (FAT):
+                st.fs.rename(tmp, path)  # a cut here leaves the .tmp, put in place at power-up
             return True
         except OSError as e:
             st._fail("folding the journal into " + path, e)
@@ -229,15 +300,18 @@ class Journal:
                 self.start(st)
             return True
         try:
-            done = st.fs.size(path) - self.base
+            size = st.fs.size(path)
         except OSError as e:
-            st._fail("g%d.rec" % st.current, e)
-            return False
-        start = self.first + max(0, done)
-        if start < self.pos:
-            st._make_room(self.pos - start)
-            if not self._copy(st, path, start, self.pos):
+            if not self.new:
+                st._fail("g%d.rec" % st.current, e)
                 return False
+            size = -1  # (a game begun here: its file is made now)
+        start = self.first + max(0, size - self.base)
+        if start < self.pos:
+            st._make_room(self.pos - start + max(0, size))  # (the copy aside, a moment)
+            if not self._copy(st, path, size, start, self.pos):
+                return False
+        self.new = False
         self.base += self.pos - self.first
         end = self.pos
         self.pos = 0
@@ -259,17 +333,24 @@ class Journal:
         blank; False (``st.error``) if flash failed: then the journal is left as it
         is (nothing in it is lost) and ``bad`` set."""
         try:
-            gid, base, first, end = self.scan(st._buf)
+            gid, base, first, end, new = self.scan(st._buf)
             if gid:
-                for k in ("g", "s"):
-                    path = st._path("%s%d.rec" % (k, gid))
-                    try:
-                        size = st.fs.size(path)
-                    except OSError:
-                        continue
+                for k in ("g", "s", ""):
+                    size = -1
+                    if k:
+                        try:
+                            size = st.fs.size(st._path("%s%d.rec" % (k, gid)))
+                        except OSError:
+                            continue
+                    elif not new or first >= end:
+                        break  # (no file and none to make: a game dropped after its sync)
+                    path = st._path("%s%d.rec" % (k or "g", gid))
                     start = first + max(0, size - base)
                     if start < end:
-                        if not self._copy(st, path, start, end):
+                        if st._next_id <= gid:
+                            st._next_id = gid + 1
+                        # (no file: a game begun here gets it now, its header at least)
+                        if not self._copy(st, path, size, start, end):
                             self.bad = True
                             return False
                         st._note("g%d.rec: %d bytes from the journal" % (gid, end - start))
@@ -280,6 +361,7 @@ class Journal:
             self.bad = True
             return False
         self.bad = False
+        self.new = False
         return True
 
 
