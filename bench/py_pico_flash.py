@@ -92,10 +92,15 @@ def main():
             bad = sum(1 for t in ts if t < 0)
             ok = [t for t in ts if t >= 0] or [0]
             med, worst = median(ok), max(ok)
-            benchlib.report(name + "a move's write, median of %d" % len(ts), med / 1000, "ms", "<= 20 ms",
-                            med <= 20000 and not bad)
+            # the product's targets; the .mpy deploy on the stock image (no journal: a move
+            # costs an erase) states its write as its limit (docs/pico.md), no gate
+            prod = uf2 is not None
+            limit = None if prod else "the .mpy deploy's limit"
+            benchlib.report(name + "a move's write, median of %d" % len(ts), med / 1000, "ms",
+                            "<= 20 ms" if prod else None, (med <= 20000 and not bad) if prod else None, limit)
             benchlib.report(name + "a move's write, worst of %d (a frame holding it stalls this long)" % len(ts),
-                            worst / 1000, "ms", "<= 50 ms", worst <= 50000 and not bad)
+                            worst / 1000, "ms", "<= 50 ms" if prod else None,
+                            (worst <= 50000 and not bad) if prod else None, limit)
             benchlib.report(name + "moves whose write failed", bad, "", "0", bad == 0)
             benchlib.report(name + "sectors erased by %d moves" % len(ts), d["erases"], "erases")
             benchlib.report(name + "pages programmed by %d moves" % len(ts), d["programs"], "pages")
