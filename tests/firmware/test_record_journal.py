@@ -97,11 +97,11 @@ def test_moves_cost_page_programs_and_no_erase_and_the_file_matches():
         off += n
     assert got == _file(plain_fs, 1)
     assert st.finish("1-0", "") and plain.finish("1-0", "")
-    # folded: the file the store writes without a journal, byte for byte; the journal
-    # erased (the sector it used) and blank
+    # folded: the file the store writes without a journal, byte for byte; the journal's
+    # section closed (a J record naming no game), not erased: the next game goes after it
     assert _file(fs, 1) == _file(plain_fs, 1)
-    assert nor.erases == e0 + 1
-    assert all(Journal(nor).blank(s) for s in range(4))
+    assert nor.erases == e0
+    assert Journal(nor).scan(bytearray(512))[0] == 0
     rec = read_game_file(st, 1, True)
     assert rec.finished and rec.plies == 300 and rec.moves == moves
 
@@ -131,13 +131,25 @@ def test_a_game_start_writes_the_journal_only_and_the_game_reads_whole():
     assert (rec.name, rec.fen, rec.tags["Black"], rec.moves) == ("tobit", "start", "Cy", ["a1"])
     # its end makes its file (written aside and renamed) and the id counter
     assert st.finish("0-1", "")
-    assert ROOT + "/g2.rec" in fs.files and ROOT + "/g2.rec.new" not in fs.files
+    assert ROOT + "/g2.rec" in fs.files and ROOT + "/g2.rec.tmp" not in fs.files
     assert read_game_file(st, 2, True).moves == ["a1"]
-    st = _store(fs, nor)
+    assert nor.erases == e0  # (its section closed by a J record: no erase at the end)
+    st = _store(fs, nor)  # (power-up: the journal erased)
     assert st.new_game("toguz") == 3  # (the counter says so too: synced and dropped or not)
-    # a game left with no move is discarded: no file ever made, the journal erased
+    # a game left with no move is discarded: no file ever made, its section closed; the
+    # next game begins after it, nothing written to the file system, no erase
     assert st.finish("*", "abandoned")
-    assert ROOT + "/g3.rec" not in fs.files and all(Journal(nor).blank(s) for s in range(4))
+    assert ROOT + "/g3.rec" not in fs.files
+    before = _files(fs)
+    e0 = nor.erases
+    for k in range(4, 40):  # (a day of games left at their start: the journal fills)
+        assert st.new_game("tihbat", {"White": "Di"}) == k
+        assert _files(fs) == before, k
+        assert st.finish("*", "abandoned")
+    assert nor.erases - e0 <= 2  # (erased at a game's end once three-quarters used)
+    assert st.new_game("toguz") == 40 and st.add_move("11")
+    st = _store(fs, nor)  # the power goes: the game in play comes back, no other
+    assert st.resume().id == 40 and st.count == 3
 
 
 def test_power_up_resumes_from_the_journal_and_goes_on():

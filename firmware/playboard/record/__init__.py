@@ -53,11 +53,13 @@ The journal (``playboard.record.journal``, docs/app.md): where the board has one
 (the product image's flash region below the filesystem, the simulated board's
 journal file), the moves of the game in play are appended there by page programs
 only, not to the game's file: littlefs erases a 4 KB sector at nearly every synced
-append (45-400 ms with the chip stalled), a page program takes 0.4-3 ms. The game
-file holds the header, tags and the moves before the journal began; the records go
-into it, byte for byte as they would have been appended, when the game ends
-(``finish``), when the journal fills, and at power-up. The link reads the game in
-play from both. Without a journal (the stock image's ``.mpy`` deploy, tests) every
+append (45-400 ms with the chip stalled), a page program takes 0.4-3 ms. A new game
+begins there too (its header and tags: ``Journal.begin``; no file-system write in the
+start's frame) and has no file until the journal is folded; a resumed game's file
+holds the header, tags and the moves before the journal began. The records go into
+the file, byte for byte as they would have been appended (the file written aside and
+renamed), when the game ends (``finish``), when the journal fills, and at power-up.
+The link lists and reads the game in play from both. Without a journal (the stock image's ``.mpy`` deploy, tests) every
 record is appended to the file as above.
 """
 import gc
@@ -490,8 +492,9 @@ class Store:
     def _discard(self):
         """Remove the current game's file (``finish``: no move on record, unfinished)
         and let go of the journal's records of it; True once gone, False (``error``)
-        if flash failed. The journal is erased after (its ``J`` record then names no
-        file: a cut or a failed erase leaves it to be settled at the next start)."""
+        if flash failed. Its section of the journal is closed after (``Journal.close``:
+        a cut before that leaves the game to be resumed at the next power-up, with no
+        move, as a cut before the removal does)."""
         self._close_file()
         gid = self.current
         path = self._gpath(gid)
@@ -519,9 +522,9 @@ class Store:
             j.pos = 0
             j.new = False
             try:
-                j.erase(end + 512)
+                j.close(end)  # (a page program: the next game begins after it)
             except OSError:
-                pass  # (the next game's start finds it not blank and settles it)
+                j.tail = 0  # (the next game's start finds it not blank and settles it)
         return True
 
     def close(self):

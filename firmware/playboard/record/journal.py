@@ -6,15 +6,20 @@ sector erase (45 ms typical, 400 ms at worst, interrupts off and both cores stal
 A NOR flash can program a page again as long as the bytes written are still 0xff
 (a program only clears bits), so records appended one after another into a region
 erased beforehand cost one or two page programs each (0.4 ms typical, 3 ms worst)
-and no erase. The region is erased where a stall costs no play frame: when a game
-ends (after it was folded into its file), at power-up, at a game's start when a
-cut left it dirty.
+and no erase. The region is erased where a stall costs no play frame: at power-up,
+when it fills (once in some 1,500 moves), at a game's end once it is three-quarters
+used (once in some 20 games); else a game's end (its fold) or a game dropped with no
+move closes its section with a ``J`` record naming no game (``close``), and the next
+game begins after it: neither a game's start nor its end erases (a cut or a failure
+that left bytes where the next record goes: settled, then erased).
 
 Layout: byte 0 holds a ``J`` record (payload: the game id, 0, the size of its file
 ``g<id>.rec`` when the journal began; for a game begun in the journal, 0, 0, ``n``:
-its file is not made yet), then the game's records (``G`` and ``T`` of a game begun
-here, ``M``, ``U``, ``T``, ``E``) exactly as they would be appended to that file
-(``playboard.record``: type, length, payload, CRC-32), then 0xff to the end. The
+its file is not made yet; a closed section's: 0, 0, 0), then the game's records
+(``G`` and ``T`` of a game begun here, ``M``, ``U``, ``T``, ``E``) exactly as they
+would be appended to that file (``playboard.record``: type, length, payload,
+CRC-32), then the next section's ``J``
+record and records, and so on, then 0xff to the end; the last section counts. The
 records go into the file (folded, ``Journal.fold``: the file with them written
 aside and renamed, whole or not at all; a game begun here gets its file then) when
 the game ends or the journal fills; at power-up (``Journal.settle``) whatever the
@@ -65,6 +70,7 @@ class Journal:
         self.new = False
         self.ending = False
         self.bad = False
+        self.tail = 0  # the first byte after the closed sections (blank from here on)
 
     def append(self, st, rtype, payload):
         """Store ``st``'s ``_append`` while the journal holds its game: one record
@@ -159,20 +165,17 @@ class Journal:
         n = self.record_at(0, buf)
         if not n or buf[0] != T_JOURNAL:
             return 0, 0, 0, 0, False
-        try:
-            f = bytes(buf[2:n - 4]).split(b"\x00")
-            gid = int(f[0])
-            base = int(f[1])
-            new = len(f) > 2 and f[2] == b"n"
-        except (ValueError, IndexError):
-            return 0, 0, 0, 0, False
-        end = n
-        while True:
+        gid, base, new = _section(buf, n)
+        first = end = n
+        while True:  # (a later J record begins the section that counts: see ``close``)
             k = self.record_at(end, buf)
-            if not k or buf[0] == T_JOURNAL:
+            if not k:
                 break
             end += k
-        return gid, base, n, end, new
+            if buf[0] == T_JOURNAL:
+                gid, base, new = _section(buf, k)
+                first = end
+        return gid, base, first, end, new
 
 
     # ---- the store's jobs with the journal (st: a playboard.record.Store) ----------
@@ -180,30 +183,60 @@ class Journal:
     def start(self, st):
         """Begin the journal for store ``st``'s current game, whose file holds
         ``st._cur_size`` valid bytes (a bad tail is cut off first): a ``J`` record at
-        byte 0. If the journal is not blank it is settled first (a cut left it so).
-        If it cannot be made ready, ``pos`` stays 0: the game goes on in its file."""
+        ``tail``. If the journal is not blank there it is settled first (a cut left it
+        so). If it cannot be made ready, ``pos`` stays 0: the game goes on in its file."""
         self.pos = 0
         try:
             if st._dirty and not st._repair():
                 return
-            if not self._ready(st):
+            if not self._ready(st, 300):
                 return
+            t = self.tail
             n = encode_record(T_JOURNAL, "%d\x00%d" % (st.current, st._cur_size), st._buf)
-            self.program(0, memoryview(st._buf)[0:n])
+            self.program(t, memoryview(st._buf)[0:n])
         except Exception as e:  # noqa: BLE001 - OSError, MemoryError: the file path instead
             st._fail("starting the journal", e)
             return
         self.base = st._cur_size
         self.new = False
-        self.pos = self.first = n
+        self.pos = self.first = t + n
 
-    def _ready(self, st):
-        """True once the journal is blank: settled first if a cut left it not so (then
-        erased: a stall, after a cut only); False (``st.error``) if that failed."""
-        for s in range(self.size // _SECTOR):
-            if not self.blank(s):
-                return self.settle(st)
-        return True
+    def _ready(self, st, need):
+        """True once ``need`` bytes from ``tail`` are blank (and, with ``tail`` 0, the
+        whole journal): settled first where they are not (a cut or a failure left it so;
+        or it is full of closed sections: then erased, a stall); False (``st.error``)
+        if that failed."""
+        t = self.tail
+        if t + need <= self.size:
+            pg = self._page
+            ok = True
+            p = t - t % _PAGE
+            while ok and p < (t + need if t else self.size):
+                self.read(p, pg)
+                ok = pg == _FF if p >= t else pg[t - p:] == _FF[t - p:]
+                p += _PAGE
+            if ok:
+                return True
+        return self.settle(st)
+
+    def close(self, end):
+        """The journal's game is done with (folded into its file, or discarded with no
+        move): a ``J`` record naming no game closes its section at byte ``end`` by a
+        page program, and the next game begins after it (``tail``): no erase at a
+        game's end or start. With less than a quarter of the journal left after it, or
+        bytes not blank there (a failure), the sectors used are erased instead (a stall,
+        at a game's end: once in some 20 games). OSError from the device."""
+        rec = encode_record(T_JOURNAL, "0\x000")
+        k = len(rec)
+        pg = self._page
+        if end + k + 512 <= self.size - self.size // 4:
+            self.read(end, memoryview(pg)[0:k + 8])
+            if pg[0:k + 8] == _FF[0:k + 8]:
+                self.program(end, rec)
+                self.tail = end + k
+                return
+        self.tail = 0
+        self.erase(end + 512)  # (and past the end: a record cut short there by a failure)
 
     def begin(self, st, gid, data):
         """Begin game ``gid`` of store ``st`` here: a ``J`` record saying its file is not
@@ -212,22 +245,23 @@ class Journal:
         once on flash; False (``st.error``) if the journal is not ready or flash failed
         (the journal then holds no game: the store writes the file instead)."""
         self.pos = 0
-        if self.bad or len(data) + 32 > self.size:
+        if self.bad or len(data) + 600 > self.size:
             return False
         try:
-            if not self._ready(st):
+            if not self._ready(st, len(data) + 300):
                 return False
+            t = self.tail
             n = encode_record(T_JOURNAL, "%d\x000\x00n" % gid, st._buf)
-            self.program(0, memoryview(st._buf)[0:n])
-            self.program(n, data)
+            self.program(t, memoryview(st._buf)[0:n])
+            self.program(t + n, data)
         except Exception as e:  # noqa: BLE001 - OSError, MemoryError: the file path instead
             self.bad = True  # (a J record may be on flash: settled before the next game)
             st._fail("beginning a game in the journal", e)
             return False
         self.base = 0
         self.new = True
-        self.first = n
-        self.pos = n + len(data)
+        self.first = t + n
+        self.pos = t + n + len(data)
         return True
 
     def _copy(self, st, path, keep, start, end):
@@ -317,7 +351,11 @@ class Journal:
         self.pos = 0
         self.bad = False
         try:
-            self.erase(end + 512)  # (and past the end: a record cut short there by a failure)
+            if restart:  # (full: erased, begun again at byte 0)
+                self.tail = 0
+                self.erase(end + 512)  # (and past the end: a record cut short by a failure)
+            else:
+                self.close(end)
         except OSError as e:  # the game is whole in its file (it goes on there); the
             st._fail("erasing the journal", e)  # journal is settled at the next start
             return True
@@ -355,6 +393,7 @@ class Journal:
                             return False
                         st._note("g%d.rec: %d bytes from the journal" % (gid, end - start))
                     break
+            self.tail = 0
             self.erase()
         except OSError as e:
             st._fail("settling the journal", e)
@@ -363,6 +402,16 @@ class Journal:
         self.bad = False
         self.new = False
         return True
+
+
+def _section(buf, n):
+    """``(gid, base, new)`` of the checked ``J`` record of ``n`` bytes in ``buf``
+    (gid 0: a closed section, no game; or an unreadable payload)."""
+    try:
+        f = bytes(buf[2:n - 4]).split(b"\x00")
+        return int(f[0]), int(f[1]), len(f) > 2 and f[2] == b"n"
+    except (ValueError, IndexError):
+        return 0, 0, False
 
 
 def find():
