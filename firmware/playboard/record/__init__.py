@@ -478,8 +478,8 @@ class Store:
         else:
             ok = self._append(_T_END, result + "\x00" + (termination or ""))
         if ok and j is not None and j.pos:
-            # the game into its file (and the journal erased: the game's end, where a
-            # stall costs no play frame); the game stays current until that is done
+            # the game into its file (and its section of the journal closed); the game
+            # stays current until that is done
             j.ending = True
             ok = j.fold(self, False)
             if ok:
