@@ -45,9 +45,10 @@ def journal_of(flash=None, image=None):
     return image + ".journal" if image else os.path.join(flash, "journal")
 
 
-def _journal(journal_path):
-    """(bytes, ``Journal.scan``'s tuple) of the journal at ``journal_path``, or None
-    when it is absent."""
+def read_journal(journal_path):
+    """``(bytes, scan)`` of the journal at ``journal_path``: its bytes and what it holds
+    (``Journal.scan``'s ``(gid, base, first, end, new)``, its last section: gid 0 when
+    that is closed or the journal blank); None when there is no journal file."""
     try:
         with open(journal_path, "rb") as f:
             data = f.read()
@@ -64,7 +65,7 @@ def with_journal(raw, gid, journal_path):
     None when there is neither a file nor a game begun in the journal. Never raises
     on a bad journal (its records are read up to the first that fails its check, as
     the board reads them)."""
-    got = _journal(journal_path)
+    got = read_journal(journal_path)
     if got is None:
         return raw
     data, (jgid, base, first, end, new) = got
@@ -103,7 +104,7 @@ def kept_games(flash):
             with open(os.path.join(folder, n), "rb") as f:
                 raw = f.read()
             out[n] = parse_game(with_journal(raw, int(n[1:-4]), journal_of(flash)), int(n[1:-4]))
-    got = _journal(journal_of(flash))  # a game begun in the journal: no file yet
+    got = read_journal(journal_of(flash))  # a game begun in the journal: no file yet
     gid = got[1][0] if got is not None else 0
     if gid and "g%d.rec" % gid not in out and "s%d.rec" % gid not in out:
         raw = with_journal(None, gid, journal_of(flash))
