@@ -6,8 +6,11 @@ slower where code runs from flash).
 
 Targets (issues 11, 12): longest frame <= 50 ms, in every phase and from a game's
 request until it is begun (Toguz Kumalak and Tobit against the engine; one frame or
-a step a frame); median play frame <= 3 ms; free heap in play >= 64 KB with the .mpy
-deploy. The targets the unix-port benches once set through an estimate (unix time x
+a step a frame); median play frame <= 3 ms; free heap in play >= 64 KB. On the .mpy
+deploy (no ``PICO_FROZEN_UF2``) the free heap and a move's write are reported as the
+deploy's stated limits, without a verdict (docs/pico.md, "The .mpy deploy"). The
+probe opens the record as the board does: with the journal where the image has one.
+The targets the unix-port benches once set through an estimate (unix time x
 200) are measured here: power-up to the board lit (<= 1 s) and to the menu (< 2 s;
 bench/mp_app.py), a move appended to the record on flash (median <= 20 ms), the
 start-up's scan and resume of a 300-move game (<= 1 s), the link's idle poll (<= 1
