@@ -23,24 +23,9 @@ import time
 
 ON_CHIP = sys.platform == "rp2"
 
-from playboard.config import load_board  # noqa: E402
 from playboard.compat import unload  # noqa: E402
-
-if ON_CHIP:
-    from playboard.hw.open import open_board
-    cfg = load_board("pico-matrix", with_layout=False)
-else:
-    from playboard.sim.open import open_board
-    cfg = load_board("sim", with_layout=False)
-hw = open_board(cfg)
-from playboard.app.startup import read_layouts  # noqa: E402
-layouts = read_layouts(cfg, hw)
-from playboard.app.loop import App  # noqa: E402
-unload("playboard.app.startup")
-from playboard.app.onboard import load_native  # noqa: E402
-NATIVE = load_native(cfg)
-from playboard.record import Store  # noqa: E402
 from playboard import link  # noqa: E402
+from benchlib import board_app, largest_block, middle  # noqa: E402
 
 
 class Quiet:
@@ -73,30 +58,15 @@ else:
     from playboard.sim.flash import NorFile
     journal = Journal(NorFile("heapprobe.journal", 4))
 t = Quiet()
-st = Store("/heapprobe" if ON_CHIP else "heapprobe", journal=journal)
-app = App(hw, cfg, st, transport=t, wdt=None, layouts=layouts)
-del layouts, journal
+app, NATIVE = board_app("/heapprobe" if ON_CHIP else "heapprobe", t, journal)
+st = app.store
+del journal
 gc.collect()
 
 
 def frames(n):
     for _ in range(n):
         app.frame(time.ticks_ms())
-
-
-def largest_block():
-    gc.collect()
-    lo, hi = 0, gc.mem_free()
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        try:
-            b = bytearray(mid)
-            del b
-            lo = mid
-        except MemoryError:
-            hi = mid - 1
-    gc.collect()
-    return lo
 
 
 def heap():
@@ -109,8 +79,6 @@ out = {"native": NATIVE, "total": gc.mem_free() + gc.mem_alloc(), "games": st.co
 app.start(time.ticks_ms())
 frames(30)
 out["menu"] = heap()
-from benchlib import middle  # noqa: E402
-
 for name in ("toguz", "tobit", "tobit4", "tihbat"):
     top = 13 if (name[:5] == "tobit" and NATIVE) else (11 if name[:5] == "tobit" else 9)
     app.link_set_game({"game": name, "mode": "white", "level": top, "start": True})

@@ -1,6 +1,12 @@
 """The whole app under MicroPython: heap of the code, peak heap of a game's data,
 the size of the compiled firmware, start-up to a lit board.
 
+Legacy and informational (issue 30): it measures the firmware's ``.mpy`` code loaded
+into the heap of the 64-bit unix port in 192 KB, a worse board than any shipped, so
+its heap figures gate nothing (no target, never "MISSED"). The product's heap is
+measured on the simulator's model and the frozen image (bench/py_model.py), the
+``.mpy`` deploy's on the emulated Pico with the stock image (bench/py_pico.py).
+
 Run by ``make bench`` (``micropython -X heapsize=192k``, from the repository root).
 
 - The firmware is compiled by mpy-cross: for this unix port (``build/simfw``, x64:
@@ -13,7 +19,7 @@ Run by ``make bench`` (``micropython -X heapsize=192k``, from the repository roo
   channel, docs/simulator.md) plays a Tobit game of the engine against itself (a
   spectator makes the moves on the sensors) and a Toguz Kumalak demo, collecting
   after every frame; data = its largest live heap minus the code of the modules
-  loaded at that moment. Target 64 KB.
+  loaded at that moment. (Once a 64 KB target: now a figure only.)
 - Start-up (bench/app_boot_probe.py, code imported beforehand as frozen code would
   be): to the first lit LED frame and to the menu lit; and, as measured by the
   firmware process, with its .mpy files loaded from the filesystem (no target).
@@ -198,10 +204,11 @@ def main():
             loaded += sizes.get(name, 0)
         data = m["peak"] - loaded
         st = stats[i]
-        report("app data peak, %s (%d plies)" % (names[i], st.get("ply", 0)), data // 1024, "KB",
-               "<= 64 KB", data <= 65536 and st.get("ply", 0) >= 30, None)
-        report("app heap peak, code + data, %s" % names[i], m["peak"] // 1024, "KB", "< 192 KB",
-               m["peak"] < 192 * 1024, None)
+        # (informational: the legacy model's figures, not the product's; see the docstring)
+        report("app data peak, %s (%d plies), legacy x64 .mpy" % (names[i], st.get("ply", 0)),
+               data // 1024, "KB", None, None, "informational")
+        report("app heap peak, code + data, %s, legacy x64 .mpy" % names[i], m["peak"] // 1024, "KB",
+               None, None, "informational")
     os.system("rm -rf %s" % TMP)
 
 

@@ -100,13 +100,17 @@ class One:
         pass
 
 
-# the record on the Pico's own littlefs (bench/mp_record.py's figures, on flash): a
-# 300-move game appended move by move, then the start-up's scan and resume of it, the
-# link's idle poll and its answer to a fetch of that game
+# the record on the Pico's own littlefs (bench/mp_record.py's figures, on flash), with
+# the record's journal where the image has one (the product's; as playboard.app.onboard
+# opens the store): a 300-move game appended move by move, then the start-up's scan and
+# resume of it, the link's idle poll and its answer to a fetch of that game
 from playboard import record  # noqa: E402
 from playboard import link  # noqa: E402
+from playboard.record.journal import find  # noqa: E402
 
-st = record.Store("/bench")
+JOURNAL = find()  # (None on the stock image: the .mpy deploy's files only)
+out["journal"] = JOURNAL is not None
+st = record.Store("/bench", journal=JOURNAL)
 st.new_game("toguz", {"White": "Ann", "Black": "Playboard L3"})
 ts = []
 for i in range(300):
@@ -119,7 +123,7 @@ st.close()
 st = ts = None
 gc.collect()
 t0 = time.ticks_us()
-st = record.Store("/bench")
+st = record.Store("/bench", journal=JOURNAL)
 r = st.resume()
 out["rec_resume"] = [time.ticks_diff(time.ticks_us(), t0), len(r.moves) if r is not None else -1]
 r = None
@@ -132,37 +136,25 @@ lk.t = One(link.encode_frame(1, "F", b'{"id": 1, "off": 0}'))
 t0 = time.ticks_us()
 lk.poll()
 out["link_fetch"] = time.ticks_diff(time.ticks_us(), t0)
+st.finish("1-0", "")  # (the journal folded and erased: the app's store finds it blank)
 st.close()
 lk = st = None
 
-from playboard.config import load_board  # noqa: E402
-from playboard.hw.open import open_board  # noqa: E402
 from playboard.compat import unload  # noqa: E402
 
 for m in ("playboard.engine.search", "playboard.engine.evaluation", "playboard.engine.tihbat_table",
           "playboard.games.perft", "playboard.games.registry", "playboard.link"):
     unload(m)
 gc.collect()
-cfg = load_board("pico-matrix", with_layout=False)
-hw = open_board(cfg)
-from playboard.app.startup import read_layouts  # noqa: E402
-layouts = read_layouts(cfg, hw)
-from playboard.app.loop import App  # noqa: E402
-unload("playboard.app.startup")
 from playboard.app.state import S_MENU, S_SETUP, S_PLAY  # noqa: E402
-from playboard.record import Store  # noqa: E402
 try:  # the USB serial channel, where main.py takes it
     from playboard.hw.stdio import StdioTransport
 except ImportError:
     from playboard.link import StdioTransport
-# as playboard.app.onboard.run (which a board holds while it runs): Tobit's native
-# search, before App, where the board definition asks or the firmware is frozen
-from playboard.app.onboard import load_native  # noqa: E402
-NATIVE = load_native(cfg)
+from benchlib import board_app, largest_block  # noqa: E402
+
+app, NATIVE = board_app("/games", StdioTransport(), JOURNAL)
 out["native"] = NATIVE
-app = App(hw, cfg, Store("/games"), transport=StdioTransport(), wdt=None, layouts=layouts)
-del layouts
-gc.collect()
 
 
 def frame():
@@ -201,21 +193,6 @@ def request(req):
 def to_menu():
     app.link_set_game({"menu": True, "start": False})
     frames(10)
-
-
-def largest_block():
-    gc.collect()
-    lo, hi = 0, gc.mem_free()
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        try:
-            b = bytearray(mid)
-            del b
-            lo = mid
-        except MemoryError:
-            hi = mid - 1
-        gc.collect()
-    return lo
 
 
 def heap(key):

@@ -9,7 +9,10 @@ write, median and worst (target: median <= 20 ms); the longest stall a move's wr
 puts into its frame (target: <= 50 ms: a frame holding it lasts this plus the frame's
 own work, about 1-3 ms in play, bench/py_pico.py); sectors erased and pages
 programmed over the 300 moves; the game's start and end (where an erase does not
-cost a play frame). Images: the stock MicroPython RPI_PICO with the .mpy deploy
+cost a play frame), and of the start the new game's header write alone (target: <= 50
+ms, it lies in a frame of the app's start; the product's goes to the journal by page
+programs). On the .mpy deploy these are its stated limits, not targets (docs/pico.md).
+Images: the stock MicroPython RPI_PICO with the .mpy deploy
 (``playboard deploy``'s developer path: littlefs only, a move costs an erase) and,
 where present, the frozen product image (``$PICO_FROZEN_UF2``, else
 build/playboard-pico.uf2 from ``make uf2``).
@@ -92,16 +95,25 @@ def main():
             bad = sum(1 for t in ts if t < 0)
             ok = [t for t in ts if t >= 0] or [0]
             med, worst = median(ok), max(ok)
-            benchlib.report(name + "a move's write, median of %d" % len(ts), med / 1000, "ms", "<= 20 ms",
-                            med <= 20000 and not bad)
+            # the product's targets; the .mpy deploy on the stock image (no journal: a move
+            # costs an erase) states its write as its limit (docs/pico.md), no gate
+            prod = uf2 is not None
+            limit = None if prod else "the .mpy deploy's limit"
+            benchlib.report(name + "a move's write, median of %d" % len(ts), med / 1000, "ms",
+                            "<= 20 ms" if prod else None, (med <= 20000 and not bad) if prod else None, limit)
             benchlib.report(name + "a move's write, worst of %d (a frame holding it stalls this long)" % len(ts),
-                            worst / 1000, "ms", "<= 50 ms", worst <= 50000 and not bad)
+                            worst / 1000, "ms", "<= 50 ms" if prod else None,
+                            (worst <= 50000 and not bad) if prod else None, limit)
             benchlib.report(name + "moves whose write failed", bad, "", "0", bad == 0)
             benchlib.report(name + "sectors erased by %d moves" % len(ts), d["erases"], "erases")
             benchlib.report(name + "pages programmed by %d moves" % len(ts), d["programs"], "pages")
             benchlib.report(name + "the record's journal in use", "yes" if d["journal"] else "no", "")
             benchlib.report(name + "game start (open the store + new game; not a play frame)",
                             (d["open"] + d["new_game"]) / 1000, "ms")
+            # the new game's header and tags: written in a frame of the app's start
+            # (gamestart's unit 13): the product's start frame holds no erase
+            benchlib.report(name + "a new game's header write (in a start frame)", d["new_game"] / 1000, "ms",
+                            "<= 50 ms" if prod else None, (d["new_game"] <= 50000) if prod else None, limit)
             benchlib.report(name + "game end (finish; not a play frame)", d["finish"] / 1000, "ms")
             benchlib.report(name + "watchdog resets", d["resets"], "", "0", d["resets"] == 0)
     return 0

@@ -4,7 +4,8 @@ file with what the record's journal holds of it (docs/app.md, "The journal").
 With the journal (the simulated board's default, as the product board's), the moves
 of the game in play are in the journal (``<flash>/journal``, or ``<image>.journal``
 beside a littlefs image) until the game ends or the board powers up again: its file
-``g<id>.rec`` alone is the game as it was when the journal began. These functions
+``g<id>.rec`` alone is the game as it was when the journal began (a game begun in
+the journal has no file until then: the journal holds it whole). These functions
 put the two together as the board does at power-up (``Journal.settle``): the
 journal's records that the file does not hold yet, after the file's bytes. The
 journal is read by the firmware's own reader (``playboard.record.journal.Journal``:
@@ -44,21 +45,33 @@ def journal_of(flash=None, image=None):
     return image + ".journal" if image else os.path.join(flash, "journal")
 
 
-def with_journal(raw, gid, journal_path):
-    """The record bytes of game ``gid`` as the board keeps them: ``raw`` (bytes: its
-    file, ``g<gid>.rec`` or ``s<gid>.rec``) followed by the records the journal at
-    ``journal_path`` holds of that game beyond the file (none when the journal is
-    absent, blank or holds another game). Never raises on a bad journal (its records
-    are read up to the first that fails its check, as the board reads them)."""
+def read_journal(journal_path):
+    """``(bytes, scan)`` of the journal at ``journal_path``: its bytes and what it holds
+    (``Journal.scan``'s ``(gid, base, first, end, new)``, its last section: gid 0 when
+    that is closed or the journal blank); None when there is no journal file."""
     try:
         with open(journal_path, "rb") as f:
             data = f.read()
     except OSError:
+        return None
+    return data, Journal(_JournalCopy(data)).scan(bytearray(max(READ_BUF, 261)))
+
+
+def with_journal(raw, gid, journal_path):
+    """The record bytes of game ``gid`` as the board keeps them: ``raw`` (bytes: its
+    file, ``g<gid>.rec`` or ``s<gid>.rec``; None: the board has no file of it)
+    followed by the records the journal at ``journal_path`` holds of that game
+    beyond the file (none when the journal is absent, blank or holds another game).
+    None when there is neither a file nor a game begun in the journal. Never raises
+    on a bad journal (its records are read up to the first that fails its check, as
+    the board reads them)."""
+    got = read_journal(journal_path)
+    if got is None:
         return raw
-    j = Journal(_JournalCopy(data))
-    jgid, base, first, end = j.scan(bytearray(max(READ_BUF, 261)))
-    if jgid != gid:
+    data, (jgid, base, first, end, new) = got
+    if jgid != gid or (raw is None and (not new or first >= end)):
         return raw
+    raw = raw or b""
     start = first + max(0, len(raw) - base)  # (what the file holds already: folded)
     return raw + data[start:end] if start < end else raw
 
@@ -66,7 +79,8 @@ def with_journal(raw, gid, journal_path):
 def kept_game(flash, gid):
     """Game ``gid`` of the simulated board whose flash folder is ``flash`` (its games in
     ``flash/games``), as the board keeps it: a ``playboard.record.read.GameRecord``
-    (moves included), or None when the board has no file of it."""
+    (moves included), or None when the board has no file of it and the journal
+    holds no game begun there under that id."""
     raw = None
     for k in ("g", "s"):
         try:
@@ -75,9 +89,8 @@ def kept_game(flash, gid):
             break
         except OSError:
             continue
-    if raw is None:
-        return None
-    return parse_game(with_journal(raw, gid, journal_of(flash)), gid)
+    raw = with_journal(raw, gid, journal_of(flash))
+    return None if raw is None else parse_game(raw, gid)
 
 
 def kept_games(flash):
@@ -91,4 +104,10 @@ def kept_games(flash):
             with open(os.path.join(folder, n), "rb") as f:
                 raw = f.read()
             out[n] = parse_game(with_journal(raw, int(n[1:-4]), journal_of(flash)), int(n[1:-4]))
+    got = read_journal(journal_of(flash))  # a game begun in the journal: no file yet
+    gid = got[1][0] if got is not None else 0
+    if gid and "g%d.rec" % gid not in out and "s%d.rec" % gid not in out:
+        raw = with_journal(None, gid, journal_of(flash))
+        if raw:
+            out["g%d.rec" % gid] = parse_game(raw, gid)
     return out

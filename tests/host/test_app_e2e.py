@@ -67,37 +67,32 @@ def _tobit_sensor(cell):
     return load_layout("tobit").sensor_of(cell)
 
 
-def test_toguz_game_survives_kills_and_power_cuts_then_syncs_and_exports_byte_for_byte(board, tmp_path):
-    rng = random.Random(20261130)
-    b = board()
-    image = str(tmp_path / "flash.img")
-    ready = b.start("sim", image=image, blocks=48)
-    assert ready["ready"] and ready["n_leds"] == 58
-    b.new_game("toguz", "two")
-    b.advance(100)
+def play_through_cuts(b, plan, rng, odds, cut_bytes):
+    """Play the Toguz Kumalak moves ``plan`` (texts) on simulated board ``b`` (a game
+    begun, no move made) while the process is killed and its flash cut at random
+    (``rng``): before each move, with ``odds`` = (a, b, c), a kill between two frames
+    below a, a kill inside the move's frames below b (at most 3 kills in all), the
+    power cut after ``rng.randrange(1, cut_bytes)`` more bytes written below c (inside a
+    block write or a page program). After each death the board is restarted and must
+    resume the game with every move whose event was seen, and at most the one being
+    written. Returns (the rules core at the end, kills, cuts that struck)."""
     g = new_game("toguz")
-    plan = []
-    t = new_game("toguz")
-    while len(plan) < 24 and not t.is_game_over():
-        m = rng.choice(t.legal_moves())
-        plan.append(t.move_text(m))
-        t.push(m)
     committed = 0  # moves whose event we saw: they are on flash
     kills = cuts = 0
     while g.ply < len(plan):
         action = rng.random()
-        if action < 0.12 and kills < 3:
+        if action < odds[0] and kills < 3:
             b.kill()  # switched off between two frames
             kills += 1
-        elif action < 0.25 and kills < 3:
+        elif action < odds[1] and kills < 3:
             # switched off while it runs: somewhere inside a move's frames
             pit = g.parse_move(plan[g.ply])
             os.write(b._ctl_w, b"tap %d 150\nadv 3000\n" % (pit + 9 * g.turn))
             time.sleep(rng.random() * 0.05)
             b.kill()
             kills += 1
-        elif action < 0.55:
-            b.cut_after(rng.randrange(1, 700))  # the power goes inside a block write
+        elif action < odds[2]:
+            b.cut_after(rng.randrange(1, cut_bytes))
         try:
             m = g.parse_move(plan[g.ply])
             _toguz_move(b, g, m)
@@ -106,7 +101,7 @@ def test_toguz_game_survives_kills_and_power_cuts_then_syncs_and_exports_byte_fo
             assert committed == g.ply
             continue
         except SimDied:
-            if action >= 0.25:
+            if action >= odds[1]:
                 cuts += 1
         ready = b.restart()
         st = b.status()
@@ -119,6 +114,24 @@ def test_toguz_game_survives_kills_and_power_cuts_then_syncs_and_exports_byte_fo
         assert st["fen"] == g.fen()
         committed = st["ply"]
         b.events()
+    return g, kills, cuts
+
+
+def test_toguz_game_survives_kills_and_power_cuts_then_syncs_and_exports_byte_for_byte(board, tmp_path):
+    rng = random.Random(20261130)
+    b = board()
+    image = str(tmp_path / "flash.img")
+    ready = b.start("sim", image=image, blocks=48)
+    assert ready["ready"] and ready["n_leds"] == 58
+    b.new_game("toguz", "two")
+    b.advance(100)
+    plan = []
+    t = new_game("toguz")
+    while len(plan) < 24 and not t.is_game_over():
+        m = rng.choice(t.legal_moves())
+        plan.append(t.move_text(m))
+        t.push(m)
+    g, kills, cuts = play_through_cuts(b, plan, rng, (0.12, 0.25, 0.55), 700)
     assert kills >= 1 and cuts >= 2, (kills, cuts)
     b.cut_after(0)
     _resign(b, 1)

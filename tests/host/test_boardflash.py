@@ -31,12 +31,19 @@ def _lay_out(flash, fs, nor):
         f.write(bytes(nor.data))
 
 
-def _game(moves, nor):
-    """(the store's file system, the same game's bytes written without a journal)."""
+def _game(moves, nor, power_up=True):
+    """(the store's file system, the same game's bytes written without a journal). With
+    ``power_up`` the board is switched off and on after the game's start: its file
+    then holds the header (the journal's settle made it), the moves go to the journal;
+    else the game is begun in the journal and has no file yet."""
     fs, plain_fs = FakeFs(), FakeFs()
     st, plain = _store(fs, nor), _store(plain_fs)
     for s in (st, plain):
         assert s.new_game("toguz", {"White": "Ann"}) == 1
+    if power_up:
+        st = _store(fs, nor)
+        assert st.resume().id == 1
+    for s in (st, plain):
         for m in moves:
             assert s.add_move(m)
     return fs, bytes(plain_fs.files["/games/g1.rec"])
@@ -57,6 +64,18 @@ def test_the_game_in_play_is_its_file_and_the_journal(tmp_path):
     assert kept_game(flash, 2) is None
 
 
+def test_a_game_begun_in_the_journal_is_the_journal_alone(tmp_path):
+    nor = RamNor(4)
+    fs, whole = _game(MOVES, nor, power_up=False)
+    flash = str(tmp_path / "flash")
+    _lay_out(flash, fs, nor)
+    assert not os.path.exists(os.path.join(flash, "games", "g1.rec"))  # no file yet
+    assert with_journal(None, 1, journal_of(flash)) == whole  # byte for byte the plain file
+    assert with_journal(None, 2, journal_of(flash)) is None
+    assert kept_game(flash, 1).moves == MOVES and kept_game(flash, 2) is None
+    assert {n: r.moves for n, r in kept_games(flash).items()} == {"g1.rec": MOVES}
+
+
 def test_what_the_file_holds_already_is_not_taken_twice(tmp_path):
     """A fold cut after the file took the journal's first records (before the journal's
     erase): the file's size says how much it holds, as the board's settle reads it."""
@@ -64,8 +83,8 @@ def test_what_the_file_holds_already_is_not_taken_twice(tmp_path):
     fs, whole = _game(MOVES, nor)
     raw = bytes(fs.files["/games/g1.rec"])
     j = Journal(nor)
-    gid, base, first, end = j.scan(bytearray(512))
-    assert (gid, base) == (1, len(raw)) and end > first
+    gid, base, first, end, new = j.scan(bytearray(512))
+    assert (gid, base, new) == (1, len(raw), False) and end > first
     two = first + 2 * (len(MOVES[0]) + 6)  # the journal's first two move records
     part = raw + bytes(nor.data[first:two])
     jpath = str(tmp_path / "journal")
@@ -88,7 +107,7 @@ def test_a_journal_of_another_game_or_none_leaves_the_file_as_it_is(tmp_path):
         f.write(b"\xff" * 4 * 4096)  # erased: the game ended and was folded
     assert with_journal(raw, 1, jpath) == raw
     torn = bytearray(nor.data)
-    gid, base, first, end = Journal(nor).scan(bytearray(512))
+    gid, base, first, end, new = Journal(nor).scan(bytearray(512))
     torn[end - 3] ^= 0xFF  # the last record cut short by a power cut: not read
     with open(jpath, "wb") as f:
         f.write(bytes(torn))

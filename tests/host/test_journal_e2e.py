@@ -3,21 +3,20 @@ default: NOR flash in a file beside the littlefs image or in the flash folder, a
 product board has it below its filesystem; docs/app.md "The journal"): a Toguz Kumalak
 game played through the sensors while the process is killed at random moments and its
 flash cut inside page programs and block writes; each restart resumes with every
-committed move; the game's end folds it into its file, which holds every move, and the
-journal is left erased. And on a flash folder with the default journal, the power cut
+committed move; the game's end folds it into its file, which holds every move, and
+closes its section of the journal. And on a flash folder with the default journal, the power cut
 right after a move.
 """
 import os
 import random
-import time
 
 import pytest
 
 from playboard.games.registry import new_game
 from playboard.record.read import parse_game
-from playboard_host.simboard import SimDied, micropython_binary
+from playboard_host.simboard import micropython_binary
 
-from test_app_e2e import _moves, _resign, _toguz_move
+from test_app_e2e import _moves, _resign, _toguz_move, play_through_cuts
 
 pytestmark = pytest.mark.skipif(micropython_binary() is None,
                                 reason="micropython not installed (make setup)")
@@ -41,48 +40,14 @@ def test_a_game_on_the_journal_survives_kills_and_cuts_and_ends_whole_in_its_fil
     assert ready["ready"]
     b.new_game("toguz", "two")
     b.advance(100)
-    g = new_game("toguz")
     plan = []
     t = new_game("toguz")
     while len(plan) < 20 and not t.is_game_over():
         m = rng.choice(t.legal_moves())
         plan.append(t.move_text(m))
         t.push(m)
-    committed = 0
-    kills = cuts = 0
-    while g.ply < len(plan):
-        action = rng.random()
-        if action < 0.15 and kills < 3:
-            b.kill()
-            kills += 1
-        elif action < 0.3 and kills < 3:
-            pit = g.parse_move(plan[g.ply])
-            os.write(b._ctl_w, b"tap %d 150\nadv 3000\n" % (pit + 9 * g.turn))
-            time.sleep(rng.random() * 0.05)
-            b.kill()
-            kills += 1
-        elif action < 0.6:
-            b.cut_after(rng.randrange(1, 600))  # inside a page program of the journal
-        try:
-            m = g.parse_move(plan[g.ply])
-            _toguz_move(b, g, m)
-            g.push(m)
-            committed += len(_moves(b.events()))
-            assert committed == g.ply
-            continue
-        except SimDied:
-            if action >= 0.3:
-                cuts += 1
-        b.restart()
-        st = b.status()
-        assert st["state"] == "play" and st["game"] == "toguz", st
-        assert committed <= st["ply"] <= committed + 1, (st, committed)
-        g = new_game("toguz")
-        for text in plan[:st["ply"]]:
-            g.push_text(text)
-        assert st["fen"] == g.fen()
-        committed = st["ply"]
-        b.events()
+    # (cuts inside a page program of the journal)
+    g, kills, cuts = play_through_cuts(b, plan, rng, (0.15, 0.3, 0.6), 600)
     assert kills >= 1 and cuts >= 2, (kills, cuts)
     b.cut_after(0)
     # in play, the moves since the last power-up are in the journal, not the file
@@ -100,16 +65,17 @@ def test_a_game_on_the_journal_survives_kills_and_cuts_and_ends_whole_in_its_fil
     b.kill()
     rec = parse_game(_game_file(image, 48, "g1.rec"))
     assert rec.moves == plan and rec.finished and rec.problem is None
-    with open(image + ".journal", "rb") as f:
-        assert f.read() == b"\xff" * 4 * 4096  # erased at the game's end
+    from playboard_host.boardflash import read_journal
+    data, (gid, base, first, end, new) = read_journal(image + ".journal")
+    assert gid == 0 and data[end:] == b"\xff" * (4 * 4096 - end)  # its section closed at the end
 
 
 def test_the_journal_is_on_by_default_and_a_power_cut_right_after_a_move_keeps_it(board, tmp_path):
     """``SimBoard.start`` gives the board the product's journal unless told otherwise:
-    a two-player Toguz Kumalak game's moves go to ``flash/journal``, not to the game's
-    file; the power cut the moment the second move is committed (no frame after it),
-    the board comes back with both moves (folded into the file at power-up, the
-    journal begun again for the resumed game) and plays on; a cut after the third
+    a two-player Toguz Kumalak game's header and moves go to ``flash/journal`` (the
+    game has no file yet); the power cut the moment the second move is committed (no
+    frame after it), the board comes back with both moves (its file made at power-up,
+    the journal begun again for the resumed game) and plays on; a cut after the third
     move again; the game as the board keeps it (``boardflash.kept_game``) is every
     move at each moment."""
     from playboard_host.boardflash import kept_game
@@ -136,8 +102,7 @@ def test_the_journal_is_on_by_default_and_a_power_cut_right_after_a_move_keeps_i
     b.kill()
     assert seen == plan
     path = os.path.join(flash, "games", "g1.rec")
-    with open(path, "rb") as f:
-        assert parse_game(f.read()).moves == []  # the file alone: the journal has them
+    assert not os.path.exists(path)  # begun in the journal: its header and moves are there
     with open(os.path.join(flash, "journal"), "rb") as f:
         assert f.read(1) == b"J"
     assert kept_game(flash, 1).moves == plan

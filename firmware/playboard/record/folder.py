@@ -231,6 +231,9 @@ def games(st, frm=0, limit=None):
                     del ids[limit:]  # (the list stays short however many games)
     except OSError:
         pass
+    c = st.current
+    if c is not None and c >= frm and c not in ids:
+        ids.append(c)  # (a game begun in the journal: no file yet)
     ids.sort()
     out = []
     for gid in ids[:limit]:

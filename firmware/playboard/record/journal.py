@@ -6,19 +6,30 @@ sector erase (45 ms typical, 400 ms at worst, interrupts off and both cores stal
 A NOR flash can program a page again as long as the bytes written are still 0xff
 (a program only clears bits), so records appended one after another into a region
 erased beforehand cost one or two page programs each (0.4 ms typical, 3 ms worst)
-and no erase. The region is erased where a stall costs no play frame: when a game
-ends (after it was folded into its file), at power-up, at a game's start when a
-cut left it dirty.
+and no erase. The region is erased where a stall costs no play frame: at power-up,
+when it fills (once in some 1,500 moves), at a game's end once it is three-quarters
+used (once in some 20 games); else a game's end (its fold) or a game dropped with no
+move closes its section with a ``J`` record naming no game (``close``), and the next
+game begins after it: neither a game's start nor its end erases (a cut or a failure
+that left bytes where the next record goes: settled, then erased).
 
 Layout: byte 0 holds a ``J`` record (payload: the game id, 0, the size of its file
-``g<id>.rec`` when the journal began), then the game's records (``M``, ``U``,
-``T``, ``E``) exactly as they would be appended to that file (``playboard.record``:
-type, length, payload, CRC-32), then 0xff to the end. The records go into the file
-(folded, ``Journal.fold``) when the game ends or the journal fills; at power-up
-(``Journal.settle``) whatever the file lacks is folded, then the journal is erased.
-A cut at any byte loses at most the record being programmed: the records are read
-up to the first that fails its check, and the file's size says how much of the
-journal it already holds (littlefs commits a file's growth whole, at the flush).
+``g<id>.rec`` when the journal began; for a game begun in the journal, 0, 0, ``n``:
+its file is not made yet; a closed section's: 0, 0, 0), then the game's records
+(``G`` and ``T`` of a game begun here, ``M``, ``U``, ``T``, ``E``) exactly as they
+would be appended to that file (``playboard.record``: type, length, payload,
+CRC-32), then the next section's ``J``
+record and records, and so on, then 0xff to the end; the last section counts. The
+records go into the file (folded, ``Journal.fold``: the file with them written
+aside and renamed, whole or not at all; a game begun here gets its file then) when
+the game ends or the journal fills; at power-up (``Journal.settle``) whatever the
+file lacks is folded, then the journal is erased. A game's start writes its header
+here (``begin``): the file system is not written in the start's frame (a littlefs
+commit may compact a metadata block: a sector erase, 45-400 ms with the chip
+stalled). A cut at any byte loses at most the record being programmed: the records
+are read up to the first that fails its check, and the file's size says how much of
+the journal it already holds (a fold renames the file whole: on littlefs and on the
+simulated board's host files alike).
 
 The device: a block device with the extended interface of ``rp2.Flash`` (4 KB
 blocks; ``readblocks(n, buf, off)``; ``writeblocks(n, buf, off)`` programs without
@@ -32,6 +43,7 @@ from playboard.record.codec import GAME_TYPES, StoreError, crc32, encode_record
 _SECTOR = const(4096)
 _PAGE = const(256)
 _OVERHEAD = const(6)
+_T_COUNTER = const(0x4E)  # "N": the id counter's record (playboard.record)
 T_JOURNAL = const(0x4A)  # "J"
 _FF = b"\xff" * 256
 
@@ -40,9 +52,10 @@ class Journal:
     """The journal's flash: ``dev`` (see the module docstring), ``size`` bytes; and
     what it holds for the store: ``pos`` (its next byte while it holds the current
     game, else 0), ``first`` (the byte of the game's first record, after the ``J``
-    record), ``base`` (the game's bytes in its file: the rest are here), ``ending``
-    (the game's ``E`` record is here, its fold pending), ``bad`` (a failure left it
-    to be settled before the next append).
+    record), ``base`` (the game's bytes in its file: the rest are here), ``new``
+    (the game was begun here: it has no file yet, ``base`` is 0), ``ending`` (the
+    game's ``E`` record is here, its fold pending), ``bad`` (a failure left it to
+    be settled before the next append).
 
     Allocates one 256-byte page buffer; reading, programming and erasing raise what
     the device raises (OSError)."""
@@ -54,8 +67,10 @@ class Journal:
         self.pos = 0
         self.first = 0
         self.base = 0
+        self.new = False
         self.ending = False
         self.bad = False
+        self.tail = 0  # the first byte after the closed sections (blank from here on)
 
     def append(self, st, rtype, payload):
         """Store ``st``'s ``_append`` while the journal holds its game: one record
@@ -142,25 +157,25 @@ class Journal:
         return n
 
     def scan(self, buf):
-        """What the journal holds: ``(gid, base, first, end)``: the game id and its
-        file's size when the journal began, the byte of its first game record and the
-        end of its valid records; ``(0, 0, 0, 0)`` if byte 0 holds no ``J`` record."""
+        """What the journal holds: ``(gid, base, first, end, new)``: the game id and
+        its file's size when the journal began, the byte of its first game record, the
+        end of its valid records, and whether the game was begun here (no file made
+        yet: its records from ``first`` on are the whole game); ``(0, 0, 0, 0,
+        False)`` if byte 0 holds no ``J`` record."""
         n = self.record_at(0, buf)
         if not n or buf[0] != T_JOURNAL:
-            return 0, 0, 0, 0
-        try:
-            a, b = bytes(buf[2:n - 4]).split(b"\x00")
-            gid = int(a)
-            base = int(b)
-        except ValueError:
-            return 0, 0, 0, 0
-        end = n
-        while True:
+            return 0, 0, 0, 0, False
+        gid, base, new = _section(buf, n)
+        first = end = n
+        while True:  # (a later J record begins the section that counts: see ``close``)
             k = self.record_at(end, buf)
-            if not k or buf[0] == T_JOURNAL:
+            if not k:
                 break
             end += k
-        return gid, base, n, end
+            if buf[0] == T_JOURNAL:
+                gid, base, new = _section(buf, k)
+                first = end
+        return gid, base, first, end, new
 
 
     # ---- the store's jobs with the journal (st: a playboard.record.Store) ----------
@@ -168,33 +183,116 @@ class Journal:
     def start(self, st):
         """Begin the journal for store ``st``'s current game, whose file holds
         ``st._cur_size`` valid bytes (a bad tail is cut off first): a ``J`` record at
-        byte 0. If the journal is not blank it is settled first (a cut left it so).
-        If it cannot be made ready, ``pos`` stays 0: the game goes on in its file."""
+        ``tail``. If the journal is not blank there it is settled first (a cut left it
+        so). If it cannot be made ready, ``pos`` stays 0: the game goes on in its file."""
         self.pos = 0
         try:
             if st._dirty and not st._repair():
                 return
-            for s in range(self.size // _SECTOR):
-                if not self.blank(s):
-                    if not self.settle(st):
-                        return
-                    break
+            if not self._ready(st, 300):
+                return
+            t = self.tail
             n = encode_record(T_JOURNAL, "%d\x00%d" % (st.current, st._cur_size), st._buf)
-            self.program(0, memoryview(st._buf)[0:n])
+            self.program(t, memoryview(st._buf)[0:n])
         except Exception as e:  # noqa: BLE001 - OSError, MemoryError: the file path instead
             st._fail("starting the journal", e)
             return
         self.base = st._cur_size
-        self.pos = self.first = n
+        self.new = False
+        self.pos = self.first = t + n
 
-    def _copy(self, st, path, start, end):
-        """Append the journal's bytes ``start`` .. ``end`` to file ``path`` in one
-        commit (littlefs makes a file's growth visible whole, at the flush); False
-        (``st.error`` says why) if flash failed."""
-        mv = memoryview(st._buf)
+    def _ready(self, st, need):
+        """True once ``need`` bytes from ``tail`` are blank (and, with ``tail`` 0, the
+        whole journal): settled first where they are not (a cut or a failure left it so;
+        or it is full of closed sections: then erased, a stall); False (``st.error``)
+        if that failed."""
+        t = self.tail
+        if t + need <= self.size:
+            pg = self._page
+            ok = True
+            p = t - t % _PAGE
+            while ok and p < (t + need if t else self.size):
+                self.read(p, pg)
+                ok = pg == _FF if p >= t else pg[t - p:] == _FF[t - p:]
+                p += _PAGE
+            if ok:
+                return True
+        return self.settle(st)
+
+    def close(self, end):
+        """The journal's game is done with (folded into its file, or discarded with no
+        move): a ``J`` record naming no game closes its section at byte ``end`` by a
+        page program, and the next game begins after it (``tail``): no erase at a
+        game's end or start. With less than a quarter of the journal left after it, or
+        bytes not blank there (a failure), the sectors used are erased instead (a stall,
+        at a game's end: once in some 20 games). OSError from the device."""
+        rec = encode_record(T_JOURNAL, "0\x000")
+        k = len(rec)
+        pg = self._page
+        if end + k + 512 <= self.size - self.size // 4:
+            self.read(end, memoryview(pg)[0:k + 8])
+            if pg[0:k + 8] == _FF[0:k + 8]:
+                self.program(end, rec)
+                self.tail = end + k
+                return
+        self.tail = 0
+        self.erase(end + 512)  # (and past the end: a record cut short there by a failure)
+
+    def begin(self, st, gid, data):
+        """Begin game ``gid`` of store ``st`` here: a ``J`` record saying its file is not
+        made yet, then ``data`` (bytes: its ``G`` and ``T`` records), by page programs
+        only (no erase while the journal is blank, as it is after a game's end). True
+        once on flash; False (``st.error``) if the journal is not ready or flash failed
+        (the journal then holds no game: the store writes the file instead)."""
+        self.pos = 0
+        if self.bad or len(data) + 600 > self.size:
+            return False
         try:
-            f = st.fs.open(path, "ab")
+            if not self._ready(st, len(data) + 300):
+                return False
+            t = self.tail
+            n = encode_record(T_JOURNAL, "%d\x000\x00n" % gid, st._buf)
+            self.program(t, memoryview(st._buf)[0:n])
+            self.program(t + n, data)
+        except Exception as e:  # noqa: BLE001 - OSError, MemoryError: the file path instead
+            self.bad = True  # (a J record may be on flash: settled before the next game)
+            st._fail("beginning a game in the journal", e)
+            return False
+        self.base = 0
+        self.new = True
+        self.first = t + n
+        self.pos = t + n + len(data)
+        return True
+
+    def _copy(self, st, path, keep, start, end):
+        """Make file ``path`` its first ``keep`` bytes (-1: it has none yet) followed
+        by the journal's bytes ``start`` .. ``end``, in one commit on any file system:
+        written aside (``path + ".tmp"``) and renamed, so a cut leaves the file as it
+        was or whole, never part of a record (host files, the simulated board's
+        folder, grow a write at a time; a torn write there may leave stray bytes).
+        For a file not made yet the id counter (``next``) is written past its id
+        first. False (``st.error`` says why) if flash failed."""
+        mv = memoryview(st._buf)
+        tmp = path + ".tmp"
+        try:
+            if keep < 0:
+                # (the counter first: the id is never given again, even once the game
+                # is synced and dropped; a cut before the rename leaves the journal)
+                if not st._write_small("next", [encode_record(_T_COUNTER, str(st._next_id))]):
+                    return False
+            f = st.fs.open(tmp, "wb")
             try:
+                if keep > 0:
+                    src = st.fs.open(path, "rb")
+                    try:
+                        while keep > 0:
+                            k = src.readinto(mv[0:min(keep, len(mv))])
+                            if not k:
+                                raise OSError(5)  # (shorter than its size said)
+                            f.write(mv[0:k])
+                            keep -= k
+                    finally:
+                        src.close()
                 while start < end:
                     k = min(end - start, len(mv))
                     self.read(start, mv[0:k])
@@ -203,6 +301,13 @@ class Journal:
                 f.flush()
             finally:
                 f.close()
+            try:
+                st.fs.rename(tmp, path)
+            except OSError:
+                if keep < 0:
+                    raise
+                st.fs.remove(path)  # a file system whose rename will not replace (FAT):
+                st.fs.rename(tmp, path)  # a cut here leaves the .tmp, put in place at power-up
             return True
         except OSError as e:
             st._fail("folding the journal into " + path, e)
@@ -229,21 +334,28 @@ class Journal:
                 self.start(st)
             return True
         try:
-            done = st.fs.size(path) - self.base
+            size = st.fs.size(path)
         except OSError as e:
-            st._fail("g%d.rec" % st.current, e)
-            return False
-        start = self.first + max(0, done)
-        if start < self.pos:
-            st._make_room(self.pos - start)
-            if not self._copy(st, path, start, self.pos):
+            if not self.new:
+                st._fail("g%d.rec" % st.current, e)
                 return False
+            size = -1  # (a game begun here: its file is made now)
+        start = self.first + max(0, size - self.base)
+        if start < self.pos:
+            st._make_room(self.pos - start + max(0, size))  # (the copy aside, a moment)
+            if not self._copy(st, path, size, start, self.pos):
+                return False
+        self.new = False
         self.base += self.pos - self.first
         end = self.pos
         self.pos = 0
         self.bad = False
         try:
-            self.erase(end + 512)  # (and past the end: a record cut short there by a failure)
+            if restart:  # (full: erased, begun again at byte 0)
+                self.tail = 0
+                self.erase(end + 512)  # (and past the end: a record cut short by a failure)
+            else:
+                self.close(end)
         except OSError as e:  # the game is whole in its file (it goes on there); the
             st._fail("erasing the journal", e)  # journal is settled at the next start
             return True
@@ -259,28 +371,47 @@ class Journal:
         blank; False (``st.error``) if flash failed: then the journal is left as it
         is (nothing in it is lost) and ``bad`` set."""
         try:
-            gid, base, first, end = self.scan(st._buf)
+            gid, base, first, end, new = self.scan(st._buf)
             if gid:
-                for k in ("g", "s"):
-                    path = st._path("%s%d.rec" % (k, gid))
-                    try:
-                        size = st.fs.size(path)
-                    except OSError:
-                        continue
+                for k in ("g", "s", ""):
+                    size = -1
+                    if k:
+                        try:
+                            size = st.fs.size(st._path("%s%d.rec" % (k, gid)))
+                        except OSError:
+                            continue
+                    elif not new or first >= end:
+                        break  # (no file and none to make: a game dropped after its sync)
+                    path = st._path("%s%d.rec" % (k or "g", gid))
                     start = first + max(0, size - base)
                     if start < end:
-                        if not self._copy(st, path, start, end):
+                        if st._next_id <= gid:
+                            st._next_id = gid + 1
+                        # (no file: a game begun here gets it now, its header at least)
+                        if not self._copy(st, path, size, start, end):
                             self.bad = True
                             return False
                         st._note("g%d.rec: %d bytes from the journal" % (gid, end - start))
                     break
+            self.tail = 0
             self.erase()
         except OSError as e:
             st._fail("settling the journal", e)
             self.bad = True
             return False
         self.bad = False
+        self.new = False
         return True
+
+
+def _section(buf, n):
+    """``(gid, base, new)`` of the checked ``J`` record of ``n`` bytes in ``buf``
+    (gid 0: a closed section, no game; or an unreadable payload)."""
+    try:
+        f = bytes(buf[2:n - 4]).split(b"\x00")
+        return int(f[0]), int(f[1]), len(f) > 2 and f[2] == b"n"
+    except (ValueError, IndexError):
+        return 0, 0, False
 
 
 def find():

@@ -254,9 +254,31 @@ def read_small(st, name, rtype):
     return None
 
 
+class _InPlay:
+    """The game in play read as one file (``Store.read_into``): its file's records and
+    the journal's (a game begun in the journal has no file yet)."""
+
+    def __init__(self, st, gid):
+        self.st = st
+        self.gid = gid
+        self.p = 0
+
+    def readinto(self, b):
+        n = self.st.read_into(self.gid, self.p, b)
+        self.p += n
+        return n
+
+
 def read_game_file(st, gid, moves, kind="g"):
     """Game ``gid`` of store ``st`` read from flash record by record (a GameRecord; its
-    ``name`` None if unreadable); ``kind`` "g" (not yet synced) or "s" (synced)."""
+    ``name`` None if unreadable); ``kind`` "g" (not yet synced) or "s" (synced). The
+    game in play is read from its file and the journal."""
+    j = st.journal
+    if kind == "g" and gid == st.current and j is not None and j.pos:
+        try:
+            return read_game(_InPlay(st, gid), gid, moves, st._buf)
+        except OSError:
+            return GameRecord(gid)
     try:
         f = st.fs.open(st._path("%s%d.rec" % (kind, gid)), "rb")
     except OSError:

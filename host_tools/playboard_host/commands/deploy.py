@@ -31,9 +31,13 @@ from playboard_host.firmware_files import BOARD_ONLY_SKIP, sources  # noqa: F401
 HELP = "compile the firmware with mpy-cross and copy the changed files to the board with mpremote"
 
 # The deploy's limits, stated once here and in docs/pico.md ("The .mpy deploy"): printed by every deploy.
-LIMITS = ("playboard deploy is the developer's way to try a change on a board running stock MicroPython: "
-          "the firmware's code is loaded into the heap (in play 65-74 KB free instead of the frozen "
-          "image's 183-190), Tobit's native search stays off and the engine's deepest levels may not fit. "
+LIMITS = ("playboard deploy is the developer's way to try a change on a board running stock MicroPython. "
+          "Its limits (measured on the emulated Pico, bench/py_pico.py; the product's targets do not "
+          "apply to it): the firmware's code is loaded into the heap (in play 51-74 KB free, Tobit's "
+          "set-up 51-63, instead of the frozen image's 183-190), Tobit's native search stays off and "
+          "the engine's deepest levels may not fit; the stock image's flash has no record journal, so "
+          "each move's write erases a flash sector (52.7 ms median, 127 ms worst, the board stalled "
+          "meanwhile, instead of the frozen image's 1-2 ms). "
           "A board for players runs the frozen image: `make uf2`, then drop build/playboard-pico.uf2 on "
           "the board in BOOTSEL mode (docs/pico.md).")
 
