@@ -9,6 +9,7 @@ import pytest
 
 from playboard.games.registry import new_game
 from playboard_host import cli
+from playboard_host.boardflash import kept_games
 from playboard_host.gestures import PAD_BLACK_RESIGN, press_pad
 from playboard_host.simboard import SimBoard, micropython_binary
 
@@ -31,7 +32,9 @@ def _play(b, plies):
 
 
 def _records(flash):
-    return sorted(n for n in os.listdir(os.path.join(flash, "games")) if n.endswith(".rec"))
+    """The games the board keeps, by file name (a game begun in the record's journal
+    has no file yet: its name as it will have; playboard_host.boardflash)."""
+    return sorted(kept_games(flash))
 
 
 def test_a_day_with_restarts_keeps_and_counts_only_the_games_with_moves(tmp_path, capsys):
