@@ -67,6 +67,17 @@ def _tobit_sensor(cell):
     return load_layout("tobit").sensor_of(cell)
 
 
+def random_plan(rng, plies):
+    """A Toguz Kumalak game of up to ``plies`` random legal moves from ``rng``: their texts."""
+    plan = []
+    t = new_game("toguz")
+    while len(plan) < plies and not t.is_game_over():
+        m = rng.choice(t.legal_moves())
+        plan.append(t.move_text(m))
+        t.push(m)
+    return plan
+
+
 def play_through_cuts(b, plan, rng, odds, cut_bytes):
     """Play the Toguz Kumalak moves ``plan`` (texts) on simulated board ``b`` (a game
     begun, no move made) while the process is killed and its flash cut at random
@@ -125,12 +136,7 @@ def test_toguz_game_survives_kills_and_power_cuts_then_syncs_and_exports_byte_fo
     assert ready["ready"] and ready["n_leds"] == 58
     b.new_game("toguz", "two")
     b.advance(100)
-    plan = []
-    t = new_game("toguz")
-    while len(plan) < 24 and not t.is_game_over():
-        m = rng.choice(t.legal_moves())
-        plan.append(t.move_text(m))
-        t.push(m)
+    plan = random_plan(rng, 24)
     g, kills, cuts = play_through_cuts(b, plan, rng, (0.12, 0.25, 0.55), 700)
     assert kills >= 1 and cuts >= 2, (kills, cuts)
     b.cut_after(0)

@@ -16,7 +16,7 @@ from playboard.games.registry import new_game
 from playboard.record.read import parse_game
 from playboard_host.simboard import micropython_binary
 
-from test_app_e2e import _moves, _resign, _toguz_move, play_through_cuts
+from test_app_e2e import _moves, _resign, _toguz_move, play_through_cuts, random_plan
 
 pytestmark = pytest.mark.skipif(micropython_binary() is None,
                                 reason="micropython not installed (make setup)")
@@ -40,12 +40,7 @@ def test_a_game_on_the_journal_survives_kills_and_cuts_and_ends_whole_in_its_fil
     assert ready["ready"]
     b.new_game("toguz", "two")
     b.advance(100)
-    plan = []
-    t = new_game("toguz")
-    while len(plan) < 20 and not t.is_game_over():
-        m = rng.choice(t.legal_moves())
-        plan.append(t.move_text(m))
-        t.push(m)
+    plan = random_plan(rng, 20)
     # (cuts inside a page program of the journal)
     g, kills, cuts = play_through_cuts(b, plan, rng, (0.15, 0.3, 0.6), 600)
     assert kills >= 1 and cuts >= 2, (kills, cuts)
