@@ -1,9 +1,11 @@
 """ESD in SPICE: an IEC 61000-4-2 contact discharge into a line the board exposes, with
 its protection, down to the RP2040's pin.
 
-``strike(line, kv)`` builds an ngspice transient of the discharge network (150 pF
-charged to ``kv`` kV, 330 ohm: IEC 61000-4-2's contact discharge; 0.1 uH for its
-0.7-1 ns rise) touching ``line``'s connector, every other node at rest: the wire to the
+``strike(line, kv)`` builds an ngspice transient of the discharge network (IEC
+61000-4-2's contact discharge: its 150 pF through 330 ohm, and the gun tip's own
+capacitance through its short path, which makes the first peak: ``GUN``; ``calibrate``
+checks it into the standard's 2 ohm target: 3.75 A/kV first peak, 0.8 ns rise, 2 and
+1 A/kV at 30 and 60 ns) touching ``line``'s connector, every other node at rest: the wire to the
 ESD array, the array (its steering diodes onto its rail, its clamp), the wire on to the
 chip, the series resistor, the chip's pin (its own ESD diodes to its supply and GND,
 5 pF), on the matrix lines a BAT85 pair; and returns the peaks: the array's current,
@@ -27,7 +29,27 @@ import spice  # noqa: E402
 
 GUN_C = 150e-12       # IEC 61000-4-2's storage capacitor (F)
 GUN_R = 330.0         # its discharge resistor (ohms)
-GUN_L = 0.1e-6        # the discharge path: the standard's 0.7-1 ns rise (H)
+GUN_L = 2e-6          # the main branch's path (H): its current peaks late (the 30/60 ns
+#                       points), not in the first nanosecond
+# The tip's branch: the gun's tip and front end against the ground strap, charged with
+# the storage capacitor and discharged first through the shortest path: it makes the
+# standard's first peak (a 150 pF / 330 ohm pair alone gives 8 kV / 330 = 24 A, under
+# the standard's 30 A -15 %). Fitted with ngspice to the standard's table (IEC
+# 61000-4-2 ed. 2, Table 2: at 8 kV contact, first peak 30 A +-15 %, rise 0.8 ns
+# +-25 %, 16 A +-30 % at 30 ns, 8 A +-30 % at 60 ns, into the 2 ohm target):
+# 29.4 A, 0.76 ns, 16.2 A, 8.2 A (``calibrate``; tests/host/test_esd_spice.py)
+GUN_TIP_C = 12e-12    # (F)
+GUN_TIP_R = 250.0     # (ohms)
+GUN_TIP_L = 130e-9    # (H)
+# the standard's calibration table per kV of contact discharge: first peak (A/kV) and
+# its tolerance, rise time (s) and its, the currents at 30 and 60 ns (A/kV), +-30 %
+IEC_PEAK_A_PER_KV = 3.75
+IEC_PEAK_TOL = 0.15
+IEC_RISE_S = 0.8e-9
+IEC_RISE_TOL = 0.25
+IEC_I30_A_PER_KV = 2.0
+IEC_I60_A_PER_KV = 1.0
+IEC_TAIL_TOL = 0.30
 WIRE_L = 50e-9        # 5 cm of wire, connector to array or array to the Pico (H)
 IOVDD = 3.3           # the RP2040's IO supply, the +3V3 of the logic (V)
 
@@ -54,7 +76,14 @@ T_STOP = 3e-6
 
 # What each line reaches: (its supply (V), its rating: "rp2040" (the GPIO's voltage
 # range, its HBM current and charge), "rp2040_usb" (the USB pins: the HBM current and
-# charge; Table 622 is the digital IO's), or the most current the logic chip's pin takes
+# charge during the strike, the voltage range once it is over: Table 622 is the digital
+# IO's; the datasheet rates the USB pins only by the ESD qualification every pin has,
+# and an absolute maximum is a steady-state rating: while a strike lasts, the pin's own
+# ESD structure conducts by design, and through the Pico's 27 ohm, which nothing on the
+# board can bypass, it conducts above IOVDD + 0.5 V whatever array is at the socket
+# (tests/host/test_esd_spice.py: an ideal 5.3 V clamp, the best USB-rated figure, leaves
+# 3.9-4 V). So the residual is held to what that structure is qualified for: HBM 2 kV,
+# 1.33 A, 200 nC; a test shows a strike beyond it fails), or the most current the logic chip's pin takes
 # (A): TI SN74HC165 (SCLS116) and CD74HC4067 (SCHS209): input clamp current IIK +-20 mA
 # ("the input voltage ratings may be exceeded if the clamp current ratings are
 # observed"); SN74AHCT125 (SCLS264): its output, driving, IO +-25 mA (IOK +-20 mA
@@ -88,9 +117,9 @@ LINES = {
     # channel (the DRV5053's output at rest, about 1 V: 100 k to GND here)
     "hall_out": {"rail": "p5v", "r": 1000.0, "bias": -100e3, "target": "CD74HC4067 channel",
                  "clamp": False},
-    # the LED chain's data: harness -> USBLC6-2SC6 -> the 470 ohm -> the 74AHCT125's
+    # the LED chain's data: harness -> USBLC6-2SC6 -> the 680 ohm -> the 74AHCT125's
     # output (driving low: about 25 ohm)
-    "led_data": {"rail": "p5v", "r": 470.0, "bias": -25.0, "target": "74AHCT125 output",
+    "led_data": {"rail": "p5v", "r": 680.0, "bias": -25.0, "target": "74AHCT125 output",
                  "clamp": False},
 }
 
@@ -112,6 +141,34 @@ def _models():
     ])
 
 
+def _gun():
+    # both branches charged to the test voltage (.ic), joined at the tip ("gp")
+    return ["Cgun gun 0 %g" % GUN_C, "Rgun gun gl %g" % GUN_R, "Lgun gl gp %g" % GUN_L,
+            "Ctip tip 0 %g" % GUN_TIP_C, "Rtip tip tl %g" % GUN_TIP_R,
+            "Ltip tl gp %g" % GUN_TIP_L]
+
+
+def calibrate(kv=8.0):
+    """The discharge network into IEC 61000-4-2's 2 ohm target at ``kv`` kV: {"peak_a":
+    first peak (A), "rise_s": its 10-90 % rise (s), "i30_a" / "i60_a": the current 30
+    and 60 ns after its 10 % point (A)}, the figures the standard's Table 2 sets."""
+    text = "\n".join(["* IEC 61000-4-2 calibration, %g kV" % kv] + _gun() + [
+        "Vprobe_gun gp t DC 0", "Rtarget t 0 2",
+        ".ic v(gun)=%g v(tip)=%g" % (1e3 * kv, 1e3 * kv),
+        ".options method=gear reltol=1e-4", ".control", "tran 0.01n 120n uic",
+        "let i = abs(i(vprobe_gun))",
+        "meas tran peak_a MAX i from=0 to=5n",
+        "let i10 = 0.1 * peak_a", "let i90 = 0.9 * peak_a",
+        "meas tran t10 WHEN i=i10 RISE=1", "meas tran t90 WHEN i=i90 RISE=1",
+        "let t30 = t10 + 30n", "let t60 = t10 + 60n",
+        "meas tran i30_a FIND i AT=t30", "meas tran i60_a FIND i AT=t60",
+        "print peak_a t10 t90 i30_a i60_a", ".endc", ".end"]) + "\n"
+    vals = spice._parse(spice._ngspice(text))
+    nan = float("nan")
+    return {"peak_a": vals.get("peak_a", nan), "rise_s": vals.get("t90", nan) - vals.get("t10", nan),
+            "i30_a": vals.get("i30_a", nan), "i60_a": vals.get("i60_a", nan)}
+
+
 def netlist(line, kv):
     """ngspice text of a ``kv`` kV contact discharge (negative kV: a negative one) into
     ``line`` (a LINES name); KeyError for an unknown line."""
@@ -123,8 +180,7 @@ def netlist(line, kv):
     out = ["* IEC 61000-4-2 contact %g kV into %s" % (kv, line), _models()]
     # the gun: 150 pF at kv, 330 ohm, 0.1 uH, onto the connector's pin at t = 0; every
     # other node starts where it rests (.ic): the line at its bias, the rails up
-    out += ["Cgun gun 0 %g" % GUN_C,
-            "Rgun gun gl %g" % GUN_R, "Lgun gl gp %g" % GUN_L, "Vprobe_gun gp conn DC 0",
+    out += _gun() + ["Vprobe_gun gp conn DC 0",
             # the wire to the array and from it to the chip
             "Lw1 conn io %g" % WIRE_L, "Lw2 io pad %g" % WIRE_L,
             "Vprobe_arr io arr DC 0"]
@@ -148,7 +204,7 @@ def netlist(line, kv):
             "Vreg reg 0 DC %g" % supply, "Rreg reg vdd 0.5", "Cdec vdd 0 100n"]
     if ln["clamp"]:
         out += ["Dsup pinr vdd DBAT85", "Dsdn 0 pinr DBAT85"]
-    ic = {"gun": 1e3 * kv, "rail": rail_v, "railn": rail_v, "vdd": supply,
+    ic = {"gun": 1e3 * kv, "tip": 1e3 * kv, "rail": rail_v, "railn": rail_v, "vdd": supply,
           "conn": rest, "io": rest, "arr": rest, "pad": rest, "pinr": rest, "pin": rest}
     if ln["rail"] == "vbus":
         ic["vsys"] = 4.7

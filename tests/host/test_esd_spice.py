@@ -28,13 +28,14 @@ pytestmark = pytest.mark.skipif(not spice.available(),
 def test_an_8kv_contact_discharge_stays_within_every_rating(line, kv):
     res = esd.strike(line, kv)
     assert esd.check(res) == [], res
-    # the discharge is the standard's: about 8 kV / 330 ohm at its peak, all into the array
-    assert 20.0 < res["gun_a"] < 26.0 and 0.95 * res["gun_a"] < res["array_a"] <= res["gun_a"]
+    # the discharge is the standard's: its 30 A first peak (into the board, a little
+    # under the 2 ohm target's), all into the array
+    assert 27.0 < res["gun_a"] < 30.0 and 0.95 * res["gun_a"] < res["array_a"] <= res["gun_a"]
     # the array clamps the line: onto its rail (VBUS or +5V) above, to GND below
     if kv > 0:
-        assert 10.0 < res["clamp_v"] < 14.0, res
+        assert 11.0 < res["clamp_v"] < 16.0, res
     else:
-        assert -8.0 < res["clamp_vn"] < -5.0, res
+        assert -9.0 < res["clamp_vn"] < -6.0, res
     supply, kind = esd.TARGETS[esd.LINES[line]["target"]]
     if kind == "rp2040":
         # a GPIO: inside -0.5..3.8 V at every instant, milliamps into it
@@ -44,6 +45,45 @@ def test_an_8kv_contact_discharge_stays_within_every_rating(line, kv):
         assert res["pin_a"] < esd.RATINGS["pin_a"] / 4 and res["pin_q"] < esd.RATINGS["pin_q"] / 5
     else:
         assert 0.001 < res["pin_a"] <= kind, res       # a real current, under the chip's
+
+
+def test_the_discharge_network_meets_the_standards_calibration_table():
+    """IEC 61000-4-2 ed. 2 Table 2, contact discharge into the 2 ohm target: first peak
+    3.75 A/kV +-15 %, rise 0.8 ns +-25 %, 2 A/kV at 30 ns and 1 A/kV at 60 ns +-30 %
+    (a 150 pF / 330 ohm pair alone peaks at 24 A at 8 kV: under it)."""
+    for kv in (2.0, 8.0):
+        cal = esd.calibrate(kv)
+        assert abs(cal["peak_a"] / (esd.IEC_PEAK_A_PER_KV * kv) - 1) <= esd.IEC_PEAK_TOL, cal
+        assert abs(cal["rise_s"] / esd.IEC_RISE_S - 1) <= esd.IEC_RISE_TOL, cal
+        assert abs(cal["i30_a"] / (esd.IEC_I30_A_PER_KV * kv) - 1) <= esd.IEC_TAIL_TOL, cal
+        assert abs(cal["i60_a"] / (esd.IEC_I60_A_PER_KV * kv) - 1) <= esd.IEC_TAIL_TOL, cal
+    cal = esd.calibrate(8.0)
+    assert 28.0 < cal["peak_a"] < 31.0 and 15.0 < cal["i30_a"] < 17.5 and 7.5 < cal["i60_a"] < 9.0
+
+
+def test_the_usb_pin_is_held_to_its_esd_rating_which_no_array_can_replace():
+    """The USB pins' criterion (esd.TARGETS): the RP2040's own ESD rating (HBM 2 kV, its
+    current and charge) during the strike, -0.5..IOVDD + 0.5 V after it. A per-instant
+    IOVDD + 0.5 V could be met by no array: with an ideal clamp at the best USB-rated
+    one's figure (Semtech RClamp3324P, 5.3 V at 16 A TLP), the pin's own diodes still
+    take the rest through the Pico's 27 ohm and sit above 3.8 V."""
+    def ideal_clamp(text):
+        text = re.sub(r"^D(up|dn|cl) .*$", "", text, flags=re.M)
+        return text.replace("Vprobe_arr io arr DC 0", "Vprobe_arr io arr DC 0\n"
+                            ".model DIDEAL D (IS=1e-14 N=1 RS=0.01 BV=5.3 IBV=1m)\n"
+                            "Dideal 0 arr DIDEAL")
+    res = esd.strike("usb_dp", 8.0, edit=ideal_clamp)
+    assert 5.0 < res["clamp_v"] < 6.0 and 3.85 < res["pin_v"] < 4.6, res
+    assert esd.check(res) == [] and res["pin_a"] < 0.1
+    # the board's USBLC6-2SC6: a fifth of the HBM current, a sixth of its charge
+    res = esd.strike("usb_dp", 8.0)
+    assert 0.2 < res["pin_a"] < esd.RATINGS["pin_a"] / 4 and res["pin_q"] < esd.RATINGS["pin_q"] / 5
+    # over the rating (a 12 kV strike, beyond the arrays' 8 kV, with a 2 ohm 27 ohm):
+    # the checker says so
+    def short_resistor(text):
+        return re.sub(r"^Rser pad pinr .*$", "Rser pad pinr 2", text, flags=re.M)
+    res = esd.strike("usb_dp", 12.0, edit=short_resistor)
+    assert any("current into the RP2040's pin" in b for b in esd.check(res)), res
 
 
 def test_the_matrix_clamps_hold_the_gpio_where_its_own_diodes_did_not():
@@ -71,9 +111,9 @@ def test_the_checker_catches_a_missing_protection_part():
     assert res["pin_a"] > 10.0 and res["array_a"] < 1e-3
     bad = esd.check(res)
     assert any("current into the RP2040's pin" in b for b in bad), bad
-    # the LED data line with the old 330 ohm: 33 mA into the 74AHCT125's output
+    # the LED data line with the old 470 ohm: 26 mA into the 74AHCT125's output
     def old_resistor(text):
-        return re.sub(r"^Rser pad pinr .*$", "Rser pad pinr 330", text, flags=re.M)
+        return re.sub(r"^Rser pad pinr .*$", "Rser pad pinr 470", text, flags=re.M)
     res = esd.strike("led_data", 8.0, edit=old_resistor)
     assert any("74AHCT125" in b for b in esd.check(res)), res
 
@@ -93,10 +133,10 @@ def test_the_simulated_protection_is_the_schematics(board):
     usb, led = by["USBLC6"]
     assert usb["VBUS"].net.name == "VBUS" and esd.LINES["usb_dp"]["rail"] == "vbus"
     assert {usb["IO1"].net.name, usb["IO2"].net.name} == {"USB_DM", "USB_DP"}
-    # the LED data line: its array on +5V, the 470 ohm between it and the 74AHCT125
+    # the LED data line: its array on +5V, the 680 ohm between it and the 74AHCT125
     assert led["IO1"].net.name == "LED_DIN_0" and led["VBUS"].net.name == "+5V"
     r_data = [r for r in by["R"] if {r[1].net.name, r[2].net.name} == {"LED_DIN_5V", "LED_DIN_0"}]
-    assert [r.value for r in r_data] == ["470R"] and esd.LINES["led_data"]["r"] == 470.0
+    assert [r.value for r in r_data] == ["680R"] and esd.LINES["led_data"]["r"] == 680.0
     # every panel line: a 4-line array on +5V and 1 k to its chip
     arrays = by["USBLC6_4"]
     assert all(u["VBUS"].net.name == "+5V" for u in arrays)
