@@ -69,7 +69,8 @@ FOOTPRINTS = {
     # JST XH vertical headers: n pins in a row, the body 5.75 mm deep
     **{"Connector_JST:JST_XH_B%dB-XH-A_1x%02d_P2.50mm_Vertical" % (n, n):
        (n, 3, {i + 1: (i, 0) for i in range(n)}) for n in range(2, 9)},
-    "Fuse:Fuse_Bourns_MF-RG300": (3, 2, {1: (0, 0), 2: (2, 0)}),
+    # the MF-R250's two leads 5.1 mm apart: two holes apart
+    "Fuse:Fuse_Bourns_MF-R250": (3, 2, {1: (0, 0), 2: (2, 0)}),
 }
 
 

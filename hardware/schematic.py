@@ -128,7 +128,7 @@ CATALOGUE = {
              _pico_pins(), "Raspberry Pi Pico (RP2040), soldered on 2 x 20 pin headers"),
     "DC_Jack": ("J", "Connector_BarrelJack:BarrelJack_CUI_PJ-102AH_Horizontal", "PJ-102AH",
                 [(1, "VOUT", _PWROUT), (2, "GND", _PWROUT)], "5 V 2 A DC input, 5.5 x 2.1 mm"),
-    "USB_B": ("J", "Connector_USB:USB_B_OST_USB-B1HSxx_Horizontal", "61729-0010BLF",
+    "USB_B": ("J", "Connector_USB:USB_B_OST_USB-B1HSxx_Horizontal", "USB-B1HSW6",
               [(1, "VBUS", _PWROUT), (2, "D-", _BI), (3, "D+", _BI), (4, "GND", _PAS),
                (5, "SHIELD", _PAS)], "USB B socket in the enclosure wall (the Pico's own "
               "micro-USB stays unplugged)"),
@@ -142,7 +142,12 @@ CATALOGUE = {
                  "4-line ESD protection (IEC 61000-4-2 8 kV contact): the sensor lines, "
                  "on a SOT-23-6 breakout"),
     "PWR_FLAG": ("#FLG", "", "", [(1, "pwr", _PWROUT)], "power flag (schematic only)"),
-    "Fuse_PTC": ("F", "Fuse:Fuse_Bourns_MF-RG300", "MF-R250",
+    # MF-R250: 2.5 A hold (the board's 1.8 A at most, the jack's 2.5 A), 30 V (the MF-RG
+    # and MF-RHT series are 16 V above 1 A: under the 24 V adapter the SPICE cases
+    # apply). KiCad ships no MF-R land: "Fuse_Bourns_MF-R250" is this part's two leads
+    # 5.08 mm apart (Bourns MF-R datasheet: lead spacing 5.1 mm, MF-R110..R400), the
+    # land of KiCad's Fuse_Bourns_MF-RHT200 / -RHT900 (LANDS)
+    "Fuse_PTC": ("F", "Fuse:Fuse_Bourns_MF-R250", "MF-R250",
                  [(1, "1", _PAS), (2, "2", _PAS)], "PTC resettable fuse, 2.5 A hold, 30 V"),
     "PMOS": ("Q", "Package_TO_SOT_SMD:SOT-23", "AO3401A",
              [(1, "G", _IN), (2, "S", _PAS), (3, "D", _PAS)],
@@ -245,18 +250,32 @@ DATASHEETS = {
     "PMOS_LR": "AOS AOD4185 (https://xonelec.com/mpn/alpha-omega/aod4185): TO-252 G, D (tab), S",
     "PMOS": "AOS AO3401A (https://xonelec.com/mpn/alpha-omega/ao3401a): SOT-23 1 G, 2 S, 3 D",
     "LTC4412": "ADI LTC4412 4412fa/fb (pin functions read at http://beike2008.cn/ltc4412is6-"
-               "trm_datasheet_3558501_8.html): ThinSOT 1 VIN, 2 GND, 3 CTL, 4 STAT, 5 GATE, "
-               "6 SENSE; VIN and SENSE protected from negative voltages, STAT 0-28 V (its "
-               "absolute-maximum table was not among the stored pages: -14..36 V as last read)",
+               "trm_datasheet_3558501_8.html; 4412fb pages 4 and 9 at http://38.142.81.21:8001/"
+               "manual/linear-technology/ltc4412es6-trmpbf/): ThinSOT 1 VIN, 2 GND, 3 CTL, 4 "
+               "STAT, 5 GATE, 6 SENSE; operates at 2.5-28 V; VIN and SENSE protected from "
+               "negative voltages; STAT 0-28 V; ThetaJA 230 C/W (its absolute-maximum table, "
+               "page 2, not among the stored copies: -14..36 V as read before)",
     "DRV5053": "TI DRV5053 SLIS153 (https://raw.githubusercontent.com/Tinkerforge/hall-effect-"
                "v2-bricklet/master/datasheets/DRV5053.pdf): RA -45 mV/mT, 2.5-38 V",
     "D_TVS": "Littelfuse SA series: SA5.0A VBR 6.40-7.00 V, 500 W 10/1000 us",
-    "CD74HC4067": "TI CD74HC4067 SCHS209: IIK / IOK +-20 mA (not re-read)",
-    "TL431": "TI TL431 SLVS543: LP 1 REF, 2 ANODE, 3 CATHODE; IK 150 mA (not re-read)",
-    "PNP": "onsemi 2N3906: TO-92 1 E, 2 B, 3 C; 40 V, 200 mA (not re-read)",
-    "NPN": "onsemi 2N3904: TO-92 1 E, 2 B, 3 C; 40 V, 200 mA (not re-read)",
-    "LDO": "ST LD1117V33: TO-220 1 GND, 2 VOUT, 3 VIN; 15 V in (not re-read)",
-    "WS2812B": "Worldsemi WS2812B: 1 VDD, 2 DOUT, 3 VSS, 4 DIN; VDD 3.5-5.3 V (not re-read)",
+    "CD74HC4067": "TI CD74HC4067 SCHS209D (2024; its absolute-maximum table not among the "
+                  "stored copies: IIK / IOK +-20 mA as read before; Recommended Operating "
+                  "Conditions read: VCC 2-6 V (HC), the switch's I/O 0..VCC)",
+    "TL431": "TI TL431 SLVS543R (2023): LP 1 REF, 2 ANODE, 3 CATHODE; B grade Vref "
+             "2483-2507 mV, Iref 4 uA max (Electrical Characteristics, read at ti.com's "
+             "document viewer); VKA 37 V, IK -100..150 mA (absolute maxima as read before)",
+    "PNP": "onsemi 2N3906: TO-92 1 E, 2 B, 3 C; 40 V, VEBO 5 V, 200 mA, 625 mW at 25 C "
+           "(not re-read)",
+    "NPN": "onsemi 2N3904 (2N3903/D rev 8, Maximum Ratings: https://radiolocman.com/datasheet/"
+           "pdf.html?di=165559): TO-92 1 E, 2 B, 3 C; VCEO 40 V, VCBO 60 V, VEBO 6.0 V, IC "
+           "200 mA, PD 625 mW at 25 C less 5.0 mW/C",
+    "LDO": "ST LD1117V33 (LD1117 datasheet 2002, Absolute Maximum Ratings, read at https://"
+           "manualmachine.com/stmicroelectronics/ld1117dt33/24865910-datasheet): TO-220 1 GND, "
+           "2 VOUT, 3 VIN; VIN 15 V, Ptot 12 W, TJ 0..125 C",
+    "WS2812B": "Worldsemi WS2812B (Absolute Maximum Ratings: http://38.142.81.21:8001/manual/"
+               "seeedstudio/digital-rgb-led-flexi-strip-30-led-1-meter/data-sheet-english/"
+               "page-2.html): 1 VDD, 2 DOUT, 3 VSS, 4 DIN; VDD +3.5..+5.3 V, VI -0.5..VDD + "
+               "0.5 V, input capacitance 15 pF max",
 }
 
 # JST XH headers (2.5 mm pitch: up to 8 pins sit in 2.54 mm perfboard holes) for the
@@ -285,7 +304,7 @@ POWER_PIN_NAMES = ("VCC", "VDD", "GND", "VSS", "VSYS")
 # value is coded in it (tests/host/test_hardware.py decodes each and compares).
 VALUE_MPN = {
     ("R", "330R"): "MFR-25FBF52-330R",
-    ("R", "470R"): "MFR-25FBF52-470R",
+    ("R", "680R"): "MFR-25FBF52-680R",
     ("R", "10k"): "MFR-25FBF52-10K",
     ("R", "100k"): "MFR-25FBF52-100K",
     ("R", "4k7"): "MFR-25FBF52-4K7",
@@ -307,7 +326,7 @@ VALUE_MPN = {
 
 MANUFACTURER = {
     "Pico": "Raspberry Pi", "DC_Jack": "CUI Devices", "Fuse_PTC": "Bourns",
-    "USB_B": "Amphenol FCI", "USBLC6": "STMicroelectronics", "USBLC6_4": "STMicroelectronics", "TL431": "Texas Instruments",
+    "USB_B": "On Shore Technology", "USBLC6": "STMicroelectronics", "USBLC6_4": "STMicroelectronics", "TL431": "Texas Instruments",
     "PMOS": "Alpha & Omega", "PMOS_LR": "Alpha & Omega", "PNP": "onsemi", "NPN": "onsemi", "D_Zener": "Nexperia", "D_TVS": "Littelfuse",
     "LDO": "STMicroelectronics", "LTC4412": "Analog Devices", "D_Schottky": "onsemi", "D_Schottky3A": "onsemi",
     "D_SchottkySig": "Vishay", "CP": "Nichicon", "C": "KEMET",
@@ -554,10 +573,11 @@ def build(board_name):
         shifter["%sA" % g] += gnd
         shifter["%sOE" % g] += v5       # unused buffers disabled, inputs tied
         shifter["%sY" % g] += circ.NC
-    # 470 ohm to the chain (its first LED's input), the line to the panel clamped by a
-    # USBLC6-2SC6 onto +5V: an 8 kV strike leaves 23.5 mA in the 74AHCT125's output, under
-    # its 25 mA (hardware/esd.py, line led_data; 330 ohm left 33 mA)
-    r_data = b.part("R", "470R")
+    # 680 ohm to the chain (its first LED's input), the line to the panel clamped by a
+    # USBLC6-2SC6 onto +5V: an 8 kV strike (the standard's 30 A first peak) leaves 18 mA
+    # in the 74AHCT125's output, under its 25 mA (hardware/esd.py, line led_data; 470 ohm
+    # left 26 mA, 330 ohm more)
+    r_data = b.part("R", "680R")
     d5 = b.net("LED_DIN_5V")
     shifter["1Y"] += d5
     r_data[1] += d5

@@ -33,7 +33,10 @@ if HERE not in sys.path:
 ADAPTER_V = 5.0        # the BOM's adapter (MEAN WELL GST25E05-P1J, 5 V +-2 %)
 ADAPTER_MAX = 5.15     # its highest output: the trip must stay above it
 ADAPTER_MIN = 4.9      # its lowest
-LED_MAX_V = 5.3        # WS2812B supply, absolute maximum (datasheet: +3.5 .. +5.3 V)
+LED_MAX_V = 5.3        # WS2812B supply, absolute maximum (Worldsemi WS2812B datasheet,
+#                        Absolute Maximum Ratings: VDD +3.5 .. +5.3 V, VI -0.5 .. VDD + 0.5 V;
+#                        read at http://38.142.81.21:8001/manual/seeedstudio/digital-rgb-led-
+#                        flexi-strip-30-led-1-meter/data-sheet-english/page-2.html)
 PICO_MAX_V = 5.5       # the Pico's VSYS, absolute maximum (Pico datasheet 4.5)
 PIN_MAX_V = 3.8        # an RP2040 GPIO, absolute maximum (IOVDD 3.3 V + 0.5 V)
 PIN_HIGH_V = 2.0       # its input high threshold (VIH minimum at IOVDD 3.3 V)
@@ -61,11 +64,15 @@ RATINGS = {
     # at 25; 1 in2 FR-4, RthJA 50 C/W): a breakout's copper is what PDSM assumes at
     # most; TO-252: 1 G, 2 (tab) D, 3 S
     "PMOS_LR": {"vds": 40.0, "vgs": 20.0, "id": 31.0, "id_pulse": 115.0, "p": 1.6},
-    # 2N3906 (onsemi 2N3906/D): VCEO -40 V, IC -200 mA, PD 625 mW; TO-92: 1 E, 2 B, 3 C
-    "PNP": {"vce": 40.0, "ic": 0.2, "p": 0.625},
-    # TL431 (TI SLVS543; not re-read this time): VKA 37 V, IK -100..150 mA; LP (TO-92):
-    # 1 REF, 2 ANODE, 3 CATHODE; 0.775 W: its TO-92 at 25 C (ThetaJA 161 C/W to 150 C)
-    "TL431": {"vka": 37.0, "ika": 0.15, "p": 0.775},
+    # 2N3906 (onsemi 2N3906/D; not re-read this time, its figures as the 2N3904's
+    # family sheet gives them): VCEO -40 V, VEBO -5.0 V, IC -200 mA, PD 625 mW at 25 C
+    # less 5.0 mW/C: 400 mW at 70 C; TO-92: 1 E, 2 B, 3 C
+    "PNP": {"vce": 40.0, "veb": 5.0, "ic": 0.2, "p": 0.4},
+    # TL431 (TI SLVS543; absolute maxima as read before: VKA 37 V, IK -100..150 mA; the
+    # stored SLVS543R gives its electrical table: the B grade's Vref 2483..2507 mV, Iref
+    # 4 uA max, the corners below); LP (TO-92): 1 REF, 2 ANODE, 3 CATHODE; 0.49 W at 70 C
+    # ((150 - 70) C / 161 C/W, the LP package's ThetaJA as read before; at 25 C 0.775 W)
+    "TL431": {"vka": 37.0, "ika": 0.15, "p": 0.49},
     "D_Zener": {"p": 0.5},                                   # BZX79 (Nexperia): Ptot 500 mW
     # SA5.0A (Littelfuse SA series, read at https://azmanual.top/manuals/291908/
     # littelfuse-sa-series.html): 500 W 10/1000 us; steady 3.0 W on an infinite heat
@@ -73,11 +80,17 @@ RATINGS = {
     "D_TVS": {"p": 1.0},
     "D_Schottky": {"if": 1.0, "vr": 20.0, "if_pulse": 25.0},   # 1N5817 (onsemi): 1 A, 20 V, IFSM 25 A
     "D_Schottky3A": {"if": 3.0, "vr": 40.0, "if_pulse": 80.0},  # 1N5822 (onsemi): 3 A, 40 V, IFSM 80 A
-    # LTC4412 (Analog Devices 4412fb; its pin functions checked, its absolute-maximum
-    # table was not among the stored copies: the figures as last read): VIN, SENSE
-    # -14..36 V; ThinSOT: 1 VIN, 2 GND, 3 CTL, 4 STAT, 5 GATE, 6 SENSE
-    "LTC4412": {"vin": 36.0, "sense": 36.0, "v_neg": 14.0},
-    "NPN": {"vce": 40.0, "ic": 0.2, "p": 0.625},               # 2N3904 (onsemi): 40 V, 200 mA, 625 mW
+    # LTC4412 (Analog Devices 4412fb): read again, its pages 4 and 9 (Note 2: ThetaJA
+    # 230 C/W in the TSOT-23; "VIN and SENSE pins ... are protected from negative
+    # voltages"; STAT 0..28 V; operation 2.5-28 V); its absolute-maximum table (page 2)
+    # is not among the stored copies: VIN, SENSE -14..36 V as read before. The SPICE
+    # cases hold VIN and SENSE to the 28 V it operates at (the 24 V adapter) as well;
+    # ThinSOT: 1 VIN, 2 GND, 3 CTL, 4 STAT, 5 GATE, 6 SENSE
+    "LTC4412": {"vin": 36.0, "sense": 36.0, "v_neg": 14.0, "v_op": 28.0},
+    # 2N3904 (onsemi 2N3903/D rev 8, Maximum Ratings and Thermal Characteristics,
+    # read at https://radiolocman.com/datasheet/pdf.html?di=165559): VCEO 40 V, VCBO
+    # 60 V, VEBO 6.0 V, IC 200 mA, PD 625 mW at 25 C less 5.0 mW/C: 400 mW at 70 C
+    "NPN": {"vce": 40.0, "veb": 6.0, "ic": 0.2, "p": 0.4},
     "R": {"p": 0.25}, "R_Prec": {"p": 0.25},                   # MFR-25 / MFP-25: 0.25 W at 70 C
     "Fuse_PTC": {"v": 30.0},                                   # MF-R250 (Bourns): Vmax 30 V
     "C": {"v": 50.0}, "CP": {"v": 16.0, "v_rev": -0.5},
@@ -381,9 +394,12 @@ def run(board, case, corner="nominal", edit=None):
             i = vals.get("@m%s[id]" % ref, 0.0) + vals.get("@d%s_body[id]" % ref, 0.0)
             s = {"vds": abs(vd - vs), "vgs": abs(vg - vs), "id": abs(i), "p": abs((vd - vs) * i)}
         elif kind in ("PNP", "NPN"):
-            vc, ve = v(p["C"].net.name), v(p["E"].net.name)
+            vc, vb, ve = v(p["C"].net.name), v(p["B"].net.name), v(p["E"].net.name)
             i = vals.get("@q%s[ic]" % ref, 0.0)
-            s = {"vce": abs(vc - ve), "ic": abs(i), "p": abs((vc - ve) * i)}
+            # the base-emitter junction reversed: emitter above base (NPN), below (PNP)
+            veb = (ve - vb) if kind == "NPN" else (vb - ve)
+            s = {"vce": abs(vc - ve), "veb": max(veb, 0.0), "ic": abs(i),
+                 "p": abs((vc - ve) * i)}
         elif kind == "TL431":
             vk, va = v(p["K"].net.name), v(p["A"].net.name)
             i = vals.get("@b%s[i]" % ref, 0.0)
@@ -394,7 +410,8 @@ def run(board, case, corner="nominal", edit=None):
             s = {"if": max(i, 0.0), "vr": max(vk - va, 0.0), "p": abs((va - vk) * i)}
         elif kind == "LTC4412":
             vin, vsense = v(p["VIN"].net.name), v(p["SENSE"].net.name)
-            s = {"vin": vin, "sense": vsense, "v_neg": max(-vin, -vsense, 0.0)}
+            s = {"vin": vin, "sense": vsense, "v_neg": max(-vin, -vsense, 0.0),
+                 "v_op": max(vin, vsense)}
         elif kind in ("R", "R_Prec"):
             i = vals.get("@r%s[i]" % ref, 0.0)
             s = {"p": i * i * _val(p.value)}

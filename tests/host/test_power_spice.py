@@ -191,3 +191,25 @@ def test_the_adapters_plug_is_soft_started(board):
     finally:
         spice._ngspice = orig
     assert bare > 5.0, bare
+
+
+def test_the_reread_ratings_are_the_checkers():
+    """The ratings read again for issue 33 (hardware/spice.py RATINGS): the 2N3904's and
+    2N3906's 625 mW derated to 70 C (400 mW), their reversed base-emitter (VEBO 6.0 /
+    5.0 V), the TL431's 0.49 W at 70 C, the LTC4412's 28 V operating range: a stress just
+    over each is reported, one just under is not."""
+    res = spice.run("pico-matrix", "usb")
+    by = {ref: (kind, s) for ref, kind, s in res["parts"]}
+    npn = [ref for ref, (kind, _) in by.items() if kind == "NPN"][0]
+    ltc = [ref for ref, (kind, _) in by.items() if kind == "LTC4412"][0]
+    # the case itself: the USB path's NPN conducting nothing reversed, the LTC4412 at VBUS
+    assert 0.0 <= by[npn][1]["veb"] < 0.1 and 4.7 < by[ltc][1]["v_op"] < 5.0
+    assert spice.check(res) == []
+    for ref, key, under, over in ((npn, "veb", 5.9, 6.1), (npn, "p", 0.39, 0.41),
+                                  (ltc, "v_op", 27.9, 28.1)):
+        for val, flagged in ((under, False), (over, True)):
+            parts = [(r, k, dict(s, **{key: val}) if r == ref else s)
+                     for r, k, s in res["parts"]]
+            bad = spice.check(dict(res, parts=parts))
+            assert any(b.startswith("%s (" % ref) and key in b for b in bad) == flagged, (key, val, bad)
+    assert spice.RATINGS["PNP"]["veb"] == 5.0 and spice.RATINGS["TL431"]["p"] == 0.49
