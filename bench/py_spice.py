@@ -77,8 +77,8 @@ def main():
                peak <= spice.RATINGS["PMOS_LR"]["id_pulse"])
     import esd
     cal = esd.calibrate(8.0)
-    report("esd gun (IEC 61000-4-2, 8 kV contact into 2 ohm): first peak", round(cal["peak_a"], 1), "A",
-           "30 A +-15 %", abs(cal["peak_a"] - 30.0) <= 4.5)
+    report("esd gun (IEC 61000-4-2, 8 kV contact into 2 ohm): first peak",
+           round(cal["peak_a"], 1), "A", "30 A +-15 %", abs(cal["peak_a"] - 30.0) <= 4.5)
     report("esd gun: rise time", round(cal["rise_s"] * 1e9, 2), "ns", "0.8 ns +-25 %",
            abs(cal["rise_s"] - 0.8e-9) <= 0.2e-9)
     report("esd gun: at 30 / 60 ns", "%.1f / %.1f" % (cal["i30_a"], cal["i60_a"]), "A",
@@ -110,7 +110,8 @@ def main():
                    -0.5 <= late <= supply + 0.5)
         limit = kind if not isinstance(kind, str) else esd.RATINGS["pin_a"]
         report(tag + ": into the %s" % target, round(1e3 * res["pin_a"], 1), "mA",
-               "<= %d mA%s" % (round(1e3 * limit), " (RP2040 HBM 2 kV)" if isinstance(kind, str) else ""),
+               "<= %d mA%s" % (round(1e3 * limit),
+                               " (RP2040 HBM 2 kV)" if isinstance(kind, str) else ""),
                res["pin_a"] <= limit)
         report(tag + ": ratings exceeded", len(bad), "", "0", not bad)
 

@@ -3,11 +3,11 @@ its protection, down to the RP2040's pin.
 
 ``strike(line, kv)`` builds an ngspice transient of the discharge network (IEC
 61000-4-2's contact discharge: its 150 pF through 330 ohm, and the gun tip's own
-capacitance through its short path, which makes the first peak: ``GUN``; ``calibrate``
-checks it into the standard's 2 ohm target: 3.75 A/kV first peak, 0.8 ns rise, 2 and
-1 A/kV at 30 and 60 ns) touching ``line``'s connector, every other node at rest: the wire to the
-ESD array, the array (its steering diodes onto its rail, its clamp), the wire on to the
-chip, the series resistor, the chip's pin (its own ESD diodes to its supply and GND,
+capacitance through its short path, which makes the first peak: ``GUN_*``;
+``calibrate`` checks it into the standard's 2 ohm target: 3.75 A/kV first peak, 0.8 ns
+rise, 2 and 1 A/kV at 30 and 60 ns) touching ``line``'s connector, every other node at
+rest: the wire to the ESD array, the array (its steering diodes onto its rail, its
+clamp), the wire on to the chip, the series resistor, the chip's pin (its own ESD diodes to its supply and GND,
 5 pF), on the matrix lines a BAT85 pair; and returns the peaks: the array's current,
 the voltage at the array, the voltage at and the current into the chip's pin, the
 charge into it. ``check`` compares them with the ratings (``RATINGS``, ``TARGETS``)
@@ -83,8 +83,9 @@ T_STOP = 3e-6
 # board can bypass, it conducts above IOVDD + 0.5 V whatever array is at the socket
 # (tests/host/test_esd_spice.py: an ideal 5.3 V clamp, the best USB-rated figure, leaves
 # 3.9-4 V). So the residual is held to what that structure is qualified for: HBM 2 kV,
-# 1.33 A, 200 nC; a test shows a strike beyond it fails), or the most current the logic chip's pin takes
-# (A): TI SN74HC165 (SCLS116) and CD74HC4067 (SCHS209): input clamp current IIK +-20 mA
+# 1.33 A, 200 nC; a test shows a strike beyond it fails), or the most current the
+# logic chip's pin takes (A): TI SN74HC165 (SCLS116) and CD74HC4067 (SCHS209): input
+# clamp current IIK +-20 mA
 # ("the input voltage ratings may be exceeded if the clamp current ratings are
 # observed"); SN74AHCT125 (SCLS264): its output, driving, IO +-25 mA (IOK +-20 mA
 # beyond its rails: the strike leaves it inside them))
@@ -165,7 +166,8 @@ def calibrate(kv=8.0):
         "print peak_a t10 t90 i30_a i60_a", ".endc", ".end"]) + "\n"
     vals = spice._parse(spice._ngspice(text))
     nan = float("nan")
-    return {"peak_a": vals.get("peak_a", nan), "rise_s": vals.get("t90", nan) - vals.get("t10", nan),
+    return {"peak_a": vals.get("peak_a", nan),
+            "rise_s": vals.get("t90", nan) - vals.get("t10", nan),
             "i30_a": vals.get("i30_a", nan), "i60_a": vals.get("i60_a", nan)}
 
 

@@ -211,5 +211,6 @@ def test_the_reread_ratings_are_the_checkers():
             parts = [(r, k, dict(s, **{key: val}) if r == ref else s)
                      for r, k, s in res["parts"]]
             bad = spice.check(dict(res, parts=parts))
-            assert any(b.startswith("%s (" % ref) and key in b for b in bad) == flagged, (key, val, bad)
+            hit = any(b.startswith("%s (" % ref) and key in b for b in bad)
+            assert hit == flagged, (key, val, bad)
     assert spice.RATINGS["PNP"]["veb"] == 5.0 and spice.RATINGS["TL431"]["p"] == 0.49
