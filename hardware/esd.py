@@ -81,8 +81,8 @@ T_STOP = 3e-6
 # and an absolute maximum is a steady-state rating: while a strike lasts, the pin's own
 # ESD structure conducts by design, and through the Pico's 27 ohm, which nothing on the
 # board can bypass, it conducts above IOVDD + 0.5 V whatever array is at the socket
-# (tests/host/test_esd_spice.py: an ideal 5.3 V clamp, the best USB-rated figure, leaves
-# 3.9-4 V). So the residual is held to what that structure is qualified for: HBM 2 kV,
+# (tests/host/test_esd_spice.py: an ideal 5.3 V clamp, the lowest data-line array
+# figure found (Semtech RClamp3324P at 16 A TLP), leaves 4.1 V). So the residual is held to what that structure is qualified for: HBM 2 kV,
 # 1.33 A, 200 nC; a test shows a strike beyond it fails), or the most current the
 # logic chip's pin takes (A): TI SN74HC165 (SCLS116) and CD74HC4067 (SCHS209): input
 # clamp current IIK +-20 mA

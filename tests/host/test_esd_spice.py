@@ -64,16 +64,16 @@ def test_the_discharge_network_meets_the_standards_calibration_table():
 def test_the_usb_pin_is_held_to_its_esd_rating_which_no_array_can_replace():
     """The USB pins' criterion (esd.TARGETS): the RP2040's own ESD rating (HBM 2 kV, its
     current and charge) during the strike, -0.5..IOVDD + 0.5 V after it. A per-instant
-    IOVDD + 0.5 V could be met by no array: with an ideal clamp at the best USB-rated
-    one's figure (Semtech RClamp3324P, 5.3 V at 16 A TLP), the pin's own diodes still
-    take the rest through the Pico's 27 ohm and sit above 3.8 V."""
+    IOVDD + 0.5 V could be met by no array: with an ideal clamp at the lowest figure
+    found for a data-line array (Semtech RClamp3324P, 5.3 V at 16 A TLP), the pin's own
+    diodes still take the rest through the Pico's 27 ohm and sit at about 4.1 V."""
     def ideal_clamp(text):
         text = re.sub(r"^D(up|dn|cl) .*$", "", text, flags=re.M)
         return text.replace("Vprobe_arr io arr DC 0", "Vprobe_arr io arr DC 0\n"
                             ".model DIDEAL D (IS=1e-14 N=1 RS=0.01 BV=5.3 IBV=1m)\n"
                             "Dideal 0 arr DIDEAL")
     res = esd.strike("usb_dp", 8.0, edit=ideal_clamp)
-    assert 5.0 < res["clamp_v"] < 6.0 and 3.85 < res["pin_v"] < 4.6, res
+    assert 5.0 < res["clamp_v"] < 6.0 and 3.95 < res["pin_v"] < 4.3, res
     assert esd.check(res) == [] and res["pin_a"] < 0.1
     # the board's USBLC6-2SC6: a fifth of the HBM current, a sixth of its charge
     res = esd.strike("usb_dp", 8.0)
