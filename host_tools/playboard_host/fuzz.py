@@ -67,8 +67,8 @@ against the engine once it had answered, checked: the player to move, two plies 
         self.folder = folder
         shutil.rmtree(folder, ignore_errors=True)
         self.b = board_factory()
-        from playboard.config import load_board
-        cfg = load_board(board_def, with_layout=False, stand_in=True)  # (a hardware board's too)
+        from playboard.sim.standin import load_stand_in
+        cfg = load_stand_in(board_def)  # (a hardware board's too)
         self.layout = cfg.get("layout", "default")
         self.stylus = cfg.get("pit_select") == "stylus"  # a pit chosen by a touch
         self.takeback = cfg.get("buttons", {}).get("takeback", -1)  # its sensor, or -1
