@@ -4,6 +4,7 @@ in players' terms (1-based pit and point names, no internals).
 
 Side names: White/Black in Tobit, South/North in the mancala games (RULES.md).
 """
+from playboard.app.state import ARM_MS, DRAW_MS
 from playboard.games.common import RESULT_BLACK, RESULT_DRAW, RESULT_WHITE
 
 from playboard_host.result_words import result_words as _result_words
@@ -321,7 +322,13 @@ def event_words(ev, game, turn=None):
         side = ev.get("side")
         w, b = sides(game)
         who = (w, b)[side] if side in (0, 1) else "?"
-        text = "%s pressed %s: press again to confirm" % (who, ev.get("what", "a pad"))
+        if ev.get("what") == "draw":  # (firmware App._pad_press: the other side accepts)
+            other = (w, b)[1 - side] if side in (0, 1) else "the other side"
+            text = "%s offers a draw: %s presses their own draw pad within %d s to agree" % (
+                who, other, DRAW_MS // 1000)
+        else:  # resign: the same pad again
+            text = "%s pressed %s: press again within %d s to confirm" % (
+                who, ev.get("what", "a pad"), ARM_MS // 1000)
     else:
         rest = ", ".join("%s %s" % (k, v) for k, v in ev.items()
                          if k not in ("ev", "t", "fen", "nodes", "cell", "point"))
