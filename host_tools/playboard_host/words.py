@@ -338,6 +338,32 @@ def event_words(ev, game, turn=None):
     return stamp + text
 
 
+def staff_words(ev):
+    """The staff menu's answer (a ``staff`` event of firmware ``app.staff``, docs/museum.md)
+    in a curator's words, one line ("" for its opening)."""
+    if "brightness" in ev:
+        return "brightness %s" % ev["brightness"]
+    if "unlocked" in ev:
+        return "the link unlocked (settings may be changed)" if ev["unlocked"] else "the link locked"
+    if "games" in ev and "problems" in ev:
+        return "flash: %s kept, %s, %s waiting, %s" % (
+            plural(ev["games"], "game"), plural(ev["problems"], "problem"),
+            plural(ev.get("pending", 0), "write"), plural(ev.get("memory_errors", 0), "memory error"))
+    if ev.get("clear") == "armed":
+        return "press South pit 5 again within 3 s to clear the synced games"
+    if "cleared" in ev:
+        return "%s cleared, %s kept" % (plural(ev["cleared"], "synced game"), ev.get("games", "?"))
+    if ev.get("open") is False:
+        return "the staff menu closed"
+    for kind, name in (("selftest", "the self-test"), ("calibrate", "the calibration")):
+        if kind in ev:  # (firmware app.staff.start_check: True, or why it is refused)
+            if ev[kind] is True:
+                return "%s runs: its verdict on the LEDs, then the menu" % name
+            return "%s refused: %s" % (name, ev[kind])
+    rest = ", ".join("%s %s" % (k, v) for k, v in ev.items() if k not in ("ev", "t"))
+    return rest
+
+
 def check_words(ev):
     """A self-test or calibration event (docs/protocol.md, "The result of a check") as words."""
     kind = {"selftest": "self-test", "calibrate": "calibration"}.get(ev.get("check"), "check")
