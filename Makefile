@@ -32,8 +32,9 @@ $(PICO_STAMP): $(PICO)/package.json $(PICO)/package-lock.json
 	  || echo "warning: npm ci failed; the virtual Pico tests will skip"; \
 	else echo "warning: npm not found; the virtual Pico tests will skip"; fi
 
+# (the slowest 25 tests listed at the end: CI's log shows where the time goes)
 test: setup $(UF2)
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q --durations=25
 
 bench: setup
 	$(PY) -m playboard_host.bench

@@ -7,6 +7,9 @@
   middle-game position with many moves): target < 0.1 ms.
 - Tobit, the per-position precompute (every legal move's masks, the takeback
   record), averaged over the positions of random games: target < 1 ms.
+- Tobit, the cold ``tobit_why`` (why a board went to correction, loaded for that
+  once): the heap its import takes (target <= 1 KB) and one correction's reason
+  over boards of random games with a piece misplaced (target <= 2 ms, <= 2 KB).
 - Mancala: a frame with no change (target < 0.005 ms) and a pit selection with
   the sowing view built (no target: once per move).
 """
@@ -125,6 +128,68 @@ def bench_tobit_precompute():
     report("tracker tobit: per-position precompute (median)", round(med, 4), "ms", "< 1 ms", med < 1, rp(med))
 
 
+def _why_cases():
+    """(game, board) pairs a Tobit board goes to correction with: in the positions of
+    seeded random games, one of the mover's pieces lifted and put on an empty point
+    (where its moves may or may not end: every reason's path), or left in the hand."""
+    out = []
+    for seed in (1, 2, 3):
+        g = game_class("tobit")(capacity=128)
+        rng = Rng(seed * 104729 + 7)
+        for ply in range(60):
+            legal = g.legal_moves()
+            if not legal:
+                break
+            if ply % 4 == 3:
+                n = g.n_points
+                mine = [p for p in range(1, n + 1) if g.board[p] & 3 == g.turn + 1]
+                empty = [p for p in range(1, n + 1) if not g.board[p]]
+                if mine and empty:
+                    o = occ_of(g)
+                    o[mine[rng.below(len(mine))]] = 0
+                    if rng.below(4):
+                        o[empty[rng.below(len(empty))]] = 1
+                    out.append((game_class("tobit")(g.fen(), capacity=16), o))
+            g.push(legal[rng.below(len(legal))])
+    return out
+
+
+def bench_tobit_why():
+    """The cold ``playboard.board.tobit_why`` (the app loads it for one correction and
+    unloads it, playboard.app.loop._why_wrong): the heap its import takes, and one
+    correction's reason, us and bytes allocated (mean over the cases)."""
+    from playboard.compat import unload
+    cases = _why_cases()
+    gc.collect()
+    a0 = gc.mem_alloc()
+    from playboard.board import tobit_why
+    gc.collect()
+    load = gc.mem_alloc() - a0
+    report("tobit_why: heap to load", load, "bytes", "<= 1024 bytes", load <= 1024, None)
+    reason = tobit_why.reason
+    total_us = total_b = named = 0
+    for g, o in cases:
+        gc.collect()
+        gc.disable()
+        a = gc.mem_alloc()
+        t0 = now_us()
+        r = reason(g, o)
+        us = elapsed_us(t0)
+        b = gc.mem_alloc() - a
+        gc.enable()
+        total_us += us
+        total_b += b
+        named += r is not None
+    n = len(cases)
+    ms = total_us / n / 1000
+    per = total_b // n
+    report("tobit_why: one correction's reason (mean of %d, %d named)" % (n, named), round(ms, 4), "ms",
+           "<= 2 ms", ms <= 2, rp(ms))
+    report("tobit_why: one correction's reason, heap", per, "bytes", "<= 2048 bytes", per <= 2048, None)
+    reason = tobit_why = None
+    unload("playboard.board.tobit_why")
+
+
 def bench_mancala():
     g = game_class("toguz")(capacity=64)
     tr = MancalaTracker(g, confirm_ms=0)
@@ -171,4 +236,5 @@ bench_tobit_idle()
 bench_tobit_match()
 bench_tobit_match("W:WK7,K12,K16,K21,K26,3:BK1,38", 16)  # five tobits: many slides
 bench_tobit_precompute()
+bench_tobit_why()
 bench_mancala()

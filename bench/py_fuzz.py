@@ -5,7 +5,8 @@ each, the board definitions in turn (every one in firmware/boards: a hardware bo
 on the simulated board, which stands in for its hardware; every selection mode, the
 takeback button, the full-size layout). Prints each failure (its seed and steps: replay it with that seed) and the
 figures: frames run, exceptions, inconsistencies (position vs the record's replay),
-unanswered requests - targets 0 each. (At about 15,000 frames a second on one core
+unanswered requests, takebacks against the engine that did not leave the player to
+move two plies back - targets 0 each (and at least one such takeback checked). (At about 15,000 frames a second on one core
 10,000,000 take some 12 minutes; BENCH_SCRIPT_S may need raising.)"""
 import os
 import sys
@@ -26,7 +27,7 @@ def main():
     total = int(os.environ.get("FUZZ_FRAMES", "10000000"))
     per = int(os.environ.get("FUZZ_PER_SEED", "200000"))
     seed = int(os.environ.get("FUZZ_SEED", "1000"))
-    frames = exc = bad = unanswered = other = 0
+    frames = exc = bad = unanswered = other = takebacks = wrong_takebacks = 0
     with tempfile.TemporaryDirectory() as d:
         while frames < total:
             board_def = BOARDS[seed % len(BOARDS)]
@@ -44,11 +45,17 @@ def main():
             exc += f.faults
             bad += f.inconsistent
             unanswered += f.unanswered
+            takebacks += f.takebacks
+            wrong_takebacks += f.wrong_takebacks
             seed += 1
     report("fuzz: frames run", frames, "frames", total, frames >= total)
     report("fuzz: exceptions out of a frame", exc + other, "count", 0, exc + other == 0)
     report("fuzz: position != record's replay", bad, "count", 0, bad == 0)
     report("fuzz: unanswered link requests", unanswered, "count", 0, unanswered == 0)
+    # a takeback press against the engine once it answered: the player to move, the ply
+    # two lower (checked on the board definitions with a takeback button)
+    report("fuzz: takebacks vs the engine checked", takebacks, "count", 1, takebacks >= 1)
+    report("fuzz: takebacks vs the engine wrong", wrong_takebacks, "count", 0, wrong_takebacks == 0)
 
 
 if __name__ == "__main__":

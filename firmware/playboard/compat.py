@@ -18,8 +18,9 @@ import sys
 # CPython, Adafruit Blinka installs a ``micropython`` module whose viper
 # decorator raises.
 MICROPYTHON = sys.implementation.name == "micropython"
-# CircuitPython: no native emitter (its modules come with the viper decorators blanked:
-# playboard_host.pico.circuitpy), no ``time.ticks_ms`` (``ticks_ms`` below)
+# CircuitPython: no native emitter (its modules are staged as .mpy with the viper
+# decorators blanked: playboard_host.circuitpython_stage), no ``time.ticks_ms``
+# (``ticks_ms`` below)
 CIRCUITPYTHON = sys.implementation.name == "circuitpython"
 
 if MICROPYTHON:

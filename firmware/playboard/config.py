@@ -306,15 +306,10 @@ def check_layout(d, layout_data):
                           % (name, layout_data.get("name"), layout_data["n_leds"], d["leds"]["count"]))
 
 
-def load_board(name_or_path, with_layout=True, stand_in=False):
-    """Load and validate a board definition by name (``boards/<name>.json``) or path.
-
-    Returns the dict (defaults filled). With ``with_layout`` the named layout file is
-    read and checked against the board too. ``stand_in``: a hardware board's definition
-    for the simulated board, which stands in for its hardware (backend and sensors
-    ``sim``; its layout, selection, buttons, LEDs and supply as defined: the simulator,
-    the whole-board fuzz). ConfigError for a missing file, bad JSON, or any bad field.
-    """
+def read_board(name_or_path):
+    """The board definition ``name_or_path`` (a name: ``boards/<name>.json``, on flash
+    or else the image's own copy; or a path) as parsed, not checked: ``(dict, its
+    file's base name, its path)``. ConfigError for a missing file or bad JSON."""
     import json
     path = name_or_path
     if not path.endswith(".json"):
@@ -332,13 +327,18 @@ def load_board(name_or_path, with_layout=True, stand_in=False):
         if data is None:
             raise ConfigError("board definition %s not found" % path)
         d = json.loads(data)  # (checked when the image was built: tests/host)
-    base = path[path.rfind("/") + 1:-5]
-    if stand_in and d.get("backend") != "sim":
-        d["backend"] = "sim"
-        d["sensor"] = {"kind": "sim"}
-        d.pop("module", None)
-        d["leds"].pop("pin", None)
-        d["leds"].pop("adapter_pin", None)
+    return d, path[path.rfind("/") + 1:-5], path
+
+
+def load_board(name_or_path, with_layout=True):
+    """Load and validate a board definition by name (``boards/<name>.json``) or path.
+
+    Returns the dict (defaults filled). With ``with_layout`` the named layout file is
+    read and checked against the board too. ConfigError for a missing file, bad JSON,
+    or any bad field. (A hardware board's definition for the simulated board, which
+    stands in for its hardware: ``playboard.sim.standin.load_stand_in``.)
+    """
+    d, base, path = read_board(name_or_path)
     d = validate_board(d, base)
     if with_layout:
         from playboard.board.layout import read_layout_file, LayoutError

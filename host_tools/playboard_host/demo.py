@@ -368,7 +368,11 @@ class Runner:
         name = rec.tags["Game"]
         sides = SIDES[name]
         g = new_game(name, rec.tags.get("FEN"))
-        self.say("== %s: %s" % (name, " - ".join(rec.tags.get(k, "?") for k in ("White", "Black"))))
+        # what is true: the record's game (its players as it names them) replayed by hand
+        # on the board, which records a two-player game (Mode "two": Player - Player)
+        self.say("== %s: the recorded game %s, its moves made by hand on the board"
+                 % (name, " - ".join(rec.tags.get(k, "?") for k in ("White", "Black"))))
+        self.say("   (the board records it as a game for two: Player - Player)")
         self.about(name)
         if rec.tags.get("Event"):
             self.say("   %s, %s" % (rec.tags["Event"], rec.tags.get("Date", "?")))

@@ -21,7 +21,9 @@ refused ``adv``); the board's position is the rules core's replay of the game on
 flash (the game in play as the board keeps it, its file and the record's journal
 (``boardflash.kept_game``): its moves replayed from its set-up position give the
 status's fen); the LEDs are not all dark while a game is played
-(the lights match a state that shows something); the board answers (``status``)
+(the lights match a state that shows something); a takeback press against the engine
+once it has answered leaves the player to move, the ply two lower (``_check_takeback``,
+on the board definitions with a takeback button); the board answers (``status``)
 within the control channel's timeout, and its link answers after garbage. At the end
 of a run (``recovers``) the board is brought back to a normal game by an obvious
 gesture (the pits left alone, a new game, a move: read). Frames: ``SimBoard.advance(ms)`` runs one a scan
@@ -54,7 +56,9 @@ class Fuzz:
     folder (made anew). ``frames``: how many scan frames (virtual ms / 10) to run.
     Counts: ``frames``, ``steps``, ``faults`` (contained exceptions seen: an invariant
     failure too), ``inconsistent`` (position differing from the record's replay),
-    ``unanswered`` (status requests that got no answer).
+    ``unanswered`` (status requests that got no answer), ``takebacks`` (takeback presses
+against the engine once it had answered, checked: the player to move, two plies gone),
+``wrong_takebacks`` (of those, the ones that were not).
     """
 
     def __init__(self, board_factory, seed, folder, board_def="sim"):
@@ -63,8 +67,8 @@ class Fuzz:
         self.folder = folder
         shutil.rmtree(folder, ignore_errors=True)
         self.b = board_factory()
-        from playboard.config import load_board
-        cfg = load_board(board_def, with_layout=False, stand_in=True)  # (a hardware board's too)
+        from playboard.sim.standin import load_stand_in
+        cfg = load_stand_in(board_def)  # (a hardware board's too)
         self.layout = cfg.get("layout", "default")
         self.stylus = cfg.get("pit_select") == "stylus"  # a pit chosen by a touch
         self.takeback = cfg.get("buttons", {}).get("takeback", -1)  # its sensor, or -1
@@ -73,6 +77,8 @@ class Fuzz:
         self.steps = 0
         self.log = []
         self.faults = self.inconsistent = self.unanswered = 0
+        self.takebacks = 0  # takebacks against the engine checked (_check_takeback)
+        self.wrong_takebacks = 0  # ... of which the invariant failed
         self.game = "toguz"
 
     def close(self):
@@ -183,31 +189,104 @@ class Fuzz:
             self._flip(s, 1 - (v0 & 1))
             self.adv(r.randint(800, 1400))
             self._flip(s, v0)
-        elif k < 0.62 and self.takeback >= 0:  # the takeback button: pressed, let go
-            self.log.append(("takeback",))
-            self._flip(self.takeback, 1)
-            self.adv(r.randint(60, 700))
-            self._flip(self.takeback, 0)
+        elif k < 0.64 and self.takeback >= 0:  # the takeback button: pressed, let go
+            if r.random() < 0.5:  # (a game against the engine, a move, its answer first)
+                self.answered_game()
+            self.press_takeback()
         elif k < 0.80 and not self.game.startswith("tobit"):  # a proper mancala move
-            c = r.choice([x for x in cells if x < (18 if self.game == "toguz" else 4)])
-            s = lay.sensor_of(c)
-            self.log.append(("sow", c))
-            if self.stylus:  # the stylus touches the pit (on, held, off)
-                self._flip(s, 1)
-                self.adv(r.randint(50, 400))
-                self._flip(s, 0)
-            else:  # its balls lifted (held past LIFT_MS), the first put back
-                if not sens[s]:
-                    self._flip(s, 1)
-                    self.adv(r.randint(50, 400))
-                self._flip(s, 0)
-                self.adv(r.randint(LIFT_MS + 50, 900))
-                self._flip(s, 1)
+            self.sow(r.choice([x for x in cells if x < (18 if self.game == "toguz" else 4)]))
         else:  # waiting
             ms = r.choice((r.randint(0, 30), r.randint(100, 4000)))
             self.log.append(("wait", ms))
         self.adv(r.randint(0, 600))
         self.steps += 1
+
+    def sow(self, c):
+        """A mancala move made properly on cell ``c`` (any: it may be refused): on a
+        stylus board the pit touched (on, held, off), else its balls lifted (held past
+        ``LIFT_MS``) and the first put back."""
+        r = self.rng
+        lay, cells = self._cells()
+        s = lay.sensor_of(c)
+        self.log.append(("sow", c))
+        if self.stylus:
+            self._flip(s, 1)
+            self.adv(r.randint(50, 400))
+            self._flip(s, 0)
+        else:
+            if not self.b.sensors()[s]:
+                self._flip(s, 1)
+                self.adv(r.randint(50, 400))
+            self._flip(s, 0)
+            self.adv(r.randint(LIFT_MS + 50, 900))
+            self._flip(s, 1)
+
+    def press_takeback(self):
+        """The takeback button pressed (bounce, held 60-700 ms) and let go; against the
+        engine once it has answered, the invariant checked (``_check_takeback``)."""
+        self.log.append(("takeback",))
+        due = self._takeback_due()
+        self._flip(self.takeback, 1)
+        self.adv(self.rng.randint(60, 700))
+        self._flip(self.takeback, 0)
+        if due is not None:
+            self._check_takeback(due)
+
+    def answered_game(self):
+        """What a player does before a takeback against the engine: a Toguz Kumalak or
+        Tihbat game against it (level 1-3, either side), a legal move of theirs made
+        properly (after the engine's first, carried out on the board, where it has
+        White), the engine's answer
+        waited for (up to 8 s). The pits are left alone first (a stuck sensor let go, before the new game),
+        a bounce may still lose the move (then no answer comes, and ``_takeback_due``
+        says so)."""
+        r = self.rng
+        game = r.choice(("toguz", "tihbat"))
+        mode = r.choice(("white", "black"))
+        player = 0 if mode == "white" else 1
+        for s in range(self.b.n_sensors):  # the pits left alone (the sim board's rest: 0)
+            self.b.set_sensor(s, 0)
+        self.adv(r.randint(300, 1500))
+        level = r.randint(1, 3)
+        self.log.append(("game", game, mode, level))
+        try:
+            self.b.new_game(game, mode, level)
+        except SimError as e:  # refused while a check runs (a hall board's calibration)
+            if "is running" not in str(e):
+                raise
+            self.log.append(("refused", str(e)))
+            return
+        self.game = game
+        self.adv(r.randint(300, 1000))
+        ply = 1 if mode == "black" else 0  # (the engine, White, moves first)
+        st = self._wait_turn(player, ply)
+        if st is None or st.get("ply") != ply:
+            return
+        if ply:  # the engine's first move, carried out by the player (its sowing view)
+            gid = st["store"]["current"]
+            rec = kept_game(self.folder, gid) if gid is not None else None
+            if rec is None or len(rec.moves) != 1:
+                return
+            self.sow(new_game(game).parse_move(rec.moves[0]))  # (White's pits: cells 0..)
+            self.adv(r.randint(1500, 3000))
+        g = new_game(game, fen=st["fen"])
+        moves = [m for m in g.legal_moves() if 0 <= m < g.n_pits]  # (not a forced pass)
+        if moves:
+            self.sow(player * g.n_pits + r.choice(moves))
+            self._wait_turn(player, ply + 2)  # the engine's answer
+
+    def _wait_turn(self, player, ply, ms=8000):
+        """Frames until the status says ``player`` to move at ``ply`` or later, the
+        engine not thinking; that status, or None after ``ms``."""
+        waited = 0
+        while waited < ms:
+            st = self.b.status()
+            if (st.get("state") == "play" and not st.get("thinking") and st.get("turn") == player
+                    and st.get("ply", -1) >= ply):
+                return st
+            self.adv(250)
+            waited += 250
+        return None
 
     def link_step(self):
         """Bytes of garbage on the board's USB link (random, a frame's start byte among
@@ -310,6 +389,43 @@ class Fuzz:
             if st["state"] == "play" and not any(b.leds()):
                 self.fail("every LED dark in play")
         return st
+
+    def _takeback_due(self):
+        """What a takeback press must give now (docs/app.md; App.takeback): against the
+        engine once it has answered (a game in play, ``mode`` white or black, not
+        thinking, the player to move, two plies or more), its answer and the player's
+        move go: ``(ply - 2, the player's side)``. None where that rule does not say
+        it all: another state or mode, Tobit (no takeback button), a Tihbat game whose
+        last two plies hold a forced pass (a pass goes with the move before it) or
+        whose record is not on flash yet."""
+        st = self.b.status()
+        mode = st.get("mode")
+        if (st.get("state") != "play" or mode not in ("white", "black") or st.get("thinking")
+                or st.get("game") not in ("toguz", "tihbat") or st.get("pending")):
+            return None
+        player = 0 if mode == "white" else 1
+        ply = st.get("ply", 0)
+        if st.get("turn") != player or ply < 2:
+            return None
+        if st["game"] == "tihbat":
+            gid = st["store"]["current"]
+            rec = kept_game(self.folder, gid) if gid is not None else None
+            if rec is None or len(rec.moves) != ply or "pass" in rec.moves[-2:]:
+                return None
+        return ply - 2, player
+
+    def _check_takeback(self, due):
+        """The invariant of a takeback against the engine once it has answered
+        (``_takeback_due`` gave ``due``): the player is to move, the ply fell by two
+        (the engine waits ``_UNDO_GRACE_MS`` before it thinks again). Counted in
+        ``takebacks``; FuzzFailure if not."""
+        st = self.b.status()
+        got = (st.get("ply"), st.get("turn"))
+        self.takebacks += 1
+        if st.get("state") != "play" or got != due:
+            self.wrong_takebacks += 1
+            self.fail("a takeback against the engine once it answered: (ply, turn) %s, "
+                      "expected %s (its answer and the player's move gone): %s" % (got, due, st))
 
     def run(self, frames):
         """Steps and checks until ``frames`` frames ran; returns self (counts)."""

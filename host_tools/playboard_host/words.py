@@ -4,6 +4,7 @@ in players' terms (1-based pit and point names, no internals).
 
 Side names: White/Black in Tobit, South/North in the mancala games (RULES.md).
 """
+from playboard.app.state import ARM_MS, DRAW_MS
 from playboard.games.common import RESULT_BLACK, RESULT_DRAW, RESULT_WHITE
 
 from playboard_host.result_words import result_words as _result_words
@@ -321,7 +322,13 @@ def event_words(ev, game, turn=None):
         side = ev.get("side")
         w, b = sides(game)
         who = (w, b)[side] if side in (0, 1) else "?"
-        text = "%s pressed %s: press again to confirm" % (who, ev.get("what", "a pad"))
+        if ev.get("what") == "draw":  # (firmware App._pad_press: the other side accepts)
+            other = (w, b)[1 - side] if side in (0, 1) else "the other side"
+            text = "%s offers a draw: %s presses their own draw pad within %d s to agree" % (
+                who, other, DRAW_MS // 1000)
+        else:  # resign: the same pad again
+            text = "%s pressed %s: press again within %d s to confirm" % (
+                who, ev.get("what", "a pad"), ARM_MS // 1000)
     else:
         rest = ", ".join("%s %s" % (k, v) for k, v in ev.items()
                          if k not in ("ev", "t", "fen", "nodes", "cell", "point"))
@@ -329,6 +336,32 @@ def event_words(ev, game, turn=None):
             rest = where(cell) + (", " + rest if rest else "")
         text = kind.replace("_", " ") + (": " + rest if rest else "")
     return stamp + text
+
+
+def staff_words(ev):
+    """The staff menu's answer (a ``staff`` event of firmware ``app.staff``, docs/museum.md)
+    in a curator's words, one line ("" for its opening)."""
+    if "brightness" in ev:
+        return "brightness %s" % ev["brightness"]
+    if "unlocked" in ev:
+        return "the link unlocked (settings may be changed)" if ev["unlocked"] else "the link locked"
+    if "games" in ev and "problems" in ev:
+        return "flash: %s kept, %s, %s waiting, %s" % (
+            plural(ev["games"], "game"), plural(ev["problems"], "problem"),
+            plural(ev.get("pending", 0), "write"), plural(ev.get("memory_errors", 0), "memory error"))
+    if ev.get("clear") == "armed":
+        return "press South pit 5 again within 3 s to clear the synced games"
+    if "cleared" in ev:
+        return "%s cleared, %s kept" % (plural(ev["cleared"], "synced game"), ev.get("games", "?"))
+    if ev.get("open") is False:
+        return "the staff menu closed"
+    for kind, name in (("selftest", "the self-test"), ("calibrate", "the calibration")):
+        if kind in ev:  # (firmware app.staff.start_check: True, or why it is refused)
+            if ev[kind] is True:
+                return "%s runs: its verdict on the LEDs, then the menu" % name
+            return "%s refused: %s" % (name, ev[kind])
+    rest = ", ".join("%s %s" % (k, v) for k, v in ev.items() if k not in ("ev", "t"))
+    return rest
 
 
 def check_words(ev):

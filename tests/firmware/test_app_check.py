@@ -100,6 +100,43 @@ def test_self_test_from_the_link_judges_every_sensor():
     assert ask(status)["pass"] is False                # the last result stays readable
 
 
+def test_a_refused_request_leaves_the_checks_verdict_on_show():
+    # the link's rule: a refused request changes nothing, the verdict of a finished
+    # check included; an accepted one (a game, the next check) cuts it short
+    from playboard.app.state import S_SETUP, S_PLAY
+    from playboard.link import Link
+    r = Rig()
+    a = r.app
+    lk = Link(None, r.store, app=a, settings=a.settings)
+    ask = lk._set_game
+    assert ask({"check": "selftest", "s": 5}) == {"running": "selftest", "phase": 0}
+    r.adv(58 * 120 + 5200)                             # the chase, then 5 s: the verdict
+    assert a.check is not None and a.check[2] >= 0     # on show
+    shown = a.check[2]
+    for bad, why in (({"level": 99}, "level must be"),
+                     ({"mode": "dance"}, "unknown mode"),
+                     ({"game": "chess"}, "unknown game"),
+                     ({"start": "yes"}, "start takes true or false"),
+                     ({"resign": 0}, "no game is being played"),
+                     ({"draw": True, "game": "toguz"}, "take no other field"),
+                     ({"check": "dance"}, "no check 'dance'"),
+                     ({"check": "selftest", "s": 2}, "5..600"),
+                     ({"check": "calibrate"}, "need no calibration")):
+        e = raises(ValueError, ask, bad)
+        assert why in str(e), (bad, e)
+        assert a.check is not None and a.check[2] == shown, bad   # still on show
+    r.adv(1000)
+    assert a.check is not None                          # its 5 s are not over yet
+    assert ask({"check": "selftest", "s": 5})["running"] == "selftest"   # the next check
+    assert a.check[2] < 0
+    r.adv(58 * 120 + 5200)
+    assert a.check[2] >= 0
+    out = ask({"game": "toguz", "mode": "two"})          # a game: the verdict cut short
+    assert a.check is None and out["mode"] == "two", out
+    r.begun()
+    assert a.state in (S_SETUP, S_PLAY) and a.game_name == "toguz", a.state   # begun
+
+
 class _HallOnSim:
     """A hall board made of the simulated board: analog readings from its sensors."""
 

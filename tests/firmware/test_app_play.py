@@ -30,6 +30,18 @@ def _slow_engine(frames):
     return restore, held
 
 
+def _button(r, s, v, bounces):
+    """A person's hand on button sensor ``s``, going to ``v``: ``bounces`` contact
+    bounces first (each a scan at ``v`` and one back: under the debounce, as
+    bench/humanlib.py's 1-5 ms bounces are at the rig's 10 ms scan), then ``v``."""
+    for _ in range(bounces):
+        r.hw.set_sensor(s, v)
+        r.adv(10)
+        r.hw.set_sensor(s, 1 - v)
+        r.adv(10)
+    r.hw.set_sensor(s, v)
+
+
 def _tobit_against_the_engine():
     from tobitrig import tobit_rig
     return tobit_rig("white", 2)  # engine: Black
@@ -109,12 +121,12 @@ def test_toguz_takeback_button_during_the_search_stops_it_and_takes_the_move_bac
         r.tap("toguz", 4, 200)  # South pit 5
         r.adv(2800)  # the view confirmed: the engine thinks
         assert r.app.thinking and r.app.game.ply == 1
-        r.hw.set_sensor(60, 1)
-        r.adv(100)
-        assert "stopped" in r.kinds() and "undo" in r.kinds()
+        _button(r, 60, 1, 3)  # pressed (bouncing), held 250 ms
+        r.adv(250)
+        assert "stopped" in r.kinds() and r.kinds().count("undo") == 1
         assert not r.app.thinking and r.app.game.ply == 0
         assert r.store.read(1).moves == []
-        r.hw.set_sensor(60, 0)
+        _button(r, 60, 0, 2)
         r.adv(1000)
         assert not r.app.thinking and r.app.game.ply == 0  # the player's turn
     finally:
@@ -137,14 +149,23 @@ def test_toguz_takeback_button_after_the_engines_answer_takes_the_players_move_b
             break
     assert r.app.game.ply == 2 and not r.app.thinking
     r.adv(3000)  # its sowing shown
+    r.tap("toguz", 1, 200)  # South pit 2, the player's reply (0-3 s: 1.2 s)
+    for _ in range(60):  # the engine's second answer
+        r.adv(100)
+        if r.app.game.ply == 4:
+            break
+    assert r.app.game.ply == 4 and not r.app.thinking
+    r.adv(300)  # a fast reply: the takeback pressed 0.3 s after the answer, bouncing
     n = len(_moves(r))
-    r.hw.set_sensor(60, 1)
-    r.adv(100)
-    r.hw.set_sensor(60, 0)
-    assert r.app.game.ply == 0 and r.app.game.turn == 0
-    assert r.store.read(1).moves == []
+    _button(r, 60, 1, 2)
+    r.adv(400)  # held
+    _button(r, 60, 0, 3)
+    r.adv(50)
+    assert r.app.game.ply == 2 and r.app.game.turn == 0  # one press: two plies, not four
+    assert r.kinds().count("undo") == 2
+    assert len(r.store.read(1).moves) == 2
     r.adv(4000)  # past the engine's wait after a takeback: still the player's turn
-    assert r.app.game.ply == 0 and not r.app.thinking and len(_moves(r)) == n
+    assert r.app.game.ply == 2 and not r.app.thinking and len(_moves(r)) == n
 
 
 def test_after_a_takeback_that_leaves_it_to_move_the_engine_waits_before_it_answers():
@@ -160,11 +181,11 @@ def test_after_a_takeback_that_leaves_it_to_move_the_engine_waits_before_it_answ
             break
     assert r.app.game.ply == 1
     r.adv(3000)
-    r.hw.set_sensor(60, 1)  # its first move taken back: the engine to move at ply 0
-    r.adv(100)
-    r.hw.set_sensor(60, 0)
+    _button(r, 60, 1, 1)  # its first move taken back: the engine to move at ply 0
+    r.adv(200)
+    _button(r, 60, 0, 2)
     assert r.app.game.ply == 0 and not r.app.thinking
-    r.adv(2000)
+    r.adv(1800)
     assert r.app.game.ply == 0 and not r.app.thinking  # it waits
     for _ in range(40):
         r.adv(100)

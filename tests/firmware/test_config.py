@@ -89,6 +89,28 @@ def test_missing_or_broken_files():
     assert "not valid JSON" in m
 
 
+def test_every_board_definition_stands_in_on_the_simulated_board():
+    # playboard.sim.standin (not the chip's config module): a hardware board's
+    # definition on the simulated board keeps its layout, buttons and LEDs, its
+    # backend and sensors the simulated board's; a sim board's is as it is
+    from playboard.sim.standin import load_stand_in
+    names = list_boards()
+    for name in names:
+        d = load_stand_in(name)
+        own = load_board(name, with_layout=False)
+        assert d["backend"] == "sim" and d["sensor"]["kind"] in ("sim", "sim_hall"), name
+        assert d["name"] == name and d["layout"] == own["layout"], name
+        assert d.get("buttons") == own.get("buttons") and d["leds"]["count"] == own["leds"]["count"]
+        assert d["n_sensors"] == own["n_sensors"] and "pin" not in d["leds"], name
+    d = load_stand_in("pico-matrix-takeback")
+    assert d["buttons"] == {"menu": 62, "takeback": 63} and d["module"] == "pico"
+    assert d["leds"]["budget_ma"] == 1500 and d["leds"]["supply"] == "sense"  # its supply
+    assert load_stand_in("sim-hall")["sensor"]["kind"] == "sim_hall"  # a sim board's own
+    e = raises(ConfigError, load_stand_in, "no-such-board")
+    assert "no-such-board" in str(e) and "not found" in str(e)
+    assert raises(TypeError, load_board, "pico-matrix", False, True)  # the chip's: no stand-in
+
+
 def test_self_test_chases_leds_then_shows_sensors():
     cfg = load_board("sim")
     hw = open_board(cfg)

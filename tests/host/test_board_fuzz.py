@@ -1,6 +1,7 @@
 """Whole-board fuzzing (issue 31, ``playboard_host.fuzz``): what people and hardware do -
 lifts, places, slides, bumps and stirs, bounce, chatter, stuck sensors, both hands,
-pads and menu presses, the takeback button, power cuts, new games in every game and
+pads and menu presses, the takeback button (against the engine once it answered: the
+player to move, two plies gone), power cuts, new games in every game and
 mode, on every board definition - driven into the real firmware through ``SimBoard``,
 every invariant checked after every step: no exception leaves a frame, the position is the replay of the record on flash, the LEDs
 show the game, the board answers. A fixed set of seeds (over 300,000 frames) and two new
@@ -44,12 +45,18 @@ def _run(seed, tmp_path, board_def="sim"):
 def test_fuzzed_boards_never_raise_and_keep_their_record(tmp_path):
     runs = list(FIXED) + [(random.randrange(10 ** 6, 10 ** 9), random.choice(BOARDS)) for _ in range(2)]
     print("fuzz seeds (seed, board):", runs)
-    total = 0
+    total = takebacks = 0
     for seed, board_def in runs:
         f = _run(seed, tmp_path, board_def)
         total += f.frames
         if board_def in ("sim-takeback", "pico-matrix-takeback"):
             assert ("takeback",) in f.log  # its button pressed
+            takebacks += f.takebacks
+        else:
+            assert f.takebacks == 0  # (no button)
+    # a takeback against the engine once it answered: the player to move, two plies gone
+    # (seeds 8, 17, 21 check it 1, 3 and 4 times)
+    assert takebacks >= 8, takebacks
     assert total >= 300000 and len(BOARDS) >= 11 and set(BOARDS) <= {b for s, b in runs}
 
 
@@ -77,6 +84,27 @@ def test_the_fuzzer_reports_a_position_that_is_not_its_records_replay(tmp_path):
         assert f.inconsistent == 1
     finally:
         f.b.status = real
+        f.close()
+
+
+def test_the_fuzzer_reports_a_takeback_against_the_engine_that_leaves_the_engine_to_move(tmp_path):
+    """The takeback invariant can fail: a takeback against the engine once it answered
+    that took one ply back (faked here: the firmware takes two) is reported."""
+    from playboard_host.fuzz import Fuzz, FuzzFailure
+
+    f = Fuzz(lambda: SimBoard(), 8, str(tmp_path / "flash"), board_def="sim-takeback")
+    try:
+        f.b.new_game("toguz", "white", 1)
+        f.adv(500)
+        assert f._takeback_due() is None  # (ply 0: nothing to take back)
+        st = f.b.status()
+        assert (st["ply"], st["turn"]) == (0, 0)
+        f._check_takeback((0, 0))  # what a takeback from ply 2 gives: passes
+        with pytest.raises(FuzzFailure, match="seed 8.*takeback against the engine.*"
+                                              r"\(0, 0\), expected \(1, 0\)"):
+            f._check_takeback((1, 0))
+        assert (f.takebacks, f.wrong_takebacks) == (2, 1)
+    finally:
         f.close()
 
 

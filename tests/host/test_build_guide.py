@@ -19,6 +19,7 @@ import shlex
 
 import pytest
 
+from hands import Hands
 from playboard.board.layout import GAMES, load_layout
 from playboard_host import checks, cli
 from playboard_host.simboard import SimBoard, micropython_binary
@@ -68,8 +69,9 @@ class Builder:
     """The builder's hands and eyes while a check runs (``checks.sleep`` replaced): during
     the LED chase the board's clock moves in 40 ms steps and each lit LED is written
     down; in the sensor phase each sensor of ``visit`` gets a piece (four a poll), its
-    LED is looked at, and the piece is lifted; in the guided test each point asked for
-    gets a White piece."""
+    LED is looked at (150-300 ms), and the piece is lifted; in the guided test each
+    point asked for gets a White piece (held 400-800 ms). Every change with a
+    person's contact bounce (tests/host/hands.py)."""
 
     def __init__(self, b, visit=(), guided=False, monkeypatch=None):
         self.b = b
@@ -82,6 +84,7 @@ class Builder:
         self.dark = []  # (sensor, colour) whose LED did not show that colour
         self.t = 0  # board ms since the check began
         self.leds = _sensor_leds()
+        self.hands = Hands(b, len(self.visit))  # bounce on every change, human holds
         if guided:
             orig = checks.guided_prompt
 
@@ -100,15 +103,11 @@ class Builder:
             for s, led in sorted(self.leds.items()):
                 if _colour(shown[led]) != checks.COLOUR_NAMES[c].lower():
                     self.dark.append((s, c))
-                    b.set_sensor(s, 1)
-                    b.advance(600)
-                    b.set_sensor(s, 0)
+                    self.hands.press(s, self.hands.rng.randint(400, 800))
                     b.advance(100)
         t = self.st.get("target", -1)
         if t >= 0 and (not self.placed or self.placed[-1] != t):
-            b.set_sensor(t, 1)
-            b.advance(600)
-            b.set_sensor(t, 0)
+            self.hands.press(t, self.hands.rng.randint(400, 800))
             self.placed.append(t)
         if self.t < CHASE_MS + 200:  # the chase: watched LED by LED
             for _ in range(ms // 40):
@@ -119,10 +118,10 @@ class Builder:
                     self.seen.append(lit[0])
             return
         for s in self.visit[:4]:  # the sensor phase: four sensors tried, each LED looked at
-            b.set_sensor(s, 1)
-            b.advance(200)
+            self.hands.put(s)
+            b.advance(self.hands.rng.randint(150, 300))
             self.tried[s] = _colour(b.leds()[self.leds[s]])
-            b.set_sensor(s, 0)
+            self.hands.lift(s)
             b.advance(100)
         del self.visit[:4]
         b.advance(ms)
@@ -230,12 +229,12 @@ def test_the_hall_steps_of_the_builders_guide_on_the_simulated_hall_board(tmp_pa
         b.advance(6000)
         b.advance(1000)
         b.fault("offset", 7, 20000)  # the sensor replaced; a piece left on point 4
-        b.set_sensor(3, 1)
+        Hands(b, 3).put(3)
         status, out, err = _cli(calibrate[0] + port, capsys)
         assert status == 1 and "saved: no (the board was never clear in time" in out, out
         assert "sensor 3 (tobit point 4, tobit4 point 4)" in out
         assert (flash / "hall_cal.json").read_bytes() == before  # nothing saved
-        b.set_sensor(3, 0)
+        Hands(b, 4).lift(3)
         b.advance(1000)
 
         b.fault("invert", 12)  # step 10 with a builder's faults

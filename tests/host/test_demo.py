@@ -173,6 +173,11 @@ def test_demo_plays_the_bundled_record_and_tobit_then_syncs_and_exports(tmp_path
     lines = [ln for ln in text.splitlines()
              if ln[:4].strip().rstrip(".").isdigit() and (" South " in ln or " North " in ln)]
     assert [ln.split()[2] for ln in lines] == rec.moves
+    # the announcement says what the board records: the record's game, made by hand in a
+    # game for two (the engine's names are the record's, not the board's)
+    assert ("== toguz: the recorded game %s - %s, its moves made by hand on the board"
+            % (rec.tags["White"], rec.tags["Black"])) in text
+    assert "(the board records it as a game for two: Player - Player)" in text
     assert "Final kazans on the board 82 : 53; the record's 82 : 53: equal" in text
     assert ("Result 1-0: South won 82 to 53 in the kazans (South 82, North 53) - a kazan reached 82"
             in text)
@@ -192,6 +197,7 @@ def test_demo_plays_the_bundled_record_and_tobit_then_syncs_and_exports(tmp_path
     recs = list(pgn.read_games(out.read_text().splitlines()))
     assert [r.tags["Game"] for r in recs] == ["toguz", "tobit"]
     assert recs[0].moves == rec.moves and recs[0].tags["Result"] == "1-0"
+    assert (recs[0].tags["White"], recs[0].tags["Black"], recs[0].tags["Mode"]) == ("Player", "Player", "two")
     g, res = pgn.replay(recs[1])
     assert res + ":" == tobit_result[0].split()[1]
     assert "The exported toguz game's 79 moves are equal to the record's." in text

@@ -9,6 +9,8 @@ import random
 
 import pytest
 
+from enginewait import engine_move
+
 from playboard.board.layout import load_layout
 from playboard.games.registry import new_game
 from playboard_host.simboard import micropython_binary
@@ -124,17 +126,6 @@ def _text_after(g, back=1):
     return t
 
 
-def _engine_move(b, ev, limit=200):
-    """The text of the engine's move, from ``ev`` (events already read) or the next ones."""
-    for _ in range(limit):
-        eng = [e for e in ev if e["ev"] == "engine"]
-        if eng:
-            return eng[-1]["move"]
-        b.advance(100)
-        ev = b.events()
-    raise AssertionError(b.status())
-
-
 def test_tobit_the_engines_move_and_a_fast_reply_are_two_plies(board, tmp_path):
     b = board()
     b.start("sim", fs_dir=str(tmp_path / "flash"))
@@ -148,7 +139,7 @@ def test_tobit_the_engines_move_and_a_fast_reply_are_two_plies(board, tmp_path):
     rng = random.Random(3)
     ev = b.events()
     for delay in (0, 120, 250, 300, 0, 200):
-        m = g.parse_move(_engine_move(b, ev))
+        m = g.parse_move(engine_move(b, ev))
         for what, p in physical_actions(g, m):  # the engine's move, made by the player
             b.set_sensor(lay.sensor_of(p), 0 if what == "lift" else 1)
             b.advance(150)

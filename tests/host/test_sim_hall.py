@@ -1,11 +1,14 @@
 """The simulated hall board (``sim-hall``, playboard.sim.hall) at power-up, as a hall
 board with no calibration behaves: the guided calibration before the menu, never over
 a game resumed after a power cut (it needs an empty board), nor a game started over
-it from the link; what the link's status says meanwhile."""
+it from the link; what the link's status says meanwhile. A person's hands: contact
+bounce, a human hold and reply (tests/host/hands.py)."""
 import os
 
 import pytest
 
+from hands import Hands
+from playboard.board.layout import load_layout
 from playboard_host.serial_link import BoardLink, open_port
 from playboard_host.simboard import SimBoard, SimError, micropython_binary
 
@@ -31,9 +34,11 @@ def test_a_game_resumed_on_an_uncalibrated_hall_board_plays_on_and_it_calibrates
         os.remove(flash / "hall_cal.json")  # as if it had never been saved
         b.new_game("toguz", "two", 3)
         b.advance(500)
-        b.tap(0, 200)  # South pit 1 touched with the stylus: sown
+        hands = Hands(b, 1)
+        hands.reply()
+        hands.press(load_layout("toguz").sensor_of(0))  # South pit 1 touched with the stylus
         b.advance(1500)
-        assert b.status()["ply"] == 1
+        assert b.status()["ply"] == 1  # sown
         b.kill()  # the power cut
         b.restart()
         st = b.status()

@@ -6,6 +6,8 @@ and the LEDs light the point to put the piece back on and the one to take it off
 (issue 34; RULES.md 2.4-2.8)."""
 import pytest
 
+from enginewait import engine_move
+
 from playboard.board import tobit_why as W
 from playboard.board.layout import load_layout
 from playboard_host.simboard import micropython_binary
@@ -105,19 +107,13 @@ def test_another_move_while_the_engines_is_shown_says_to_make_the_engines(board,
     b.new_game("tobit", "black", 1)  # the engine plays White
     b.advance(300)
     b.set_up()
-    shown = None
-    for _ in range(40):
-        b.advance(250)
-        shown = shown or next((e for e in b.events() if e["ev"] == "engine"), None)
-        if shown:
-            break
-    assert shown, "the engine's move was never shown"
-    frm = int(shown["move"].replace(":", "-").split("-")[0])
+    shown = engine_move(b, limit_ms=10000, step_ms=250)  # the engine's move, shown
+    frm = int(shown.replace(":", "-").split("-")[0])
     other = 8 if frm != 8 else 9
     _move(b, other, 15 if other == 8 else 16)
     ev, evs = _correction(b)
-    assert (ev["why"], ev["point"], ev["move"]) == (W.WHY_ENGINE, other, shown["move"]), ev
+    assert (ev["why"], ev["point"], ev["move"]) == (W.WHY_ENGINE, other, shown), ev
     line = event_words(ev, "tobit", 0)
     assert ("refused: the engine's move %s is shown (its points lit): only that move is accepted now. What to "
-            "do: put it back on point %d, then make the engine's move %s" % (shown["move"], other, shown["move"])
+            "do: put it back on point %d, then make the engine's move %s" % (shown, other, shown)
             ) in line, line

@@ -500,7 +500,9 @@ def test_the_boards_own_menu_from_the_page():
             s.act({"op": "click", "cell": cell})
             s.advance(200)
         st = s.state()
-        assert st["menu"] == {"game": "tihbat", "mode": "white", "level": 2}
+        assert st["menu"] == {"game": "tihbat", "mode": "white", "level": 2, "top": 9,  # all offered
+                              "games": ["toguz", "tobit", "tobit4", "tihbat"],
+                              "modes": ["two", "white", "black", "demo"]}
         assert {x[2] for x in st["legend"]} >= {"a choice", "chosen", "the level"}  # START blinks
         s.act({"op": "click", "cell": 17})
         s.advance(200)
@@ -519,6 +521,45 @@ def test_the_boards_own_menu_from_the_page():
         st = s.state()
         assert (st["game"], st["app_state"]) == ("tobit", "setup")
         assert not any("pressed" in e for e in st["events"]), st["events"]
+    finally:
+        s.close()
+
+
+def test_the_page_follows_the_staff_menu_and_a_museum_profiles_menu():
+    """With the staff menu open the page says so (not the players' menu) and its pits
+    answer; after `playboard settings --profile museum` over the link the menu's
+    choice and offer are the profile's (level 2; two players or White against the
+    engine; levels 1-4; no Tobit 4), as the board's own menu has them."""
+    from playboard.settings import MUSEUM
+    from playboard_host.serial_link import BoardLink, open_port
+    from playboard_host.websim.session import Session
+
+    s = Session(None, game="toguz", pump=False)
+    try:
+        s.act({"op": "menu"})
+        s.advance(100)
+        s.act({"op": "staff"})
+        s.advance(300)
+        st = s.state()
+        assert (st["app_state"], st["draw"], st["menu"], st["staff"]) == ("staff", "toguz", None, ""), st
+        s.act({"op": "click", "cell": 2})  # South pit 3: the flash view
+        s.advance(300)
+        st = s.state()
+        assert st["app_state"] == "staff" and st["staff"] == (
+            "flash: 1 game kept, 0 problems, 0 writes waiting, 0 memory errors"), st["staff"]  # the game begun
+        s.act({"op": "click", "cell": 17})  # North pit 9: back to the menu
+        s.advance(300)
+        st = s.state()
+        assert st["app_state"] == "menu" and st["staff"] is None and st["menu"]["level"] == 3
+        link = BoardLink(open_port(s.board.port), timeout=3.0)
+        try:
+            link.set_settings(**MUSEUM)  # what `playboard settings --profile museum` sends
+        finally:
+            link.close()
+        s.advance(300)
+        st = s.state()
+        assert st["menu"] == {"game": "toguz", "mode": "two", "level": 2, "top": 4,
+                              "games": ["toguz", "tobit", "tihbat"], "modes": ["two", "white"]}, st["menu"]
     finally:
         s.close()
 

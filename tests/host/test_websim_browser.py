@@ -623,6 +623,10 @@ def test_the_staff_gesture_and_a_long_press_on_the_page(sim, browser):
     page.click("#staff")
     page.wait_for_function("() => Array.from(document.querySelectorAll('#events li'))"
                            ".some(e => e.textContent.includes('the staff menu is open'))", timeout=TIMEOUT)
+    # the status says the staff menu, not the players' menu (its pits, North pit 9 back)
+    page.wait_for_function("() => document.getElementById('status-text').textContent"
+                           ".startsWith('The staff menu: North pits 1-8 the brightness')", timeout=TIMEOUT)
+    assert "board's menu" not in page.text_content("#status-text")
     # a long press (the pointer held on a pit): the board's deliberate press
     _new_game(page, "tihbat")
     page.wait_for_function("() => document.getElementById('cell-1').getAttribute('data-colour') === '%s'" % GREEN,

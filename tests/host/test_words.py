@@ -43,6 +43,14 @@ def test_tobit_result_names_the_loser_reason():
 
 def test_events_in_players_terms():
     assert words.event_words({"ev": "place", "cell": 6, "t": 1500}, "toguz") == "   1.5 s  South 7 touched"
+    # the pads as the firmware takes them (App._pad_press, docs/player.md): a draw is
+    # offered by one side and agreed by the other's own pad; a resign pressed twice
+    assert words.event_words({"ev": "arm", "what": "draw", "side": 0}, "toguz") == \
+        "South offers a draw: North presses their own draw pad within 10 s to agree"
+    assert words.event_words({"ev": "arm", "what": "draw", "side": 1}, "tobit") == \
+        "Black offers a draw: White presses their own draw pad within 10 s to agree"
+    assert words.event_words({"ev": "arm", "what": "resign", "side": 1}, "toguz") == \
+        "North pressed resign: press again within 4 s to confirm"
     assert words.event_words({"ev": "lift", "cell": 14}, "tobit") == "piece lifted from point 14"
     assert words.event_words({"ev": "engine", "move": "29-22", "depth": 5, "nodes": 1234}, "tobit") == \
         "engine plays 29-22: make it on the board"

@@ -49,13 +49,14 @@ def first_boot(app):
 
 
 def check_request(app, kind, seconds):
-    """Why ``kind`` cannot start now (a str), or None. Changes nothing."""
+    """Why ``kind`` cannot start now (a str), or None. Changes nothing: the last
+    check's verdict on show is ended by :func:`start` only once it is accepted."""
     if kind not in KINDS:
         return "no check %r (one of %s)" % (kind, ", ".join(KINDS))
     if seconds is not None and (not isinstance(seconds, int) or isinstance(seconds, bool)
                                 or not SECONDS[0] <= seconds <= SECONDS[1]):
         return "seconds must be an integer %d..%d" % SECONDS
-    if app.check is not None:
+    if app.check is not None and app.check[2] < 0:  # (a verdict on show: cut short)
         return "a %s is running" % app.check[0]
     if app.state in (S_SETUP, S_PLAY) and app.game is not None:
         return "a game is being played: resign or go to the menu first"
@@ -69,14 +70,15 @@ def start(app, kind, now_ms=None, seconds=None):
     ``seconds`` (5..600: the self-test's sensor phase, the calibration's longest wait
     for a clear board; default 30 / 60), at ``now_ms`` (default the app's last frame).
     The function a board gesture calls. ValueError (with the reason) if it cannot start
-    now: a game being played, a check running, calibrate on reed switches."""
+    now: a game being played, a check running, calibrate on reed switches; the last
+    check's verdict on show then stays (a refused request changes nothing)."""
     if now_ms is None:
         now_ms = app.now
-    if app.check is not None and app.check[2] >= 0:
-        finish(app, now_ms)  # the last check's verdict on show: the next one begins
     why = check_request(app, kind, seconds)
     if why:
-        raise ValueError(why)
+        raise ValueError(why)  # the last check's verdict (if on show) stays
+    if app.check is not None:
+        finish(app, now_ms)  # the last check's verdict on show: the next one begins
     if seconds is None:
         seconds = DEFAULT_S[kind]
     sl = sensor_leds(app)

@@ -66,7 +66,8 @@ def _unit(app, p, now_ms, resumed):
         # objects come in that order
         code = _CODE[name]  # the modules of state.GAME_CODE this game uses
         app.release_game(code + _ENGINE_CODE if engine else code)
-        if not CIRCUITPYTHON:  # (there its code is compiled again to come back: kept)
+        if not CIRCUITPYTHON:  # (there kept: compiled from .py on the chip it once found
+            # no room to come back; the .mpy staged now is not measured without it)
             app.drop_link()  # a game before the link: it loads again when the host speaks
         unload("playboard.app.ui")  # not needed in play
         unload("playboard.app.museum")

@@ -1217,6 +1217,9 @@ class App:
         if self.state == S_MENU:
             self._ui().fit_choice(self)
             self._menu_dirty = True
+            # the choice may have changed (a level, a locked menu's games and modes): said
+            self.emit("menu", {"game": self.game_name, "mode": self.mode, "level": self.level,
+                               "settings": True})
 
     # ---- running ----------------------------------------------------------------------
 

@@ -38,6 +38,14 @@ def set_choice(app, game, mode, level, cap):
     app._menu_dirty = True
 
 
+def _end_verdict(app):
+    """A check's verdict on show (``app.check`` finished): cut short, the menu open
+    (playboard.app.check.finish). Called only once a request is accepted."""
+    if app.check is not None:
+        from playboard.app import check
+        check.finish(app, app.now)
+
+
 def link_set_game(app, req):
     """The link's ``G`` request: ``{"game", "mode", "level", "start": true,
     "force": false, "resign": 0|1, "draw": true, "menu": true}``. Starting a game
@@ -63,8 +71,7 @@ def link_set_game(app, req):
         if app.check[2] < 0:
             raise ValueError("a %s is running: it ends by itself (playboard %s shows it)"
                              % (app.check[0], "calibrate" if app.check[0] == "calibrate" else "selftest"))
-        from playboard.app import check  # its verdict on show: cut short for the game
-        check.finish(app, app.now)
+        # its verdict on show: cut short (_end_verdict) only once the request is accepted
     for k in ("start", "force", "draw", "menu"):
         if k in req and not isinstance(req[k], bool):
             raise ValueError("%s takes true or false" % k)
@@ -79,8 +86,10 @@ def link_set_game(app, req):
             side = req["resign"]
             if side not in (0, 1) or isinstance(side, bool):
                 raise ValueError("resign takes side 0 or 1")
+            _end_verdict(app)
             app._game_over("0-1" if side == 0 else "1-0", RESIGNED, now)
         else:
+            _end_verdict(app)
             app._game_over("1/2-1/2", AGREED, now)
         return app.link_status()
     game, mode, level = req.get("game"), req.get("mode"), req.get("level")
@@ -89,6 +98,7 @@ def link_set_game(app, req):
     if start and in_game and app.game is not None and app.game.ply > 0 and not req.get("force"):
         raise ValueError("a game is being played (give force to abandon it)")
     # everything checked: now change
+    _end_verdict(app)
     set_choice(app, game, mode, level, top)
     if level is not None:
         app.settings["level"] = level

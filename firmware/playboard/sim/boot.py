@@ -34,12 +34,13 @@ def start(argv, bridge_class):
         argv = sys.argv[1:]
     o = _opts(argv)
     t0 = time.ticks_us()
-    from playboard.config import load_board
+    from playboard.sim.standin import load_stand_in
     from playboard.sim.open import open_board
 
     # (a hardware board's definition: the simulated board stands in for its hardware)
-    cfg = load_board(o["board"], with_layout=False, stand_in=True)  # the app checks the layout
-    del load_board
+    cfg = load_stand_in(o["board"])  # the app checks the layout
+    del load_stand_in
+    unload("playboard.sim.standin")
     unload("playboard.config")  # start-up only: give its heap back
     import os
     bdev = None

@@ -288,6 +288,7 @@ class Bridge:
             d["t"] = self.clock()
             d["store"] = {"current": app.store.current, "games": app.store.count}
             d["link_live"] = app.link is not None and app.link.live  # a host follows live events
+            d["settings"] = app.settings  # (the page: what a locked menu offers)
             return d
         elif c == "game":
             req = {"game": w[1], "force": True}

@@ -154,9 +154,10 @@ def run(args):
     from playboard_host.websim import server as srv
     from playboard_host.websim.session import BOARD_DEF, Session, SessionError
     board_def = args.board or BOARD_DEF
-    from playboard.config import ConfigError, load_board
+    from playboard.config import ConfigError
+    from playboard.sim.standin import load_stand_in
     try:
-        load_board(board_def, with_layout=False, stand_in=True)
+        load_stand_in(board_def)
     except ConfigError as e:
         raise CommandError(str(e))
 

@@ -48,6 +48,7 @@ from playboard_host.match import top_level
 from playboard_host.simboard import SimBoard, SimError
 from playboard_host.websim.model import Pieces, layout_data
 from playboard_host.words import (about, capture_hint, event_words, plural, refusal_words, game_over_words,
+                                  staff_words,
                                   sides, tobit_refusal_words)
 from playboard.board.layout import load_layout
 
@@ -106,6 +107,7 @@ class Session:
         self.termination = None
         self.engine_move = None
         self.menu_choice = None
+        self.staff_note = ""  # the staff menu's last answer (its ``staff`` events)
         self.pairing = None  # a tournament's pairing the board keeps (its status's tags), or None
         self.ready = 0  # which sides confirmed it (bits: 1 White, 2 Black)
         self.pairing_game = game  # the game it is for (the board's choice)
@@ -311,11 +313,32 @@ class Session:
         if kind == "menu":
             self.app_state = "menu"
             self.menu_choice = {k: ev.get(k) for k in ("game", "mode", "level")}
+            self.menu_choice.update(self._offered(ev.get("game")))
             self.note = ""
             self.engine = {"state": "idle", "text": "idle"}
+        elif kind == "staff":  # the staff menu (firmware app.staff, docs/museum.md)
+            if ev.get("open"):
+                self.app_state = "staff"
+                self.staff_note = ""
+            else:
+                self.staff_note = staff_words(ev)
         if line:
             self.events_text.append(line)
             del self.events_text[:-MAX_EVENTS]
+
+    def _offered(self, game):
+        """What the board's menu offers (firmware ``app.ui.offered``), from its settings
+        (the bridge's status): ``games``, ``modes`` (lists, as the menu's pits order
+        them) and ``top`` (the highest level of ``game``); a locked (museum) menu only
+        its settings' ``games``, ``modes`` and levels up to ``max_level``."""
+        from playboard.app.state import GAMES, MODES, top_level as game_top
+        s = self.board.status().get("settings") or {}
+        top = game_top(game, {})
+        if not s.get("locked"):
+            return {"games": list(GAMES), "modes": list(MODES), "top": top}
+        return {"games": [g for g in GAMES if g in s.get("games", GAMES)],
+                "modes": [m for m in MODES if m in s.get("modes", MODES)],
+                "top": min(top, s.get("max_level", top))}
 
     def _read_pairing(self):
         """Take the pairing the board keeps, and who is ready, from its status."""
@@ -375,8 +398,9 @@ class Session:
                 "events": list(self.events_text), "engine": dict(self.engine),
                 "note": self.note, "error": self.error, "alive": self.alive(),
                 # the cells to draw: the menu lives on the Toguz Kumalak pits
-                "draw": "toguz" if self.app_state == "menu" else self.game_name,
+                "draw": "toguz" if self.app_state in ("menu", "staff") else self.game_name,
                 "menu": self.menu_choice if self.app_state == "menu" else None,
+                "staff": self.staff_note if self.app_state == "staff" else None,
                 "port": getattr(self.board, "port", None), "flash": self.flash_dir,
                 "library": self.library_path(), "synced": self.sync_text,
                 "pairing": self.pairing_state(),
@@ -644,9 +668,10 @@ class Session:
 
     def click(self, cell):
         """The user's click or touch on ``cell`` (see the module text)."""
-        if self.app_state == "menu":
+        if self.app_state in ("menu", "staff"):
             if not 0 <= cell < 18:
-                raise ValueError("the menu is on the Toguz Kumalak pits (cells 0..17)")
+                raise ValueError("the %s is on the Toguz Kumalak pits (cells 0..17)"
+                                 % ("menu" if self.app_state == "menu" else "staff menu"))
             self.menu_tap(cell)
             return
         lay = self.layouts[self.game_name]
@@ -736,7 +761,7 @@ class Session:
         """A long press (a deliberate press, docs/app.md "Deliberate presses": held past
         its fill, then let go) on ``cell`` of the game drawn: in the menu and the result
         a Toguz Kumalak pit (the result: back to the menu), else the cell's sensor."""
-        game = "toguz" if self.app_state in ("menu", "over") else self.game_name
+        game = "toguz" if self.app_state in ("menu", "over", "staff") else self.game_name
         lay = self.layouts[game]
         try:
             sen = lay.sensor_of(cell)

@@ -203,9 +203,23 @@ function render(s) {
          s.pairing.waiting + " (each player: a deliberate press, here a click, on a pit of their own row:" +
          " White South, Black North)";
   } else if (s.app_state === "menu") {
+    // what the board's menu offers (all, or a locked museum menu's own: session._offered)
     const m = s.menu || {};
-    st = `The board's menu (now: ${m.game}, ${m.mode}, level ${m.level}): South pits 1-4 choose the game, ` +
-         "6-9 the mode (two, white, black, demo), North pits 1-8 the level (pit 8 again: 9 and on, to the game's top); North pit 9 starts";
+    // each offered choice with its South pit (the menu's order: state.GAMES, state.MODES)
+    const pits = (all, offered, first) =>
+      all.map((x, i) => (!offered || offered.includes(x)) ? `${first + i} ${x}` : null).filter(Boolean).join(", ");
+    const games = pits(["toguz", "tobit", "tobit4", "tihbat"], m.games, 1);
+    const modes = pits(["two", "white", "black", "demo"], m.modes, 6);
+    const top = m.top || 9;
+    const levels = top > 8 ? `North pits 1-8 the level (pit 8 again: 9 and on, to ${top})`
+                           : `North pits 1-${top} the level`;
+    st = `The board's menu (now: ${m.game}, ${m.mode}, level ${m.level}): South pits choose the game ` +
+         `(${games}) and the mode (${modes}), ${levels}; North pit 9 starts`;
+  } else if (s.app_state === "staff") {
+    // the staff menu (docs/museum.md; firmware app.staff), not the players' menu
+    st = "The staff menu: North pits 1-8 the brightness, South pit 1 the self-test, 2 unlock / lock " +
+         "the link, 3 flash and faults, 4 calibration (hall boards), 5 twice: clear the synced games; " +
+         "North pit 9 back to the menu" + (s.staff ? ". Now: " + s.staff : "");
   }
   $("status-text").textContent = st + (s.note ? " - " + s.note : "");
   $("hint").textContent = s.hint || "";
