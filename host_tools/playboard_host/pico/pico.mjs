@@ -29,7 +29,8 @@
 //                    {"cmd":"quit"}
 // Events (stdout):   {"ev":"ready"} {"ev":"usb","channels":n} (configured, DTR on each CDC
 //                    serial channel: usbhost.mjs) {"ev":"serial","hex":...,"ch":n} (ch absent: 0)
-//                    {"ev":"leds","t":us,"hex":...} one WS2812 frame (wire byte order)
+//                    {"ev":"leds","t":us,"hex":...} one WS2812 frame (wire byte order; from the
+//                    pin's pulses, or from a PIO state machine's TX FIFO on the pin: pioleds.mjs)
 //                    {"ev":"wdt","t":us,"reason":"timer"|"force","boot":n} then a reboot
 //                    {"ev":"time","t":us,"busy":us,"host_ms":ms,"wdt_min":us,"erases":n,"programs":n,
 //                    "stall":us} about every 100 ms emulated; wdt_min: the least time the watchdog
@@ -39,6 +40,7 @@ import fs from 'node:fs';
 import readline from 'node:readline';
 import { Simulator, LogLevel, ConsoleLogger } from 'rp2040js';
 import { CdcHost } from './usbhost.mjs';
+import { hookPioLeds } from './pioleds.mjs';
 
 function parseArgs(argv) {
   const a = {};
@@ -222,7 +224,31 @@ function flushLeds() {
   ledBits = [];
 }
 
+// CircuitPython's neopixel_write: the bytes its PIO state machine is given (pioleds.mjs);
+// a frame ends 100 us after its last byte. Once seen, the pin's pulses are not decoded
+// (PIO runs in batches here: their widths mean nothing).
+let pioLedBytes = [];
+let pioLedLast = -1;
+let ledFromPio = false;
+
+function flushPioLeds() {
+  if (pioLedBytes.length) {
+    emit({ ev: 'leds', t: Math.round(pioLedLast / 1000), hex: Buffer.from(pioLedBytes).toString('hex') });
+  }
+  pioLedBytes = [];
+}
+
+function onPioLedBytes(bytes) {
+  const t = now();
+  if (pioLedLast >= 0 && t - pioLedLast > 100000) flushPioLeds();
+  for (const b of bytes) pioLedBytes.push(b);
+  pioLedLast = t;
+  ledFromPio = true;
+  ledBits = [];
+}
+
 function onLedPin(value) {
+  if (ledFromPio) return;
   const t = now();
   if (value === 1) {
     if (ledFall >= 0 && t - ledFall > 50000) flushLeds();
@@ -328,6 +354,9 @@ function boot(reason) {
     };
   }
   if (ledPin >= 0) mcu.gpio[ledPin].addListener((v) => onLedPin(v));
+  if (ledPin >= 0) hookPioLeds(mcu, ledPin, onPioLedBytes);
+  pioLedBytes = [];
+  pioLedLast = -1;
   mcu.core.PC = 0x10000000;
   ledBits = [];
   ledRise = ledFall = -1;
@@ -445,6 +474,7 @@ function run() {
     if (cdc.waiting(0) || cdc.waiting(1)) break;
   }
   if (ledRise < 0 && ledFall >= 0 && ledBits.length && now() - ledFall > 50000) flushLeds();
+  if (pioLedBytes.length && now() - pioLedLast > 100000) flushPioLeds();
   if (now() - lastTimeEv >= 100e6) {
     lastTimeEv = now();
     emit({ ev: 'time', t: Math.round(now() / 1000), busy: Math.round(busyNanos / 1000), host_ms: Date.now() - hostStart,
