@@ -407,6 +407,13 @@ class VirtualPico:
             self._lock.notify_all()
 
     @property
+    def link_port(self):
+        """The pseudo-terminal the firmware's link answers on: ``data_port`` where the chip
+        opened two CDC serial interfaces (CircuitPython with ``usb_cdc.data``: the link
+        takes it), else ``port`` (beside the REPL). Valid once USB is up."""
+        return self.data_port if self.usb_channels > 1 else self.port
+
+    @property
     def alive(self):
         return self._proc is not None and self._proc.poll() is None
 
