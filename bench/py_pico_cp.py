@@ -53,7 +53,7 @@ def main():
     try:
         p.set_closed(pico.toguz_pits())
         p.wait_for(lambda q: q.usb_up.is_set() and q.led_frames >= 2, 600, "boot")
-        link = BoardLink(open_port(p.port, timeout=0.05), timeout=30)
+        link = BoardLink(open_port(p.link_port, timeout=0.05), timeout=30)  # (usb_cdc.data)
         st = link.request("S", {"heap": True})
         benchlib.report("circuitpython: boot to the menu (link answers)", round(p.time_us / 1e6, 2), "s emulated")
         benchlib.report("circuitpython: free heap at the menu", st["heap_free"], "B")

@@ -14,8 +14,11 @@ lines blanked (line numbers kept), which leaves the function as the plain Python
 that CPython already runs and the tests check against the viper originals
 (``playboard.compat``: on CircuitPython the viper casts ``ptr8()`` are the identity);
 docstrings are blanked too (less for the chip's compiler to hold). ``boot.py``
-remounts the drive writable for Python (the games' records): while USB is connected
-it is otherwise read-only to Python. :func:`copy_to_drive` is ``playboard deploy
+remounts the drive writable for Python (the games' records: while USB is connected
+it is otherwise read-only to Python) and enables the second USB serial channel,
+``usb_cdc.data``: the firmware's link takes it when it exists (``playboard.hw.cdc``,
+chosen once at start-up), so `playboard sync`/`live` talk to the board's second
+serial port while the REPL keeps the first. :func:`copy_to_drive` is ``playboard deploy
 --circuitpython``: the files that differ written to a mounted drive.
 """
 import hashlib
@@ -29,9 +32,12 @@ from playboard_host.firmware_files import sources
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 MARK = "deploy.incomplete"   # firmware/main.py's DEPLOY_MARK
 
-BOOT_PY = b'''"""Playboard: the drive writable to Python (the games' records), read-only to USB."""
+BOOT_PY = b'''"""Playboard: the drive writable to Python (the games' records), read-only to USB;
+the second USB serial channel (usb_cdc.data) on, for the link (the REPL keeps the console)."""
 import storage
+import usb_cdc
 storage.remount("/", readonly=False)
+usb_cdc.enable(console=True, data=True)
 '''
 
 _DECORATOR = re.compile(rb"^[ \t]*@micropython\.(viper|native)[ \t]*(#.*)?$", re.M)

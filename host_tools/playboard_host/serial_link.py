@@ -79,15 +79,23 @@ def _vid_pid_arg(text):
     return text
 
 
+# The interface name CircuitPython gives its second USB serial channel (usb_cdc.data,
+# the link's where boot.py enables it; the first, "CircuitPython CDC control", is the REPL's)
+CIRCUITPYTHON_DATA = "CDC2"
+
+
 def find_port(vid_pid=DEFAULT_VID_PID):
-    """The device path of the first serial port with USB ``vid_pid`` ("vvvv:pppp"), or None."""
+    """The device path of the first serial port with USB ``vid_pid`` ("vvvv:pppp"), or
+    None; where the board has several (CircuitPython with ``usb_cdc.data`` on), the one
+    whose USB interface is named for CircuitPython's data channel ("... CDC2 control"),
+    not the REPL's."""
     from serial.tools import list_ports
 
     vid, pid = parse_vid_pid(vid_pid)
-    for p in sorted(list_ports.comports(), key=lambda p: p.device):
-        if p.vid == vid and p.pid == pid:
-            return p.device
-    return None
+    found = [p for p in sorted(list_ports.comports(), key=lambda p: p.device) if p.vid == vid and p.pid == pid]
+    data = [p for p in found if CIRCUITPYTHON_DATA in (getattr(p, "interface", None) or "")]
+    best = data or found
+    return best[0].device if best else None
 
 
 def open_port(port=None, vid_pid=DEFAULT_VID_PID, timeout=0.05):
@@ -373,7 +381,8 @@ def add_port_arguments(p):
     """The options that choose the board: --port, --vid-pid, --timeout."""
     p.add_argument("--port", help="serial port of the board (default: found by its USB id)")
     p.add_argument("--vid-pid", default=DEFAULT_VID_PID, type=_vid_pid_arg,
-                   help="USB VID:PID that finds the board (default %(default)s, MicroPython on an RP2040)")
+                   help="USB VID:PID that finds the board (default %(default)s, MicroPython on an RP2040; "
+                   "CircuitPython's Pico 239a:80f4: its usb_cdc.data port is taken)")
     p.add_argument("--timeout", type=float, default=1.0, help="seconds to wait for each answer (default %(default)s)")
 
 

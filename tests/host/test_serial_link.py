@@ -174,6 +174,21 @@ def test_find_port_by_vid_pid(monkeypatch):
     assert "--port" in str(e.value)
 
 
+def test_find_port_takes_circuitpythons_data_channel(monkeypatch):
+    """A CircuitPython board with usb_cdc.data on has two serial ports: the link's is the
+    one whose interface is "CircuitPython CDC2 control", not the REPL's (listed first)."""
+    from serial.tools import list_ports
+
+    ports = [types.SimpleNamespace(device="/dev/ttyACM0", vid=0x239A, pid=0x80F4, interface="CircuitPython CDC control"),
+             types.SimpleNamespace(device="/dev/ttyACM1", vid=0x239A, pid=0x80F4, interface="CircuitPython CDC2 control"),
+             types.SimpleNamespace(device="/dev/ttyACM2", vid=0x2E8A, pid=0x0005, interface=None)]
+    monkeypatch.setattr(list_ports, "comports", lambda: ports)
+    assert serial_link.find_port("239a:80f4") == "/dev/ttyACM1"
+    assert serial_link.find_port() == "/dev/ttyACM2"
+    monkeypatch.setattr(list_ports, "comports", lambda: ports[:1])
+    assert serial_link.find_port("239a:80f4") == "/dev/ttyACM0"  # (data channel off: the console's)
+
+
 def test_the_simulated_boards_port_is_waited_for_while_its_process_runs(board, tmp_path):
     from playboard_host.simboard import micropython_binary
 

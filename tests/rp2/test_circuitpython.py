@@ -86,6 +86,7 @@ def test_staged_sources_have_no_native_decorators():
     assert sorted(k[:-3] for k in files if k.startswith("playboard/") and k.endswith(".py")) == \
         sorted(k[:-4] for k in mods if k.endswith(".mpy"))
     assert files["boot.py"].startswith(b'"""') and b'storage.remount("/", readonly=False)' in files["boot.py"]
+    assert b"usb_cdc.enable(console=True, data=True)" in files["boot.py"]
     src = dict((dest, path) for path, dest in sources(os.path.join(pico.ROOT, "firmware")))
     py = [k for k in files if k.endswith(".py") and k != "boot.py"]
     assert "playboard/games/tihbat_native.py" in py and not any(k.startswith("playboard/sim/") for k in py)
@@ -175,18 +176,39 @@ def _selftest(p, link):
     return r
 
 
+def _console_repl(p):
+    """Ctrl-C typed at the console (the REPL's serial port, the first CDC interface)
+    stops the app; a key then gives the REPL, which runs a line there: returns what
+    ``usb_cdc.data.connected`` printed (b"True" where the link's channel is open)."""
+    start = len(p.output)
+    p.write(b"\x03")
+    i = p.wait_output(b"Press any key to enter the REPL", MOVE_S, start)
+    p.write(b"\r")
+    i = p.wait_output(b">>> ", MOVE_S, i)
+    p.write(b"import usb_cdc; print('data', usb_cdc.data.connected)\r")
+    i = p.wait_output(b"data ", MOVE_S, i)
+    j = p.wait_output(b"\r\n", 60, i)
+    return bytes(p.output[i:j - 2])
+
+
 def test_tihbat_two_players_through_the_sensors_record_on_the_drive(drive):
-    """The firmware boots on CircuitPython from the drive: the link answers (free heap
-    reported at the menu and in play); the self-test (hw/selftest.py over the link)
+    """The firmware boots on CircuitPython from the drive, boot.py giving USB two serial
+    interfaces: the console (the REPL's) and usb_cdc.data, the link's (the app takes it
+    when it exists); its first LED frame, decoded from the PIO's TX FIFO, is all 58
+    LEDs (0, 0, 24), lit before the app is imported. The link answers on the data
+    port (free heap reported at the menu and in play); the self-test (hw/selftest.py over the link)
     passes with every sensor visited once (56 ok, 58 LEDs chased); a two-player Tihbat game begun over the link is
     played by lifting and sowing counters on the emulated matrix, each position the
     board reports the rules core's; the game's record (written through boot.py's
-    writable mount) is read back from the FAT drive after the run, move for move."""
+    writable mount) is read back from the FAT drive after the run, move for move. The
+    console kept the REPL meanwhile: Ctrl-C there stops the app and the REPL answers,
+    the data channel still connected; the link's frames never went to the console."""
     lay = load_layout("tihbat")
     p = pico.circuitpython(drive, cfg=pico.matrix_config(), speed=0).start()
     try:
         p.wait_for(lambda q: q.usb_up.is_set() and q.led_frames >= 2, BOOT_S, "boot (USB up, LEDs written)")
-        link = BoardLink(open_port(p.port, timeout=0.05), timeout=60)
+        assert p.usb_channels == 2 and p.led_log[0][1] == [(0, 0, 24)] * 58, (p.usb_channels, p.led_log[0])
+        link = BoardLink(open_port(p.data_port, timeout=0.05), timeout=60)
         assert link.hello()["proto"] == 1
         menu = _status(link)
         assert menu["state"] == "menu" and menu["heap_free"] > 20000, menu
@@ -203,7 +225,7 @@ def test_tihbat_two_players_through_the_sensors_record_on_the_drive(drive):
             p.wait_emulated(0.5, MOVE_S)
             st = _status(link)
         assert st["state"] == "play" and st["game"] == "tihbat" and st["fen"] == g.fen(), st
-        assert st["heap_free"] > 10000 and st["ply"] == 0, st
+        assert st["heap_free"] > TIHBAT_TWO_FLOOR and st["ply"] == 0, st
         start = st
         played = []
         for pit in (0, 1, 1):  # South's pit 1, North's pit 2, South's pit 2
@@ -217,6 +239,9 @@ def test_tihbat_two_players_through_the_sensors_record_on_the_drive(drive):
                                                   p.time_us / 1e6))
         p.wait_emulated(2, MOVE_S)  # (CircuitPython writes its flash sector cache back within ~1 s)
         image = p.flash(DRIVE_OFFSET, DRIVE_SECTORS * SECTOR)
+        link.close()
+        assert b"\x1e" not in p.output and len(p.data_output) > 1000, (bytes(p.output[-200:]), len(p.data_output))
+        assert _console_repl(p) == b"True", bytes(p.output[-300:])
     finally:
         p.close()
     names = list_drive(image, "games")
@@ -300,6 +325,16 @@ def _tobit_set_up(p, link, name, mode):
     return g, lay, stand, st
 
 
+# The least free heap (B, after a collection, the link's `S {"heap": true}`) each game
+# must keep in play on CircuitPython, the data channel on: the figures measured with the
+# .mpy deploy (docs/hardware.md "CircuitPython") less 3-4.5 KB. Tobit and Tobit 4x4 at
+# their top level (11) measured 19.0-19.5 KB; the engine's table is 1 KB of it
+# (Engine(128): 2,992 B with its search stack), so a smaller table would not buy a
+# better margin: the room goes to Tobit's code (the game, its position and tracker, the
+# engine: about 50 KB of heap as imported from .mpy, tobit_position alone 11 KB).
+FLOOR = {"toguz": 24000, "tobit": 15000, "tobit4": 15000, "tihbat": 24000, "two players (toguz)": 36000}
+TIHBAT_TWO_FLOOR = 40000  # Tihbat, two players, after the self-test: 45.7 KB measured
+
 THINK_MS = 1000  # the engine's time a move (setting think_ms; 3000 by default): the test's time
 
 
@@ -307,17 +342,36 @@ def _said(p, what):
     print("  [%.1f emulated s] %s" % (p.time_us / 1e6, what), flush=True)
 
 
+def _legal_pits_lit(p, lay, g, seconds=3):
+    """The Toguz Kumalak pits lit green (g > r and g > b in the LED frame decoded from
+    the PIO's TX FIFO), sorted, once they are the mover's legal pits of game ``g`` (or
+    after ``seconds`` emulated s): the caller compares them with the rules core's."""
+    want = sorted(9 * g.turn + mv for mv in g.legal_moves())
+
+    def lit():
+        f = p.leds
+        return sorted(c for c in range(18) if lay.led_of(c) >= 0
+                      and f[lay.led_of(c)][1] > max(f[lay.led_of(c)][0], f[lay.led_of(c)][2]))
+    t_end = p.time_us + int(seconds * 1e6)
+    while lit() != want and p.time_us < t_end:
+        p.wait_emulated(0.25, MOVE_S)
+    return lit()
+
+
 def test_every_game_against_the_engine_at_its_top_level_with_syncs(drive, tmp_path):
     """Against the engine at each game's top level (Toguz Kumalak and Tihbat 9, Tobit and
-    Tobit 4x4 11), one after another on one boot, the link answering throughout: a
+    Tobit 4x4 11), one after another on one boot, the link (and `playboard sync`) on the
+    data port (usb_cdc.data) answering throughout: a
     `playboard sync` at the menu; Toguz Kumalak, a move made by hand with a bouncing
     lift (the balls' pit opened, closed again 15 ms later, opened for good), a sync while
     the engine answers, its reply legal; Tobit set up, a move slid in with a bouncing
     landing, the engine's reply legal; Tobit 4x4 set up and Tihbat with the engine to
     move first, their first moves legal (Tobit's from the live events: its board waits
     for a hand to make the engine's move); then two players, Tobit 4x4 and Toguz
-    Kumalak, a move by hand each, each position the rules core's; no memory error, no
-    reset; a last sync finds the games, and the first Toguz Kumalak record on the drive
+    Kumalak, a move by hand each, each position the rules core's, Toguz Kumalak's
+    lights (decoded from the PIO's TX FIFO) the mover's legal pits in green before and
+    after the move; no memory error, no reset; the free heap in each game at least its
+    FLOOR; a last sync finds the games, and the first Toguz Kumalak record on the drive
     holds both moves."""
     lib = str(tmp_path / "lib.sqlite")
     pits = pico.toguz_pits()
@@ -326,9 +380,9 @@ def test_every_game_against_the_engine_at_its_top_level_with_syncs(drive, tmp_pa
     try:
         p.set_closed(pits)
         p.wait_for(lambda q: q.usb_up.is_set() and q.led_frames >= 2, BOOT_S, "boot (USB up, LEDs written)")
-        rc, out = _sync(p.port, lib)
+        rc, out = _sync(p.data_port, lib)
         assert rc == 0, out
-        link = BoardLink(open_port(p.port, timeout=0.05), timeout=60)
+        link = BoardLink(open_port(p.data_port, timeout=0.05), timeout=60)
         link.set_settings(think_ms=THINK_MS)
         # Toguz Kumalak: the player White (South), the engine at 9
         link.set_game(game="toguz", mode="white", level=9, force=True)
@@ -347,9 +401,9 @@ def test_every_game_against_the_engine_at_its_top_level_with_syncs(drive, tmp_pa
         st = _wait_status(p, link, lambda s: s.get("ply", 0) >= 1, 20, "the hand's move seen")
         _said(p, "toguz: the hand's move seen")
         link.close()
-        rc, out = _sync(p.port, lib)             # while the engine thinks (or has just moved)
+        rc, out = _sync(p.data_port, lib)             # while the engine thinks (or has just moved)
         assert rc == 0, out
-        link = BoardLink(open_port(p.port, timeout=0.05), timeout=60)
+        link = BoardLink(open_port(p.data_port, timeout=0.05), timeout=60)
         st = _wait_status(p, link, lambda s: s.get("ply", 0) >= 2 and not s["thinking"], 30, "the engine's reply")
         toguz_reply = _replied(g, st["fen"])
         assert toguz_reply is not None and st["level"] == 9, (st, g.fen())
@@ -403,19 +457,23 @@ def test_every_game_against_the_engine_at_its_top_level_with_syncs(drive, tmp_pa
         link.set_game(game="toguz", mode="two", force=True)
         g = new_game("toguz")
         st = _wait_status(p, link, lambda s: s["state"] == "play" and s["game"] == "toguz", 30, "toguz two begun")
+        tlay = load_layout("toguz")
+        assert _legal_pits_lit(p, tlay, g) == list(range(9)), p.leds
         t = p.time_us + 100000
         p.set_closed([s for s in pits if s != pits[4]], t)
         g.push(4)
         p.set_closed([pits[c] for c in range(18) if g.pos[c]], t + 600000)
         st = _wait_status(p, link, lambda s: s.get("ply", 0) >= 1, 20, "toguz's two-player move")
         assert st["fen"] == g.fen() and not st.get("memory_errors") and p.resets == [], (st, g.fen(), p.resets)
+        assert _legal_pits_lit(p, tlay, g) == sorted(9 + mv for mv in g.legal_moves()), p.leds
         heaps["two players (toguz)"] = st["heap_free"]
         _said(p, "two players: tobit4 and toguz moved")
         link.close()
-        rc, out = _sync(p.port, lib)
+        rc, out = _sync(p.data_port, lib)
         assert rc == 0, out
         print("CircuitPython against the engine at the top levels: heap free in play %s; emulated %.1f s"
               % (heaps, p.time_us / 1e6))
+        assert all(heaps[k] > FLOOR[k] for k in FLOOR), (heaps, FLOOR)
         p.wait_emulated(2, MOVE_S)  # (CircuitPython writes its flash sector cache back within ~1 s)
         image = p.flash(DRIVE_OFFSET, DRIVE_SECTORS * SECTOR)
     finally:

@@ -3,9 +3,12 @@
 ``VirtualPico`` runs ``pico.mjs`` (beside this file) under Node with ``rp2040js``
 (npm, pinned in ``package.json``): a MicroPython RPI_PICO ``.uf2`` and the RP2040
 bootrom, the flash filesystem a littlefs2 image made here from the firmware
-compiled by ``mpy-cross -march=armv6m`` (:func:`build_fs_image`). The USB CDC
-serial is bridged to a pseudo-terminal (``port``), so ``mpremote``, pyserial and
-``playboard sync/live/deploy --port`` talk to it as to a Pico; the sensors of the
+compiled by ``mpy-cross -march=armv6m`` (:func:`build_fs_image`). The emulated
+USB host (``usbhost.mjs``) opens every CDC serial interface the chip offers; the
+first (the REPL's) is bridged to a pseudo-terminal (``port``), so ``mpremote``,
+pyserial and ``playboard sync/live/deploy --port`` talk to it as to a Pico, and a
+second (CircuitPython's ``usb_cdc.data``, where ``boot.py`` enables it) to another
+(``data_port``); the sensors of the
 board definition are played from outside (:meth:`set_closed`): the diode matrix
 answers the rows the firmware drives, the 74HC165 chain is shifted out to its PIO
 program, the hall sensors' voltages follow the multiplexers' select lines into the ADC;
@@ -204,7 +207,11 @@ class VirtualPico:
     else "typical"). ``qspi_cs_high``: the QSPI chip-select pad reads high (BOOTSEL
     released), which CircuitPython's image needs to boot (:func:`circuitpython`).
 
-    After :meth:`start`: ``port`` (the pseudo-terminal's path), ``leds`` (list of
+    After :meth:`start`: ``port`` (the pseudo-terminal's path: the first CDC serial
+    interface, the REPL's), ``data_port`` (the second's: CircuitPython's
+    ``usb_cdc.data``; a pseudo-terminal that stays silent where the chip offers one
+    interface), ``usb_channels`` (CDC serial interfaces opened, 0 before USB is up),
+    ``data_output`` (bytearray: all the board wrote on the second), ``leds`` (list of
     (r, g, b) of the last WS2812 frame, in chain order), ``led_frames`` (count),
     ``time_us`` and ``busy_us`` (emulated time and the part the core worked),
     ``resets`` (list of (time_us, "timer"|"force") watchdog resets; the chip
@@ -227,6 +234,9 @@ class VirtualPico:
         self.speed = speed
         self.order = (self.cfg.get("leds") or {}).get("order", order)
         self.port = None
+        self.data_port = None
+        self.usb_channels = 0
+        self.data_output = bytearray()
         self.leds = []
         self.led_frames = 0
         self.led_log = []          # (time_us, leds) of every frame, for tests and bench
@@ -245,6 +255,7 @@ class VirtualPico:
         self._lock = threading.Condition()
         self._flash_reply = None
         self._master = self._slave = None
+        self._data_master = self._data_slave = None
 
     # --- life -------------------------------------------------------------------
     def start(self):
@@ -263,10 +274,14 @@ class VirtualPico:
         self._master, self._slave = os.openpty()
         tty.setraw(self._slave)
         self.port = os.ttyname(self._slave)
+        self._data_master, self._data_slave = os.openpty()
+        tty.setraw(self._data_slave)
+        self.data_port = os.ttyname(self._data_slave)
         self._proc = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                       stderr=subprocess.PIPE, cwd=HERE)
         threading.Thread(target=self._events, daemon=True).start()
-        threading.Thread(target=self._from_pty, daemon=True).start()
+        threading.Thread(target=self._from_pty, args=(self._master, 0), daemon=True).start()
+        threading.Thread(target=self._from_pty, args=(self._data_master, 1), daemon=True).start()
         return self
 
     def __enter__(self):
@@ -284,13 +299,13 @@ class VirtualPico:
             except (OSError, subprocess.TimeoutExpired):
                 self._proc.kill()
                 self._proc.wait()
-        for fd in (self._master, self._slave):
+        for fd in (self._master, self._slave, self._data_master, self._data_slave):
             if fd is not None:
                 try:
                     os.close(fd)
                 except OSError:
                     pass
-        self._master = self._slave = None
+        self._master = self._slave = self._data_master = self._data_slave = None
         if self._tmp:
             os.unlink(self._tmp)
             self._tmp = None
@@ -300,9 +315,13 @@ class VirtualPico:
         self._proc.stdin.write((json.dumps(obj) + "\n").encode())
         self._proc.stdin.flush()
 
-    def write(self, data):
-        """Bytes typed at the USB serial port (as a host would send them)."""
-        self._send({"cmd": "serial", "hex": bytes(data).hex()})
+    def write(self, data, channel=0):
+        """Bytes typed at the USB serial port (as a host would send them): CDC serial
+        interface ``channel`` (0: the REPL's, 1: CircuitPython's ``usb_cdc.data``)."""
+        cmd = {"cmd": "serial", "hex": bytes(data).hex()}
+        if channel:
+            cmd["ch"] = channel
+        self._send(cmd)
 
     def set_closed(self, indices, at_us=None, black=()):
         """The sensors on, from emulated time ``at_us`` (default: at once): the closed
@@ -329,16 +348,16 @@ class VirtualPico:
         return read_fs_image(self.flash())
 
     # --- from the chip ------------------------------------------------------------
-    def _from_pty(self):
+    def _from_pty(self, master, channel):
         while True:
             try:
-                data = os.read(self._master, 4096)
+                data = os.read(master, 4096)
             except (OSError, TypeError):
                 return
             if not data:
                 return
             try:
-                self.write(data)
+                self.write(data, channel)
             except (OSError, ValueError):
                 return
 
@@ -352,10 +371,12 @@ class VirtualPico:
             with self._lock:
                 if kind == "serial":
                     data = bytes.fromhex(ev["hex"])
-                    self.output += data
-                    if self._master is not None:
+                    ch = ev.get("ch", 0)
+                    (self.data_output if ch else self.output).extend(data)
+                    fd = self._data_master if ch else self._master
+                    if fd is not None:
                         try:
-                            os.write(self._master, data)
+                            os.write(fd, data)
                         except OSError:
                             pass
                 elif kind == "leds":
@@ -377,12 +398,20 @@ class VirtualPico:
                     self.resets.append((ev["t"], ev["reason"]))
                     self.usb_up.clear()
                 elif kind == "usb":
+                    self.usb_channels = ev.get("channels", 1)
                     self.usb_up.set()
                 elif kind == "flash":
                     self._flash_reply = bytes.fromhex(ev["hex"])
                 self._lock.notify_all()
         with self._lock:
             self._lock.notify_all()
+
+    @property
+    def link_port(self):
+        """The pseudo-terminal the firmware's link answers on: ``data_port`` where the chip
+        opened two CDC serial interfaces (CircuitPython with ``usb_cdc.data``: the link
+        takes it), else ``port`` (beside the REPL). Valid once USB is up."""
+        return self.data_port if self.usb_channels > 1 else self.port
 
     @property
     def alive(self):

@@ -17,7 +17,9 @@
 //            BOOTSEL released: CircuitPython senses BOOTSEL through it at boot and hangs without)]
 //            [--exact-alarms 1 (a timer alarm set to the current microsecond fires at once, as on
 //            the chip; rp2040js would fire it 2**32 us later: see boot())]
-// Commands (stdin):  {"cmd":"serial","hex":"..."}   bytes for the USB CDC serial (the REPL)
+// Commands (stdin):  {"cmd":"serial","hex":"...","ch":n}  bytes for USB CDC serial channel n
+//                                                    (default 0, the REPL's; 1: CircuitPython's
+//                                                    usb_cdc.data where boot.py enables it)
 //                    {"cmd":"closed","idx":[...],"black":[...],"at":us}  the sensors on: closed
 //                                                    switches (matrix: row * n_cols + col; chain:
 //                                                    8 * chip + input), hall sensors under a White
@@ -25,8 +27,10 @@
 //                                                    emulated time ``at`` (default: now)
 //                    {"cmd":"flash","off":N,"len":N} dump flash bytes -> {"ev":"flash",...}
 //                    {"cmd":"quit"}
-// Events (stdout):   {"ev":"ready"} {"ev":"usb"} (CDC configured) {"ev":"serial","hex":...}
-//                    {"ev":"leds","t":us,"hex":...} one WS2812 frame (wire byte order)
+// Events (stdout):   {"ev":"ready"} {"ev":"usb","channels":n} (configured, DTR on each CDC
+//                    serial channel: usbhost.mjs) {"ev":"serial","hex":...,"ch":n} (ch absent: 0)
+//                    {"ev":"leds","t":us,"hex":...} one WS2812 frame (wire byte order; from the
+//                    pin's pulses, or from a PIO state machine's TX FIFO on the pin: pioleds.mjs)
 //                    {"ev":"wdt","t":us,"reason":"timer"|"force","boot":n} then a reboot
 //                    {"ev":"time","t":us,"busy":us,"host_ms":ms,"wdt_min":us,"erases":n,"programs":n,
 //                    "stall":us} about every 100 ms emulated; wdt_min: the least time the watchdog
@@ -34,7 +38,9 @@
 //                    pages programmed, stall: emulated time the core stood still for them (all boots)
 import fs from 'node:fs';
 import readline from 'node:readline';
-import { Simulator, USBCDC, LogLevel, ConsoleLogger } from 'rp2040js';
+import { Simulator, LogLevel, ConsoleLogger } from 'rp2040js';
+import { CdcHost } from './usbhost.mjs';
+import { hookPioLeds } from './pioleds.mjs';
 
 function parseArgs(argv) {
   const a = {};
@@ -177,7 +183,6 @@ let sim = null;
 let mcu = null;
 let cdc = null;
 let boots = 0;
-let serialQueue = [];
 let busyNanos = 0;
 let lastTimeEv = 0;
 let quitting = false;
@@ -219,7 +224,31 @@ function flushLeds() {
   ledBits = [];
 }
 
+// CircuitPython's neopixel_write: the bytes its PIO state machine is given (pioleds.mjs);
+// a frame ends 100 us after its last byte. Once seen, the pin's pulses are not decoded
+// (PIO runs in batches here: their widths mean nothing).
+let pioLedBytes = [];
+let pioLedLast = -1;
+let ledFromPio = false;
+
+function flushPioLeds() {
+  if (pioLedBytes.length) {
+    emit({ ev: 'leds', t: Math.round(pioLedLast / 1000), hex: Buffer.from(pioLedBytes).toString('hex') });
+  }
+  pioLedBytes = [];
+}
+
+function onPioLedBytes(bytes) {
+  const t = now();
+  if (pioLedLast >= 0 && t - pioLedLast > 100000) flushPioLeds();
+  for (const b of bytes) pioLedBytes.push(b);
+  pioLedLast = t;
+  ledFromPio = true;
+  ledBits = [];
+}
+
 function onLedPin(value) {
+  if (ledFromPio) return;
   const t = now();
   if (value === 1) {
     if (ledFall >= 0 && t - ledFall > 50000) flushLeds();
@@ -301,25 +330,10 @@ function boot(reason) {
     emit({ ev: 'wdt', t: Math.round(now() / 1000), reason: why, boot: boots });
     pendingReboot = true;
   };
-  cdc = new USBCDC(mcu.usbCtrl);
-  cdc.onDeviceConnected = () => emit({ ev: 'usb' });
-  cdc.onSerialData = (buf) => emit({ ev: 'serial', hex: Buffer.from(buf).toString('hex') });
-  // rp2040js answers the device's read of the OUT endpoint at once, with an empty
-  // packet when no byte waits: the device re-arms at once and its core never sleeps.
-  // Hold the read until bytes come instead (a real host sends nothing meanwhile).
-  const answerRead = mcu.usbCtrl.onEndpointRead;
-  pendingRead = null;
-  mcu.usbCtrl.onEndpointRead = (endpoint, size) => {
-    if (endpoint === cdc.outEndpoint && cdc.txFIFO.empty) pendingRead = [endpoint, size];
-    else answerRead(endpoint, size);
-  };
-  flushRead = () => {
-    if (pendingRead && !cdc.txFIFO.empty) {
-      const [endpoint, size] = pendingRead;
-      pendingRead = null;
-      answerRead(endpoint, size);
-    }
-  };
+  cdc = new CdcHost(mcu.usbCtrl);
+  cdc.onConnected = () => emit({ ev: 'usb', channels: cdc.channels.length });
+  cdc.onData = (ch, buf) => emit(ch ? { ev: 'serial', ch, hex: Buffer.from(buf).toString('hex') }
+                                    : { ev: 'serial', hex: Buffer.from(buf).toString('hex') });
   for (const r of rows) mcu.gpio[r].addListener(updateMatrix);
   if (rows.length) updateMatrix();
   for (const pio of mcu.pio) pio.run = pioRun;  // stepped by run(), not by a host timer
@@ -340,6 +354,9 @@ function boot(reason) {
     };
   }
   if (ledPin >= 0) mcu.gpio[ledPin].addListener((v) => onLedPin(v));
+  if (ledPin >= 0) hookPioLeds(mcu, ledPin, onPioLedBytes);
+  pioLedBytes = [];
+  pioLedLast = -1;
   mcu.core.PC = 0x10000000;
   ledBits = [];
   ledRise = ledFall = -1;
@@ -376,8 +393,6 @@ let pendingReboot = false;
 let wdtMinLeft = -1;  // the watchdog's least time left at a feed, all boots (us; -1: never fed)
 let lastReason = 0;  // the watchdog's REASON at its last reset (carried to the next chip)
 let lastScratch = null;  // its SCRATCH0-7 then (machine.reset() leaves 0 in 4, machine.WDT 0x6ab73121)
-let pendingRead = null;
-let flushRead = () => {};
 
 // The bootrom's flash erase/program (not emulated by rp2040js) done on the flash array,
 // as a NOR chip does them: an erase sets whole 4 KB sectors to 0xff; a program can only
@@ -456,9 +471,10 @@ function run() {
       }
     }
     if (pendingReboot || (core.waiting && clock.nanos >= limit)) break;
-    if (serialQueue.length) break;
+    if (cdc.waiting(0) || cdc.waiting(1)) break;
   }
   if (ledRise < 0 && ledFall >= 0 && ledBits.length && now() - ledFall > 50000) flushLeds();
+  if (pioLedBytes.length && now() - pioLedLast > 100000) flushPioLeds();
   if (now() - lastTimeEv >= 100e6) {
     lastTimeEv = now();
     emit({ ev: 'time', t: Math.round(now() / 1000), busy: Math.round(busyNanos / 1000), host_ms: Date.now() - hostStart,
@@ -468,8 +484,7 @@ function run() {
     pendingReboot = false;
     boot('watchdog');
   }
-  while (serialQueue.length && !cdc.txFIFO.full) cdc.sendSerialByte(serialQueue.shift());
-  flushRead();
+  cdc.pump();
   const idle = core.waiting && clock.nanos >= limit;
   if (idle) setTimeout(run, 2);
   else setImmediate(run);
@@ -480,7 +495,7 @@ rl.on('line', (line) => {
   if (!line.trim()) return;
   const m = JSON.parse(line);
   if (m.cmd === 'serial') {
-    for (const b of Buffer.from(m.hex, 'hex')) serialQueue.push(b);
+    cdc.send(m.ch || 0, Buffer.from(m.hex, 'hex'));
   } else if (m.cmd === 'closed') {
     const t = m.at === undefined ? now() : m.at * 1000;
     schedule.push({ t, idx: m.idx, black: m.black });
