@@ -58,7 +58,9 @@ begins there too (its header and tags: ``Journal.begin``; no file-system write i
 start's frame) and has no file until the journal is folded; a resumed game's file
 holds the header, tags and the moves before the journal began. The records go into
 the file, byte for byte as they would have been appended (the file written aside and
-renamed), when the game ends (``finish``), when the journal fills, and at power-up.
+renamed), when the game ends (``finish``, or ``put_away`` for a game left at the
+menu) and when the journal fills; at power-up the game in play goes on in the journal
+(``Journal.go_on``), else the journal is folded and erased (``Journal.settle``).
 The link lists and reads the game in play from both. Without a journal (the stock image's ``.mpy`` deploy, tests) every
 record is appended to the file as above.
 """

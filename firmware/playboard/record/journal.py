@@ -6,8 +6,9 @@ sector erase (45 ms typical, 400 ms at worst, interrupts off and both cores stal
 A NOR flash can program a page again as long as the bytes written are still 0xff
 (a program only clears bits), so records appended one after another into a region
 erased beforehand cost one or two page programs each (0.4 ms typical, 3 ms worst)
-and no erase. The region is erased where a stall costs no play frame: at power-up,
-when it fills (once in some 1,500 moves), at a game's end once it is three-quarters
+and no erase. The region is erased where a stall costs no play frame: at power-up
+when it holds no game in play (one in play goes on here as it is: ``go_on``), when it
+fills (once in some 1,500 moves), at a game's end once it is three-quarters
 used (once in some 20 games); else a game's end (its fold) or a game dropped with no
 move closes its section with a ``J`` record naming no game (``close``), and the next
 game begins after it: neither a game's start nor its end erases (a cut or a failure
@@ -22,8 +23,9 @@ CRC-32), then the next section's ``J``
 record and records, and so on, then 0xff to the end; the last section counts. The
 records go into the file (folded, ``Journal.fold``: the file with them written
 aside and renamed, whole or not at all; a game begun here gets its file then) when
-the game ends or the journal fills; at power-up (``Journal.settle``) whatever the
-file lacks is folded, then the journal is erased. A game's start writes its header
+the game ends or the journal fills; at power-up the game in play goes on here
+(``Journal.go_on``), else (``Journal.settle``) whatever the file lacks is folded,
+then the journal is erased. A game's start writes its header
 here (``begin``): the file system is not written in the start's frame (a littlefs
 commit may compact a metadata block: a sector erase, 45-400 ms with the chip
 stalled). A cut at any byte loses at most the record being programmed: the records
