@@ -191,8 +191,10 @@ def request(req):
 
 
 def to_menu():
+    """The menu, 10 frames: the longest kept (``to_menu``: in them a game left there is
+    ended, record.Store.put_away: its fold's littlefs commits, as at a game's end)."""
     app.link_set_game({"menu": True, "start": False})
-    frames(10)
+    out.setdefault("to_menu", []).append(max(frames(10)))
 
 
 def heap(key):

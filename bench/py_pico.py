@@ -219,6 +219,12 @@ def main():
         report("pico: free heap, %s (%s)" % (what, deploy), free // 1024, "KB",
                *goal(">= 64 KB", free >= 65536 and (key == "tobit8_setup" or d["tobit8_nodes"] > 0)), limit)
         report("pico: largest free block, %s" % what, d["largest_" + key] // 1024, "KB")
+    ts = d.get("to_menu") or [0]
+    # (the game left at the menu is ended there, a step a frame, not in the next start:
+    # its fold's littlefs commits may erase a sector, as a game's end does; no gate)
+    report("pico: the menu after a game, longest of its first 10 frames, each time (the game "
+           "left there ended: record.Store.put_away)", max(ts) / 1000, "ms: " +
+           " / ".join("%.1f" % (t / 1000) for t in ts))
     ts = d["start_tobit8"]["frames"] or [0]
     report("pico: start Tobit top level: longest frame until begun", max(ts) / 1000, "ms", "<= 50 ms",
            d["start_tobit8"]["begun"] and max(ts) <= 50000)

@@ -97,3 +97,35 @@ def test_a_start_whose_units_are_quick_takes_one_frame():
     r.app.new_game(r.t)
     r.begun()
     assert log.count("start") == 1 and r.app.state == 1, log
+
+
+def test_a_game_left_at_the_menu_is_ended_in_the_menus_frames_not_in_the_next_start():
+    # issue 30: its end (an E record, then its fold into a file: littlefs commits, a
+    # sector erase at worst, 45-400 ms) no longer lies in a frame of the next start
+    from apprig import _moves, _play_tihbat
+    from fakeflash import RamNor
+    from playboard.record.journal import Journal
+    r = Rig()
+    nor = RamNor(4)
+    r.store.journal = Journal(nor)  # (as the product image's store has it)
+    r.app.choose("tihbat", "two")
+    r.app.new_game(r.t)
+    r.begun()
+    _play_tihbat(r, [0, 1])
+    played = _moves(r)
+    assert len(played) == 2 and r.store.current == 1
+    r.app.open_menu(r.t)  # (the menu button: the game left unfinished)
+    files = {k: bytes(v) for k, v in r.fs.files.items()}
+    r.adv(10)  # a menu frame: its E record, in the journal only
+    assert r.store.current == 1 and r.store.journal.ending
+    assert {k: bytes(v) for k, v in r.fs.files.items()} == files
+    r.adv(10)  # the next: its fold
+    assert r.store.current is None and not r.app.pending
+    rec = r.store.read(1)
+    assert rec.finished and rec.termination == "abandoned" and rec.moves == played
+    files, e0 = {k: bytes(v) for k, v in r.fs.files.items()}, nor.erases
+    r.app.new_game(r.t)
+    r.begun()
+    assert r.store.current == 2 and r.app.game.ply == 0
+    # the start wrote its header to the journal only: no file, no erase
+    assert {k: bytes(v) for k, v in r.fs.files.items()} == files and nor.erases == e0

@@ -33,16 +33,17 @@ def _lay_out(flash, fs, nor):
 
 def _game(moves, nor, power_up=True):
     """(the store's file system, the same game's bytes written without a journal). With
-    ``power_up`` the board is switched off and on after the game's start: its file
-    then holds the header (the journal's settle made it), the moves go to the journal;
-    else the game is begun in the journal and has no file yet."""
+    ``power_up`` the game's file holds its header (begun where the journal was not
+    ready: the file written, then the board switched off and on, the journal begun for
+    it at the resume), the moves go to the journal; else the game is begun in the
+    journal and has no file yet (a power-up then changes nothing: it goes on there)."""
     fs, plain_fs = FakeFs(), FakeFs()
-    st, plain = _store(fs, nor), _store(plain_fs)
+    st, plain = _store(fs, None if power_up else nor), _store(plain_fs)
     for s in (st, plain):
         assert s.new_game("toguz", {"White": "Ann"}) == 1
     if power_up:
         st = _store(fs, nor)
-        assert st.resume().id == 1
+        assert st.resume().id == 1 and st.journal.pos
     for s in (st, plain):
         for m in moves:
             assert s.add_move(m)

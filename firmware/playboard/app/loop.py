@@ -755,6 +755,12 @@ class App:
                             unload("playboard.board.isolate")  # rare: cold code
         if self.pending:
             self._retry()
+        elif (self.store.current is not None and self.game is None and self._pending is None
+              and (self.state == S_MENU or self.state == S_ATTRACT)):
+            # a game left at the menu: ended as abandoned a step a frame here, not in
+            # the next game's start frames (record.Store.put_away)
+            if not self.store.put_away():
+                self.pending.append(("E", "*", "abandoned"))  # (retried, as any record)
         if (not self._turn_check and self.state == S_PLAY and not self.thinking
                 and self.expecting is None and self.game is not None
                 and self.engine_side(self.game.turn)):

@@ -58,7 +58,9 @@ begins there too (its header and tags: ``Journal.begin``; no file-system write i
 start's frame) and has no file until the journal is folded; a resumed game's file
 holds the header, tags and the moves before the journal began. The records go into
 the file, byte for byte as they would have been appended (the file written aside and
-renamed), when the game ends (``finish``), when the journal fills, and at power-up.
+renamed), when the game ends (``finish``, or ``put_away`` for a game left at the
+menu) and when the journal fills; at power-up the game in play goes on in the journal
+(``Journal.go_on``), else the journal is folded and erased (``Journal.settle``).
 The link lists and reads the game in play from both. Without a journal (the stock image's ``.mpy`` deploy, tests) every
 record is appended to the file as above.
 """
@@ -488,6 +490,28 @@ class Store:
         if ok:
             self.current = None
         return ok
+
+    def put_away(self):
+        """End the game left unfinished at the menu as abandoned, one step a call, so
+        that the next game's start does not carry it (``new_game`` would: its fold's
+        littlefs commits may erase a sector, 45-400 ms with the chip stalled, in a frame
+        of the start). The app calls it in the menu's frames until ``current`` is None.
+        With the journal holding the game and a move on record: its ``E`` record (a
+        page program), then at the next call its fold (the file written aside and
+        renamed) and its section closed; else ``finish`` at once (no move made: dropped;
+        no journal: the ``E`` appended to its file). A cut between the steps leaves the
+        ``E`` in the journal: the game is folded at power-up, ended, not resumed. True
+        once the step is done (or no game is current); False (``error``) if flash
+        failed: call it again."""
+        if self.current is None:
+            return True
+        j = self.journal
+        if j is not None and j.pos and not j.ending and self._moves:
+            if not self._append(_T_END, RESULT_UNFINISHED + "\x00" + TERM_ABANDONED):
+                return False
+            j.ending = True  # (``finish`` folds it next)
+            return True
+        return self.finish(RESULT_UNFINISHED, TERM_ABANDONED)
 
     def _discard(self):
         """Remove the current game's file (``finish``: no move on record, unfinished)

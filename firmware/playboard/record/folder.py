@@ -32,10 +32,16 @@ def scan(st):
         st.fs.mkdir(st.root)
     except OSError:
         pass
+    live = 0  # the game in play going on in the journal as it is (``Journal.go_on``)
     if st.journal is not None:
-        # what a game's file lacks of the journal goes into it first (the file then
-        # holds the whole game, read below), and the journal is erased for the next
-        st.journal.settle(st)
+        try:
+            live = st.journal.go_on(st)
+        except OSError:
+            live = 0
+        if not live:
+            # what a game's file lacks of the journal goes into it first (the file then
+            # holds the whole game, read below), and the journal is erased for the next
+            st.journal.settle(st)
     # one pass over the folder: counts, sizes, the newest ids; odd files noted
     top = 0  # the newest game not yet synced
     top_any = 0  # the newest id of any game (the counter never goes back)
@@ -65,6 +71,13 @@ def scan(st):
         st.error = "reading %s: %r" % (st.root, e)
         if not seen:
             return
+    if live:  # (its records in the journal; a game begun there has no file yet)
+        j = st.journal
+        if j.new:
+            st.count += 1
+        st._used += j.pos - j.first
+        top = max(top, live)
+        top_any = max(top_any, live)
     if odd:
         for n in odd:
             gid = _tidy(st, n)
@@ -90,6 +103,11 @@ def scan(st):
             break
         remove_bad(st, rec)
         top = _find(st, "g", top)
+    if live and (unfinished is None or unfinished.id != live):
+        # (not the game to resume after all: folded into its file and erased, as before)
+        st.journal.pos = 0
+        st.current = None
+        st.journal.settle(st)
     st._resume = unfinished
     _make_room(st, 0)  # (sets ``low``; drops synced games if the flash is short)
     if unfinished is not None:
@@ -97,8 +115,9 @@ def scan(st):
         st._cur_size = unfinished.size
         st._moves = unfinished.plies
         st._dirty = unfinished.problem is not None
-        if st.journal is not None and not st.journal.bad:
-            st.journal.start(st)
+        j = st.journal
+        if j is not None and not j.bad and not j.pos:  # (``pos``: it goes on there)
+            j.start(st)
 
 
 def _tidy(st, n):

@@ -6,8 +6,9 @@ sector erase (45 ms typical, 400 ms at worst, interrupts off and both cores stal
 A NOR flash can program a page again as long as the bytes written are still 0xff
 (a program only clears bits), so records appended one after another into a region
 erased beforehand cost one or two page programs each (0.4 ms typical, 3 ms worst)
-and no erase. The region is erased where a stall costs no play frame: at power-up,
-when it fills (once in some 1,500 moves), at a game's end once it is three-quarters
+and no erase. The region is erased where a stall costs no play frame: at power-up
+when it holds no game in play (one in play goes on here as it is: ``go_on``), when it
+fills (once in some 1,500 moves), at a game's end once it is three-quarters
 used (once in some 20 games); else a game's end (its fold) or a game dropped with no
 move closes its section with a ``J`` record naming no game (``close``), and the next
 game begins after it: neither a game's start nor its end erases (a cut or a failure
@@ -22,8 +23,9 @@ CRC-32), then the next section's ``J``
 record and records, and so on, then 0xff to the end; the last section counts. The
 records go into the file (folded, ``Journal.fold``: the file with them written
 aside and renamed, whole or not at all; a game begun here gets its file then) when
-the game ends or the journal fills; at power-up (``Journal.settle``) whatever the
-file lacks is folded, then the journal is erased. A game's start writes its header
+the game ends or the journal fills; at power-up the game in play goes on here
+(``Journal.go_on``), else (``Journal.settle``) whatever the file lacks is folded,
+then the journal is erased. A game's start writes its header
 here (``begin``): the file system is not written in the start's frame (a littlefs
 commit may compact a metadata block: a sector erase, 45-400 ms with the chip
 stalled). A cut at any byte loses at most the record being programmed: the records
@@ -44,6 +46,7 @@ _SECTOR = const(4096)
 _PAGE = const(256)
 _OVERHEAD = const(6)
 _T_COUNTER = const(0x4E)  # "N": the id counter's record (playboard.record)
+_T_END = const(0x45)  # "E": a game's end
 T_JOURNAL = const(0x4A)  # "J"
 _FF = b"\xff" * 256
 
@@ -71,6 +74,7 @@ class Journal:
         self.ending = False
         self.bad = False
         self.tail = 0  # the first byte after the closed sections (blank from here on)
+        self.last = 0  # (``scan``: the type of the last section's last record)
 
     def append(self, st, rtype, payload):
         """Store ``st``'s ``_append`` while the journal holds its game: one record
@@ -167,14 +171,18 @@ class Journal:
             return 0, 0, 0, 0, False
         gid, base, new = _section(buf, n)
         first = end = n
+        last = 0
         while True:  # (a later J record begins the section that counts: see ``close``)
             k = self.record_at(end, buf)
             if not k:
                 break
             end += k
-            if buf[0] == T_JOURNAL:
+            last = buf[0]
+            if last == T_JOURNAL:
                 gid, base, new = _section(buf, k)
                 first = end
+                last = 0
+        self.last = last  # the type of the section's last record (0: none)
         return gid, base, first, end, new
 
 
@@ -207,17 +215,54 @@ class Journal:
         or it is full of closed sections: then erased, a stall); False (``st.error``)
         if that failed."""
         t = self.tail
-        if t + need <= self.size:
-            pg = self._page
-            ok = True
-            p = t - t % _PAGE
-            while ok and p < (t + need if t else self.size):
-                self.read(p, pg)
-                ok = pg == _FF if p >= t else pg[t - p:] == _FF[t - p:]
-                p += _PAGE
-            if ok:
-                return True
+        if t + need <= self.size and self._blank_from(t, t + need if t else self.size):
+            return True
         return self.settle(st)
+
+    def _blank_from(self, t, stop):
+        """True if bytes ``t`` .. ``stop`` (whole pages from ``t``'s) read all 0xff."""
+        pg = self._page
+        p = t - t % _PAGE
+        while p < stop:
+            self.read(p, pg)
+            if not (pg == _FF if p >= t else pg[t - p:] == _FF[t - p:]):
+                return False
+            p += _PAGE
+        return True
+
+    def go_on(self, st):
+        """Power-up, before ``settle``: if the journal's last section holds a game in
+        play (no ``E`` record), every byte after its records is blank, and its file is
+        as its ``J`` record says (none for a game begun here, else ``base`` bytes, and no
+        fold's ``.tmp`` beside it), the game goes on here as it is: nothing is folded or
+        erased (the settle's erase of the sectors used, 45-400 ms each with the chip
+        stalled, kept a 300-move game's resume 1.09 s at the worst erase). The journal
+        is erased later: when it fills, or at a game's end once three-quarters used.
+        Sets the journal's state and ``st.current`` / ``st._cur_size``; returns the
+        game's id, or 0 (nothing changed: ``settle`` then). OSError from the device."""
+        gid, base, first, end, new = self.scan(st._buf)
+        if not gid or self.last == _T_END or (new and end <= first):
+            return 0
+        if not self._blank_from(end, self.size):
+            return 0  # (a record cut short, or a failure's bytes: settled)
+        path = st._gpath(gid)
+        for p, want in ((path + ".tmp", -1), (path, -1 if new else base)):
+            try:
+                size = st.fs.size(p)
+            except OSError:
+                size = -1
+            if size != want:
+                return 0
+        self.pos = end
+        self.first = first
+        self.base = base
+        self.new = new
+        self.ending = False
+        self.bad = False
+        self.tail = 0
+        st.current = gid
+        st._cur_size = base + end - first
+        return gid
 
     def close(self, end):
         """The journal's game is done with (folded into its file, or discarded with no
