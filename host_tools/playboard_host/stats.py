@@ -97,14 +97,20 @@ def text(stats, boards):
     return out
 
 
-def faulty_text(faulty):
-    """"12 chatter, 40 stuck" for a list of [sensor, kind] (each sensor-kind once)."""
+def faulty_text(faulty, counted=0):
+    """"12 chatter, 40 stuck" for a list of [sensor, kind] (each sensor-kind once);
+    ``counted``: how many faulty sensors the counters count (stuck, chatter and
+    self-test): when the list holds fewer (a board keeps its last 8 each sync), it
+    says so: "(the last 8 of 56 kept)"."""
     seen = []
     for s, k in faulty:
         w = "%d %s" % (s, {1: "chatter", 2: "stuck", 4: "self-test"}.get(k, "kind %d" % k))
         if w not in seen:
             seen.append(w)
-    return ", ".join(seen) or "-"
+    text = ", ".join(seen) or "-"
+    if seen and counted > len(faulty):
+        text += " (the last %d of %d kept)" % (len(faulty), counted)
+    return text
 
 
 def boards_text(boards):
@@ -116,7 +122,7 @@ def boards_text(boards):
         out.append("%-16s  %-19s  %6d  %9d  %10d  %8d  %5d  %7d  %10d  %9d  %s" % (
             b["board"], b["last_sync"] or "-", b["games"], h["power_ups"], h["wdt_resets"],
             h.get("restarts", 0), h["stuck"], h["chatter"], h.get("memory_errors", 0),
-            h.get("selftest", 0), faulty_text(h["faulty"])))
+            h.get("selftest", 0), faulty_text(h["faulty"], h["stuck"] + h["chatter"] + h.get("selftest", 0))))
         if h.get("faults"):  # exceptions the app contained: the last traceback kept
             out.append("  %d fault%s contained (a frame raised; the board went on)" % (
                 h["faults"], "" if h["faults"] == 1 else "s"))
