@@ -32,3 +32,38 @@ def test_a_game_the_board_begins_by_itself_is_announced_by_its_own_name(page):
     assert st["game"] == "tihbat", st["game"]
     news = [ln for ln in st["events"] if "new game:" in ln]
     assert news and news[-1].endswith("new game: tihbat (two)"), st["events"]
+
+
+def _settings(b, *words):
+    import contextlib
+    import io
+
+    from playboard_host import cli
+
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert cli.main(["settings"] + list(words) + ["--port", b.port, "--timeout", "5"]) == 0
+    return out.getvalue()
+
+
+def test_a_board_closed_by_its_opening_hours_says_so_and_a_click_gets_a_hint(page):
+    """Item 4: the board went dark at 04:45 (hours 09:00-17:00) but the status still
+    showed the menu's (or a pairing's) text and clicks were ignored without a word."""
+    import calendar
+
+    s = page("toguz")
+    s.open_menu()
+    s.advance(500)
+    _settings(s.board, "set", "hours", "09:00-17:00")
+    s.board._command("wall", calendar.timegm((2026, 12, 6, 4, 45, 0)))  # (as tournament send sets it)
+    s.advance(31000)  # the board looks at its hours every 30 s
+    st = s.state()
+    assert st["closed"] == ("Closed: outside the opening hours 09:00-17:00 (the board's clock); "
+                            "it opens at 09:00"), st["closed"]
+    with pytest.raises(ValueError) as e:
+        s.act({"op": "click", "cell": 4})
+    assert str(e.value).startswith("Closed: outside the opening hours 09:00-17:00") \
+        and "a touch wakes nothing until then" in str(e.value)
+    s.board._command("wall", calendar.timegm((2026, 12, 6, 9, 0, 5)))
+    s.advance(31000)
+    assert s.state()["closed"] is None and s.state()["app_state"] == "menu"

@@ -109,6 +109,7 @@ class Session:
         self.pairing = None  # a tournament's pairing the board keeps (its status's tags), or None
         self.ready = 0  # which sides confirmed it (bits: 1 White, 2 Black)
         self.pairing_game = game  # the game it is for (the board's choice)
+        self.closed = None  # outside the opening hours: what the status says (docs/museum.md), or None
         self.refusal = ""  # the last refusal in words (what happened. What to do), until the next move
         self.correction = False  # Tobit: the board asked for a correction (until resolved)
         self.correction_why = ""  # Tobit: why, in words (the correction event's reason), or ""
@@ -303,6 +304,8 @@ class Session:
             self.termination = ev.get("termination")
             self.app_state = "over"
             self.engine = {"state": "idle", "text": "idle"}
+        elif kind == "hours":  # the board closed (dark, idle) or opened by its opening hours
+            self.closed = None if ev.get("open", True) else closed_words(ev.get("hours"))
         elif kind == "ready":  # a side confirmed the pairing kept (firmware app.ui.ready_press)
             r = ev.get("ready")
             self.ready = r if isinstance(r, int) else 0
@@ -379,7 +382,7 @@ class Session:
                 "menu": self.menu_choice if self.app_state == "menu" else None,
                 "port": getattr(self.board, "port", None), "flash": self.flash_dir,
                 "library": self.library_path(), "synced": self.sync_text,
-                "pairing": self.pairing_state(),
+                "pairing": self.pairing_state(), "closed": self.closed,
             }
             if self.game_name.startswith("tobit"):
                 # a piece is drawn where the sensors say: in the colour the table has it,
@@ -643,7 +646,10 @@ class Session:
         self.pieces.hand = []
 
     def click(self, cell):
-        """The user's click or touch on ``cell`` (see the module text)."""
+        """The user's click or touch on ``cell`` (see the module text). ValueError on a
+        board closed by its opening hours (a touch wakes nothing: the hint says so)."""
+        if self.closed:
+            raise ValueError("%s: a touch wakes nothing until then" % self.closed)
         if self.app_state == "menu":
             if not 0 <= cell < 18:
                 raise ValueError("the menu is on the Toguz Kumalak pits (cells 0..17)")
@@ -796,6 +802,15 @@ class Session:
                 self.pieces.place(point, g.turn)
                 self.board.place(point)
             self.board.advance(60)
+
+
+def closed_words(hours):
+    """The status of a board closed by its opening hours ``hours`` ("HH:MM-HH:MM", the
+    settings' ``hours``; None or "" if unknown)."""
+    if hours and "-" in hours:
+        return "Closed: outside the opening hours %s (the board's clock); it opens at %s" % (
+            hours, hours.split("-")[0])
+    return "Closed: outside the opening hours (the board's clock)"
 
 
 def board_buttons(name):

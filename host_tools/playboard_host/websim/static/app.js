@@ -207,6 +207,7 @@ function render(s) {
     st = `The board's menu (now: ${m.game}, ${m.mode}, level ${m.level}): South pits 1-4 choose the game, ` +
          "6-9 the mode (two, white, black, demo), North pits 1-8 the level (pit 8 again: 9 and on, to the game's top); North pit 9 starts";
   }
+  if (s.closed) st = s.closed;  // dark by its opening hours: nothing else applies
   $("status-text").textContent = st + (s.note ? " - " + s.note : "");
   $("hint").textContent = s.hint || "";
   $("hint").hidden = !s.hint;
