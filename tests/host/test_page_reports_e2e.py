@@ -67,3 +67,31 @@ def test_a_board_closed_by_its_opening_hours_says_so_and_a_click_gets_a_hint(pag
     s.board._command("wall", calendar.timegm((2026, 12, 6, 9, 0, 5)))
     s.advance(31000)
     assert s.state()["closed"] is None and s.state()["app_state"] == "menu"
+
+
+def test_after_a_finished_game_a_click_readies_a_side_of_the_pairing_kept(page):
+    """Item 7: with a pairing kept after a finished game the status asks for "a
+    deliberate press, here a click, on a pit of their own row", but clicks did nothing
+    (only a long press did it): the click does what the status says."""
+    from playboard_host.serial_link import BoardLink, open_port
+
+    s = page("toguz")
+    s.act({"op": "click", "cell": 4})  # South pit 5 sown
+    s.advance(3000)
+    assert s.state()["ply"] == 1
+    link = BoardLink(open_port(s.board.port, timeout=0.05), timeout=10)
+    try:
+        link.set_game(game="toguz", pairing={"event": "Spring", "round": "1.1", "white": "Aru", "black": "Bek"})
+    finally:
+        link.close()
+    s.act({"op": "resign"})
+    s.advance(2000)
+    st = s.state()
+    assert st["app_state"] == "over" and st["pairing"]["waiting"] == "waiting for Aru (White) and Bek (Black)", st
+    s.act({"op": "click", "cell": 4})  # a pit of White's row (South pit 5)
+    s.advance(1000)
+    assert s.state()["pairing"]["waiting"] == "waiting for Bek (Black)", s.state()["pairing"]
+    s.act({"op": "click", "cell": 13})  # Black's (North pit 5): the paired game begins
+    s.advance(2000)
+    st = s.state()
+    assert (st["app_state"], st["ply"], st["pairing"]) == ("play", 0, None), st

@@ -650,9 +650,12 @@ class Session:
         board closed by its opening hours (a touch wakes nothing: the hint says so)."""
         if self.closed:
             raise ValueError("%s: a touch wakes nothing until then" % self.closed)
-        if self.app_state == "menu":
+        if self.app_state == "menu" or (self.app_state == "over" and self.pairing):
+            # (a finished game's result with a pairing kept: the status asks for a
+            # deliberate press on a pit of each side's row, as in the ready view)
             if not 0 <= cell < 18:
-                raise ValueError("the menu is on the Toguz Kumalak pits (cells 0..17)")
+                raise ValueError("the %s is on the Toguz Kumalak pits (cells 0..17)"
+                                 % ("menu" if self.app_state == "menu" else "pairing's ready view"))
             self.menu_tap(cell)
             return
         lay = self.layouts[self.game_name]
