@@ -95,3 +95,29 @@ def test_after_a_finished_game_a_click_readies_a_side_of_the_pairing_kept(page):
     s.advance(2000)
     st = s.state()
     assert (st["app_state"], st["ply"], st["pairing"]) == ("play", 0, None), st
+
+
+def test_the_engines_toguz_move_on_show_is_said_to_be_made_on_the_board_until_it_is(page):
+    """Item 15: while the engine's Toguz move was on show (to be sown by hand) the
+    Engine panel said "idle" and no button made it, as Tobit's panel does."""
+    s = page("toguz", mode="white", level=1)
+    s.act({"op": "click", "cell": 4})  # South pit 5: the player's move
+    s.advance(1000)
+    for _ in range(20):  # the engine thinks (level 1: a few seconds at most)
+        if s.state()["ply"] == 2:
+            break
+        s.advance(500)
+    st = s.state()
+    assert st["ply"] == 2 and st["turn"] == 0, st
+    text = st["engine"]["text"]
+    assert st["engine"]["state"] == "move" and text.startswith("plays %s" % st["moves"][-1]), st["engine"]
+    assert text.endswith("make it on the board"), text
+    cell = s.engine_cell
+    assert cell is not None and 9 <= cell < 18 and cell - 9 == int(st["moves"][-1][0]) - 1
+    s.act({"op": "engine_move"})  # the page's button: the engine's pit sown by hand
+    s.advance(3000)
+    st = s.state()
+    assert st["engine"] == {"state": "idle", "text": "idle"} and s.engine_cell is None, st["engine"]
+    s.act({"op": "click", "cell": 6})  # the player's next move is taken
+    s.advance(1500)
+    assert s.state()["ply"] >= 3

@@ -105,6 +105,7 @@ class Session:
         self.result = "*"
         self.termination = None
         self.engine_move = None
+        self.engine_cell = None  # mancala: the pit of the engine's move on show, to be sown by hand
         self.menu_choice = None
         self.pairing = None  # a tournament's pairing the board keeps (its status's tags), or None
         self.ready = 0  # which sides confirmed it (bits: 1 White, 2 Black)
@@ -276,6 +277,13 @@ class Session:
             self.app_state = "play" if ev.get("done") else "setup"
             self.note = "" if ev.get("done") else "set up the pieces where the LEDs show"
         elif kind == "move":
+            shown = None  # mancala: the engine's move, played at once and shown until made
+            if self.engine.get("state") == "move" and not self.game_name.startswith("tobit") \
+                    and ev.get("move") == self.engine_move and ev.get("move") != "pass":
+                try:
+                    shown = g.turn * g.n_pits + g.parse_move(ev["move"])
+                except (GameError, ValueError):
+                    shown = None
             try:
                 g.push_text(ev["move"])
             except GameError as e:  # the host's copy is lost: take the board's position
@@ -283,9 +291,13 @@ class Session:
                 self.note = "resynchronised with the board (%s)" % e
             if self.game_name.startswith("tobit"):
                 self.pieces.after_move(self.game)
-            self.engine_move = None
-            if self.engine.get("state") == "move":
-                self.engine = {"state": "idle", "text": "idle"}
+            self.engine_cell = shown
+            if shown is None:
+                self.engine_move = None
+                if self.engine.get("state") == "move":
+                    self.engine = {"state": "idle", "text": "idle"}
+        elif kind == "lift" and self.engine_cell is not None and ev.get("cell") == self.engine_cell:
+            self._engine_made()  # its pit lifted: the engine's move is being made
         elif kind == "undo":
             if g.ply:
                 g.pop()
@@ -309,6 +321,8 @@ class Session:
         elif kind == "ready":  # a side confirmed the pairing kept (firmware app.ui.ready_press)
             r = ev.get("ready")
             self.ready = r if isinstance(r, int) else 0
+        if self.engine_cell is not None and kind in ("undo", "over", "game", "resumed", "menu"):
+            self._engine_made()
         if kind in ("pairing", "game", "resumed"):  # a pairing sent (a hall, tournament send), or taken
             self._read_pairing()
         if kind == "menu":
@@ -319,6 +333,13 @@ class Session:
         if line:
             self.events_text.append(line)
             del self.events_text[:-MAX_EVENTS]
+
+    def _engine_made(self):
+        """Mancala: the engine's move on show is made (its pit lifted), or no longer
+        applies: the engine's panel goes idle."""
+        self.engine_cell = None
+        self.engine_move = None
+        self.engine = {"state": "idle", "text": "idle"}
 
     def _read_pairing(self):
         """Take the pairing the board keeps, and who is ready, from its status."""
@@ -789,8 +810,10 @@ class Session:
             raise ValueError("the engine passes (its pits are empty): the board makes the pass itself, "
                              "nothing to do on the board")
         if not self.game_name.startswith("tobit"):
-            pit = int(text[0]) - 1
-            self.board.tap(g.turn * g.n_pits + pit)
+            if self.engine_cell is not None:  # (played on the board already: shown to be sown)
+                self.board.tap(self.engine_cell)
+            else:
+                self.board.tap(g.turn * g.n_pits + int(text[0]) - 1)
             return
         try:
             m = g.parse_move(text)

@@ -197,6 +197,7 @@ function render(s) {
   // the panels
   const who = s.game.startsWith("tobit") ? ["White", "Black"] : ["South", "North"];
   let st = s.result !== "*" ? `Game over: ${s.result_text || s.result}` : `${who[s.turn]} to move`;
+  if (s.result === "*" && (s.engine || {}).state === "move") st = `The engine plays ${s.engine.move}: make it on the board`;
   if (s.pairing && (s.app_state === "menu" || s.app_state === "over")) {
     // a tournament's pairing kept for the next game: the players, and who the board waits for
     st = (s.app_state === "over" ? st + ". Next: " : "The next game's pairing: ") + s.pairing.line + "; " +
