@@ -121,3 +121,26 @@ def test_the_engines_toguz_move_on_show_is_said_to_be_made_on_the_board_until_it
     s.act({"op": "click", "cell": 6})  # the player's next move is taken
     s.advance(1500)
     assert s.state()["ply"] >= 3
+
+
+def test_the_pages_export_record_is_what_playboard_export_writes_of_the_same_game(page, tmp_path, capsys):
+    """Item 14: the page's Export record had its own tags (Event "Playboard simulator
+    game", White "White player", a Level in a two-player game, no Board tags)."""
+    from playboard_host import cli
+
+    s = page("toguz")
+    for cell in (4, 13, 6):  # South 5, North 5, South 7
+        s.act({"op": "click", "cell": cell})
+        s.advance(3000)
+    assert s.state()["ply"] == 3
+    in_play = s.record_text()
+    assert '[Event "Playboard"]' in in_play and '[White "Player"]' in in_play and "[Level " not in in_play
+    assert '[Board "sim"]' in in_play and '[BoardGame "' in in_play and '[Result "*"]' in in_play
+    s.act({"op": "resign"})
+    s.advance(2000)
+    page_text = s.record_text()
+    lib = str(tmp_path / "lib.sqlite")
+    assert cli.main(["sync", "--port", s.board.port, "--timeout", "5", "--library", lib]) == 0
+    capsys.readouterr()
+    assert cli.main(["export", "--library", lib]) == 0
+    assert capsys.readouterr().out == page_text

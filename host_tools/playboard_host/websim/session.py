@@ -105,6 +105,7 @@ class Session:
         self.result = "*"
         self.termination = None
         self.engine_move = None
+        self.game_id = None  # the board's id of the game on show (its record), from its event
         self.engine_cell = None  # mancala: the pit of the engine's move on show, to be sown by hand
         self.menu_choice = None
         self.pairing = None  # a tournament's pairing the board keeps (its status's tags), or None
@@ -263,6 +264,7 @@ class Session:
         elif kind == "stopped":
             self.refusal = "The engine stopped thinking: your move was taken back. Play again."
         if kind in ("game", "resumed"):
+            self.game_id = ev.get("id")
             self.game_name = ev.get("game", self.game_name)
             self.game = new_game(self.game_name, ev.get("fen"))
             self.mode = ev.get("mode", self.mode)
@@ -488,9 +490,26 @@ class Session:
         return moves
 
     def record_text(self):
-        """The current game as a PGN-style record (tags: Game, Event, Site, Date, White,
-        Black, Result, Termination, Mode, Level; FEN for a set-up position)."""
+        """The current game as a PGN-style record: the board's record of it (its flash
+        folder, as the board keeps it) written by ``playboard export``'s own exporter
+        (``export.board_record_pgn``), so the page's Export record is what export gives
+        once synced. A game the board keeps no record of (none begun): the page's own
+        copy (tags: Game, Event, Site, Date, White, Black, Result, Termination, Mode,
+        Level; FEN for a set-up position)."""
+        from playboard_host.boardflash import kept_game
+        from playboard_host.export import board_record_pgn
+
         with self.lock:
+            gid = self.game_id
+            rec = None
+            if gid:
+                try:
+                    rec = kept_game(self.flash_dir, gid)
+                except (OSError, ValueError):
+                    rec = None
+            if rec is not None and rec.name == self.game_name:
+                board_id = getattr(self.board, "_args", {}).get("board_id") or "sim"
+                return board_record_pgn(board_id, rec)
             g = self.game
             engine = "Playboard engine L%d" % self.level
             white = engine if self.mode == "black" else "Player"
