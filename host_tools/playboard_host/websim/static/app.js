@@ -183,7 +183,7 @@ function render(s) {
         const shown = Math.min(v, 12);
         for (let i = 0; i < shown; i++) {
           const a = (i / Math.max(shown, 1)) * 2 * Math.PI;
-          const r = shown > 1 ? 9 : 0;
+          const r = 9;  // (round the count: a single ball too, never over its "1")
           el("circle", {cx: sx(x) + r * Math.cos(a), cy: sy(y) + r * Math.sin(a), r: 3.6, class: "ball"}, n.content);
         }
         if ((s.tuzdyks || []).includes(+cell)) el("circle", {cx: sx(x), cy: sy(y), r: 15, class: "tuzdyk"}, n.content);
