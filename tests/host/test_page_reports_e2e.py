@@ -144,3 +144,27 @@ def test_the_pages_export_record_is_what_playboard_export_writes_of_the_same_gam
     capsys.readouterr()
     assert cli.main(["export", "--library", lib]) == 0
     assert capsys.readouterr().out == page_text
+
+
+def test_the_sown_pit_clicked_again_while_on_show_takes_the_move_back_every_time(page):
+    """Item 11: click a pit, 0.6 s, click it again, four times: three times the second
+    click was silently ignored, the fourth took the move back; docs/player.md (why 4)
+    says touching the sown pit again takes the move back."""
+    s = page("toguz")
+    for k in range(4):
+        n0 = len(s.state()["events"])
+        s.act({"op": "click", "cell": 4})  # South pit 5
+        s.advance(600)
+        assert s.state()["moves"] == ["54"], (k, s.state()["events"][n0:])
+        s.act({"op": "click", "cell": 4})  # the same pit again, its view on
+        s.advance(3000)
+        st = s.state()
+        assert st["moves"] == [] and st["ply"] == 0, (k, st["events"][n0:])
+        assert any(ln.endswith("move taken back") for ln in st["events"][n0:]), (k, st["events"][n0:])
+        assert s.board.status()["ply"] == 0
+    # outside the view the pit is played as any pit: South 5 then, 3 s later, North 5
+    s.act({"op": "click", "cell": 4})
+    s.advance(3000)
+    s.act({"op": "click", "cell": 13})
+    s.advance(1500)
+    assert s.state()["moves"] == ["54", "54"]

@@ -56,6 +56,7 @@ MODES = {"two": "two", "white": "white", "black": "black", "demo": "demo", "engi
 TICK_S = 0.025
 ACTION_MS = 150  # virtual ms the board runs after each action of the page
 MAX_EVENTS = 60
+SOWN_VIEW_MS = 2500  # a mancala move's sowing view lasts at least this long after the move (confirm_ms)
 VIEW_MS = 2600  # a mancala move's or engine move's view (about 2.5 s) and a margin: a refusal
 # because one was showing no longer applies after it (mancala_tracker WHY 4, 5)
 
@@ -107,6 +108,7 @@ class Session:
         self.engine_move = None
         self.game_id = None  # the board's id of the game on show (its record), from its event
         self.engine_cell = None  # mancala: the pit of the engine's move on show, to be sown by hand
+        self.sown = None  # mancala: (cell, board ms) of the player's last move, while it may be on show
         self.menu_choice = None
         self.pairing = None  # a tournament's pairing the board keeps (its status's tags), or None
         self.ready = 0  # which sides confirmed it (bits: 1 White, 2 Black)
@@ -280,12 +282,18 @@ class Session:
             self.note = "" if ev.get("done") else "set up the pieces where the LEDs show"
         elif kind == "move":
             shown = None  # mancala: the engine's move, played at once and shown until made
-            if self.engine.get("state") == "move" and not self.game_name.startswith("tobit") \
-                    and ev.get("move") == self.engine_move and ev.get("move") != "pass":
+            origin = None  # mancala: the pit played (its cell)
+            if not self.game_name.startswith("tobit") and ev.get("move") != "pass":
                 try:
-                    shown = g.turn * g.n_pits + g.parse_move(ev["move"])
+                    origin = g.turn * g.n_pits + g.parse_move(ev["move"])
                 except (GameError, ValueError):
-                    shown = None
+                    origin = None
+            if self.engine.get("state") == "move" and ev.get("move") == self.engine_move:
+                shown = origin
+            # a player's move: its sowing view is on for 2.5 s at least (touching its
+            # pit again then takes it back: docs/player.md, why 4)
+            self.sown = (origin, ev.get("t")) if shown is None and origin is not None \
+                and isinstance(ev.get("t"), int) else None
             try:
                 g.push_text(ev["move"])
             except GameError as e:  # the host's copy is lost: take the board's position
@@ -323,6 +331,8 @@ class Session:
         elif kind == "ready":  # a side confirmed the pairing kept (firmware app.ui.ready_press)
             r = ev.get("ready")
             self.ready = r if isinstance(r, int) else 0
+        if kind in ("undo", "over", "game", "resumed", "menu"):
+            self.sown = None
         if self.engine_cell is not None and kind in ("undo", "over", "game", "resumed", "menu"):
             self._engine_made()
         if kind in ("pairing", "game", "resumed"):  # a pairing sent (a hall, tournament send), or taken
@@ -705,6 +715,17 @@ class Session:
         except IndexError:
             raise ValueError("cell %d of %s has no sensor to touch" % (cell, self.game_name))
         if not self.game_name.startswith("tobit"):
+            sown = self.sown
+            if (sown is not None and sown[0] == cell and self.app_state == "play"
+                    and self.board_ms - sown[1] < SOWN_VIEW_MS and cell // self.game.n_pits != self.game.turn
+                    and (self.buttons or {}).get("takeback") is not None):
+                # the sown pit touched again while its view is on: the move is taken back
+                # (docs/player.md, why 4). A click is a touch and a let-go, which a lift
+                # board reads as the balls put back and lifted again (the move made
+                # again): the page takes it back as the board's takeback button does
+                self.sown = None
+                self.takeback()
+                return
             self.board.tap(cell)
             return
         if cell in self.pieces.on:
