@@ -34,6 +34,20 @@ def to_pgn(game):
     return pgn.format_game(pgn_tags(game), game.moves, game.result, turn, number)
 
 
+def board_record_pgn(board, rec, now=None):
+    """Game ``rec`` (a ``playboard.record.read.GameRecord``, as board id ``board``
+    keeps it) as ``playboard export`` writes it once synced: the same tags and text
+    (the simulator page's Export record, ``websim.session.Session.record_text``)."""
+    import datetime
+    from types import SimpleNamespace
+    from playboard_host.library import _game_date
+
+    now = now or datetime.datetime.now()
+    return to_pgn(SimpleNamespace(board=board, board_game=rec.id, game=rec.name, result=rec.result,
+                                  termination=rec.termination, date=_game_date(rec.tags, now),
+                                  fen=rec.fen, tags=dict(rec.tags), moves=list(rec.moves)))
+
+
 def to_json_obj(game):
     """A JSON-ready dict of one game."""
     return {"id": game.id, "board": game.board, "uid": game.uid, "board_game": game.board_game,

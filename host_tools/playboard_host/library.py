@@ -264,6 +264,15 @@ class Library:
         q += " ORDER BY date, id"
         return [Game(r) for r in self.db.execute(q, args)]
 
+    def same_moves(self, game, fen, moves):
+        """Library games of ``game`` (a name) from start position ``fen`` (None: the
+        usual start) with exactly ``moves`` (list of move texts), oldest first: the
+        candidates for a game met again (``playboard import-games``)."""
+        q = "SELECT id, board, uid, board_game, game, result, termination, date, fen, tags, moves, plies," \
+            " record, synced_at FROM games WHERE game=? AND plies=? AND moves=? AND fen IS ? ORDER BY id"
+        return [Game(r) for r in self.db.execute(
+            q, (game, len(moves), json.dumps(list(moves), ensure_ascii=False), fen))]
+
     def games_from(self, board, since=None):
         """Games synced from board id ``board`` (at or after ``since``, an ISO time
         "YYYY-MM-DDTHH:MM:SS"), in the order the board numbered them."""

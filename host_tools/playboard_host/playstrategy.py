@@ -97,6 +97,7 @@ def to_pgn(game):
     if game.termination:
         tags["Termination"] = game.termination
     tags["Board"] = game.board
+    tags["BoardGame"] = "%d" % game.board_game  # (import-games knows the game again by these)
     return pgn.format_game(tags, ucis, game.result, first_turn, first_no)
 
 

@@ -257,7 +257,8 @@ class BoardLink:
             raise LinkTimeout("no answer from the simulated board to %s in %.0f s (%d tries), its firmware "
                               "running all along" % (what, time.monotonic() - t0, tries))
         raise LinkTimeout("no answer from the board to %s after %d tries (is the Playboard app running? "
-                          "is this the board's port?)" % (what, tries))
+                          "is this the board's port? the port may be in use by another program, such as "
+                          "playboard hall or live: stop it first)" % (what, tries))
 
     def _again(self, tries, t0):
         """Whether to send a request (again) after ``tries`` sends, the first at ``t0``:

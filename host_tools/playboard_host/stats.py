@@ -97,14 +97,20 @@ def text(stats, boards):
     return out
 
 
-def faulty_text(faulty):
-    """"12 chatter, 40 stuck" for a list of [sensor, kind] (each sensor-kind once)."""
+def faulty_text(faulty, counted=0):
+    """"12 chatter, 40 stuck" for a list of [sensor, kind] (each sensor-kind once);
+    ``counted``: how many faulty sensors the counters count (stuck, chatter and
+    self-test): when the list holds fewer (a board keeps its last 8 each sync), it
+    says so: "(the last 8 of 56 kept)"."""
     seen = []
     for s, k in faulty:
         w = "%d %s" % (s, {1: "chatter", 2: "stuck", 4: "self-test"}.get(k, "kind %d" % k))
         if w not in seen:
             seen.append(w)
-    return ", ".join(seen) or "-"
+    text = ", ".join(seen) or "-"
+    if seen and counted > len(faulty):
+        text += " (the last %d of %d kept)" % (len(faulty), counted)
+    return text
 
 
 def boards_text(boards):
@@ -116,7 +122,7 @@ def boards_text(boards):
         out.append("%-16s  %-19s  %6d  %9d  %10d  %8d  %5d  %7d  %10d  %9d  %s" % (
             b["board"], b["last_sync"] or "-", b["games"], h["power_ups"], h["wdt_resets"],
             h.get("restarts", 0), h["stuck"], h["chatter"], h.get("memory_errors", 0),
-            h.get("selftest", 0), faulty_text(h["faulty"])))
+            h.get("selftest", 0), faulty_text(h["faulty"], h["stuck"] + h["chatter"] + h.get("selftest", 0))))
         if h.get("faults"):  # exceptions the app contained: the last traceback kept
             out.append("  %d fault%s contained (a frame raised; the board went on)" % (
                 h["faults"], "" if h["faults"] == 1 else "s"))
@@ -127,6 +133,18 @@ def boards_text(boards):
                 out.extend("    " + line for line in text.rstrip().splitlines())
     out.append("%d board%s" % (len(boards), "" if len(boards) == 1 else "s"))
     return out
+
+
+def summary_sentence(t):
+    """The report's first sentence from ``Stats.total`` ``t`` (started, finished,
+    abandoned, ...): the mean lengths only of the kinds there are."""
+    out = "%d game%s started, %d finished, %d abandoned" % (t[0], "" if t[0] == 1 else "s", t[1], t[2])
+    means = []
+    if t[1]:
+        means.append("a finished game was %s plies long on average" % _mean_text(Stats.mean(t)))
+    if t[2]:
+        means.append("an abandoned one was left after %s plies on average" % _mean_text(Stats.mean(t, False)))
+    return out + ("; " + ", ".join(means) if means else "") + "."
 
 
 def write_report(stats, boards, folder, fmt="svg"):
@@ -206,7 +224,8 @@ def write_report(stats, boards, folder, fmt="svg"):
                         b["health"]["wdt_resets"], b["health"].get("restarts", 0), b["health"]["stuck"],
                         b["health"]["chatter"],
                         b["health"].get("memory_errors", 0), b["health"].get("selftest", 0),
-                        e(faulty_text(b["health"]["faulty"]))) for b in boards)
+                        e(faulty_text(b["health"]["faulty"], b["health"]["stuck"] + b["health"]["chatter"]
+                                      + b["health"].get("selftest", 0)))) for b in boards)
     imgs = "".join('<figure><img src="%s.%s" alt="%s"></figure>\n' % (n, fmt, n.replace("_", " ")) for n in PLOTS)
     page = """<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>Playboard: games and boards</title>
@@ -216,8 +235,7 @@ td,th{border:1px solid #ccc;padding:.2em .6em;text-align:right}td:first-child{te
 .wide{overflow-x:auto;max-width:100%%}img{max-width:100%%;height:auto}figure{margin:1em 0}
 @media (max-width:600px){body{margin:.6em}td,th{padding:.15em .3em;font-size:.9em}}</style></head><body>
 <h1>Games and boards</h1>
-<p>%d games started, %d finished, %d abandoned; a finished game was %s plies long on average,
-an abandoned one was left after %s.</p>
+<p>%s</p>
 %s
 <h2>Per day</h2>
 <div class="wide"><table><tr><th>date</th><th>started</th><th>finished</th><th>abandoned</th></tr>
@@ -234,7 +252,7 @@ an abandoned one was left after %s.</p>
 <th>daily restarts</th><th>stuck</th><th>chatter</th><th>memory errors</th><th>self-test</th><th>faulty sensors</th></tr>
 %s</table></div>
 </body></html>
-""" % (t[0], t[1], t[2], _mean_text(Stats.mean(t)), _mean_text(Stats.mean(t, False)), imgs, rows, grows, brows)
+""" % (e(summary_sentence(t)), imgs, rows, grows, brows)
     p = os.path.join(folder, "index.html")
     with open(p, "w", encoding="utf-8") as f:
         f.write(page)

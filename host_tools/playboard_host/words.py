@@ -264,7 +264,7 @@ def event_words(ev, game, turn=None):
     if kind in ("boot", "heartbeat"):
         return None
     if kind == "game":
-        text = "new game: %s (%s)" % (game, ev.get("mode", "two"))
+        text = "new game: %s (%s)" % (ev.get("game", game), ev.get("mode", "two"))
     elif kind == "resumed":
         text = "game resumed after a restart: %s" % ev.get("game", game)
     elif kind == "setup":

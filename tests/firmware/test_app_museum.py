@@ -138,7 +138,7 @@ def test_outside_the_opening_hours_the_board_is_dark_and_starts_nothing():
     r.app.link_settings({"hours": "09:00-17:30"})
     r.adv(100)
     assert r.app.closed and r.app.state == 4 and r.app.lights.brightness == 0
-    assert ("hours", {"open": False}) in r.events
+    assert ("hours", {"open": False, "hours": "09:00-17:30"}) in r.events  # (the page says until when)
     r.adv(2000)
     assert r.lit() == []  # dark, attract or not
     r.press("toguz", MENU_START)  # a visitor's press starts nothing

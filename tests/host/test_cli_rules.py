@@ -164,3 +164,26 @@ def test_match_reports_progress_after_each_game(capsys):
     assert len(seen) == 3 and r["games"] == 3 and r["wins"] + r["draws"] + r["losses"] == 3
     status, out, err = run(capsys, "match", "--game", "tihbat", "--pair", "L2:random", "--games", "2", "-q")
     assert status == 0 and out.splitlines()[2].startswith("| tihbat | L2 | random | 2 |") and err == ""
+
+
+def test_replay_goes_on_after_a_malformed_tag_line_at_the_next_game(capsys, tmp_path):
+    """A new user's report (item 9): a tag line without its ']' stopped the reading, so
+    the games after it were never checked, although player.md says the others go on."""
+    f = tmp_path / "tags.pgn"
+    f.write_text('[Game "toguz"]\n[Result "*"]\n\n1. 76 98 *\n\n'  # game 1: fine
+                 '[Game "tihbat"]\n[Event "Club\n[Result "*"]\n\n1. 2 1 *\n\n'  # game 2: a tag without ']'
+                 '[Game "tobit"]\n[Result "*"]\n\n1. 7-20 *\n\n'  # game 3: an illegal move
+                 '[Game "tihbat"]\n[Result "*"]\n\n1. 2 1 *\n')  # game 4: fine
+    status, out, err = run(capsys, "replay", str(f))
+    assert status == 1
+    assert [ln.split("\t")[:3] for ln in out.splitlines()] == [["1", "toguz", "*"], ["4", "tihbat", "*"]]
+    lines = err.splitlines()
+    assert len(lines) == 3, err
+    assert lines[0].startswith("playboard: %s: game 2, line 7: " % f) and "]" in lines[0], lines[0]
+    assert lines[1].startswith("playboard: %s: game 3, line 15, ply 1: move '7-20' is not legal here" % f)
+    assert lines[2] == "playboard: %s: 2 of 4 games could not be replayed" % f
+    assert "stopped" not in err
+    status, out, err = run(capsys, "replay", "--json", str(f))
+    import json
+    assert [(r["number"], "error" in r) for r in map(json.loads, out.splitlines())] == [
+        (1, False), (2, True), (3, True), (4, False)]

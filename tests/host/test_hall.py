@@ -297,7 +297,7 @@ def test_the_hall_syncs_a_finished_game_and_takes_its_result(tmp_path):
             assert wait_for(lambda: any("Aru - Bek: Aru won (1-0" in n for n in hall.state()["notices"]))
         finally:
             hall.stop()
-        assert "board duel: 1 game stored\n" in out
+        assert "board 1: 1 game stored\n" in out  # the event's label, as on the page (not the id duel)
         lib = Library(db)
         p = Event(lib, "Duel").pairings(1)[0]
         assert (p.result, p.source) == ("1-0", "board") and lib.games(ids=[p.library_game])[0].moves == moves

@@ -57,7 +57,7 @@ def test_a_game_played_on_playstrategy_imports_and_replays(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "skipped game 2: variant Oware, not Togyzkumalak" in out and "imported 1 new game" in out
     assert cli.main(["import-games", str(f), "--library", db]) == 0  # again: nothing twice
-    assert "imported 0 new games (1 already there)" in capsys.readouterr().out
+    assert "imported 0 new games (1 already held)" in capsys.readouterr().out
     lib = Library(db)
     (stored,) = lib.games()
     lib.close()
@@ -103,3 +103,58 @@ def test_library_to_playstrategy_and_back_gives_the_same_games(tmp_path, capsys)
     got = [(g.fen, g.moves, g.result) for g in lib.games()]
     lib.close()
     assert got == want
+
+
+def _synced_game(db, board="sim", tags=None, uid="u1"):
+    """A two-player Toguz game stored as sync stores a board's game; its moves."""
+    g = new_game("toguz")
+    rnd = random.Random(3)
+    moves = []
+    for _ in range(40):
+        m = rnd.choice(g.legal_moves())
+        moves.append(g.move_text(m))
+        g.push(m)
+    rec = SimpleNamespace(uid=uid, id=1, name="toguz", result="*", termination=None, fen=None, moves=moves,
+                          tags=tags if tags is not None else {"Event": "Playboard", "Date": "2026.12.05"})
+    lib = Library(db)
+    assert lib.add(board, rec, b"raw")
+    lib.close()
+    return moves
+
+
+def test_a_game_exported_from_the_library_and_imported_again_is_already_held(tmp_path, capsys):
+    db = str(tmp_path / "lib.sqlite")
+    _synced_game(db)
+    out = str(tmp_path / "nu_ps.pgn")
+    assert cli.main(["export", "--library", db, "--format", "playstrategy", "-o", out]) == 0
+    assert '[BoardGame "1"]' in open(out, encoding="utf-8").read()
+    capsys.readouterr()
+    assert cli.main(["import-games", out, "--library", db]) == 0
+    said = capsys.readouterr().out
+    assert "game 1: already held (library game 1, from board sim)" in said, said
+    assert "imported 0 new games (1 already held)" in said, said
+    lib = Library(db)
+    assert lib.count() == 1 and [b["board"] for b in lib.boards()] == ["sim"]
+    lib.close()
+
+
+def test_an_older_export_without_the_boards_ids_is_known_again_by_its_tags(tmp_path, capsys):
+    db = str(tmp_path / "lib.sqlite")
+    _synced_game(db, tags={"Date": "2026.12.05", "White": "Aru", "Black": "Bek"})
+    out = str(tmp_path / "ps.pgn")
+    assert cli.main(["export", "--library", db, "--format", "playstrategy", "-o", out]) == 0
+    with open(out, encoding="utf-8") as f:
+        text = "".join(ln for ln in f if not ln.startswith(("[Board ", "[BoardGame ")))
+    with open(out, "w", encoding="utf-8") as f:
+        f.write(text)
+    capsys.readouterr()
+    assert cli.main(["import-games", out, "--library", db]) == 0
+    assert "imported 0 new games (1 already held)" in capsys.readouterr().out
+    # the same moves by other players (another Black) are another game
+    with open(out, "w", encoding="utf-8") as f:
+        f.write(text.replace('[Black "Bek"]', '[Black "Dana"]'))
+    assert cli.main(["import-games", out, "--library", db]) == 0
+    assert "imported 1 new game into" in capsys.readouterr().out
+    lib = Library(db)
+    assert lib.count() == 2
+    lib.close()

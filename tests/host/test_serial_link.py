@@ -132,6 +132,9 @@ def test_a_simulated_board_answering_late_is_waited_for_while_it_runs():
         _pc(w).hello()
     assert w.writes == 4
     assert str(e.value).startswith("no answer from the board to hello after 4 tries (is the Playboard app")
+    # (a new user's report, item 19: the port held by `playboard hall` meanwhile)
+    assert str(e.value).endswith("the port may be in use by another program, such as playboard hall or "
+                                 "live: stop it first)")
 
 
 def test_a_simulated_board_that_has_ended_is_not_waited_for():

@@ -231,3 +231,23 @@ def test_stats_after_a_day_with_restarts_counts_only_games_with_moves(tmp_path, 
     assert out[0] == "games: 2 started, 2 finished, 0 abandoned; mean length 22.5 plies finished, - abandoned"
     assert out[1].startswith("(6 games with no move made left out")
     assert "2026.12.01        2         2          0" in out
+
+
+def test_the_reports_first_sentence_with_no_abandoned_game_names_no_abandoned_length(tmp_path, capsys):
+    """A new user's report (item 17): "an abandoned one was left after -." with none."""
+    db = str(tmp_path / "lib.sqlite")
+    lib = Library(db)
+    for i, plies in enumerate((20, 30)):
+        rec = SimpleNamespace(uid="f%d" % i, id=i + 1, name="toguz", result="1-0", termination="resign",
+                              tags={"Event": "Playboard", "Date": "2026.12.05", "Mode": "two"}, fen=None,
+                              moves=["m%d" % k for k in range(plies)])
+        assert lib.add("sim", rec, b"raw%d" % i, now=T0)
+    lib.close()
+    rep = str(tmp_path / "report")
+    assert cli.main(["stats", "--library", db, "--report", rep, "--format", "svg"]) == 0
+    capsys.readouterr()
+    with open(os.path.join(rep, "index.html"), encoding="utf-8") as f:
+        page = f.read()
+    assert "<p>2 games started, 2 finished, 0 abandoned; a finished game was 25.0 plies long on average.</p>" \
+        in page, page[:1500]
+    assert "left after -" not in page

@@ -58,7 +58,7 @@ def check_request(app, kind, seconds):
         return "seconds must be an integer %d..%d" % SECONDS
     if app.check is not None and app.check[2] < 0:  # (a verdict on show: cut short)
         return "a %s is running" % app.check[0]
-    if app.state in (S_SETUP, S_PLAY) and app.game is not None:
+    if app.state in (S_SETUP, S_PLAY) and app.game is not None and app.game.ply > 0:
         return "a game is being played: resign or go to the menu first"
     if kind == "calibrate" and not hasattr(app.hw, "set_zero"):
         return "this board's sensors need no calibration (only hall sensors do)"
@@ -70,8 +70,10 @@ def start(app, kind, now_ms=None, seconds=None):
     ``seconds`` (5..600: the self-test's sensor phase, the calibration's longest wait
     for a clear board; default 30 / 60), at ``now_ms`` (default the app's last frame).
     The function a board gesture calls. ValueError (with the reason) if it cannot start
-    now: a game being played, a check running, calibrate on reed switches; the last
-    check's verdict on show then stays (a refused request changes nothing)."""
+    now: a game being played (one with a move made: a game nobody has begun is left
+    for the menu first, as after a hall board's first-start calibration), a check
+    running, calibrate on reed switches; the last check's verdict on show then stays (a
+    refused request changes nothing)."""
     if now_ms is None:
         now_ms = app.now
     why = check_request(app, kind, seconds)
@@ -79,6 +81,8 @@ def start(app, kind, now_ms=None, seconds=None):
         raise ValueError(why)  # the last check's verdict (if on show) stays
     if app.check is not None:
         finish(app, now_ms)  # the last check's verdict on show: the next one begins
+    if app.state in (S_SETUP, S_PLAY):  # no move made (check_request): to the menu
+        app.open_menu(now_ms)
     if seconds is None:
         seconds = DEFAULT_S[kind]
     sl = sensor_leds(app)

@@ -1206,7 +1206,7 @@ class App:
             return  # (a game in play goes on: it ends, or is abandoned when idle)
         self.closed = closed
         self.apply_brightness()
-        self.emit("hours", {"open": not closed})
+        self.emit("hours", {"open": not closed, "hours": h})  # (the host says until when)
         if closed:
             self._enter(S_ATTRACT, now_ms)
         else:

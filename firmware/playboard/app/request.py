@@ -9,16 +9,29 @@ from playboard.app.state import GAMES, MODES, S_SETUP, S_PLAY, RESIGNED, AGREED,
 def check_choice(game, mode, level, app):
     """ValueError (one line) unless ``game`` (one of GAMES), ``mode`` (one of MODES) and
     ``level`` (int 1..``state.top_level`` of ``game``, or else of the game chosen now,
-    on ``app``'s board) are each None or valid. Changes nothing; returns that top."""
+    on ``app``'s board) are each None or valid, and within the board's settings: in
+    locked (museum) mode ``game`` in ``games`` and ``mode`` in ``modes`` (as the menu,
+    ``ui.offered``), and always ``level`` at most ``max_level`` (the level is saved in
+    the settings, whose ``level`` is never above it). Changes nothing; returns the
+    highest level allowed (that top or ``max_level``, the lower)."""
     if game is not None and game not in GAMES:
         raise ValueError("unknown game %r (one of %s)" % (game, ", ".join(GAMES)))
     if mode is not None and mode not in MODES:
         raise ValueError("unknown mode %r (one of %s)" % (mode, ", ".join(MODES)))
+    s = app.settings
+    if s.get("locked"):  # the museum's limits (docs/museum.md)
+        for name, v in (("games", game), ("modes", mode)):
+            if v is not None and v not in s.get(name, GAMES if name == "games" else MODES):
+                raise ValueError("%s %s is not offered on this board (settings %s: %s)"
+                                 % (name[:-1], v, name, ",".join(s[name])))
     top = top_level(game or app.game_name, app.cfg)
+    cap = min(top, s.get("max_level", 13))
     if level is not None and (not isinstance(level, int) or isinstance(level, bool)
                               or not 1 <= level <= top):
         raise ValueError("level must be 1..%d, got %r" % (top, level))
-    return top
+    if level is not None and level > cap:
+        raise ValueError("level %d is above max_level %d (settings)" % (level, cap))
+    return cap
 
 
 _G_FIELDS = ("game", "mode", "level", "start", "force", "resign", "draw", "menu")

@@ -13,6 +13,27 @@ def add_arguments(p):
     add_library_argument(p)
 
 
+def held_game(lib, rec):
+    """The library game (``library.Game``) that imported game ``rec``
+    (``playstrategy.Imported``) already is, or None: the same game, start position
+    and moves, and either the board's ids of an export (tags ``Board``, ``BoardGame``)
+    or the same Date, White and Black (as ``playstrategy.to_pgn`` writes them; an
+    import of an import: the same tags). Sync stores nothing twice; neither does this."""
+    t = rec.tags
+    for g in lib.same_moves(rec.name, rec.fen, rec.moves):
+        if "Board" in t and "BoardGame" in t:
+            if (g.board, "%d" % g.board_game) == (t["Board"], t["BoardGame"]) \
+                    or (g.board == BOARD and g.tags.get("Board") == t["Board"]
+                        and g.tags.get("BoardGame") == t["BoardGame"]):
+                return g
+            continue
+        if (t.get("Date", "").replace("-", ".") == g.date
+                and t.get("White") == g.tags.get("White", "South")
+                and t.get("Black") == g.tags.get("Black", "North")):
+            return g
+    return None
+
+
 def run(args):
     from playboard import pgn
     from playboard_host.library import Library, LibraryError
@@ -36,13 +57,17 @@ def run(args):
                 bad += 1
                 print("skipped %s" % why)
                 continue
-            if lib.add(BOARD, rec, ("\n".join(rec.moves)).encode("utf-8")):
+            held = held_game(lib, rec)
+            if held is not None:
+                old += 1
+                print("game %d: already held (library game %d, from board %s)" % (n, held.id, held.board))
+            elif lib.add(BOARD, rec, ("\n".join(rec.moves)).encode("utf-8")):
                 new += 1
             else:
                 old += 1
     finally:
         lib.close()
     print("imported %d new game%s%s%s into %s" % (new, "" if new == 1 else "s",
-                                                  " (%d already there)" % old if old else "",
+                                                  " (%d already held)" % old if old else "",
                                                   ", %d skipped" % bad if bad else "", lib.path))
     return 1 if bad and not new and not old else 0

@@ -26,6 +26,35 @@ def _notes(rec, g, result):
     return out
 
 
+def _is_tag(line):
+    return line.strip().lstrip("\ufeff").startswith("[")
+
+
+def games(lines):
+    """Each game of record text ``lines`` (a list of lines) as a ``pgn.Record``, or as
+    the ``RecordError`` that stopped its reading (game and line numbers counted in the
+    whole file); after such an error the reading goes on at the next game's first
+    tag (a tag line after a line that is not one), so one malformed game does not
+    hide the others."""
+    start = done = 0
+    while start < len(lines):
+        last = 0
+        try:
+            for rec in read_games(lines[start:]):
+                last = rec.number
+                rec.number += done
+                rec.line += start
+                rec.move_lines = [ln + start for ln in rec.move_lines]
+                yield rec
+            return
+        except RecordError as e:
+            at = (e.line or 1) + start  # the line (1-based) in the whole file
+            yield RecordError(e.reason, (e.game or last + 1) + done, at, e.ply)
+            done += e.game or last + 1
+        start = next((i for i in range(at, len(lines)) if _is_tag(lines[i]) and not _is_tag(lines[i - 1])),
+                     len(lines))
+
+
 def run(args):
     import json
 
@@ -36,15 +65,18 @@ def run(args):
     n = bad = 0
     try:
         with f:
-            for rec in read_games(f):
+            for rec in games(f.readlines()):
                 n += 1
                 try:
+                    if isinstance(rec, RecordError):  # this game's text can't be read
+                        raise rec
                     g, result = replay(rec)
                 except RecordError as e:  # report it and go on with the next game
                     bad += 1
                     sys.stdout.flush()
                     if args.json:
-                        print(json.dumps({"number": rec.number, "game": rec.tags.get("Game"), "error": str(e)}))
+                        print(json.dumps({"number": e.game, "game": getattr(rec, "tags", {}).get("Game"),
+                                          "error": str(e)}))
                     print("playboard: %s: %s" % (args.file, e), file=sys.stderr)
                     continue
                 notes = _notes(rec, g, result)
@@ -61,9 +93,6 @@ def run(args):
                     print("playboard: %s: game %d: %s" % (args.file, rec.number, note), file=sys.stderr)
     except UnicodeDecodeError as e:
         raise CommandError("%s is not a text record file (%s)" % (args.file, e.reason), 1)
-    except RecordError as e:  # the file itself can't be read on from here
-        sys.stdout.flush()
-        raise CommandError("%s: %s (reading stopped here)" % (args.file, e), 1)
     if n == 0:
         raise CommandError("%s holds no game record" % args.file, 1)
     if bad:

@@ -76,18 +76,30 @@ def sync_health(link, board, lib, fw=None, now=None):
 
 
 def health_line(board, h):
-    """One line on what the board's counters say is wrong, or None when nothing is."""
+    """One line on what the board's counters say is wrong, or None when nothing is. The
+    sensors named are the faulty entries the board keeps (its last 8): when the
+    counters count more, the line says the list is cut."""
     if not h or not any(h.get(k) for k in ("stuck", "chatter", "wdt_resets", "memory_errors", "selftest", "faults")):
         return None
     parts = []
-    for k, word in (("stuck", "stuck sensor"), ("chatter", "chattering sensor"),
-                    ("wdt_resets", "watchdog reset"), ("memory_errors", "memory error"),
-                    ("selftest", "sensor failing its self-test"), ("faults", "contained fault")):
+    for k, one, many in (("stuck", "stuck sensor", "stuck sensors"),
+                         ("chatter", "chattering sensor", "chattering sensors"),
+                         ("wdt_resets", "watchdog reset", "watchdog resets"),
+                         ("memory_errors", "memory error", "memory errors"),
+                         ("selftest", "sensor failing a self-test", "sensors failing a self-test"),
+                         ("faults", "contained fault", "contained faults")):
         if h.get(k):
-            parts.append("%d %s%s" % (h[k], word, "" if h[k] == 1 else "s"))
-    sensors = sorted({s for s, k in h.get("faulty", [])})
-    return "board %s: %s since the last sync%s (playboard boards)" % (
-        board, ", ".join(parts), " (sensor %s)" % ", ".join(str(s) for s in sensors) if sensors else "")
+            parts.append("%d %s" % (h[k], one if h[k] == 1 else many))
+    faulty = h.get("faulty", [])
+    sensors = sorted({s for s, k in faulty})
+    named = ""
+    if sensors:
+        named = " (sensor%s %s)" % ("" if len(sensors) == 1 else "s", ", ".join(str(s) for s in sensors))
+        counted = sum(h.get(k) or 0 for k in ("stuck", "chatter", "selftest"))
+        if counted > len(faulty):  # the board keeps only its last faulty entries
+            named = " (the last %d kept: sensor%s %s)" % (
+                len(faulty), "" if len(sensors) == 1 else "s", ", ".join(str(s) for s in sensors))
+    return "board %s: %s since the last sync%s (playboard boards)" % (board, ", ".join(parts), named)
 
 
 AGAIN_S = 1.0  # the pause before a sync refused for memory is run again (s)

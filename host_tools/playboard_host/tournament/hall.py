@@ -439,7 +439,9 @@ class Hall:
             if line:  # the board's health counters taken with its games (docs/museum.md)
                 self.notice(line)
             if new:
-                self.notice("board %s: %d game%s stored" % (st.board_id, new, "" if new == 1 else "s"))
+                with self.lock:  # (the event's label of the board where it has one, as the page)
+                    label = (self.pairing_of.get(st.board_id) or {}).get("label") or st.board_id
+                self.notice("board %s: %d game%s stored" % (label, new, "" if new == 1 else "s"))
             if new and self.event_name:
                 # (one BEGIN IMMEDIATE transaction: the boards' threads, and any other
                 # playboard on the library, take in turn from pairings read under the lock)

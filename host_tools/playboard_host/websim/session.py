@@ -57,6 +57,7 @@ MODES = {"two": "two", "white": "white", "black": "black", "demo": "demo", "engi
 TICK_S = 0.025
 ACTION_MS = 150  # virtual ms the board runs after each action of the page
 MAX_EVENTS = 60
+SOWN_VIEW_MS = 2500  # a mancala move's sowing view lasts at least this long after the move (confirm_ms)
 VIEW_MS = 2600  # a mancala move's or engine move's view (about 2.5 s) and a margin: a refusal
 # because one was showing no longer applies after it (mancala_tracker WHY 4, 5)
 
@@ -106,11 +107,15 @@ class Session:
         self.result = "*"
         self.termination = None
         self.engine_move = None
+        self.game_id = None  # the board's id of the game on show (its record), from its event
+        self.engine_cell = None  # mancala: the pit of the engine's move on show, to be sown by hand
+        self.sown = None  # mancala: (cell, board ms) of the player's last move, while it may be on show
         self.menu_choice = None
         self.staff_note = ""  # the staff menu's last answer (its ``staff`` events)
         self.pairing = None  # a tournament's pairing the board keeps (its status's tags), or None
         self.ready = 0  # which sides confirmed it (bits: 1 White, 2 Black)
         self.pairing_game = game  # the game it is for (the board's choice)
+        self.closed = None  # outside the opening hours: what the status says (docs/museum.md), or None
         self.refusal = ""  # the last refusal in words (what happened. What to do), until the next move
         self.correction = False  # Tobit: the board asked for a correction (until resolved)
         self.correction_why = ""  # Tobit: why, in words (the correction event's reason), or ""
@@ -263,6 +268,7 @@ class Session:
         elif kind == "stopped":
             self.refusal = "The engine stopped thinking: your move was taken back. Play again."
         if kind in ("game", "resumed"):
+            self.game_id = ev.get("id")
             self.game_name = ev.get("game", self.game_name)
             self.game = new_game(self.game_name, ev.get("fen"))
             self.mode = ev.get("mode", self.mode)
@@ -277,6 +283,19 @@ class Session:
             self.app_state = "play" if ev.get("done") else "setup"
             self.note = "" if ev.get("done") else "set up the pieces where the LEDs show"
         elif kind == "move":
+            shown = None  # mancala: the engine's move, played at once and shown until made
+            origin = None  # mancala: the pit played (its cell)
+            if not self.game_name.startswith("tobit") and ev.get("move") != "pass":
+                try:
+                    origin = g.turn * g.n_pits + g.parse_move(ev["move"])
+                except (GameError, ValueError):
+                    origin = None
+            if self.engine.get("state") == "move" and ev.get("move") == self.engine_move:
+                shown = origin
+            # a player's move: its sowing view is on for 2.5 s at least (touching its
+            # pit again then takes it back: docs/player.md, why 4)
+            self.sown = (origin, ev.get("t")) if shown is None and origin is not None \
+                and isinstance(ev.get("t"), int) else None
             try:
                 g.push_text(ev["move"])
             except GameError as e:  # the host's copy is lost: take the board's position
@@ -284,9 +303,13 @@ class Session:
                 self.note = "resynchronised with the board (%s)" % e
             if self.game_name.startswith("tobit"):
                 self.pieces.after_move(self.game)
-            self.engine_move = None
-            if self.engine.get("state") == "move":
-                self.engine = {"state": "idle", "text": "idle"}
+            self.engine_cell = shown
+            if shown is None:
+                self.engine_move = None
+                if self.engine.get("state") == "move":
+                    self.engine = {"state": "idle", "text": "idle"}
+        elif kind == "lift" and self.engine_cell is not None and ev.get("cell") == self.engine_cell:
+            self._engine_made()  # its pit lifted: the engine's move is being made
         elif kind == "undo":
             if g.ply:
                 g.pop()
@@ -305,9 +328,15 @@ class Session:
             self.termination = ev.get("termination")
             self.app_state = "over"
             self.engine = {"state": "idle", "text": "idle"}
+        elif kind == "hours":  # the board closed (dark, idle) or opened by its opening hours
+            self.closed = None if ev.get("open", True) else closed_words(ev.get("hours"))
         elif kind == "ready":  # a side confirmed the pairing kept (firmware app.ui.ready_press)
             r = ev.get("ready")
             self.ready = r if isinstance(r, int) else 0
+        if kind in ("undo", "over", "game", "resumed", "menu"):
+            self.sown = None
+        if self.engine_cell is not None and kind in ("undo", "over", "game", "resumed", "menu"):
+            self._engine_made()
         if kind in ("pairing", "game", "resumed"):  # a pairing sent (a hall, tournament send), or taken
             self._read_pairing()
         if kind == "menu":
@@ -339,6 +368,13 @@ class Session:
         return {"games": [g for g in GAMES if g in s.get("games", GAMES)],
                 "modes": [m for m in MODES if m in s.get("modes", MODES)],
                 "top": min(top, s.get("max_level", top))}
+
+    def _engine_made(self):
+        """Mancala: the engine's move on show is made (its pit lifted), or no longer
+        applies: the engine's panel goes idle."""
+        self.engine_cell = None
+        self.engine_move = None
+        self.engine = {"state": "idle", "text": "idle"}
 
     def _read_pairing(self):
         """Take the pairing the board keeps, and who is ready, from its status."""
@@ -403,7 +439,7 @@ class Session:
                 "staff": self.staff_note if self.app_state == "staff" else None,
                 "port": getattr(self.board, "port", None), "flash": self.flash_dir,
                 "library": self.library_path(), "synced": self.sync_text,
-                "pairing": self.pairing_state(),
+                "pairing": self.pairing_state(), "closed": self.closed,
             }
             if self.game_name.startswith("tobit"):
                 # a piece is drawn where the sensors say: in the colour the table has it,
@@ -488,9 +524,26 @@ class Session:
         return moves
 
     def record_text(self):
-        """The current game as a PGN-style record (tags: Game, Event, Site, Date, White,
-        Black, Result, Termination, Mode, Level; FEN for a set-up position)."""
+        """The current game as a PGN-style record: the board's record of it (its flash
+        folder, as the board keeps it) written by ``playboard export``'s own exporter
+        (``export.board_record_pgn``), so the page's Export record is what export gives
+        once synced. A game the board keeps no record of (none begun): the page's own
+        copy (tags: Game, Event, Site, Date, White, Black, Result, Termination, Mode,
+        Level; FEN for a set-up position)."""
+        from playboard_host.boardflash import kept_game
+        from playboard_host.export import board_record_pgn
+
         with self.lock:
+            gid = self.game_id
+            rec = None
+            if gid:
+                try:
+                    rec = kept_game(self.flash_dir, gid)
+                except (OSError, ValueError):
+                    rec = None
+            if rec is not None and rec.name == self.game_name:
+                board_id = getattr(self.board, "_args", {}).get("board_id") or "sim"
+                return board_record_pgn(board_id, rec)
             g = self.game
             engine = "Playboard engine L%d" % self.level
             white = engine if self.mode == "black" else "Player"
@@ -667,11 +720,17 @@ class Session:
         self.pieces.hand = []
 
     def click(self, cell):
-        """The user's click or touch on ``cell`` (see the module text)."""
-        if self.app_state in ("menu", "staff"):
+        """The user's click or touch on ``cell`` (see the module text). ValueError on a
+        board closed by its opening hours (a touch wakes nothing: the hint says so)."""
+        if self.closed:
+            raise ValueError("%s: a touch wakes nothing until then" % self.closed)
+        if self.app_state in ("menu", "staff") or (self.app_state == "over" and self.pairing):
+            # (a finished game's result with a pairing kept: the status asks for a
+            # deliberate press on a pit of each side's row, as in the ready view)
             if not 0 <= cell < 18:
-                raise ValueError("the %s is on the Toguz Kumalak pits (cells 0..17)"
-                                 % ("menu" if self.app_state == "menu" else "staff menu"))
+                where = {"menu": "menu", "staff": "staff menu"}.get(
+                    self.app_state, "pairing's ready view")
+                raise ValueError("the %s is on the Toguz Kumalak pits (cells 0..17)" % where)
             self.menu_tap(cell)
             return
         lay = self.layouts[self.game_name]
@@ -681,6 +740,17 @@ class Session:
         except IndexError:
             raise ValueError("cell %d of %s has no sensor to touch" % (cell, self.game_name))
         if not self.game_name.startswith("tobit"):
+            sown = self.sown
+            if (sown is not None and sown[0] == cell and self.app_state == "play"
+                    and self.board_ms - sown[1] < SOWN_VIEW_MS and cell // self.game.n_pits != self.game.turn
+                    and (self.buttons or {}).get("takeback") is not None):
+                # the sown pit touched again while its view is on: the move is taken back
+                # (docs/player.md, why 4). A click is a touch and a let-go, which a lift
+                # board reads as the balls put back and lifted again (the move made
+                # again): the page takes it back as the board's takeback button does
+                self.sown = None
+                self.takeback()
+                return
             self.board.tap(cell)
             return
         if cell in self.pieces.on:
@@ -805,8 +875,10 @@ class Session:
             raise ValueError("the engine passes (its pits are empty): the board makes the pass itself, "
                              "nothing to do on the board")
         if not self.game_name.startswith("tobit"):
-            pit = int(text[0]) - 1
-            self.board.tap(g.turn * g.n_pits + pit)
+            if self.engine_cell is not None:  # (played on the board already: shown to be sown)
+                self.board.tap(self.engine_cell)
+            else:
+                self.board.tap(g.turn * g.n_pits + int(text[0]) - 1)
             return
         try:
             m = g.parse_move(text)
@@ -821,6 +893,15 @@ class Session:
                 self.pieces.place(point, g.turn)
                 self.board.place(point)
             self.board.advance(60)
+
+
+def closed_words(hours):
+    """The status of a board closed by its opening hours ``hours`` ("HH:MM-HH:MM", the
+    settings' ``hours``; None or "" if unknown)."""
+    if hours and "-" in hours:
+        return "Closed: outside the opening hours %s (the board's clock); it opens at %s" % (
+            hours, hours.split("-")[0])
+    return "Closed: outside the opening hours (the board's clock)"
 
 
 def board_buttons(name):

@@ -183,7 +183,7 @@ function render(s) {
         const shown = Math.min(v, 12);
         for (let i = 0; i < shown; i++) {
           const a = (i / Math.max(shown, 1)) * 2 * Math.PI;
-          const r = shown > 1 ? 9 : 0;
+          const r = 9;  // (round the count: a single ball too, never over its "1")
           el("circle", {cx: sx(x) + r * Math.cos(a), cy: sy(y) + r * Math.sin(a), r: 3.6, class: "ball"}, n.content);
         }
         if ((s.tuzdyks || []).includes(+cell)) el("circle", {cx: sx(x), cy: sy(y), r: 15, class: "tuzdyk"}, n.content);
@@ -197,6 +197,7 @@ function render(s) {
   // the panels
   const who = s.game.startsWith("tobit") ? ["White", "Black"] : ["South", "North"];
   let st = s.result !== "*" ? `Game over: ${s.result_text || s.result}` : `${who[s.turn]} to move`;
+  if (s.result === "*" && (s.engine || {}).state === "move") st = `The engine plays ${s.engine.move}: make it on the board`;
   if (s.pairing && (s.app_state === "menu" || s.app_state === "over")) {
     // a tournament's pairing kept for the next game: the players, and who the board waits for
     st = (s.app_state === "over" ? st + ". Next: " : "The next game's pairing: ") + s.pairing.line + "; " +
@@ -221,6 +222,7 @@ function render(s) {
          "the link, 3 flash and faults, 4 calibration (hall boards), 5 twice: clear the synced games; " +
          "North pit 9 back to the menu" + (s.staff ? ". Now: " + s.staff : "");
   }
+  if (s.closed) st = s.closed;  // dark by its opening hours: nothing else applies
   $("status-text").textContent = st + (s.note ? " - " + s.note : "");
   $("hint").textContent = s.hint || "";
   $("hint").hidden = !s.hint;
