@@ -106,7 +106,9 @@ def test_every_board_definition_stands_in_on_the_simulated_board():
     assert d["buttons"] == {"menu": 62, "takeback": 63} and d["module"] == "pico"
     assert d["leds"]["budget_ma"] == 1500 and d["leds"]["supply"] == "sense"  # its supply
     assert load_stand_in("sim-hall")["sensor"]["kind"] == "sim_hall"  # a sim board's own
-    e = raises(ConfigError, load_stand_in, "no-such-board")
+    import sys  # (load_stand_in imports playboard.config when called: the module loaded
+    # now, which an earlier test of the run may have loaded again; its ConfigError)
+    e = raises(sys.modules["playboard.config"].ConfigError, load_stand_in, "no-such-board")
     assert "no-such-board" in str(e) and "not found" in str(e)
     assert raises(TypeError, load_board, "pico-matrix", False, True)  # the chip's: no stand-in
 
