@@ -191,6 +191,18 @@ def _console_repl(p):
     return bytes(p.output[i:j - 2])
 
 
+CUTS_S = (0.1, 0.5, 1, 2, 3)  # power cuts, emulated s after a move's last counter is sown
+
+
+def _plies_on(image, gid):
+    """Plies of game ``gid`` on CIRCUITPY drive ``image`` (bytes), -1 if it has no file."""
+    for n in list_drive(image, "games"):
+        r = parse_game(read_drive(image, "games/" + n), gid)
+        if r.name == "tihbat":
+            return r.plies
+    return -1
+
+
 def test_tihbat_two_players_through_the_sensors_record_on_the_drive(drive):
     """The firmware boots on CircuitPython from the drive, boot.py giving USB two serial
     interfaces: the console (the REPL's) and usb_cdc.data, the link's (the app takes it
@@ -200,7 +212,10 @@ def test_tihbat_two_players_through_the_sensors_record_on_the_drive(drive):
     passes with every sensor visited once (56 ok, 58 LEDs chased); a two-player Tihbat game begun over the link is
     played by lifting and sowing counters on the emulated matrix, each position the
     board reports the rules core's; the game's record (written through boot.py's
-    writable mount) is read back from the FAT drive after the run, move for move. The
+    writable mount) is read back from the FAT drive after the run, move for move. A
+    power cut (the flash as it is at that emulated moment: VirtualPico.power_cut) 0.1 s
+    before the last move's lift leaves 2 plies on the drive, one 0.1, 0.5, 1, 2 or 3 s
+    after its sowing all 3 (the file's flush is on flash: no write-back delay). The
     console kept the REPL meanwhile: Ctrl-C there stops the app and the REPL answers,
     the data channel still connected; the link's frames never went to the console."""
     lay = load_layout("tihbat")
@@ -228,16 +243,29 @@ def test_tihbat_two_players_through_the_sensors_record_on_the_drive(drive):
         assert st["heap_free"] > TIHBAT_TWO_FLOOR and st["ply"] == 0, st
         start = st
         played = []
+        cuts = []
         for pit in (0, 1, 1):  # South's pit 1, North's pit 2, South's pit 2
             played.append(g.move_text(pit))
-            st = _move(p, link, g, lay, pit, p.time_us + 200000)
+            t = p.time_us + 200000
+            if len(played) == 3:  # power cuts 0.1 s before the last move's lift (t), then
+                # CUTS_S after its sowing (t + 600 ms)
+                cuts = [(d, p.power_cut(t + 600000 + int(d * 1e6), DRIVE_OFFSET, DRIVE_SECTORS * SECTOR))
+                        for d in (-0.7,) + CUTS_S]
+            st = _move(p, link, g, lay, pit, t)
             assert st["fen"] == g.fen() and st["ply"] == len(played), (st, g.fen())
         gid = st["current"]
         assert gid is not None and p.resets == [], (st, p.resets)
         print("CircuitPython: heap free at the menu %d B, in play (Tihbat) %d B at its start, %d B"
               " after 3 plies; emulated %.1f s" % (menu["heap_free"], start["heap_free"], st["heap_free"],
                                                   p.time_us / 1e6))
-        p.wait_emulated(2, MOVE_S)  # (CircuitPython writes its flash sector cache back within ~1 s)
+        p.wait_for(lambda q: len(q.cuts) >= len(cuts), MOVE_S, "the power cuts")
+        held = [(d, _plies_on(p.flash(cut=k), gid)) for d, k in cuts]
+        flash = [p.cuts[k][1:] for d, k in cuts]  # (erases, programs, stall us) at each cut
+        print("CircuitPython: plies on the drive at a power cut (s after the 3rd move's sowing):",
+              ", ".join("%.1f s: %s" % dh for dh in held), "; the move's write: %d erases, %d page"
+              " programs, %.1f ms stalled" % (flash[-1][0] - flash[0][0], flash[-1][1] - flash[0][1],
+                                              (flash[-1][2] - flash[0][2]) / 1000.0))
+        assert held == [(-0.7, 2)] + [(d, 3) for d in CUTS_S], held
         image = p.flash(DRIVE_OFFSET, DRIVE_SECTORS * SECTOR)
         link.close()
         assert b"\x1e" not in p.output and len(p.data_output) > 1000, (bytes(p.output[-200:]), len(p.data_output))

@@ -254,6 +254,8 @@ class VirtualPico:
         self._tmp = None
         self._lock = threading.Condition()
         self._flash_reply = None
+        self._cut_ids = []
+        self.cuts = {}             # power cut id -> emulated time (us) it came: power_cut()
         self._master = self._slave = None
         self._data_master = self._data_slave = None
 
@@ -334,14 +336,33 @@ class VirtualPico:
             cmd["at"] = int(at_us)
         self._send(cmd)
 
-    def flash(self, offset=FS_OFFSET, length=FS_BLOCKS * FS_BLOCK, timeout=30):
-        """Bytes of the emulated flash (default: the filesystem)."""
+    def flash(self, offset=FS_OFFSET, length=FS_BLOCKS * FS_BLOCK, timeout=30, cut=None):
+        """Bytes of the emulated flash (default: the filesystem); with ``cut`` (an id
+        from :meth:`power_cut`), those it held at that cut (ValueError if it has not
+        come yet)."""
         with self._lock:
             self._flash_reply = None
-            self._send({"cmd": "flash", "off": offset, "len": length})
+            cmd = {"cmd": "flash", "off": offset, "len": length}
+            if cut is not None:
+                cmd["snap"] = cut
+            self._send(cmd)
             if not self._lock.wait_for(lambda: self._flash_reply is not None, timeout):
                 raise TimeoutError("no flash dump from the emulator")
+            if self._flash_reply is False:
+                raise ValueError("power cut %r has not come (emulated %d us)" % (cut, self.time_us))
             return self._flash_reply
+
+    def power_cut(self, at_us, offset=FS_OFFSET, length=FS_BLOCKS * FS_BLOCK):
+        """At emulated time ``at_us``, the flash bytes ``offset`` .. ``offset + length`` are
+        kept as a power cut then would leave them (the chip runs on: several cuts of one
+        run are compared; an erase or page program under way at that moment counts as
+        done). Returns the cut's id for :meth:`flash` (``cut=``); ``cuts`` maps the ids
+        come so far to (emulated time in us, ``erases``, ``programs``,
+        ``flash_stall_us``) at that moment."""
+        k = len(self._cut_ids)
+        self._cut_ids.append(at_us)
+        self._send({"cmd": "snap", "at": int(at_us), "id": k, "off": offset, "len": length})
+        return k
 
     def files(self):
         """The littlefs filesystem as it is now (``littlefs.LittleFS``, read it)."""
@@ -401,7 +422,9 @@ class VirtualPico:
                     self.usb_channels = ev.get("channels", 1)
                     self.usb_up.set()
                 elif kind == "flash":
-                    self._flash_reply = bytes.fromhex(ev["hex"])
+                    self._flash_reply = False if ev["hex"] is None else bytes.fromhex(ev["hex"])
+                elif kind == "snap":
+                    self.cuts[ev["id"]] = (ev["t"], ev["erases"], ev["programs"], ev["stall"])
                 self._lock.notify_all()
         with self._lock:
             self._lock.notify_all()

@@ -26,6 +26,12 @@
 //                                                    piece (idx) or a Black one (black), from
 //                                                    emulated time ``at`` (default: now)
 //                    {"cmd":"flash","off":N,"len":N} dump flash bytes -> {"ev":"flash",...}
+//                    {"cmd":"snap","at":us,"id":k,"off":N,"len":N} at emulated time ``at``, keep a
+//                                                    copy of those flash bytes (what a power cut then
+//                                                    would leave; an erase or program under way counts
+//                                                    as done) -> {"ev":"snap","id":k,"t":us,"erases":n,
+//                                                    "programs":n,"stall":us} (as "time"'s, then)
+//                    {"cmd":"flash","snap":k} that copy's bytes -> {"ev":"flash",...} (hex null: none)
 //                    {"cmd":"quit"}
 // Events (stdout):   {"ev":"ready"} {"ev":"usb","channels":n} (configured, DTR on each CDC
 //                    serial channel: usbhost.mjs) {"ev":"serial","hex":...,"ch":n} (ch absent: 0)
@@ -127,12 +133,20 @@ const HALL_ZERO = 1241;  // 1.0 V, 12 bits at 3.3 V (a DRV5053 with no field)
 const HALL_SWING = 620;  // 0.5 V: a piece's magnet, up for White, down for Black
 let closed = new Set();
 let black = new Set();
-let schedule = []; // [{t (emulated ns), idx, black}] sorted by t: sensor changes to come
+let schedule = []; // [{t (emulated ns), idx, black} | {t, snap, off, len}] sorted by t: sensor changes
+                   // and flash snapshots to come
+const snaps = new Map(); // snapshot id -> flash bytes (off .. off + len) at its moment
 let nextChange = Infinity;
 
 function applySchedule() {
   while (schedule.length && schedule[0].t <= now()) {
     const c = schedule.shift();
+    if (c.snap !== undefined) {  // a power cut's flash: the bytes as they are at this moment
+      snaps.set(c.snap, flash.slice(c.off, c.off + c.len));
+      emit({ ev: 'snap', id: c.snap, t: Math.round(now() / 1000), erases, programs,
+             stall: Math.round(stallNanos / 1000) });
+      continue;
+    }
     closed = new Set(c.idx);
     black = new Set(c.black || []);
     if (rows.length) updateMatrix();
@@ -501,8 +515,13 @@ rl.on('line', (line) => {
     schedule.push({ t, idx: m.idx, black: m.black });
     schedule.sort((a, b) => a.t - b.t);
     applySchedule();
+  } else if (m.cmd === 'snap') {
+    schedule.push({ t: m.at * 1000, snap: m.id, off: m.off, len: m.len });
+    schedule.sort((a, b) => a.t - b.t);
+    applySchedule();
   } else if (m.cmd === 'flash') {
-    emit({ ev: 'flash', off: m.off, hex: Buffer.from(flash.subarray(m.off, m.off + m.len)).toString('hex') });
+    const src = m.snap === undefined ? flash.subarray(m.off, m.off + m.len) : snaps.get(m.snap);
+    emit({ ev: 'flash', off: m.off, hex: src === undefined ? null : Buffer.from(src).toString('hex') });
   } else if (m.cmd === 'quit') {
     quitting = true;
     emit({ ev: 'bye', t: Math.round(now() / 1000), busy: Math.round(busyNanos / 1000), pc: mcu.core.PC,
