@@ -116,15 +116,8 @@ against the engine once it had answered, checked: the player to move, two plies 
             game = r.choice(GAMES)
             mode = r.choice(MODES)
             level = r.randint(1, 9)
-            self.log.append(("game", game, mode, level))
-            try:
-                b.new_game(game, mode, level)
-            except SimError as e:  # refused while a check runs (a hall board's calibration)
-                if "is running" not in str(e):
-                    raise
-                self.log.append(("refused", str(e)))
+            if not self._new_game(game, mode, level):
                 return
-            self.game = game
             if self.game.startswith("tobit") and r.random() < 0.8:
                 self.adv(r.randint(0, 300))
                 b.set_up()
@@ -201,6 +194,21 @@ against the engine once it had answered, checked: the player to move, two plies 
         self.adv(r.randint(0, 600))
         self.steps += 1
 
+    def _new_game(self, game, mode, level):
+        """A new game begun over the board's link, logged; False (logged too) where the
+        board refuses it while a check runs (a hall board's calibration), any other
+        refusal raised (SimError)."""
+        self.log.append(("game", game, mode, level))
+        try:
+            self.b.new_game(game, mode, level)
+        except SimError as e:
+            if "is running" not in str(e):
+                raise
+            self.log.append(("refused", str(e)))
+            return False
+        self.game = game
+        return True
+
     def sow(self, c):
         """A mancala move made properly on cell ``c`` (any: it may be refused): on a
         stylus board the pit touched (on, held, off), else its balls lifted (held past
@@ -248,15 +256,8 @@ against the engine once it had answered, checked: the player to move, two plies 
             self.b.set_sensor(s, 0)
         self.adv(r.randint(300, 1500))
         level = r.randint(1, 3)
-        self.log.append(("game", game, mode, level))
-        try:
-            self.b.new_game(game, mode, level)
-        except SimError as e:  # refused while a check runs (a hall board's calibration)
-            if "is running" not in str(e):
-                raise
-            self.log.append(("refused", str(e)))
+        if not self._new_game(game, mode, level):
             return
-        self.game = game
         self.adv(r.randint(300, 1000))
         ply = 1 if mode == "black" else 0  # (the engine, White, moves first)
         st = self._wait_turn(player, ply)
