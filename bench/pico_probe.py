@@ -19,7 +19,13 @@ figures stalled the USB serial's output).
 - free heap and the largest free block (the largest bytearray that can be made) in
   play after a collection, per game (the probe's own code is in the heap too:
   bench/py_pico.py adds back the free heap before the import less ``free_at_top``);
-  what ``gc.collect()`` and ``gc.mem_free()`` cost in play (us).
+  what ``gc.collect()`` and ``gc.mem_free()`` cost in play (us);
+- last, Tobit's native search (its code's and buffers' heap, nodes/s, a 2 s search's
+  nodes), once the probe has let go of the app, its modules and its own first imports
+  (the free heap and largest block after each step: ``native_heap``); a MemoryError
+  there (no room: the .mpy deploy's limit) is kept as ``native_error`` (the step, the
+  bytes asked, the free heap and largest block then), its figures left out, and the
+  probe goes on to print the others.
 """
 import gc
 
