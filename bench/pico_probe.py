@@ -19,7 +19,13 @@ figures stalled the USB serial's output).
 - free heap and the largest free block (the largest bytearray that can be made) in
   play after a collection, per game (the probe's own code is in the heap too:
   bench/py_pico.py adds back the free heap before the import less ``free_at_top``);
-  what ``gc.collect()`` and ``gc.mem_free()`` cost in play (us).
+  what ``gc.collect()`` and ``gc.mem_free()`` cost in play (us);
+- last, Tobit's native search (its code's and buffers' heap, nodes/s, a 2 s search's
+  nodes), once the probe has let go of the app, its modules and its own first imports
+  (the free heap and largest block after each step: ``native_heap``); a MemoryError
+  there (no room: the .mpy deploy's limit) is kept as ``native_error`` (the step, the
+  bytes asked, the free heap and largest block then), its figures left out, and the
+  probe goes on to print the others.
 """
 import gc
 
@@ -258,36 +264,88 @@ g = None
 heap("tobit8")
 # last (the figures above are the default deploy's): Tobit's search in native code
 # (a board definition's "engine": {"native": true}): its code's heap, its buffers'
-# heap and its nodes/s, measured as the Python search's above
-app = None
-gc.collect()
-f0 = gc.mem_free()
-import playboard.engine.tobit_native  # noqa: E402,F401 (kept: never imported again)
-gc.collect()
-out["native_code"] = f0 - gc.mem_free()
-e = Engine(tt_size=1024)
-e.native = True
-for name in ("tobit", "tobit4"):
-    g = new_game(name, middle(name))
+# heap and its nodes/s, measured as the Python search's above. First the probe lets go
+# of what it still holds (on the .mpy deploy every module's code is in the heap): the
+# app, the record's journal, the app's modules (loaded by board_app, kept in
+# sys.modules), and the first search and registry (unloaded before the app, kept alive
+# by the names Engine, new_game and perft: a second copy beside the app's); the free
+# heap and the largest block after each step are kept ("native_heap")
+held = []
+
+
+def step(what):
+    gc.collect()
+    held.append([what, gc.mem_free(), largest_block()])
+
+
+app = JOURNAL = None
+step("app dropped")
+Engine = new_game = perft = record = link = find = StdioTransport = board_app = None
+Quiet = One = None
+step("the probe's names dropped")
+for m in [k for k in sys.modules if k.startswith("playboard.") or k == "perft"]:
+    unload(m)
+step("modules unloaded")
+from playboard.engine.search import Engine  # noqa: E402 (once more: the native search's)
+from playboard.games.registry import new_game  # noqa: E402
+step("search and registry imported")
+out["native_heap"] = held
+
+
+def no_room(what, err):
+    """The failed step's record, for a MemoryError ``err`` at ``what``: {"at", "asked"
+    (bytes, from the error's text; -1 where it does not say), "free", "largest" (bytes,
+    after a collection)}."""
+    text = str(err)
+    i = text.find("allocating ")
+    asked = int(text[i + 11:].split()[0]) if i >= 0 and text[i + 11:i + 12].isdigit() else -1
+    gc.collect()
+    return {"at": what, "asked": asked, "free": gc.mem_free(), "largest": largest_block()}
+
+
+# a MemoryError in the native search (no room on the .mpy deploy) is recorded
+# ("native_error", no_room) and the probe goes on: the figures it got are kept
+what = "import"
+e = g = None
+try:
     gc.collect()
     f0 = gc.mem_free()
-    e.think(g, 13, nodes=1, table=False)  # (native: its top, 13)
+    import playboard.engine.tobit_native  # noqa: E402,F401 (kept: never imported again)
     gc.collect()
-    out.setdefault("native_buffers", f0 - gc.mem_free())
-    t0 = time.ticks_us()
-    e.think(g, 13, nodes=300, table=False)
-    out["native_" + name] = [e.nodes, time.ticks_diff(time.ticks_us(), t0)]
+    out["native_code"] = f0 - gc.mem_free()
+    e = Engine(tt_size=1024)
+    e.native = True
+    for name in ("tobit", "tobit4"):
+        what = "search " + name
+        g = new_game(name, middle(name))
+        gc.collect()
+        f0 = gc.mem_free()
+        e.think(g, 13, nodes=1, table=False)  # (native: its top, 13)
+        gc.collect()
+        out.setdefault("native_buffers", f0 - gc.mem_free())
+        t0 = time.ticks_us()
+        e.think(g, 13, nodes=300, table=False)
+        out["native_" + name] = [e.nodes, time.ticks_diff(time.ticks_us(), t0)]
+except MemoryError as err:
+    e = g = None
+    out["native_error"] = no_room(what, err)
 # the top level's budget as the chip spends it: the nodes of a 2 s search (Tobit's middle
-# game), by the engine's own search and by the native one
+# game), by the engine's own search and by the native one (None where it had no room)
 for name in ("tobit", "tobit4"):
     for nat in (0, 1):
-        e = None
-        gc.collect()
-        e = Engine(tt_size=1024)
-        e.native = bool(nat)
-        g = new_game(name, middle(name))
-        e.think(g, 13 if nat else 11, ms=2000, table=False)  # (the top: all the 2 s)
-        out["two_s_%s_%d" % (name, nat)] = e.nodes
+        e = g = None
+        key = "two_s_%s_%d" % (name, nat)
+        try:
+            gc.collect()
+            e = Engine(tt_size=1024)
+            e.native = bool(nat)
+            g = new_game(name, middle(name))
+            e.think(g, 13 if nat else 11, ms=2000, table=False)  # (the top: all the 2 s)
+            out[key] = e.nodes
+        except MemoryError as err:
+            e = g = None
+            out[key] = None
+            out.setdefault("native_error", no_room(key, err))
 e = g = None
 gc.collect()
 print("PICO " + json.dumps(out))

@@ -123,18 +123,41 @@ def main():
     for key in sorted(k for k in d if k.startswith("engine_")):
         n, us = d[key]
         report("pico: engine %s, nodes/s (middle game)" % key[7:], n * 1000000 // max(us, 1), "/s")
+    # Tobit's native search last: where the heap had no room (MemoryError: the .mpy
+    # deploy's limit, its code in the heap; docs/pico.md) the figures it lacks say so
+    err = d.get("native_error")
+    miss = "missing"
+    if err:
+        miss = "no room on the %s deploy (MemoryError, %d bytes)" % (deploy, err["asked"])
+        report("pico: the native search's MemoryError (at %s): free heap / largest block then"
+               % err["at"], "%d / %d" % (err["free"] // 1024, err["largest"] // 1024), "KB")
+    # the heap as the probe let go of the app and its own (its last section): free / largest
+    for what, free, largest in d.get("native_heap", ()):
+        report("pico: the native section's heap, %s: free / largest block" % what,
+               "%d / %d" % (free // 1024, largest // 1024), "KB")
+
+    def native_figure(key, what, value, unit):
+        """One figure of the native search, or why it is missing (no room: no verdict on
+        the .mpy deploy, a failure on the frozen image)."""
+        if key in d and d[key] is not None:
+            report(what, value(d[key]), unit)
+        else:
+            report(what, miss, "", "measured" if frozen else None, False if frozen else None)
+
     for key in ("native_tobit", "native_tobit4"):
-        n, us = d[key]
-        report("pico: engine %s, native search (engine.native), nodes/s (middle game)" % key[7:],
-               n * 1000000 // max(us, 1), "/s")
+        native_figure(key, "pico: engine %s, native search (engine.native), nodes/s (middle game)" % key[7:],
+                      lambda v: v[0] * 1000000 // max(v[1], 1), "/s")
     for name in ("tobit", "tobit4"):
+        two = [d.get("two_s_%s_%d" % (name, nat)) for nat in (0, 1)]
         report("pico: engine %s, the top level's 2 s (middle game): nodes, its own search / native" % name,
-               "%d / %d" % (d["two_s_%s_0" % name], d["two_s_%s_1" % name]), "nodes")
+               " / ".join("%d" % n if n is not None else miss for n in two), "nodes",
+               *(("measured", False) if frozen and None in two else (None, None)))
     if not d["native"]:  # (imported at power-up where the board asks for it: nothing to measure)
-        report("pico: the native search's code in the heap (%s; engine.native)" % deploy,
-               d["native_code"] / 1024, "KB")
-    report("pico: the native search's buffers in the heap (at its first search)",
-           d["native_buffers"] / 1024, "KB")
+        native_figure("native_code",
+                      "pico: the native search's code in the heap (%s; engine.native)" % deploy,
+                      lambda v: v / 1024, "KB")
+    native_figure("native_buffers", "pico: the native search's buffers in the heap (at its first search)",
+                  lambda v: v / 1024, "KB")
     report("pico: power-up to the board lit (emulated)", lit / 1000, "ms", "<= 1000 ms", lit <= 1000000)
     report("pico: power-up to the menu shown (emulated)", menu / 1000, "ms", "< 2000 ms", menu < 2000000)
     med, worst = d["rec_append"]
