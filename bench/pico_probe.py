@@ -182,16 +182,19 @@ def frames(n):
 def request(req):
     """The link's ``G`` request ``req`` (on a board, handled by the link at the end of a
     menu frame) and then the frames until the game is begun (``_pending`` None: one
-    frame, or one per step): {"request": us, "frames": [us, ...], "state", "begun",
-    "memory_errors"}."""
+    frame, or one per step): {"request": us, "frames": [us, ...], "units": [the start's
+    unit each frame began at, [gamestart._unit's step, its module or move count], or
+    None for a frame that scans], "state", "begun", "memory_errors"}."""
     errors = app.memory_errors
     t0 = time.ticks_us()
     app.link_set_game(req)
     req_us = time.ticks_diff(time.ticks_us(), t0)
     ts = []
+    units = []
     while app._pending is not None and len(ts) < START_FRAMES:
+        units.append(None if app._start_scan else app._pending[2:5:2])
         ts.append(frame())
-    return {"request": req_us, "frames": ts, "state": app.state,
+    return {"request": req_us, "frames": ts, "units": units, "state": app.state,
             "begun": app._pending is None and app.state in (S_SETUP, S_PLAY),
             "memory_errors": app.memory_errors - errors}
 

@@ -122,7 +122,17 @@ class FakeMpremote:
 def test_deploy_compiles_and_copies_only_what_changed(tmp_path, capsys):
     fake = FakeMpremote({})
     assert deploy.run(_args(tmp_path), runner=fake) == 0
-    capsys.readouterr()
+    out = capsys.readouterr().out
+    # its limits said each time, as docs/pico.md states them: a start's frames and the
+    # thinking frames' mean, the figures bench/py_pico.py compares the deploy's to
+    assert out.startswith(deploy.LIMITS + "\n")
+    with open(os.path.join(deploy.ROOT, "docs", "pico.md")) as f:
+        doc = " ".join(f.read().split())
+    for said, doc_said in (("frames of up to %d ms" % deploy.START_FRAME_MS,
+                            "in frames of up to %d ms (`deploy.START_FRAME_MS`" % deploy.START_FRAME_MS),
+                           ("thinking frames take up to %.1f ms on average" % deploy.THINKING_MEAN_MS,
+                            "take up to %.1f ms on average (`deploy.THINKING_MEAN_MS`" % deploy.THINKING_MEAN_MS)):
+        assert said in deploy.LIMITS and doc_said in doc, said
     copies = [c for c in fake.calls if "cp" in c]
     assert len(copies) == 1
     cmd = copies[0]

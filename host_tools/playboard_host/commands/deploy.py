@@ -30,14 +30,29 @@ from playboard_host.firmware_files import BOARD_ONLY_SKIP, sources  # noqa: F401
 
 HELP = "compile the firmware with mpy-cross and copy the changed files to the board with mpremote"
 
+# The longest frame of a game's start on the deploy (ms): a unit of the start
+# (app.gamestart) loads one module's code into the heap, 5 ms plus 8 ms a KB, and
+# the Toguz Kumalak tracker's 6 KB takes 53-55 ms in one frame (45-61 ms from run to
+# run and with the native search on), over the product's 50 ms. bench/py_pico.py
+# compares the .mpy deploy's start frames to this.
+START_FRAME_MS = 65
+# The mean of the engine's thinking frames on the deploy (ms): its planned collections
+# take 26-30 ms there (12 ms on the frozen image, less heap in use to mark), one a 32
+# slices, and the mean was 9.9-10.2 ms from run to run, at the product's 10 ms
+# (issue 35). bench/py_pico.py compares the .mpy deploy's mean to this.
+THINKING_MEAN_MS = 10.5
+
 # The deploy's limits, stated once here and in docs/pico.md ("The .mpy deploy"): printed by every deploy.
 LIMITS = ("playboard deploy is the developer's way to try a change on a board running stock MicroPython. "
           "Its limits (measured on the emulated Pico, bench/py_pico.py; the product's targets do not "
           "apply to it): the firmware's code is loaded into the heap (in play 51-74 KB free, Tobit's "
           "set-up 51-63, instead of the frozen image's 183-190), Tobit's native search stays off and "
-          "the engine's deepest levels may not fit; the stock image's flash has no record journal, so "
+          "the engine's deepest levels may not fit; a game's start loads its code a module a frame, "
+          "frames of up to %d ms (the board's 50 ms target: the frozen image's 21-35), and the engine's "
+          "thinking frames take up to %.1f ms on average (target 10: the heap's collections take "
+          "twice as long); the stock image's flash has no record journal, so "
           "each move's write erases a flash sector (52.7 ms median, 127 ms worst, the board stalled "
-          "meanwhile, instead of the frozen image's 1-2 ms). "
+          "meanwhile, instead of the frozen image's 1-2 ms). " % (START_FRAME_MS, THINKING_MEAN_MS) +
           "A board for players runs the frozen image: `make uf2`, then drop build/playboard-pico.uf2 on "
           "the board in BOOTSEL mode (docs/pico.md).")
 
