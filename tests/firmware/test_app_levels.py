@@ -45,6 +45,33 @@ def test_each_games_top_level_is_its_engine_table():
         assert m in g.legal_moves() and eng.nodes == 300
 
 
+def test_the_links_level_check_follows_each_games_engine_top():
+    """``request.check_choice`` (the link's and the menu's check, museum limits too)
+    allows each game up to its engine's top (its levels table) where no ``max_level``
+    is set, locked or not, and never a number of its own: a top that changes (faked by
+    a ``top_level`` 4 higher), the check follows it."""
+    from playboard.app import request
+    for native in (False, True):
+        for g in GAMES:
+            top = len(levels_of(g, native)) - 1
+            for settings in ({}, {"locked": True}, {"locked": True, "max_level": top - 1}):
+                app = _Menu(g, native)
+                app.settings = settings
+                cap = settings.get("max_level", top)
+                assert request.check_choice(g, None, cap, app) == cap
+                over = str(raises(ValueError, request.check_choice, g, None, cap + 1, app))
+                assert ("above max_level %d" % cap if cap < top else "1..%d, got" % top) in over, over
+    real = request.top_level
+    try:
+        request.top_level = lambda game, cfg: real(game, cfg) + 4  # the engine's tops grown
+        app = _Menu("tobit", True)
+        app.settings = {"locked": True}
+        assert request.check_choice("tobit", None, 17, app) == 17
+        assert request.check_choice("toguz", None, None, app) == 13
+    finally:
+        request.top_level = real
+
+
 def _level_marks(r):
     li = r.app.lights
     lay = r.app.menu_lay

@@ -25,7 +25,7 @@ def check_choice(game, mode, level, app):
                 raise ValueError("%s %s is not offered on this board (settings %s: %s)"
                                  % (name[:-1], v, name, ",".join(s[name])))
     top = top_level(game or app.game_name, app.cfg)
-    cap = min(top, s.get("max_level", 13))
+    cap = min(top, s.get("max_level", top))  # (no max_level: the engine's top, as ui.offered)
     if level is not None and (not isinstance(level, int) or isinstance(level, bool)
                               or not 1 <= level <= top):
         raise ValueError("level must be 1..%d, got %r" % (top, level))
