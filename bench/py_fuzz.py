@@ -6,7 +6,9 @@ on the simulated board, which stands in for its hardware; every selection mode, 
 takeback button, the full-size layout). Prints each failure (its seed and steps: replay it with that seed) and the
 figures: frames run, exceptions, inconsistencies (position vs the record's replay),
 unanswered requests, takebacks against the engine that did not leave the player to
-move two plies back - targets 0 each (and at least one such takeback checked). (At about 15,000 frames a second on one core
+move two plies back - targets 0 each (and at least one such takeback checked); a
+locked board's link requests outside its limits, refused (at least one; a wrong answer
+is a failure). (At about 15,000 frames a second on one core
 10,000,000 take some 12 minutes; BENCH_SCRIPT_S may need raising.)"""
 import os
 import sys
@@ -27,7 +29,7 @@ def main():
     total = int(os.environ.get("FUZZ_FRAMES", "10000000"))
     per = int(os.environ.get("FUZZ_PER_SEED", "200000"))
     seed = int(os.environ.get("FUZZ_SEED", "1000"))
-    frames = exc = bad = unanswered = other = takebacks = wrong_takebacks = 0
+    frames = exc = bad = unanswered = other = takebacks = wrong_takebacks = refusals = 0
     with tempfile.TemporaryDirectory() as d:
         while frames < total:
             board_def = BOARDS[seed % len(BOARDS)]
@@ -47,6 +49,7 @@ def main():
             unanswered += f.unanswered
             takebacks += f.takebacks
             wrong_takebacks += f.wrong_takebacks
+            refusals += f.refusals
             seed += 1
     report("fuzz: frames run", frames, "frames", total, frames >= total)
     report("fuzz: exceptions out of a frame", exc + other, "count", 0, exc + other == 0)
@@ -56,6 +59,8 @@ def main():
     # two lower (checked on the board definitions with a takeback button)
     report("fuzz: takebacks vs the engine checked", takebacks, "count", 1, takebacks >= 1)
     report("fuzz: takebacks vs the engine wrong", wrong_takebacks, "count", 0, wrong_takebacks == 0)
+    # a locked board's G requests outside its limits (Fuzz.locked_requests), each refused
+    report("fuzz: requests outside a locked board's limits refused", refusals, "count", 1, refusals >= 1)
 
 
 if __name__ == "__main__":

@@ -68,7 +68,7 @@ against the engine once it had answered, checked: the player to move, two plies 
         shutil.rmtree(folder, ignore_errors=True)
         self.b = board_factory()
         from playboard.sim.standin import load_stand_in
-        cfg = load_stand_in(board_def)  # (a hardware board's too)
+        self.cfg = cfg = load_stand_in(board_def)  # (a hardware board's too)
         self.layout = cfg.get("layout", "default")
         self.stylus = cfg.get("pit_select") == "stylus"  # a pit chosen by a touch
         self.takeback = cfg.get("buttons", {}).get("takeback", -1)  # its sensor, or -1
@@ -80,6 +80,11 @@ against the engine once it had answered, checked: the player to move, two plies 
         self.takebacks = 0  # takebacks against the engine checked (_check_takeback)
         self.wrong_takebacks = 0  # ... of which the invariant failed
         self.game = "toguz"
+        # the locked board's requests (locked_requests) draw from a generator of their
+        # own: the other steps are drawn as before
+        self.lock_rng = random.Random(seed * 7919 + 1)
+        self.refusals = 0  # requests outside a locked board's limits, refused as they must be
+        self.locked_games = 0  # games begun within them, at a level within max_level
 
     def close(self):
         self.b.stop()
@@ -305,6 +310,8 @@ against the engine once it had answered, checked: the player to move, two plies 
             s.write(junk)
             s.flush()
             try:
+                if self.lock_rng.random() < 0.5:
+                    self.locked_requests(link)
                 if r.random() < 0.3:
                     # a tournament's pairing with long names in Cyrillic and Kazakh: the
                     # status then carries it (a status over a frame once went unanswered)
@@ -321,6 +328,78 @@ against the engine once it had answered, checked: the player to move, two plies 
                 self.fail("a link status without a state: %r" % (st,))
         finally:
             link.close()
+
+    def locked_requests(self, link):
+        """The board locked over ``link`` (museum mode, the link left open: ``lock_link``
+        false) with limits drawn from ``lock_rng`` (``max_level`` 1-8, some games and
+        modes), then 1-3 ``G`` requests for a game, mode or level outside them, forced:
+        each refused with one clear line (``refusals``), the board's game, mode and level
+        as they were; now and then one within them (the level given or not), forced: the
+        game begun at a level within ``max_level`` (``locked_games``). Then the settings
+        as they were. A refusal missing, or not one line saying why, fails the run."""
+        from playboard.app.state import top_level
+        from playboard.settings import DEFAULTS
+        from playboard_host.serial_link import BoardError
+
+        r = self.lock_rng
+        was = link.settings()
+        keep = {k: was.get(k, DEFAULTS.get(k)) for k in ("locked", "lock_link", "max_level", "games", "modes")}
+        keep["level"] = was["level"]
+        mx = r.randint(1, 8)
+        games = r.sample(GAMES, r.randint(1, 3))
+        modes = r.sample(MODES, r.randint(1, 3))
+        link.set_settings(locked=True, lock_link=False, max_level=mx, games=games, modes=modes,
+                          level=r.randint(1, mx))
+        self.log.append(("locked", mx, games, modes))
+        try:
+            for _ in range(r.randint(1, 3)):
+                req = {"game": r.choice(games), "mode": r.choice(modes), "force": True}
+                kind = r.choice(("level", "game", "mode"))
+                if kind == "game" and len(games) < len(GAMES):
+                    req["game"] = r.choice([g for g in GAMES if g not in games])
+                    why = "is not offered on this board"
+                elif kind == "mode" and len(modes) < len(MODES):
+                    req["mode"] = r.choice([m for m in MODES if m not in modes])
+                    why = "is not offered on this board"
+                else:  # a level above max_level (or above the game's top)
+                    top = top_level(req["game"], self.cfg)
+                    req["level"] = r.randint(mx + 1, top + 2)
+                    why = "above max_level %d" % mx if req["level"] <= top else "level must be 1..%d" % top
+                st0 = self.b.status()
+                self.log.append(("locked G", req))
+                try:
+                    link.set_game(**req)
+                except BoardError as e:
+                    msg = e.msg or ""
+                    if "\n" in msg or not (why in msg or "is running" in msg):
+                        self.fail("a locked board refused %r with %r, not one line saying %r" % (req, msg, why))
+                else:
+                    self.fail("a locked board (max_level %d, games %s, modes %s) took %r"
+                              % (mx, games, modes, req))
+                st = self.b.status()
+                if (st["game"], st["mode"], st["level"]) != (st0["game"], st0["mode"], st0["level"]):
+                    self.fail("a refused request changed the choice: %s -> %s" % (st0, st))
+                self.refusals += 1
+            if r.random() < 0.5:  # one within the limits: begun, within max_level
+                game = r.choice(games)
+                req = {"game": game, "mode": r.choice(modes), "force": True}
+                if r.random() < 0.7:
+                    req["level"] = r.randint(1, min(mx, top_level(game, self.cfg)))
+                self.log.append(("locked G", req))
+                try:
+                    link.set_game(**req)
+                except BoardError as e:
+                    if "is running" not in (e.msg or ""):  # (a hall board's calibration)
+                        self.fail("a locked board refused %r, within its limits: %s" % (req, e))
+                    return
+                self.adv(300)
+                st = self.b.status()
+                if st["level"] > mx or (st["state"] in ("play", "setup") and st["game"] != game):
+                    self.fail("a game begun on a locked board (max_level %d) by %r: %s" % (mx, req, st))
+                self.game = game
+                self.locked_games += 1
+        finally:
+            link.set_settings(**keep)
 
     def recovers(self):
         """The board brought back to a normal state by an obvious gesture: the pits

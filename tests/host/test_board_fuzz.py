@@ -2,7 +2,9 @@
 lifts, places, slides, bumps and stirs, bounce, chatter, stuck sensors, both hands,
 pads and menu presses, the takeback button (against the engine once it answered: the
 player to move, two plies gone), power cuts, new games in every game and
-mode, on every board definition - driven into the real firmware through ``SimBoard``,
+mode, link requests for a game, mode or level outside a locked board's limits (refused
+with one clear line; a game begun within them never above its max level), on every
+board definition - driven into the real firmware through ``SimBoard``,
 every invariant checked after every step: no exception leaves a frame, the position is the replay of the record on flash, the LEDs
 show the game, the board answers. A fixed set of seeds (over 300,000 frames) and two new
 ones a run, printed (replay one with ``Fuzz(..., seed, ...)``). ``make bench`` runs
@@ -45,10 +47,12 @@ def _run(seed, tmp_path, board_def="sim"):
 def test_fuzzed_boards_never_raise_and_keep_their_record(tmp_path):
     runs = list(FIXED) + [(random.randrange(10 ** 6, 10 ** 9), random.choice(BOARDS)) for _ in range(2)]
     print("fuzz seeds (seed, board):", runs)
-    total = takebacks = 0
+    total = takebacks = refusals = locked_games = 0
     for seed, board_def in runs:
         f = _run(seed, tmp_path, board_def)
         total += f.frames
+        refusals += f.refusals
+        locked_games += f.locked_games
         if board_def in ("sim-takeback", "pico-matrix-takeback"):
             assert ("takeback",) in f.log  # its button pressed
             takebacks += f.takebacks
@@ -57,6 +61,10 @@ def test_fuzzed_boards_never_raise_and_keep_their_record(tmp_path):
     # a takeback against the engine once it answered: the player to move, two plies gone
     # (seeds 8, 17, 21 check it 1, 3 and 4 times)
     assert takebacks >= 8, takebacks
+    # a locked board's link requests outside its limits, each refused (Fuzz.locked_requests)
+    print("locked boards: %d requests outside the limits refused, %d games begun within them"
+          % (refusals, locked_games))
+    assert refusals >= 20 and locked_games >= 5, (refusals, locked_games)
     assert total >= 300000 and len(BOARDS) >= 11 and set(BOARDS) <= {b for s, b in runs}
 
 
@@ -84,6 +92,38 @@ def test_the_fuzzer_reports_a_position_that_is_not_its_records_replay(tmp_path):
         assert f.inconsistent == 1
     finally:
         f.b.status = real
+        f.close()
+
+
+def test_the_fuzzer_reports_a_locked_board_that_takes_or_garbles_a_request_outside_its_limits(tmp_path):
+    """The locked board's invariant can fail: a link whose board takes a game request
+    outside the limits, or refuses it in more than one line (both faked here: the
+    firmware refuses in one), is reported with the seed."""
+    from playboard_host.fuzz import Fuzz, FuzzFailure
+    from playboard_host.serial_link import BoardError
+
+    class Taking:
+        def settings(self):
+            return {"level": 3}
+
+        def set_settings(self, **kw):
+            pass
+
+        def set_game(self, **kw):
+            return {}
+
+    class Rambling(Taking):
+        def set_game(self, **kw):
+            raise BoardError("refused", "level 9 is above max_level 4 (settings)\nand more")
+
+    f = Fuzz(lambda: SimBoard(), 5, str(tmp_path / "flash"))
+    try:
+        with pytest.raises(FuzzFailure, match=r"seed 5.*a locked board \(max_level \d.*took"):
+            f.locked_requests(Taking())
+        with pytest.raises(FuzzFailure, match="seed 5.*not one line saying"):
+            f.locked_requests(Rambling())
+        assert f.refusals == 0
+    finally:
         f.close()
 
 
