@@ -237,34 +237,44 @@ def _check(st, log, what):
     return r
 
 
-def test_a_power_cut_at_every_tick_loses_no_move_and_no_game():
-    # the session's length in ticks, cut nowhere
+def _every_cut(session, check, step, garbage=0):
+    """``session(fs, nor, log)`` run on a fresh flash cut at every ``step``-th tick of
+    its length (a cut leaving up to ``garbage`` stray bytes: ``FakeFs.cut``), the
+    board switched on again and ``check(fs, nor, log, k)`` called (``log``: what the
+    session committed before the cut at tick ``k``). Returns (the session's length in
+    ticks, the cuts that happened, the checks that returned true)."""
     fs, nor = FakeFs(), RamNor(4, None)
     nor.power = fs.power
-    _session(_store(fs, nor), [])
+    session(fs, nor, [])  # its length in ticks, cut nowhere
     total = fs.power.ticks
-    assert total > 500
-    step = 3 if is_micropython() else 1
-    cuts = 0
+    cuts = checked = 0
     with ColdKept():  # (hundreds of stores: not compiled again each time)
         for k in range(0, total, step):
-            cuts += _cut_at(k)
+            fs = FakeFs()
+            nor = RamNor(4, fs.power)
+            fs.cut(k, garbage=garbage)
+            log = []
+            try:
+                session(fs, nor, log)
+            except PowerCut:
+                cuts += 1
+            fs.power_on()
+            if check(fs, nor, log, k):
+                checked += 1
+            gc.collect()
+    return total, cuts, checked
+
+
+def test_a_power_cut_at_every_tick_loses_no_move_and_no_game():
+    step = 3 if is_micropython() else 1
+    total, cuts, _ = _every_cut(lambda fs, nor, log: _session(_store(fs, nor), log), _resumes, step)
+    assert total > 500
     assert cuts >= total // step - 1
 
 
-def _cut_at(k):
-    """The session cut at tick ``k``, the board switched on again and checked; 1 if
-    the cut happened."""
-    fs = FakeFs()
-    nor = RamNor(4, fs.power)
-    fs.cut(k)
-    log = []
-    cut = 0
-    try:
-        _session(_store(fs, nor), log)
-    except PowerCut:
-        cut = 1
-    fs.power_on()
+def _resumes(fs, nor, log, k):
+    """After a cut at tick ``k`` of ``_session``: every game as ``log`` had it, and
+    recording goes on (``_check``); then after another power-up all is still there."""
     st = _store(fs, nor)
     r = _check(st, log, "cut at tick %d" % k)
     # recording goes on: the resumed game (if any) gets a move and ends, whole
@@ -276,8 +286,7 @@ def _cut_at(k):
     st2 = _store(fs, nor)
     assert st2.resume() is None
     assert all(Journal(nor).blank(s) for s in range(4)), k
-    gc.collect()
-    return cut
+    return True
 
 
 def _folds(fs, nor, log):
@@ -301,39 +310,26 @@ def test_a_cut_at_every_tick_of_a_fold_with_torn_writes_keeps_every_record_once(
     # host files (the simulated board's folder) take a write at a time and a cut may
     # leave stray bytes after the last one (FakeFs's ``garbage``): a fold writes the
     # file aside and renames it, so the file is as it was or whole, each record once
-    fs, nor = FakeFs(), RamNor(4, None)
-    nor.power = fs.power
-    _folds(fs, nor, [])
-    total = fs.power.ticks
-    step = 5 if is_micropython() else 1
     whole = _moves(8) + _moves(16, 5)
-    checked = 0
-    with ColdKept():
-        for k in range(0, total, step):
-            fs = FakeFs()
-            nor = RamNor(4, fs.power)
-            fs.cut(k, garbage=7)
-            log = []
-            try:
-                _folds(fs, nor, log)
-            except PowerCut:
-                pass
-            fs.power_on()
-            st = _store(fs, nor)
-            if not log:  # (cut before the first move: the game may or may not have begun)
-                continue
-            r = st.resume()
-            rec = read_game_file(st, 1, True)
-            assert rec.problem is None, (k, rec.problem)
-            moves = [m for m in log if m != "end"]
-            # every committed move once, in order (the one being made may be there too)
-            assert rec.moves in (moves, whole[:len(moves) + 1]), (k, rec.moves, moves)
-            assert rec.finished == (r is None), k
-            if "end" in log:
-                assert rec.finished and rec.result == "1-0" and rec.moves == whole, k
-            assert not any(n.endswith(".rec.tmp") for n in fs.files), (k, sorted(fs.files))
-            checked += 1
-            gc.collect()
+
+    def check(fs, nor, log, k):
+        st = _store(fs, nor)
+        if not log:  # (cut before the first move: the game may or may not have begun)
+            return False
+        r = st.resume()
+        rec = read_game_file(st, 1, True)
+        assert rec.problem is None, (k, rec.problem)
+        moves = [m for m in log if m != "end"]
+        # every committed move once, in order (the one being made may be there too)
+        assert rec.moves in (moves, whole[:len(moves) + 1]), (k, rec.moves, moves)
+        assert rec.finished == (r is None), k
+        if "end" in log:
+            assert rec.finished and rec.result == "1-0" and rec.moves == whole, k
+        assert not any(n.endswith(".rec.tmp") for n in fs.files), (k, sorted(fs.files))
+        return True
+
+    step = 5 if is_micropython() else 1
+    total, _, checked = _every_cut(_folds, check, step, garbage=7)
     assert checked >= total // step - 80
 
 
@@ -433,29 +429,18 @@ def _menu_session(st, log):
 
 
 def test_a_power_cut_at_every_tick_of_a_game_put_away_at_the_menu_keeps_every_record_once():
-    fs, nor = FakeFs(), RamNor(4, None)
-    nor.power = fs.power
-    _menu_session(_store(fs, nor), [])
-    total = fs.power.ticks
-    assert total > 100
+    def check(fs, nor, log, k):
+        st = _store(fs, nor)
+        r = _check(st, log, "cut at tick %d" % k)
+        if log and log[-1][2]:  # put away: ended, not resumed
+            assert r is None or r.id == log[-1][0] + 1, k
+        if r is not None:
+            assert st.add_move("11") and st.finish("*", ""), (k, st.error)
+            assert read_game_file(st, r.id, True).moves == r.moves + ["11"], k
+        assert not any(n.endswith(".rec.tmp") for n in fs.files), (k, sorted(fs.files))
+        return True
+
     step = 3 if is_micropython() else 1
-    with ColdKept():
-        for k in range(0, total, step):
-            fs = FakeFs()
-            nor = RamNor(4, fs.power)
-            fs.cut(k, garbage=5)
-            log = []
-            try:
-                _menu_session(_store(fs, nor), log)
-            except PowerCut:
-                pass
-            fs.power_on()
-            st = _store(fs, nor)
-            r = _check(st, log, "cut at tick %d" % k)
-            if log and log[-1][2]:  # put away: ended, not resumed
-                assert r is None or r.id == log[-1][0] + 1, k
-            if r is not None:
-                assert st.add_move("11") and st.finish("*", ""), (k, st.error)
-                assert read_game_file(st, r.id, True).moves == r.moves + ["11"], k
-            assert not any(n.endswith(".rec.tmp") for n in fs.files), (k, sorted(fs.files))
-            gc.collect()
+    total, _, checked = _every_cut(lambda fs, nor, log: _menu_session(_store(fs, nor), log), check, step,
+                                   garbage=5)
+    assert total > 100 and checked == len(range(0, total, step))
