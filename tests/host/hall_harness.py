@@ -1,8 +1,8 @@
 """What the hall's and the tournament day's tests share (test_hall.py, test_hall_browser.py,
-test_tournament_day.py, test_tournament_day_e2e.py): waiting on the hall's threads, a
-board's USB cable that can be pulled, the players' gestures on a simulated board (a
-Toguz Kumalak move, a pad, "ready"), what the hall printed, and the hall's page in
-Chromium (Playwright).
+test_hall_tihbat_browser.py, test_tournament_day.py, test_tournament_day_e2e.py): waiting
+on the hall's threads, a board's USB cable that can be pulled, the players' gestures on a
+simulated board (a Toguz Kumalak move, a pad, "ready"), what the hall printed, and the
+hall's page in Chromium (Playwright), an event's boards and hall behind it.
 
 Imported by name (``from hall_harness import ...``): pytest puts tests/host, which has
 no ``__init__.py``, on ``sys.path``.
@@ -193,6 +193,57 @@ def hall_page(url, height=900):
                 ctx.close()
     finally:
         shutil.rmtree(profile, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def event_hall_page(tmp_path, game, entrants, n_boards, set_up=None, height=800):
+    """An event "Cup" of ``game`` with ``entrants`` (names), its first round paired on
+    ``n_boards`` simulated boards ("hall-1", ... labelled 1, ..., each on a flash of its
+    own under ``tmp_path``; ``set_up(board)`` run on each once started, else 100 ms of
+    board time), the live hall following them (its library and files in ``tmp_path``)
+    and its page open in Chromium: yields (boards, page, errors) as :func:`hall_page`.
+    Skips without micropython; everything stopped at the end."""
+    from playboard_host.library import Library
+    from playboard_host.simboard import SimBoard, micropython_binary
+    from playboard_host.tournament import hall as hall_mod
+    from playboard_host.tournament.event import Event
+    from playboard_host.tournament.hall_server import make_server
+    from playboard_host.websim import server as srv
+    if micropython_binary() is None:
+        pytest.skip("micropython not installed (make setup)")
+    db = str(tmp_path / "lib.sqlite")
+    lib = Library(db)
+    e = Event.create(lib, "Cup", game, boards=["%d=hall-%d" % (k, k) for k in range(1, n_boards + 1)])
+    for n in entrants:
+        e.add_entrant(n)
+    e.pair_next()
+    lib.close()
+    boards = []
+    hub = srv.Hub()
+    hall = httpd = None
+    try:
+        for k in range(n_boards):
+            b = SimBoard()
+            boards.append(b)
+            b.start("sim", fs_dir=str(tmp_path / ("flash%d" % k)), board_id="hall-%d" % (k + 1))
+            if set_up is not None:
+                set_up(b)
+            else:
+                b.advance(100)
+        hall = hall_mod.Hall(lambda: [b.port for b in boards], hub, hall_mod.event_pairings(db, "Cup"), "Cup",
+                             str(tmp_path), rescan_s=0.2, refresh_s=0.3)
+        hall.start()
+        httpd = make_server(hall, hub, "127.0.0.1", 0)
+        srv.serve_in_thread(httpd)
+        with hall_page("http://127.0.0.1:%d/" % httpd.server_address[1], height=height) as (page, errors):
+            yield boards, page, errors
+    finally:
+        if httpd is not None:
+            srv.stop(httpd, hub)
+        if hall is not None:
+            hall.stop()
+        for b in boards:
+            b.stop()
 
 
 def wait_card(page, label, part, text, timeout=20000):
