@@ -238,12 +238,19 @@ def event_hall_page(tmp_path, game, entrants, n_boards, set_up=None, height=800)
         with hall_page("http://127.0.0.1:%d/" % httpd.server_address[1], height=height) as (page, errors):
             yield boards, page, errors
     finally:
-        if httpd is not None:
-            srv.stop(httpd, hub)
-        if hall is not None:
-            hall.stop()
-        for b in boards:
-            b.stop()
+        stop_hall(httpd, hub, hall, boards)
+
+
+def stop_hall(httpd, hub, hall, boards):
+    """Stop what a hall test started, each where it was (``httpd`` and ``hall`` may be
+    None): the page's server (of ``hub``), the hall, then the simulated boards."""
+    from playboard_host.websim import server as srv
+    if httpd is not None:
+        srv.stop(httpd, hub)
+    if hall is not None:
+        hall.stop()
+    for b in boards:
+        b.stop()
 
 
 def wait_card(page, label, part, text, timeout=20000):

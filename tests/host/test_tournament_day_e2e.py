@@ -9,7 +9,7 @@ crosstable are compared with the ones worked out by hand below."""
 import pytest
 
 from hall_harness import (Cable, Notes, begin_paired, hall_page, press_point, screenshot, skip_without_browser,
-                          toguz_move, wait, wait_card)
+                          stop_hall, toguz_move, wait, wait_card)
 from playboard.games.registry import new_game
 from playboard_host import cli
 from playboard_host.library import Library
@@ -240,9 +240,4 @@ def test_a_tournament_day_with_the_hall_in_chromium(tmp_path, capsys):
         assert all(p.source == "board" for p in k.pairings())
         lib.close()
     finally:
-        if httpd is not None:
-            srv.stop(httpd, hub)
-        if hall is not None:
-            hall.stop()
-        for b in boards:
-            b.stop()
+        stop_hall(httpd, hub, hall, boards)
