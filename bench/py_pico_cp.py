@@ -9,7 +9,13 @@ between two players and in demo (the engine at its top level, 9, on both sides),
 frame time in play from the core's busy share over 3 idle emulated seconds (busy
 time / frames at the scan's 100 Hz; CircuitPython's USB background work counts in
 it: an upper bound). A game that does not begin (its state not play within 30
-emulated s) reports 0 free heap. Then, on a second boot, bench/cp_probe.py as ``code.py``:
+emulated s) reports 0 free heap. In the two-player Tihbat game, a move made on the
+sensors (a pit's counters lifted: the move is read once the lift has held ``LIFT_MS``,
+then sown) with a power cut every ``CUT_STEP_MS`` from the moment it is read to
+``CUT_SPAN_MS`` after (``VirtualPico.power_cut``): how soon the move is on the drive
+(the first cut from which every image read back holds it; MicroPython's figure beside
+it: py_pico's "append one move record") and the flash work of its write (erases, page
+programs, the core stalled). Then, on a second boot, bench/cp_probe.py as ``code.py``:
 perft leaves/s and the top level's nodes/s per game (a middle game, 300 nodes), the
 engine's own search and NativeSearch, both plain Python there. ``playboard_host.bench``
 prints these beside MicroPython's (frozen image and ``.mpy``) in one table. No target: the figures say what fits. Where Node,
@@ -19,11 +25,14 @@ import json
 import os
 import shutil
 import sys
+import time
 
 import benchlib
 
 GAMES = [("tihbat", "two"), ("toguz", "two"), ("toguz", "demo"), ("tihbat", "demo")]
 TOP = 9  # Toguz Kumalak's and Tihbat's top level
+CUT_STEP_MS = 10  # the power cuts after a move is read: one every 10 ms ...
+CUT_SPAN_MS = 300  # ... up to this long after it
 
 
 def main():
@@ -60,6 +69,8 @@ def main():
         for game, mode in GAMES:
             try:
                 one_game(p, link, game, mode)
+                if (game, mode) == ("tihbat", "two"):
+                    move_on_the_drive(p, link)
             except LinkError as e:  # (no answer, or a refusal)
                 benchlib.report("circuitpython: %s %s: the link failed in play (%s)" % (game, mode, str(e)[:60]), 0, "B")
                 break
@@ -88,6 +99,61 @@ def probe_figures(files):
                  if k in d]
         benchlib.report("circuitpython: engine %s, top level nodes/s (middle game, 300 nodes): its own search"
                         " / NativeSearch as Python" % name, " / ".join(rates), "/s")
+
+
+def move_on_the_drive(p, link):
+    """South's first move of the two-player Tihbat game in play, made on the sensors
+    (every pit holding counters closed for 1 s, pit 1's lifted for 600 ms, then sown),
+    with power cuts every ``CUT_STEP_MS`` from the move read (its lift held
+    ``LIFT_MS``) to ``CUT_SPAN_MS`` after; reports how soon the move is on the drive
+    and its write's flash work."""
+    from playboard.board.layout import load_layout
+    from playboard.board.mancala_tracker import LIFT_MS
+    from playboard.games.registry import new_game
+    from playboard.record.read import parse_game
+    from playboard_host.pico.circuitpy import DRIVE_OFFSET, DRIVE_SECTORS, SECTOR, list_drive, read_drive
+
+    t_host = time.time()
+    lay = load_layout("tihbat")
+    g = new_game("tihbat")
+    p.set_closed([lay.sensor_of(c) for c in range(4) if g.pos[c]], p.time_us + 100000)
+    p.wait_emulated(1, 600)
+    gid = link.request("S")["current"]
+    t = p.time_us + 100000
+    p.set_closed([lay.sensor_of(c) for c in range(1, 4) if g.pos[c]], t)  # pit 1 lifted
+    g.push(0)
+    p.set_closed([lay.sensor_of(c) for c in range(4) if g.pos[c]], t + 600000)  # sown
+    read = t + LIFT_MS * 1000
+    cuts = [(ms, p.power_cut(read + ms * 1000, DRIVE_OFFSET, DRIVE_SECTORS * SECTOR))
+            for ms in range(0, CUT_SPAN_MS + 1, CUT_STEP_MS)]
+    p.wait_for(lambda q: len(q.cuts) >= len(cuts), 600, "the power cuts")
+
+    def plies(image):
+        for n in list_drive(image, "games"):
+            r = parse_game(read_drive(image, "games/" + n), gid)
+            if r.name == "tihbat":
+                return r.plies
+        return -1
+
+    kept = [(ms, plies(p.flash(cut=k))) for ms, k in cuts]
+    st = link.request("S")
+    label = "circuitpython: a Tihbat move made on the sensors"
+    if st.get("fen") != g.fen():
+        benchlib.report(label + ": not played (the board's position %s)" % st.get("fen"), 0, "")
+        return
+    since = None  # the first cut from which on every one holds the move
+    for ms, n in kept:
+        if n >= 1 and since is None:
+            since = ms
+        elif n < 1:
+            since = None
+    benchlib.report(label + ": on the drive, ms after it is read (its lift held %d ms; a power cut every %d ms)"
+                    % (LIFT_MS, CUT_STEP_MS), since if since is not None else "not within %d ms" % CUT_SPAN_MS, "ms")
+    first, last = p.cuts[cuts[0][1]], p.cuts[cuts[-1][1]]
+    benchlib.report(label + ": its write's flash work in the %d ms after it is read: erases, page programs,"
+                    " ms the core stalled" % CUT_SPAN_MS,
+                    "%d / %d / %.1f" % (last[1] - first[1], last[2] - first[2], (last[3] - first[3]) / 1000.0), "")
+    print("circuitpython: the move's power cuts: %.0f host s" % (time.time() - t_host), file=sys.stderr)
 
 
 def one_game(p, link, game, mode):

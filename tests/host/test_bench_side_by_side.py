@@ -19,6 +19,9 @@ def test_rows_take_each_columns_figure_by_its_bench_name():
         _f("circuitpython: engine toguz, top level nodes/s (middle game, 300 nodes): its own search"
            " / NativeSearch as Python", "439 / 359", "/s"),
         _f("circuitpython: perft toguz (613 leaves), leaves/s", 975, "/s"),
+        _f("pico (frozen): append one move record (on flash, median of 300)", 1.2, "ms"),
+        _f("circuitpython: a Tihbat move made on the sensors: on the drive, ms after it is read (a power cut"
+           " every 10 ms)", 30, "ms"),
     ]
     lines = side_by_side(figures)
     rows = dict((ln[:66].rstrip(), ln[67:].split()) for ln in lines[2:])
@@ -27,6 +30,8 @@ def test_rows_take_each_columns_figure_by_its_bench_name():
     engine = [r for r in rows if r.startswith("engine toguz")][0]
     assert rows[engine] == ["1186", "/", "7657", "/s", "1178", "/s", "439", "/", "359", "/s"]
     assert rows["perft tobit, leaves/s"] == ["-", "-", "-"]
+    move = [r for r in rows if r.startswith("a move on flash")][0]
+    assert rows[move] == ["1.2", "ms", "-", "30", "ms"]
     assert lines[1].split()[1:] == ["MicroPython", "frozen", "MicroPython", ".mpy", "CircuitPython", ".mpy"]
 
 
