@@ -111,11 +111,15 @@ def run():
         from playboard.record import Store
         if not CIRCUITPYTHON:
             load_native(cfg)  # (no native code on CircuitPython)
-        from playboard.record.journal import find
+        if CIRCUITPYTHON:  # (the moves in microcontroller.nvm, never on the FAT drive)
+            from playboard.hw.nvm import journal as find
+        else:
+            from playboard.record.journal import find
 
         journal = find()  # (the product image's; None on the stock image: files only)
         if journal is None:
             unload("playboard.record.journal")
+            unload("playboard.hw.nvm")
         app = App(hw, cfg, Store("/games", journal=journal), transport=_transport(CIRCUITPYTHON), wdt=wdt,
                   layouts=layouts)
         del journal
