@@ -17,7 +17,7 @@ from coldkept import ColdKept
 from fakeflash import FakeFs, PowerCut
 from tlib import is_micropython
 
-from playboard.hw.nvm import NvmFlash
+from playboard.hw.nvm import NvmFlash, nvm_flash
 from playboard.record import Store
 from playboard.record.journal import Journal
 from playboard.record.read import read_game_file
@@ -117,6 +117,7 @@ def test_nvm_flash_programs_only_the_bytes_given_and_erases_a_sector():
     assert nvm.erases == 1 and nvm.data == b"\xff" * 4096
     j.erase()  # (blank: nothing to erase)
     assert nvm.erases == 1
+    assert nvm_flash() is None  # (not CircuitPython: no microcontroller.nvm)
 
 
 def test_moves_cost_no_erase_and_no_drive_write_and_the_folded_file_matches():

@@ -15,8 +15,9 @@ fold) or the journal fills (some 350 moves in 4 KB).
 
 :class:`NvmFlash` gives ``nvm`` the block-device calls ``Journal`` makes of
 ``rp2.Flash`` (``readblocks``, ``writeblocks`` as a page program, ``ioctl(4)`` the
-sector count, ``ioctl(6, n)`` an erase). :func:`journal` is the board's Journal, or
-None where there is no ``microcontroller.nvm`` of a sector or more.
+sector count, ``ioctl(6, n)`` an erase); :func:`nvm_flash` the board's, or None where
+there is no ``microcontroller.nvm`` of a sector or more (``playboard.app.onboard`` makes
+the Journal of it).
 """
 from playboard.compat import const
 
@@ -66,9 +67,10 @@ class NvmFlash:
         return 0
 
 
-def journal():
-    """The journal over ``microcontroller.nvm`` (a ``playboard.record.journal.Journal``),
-    or None: not CircuitPython, or no nvm of at least one 4 KB sector."""
+def nvm_flash():
+    """``microcontroller.nvm`` as an :class:`NvmFlash` (the app makes the board's
+    ``playboard.record.journal.Journal`` of it), or None: not CircuitPython, or no nvm
+    of at least one 4 KB sector."""
     try:
         import microcontroller
         nvm = microcontroller.nvm
@@ -76,5 +78,4 @@ def journal():
         return None
     if nvm is None or len(nvm) < _SECTOR:
         return None
-    from playboard.record.journal import Journal
-    return Journal(NvmFlash(nvm))
+    return NvmFlash(nvm)
