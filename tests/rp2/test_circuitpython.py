@@ -401,10 +401,24 @@ def test_tihbat_two_players_through_the_sensors_record_on_the_drive(drive_files,
         played.append(g.move_text(pit))
         st = _move(q, link, g, lay, pit, q.time_us + 200000)
         assert st["fen"] == g.fen() and st["ply"] == 4 and q.resets == [], (st, g.fen(), q.resets)
-        link.close()
         again = q.flash(*whole)
+        # the game's end: resigned, folded from the journal into its file on the drive
+        before = q.power_cut(q.time_us, *whole)
+        link.set_game(resign=g.turn)
+        _wait_status(q, link, lambda s: s["current"] is None, 30, "the game ended")
+        q.wait_emulated(1, MOVE_S)
+        after = q.power_cut(q.time_us, *whole)
+        q.wait_for(lambda r: len(r.cuts) >= 2, MOVE_S, "the cuts around the game's end")
+        folded = q.flash(cut=after)
+        link.close()
     finally:
         q.close()
+    fold = tuple(b - a for a, b in zip(q.cuts[before][1:], q.cuts[after][1:]))
+    print("CircuitPython: the game's end (its fold into g%d.rec on the drive): %d erases, %d page programs,"
+          " %.1f ms stalled" % (gid, fold[0], fold[1], fold[2] / 1000.0))
+    rec = _kept(_drive_file(folded[NVM_BYTES:], gid), folded[:NVM_BYTES], gid)
+    assert rec is not None and rec.finished and rec.moves == played and rec.problem is None, rec
+    assert _earlier_kept(folded[NVM_BYTES:], folded[:NVM_BYTES], want) == [(1, 6), (2, 4)]
     rec = _kept(_drive_file(again[NVM_BYTES:], gid), again[:NVM_BYTES], gid)
     assert rec.problem is None and rec.moves == played, (rec, played)
     replay = new_game("tihbat")
