@@ -264,6 +264,8 @@ def _earlier_kept(image, nvm, want):
 
 WINDOW_MS = 1200  # the fine cuts: every FINE_MS from a move's lift for WINDOW_MS
 FINE_MS = 2
+FOLD_WINDOW_MS = 1500  # the cuts through a game's end: every FOLD_MS (nvm and the whole drive)
+FOLD_MS = 10
 
 
 def test_tihbat_two_players_through_the_sensors_record_on_the_drive(drive_files, tmp_path):
@@ -403,19 +405,32 @@ def test_tihbat_two_players_through_the_sensors_record_on_the_drive(drive_files,
         assert st["fen"] == g.fen() and st["ply"] == 4 and q.resets == [], (st, g.fen(), q.resets)
         again = q.flash(*whole)
         # the game's end: resigned, folded from the journal into its file on the drive
-        before = q.power_cut(q.time_us, *whole)
+        t0 = q.time_us
+        before = q.power_cut(t0, *whole)
+        during = [q.power_cut(t0 + 1000 * ms, *whole) for ms in range(FOLD_MS, FOLD_WINDOW_MS, FOLD_MS)]
+        after = q.power_cut(t0 + 1000 * FOLD_WINDOW_MS, *whole)
         link.set_game(resign=g.turn)
         _wait_status(q, link, lambda s: s["current"] is None, 30, "the game ended")
-        q.wait_emulated(1, MOVE_S)
-        after = q.power_cut(q.time_us, *whole)
-        q.wait_for(lambda r: len(r.cuts) >= 2, MOVE_S, "the cuts around the game's end")
+        q.wait_for(lambda r: len(r.cuts) >= len(during) + 2, MOVE_S, "the cuts through the game's end")
         folded = q.flash(cut=after)
+        mid = [q.flash(cut=k) for k in during]
         link.close()
     finally:
         q.close()
     fold = tuple(b - a for a, b in zip(q.cuts[before][1:], q.cuts[after][1:]))
+    # cuts through the fold (the game's file written aside and renamed, the id counter
+    # rewritten: FAT's table and the folder's directory rewritten, 4 KB erases): the
+    # game itself is kept at every cut (its records stay in the journal until the
+    # fold is done); what the drive's rewrites cost the earlier games is counted
+    lost = 0
+    for b in mid:
+        r = _kept(_drive_file(b[NVM_BYTES:], gid), b[:NVM_BYTES], gid)
+        assert r is not None and r.moves == played, (r, played)
+        if _earlier_kept(b[NVM_BYTES:], b[:NVM_BYTES], want) != [(1, 6), (2, 4)]:
+            lost += 1
     print("CircuitPython: the game's end (its fold into g%d.rec on the drive): %d erases, %d page programs,"
-          " %.1f ms stalled" % (gid, fold[0], fold[1], fold[2] / 1000.0))
+          " %.1f ms stalled; %d power cuts every %d ms through it: the game kept at each, the earlier games"
+          " damaged at %d" % (gid, fold[0], fold[1], fold[2] / 1000.0, len(mid), FOLD_MS, lost))
     rec = _kept(_drive_file(folded[NVM_BYTES:], gid), folded[:NVM_BYTES], gid)
     assert rec is not None and rec.finished and rec.moves == played and rec.problem is None, rec
     assert _earlier_kept(folded[NVM_BYTES:], folded[:NVM_BYTES], want) == [(1, 6), (2, 4)]
