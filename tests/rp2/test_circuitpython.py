@@ -517,7 +517,8 @@ def _tobit_set_up(p, link, name, mode):
 # The least free heap (B, after a collection, the link's `S {"heap": true}`) each game
 # must keep in play on CircuitPython, the data channel on: the figures measured with the
 # .mpy deploy (docs/hardware.md "CircuitPython") less 3-4.5 KB. Tobit and Tobit 4x4 at
-# their top level (11) measured 19.0-19.5 KB; the engine's table is 1 KB of it
+# their top level (11) measured 19.0-19.5 KB, 17.8 / 16.8 KB with the record's journal
+# in nvm (issue 36: hw/nvm.py and record/journal.py's code, about 1.5-2.5 KB); the engine's table is 1 KB of it
 # (Engine(128): 2,992 B with its search stack), so a smaller table would not buy a
 # better margin: the room goes to Tobit's code (the game, its position and tracker, the
 # engine: about 50 KB of heap as imported from .mpy, tobit_position alone 11 KB).

@@ -11,7 +11,7 @@ and then (no erase), any other erases the sector and programs it whole
 (CircuitPython's ``ports/raspberrypi/common-hal/nvm/ByteArray.c``). That is what the
 journal (``playboard.record.journal``) needs: the moves of the game in play are
 programmed into it, never into the drive; the drive is written when a game ends (its
-fold) or the journal fills (some 350 moves in 4 KB).
+fold) or the journal fills (some 400 moves in 4 KB).
 
 :class:`NvmFlash` gives ``nvm`` the block-device calls ``Journal`` makes of
 ``rp2.Flash`` (``readblocks``, ``writeblocks`` as a page program, ``ioctl(4)`` the
