@@ -262,6 +262,18 @@ def _earlier_kept(image, nvm, want):
     return out
 
 
+def _damage(image):
+    """What a cut left of drive ``image`` (bytes) where an earlier game is not whole: "no
+    drive" (its root unreadable: CircuitPython would format it again at power-up), "no
+    folder" (``games`` empty or unreadable), "a file" (an earlier game's file damaged)."""
+    if not list_drive(image, ""):
+        return "no drive"
+    names = list_drive(image, "games")
+    if "g1.rec" not in names and "g2.rec" not in names:
+        return "no folder"
+    return "a file"
+
+
 WINDOW_MS = 1200  # the fine cuts: every FINE_MS from a move's lift for WINDOW_MS
 FINE_MS = 2
 FOLD_WINDOW_MS = 1500  # the cuts through a game's end: every FOLD_MS (nvm and the whole drive)
@@ -422,15 +434,17 @@ def test_tihbat_two_players_through_the_sensors_record_on_the_drive(drive_files,
     # rewritten: FAT's table and the folder's directory rewritten, 4 KB erases): the
     # game itself is kept at every cut (its records stay in the journal until the
     # fold is done); what the drive's rewrites cost the earlier games is counted
-    lost = 0
+    lost = {}
     for b in mid:
         r = _kept(_drive_file(b[NVM_BYTES:], gid), b[:NVM_BYTES], gid)
         assert r is not None and r.moves == played, (r, played)
         if _earlier_kept(b[NVM_BYTES:], b[:NVM_BYTES], want) != [(1, 6), (2, 4)]:
-            lost += 1
+            k = _damage(b[NVM_BYTES:])
+            lost[k] = lost.get(k, 0) + 1
     print("CircuitPython: the game's end (its fold into g%d.rec on the drive): %d erases, %d page programs,"
           " %.1f ms stalled; %d power cuts every %d ms through it: the game kept at each, the earlier games"
-          " damaged at %d" % (gid, fold[0], fold[1], fold[2] / 1000.0, len(mid), FOLD_MS, lost))
+          " damaged at %d (%s)" % (gid, fold[0], fold[1], fold[2] / 1000.0, len(mid), FOLD_MS,
+                                   sum(lost.values()), lost))
     rec = _kept(_drive_file(folded[NVM_BYTES:], gid), folded[:NVM_BYTES], gid)
     assert rec is not None and rec.finished and rec.moves == played and rec.problem is None, rec
     assert _earlier_kept(folded[NVM_BYTES:], folded[:NVM_BYTES], want) == [(1, 6), (2, 4)]
