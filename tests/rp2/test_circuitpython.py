@@ -354,7 +354,11 @@ def test_tihbat_two_players_through_the_sensors_record_on_the_drive(drive_files,
     board boots again from the flash of a cut 0.5 s after the third move's sowing:
     the game resumes in play at its third ply, the rules core's position, takes a
     fourth move by the sensors, and its record (journal and drive) holds all four;
-    the earlier games still whole."""
+    the earlier games still whole. Resigned, the game is folded into its file on the
+    drive (its erases and stall printed), finished with its four moves; cuts every
+    FOLD_MS ms through that find the game kept at each; what they cost the earlier games
+    (the fold rewrites FAT's table and the folder) is counted and printed, not
+    asserted: the known limit of docs/pico.md "Records and power cuts"."""
     earlier, want = _earlier_games(tmp_path)
     image0 = build_drive(dict(drive_files, **earlier))
     lay = load_layout("tihbat")
@@ -582,7 +586,8 @@ def _tobit_set_up(p, link, name, mode):
 # must keep in play on CircuitPython, the data channel on: the figures measured with the
 # .mpy deploy (docs/hardware.md "CircuitPython") less 3-4.5 KB. Tobit and Tobit 4x4 at
 # their top level (11) measured 19.0-19.5 KB, 17.8 / 16.8 KB with the record's journal
-# in nvm (issue 36: hw/nvm.py and record/journal.py's code, about 1.5-2.5 KB); the engine's table is 1 KB of it
+# in nvm (issue 36: hw/nvm.py and record/journal.py's code, about 1.5-2.5 KB); the
+# engine's table is 1 KB of it
 # (Engine(128): 2,992 B with its search stack), so a smaller table would not buy a
 # better margin: the room goes to Tobit's code (the game, its position and tracker, the
 # engine: about 50 KB of heap as imported from .mpy, tobit_position alone 11 KB).
