@@ -7,7 +7,7 @@ as ``playboard deploy --circuitpython`` stages it (the package as ``.mpy`` marke
 CircuitPython: ``playboard_host.circuitpython_stage``), ``boot.py`` remounting
 the drive writable, ``board.txt`` naming ``pico-matrix-cp`` (the pico-matrix wiring
 through ``keypad``; LEDs through ``neopixel_write``), here with its matrix read row by row
-(``sensor.reader: "scan"``: keypad does not scan in rp2040js). The firmware starts from the
+(``sensor.reader: "scan"``: keypad is not reliable in rp2040js). The firmware starts from the
 drive's ``main.py`` as on MicroPython. Skips with a clear message only where Node,
 rp2040js, the images or mtools are absent (fails instead where
 ``$PLAYBOARD_REQUIRE_CIRCUITPYTHON`` is set: CI, ``.ci/run``). Slow: the emulator needs about 5-10 host
@@ -71,8 +71,8 @@ SCAN_BOARD = "pico-matrix-cp-scan"
 
 def scan_board():
     """pico-matrix-cp with ``sensor.reader: "scan"`` (a board definition, dict): the matrix
-    read row by row through digitalio, since keypad's background scanning does not run
-    in rp2040js (its 1/1024 s tick does not come: docs/pico.md "CircuitPython")."""
+    read row by row through digitalio, since keypad is not reliable
+    in rp2040js (its emulated clock can run away: docs/pico.md "CircuitPython")."""
     with open(os.path.join(pico.ROOT, "firmware", "boards", "pico-matrix-cp.json")) as f:
         b = json.load(f)
     b["name"] = SCAN_BOARD
@@ -137,56 +137,6 @@ def test_the_python_paths_count_as_on_cpython(drive):
         elif k.startswith("search"):
             assert got[k][:4] == want[k][:4] and got[k][2] > 0, (k, got[k], want[k])
     assert got["search_tobit_1"][2] == PROBE_NODES  # (a search of the whole budget)
-
-
-KEYPAD_CODE = b"""
-import json, keypad, microcontroller, supervisor, time
-def pin(n):
-    return getattr(microcontroller.pin, "GPIO%d" % n)
-km = keypad.KeyMatrix(row_pins=[pin(n) for n in range(2, 10)], column_pins=[pin(n) for n in range(10, 18)],
-                      columns_to_anodes=True, interval=0.005, max_events=64)
-ev = keypad.Event()
-while not supervisor.runtime.serial_connected:
-    time.sleep(0.01)
-t0 = time.monotonic_ns()
-got = []
-while time.monotonic_ns() - t0 < 4000000000:
-    while km.events.get_into(ev):
-        got.append((ev.key_number, ev.pressed, (time.monotonic_ns() - t0) // 1000000))
-    time.sleep(0.01)
-print("PICO " + json.dumps({"events": got, "overflowed": km.events.overflowed}))
-"""
-
-
-def test_keypad_scans_the_matrix_in_the_emulator():
-    """keypad.KeyMatrix on pico-matrix's pins (as pico-matrix-cp wires it), alone in
-    ``code.py``: switch 9 (row 1, column 1) closed for 1 emulated s is one press and one
-    release, about 1 s apart (keypad's 1/1024 s tick comes in rp2040js since the runner's
-    exact alarms). (The firmware on pico-matrix-cp with keypad saw no move in the tests
-    below, which read the matrix row by row instead: docs/pico.md, "CircuitPython".)"""
-    why = pico.unavailable()
-    if why:
-        _skip("virtual Pico unavailable: %s" % why)
-    try:
-        pico.circuitpython_uf2()
-    except pico.PicoUnavailable as e:
-        _skip(str(e))
-    if shutil.which("mformat") is None:
-        _skip("mtools not installed (apt-get install mtools): the CIRCUITPY drive is built with it")
-    p = pico.circuitpython(build_drive({"code.py": KEYPAD_CODE}), cfg=pico.matrix_config(), speed=0).start()
-    try:
-        p.wait_for(lambda q: q.usb_up.is_set(), BOOT_S, "USB up")
-        t = p.time_us
-        p.set_closed([9], t + 2000000)
-        p.set_closed([], t + 3000000)
-        i = p.wait_output(b"PICO ", MOVE_S)
-        got = json.loads(bytes(p.output[i:p.wait_output(b"\n", 60, i)]))
-    finally:
-        p.close()
-    ev = got["events"]
-    print("CircuitPython: keypad's events in the emulator:", ev)
-    assert [e[:2] for e in ev] == [[9, True], [9, False]] and not got["overflowed"], got
-    assert 950 <= ev[1][2] - ev[0][2] <= 1050, ev
 
 
 def _status(link):
