@@ -32,7 +32,7 @@ if not options.model and not options.own_boot:
 BOARD_FILES = [
     "__init__.py", "compat.py", "config.py", "link.py", "settings.py", "health.py",
     "record/__init__.py", "record/codec.py", "record/read.py", "record/folder.py", "record/journal.py",
-    "hw/__init__.py", "hw/base.py", "hw/open.py", "hw/bits.py", "hw/rp2.py", "hw/hall.py", "hw/hallzero.py", "hw/circuitpython.py", "hw/cdc.py",
+    "hw/__init__.py", "hw/base.py", "hw/open.py", "hw/bits.py", "hw/rp2.py", "hw/hall.py", "hw/hallzero.py", "hw/circuitpython.py", "hw/cdc.py", "hw/nvm.py",
     "hw/selftest.py", "hw/calibrate.py", "hw/guided.py", "hw/ledcap.py", "hw/pads.py", "hw/stdio.py",
     "board/__init__.py", "board/layout.py", "board/debounce.py", "board/scan.py", "board/lights.py",
     "board/tracker.py", "board/tobit_tracker.py", "board/tobit_position.py", "board/tobit_tracker_native.py", "board/tobit_chain.py", "board/tobit_why.py",

@@ -12,7 +12,8 @@ journal is read by the firmware's own reader (``playboard.record.journal.Journal
 ``scan``), on a copy taken at one moment; nothing on the board's flash is written.
 
 For tests, the whole-board fuzz (``playboard_host.fuzz``) and tools that look into
-a simulated board's flash folder; a real board's games come over the link (``sync``).
+a simulated board's flash folder (or, ``join_journal``, a CircuitPython board's drive
+and ``microcontroller.nvm`` copied from the emulated Pico); a real board's games come over the link (``sync``).
 """
 import os
 
@@ -68,7 +69,14 @@ def with_journal(raw, gid, journal_path):
     got = read_journal(journal_path)
     if got is None:
         return raw
-    data, (jgid, base, first, end, new) = got
+    return join_journal(raw, gid, got[0])
+
+
+def join_journal(raw, gid, data):
+    """``with_journal`` for a journal given as its bytes ``data`` (a snapshot of its
+    flash: the simulated board's journal file, or a CircuitPython board's
+    ``microcontroller.nvm``, hw/nvm.py)."""
+    jgid, base, first, end, new = Journal(_JournalCopy(data)).scan(bytearray(max(READ_BUF, 261)))
     if jgid != gid or (raw is None and (not new or first >= end)):
         return raw
     raw = raw or b""

@@ -40,7 +40,7 @@ RP2_FILES = [
     "playboard/games/tihbat.py", "playboard/games/perft.py", "playboard/pgn.py",
     "main.py", "playboard/app/onboard.py",  # the entry point; machine.WDT and the board start-up
 ]
-CP_FILES = ["playboard/hw/circuitpython.py"]
+CP_FILES = ["playboard/hw/circuitpython.py", "playboard/hw/nvm.py"]
 
 
 def _stamp():

@@ -1,7 +1,9 @@
 """The firmware's start on a board (rp2): what ``firmware/main.py`` runs off the unix port.
 
 :func:`run`: the board definition named in ``/board.txt`` (default ``pico-matrix``) is
-loaded from ``/boards``, the hardware backend built, the games kept in ``/games``,
+loaded from ``/boards``, the hardware backend built, the games kept in ``/games``
+(the game in play in the record's journal: the product image's flash region, or on
+CircuitPython ``microcontroller.nvm``, ``playboard.hw.nvm``),
 the link on the USB serial port (beside the REPL), and a watchdog (``machine.WDT``,
 8 s) fed by every frame. A hall board without a calibration file begins with the
 guided calibration (:func:`playboard.app.check.first_boot`, from the app's start-up; docs/build.md). Ctrl-C
@@ -111,11 +113,20 @@ def run():
         from playboard.record import Store
         if not CIRCUITPYTHON:
             load_native(cfg)  # (no native code on CircuitPython)
-        from playboard.record.journal import find
+        if CIRCUITPYTHON:  # the moves in microcontroller.nvm, never on the FAT drive
+            from playboard.hw.nvm import nvm_flash
+            from playboard.record.journal import Journal
 
-        journal = find()  # (the product image's; None on the stock image: files only)
+            dev = nvm_flash()
+            journal = Journal(dev) if dev is not None else None
+            del dev, nvm_flash, Journal
+        else:
+            from playboard.record.journal import find
+
+            journal = find()  # (the product image's; None on the stock image: files only)
         if journal is None:
             unload("playboard.record.journal")
+            unload("playboard.hw.nvm")
         app = App(hw, cfg, Store("/games", journal=journal), transport=_transport(CIRCUITPYTHON), wdt=wdt,
                   layouts=layouts)
         del journal

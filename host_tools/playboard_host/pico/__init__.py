@@ -498,11 +498,16 @@ class VirtualPico:
         self.wait_for(lambda p: p.time_us >= t, timeout, "%.1f emulated s" % seconds)
 
 
-def circuitpython(drive, cfg=None, **kw):
+def circuitpython(drive, cfg=None, nvm=None, **kw):
     """A :class:`VirtualPico` running CircuitPython 10.2.1 (:func:`circuitpython_uf2`) on
     the CIRCUITPY drive image ``drive`` (bytes, ``circuitpy.build_drive``), the pad
-    fix set; ``kw`` as VirtualPico's. Not started."""
-    from playboard_host.pico.circuitpy import DRIVE_OFFSET
+    fix set; ``nvm``: the 4 KB of ``microcontroller.nvm`` (bytes: the record's journal,
+    as a power cut left it; None: blank); ``kw`` as VirtualPico's. Not started."""
+    from playboard_host.pico.circuitpy import DRIVE_OFFSET, NVM_BYTES, NVM_OFFSET
+    if nvm is not None:
+        assert len(nvm) == NVM_BYTES, len(nvm)
+        return VirtualPico(fs_image=bytes(nvm) + bytes(drive), cfg=cfg, uf2=circuitpython_uf2(),
+                           fs_offset=NVM_OFFSET, qspi_cs_high=True, **kw)
     return VirtualPico(fs_image=drive, cfg=cfg, uf2=circuitpython_uf2(), fs_offset=DRIVE_OFFSET,
                        qspi_cs_high=True, **kw)
 

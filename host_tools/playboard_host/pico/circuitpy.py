@@ -14,6 +14,8 @@ import subprocess
 import tempfile
 
 DRIVE_OFFSET = 0x100000   # CircuitPython's CIRCUITPY drive in the Pico's flash
+NVM_OFFSET = 0xFF000      # microcontroller.nvm, just before it: the record's journal (hw/nvm.py)
+NVM_BYTES = 4096
 DRIVE_SECTORS = 2048      # 512-byte sectors: 1 MiB
 SECTOR = 512
 

@@ -1,0 +1,236 @@
+"""hw.nvm: the record's journal in CircuitPython's ``microcontroller.nvm`` (4 KB).
+
+``FakeNvm`` writes as CircuitPython's ``nvm.ByteArray`` does on the RP2040
+(``ports/raspberrypi/common-hal/nvm/ByteArray.c``): a slice whose bytes all read 0xff
+is page-programmed (new = old AND data, no erase), any other write erases the sector
+and programs it whole; one power supply with the fake FAT (``FakeFs(replace=False)``),
+a tick a byte programmed and a tick per 256 bytes erased, so a cut can tear a record
+or leave the sector half erased. Checked: a move is one or two page programs, no
+erase, and no file-system write (the drive is untouched while a game is played); the
+folded game is the file the store writes without a journal; a power cut at every tick
+of a session (a game's start, its moves, a takeback, its end and fold, the next game)
+loses no committed move and no game.
+"""
+import gc
+
+from coldkept import ColdKept
+from fakeflash import FakeFs, PowerCut
+from tlib import is_micropython
+
+from playboard.hw.nvm import NvmFlash, nvm_flash
+from playboard.record import Store
+from playboard.record.journal import Journal
+from playboard.record.read import read_game_file
+
+ROOT = "/games"
+
+
+class FakeNvm:
+    """``microcontroller.nvm`` of ``size`` bytes as CircuitPython writes it (see the
+    module docstring). ``erases``, ``programs`` (page programs) count what was done;
+    ``power``: a fakeflash ``_Power`` (a FakeFs's, shared)."""
+
+    def __init__(self, power, size=4096):
+        self.data = bytearray(b"\xff" * size)
+        self.power = power
+        self.erases = 0
+        self.programs = 0
+
+    def __len__(self):
+        return len(self.data)
+
+    def __getitem__(self, s):
+        return bytearray(self.data[s])
+
+    def __setitem__(self, s, values):
+        a, b = s.start, s.stop
+        values = bytes(values)
+        assert b - a == len(values)
+        d = self.data
+        if d[a:b] == b"\xff" * (b - a):  # page programs
+            p = a - a % 256
+            while p < b:
+                self.programs += 1
+                for i in range(max(a, p), min(b, p + 256)):
+                    if values[i - a] != 0xFF:
+                        if self.power.allow(1) < 1:
+                            raise PowerCut("cut in an nvm program at byte %d" % i)
+                        d[i] &= values[i - a]
+                p += 256
+            return
+        whole = bytearray(d[0:4096])  # (one sector: the RP2040's nvm)
+        whole[a:b] = values
+        for p in range(0, 4096, 256):
+            if self.power.allow(1) < 1:
+                raise PowerCut("cut in the nvm's erase at byte %d" % p)
+            d[p:p + 256] = b"\xff" * 256
+        self.erases += 1
+        for p in range(0, 4096, 256):
+            self.programs += 1
+            for i in range(p, p + 256):
+                if whole[i] != 0xFF:
+                    if self.power.allow(1) < 1:
+                        raise PowerCut("cut in the nvm's rewrite at byte %d" % i)
+                    d[i] = whole[i]
+
+
+def _uids():
+    n = [0]
+
+    def uid():
+        n[0] += 1
+        return "u%d" % n[0]
+
+    return uid
+
+
+def _store(fs, nvm=None):
+    return Store(ROOT, fs=fs, uid=_uids(), date=None,
+                 journal=Journal(NvmFlash(nvm)) if nvm is not None else None)
+
+
+def _moves(n, seed=0):
+    return ["%d%d" % ((i + seed) % 9 + 1, ((i + seed) * 5) % 9 + 1) for i in range(n)]
+
+
+def _files(fs):
+    return {k: bytes(v) for k, v in fs.files.items()}
+
+
+def test_nvm_flash_programs_only_the_bytes_given_and_erases_a_sector():
+    fs = FakeFs(replace=False)
+    nvm = FakeNvm(fs.power)
+    dev = NvmFlash(nvm)
+    assert dev.ioctl(4, 0) == 1
+    j = Journal(dev)
+    assert j.size == 4096
+    j.program(250, b"abcdefghij")  # across a page boundary
+    j.program(260, b"XY")  # beside bytes already programmed in the page: no erase
+    j.program(300, b"\xff\x00\xff")  # 0xff at the ends: left as they are
+    buf = bytearray(12)
+    j.read(250, buf)
+    assert bytes(buf) == b"abcdefghijXY"
+    j.read(299, buf)
+    assert bytes(buf) == b"\xff\xff\x00" + b"\xff" * 9
+    assert nvm.erases == 0 and nvm.programs == 4
+    j.erase()
+    assert nvm.erases == 1 and nvm.data == b"\xff" * 4096
+    j.erase()  # (blank: nothing to erase)
+    assert nvm.erases == 1
+    assert nvm_flash() is None  # (not CircuitPython: no microcontroller.nvm)
+
+
+def test_moves_cost_no_erase_and_no_drive_write_and_the_folded_file_matches():
+    fs = FakeFs(replace=False)
+    nvm = FakeNvm(fs.power)
+    st = _store(fs, nvm)
+    plain_fs = FakeFs(replace=False)
+    plain = _store(plain_fs)
+    moves = _moves(120)
+    for s in (st, plain):
+        assert s.new_game("toguz", {"White": "Ann", "Black": "Playboard L3"}) == 1
+    drive = _files(fs)
+    assert ROOT + "/g1.rec" not in drive  # begun in nvm: no file on the drive yet
+    e0, p0 = nvm.erases, nvm.programs
+    for i, m in enumerate(moves):
+        assert st.add_move(m) and plain.add_move(m)
+        if i == 60:
+            assert st.undo() and plain.undo()
+            assert st.add_move(m) and plain.add_move(m)
+    assert nvm.erases == e0  # not one erase in 122 appends
+    assert nvm.programs - p0 <= 2 * 122
+    assert _files(fs) == drive  # the drive not written while the game is played
+    assert st.finish("1-0", "") and plain.finish("1-0", "")
+    assert bytes(fs.files[ROOT + "/g1.rec"]) == bytes(plain_fs.files[ROOT + "/g1.rec"])
+    rec = read_game_file(st, 1, True)
+    assert rec.finished and rec.plies == 120 and rec.moves == moves
+
+
+def test_a_full_nvm_journal_is_folded_and_the_game_goes_on():
+    fs = FakeFs(replace=False)
+    nvm = FakeNvm(fs.power)
+    st = _store(fs, nvm)
+    st.new_game("tihbat")
+    moves = _moves(500)  # about 4 KB of records: the 4 KB journal fills once
+    for m in moves:
+        assert st.add_move(m), st.error
+    assert nvm.erases == 1  # the one fold of a full journal
+    st = _store(fs, nvm)  # power-up: the game resumes, whole
+    r = st.resume()
+    assert r is not None and r.moves == moves
+
+
+def _session(st, log):
+    """The scripted session: ``log`` gets (game id, moves, finished) after each step
+    that returned True (what is committed)."""
+    gid = st.new_game("toguz", {"White": "Ann"})
+    if gid is None:
+        return
+    moves = []
+    log.append((gid, list(moves), False))
+    for i, m in enumerate(_moves(20)):
+        if st.add_move(m):
+            moves.append(m)
+            log.append((gid, list(moves), False))
+        if i == 10 and st.undo():
+            moves.pop()
+            log.append((gid, list(moves), False))
+    if st.finish("1-0", ""):
+        log.append((gid, list(moves), True))
+    gid = st.new_game("tihbat")
+    moves = []
+    log.append((gid, [], False))
+    for m in _moves(6, 4):
+        if st.add_move(m):
+            moves.append(m)
+            log.append((gid, list(moves), False))
+
+
+def _check(st, log, what):
+    """Every game on record is as the log had it at the cut, but for the step being
+    made then (on record or not); returns the resumed game."""
+    done = {}
+    for gid, moves, fin in log:
+        done[gid] = (moves, fin)
+    r = st.resume()
+    for gid in done:
+        moves, fin = done[gid]
+        rec = read_game_file(st, gid, True)
+        if not moves and not fin and rec.name is None:
+            continue  # (a game begun with no move yet: nothing lost)
+        assert rec.name is not None, (what, gid)
+        if fin:
+            assert rec.finished and rec.moves == moves, (what, gid, rec.moves, moves)
+        else:
+            assert rec.moves == moves or rec.moves == moves[:-1] or (
+                rec.moves[:len(moves)] == moves and len(rec.moves) == len(moves) + 1), (
+                what, gid, rec.moves, moves)
+    return r
+
+
+def test_a_power_cut_at_every_tick_loses_no_committed_move_and_no_game():
+    fs = FakeFs(replace=False)
+    _session(_store(fs, FakeNvm(fs.power)), [])
+    total = fs.power.ticks
+    assert total > 400
+    step = 3 if is_micropython() else 1
+    cuts = 0
+    with ColdKept():
+        for k in range(0, total, step):
+            fs = FakeFs(replace=False)
+            nvm = FakeNvm(fs.power)
+            fs.cut(k)
+            log = []
+            try:
+                _session(_store(fs, nvm), log)
+            except PowerCut:
+                cuts += 1
+            fs.power_on()
+            st = _store(fs, nvm)
+            r = _check(st, log, "cut at tick %d" % k)
+            if r is not None:  # recording goes on
+                assert st.add_move("11") and st.finish("*", ""), (k, st.error)
+                rec = read_game_file(st, r.id, True)
+                assert rec.finished and rec.moves == r.moves + ["11"], k
+            gc.collect()
+    assert cuts >= total // step - 1
