@@ -13,8 +13,9 @@ it: an upper bound). A game that does not begin (its state not play within 30
 emulated s) reports 0 free heap. In the two-player Tihbat game, a move made on the
 sensors (a pit's counters lifted: the move is read once the lift has held ``LIFT_MS``,
 then sown) with a power cut every ``CUT_STEP_MS`` from the moment it is read to
-``CUT_SPAN_MS`` after (``VirtualPico.power_cut``): how soon the move is on the drive
-(the first cut from which every image read back holds it; MicroPython's figure beside
+``CUT_SPAN_MS`` after (``VirtualPico.power_cut``): how soon the move is kept on flash
+(the first cut from which every image read back holds it, in its file on the drive or
+the record's journal in ``microcontroller.nvm``, hw/nvm.py; MicroPython's figure beside
 it: py_pico's "append one move record") and the flash work of its write (erases, page
 programs, the core stalled). Then, on a second boot, bench/cp_probe.py as ``code.py``:
 perft leaves/s and the top level's nodes/s per game (a middle game, 300 nodes), the
@@ -106,13 +107,15 @@ def move_on_the_drive(p, link):
     """South's first move of the two-player Tihbat game in play, made on the sensors
     (every pit holding counters closed for 1 s, pit 1's lifted for 600 ms, then sown),
     with power cuts every ``CUT_STEP_MS`` from the move read (its lift held
-    ``LIFT_MS``) to ``CUT_SPAN_MS`` after; reports how soon the move is on the drive
-    and its write's flash work."""
+    ``LIFT_MS``) to ``CUT_SPAN_MS`` after; reports how soon the move is kept (its file
+    on the drive joined with the nvm journal, as the board does at power-up) and its
+    write's flash work."""
     from playboard.board.layout import load_layout
     from playboard.board.mancala_tracker import LIFT_MS
     from playboard.games.registry import new_game
     from playboard.record.read import parse_game
-    from playboard_host.pico.circuitpy import DRIVE_OFFSET, DRIVE_SECTORS, SECTOR, list_drive, read_drive
+    from playboard_host.boardflash import join_journal
+    from playboard_host.pico.circuitpy import DRIVE_SECTORS, NVM_BYTES, NVM_OFFSET, SECTOR, list_drive, read_drive
 
     t_host = time.time()
     lay = load_layout("tihbat")
@@ -125,16 +128,20 @@ def move_on_the_drive(p, link):
     g.push(0)
     p.set_closed([lay.sensor_of(c) for c in range(4) if g.pos[c]], t + 600000)  # sown
     read = t + LIFT_MS * 1000
-    cuts = [(ms, p.power_cut(read + ms * 1000, DRIVE_OFFSET, DRIVE_SECTORS * SECTOR))
+    whole = (NVM_OFFSET, NVM_BYTES + DRIVE_SECTORS * SECTOR)  # the nvm journal, then the drive
+    cuts = [(ms, p.power_cut(read + ms * 1000, *whole))
             for ms in range(0, CUT_SPAN_MS + 1, CUT_STEP_MS)]
     p.wait_for(lambda q: len(q.cuts) >= len(cuts), 600, "the power cuts")
 
-    def plies(image):
-        for n in list_drive(image, "games"):
-            r = parse_game(read_drive(image, "games/" + n), gid)
-            if r.name == "tihbat":
-                return r.plies
-        return -1
+    def plies(image):  # the game as the board puts it together at power-up: file + journal
+        nvm, drive = image[:NVM_BYTES], image[NVM_BYTES:]
+        names = list_drive(drive, "games")
+        raw = None
+        for k in "gs":
+            if "%s%d.rec" % (k, gid) in names:
+                raw = read_drive(drive, "games/%s%d.rec" % (k, gid))
+        raw = join_journal(raw, gid, nvm)
+        return -1 if raw is None else parse_game(raw, gid).plies
 
     kept = [(ms, plies(p.flash(cut=k))) for ms, k in cuts]
     st = link.request("S")
@@ -148,7 +155,7 @@ def move_on_the_drive(p, link):
             since = ms
         elif n < 1:
             since = None
-    benchlib.report(label + ": on the drive, ms after it is read (its lift held %d ms; a power cut every %d ms)"
+    benchlib.report(label + ": kept on flash (the nvm journal, hw/nvm.py), ms after it is read (its lift held %d ms; a power cut every %d ms)"
                     % (LIFT_MS, CUT_STEP_MS), since if since is not None else "not within %d ms" % CUT_SPAN_MS, "ms")
     first, last = p.cuts[cuts[0][1]], p.cuts[cuts[-1][1]]
     benchlib.report(label + ": its write's flash work in the %d ms after it is read: erases, page programs,"

@@ -83,9 +83,9 @@ SIDE_BY_SIDE = [
     ("frame in play (MicroPython median, CircuitPython mean busy share)",
      ("pico (frozen): frame, play (Toguz v engine, nobody moves): median",
       "pico: frame, play (Toguz v engine, nobody moves): median", "circuitpython: toguz demo level 9: mean frame")),
-    ("a move on flash (MicroPython: append median; CircuitPython: drive)",
+    ("a move on flash (MicroPython: append median; CircuitPython: kept, nvm journal)",
      ("pico (frozen): append one move record (on flash, median", "pico: append one move record (on flash, median",
-      "circuitpython: a Tihbat move made on the sensors: on the drive")),
+      "circuitpython: a Tihbat move made on the sensors: kept on flash")),
 ]
 for _g in ("toguz", "tobit", "tobit4", "tihbat"):
     SIDE_BY_SIDE.append(("perft %s, leaves/s" % _g, ("pico (frozen): perft %s " % _g, "pico: perft %s " % _g,

@@ -20,8 +20,8 @@ def test_rows_take_each_columns_figure_by_its_bench_name():
            " / NativeSearch as Python", "439 / 359", "/s"),
         _f("circuitpython: perft toguz (613 leaves), leaves/s", 975, "/s"),
         _f("pico (frozen): append one move record (on flash, median of 300)", 1.2, "ms"),
-        _f("circuitpython: a Tihbat move made on the sensors: on the drive, ms after it is read (a power cut"
-           " every 10 ms)", 30, "ms"),
+        _f("circuitpython: a Tihbat move made on the sensors: kept on flash (the nvm journal,"
+           " hw/nvm.py), ms after it is read (a power cut every 10 ms)", 30, "ms"),
     ]
     lines = side_by_side(figures)
     rows = dict((ln[:66].rstrip(), ln[67:].split()) for ln in lines[2:])
