@@ -91,6 +91,8 @@ def to_pgn(game):
     tags = {"Event": game.tags.get("Event", "Playboard game"), "Site": game.tags.get("Site", "Playboard"),
             "Date": game.date, "White": game.tags.get("White", "South"), "Black": game.tags.get("Black", "North"),
             "Result": game.result, "Variant": VARIANT}
+    if "Round" in game.tags:  # a tournament's game (its pairing's round: "2.3" round 2, table 3)
+        tags["Round"] = game.tags["Round"]
     if game.fen:
         tags["FEN"] = game.fen
         tags["SetUp"] = "1"
