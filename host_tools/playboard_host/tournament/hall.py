@@ -605,6 +605,8 @@ class Hall:
                         "White": p.get("white") or "?", "Black": p.get("black") or "?",
                         "Game": (s.game if own else None) or p.get("game") or "?",
                         "Board": p.get("label") or s.board_id or s.port, "Result": result}
+                if result != "*" and s.termination:  # how it ended, as the board's record says
+                    tags["Termination"] = s.termination
                 texts.append(pgn.format_game(tags, moves, result))
         name = "round-%s.pgn" % rnd if rnd else "live.pgn"
         path = os.path.join(self.live_dir, name)
