@@ -119,12 +119,14 @@ class Imported:
         self.uid = "ps-%08x" % zlib.crc32(text.encode("utf-8"))
 
 
-def read_pgn(lines):
+def read_pgn(lines, reader=None):
     """The games of PlayStrategy PGN text ``lines`` (an iterable of lines): a list of
     (Imported or None, why not or None, game number in the file), one per game; a game
     of another variant, one whose moves the rules refuse, or one that is not PGN (a
     broken tag line, a file cut short in it) is (None, one line, n): the others are
-    read all the same. ``pgn.RecordError`` when no game of the text can be read."""
+    read all the same. ``pgn.RecordError`` when no game of the text can be read.
+    ``reader``: each ``pgn.Record`` to that triple (default :func:`read_game`)."""
+    reader = reader or read_game
     out = []
     first = None
     readable = False
@@ -138,9 +140,9 @@ def read_pgn(lines):
             continue
         for rec in recs:  # (one: the chunk is one game's text)
             readable = True
-            rec.number = n
+            rec.number, rec.line = n, rec.line + start - 1
             rec.move_lines = [k + start - 1 for k in rec.move_lines]
-            out.append(_one(rec))
+            out.append(reader(rec))
     if not readable and first is not None:
         raise first
     return out
@@ -172,7 +174,9 @@ def _game_texts(lines):
         yield n + 1, start, chunk
 
 
-def _one(rec):
+def read_game(rec):
+    """One ``pgn.Record`` of PlayStrategy's PGN as (Imported, None, n), or (None, why
+    not in one line, n): another variant, a move the rules refuse."""
     variant = rec.tags.get("Variant", VARIANT)
     if variant.lower() not in ("togyzkumalak", "toguz kumalak", "toguz"):
         return None, "game %d: variant %s, not Togyzkumalak" % (rec.number, variant), rec.number

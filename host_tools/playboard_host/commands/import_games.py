@@ -1,15 +1,20 @@
-"""`playboard import-games`: games from other places into the library (PlayStrategy's
-Togyzkumalak PGN: host_tools/playboard_host/playstrategy.py)."""
+"""`playboard import-games`: games from other places into the library: PlayStrategy's
+Togyzkumalak PGN (host_tools/playboard_host/playstrategy.py) and Playboard's own
+records, as `export` or `tournament pgn` wrote them (own_records.py)."""
 from playboard_host.cli import CommandError, add_library_argument
 
-HELP = "add games from a file into the library: PlayStrategy's Togyzkumalak PGN (their export)"
-BOARD = "playstrategy"  # the library's board id of the imported games
+HELP = ("add games from a file into the library: PlayStrategy's Togyzkumalak PGN (their export), "
+        "or Playboard's own records (playboard export, tournament pgn)")
+BOARD = "playstrategy"  # the library's board id of the games imported from PlayStrategy
+OWN_BOARD = "import"  # ... and of Playboard's own records (their board: the Board tag)
 
 
 def add_arguments(p):
-    p.add_argument("file", help="the PGN file (PlayStrategy's download of one game or many)")
-    p.add_argument("--format", "-f", choices=("playstrategy",), default="playstrategy",
-                   help="the file's format (default playstrategy)")
+    p.add_argument("file", help="the PGN file (PlayStrategy's download of one game or many, or a "
+                                "playboard export of another library)")
+    p.add_argument("--format", "-f", choices=("auto", "playstrategy", "playboard"), default="auto",
+                   help="the file's format (default auto: each game with a Game tag and no Variant "
+                        "tag is Playboard's own, any other PlayStrategy's)")
     add_library_argument(p)
 
 
@@ -23,7 +28,7 @@ def held_game(lib, rec):
     for g in lib.same_moves(rec.name, rec.fen, rec.moves):
         if "Board" in t and "BoardGame" in t:
             if (g.board, "%d" % g.board_game) == (t["Board"], t["BoardGame"]) \
-                    or (g.board == BOARD and g.tags.get("Board") == t["Board"]
+                    or (g.board in (BOARD, OWN_BOARD) and g.tags.get("Board") == t["Board"]
                         and g.tags.get("BoardGame") == t["BoardGame"]):
                 return g
             continue
@@ -37,11 +42,13 @@ def held_game(lib, rec):
 def run(args):
     from playboard import pgn
     from playboard_host.library import Library, LibraryError
-    from playboard_host.playstrategy import read_pgn
+    from playboard_host import own_records, playstrategy
 
+    read = {"auto": own_records.read_any, "playstrategy": playstrategy.read_pgn,
+            "playboard": lambda f: playstrategy.read_pgn(f, own_records.read_game)}[args.format]
     try:
         with open(args.file, encoding="utf-8") as f:
-            games = read_pgn(f)
+            games = read(f)
     except OSError as e:
         raise CommandError("can't read %s: %s" % (args.file, e.strerror or e))
     except (pgn.RecordError, UnicodeDecodeError) as e:
@@ -61,7 +68,8 @@ def run(args):
             if held is not None:
                 old += 1
                 print("game %d: already held (library game %d, from board %s)" % (n, held.id, held.board))
-            elif lib.add(BOARD, rec, ("\n".join(rec.moves)).encode("utf-8")):
+            elif lib.add(OWN_BOARD if isinstance(rec, own_records.OwnRecord) else BOARD, rec,
+                         ("\n".join(rec.moves)).encode("utf-8")):
                 new += 1
             else:
                 old += 1
