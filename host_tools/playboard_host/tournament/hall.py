@@ -625,9 +625,8 @@ def _carries(st, p):
     ``p`` (a ``G`` request's ``pairing``: event, round, white, black) in its header: a
     board back after a power cut, a cable or the hall's own restart is not told it again
     for its next game. A game left unfinished (no result, over) does not count."""
-    t = st.tags or {}
-    if st.game is None or (t.get("Event"), t.get("Round"), t.get("White"), t.get("Black")) != (
-            p["event"], p["round"], p["white"], p["black"]):
+    from playboard_host.tournament.results import carries
+    if st.game is None or not carries(st.tags or {}, p):
         return False
     return st.result not in (None, "*") or st.in_play
 
