@@ -52,3 +52,23 @@ def test_a_file_with_no_game_to_read_is_refused_in_one_line(tmp_path, capsys, te
     code, out, err, whites = _import(tmp_path, capsys, text)
     assert code == 2 and whites == [] and out == ""
     assert err == "playboard: %s is not a PGN file: %s\n" % (tmp_path / "games.pgn", why)
+
+
+def test_a_file_in_another_encoding_is_named_so_and_read_with_encoding(tmp_path, capsys):
+    """A PGN saved by a Windows program in Cyrillic (cp1251; PGN's own standard says
+    Latin-1): it was "not a PGN file: 'utf-8' codec can't decode byte 0xc0 ..."."""
+    f = tmp_path / "cyr.pgn"
+    f.write_bytes((GAME % (1, "Алия")).encode("cp1251"))
+    db = str(tmp_path / "lib.sqlite")
+    assert cli.main(["import-games", str(f), "--library", db]) == 2
+    out, err = capsys.readouterr()
+    assert err == ("playboard: %s is not UTF-8 text (byte 0xc0 on line 3): give its encoding, e.g. "
+                   "--encoding cp1251 (Cyrillic Windows) or --encoding latin-1 (PGN's own)\n" % f)
+    assert cli.main(["import-games", str(f), "--library", db, "--encoding", "cp1251"]) == 0
+    assert cli.main(["import-games", str(f), "--library", db, "--encoding", "klingon"]) == 2
+    out, err = capsys.readouterr()
+    assert err == "playboard: --encoding klingon: no such text encoding\n"
+    lib = Library(db)
+    (g,) = lib.games()
+    lib.close()
+    assert g.tags["White"] == "Алия"

@@ -15,6 +15,9 @@ def add_arguments(p):
     p.add_argument("--format", "-f", choices=("auto", "playstrategy", "playboard"), default="auto",
                    help="the file's format (default auto: each game with a Game tag and no Variant "
                         "tag is Playboard's own, any other PlayStrategy's)")
+    p.add_argument("--encoding", default="utf-8",
+                   help="the file's text encoding (default utf-8; e.g. cp1251 for a Cyrillic Windows "
+                        "file, latin-1 as PGN's own standard has it)")
     add_library_argument(p)
 
 
@@ -39,7 +42,21 @@ def held_game(lib, rec):
     return None
 
 
+def _first_bad_byte(path, encoding):
+    """(byte, line) of the first byte of file ``path`` that ``encoding`` cannot decode
+    (read whole again: a decoding error inside ``open()`` counts from its own chunk)."""
+    with open(path, "rb") as f:
+        data = f.read()
+    try:
+        data.decode(encoding)
+    except UnicodeDecodeError as e:
+        return data[e.start], data[:e.start].count(b"\n") + 1
+    return 0, 1
+
+
 def run(args):
+    import codecs
+
     from playboard import pgn
     from playboard_host.library import Library, LibraryError
     from playboard_host import own_records, playstrategy
@@ -47,11 +64,21 @@ def run(args):
     read = {"auto": own_records.read_any, "playstrategy": playstrategy.read_pgn,
             "playboard": lambda f: playstrategy.read_pgn(f, own_records.read_game)}[args.format]
     try:
-        with open(args.file, encoding="utf-8") as f:
+        codecs.lookup(args.encoding)
+    except LookupError:
+        raise CommandError("--encoding %s: no such text encoding" % args.encoding)
+    try:
+        with open(args.file, encoding=args.encoding) as f:
             games = read(f)
     except OSError as e:
         raise CommandError("can't read %s: %s" % (args.file, e.strerror or e))
-    except (pgn.RecordError, UnicodeDecodeError) as e:
+    except UnicodeDecodeError:
+        byte, line = _first_bad_byte(args.file, args.encoding)
+        raise CommandError("%s is not %s text (byte 0x%02x on line %d): give its encoding, e.g. --encoding "
+                           "cp1251 (Cyrillic Windows) or --encoding latin-1 (PGN's own)"
+                           % (args.file, "UTF-8" if codecs.lookup(args.encoding).name == "utf-8" else args.encoding,
+                              byte, line))
+    except pgn.RecordError as e:
         raise CommandError("%s is not a PGN file: %s" % (args.file, e))
     try:
         lib = Library(args.library)
