@@ -336,7 +336,8 @@ def _send(e, args):
                 continue
             req = pairing_request(e, p)
             names = e.names_by_id()
-            said = "board %s: round %s, %s (White) - %s (Black)" % (label, round_text(p), names[p.white], names[p.black])
+            said = "board %s: round %s, %s (White) - %s (Black)" % (
+                label, round_text(p), names[p.white], names[p.black])
             its = game_carrying(link, req["pairing"])
             if its is not None:  # (sent again, the board would keep it for its next game too)
                 print("%s is its game (%s): not sent again" % (said, its))
