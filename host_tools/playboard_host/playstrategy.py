@@ -91,6 +91,8 @@ def to_pgn(game):
     tags = {"Event": game.tags.get("Event", "Playboard game"), "Site": game.tags.get("Site", "Playboard"),
             "Date": game.date, "White": game.tags.get("White", "South"), "Black": game.tags.get("Black", "North"),
             "Result": game.result, "Variant": VARIANT}
+    if "Round" in game.tags:  # a tournament's game (its pairing's round: "2.3" round 2, table 3)
+        tags["Round"] = game.tags["Round"]
     if game.fen:
         tags["FEN"] = game.fen
         tags["SetUp"] = "1"
@@ -117,18 +119,64 @@ class Imported:
         self.uid = "ps-%08x" % zlib.crc32(text.encode("utf-8"))
 
 
-def read_pgn(lines):
+def read_pgn(lines, reader=None):
     """The games of PlayStrategy PGN text ``lines`` (an iterable of lines): a list of
     (Imported or None, why not or None, game number in the file), one per game; a game
-    of another variant, or one whose moves the rules refuse, is (None, one line, n).
-    ``pgn.RecordError`` for text that is not PGN at all."""
+    of another variant, one whose moves the rules refuse, or one that is not PGN (a
+    broken tag line, a file cut short in it) is (None, one line, n): the others are
+    read all the same. ``pgn.RecordError`` when no game of the text can be read.
+    ``reader``: each ``pgn.Record`` to that triple (default :func:`read_game`)."""
+    reader = reader or read_game
     out = []
-    for rec in pgn.read_games(lines):
-        out.append(_one(rec))
+    first = None
+    readable = False
+    for n, start, chunk in _game_texts(lines):
+        try:
+            recs = list(pgn.read_games(chunk))
+        except pgn.RecordError as e:  # (its line in the file, not in its own text)
+            line = None if e.line is None else e.line + start - 1
+            first = first or pgn.RecordError(e.reason, n, line)
+            out.append((None, "game %d: %s" % (n, pgn.RecordError(e.reason, None, line)), n))
+            continue
+        for rec in recs:  # (one: the chunk is one game's text)
+            readable = True
+            rec.number, rec.line = n, rec.line + start - 1
+            rec.move_lines = [k + start - 1 for k in rec.move_lines]
+            out.append(reader(rec))
+    if not readable and first is not None:
+        raise first
     return out
 
 
-def _one(rec):
+def _game_texts(lines):
+    """Split PGN text ``lines`` into each game's own lines, as ``pgn.read_games`` reads
+    them (a tag line after movetext begins the next game; a ``{comment}`` may run over
+    lines): yields (game number from 1, the line number its text begins on, its lines)."""
+    chunk, start, n = [], 1, 0
+    in_moves = in_comment = False
+    for lineno, raw in enumerate(lines, 1):
+        line = raw.strip()
+        if lineno == 1 and line.startswith("\ufeff"):
+            line = line[1:]
+        if not in_comment and line.startswith("[") and in_moves:
+            n += 1
+            yield n, start, chunk
+            chunk, start, in_moves = [], lineno, False
+        chunk.append(raw)
+        if in_comment or (line and not line.startswith(("[", "%"))):
+            in_moves = True
+            for c in line.split(";", 1)[0] if not in_comment else line:
+                if c == "{":
+                    in_comment = True
+                elif c == "}":
+                    in_comment = False
+    if chunk:
+        yield n + 1, start, chunk
+
+
+def read_game(rec):
+    """One ``pgn.Record`` of PlayStrategy's PGN as (Imported, None, n), or (None, why
+    not in one line, n): another variant, a move the rules refuse."""
     variant = rec.tags.get("Variant", VARIANT)
     if variant.lower() not in ("togyzkumalak", "toguz kumalak", "toguz"):
         return None, "game %d: variant %s, not Togyzkumalak" % (rec.number, variant), rec.number

@@ -109,8 +109,14 @@ def open_port(port=None, vid_pid=DEFAULT_VID_PID, timeout=0.05):
         if port is None:
             raise LinkError("no board with USB id %s found; plug it in or give --port" % vid_pid)
     try:
-        return serial.Serial(port, BAUD, timeout=timeout)
+        # exclusive: a second program opening the port is refused (POSIX: flock, let go when
+        # the port closes or the program ends; Windows ports are exclusive anyway)
+        return serial.Serial(port, BAUD, timeout=timeout, exclusive=True)
     except (serial.SerialException, OSError) as e:
+        if "exclusively lock" in str(e):  # (pyserial's words: "Could not exclusively lock port ...")
+            raise LinkError("cannot open %s: another program has it open (playboard hall, live or sync?): "
+                            "stop it first; while the hall follows a board, sync it through the hall "
+                            "(hall --sync)" % port)
         raise LinkError("cannot open %s: %s" % (port, _reason(e)))
 
 

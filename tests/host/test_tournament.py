@@ -481,7 +481,7 @@ def test_a_knockout_double_forfeit_is_nobodys_win_and_the_next_opponent_has_a_by
     assert [(names[p.white], p.black, p.result) for p in ps] == [("B", None, "bye")]  # B the champion
     recs = list(read_games(outputs.event_pgn(e, lib).splitlines()))
     assert [(r.tags["Round"], r.tags["Result"], r.tags.get("Forfeit"), r.tags.get("Termination")) for r in recs] == [
-        ("1.1", "*", "-/-", "forfeit"), ("1.2", "1-0", None, None)]
+        ("1.1", "*", "-/-", "forfeit"), ("1.2", "1-0", None, "adjudication")]  # (a result by hand)
     lib.close()
 
 

@@ -30,11 +30,11 @@ def run(args):
                               "termination": g.termination, "plies": g.plies, "white": g.tags.get("White"),
                               "black": g.tags.get("Black"), "board": g.board}, ensure_ascii=False))
         return 0
-    print("%5s  %-10s  %-7s  %-24s  %5s  %s" % ("id", "date", "game", "result", "plies", "players"))
-    for g in games:
+    words = [result_short(g.game, g.result, g.termination, g.tags) for g in games]
+    w = max([24] + [len(t) for t in words])  # (a tournament's names make them long)
+    print("%5s  %-10s  %-7s  %-*s  %5s  %s" % ("id", "date", "game", w, "result", "plies", "players"))
+    for g, text in zip(games, words):
         players = "%s - %s" % (g.tags.get("White", "?"), g.tags.get("Black", "?"))
-        print("%5d  %-10s  %-7s  %-24s  %5d  %s" % (g.id, g.date, g.game,
-                                                    result_short(g.game, g.result, g.termination, g.tags),
-                                                    g.plies, players))
+        print("%5d  %-10s  %-7s  %-*s  %5d  %s" % (g.id, g.date, g.game, w, text, g.plies, players))
     print("%d game%s" % (len(games), "" if len(games) == 1 else "s"))
     return 0

@@ -307,7 +307,7 @@ def _send(e, args):
     """``tournament send``: each port's board told its next pairing (its hello's id
     names its label); one line per board."""
     from playboard_host.serial_link import BoardLink, LinkError, open_port
-    from playboard_host.tournament.results import next_pairing, pairing_request, round_text
+    from playboard_host.tournament.results import game_carrying, next_pairing, pairing_request, round_text
 
     failed = 0
     seen = {}
@@ -334,10 +334,16 @@ def _send(e, args):
             if p is None:
                 print("board %s (%s): no pairing to play" % (label, port))
                 continue
-            link.set_game(**pairing_request(e, p))
+            req = pairing_request(e, p)
             names = e.names_by_id()
-            print("board %s: round %s, %s (White) - %s (Black): its next game" % (
-                label, round_text(p), names[p.white], names[p.black]))
+            said = "board %s: round %s, %s (White) - %s (Black)" % (
+                label, round_text(p), names[p.white], names[p.black])
+            its = game_carrying(link, req["pairing"])
+            if its is not None:  # (sent again, the board would keep it for its next game too)
+                print("%s is its game (%s): not sent again" % (said, its))
+                continue
+            link.set_game(**req)
+            print("%s: its next game" % said)
         except LinkError as x:
             print("%s: %s" % (port, x))
             failed += 1

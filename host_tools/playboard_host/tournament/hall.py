@@ -56,6 +56,7 @@ class BoardState:
         self.base_ply = 0  # the ply of the game's first position (its move events count from it)
         self.drops = 0  # times the link went away
         self.tags = {}  # the game's header (a pairing's Event, Round, White, Black)
+        self.in_play = False  # its game is the one in play (the status's ``current``), not a finished one
         self.sent = None  # the pairing request last sent to the board (hall.send_pairing)
         self.kept = None  # the pairing the board keeps for its next game (its status's tags), or None
         self.ready = 0  # which sides confirmed it (bit 0 White, bit 1 Black: the status's "ready")
@@ -98,6 +99,8 @@ class BoardState:
     def event(self, ev, now):
         """Apply live event ``ev`` (dict) at ``now`` (the hall's clock, s). True if it changed anything shown."""
         kind = ev.get("ev")
+        if kind in ("game", "resumed", "over", "menu"):
+            self.in_play = kind in ("game", "resumed")
         if kind == "game":
             self.start(ev.get("game"), ev.get("fen"))
             self.kept = None  # (a two-player game took the pairing kept, or it stays: run asks)
@@ -180,6 +183,7 @@ class BoardWatch(threading.Thread):
                 pass
             status = link.status()
             rec = self._board_game(link, status)
+            in_play = status.get("current") is not None
             with self.hall.lock:
                 twin = [o.port for o in self.hall.boards.values() if o is not st and o.claimed
                         and o.board_id == hello.get("board")]
@@ -205,6 +209,7 @@ class BoardWatch(threading.Thread):
                 if rec is not None:
                     st.start(rec.name, rec.fen, rec.moves, rec.result, rec.tags)
                     st.termination = rec.termination
+                    st.in_play = in_play
                 if correcting:  # (counted from now: when it began is not known)
                     st.correction_since = self.hall.clock()
                 st.updated = time.time()
@@ -236,6 +241,7 @@ class BoardWatch(threading.Thread):
                         if rec is not None:
                             with self.hall.lock:
                                 st.start(rec.name, rec.fen, rec.moves, rec.result, rec.tags)
+                                st.in_play = now_st.get("current") is not None
                                 if now_st.get("correcting"):  # (start forgot it)
                                     st.correction_since = self.hall.clock()
                     if any(shown):
@@ -466,6 +472,10 @@ class Hall:
         if want is None or want == st.sent:
             return
         st.sent = want
+        with self.lock:
+            carried = _carries(st, want["pairing"])
+        if carried:  # its game (in play, or ended and not yet taken) is the pairing's own
+            return
         try:
             status = link.set_game(**want)
         except LinkError as e:
@@ -595,6 +605,8 @@ class Hall:
                         "White": p.get("white") or "?", "Black": p.get("black") or "?",
                         "Game": (s.game if own else None) or p.get("game") or "?",
                         "Board": p.get("label") or s.board_id or s.port, "Result": result}
+                if result != "*" and s.termination:  # how it ended, as the board's record says
+                    tags["Termination"] = s.termination
                 texts.append(pgn.format_game(tags, moves, result))
         name = "round-%s.pgn" % rnd if rnd else "live.pgn"
         path = os.path.join(self.live_dir, name)
@@ -606,6 +618,17 @@ class Hall:
                 os.replace(tmp, path)  # a viewer polling the file never reads half of it
         except OSError as e:
             self.notice("can't write the live file %s: %s" % (path, e.strerror or e))
+
+
+def _carries(st, p):
+    """True if the board's game (``st``: in play, or finished with a result) carries pairing
+    ``p`` (a ``G`` request's ``pairing``: event, round, white, black) in its header: a
+    board back after a power cut, a cable or the hall's own restart is not told it again
+    for its next game. A game left unfinished (no result, over) does not count."""
+    from playboard_host.tournament.results import carries
+    if st.game is None or not carries(st.tags or {}, p):
+        return False
+    return st.result not in (None, "*") or st.in_play
 
 
 def _own(st, pair):

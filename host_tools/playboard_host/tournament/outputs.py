@@ -181,7 +181,8 @@ def _page(event, what, body):
 def event_pgn(event, lib):
     """Every game of the event with a result, as PGN-style records: the board's game
     (its moves) when one was taken, else a record without moves; tags Event, Round
-    ("3" or "3.2" for game 2 of match 3), Board, White, Black, Result."""
+    ("3" or "3.2" for game 2 of match 3), Board, White, Black, Result; a result
+    entered by hand has ``Termination "adjudication"``, a forfeit ``"forfeit"``."""
     names = event.names_by_id()
     out = []
     for p in event.pairings():
@@ -201,6 +202,8 @@ def event_pgn(event, lib):
             tags["Result"] = res
             if p.source != "board":
                 tags["Annotator"] = "result entered by hand"
+            if p.source == "hand":  # (not the board's end: "resignation" beside a draw)
+                tags["Termination"] = "adjudication"
             text = pgn.format_game(tags, g.moves, res, *_first(g))
         else:
             tags = dict(extra)
@@ -209,6 +212,8 @@ def event_pgn(event, lib):
             tags["Board"] = p.board or "?"
             if p.result in ("+/-", "-/+", "-/-"):
                 tags["Termination"] = "forfeit"
+            elif p.source == "hand":  # no game: the arbiter's (PGN's "adjudication")
+                tags["Termination"] = "adjudication"
             text = pgn.format_game(tags, [], res)
         out.append(text)
     return "".join(out)

@@ -90,6 +90,31 @@ def pairing_request(event, p):
             "pairing": {"event": t["Event"], "round": t["Round"], "white": t["White"], "black": t["Black"]}}
 
 
+def carries(tags, pairing):
+    """True if a game's header ``tags`` (dict) carry ``pairing`` (a ``G`` request's
+    ``pairing``: event, round, white, black): it is that pairing's game."""
+    return (tags.get("Event"), tags.get("Round"), tags.get("White"), tags.get("Black")) == (
+        pairing["event"], pairing["round"], pairing["white"], pairing["black"])
+
+
+def game_carrying(link, pairing):
+    """What the board on ``link`` (a serial_link.BoardLink) plays or played for
+    ``pairing``, in words: "in play, 14 moves" (its game in play carries it), "ended,
+    Aru won (1-0)" (its last finished game, not yet synced, carries it, with a result);
+    else None (the pairing is its next game's: send it). LinkError as the link's."""
+    cur = link.status().get("current")
+    if cur is not None:
+        rec = link.fetch_game(cur)[0]
+        return "in play, %d moves" % len(rec.moves) if carries(rec.tags, pairing) else None
+    done = [g for g in link.list_games() if g["finished"]]
+    if not done:
+        return None
+    rec = link.fetch_game(done[-1]["id"])[0]
+    if rec.result in (None, "*") or not carries(rec.tags, pairing):
+        return None  # (an abandoned game: the pairing is played again)
+    return "ended, %s (%s)" % (result_words(rec.result, pairing["white"], pairing["black"]), rec.result)
+
+
 def _where(p):
     return "round %d table %s%s on board %s" % (p.round, p.match, ".%d" % p.game_no if p.game_no > 1 else "", p.board)
 

@@ -108,6 +108,7 @@ class Session:
         self.termination = None
         self.engine_move = None
         self.game_id = None  # the board's id of the game on show (its record), from its event
+        self.resumed = False  # the board resumed a game at power-up (its ``resumed`` event)
         self.engine_cell = None  # mancala: the pit of the engine's move on show, to be sown by hand
         self.sown = None  # mancala: (cell, board ms) of the player's last move, while it may be on show
         self.menu_choice = None
@@ -133,7 +134,9 @@ class Session:
                 if "check" not in board.status():
                     break
                 board.advance(1000)
-            self.new(game, mode, level)
+            self._poll()
+            if not self.resumed:  # a game resumed from the flash (a power cut, a Ctrl-C) goes on
+                self.new(game, mode, level)
         except SimError as e:
             self.close()
             raise SessionError("the simulated board did not start: %s" % e)
@@ -268,9 +271,12 @@ class Session:
         elif kind == "stopped":
             self.refusal = "The engine stopped thinking: your move was taken back. Play again."
         if kind in ("game", "resumed"):
+            self.resumed = kind == "resumed"
             self.game_id = ev.get("id")
             self.game_name = ev.get("game", self.game_name)
             self.game = new_game(self.game_name, ev.get("fen"))
+            if self.resumed:  # with its moves from the board's record (the page lists them)
+                self.game = self._kept_moves(ev) or self.game
             self.mode = ev.get("mode", self.mode)
             self.level = ev.get("level", self.level)
             self.result, self.termination = "*", None
@@ -522,6 +528,24 @@ class Session:
             moves.append(g.move_text(m))
         moves.reverse()
         return moves
+
+    def _kept_moves(self, ev):
+        """The game the board resumed (its ``resumed`` event: id, game, fen) replayed from
+        its record on the flash folder, so that the page shows its moves; None when the
+        record is missing or does not reach the event's position (the page then starts
+        from that position, with no moves listed)."""
+        from playboard_host.boardflash import kept_game
+
+        try:
+            rec = kept_game(self.flash_dir, ev.get("id"))
+            if rec is None or rec.name != self.game_name:
+                return None
+            g = new_game(self.game_name, rec.fen)
+            for m in rec.moves:
+                g.push_text(m)
+        except (OSError, ValueError, TypeError, GameError):
+            return None
+        return g if g.fen() == ev.get("fen") else None
 
     def record_text(self):
         """The current game as a PGN-style record: the board's record of it (its flash
