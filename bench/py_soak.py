@@ -15,8 +15,9 @@ staff sync the games at each closing (``playboard sync``, the daily care of
 docs/museum.md); the board's heap is read at each closing.
 
 Checks (each a figure with its target): every synced record replays; no committed
-move lost (the moves the firmware's events reported are in the records: a game cut
-by the power may hold one more, the one being written); no state the board never
+move lost (the moves the firmware's events reported are in the records, each game's
+found by the board's id: a game cut by the power may hold more, those committed after
+the soak last read the events, which died with the process: ``match``); no state the board never
 leaves (after each visitor: menu or attract within ``idle_s`` + 60 s); no watchdog
 reset (the board's health counters); the heap at closing within 2 KB from day 2 on:
 over days alike (no power-up that day, the same last game) and, in a second run of
