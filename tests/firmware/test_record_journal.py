@@ -548,3 +548,40 @@ def test_a_power_cut_at_every_tick_of_a_game_put_away_at_the_menu_keeps_every_re
                 assert read_game_file(st, r.id, True).moves == r.moves + ["11"], k
             assert not any(n.endswith(".rec.tmp") for n in fs.files), (k, sorted(fs.files))
             gc.collect()
+
+
+def test_a_cut_at_every_tick_then_the_museums_power_up_ends_the_game_with_every_move():
+    # a museum board (``resume never``): at power-up the game found unfinished is ended
+    # abandoned at once (app/startup.py), whatever the cut left in the journal (a record
+    # cut short, a fold cut short, a game begun there with no file); with a move on
+    # record it is kept whole and ended, with none it is dropped; the next game begins
+    fs, nor = FakeFs(), RamNor(4, None)
+    nor.power = fs.power
+    _session(_store(fs, nor), [])
+    total = fs.power.ticks
+    step = 5 if is_micropython() else 2
+    with ColdKept():
+        for k in range(0, total, step):
+            fs = FakeFs()
+            nor = RamNor(4, fs.power)
+            fs.cut(k, garbage=5)
+            log = []
+            try:
+                _session(_store(fs, nor), log)
+            except PowerCut:
+                pass
+            fs.power_on()
+            st = _store(fs, nor)
+            r = _check(st, log, "cut at tick %d" % k)
+            if r is not None:
+                assert st.finish("*", "abandoned"), (k, st.error)
+                rec = read_game_file(st, r.id, True)
+                if r.plies:
+                    assert rec.finished and rec.termination == "abandoned" and rec.moves == r.moves, k
+                else:
+                    assert rec.name is None and ROOT + "/g%d.rec" % r.id not in fs.files, k
+            gid = st.new_game("toguz")
+            assert gid is not None and gid > max([g for g, _, _ in log] or [0]), (k, gid)
+            assert st.add_move("11") and st.finish("1-0", "")
+            assert read_game_file(st, gid, True).moves == ["11"], k
+            gc.collect()
