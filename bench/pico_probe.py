@@ -6,8 +6,9 @@ figures stalled the USB serial's output).
 - perft nodes/s per game (leaves counted at a small depth), engine nodes/s per game
   (a middle game, as bench/mp_engine.py), on the Cortex-M0+ at 125 MHz;
 - the record on the Pico's littlefs (bench/mp_record.py's figures): each append of a
-  300-move game (us), the start-up's scan and resume of it, the link's idle poll and
-  its answer to a fetch of 256 record bytes;
+  300-move game (us), the start-up's scan and resume of it (and with the journal, again
+  after a cut inside the next move's page program), the link's idle poll and its
+  answer to a fetch of 256 record bytes;
 - the app built as main.py builds it (pico-matrix, the link on the USB serial; no
   watchdog) and run frame by frame at its scan period: frame times (us) in the menu;
   a game's request (the link's ``G``) and every frame from it until the game is begun
@@ -133,6 +134,18 @@ st = record.Store("/bench", journal=JOURNAL)
 r = st.resume()
 out["rec_resume"] = [time.ticks_diff(time.ticks_us(), t0), len(r.moves) if r is not None else -1]
 r = None
+if JOURNAL is not None and st.journal.pos:
+    # the power cut inside the next move's page program: its first bytes on flash, and
+    # the start-up again (the record cut short voided, the game gone on past it)
+    st.journal.program(st.journal.pos, b"M\x0511")
+    st.close()
+    st = None
+    gc.collect()
+    t0 = time.ticks_us()
+    st = record.Store("/bench", journal=JOURNAL)
+    r = st.resume()
+    out["rec_resume_torn"] = [time.ticks_diff(time.ticks_us(), t0), len(r.moves) if r is not None else -1]
+    r = None
 lk = link.Link(Quiet(), st)
 t0 = time.ticks_us()
 for _ in range(100):

@@ -181,6 +181,10 @@ def main():
     us, n = d["rec_resume"]
     report("pico: start-up scan + resume of a 300-move game (%d moves)" % n, us / 1000, "ms", "<= 1000 ms",
            n == 300 and us <= 1000000)
+    if d.get("rec_resume_torn"):  # (the product image's journal only)
+        us, n = d["rec_resume_torn"]
+        report("pico: start-up scan + resume of a 300-move game after a cut inside a move's page program"
+               " (%d moves)" % n, us / 1000, "ms", "<= 1000 ms", n == 300 and us <= 1000000)
     report("pico: link.poll() with nothing waiting", d["link_poll"] / 1000, "ms", "<= 1 ms",
            d["link_poll"] <= 1000)
     report("pico: link: answer one fetch (256 record bytes)", d["link_fetch"] / 1000, "ms", "<= 30 ms",

@@ -15,8 +15,9 @@ staff sync the games at each closing (``playboard sync``, the daily care of
 docs/museum.md); the board's heap is read at each closing.
 
 Checks (each a figure with its target): every synced record replays; no committed
-move lost (the moves the firmware's events reported are in the records: a game cut
-by the power may hold one more, the one being written); no state the board never
+move lost (the moves the firmware's events reported are in the records, each game's
+found by the board's id: a game cut by the power may hold more, those committed after
+the soak last read the events, which died with the process: ``match``); no state the board never
 leaves (after each visitor: menu or attract within ``idle_s`` + 60 s); no watchdog
 reset (the board's health counters); the heap at closing within 2 KB from day 2 on:
 over days alike (no power-up that day, the same last game) and, in a second run of
@@ -98,6 +99,7 @@ class Soak:
     def __init__(self, workdir, seed=14, idle_s=None, cuts=1.0, engine=0.35, tobit=0.2):
         self.dir = workdir
         self.rng = random.Random(seed)
+        self.seed = seed  # (the board's engine is seeded from it too: a run replays)
         self.b = SimBoard()
         self.image = os.path.join(workdir, "flash.img")
         self.db = os.path.join(workdir, "library.sqlite")
@@ -189,9 +191,9 @@ class Soak:
     def recover(self):
         """Switch the board on again after a power cut; the wall clock set again (the
         staff's PC, as at a sync: the RP2040 has no battery clock)."""
-        self.b.restart()
+        ready = self.b.restart()
         self.power_ups += 1
-        self.dbg("power-up", self.power_ups)
+        self.dbg("power-up", self.power_ups, ready.get("report") or "")
         self.set_wall(self.wall)
         self.adv(200)
         st = self.status()
@@ -369,7 +371,7 @@ class Soak:
         ``finish`` and the game goes on; ``engine``: the side the engine plays (-1
         none): its moves are waited for. The host's game follows the firmware's move events."""
         g = new_game(name)
-        rec = {"game": name, "moves": [], "cut": False}
+        rec = {"game": name, "moves": [], "cut": False, "touches": 0, "seen": 0}
         self.log.append(rec)
         self.n["started"] += 1
         for e in self.events():
@@ -402,6 +404,7 @@ class Soak:
             self.adv(2600 + self.rng.randint(0, 3000))
             if self.rng.random() < 0.04:
                 self.stray()
+            rec["touches"] += 1
             self.touch(self.sensor(name, m + per_side * g.turn), self.rng.randint(150, 600))
             want = g.move_text(m)
             self.adv(300)
@@ -429,6 +432,7 @@ class Soak:
         """Follow one event of the firmware; returns the move texts it committed."""
         if e["ev"] == "move":
             rec["moves"].append(e["move"])
+            rec["seen"] = rec.get("touches", 0)  # (the touches made when a move was last seen)
             try:
                 g.push_text(e["move"])
             except ValueError:  # (GameError) not a move of the game the host follows
@@ -440,6 +444,11 @@ class Soak:
             del rec["moves"][e["ply"]:]
             while g.ply > e["ply"]:
                 g.pop()
+        elif e["ev"] == "game" and not rec["moves"]:
+            # the board's game id (``match`` finds its record by it): the last game
+            # begun before a move is seen (a Tobit set-up begun by START and left has
+            # one of its own)
+            rec["id"] = e.get("id")
         elif e["ev"] == "engine":
             self.engine_move = e["move"]
         elif e["ev"] == "over":
@@ -494,6 +503,7 @@ class Soak:
             self.play(name, per_side, plies, finish, engine)
         except SimDied:
             self.log[-1]["cut"] = True
+            self.dbg("cut in game", self.log[-1])
             if self.killed:
                 self.killed = False
             else:
@@ -559,7 +569,7 @@ class Soak:
         off); the engine's (``engine`` its side, -1 none) made as its lights ask."""
         rng = self.rng
         g = new_game("tobit")
-        rec = {"game": "tobit", "moves": [], "cut": False}
+        rec = {"game": "tobit", "moves": [], "cut": False, "touches": 0, "seen": 0}
         self.log.append(rec)
         self.n["started"] += 1
         self.engine_move = None
@@ -585,6 +595,7 @@ class Soak:
                 self.adv(rng.randint(1500, 5000))
                 m = rng.choice(g.legal_moves())
             want = g.move_text(m)
+            rec["touches"] += 1
             for act, p in physical_actions(g, m):
                 self.b.set_sensor(self.sensor("tobit", p), 1 if act == "place" else 0)
                 self.adv(rng.randint(100, 400))
@@ -660,7 +671,7 @@ class Soak:
         self.n["sync_failed"] += 1  # the games stay on the board: the next closing's sync
 
     def run(self, days):
-        self.b.start("sim", image=self.image, blocks=64)
+        self.b.start("sim", image=self.image, blocks=64, seed=self.seed)
         self.set_wall(DAY0 + OPEN_S - 3600)
         self.configure()
         self.adv(100)
@@ -688,28 +699,10 @@ class Soak:
                     g.push_text(text)
             except Exception:  # noqa: BLE001 - a record that does not replay
                 bad += 1
-        lost = 0
-        i = 0
-        for rec in self.log:
-            have = rec["moves"]
-            if not have:
-                continue  # a game with no move made is not recorded (issue 34): nothing to find
-            j = i
-            while j < len(recs):
-                r = recs[j]
-                extra = 1 if rec["cut"] else 0
-                if r.game == rec["game"] and r.moves[:len(have)] == have and len(r.moves) <= len(have) + extra:
-                    break
-                j += 1
-            if j == len(recs):
-                if os.environ.get("SOAK_DEBUG"):
-                    print("unmatched", rec, [(r.game, r.result, len(r.moves), r.moves[:len(have) + 1] == have[:len(have) + 1])
-                                             for r in recs[max(0, i - 1):i + 3]], file=sys.stderr)
-                lost += len(have) or 0
-                if not have:
-                    continue
-            else:
-                i = j + 1
+        lost, unmatched, unseen = match(self.log, recs)
+        if os.environ.get("SOAK_DEBUG"):
+            for rec, near in unmatched:
+                print("unmatched", rec, [(r.board_game, r.game, r.result, r.moves) for r in near], file=sys.stderr)
         spread = (max(self.heap[1:]) - min(self.heap[1:])) if len(self.heap) > 1 else 0
         # days alike: from day 2, no power-up that day, the same last game (its code is
         # kept until another game needs the room): a leak shows there, a restart does not
@@ -721,13 +714,71 @@ class Soak:
         n_alike = sum(len(v) for v in groups.values())
         out = dict(self.n)
         out.update(started_empty=sum(1 for rec in self.log if not rec["moves"]), rec_finished=sum(1 for r in recs if r.result in ("1-0", "0-1", "1/2-1/2")),
-                   rec_abandoned=sum(1 for r in recs if r.result == "*"), records=len(recs), bad_records=bad, lost=lost, wdt_resets=health["wdt_resets"],
+                   rec_abandoned=sum(1 for r in recs if r.result == "*"), records=len(recs), bad_records=bad, lost=lost,
+                   unseen=unseen, wdt_resets=health["wdt_resets"],
                    chatter_counted=health["chatter"], memory_errors=health.get("memory_errors", 0),
                    power_ups=health["power_ups"], restarts=self.b.restarts,
                    restarts_counted=health.get("restarts", 0), heap_spread=spread, heap_alike=alike, n_alike=n_alike,
                    heap=self.heap,
                    heap_kind=self.heap_kind)
         return out
+
+
+def match(log, recs):
+    """The soak's games (``log``: per game begun its name ``game``, the ``moves`` the
+    firmware's events said it committed, ``cut`` if the power went during it, ``id``
+    the board's game id from its ``game`` event, ``touches`` the visitor's moves made
+    and ``seen`` how many of them were made when a move event was last read) against
+    the records synced (``recs``: library rows, in the order synced). Returns ``(lost,
+    unmatched, unseen)``: the committed moves not on record, the games missed (each
+    ``(game, records near where it should be)``), and the moves on record after the
+    last one the soak saw in games cut by the power.
+
+    A game is found by the board's id (else, as the events gave none, by its place
+    among the records: the first of its name from the last one matched on whose moves
+    begin with its own). Its record must hold every move the soak saw committed, in
+    order, and after them: none for a game the soak saw to its end; for a game cut by
+    the power, the moves the board committed after the soak last read its events,
+    which died with the process: the move being written, and for each of the
+    visitor's moves since (made after that read, or waiting for its sowing view's
+    confirmation, 2.5 s after the touch) that move, the engine's reply and a pass the
+    board makes (at most 3). Those moves replay (the records' check) but the soak
+    cannot know them: ``unseen``. A game with no move made is not recorded (issue 34)."""
+    lost = unseen = 0
+    unmatched = []
+    by_id = dict((r.board_game, r) for r in recs)
+    i = 0
+    for rec in log:
+        have = rec["moves"]
+        if not have:
+            continue
+        extra = 0
+        if rec["cut"]:
+            extra = 1 + 3 * (rec.get("touches", 0) - rec.get("seen", 0) + 1)
+
+        def fits(r):
+            return (r.game == rec["game"] and r.moves[:len(have)] == have
+                    and len(r.moves) <= len(have) + extra)
+
+        if rec.get("id") is not None:
+            r = by_id.get(rec["id"])
+            if r is None or not fits(r):
+                lost += len(have)
+                unmatched.append((rec, [r] if r is not None else []))
+            else:
+                unseen += len(r.moves) - len(have)
+                i = recs.index(r) + 1
+            continue
+        j = i
+        while j < len(recs) and not fits(recs[j]):
+            j += 1
+        if j == len(recs):
+            lost += len(have)
+            unmatched.append((rec, recs[max(0, i - 1):i + 3]))
+        else:
+            unseen += len(recs[j].moves) - len(have)
+            i = j + 1
+    return lost, unmatched, unseen
 
 
 class _Null:
@@ -779,6 +830,8 @@ def main():
     report("soak: records synced / not replaying", "%d / %d" % (f["records"], f["bad_records"]), "records",
            "0 not replaying", f["bad_records"] == 0)
     report("soak: committed moves lost", f["lost"], "moves", "0", f["lost"] == 0)
+    report("soak: moves on record after the last the soak saw, in games cut by the power",
+           f["unseen"], "moves")
     report("soak: visitors leaving a state never left", f["stuck"], "visitors", "0", f["stuck"] == 0)
     report("soak: longest wait for menu/attract", f["max_leave_s"], "s", "<= idle_s + %d" % MARGIN_S,
            f["stuck"] == 0)

@@ -7,6 +7,8 @@ committed move; the game's end folds it into its file, which holds every move, a
 closes its section of the journal. And on a flash folder with the default journal, the power cut
 right after a move.
 """
+import contextlib
+import io
 import os
 import random
 
@@ -124,3 +126,90 @@ def test_the_journal_is_on_by_default_and_a_power_cut_right_after_a_move_keeps_i
     st = b.status()
     assert st["state"] == "play" and st["ply"] == 3 and st["fen"] == g.fen(), st
     assert kept_game(flash, 1).moves == plan
+
+
+def test_moves_the_host_never_saw_before_a_cut_inside_a_write_are_kept_and_synced(board, tmp_path):
+    """The soak's 'lost' moves (main 508e4ab, seed 14: Toguz Kumalak against the
+    engine, 4 moves seen, then the power cut inside a write): a museum board (the
+    profile: ``resume never``), a game begun in the journal; the host reads the events
+    of the first moves, then not: the visitor's next move is confirmed and the engine
+    replies (both committed, their events never read), and the power goes inside the
+    record of the visitor's move after. At power-up the torn record is voided and the
+    game goes on in the journal past it (``Journal.go_on``), then is ended abandoned;
+    the sync gets every move the board committed, those the host saw first, the torn
+    one not."""
+    from playboard.app.state import MENU_GAME, MENU_LEVEL, MENU_MODE, MENU_START
+    from playboard.board.layout import load_layout
+    from playboard_host import cli
+    from playboard_host.gestures import press_sensor
+    from playboard_host.library import Library
+    from playboard_host.simboard import SimDied
+    from test_museum_e2e import _settings
+
+    b = board()
+    image = str(tmp_path / "flash.img")
+    b.start("sim", image=image, blocks=64, seed=62)
+    _settings(b, "--profile", "museum")
+    b.restart()  # (switched off and on after the profile, as docs/museum.md says)
+    b.advance(3000)
+    lay = load_layout("toguz")
+    for c in (MENU_GAME[0], MENU_MODE[1], MENU_LEVEL[0], MENU_START):  # White v the engine, level 1
+        press_sensor(b, lay.sensor_of(c))
+        b.advance(700)
+    b.advance(1000)
+    st = b.status()
+    assert st["state"] == "play" and st["mode"] == "white" and st["ply"] == 0, st
+    gid = st["store"]["current"]
+    g = new_game("toguz")
+    seen = []
+
+    def visitor_moves():  # (the visitor plays White, pit 1..9 of the South row)
+        m = g.legal_moves()[0]
+        b.tap(m, 150)
+        return g.move_text(m)
+
+    for k in (2, 4):  # two moves each, their events read
+        visitor_moves()
+        for _ in range(40):
+            b.advance(500)
+            for t in _moves(b.events()):
+                seen.append(t)
+                g.push_text(t)
+            if len(seen) == k:
+                break
+        b.advance(3000)  # (the engine's sowing view confirmed: the visitor's turn)
+    assert len(seen) == 4 and g.turn == 0, seen
+    unseen = [visitor_moves()]
+    b.advance(8000)  # confirmed (2.5 s), the engine's reply: no event read
+    assert b.status()["ply"] == 6
+    from playboard_host.boardflash import read_journal
+    data, (jgid, base, first, end, new) = read_journal(image + ".journal")
+    assert jgid == gid and new and data[end:] == b"\xff" * (len(data) - end)
+    b.cut_after(end % 256 + 3)  # the power goes 3 bytes into the next record (a page program)
+    visitor_moves()
+    with pytest.raises(SimDied):
+        b.advance(8000)
+    data, (jgid, base, first, end2, new) = read_journal(image + ".journal")
+    assert end2 == end and data[end:end + 3] != b"\xff" * 3 and data[end + 3:] == b"\xff" * (len(data) - end - 3)
+    ready = b.restart()
+    # the torn record voided, the game gone on in the journal past it (no settle, no
+    # erase at power-up), then ended abandoned (the museum's ``resume never``)
+    assert any("voided" in ln for ln in ready["report"]), ready["report"]
+    assert not any("from the journal" in ln for ln in ready["report"]), ready["report"]
+    b.advance(2000)
+    st = b.status()
+    assert st["state"] in ("menu", "attract") and st["store"]["current"] is None, st
+    db = str(tmp_path / "library.sqlite")
+    with contextlib.redirect_stdout(io.StringIO()):
+        assert cli.main(["sync", "--port", b.port, "--library", db, "-q"]) == 0
+    lib = Library(db, create=False)
+    recs = [r for r in lib.games_from("sim") if r.board_game == gid]
+    lib.close()
+    assert len(recs) == 1, recs
+    r = recs[0]
+    assert r.result == "*" and r.termination == "abandoned", (r.result, r.termination)
+    # every move the board committed: the 4 seen, the visitor's 5th and the engine's
+    # reply (never seen); the move being written when the power went is not there
+    assert r.moves[:5] == seen + unseen and len(r.moves) == 6, (r.moves, seen, unseen)
+    g.push_text(unseen[0])
+    g.push_text(r.moves[5])  # (the engine's reply: a legal move)

@@ -41,3 +41,47 @@ def test_two_museum_days_lose_nothing_and_the_board_always_comes_back(tmp_path):
     assert f["chatter"] >= 1 and f["chatter_counted"] >= 1, f
     assert f["memory_errors"] == 0 and f["sync_again"] + f["sync_failed"] == 0, f
     assert len(f["heap"]) == 2 and abs(f["heap"][1] - f["heap"][0]) < 8192, f  # (day 1 interns names)
+
+
+class _Row:
+    """A library row as ``py_soak.match`` reads it."""
+
+    def __init__(self, board_game, game, moves):
+        self.board_game, self.game, self.moves = board_game, game, moves
+
+
+def _game(moves, cut, gid, touches, seen, name="toguz"):
+    return {"game": name, "moves": moves, "cut": cut, "id": gid, "touches": touches, "seen": seen}
+
+
+def test_the_loss_check_takes_the_moves_a_cut_kept_from_the_soaks_eyes_and_finds_a_missing_one():
+    # the soak of 2026-12-06 06:58 (main 508e4ab, seed 14) counted 4 moves lost: Toguz
+    # Kumalak against the engine, 4 moves seen, the power cut inside a write; its
+    # record, synced after the power-up, is board game 62 with those 4 moves and 2 more
+    # (the visitor's move confirmed 2.5 s after its touch and the engine's reply, both
+    # committed after the soak last read the events, which died with the process); so
+    # did seed 2's Tihbat game 101 (6 seen, s101.rec on the flash image holds 8)
+    seen = ["65", "44", "88", "78"]
+    kept = seen + ["12", "34x"]
+    other = _Row(61, "toguz", ["11", "22"])
+    log = [_game(["11", "22"], False, 61, 2, 2), _game(seen, True, 62, 3, 2)]
+    assert py_soak.match(log, [other, _Row(62, "toguz", kept)])[::2] == (0, 2)
+    # a committed move missing, the record gone, or of another game: lost, each move
+    for rows in ([other, _Row(62, "toguz", seen[:3])], [other], [other, _Row(62, "tihbat", kept)],
+                 [other, _Row(62, "toguz", ["65", "44", "78", "88"])]):
+        lost, unmatched, _ = py_soak.match(log, rows)
+        assert lost == 4 and [u[0]["id"] for u in unmatched] == [62], rows
+    # a game the soak saw to its end (no cut) may hold nothing more
+    log[1]["cut"] = False
+    assert py_soak.match(log, [other, _Row(62, "toguz", kept)])[0] == 4
+    assert py_soak.match(log, [other, _Row(62, "toguz", seen)])[::2] == (0, 0)
+    # a cut: no more after the soak's moves than its touches since the last move it
+    # saw could have committed (each: the move, the engine's reply, a pass; and the
+    # move being written)
+    log[1].update(cut=True, touches=2, seen=2)
+    assert py_soak.match(log, [other, _Row(62, "toguz", seen + ["12"] * 4)])[::2] == (0, 4)
+    assert py_soak.match(log, [other, _Row(62, "toguz", seen + ["12"] * 5)])[0] == 4
+    # a game whose id the events never gave: found by its place among the records
+    log = [_game(["11", "22"], False, None, 2, 2), _game(seen, True, None, 3, 2)]
+    assert py_soak.match(log, [other, _Row(62, "toguz", kept)])[::2] == (0, 2)
+    assert py_soak.match(log, [_Row(62, "toguz", kept), other])[0] == 4  # (the order synced)

@@ -11,8 +11,9 @@ when it holds no game in play (one in play goes on here as it is: ``go_on``), wh
 fills (once in some 1,500 moves), at a game's end once it is three-quarters
 used (once in some 20 games); else a game's end (its fold) or a game dropped with no
 move closes its section with a ``J`` record naming no game (``close``), and the next
-game begins after it: neither a game's start nor its end erases (a cut or a failure
-that left bytes where the next record goes: settled, then erased).
+game begins after it: neither a game's start nor its end erases (a cut inside a
+record's page program: at power-up that record is voided and the game's section begun
+again after it, ``go_on``; other bytes where the next record goes: settled, then erased).
 
 Layout: byte 0 holds a ``J`` record (payload: the game id, 0, the size of its file
 ``g<id>.rec`` when the journal began; for a game begun in the journal, 0, 0, ``n``:
@@ -20,7 +21,9 @@ its file is not made yet; a closed section's: 0, 0, 0), then the game's records
 (``G`` and ``T`` of a game begun here, ``M``, ``U``, ``T``, ``E``) exactly as they
 would be appended to that file (``playboard.record``: type, length, payload,
 CRC-32), then the next section's ``J``
-record and records, and so on, then 0xff to the end; the last section counts. The
+record and records, and so on, then 0xff to the end; the last section counts. A
+record cut short may be voided (its bytes programmed to 0x00, which no record begins
+with) and followed by a ``J`` record: the scan goes on there. The
 records go into the file (folded, ``Journal.fold``: the file with them written
 aside and renamed, whole or not at all; a game begun here gets its file then) when
 the game ends or the journal fills; at power-up the game in play goes on here
@@ -45,6 +48,7 @@ from playboard.record.codec import GAME_TYPES, StoreError, crc32, encode_record
 _SECTOR = const(4096)
 _PAGE = const(256)
 _OVERHEAD = const(6)
+_VOID = const(261)  # a record's longest (a void covers one cut short)
 _T_COUNTER = const(0x4E)  # "N": the id counter's record (playboard.record)
 _T_END = const(0x45)  # "E": a game's end
 T_JOURNAL = const(0x4A)  # "J"
@@ -160,6 +164,23 @@ class Journal:
             return 0
         return n
 
+    def _past_void(self, pos):
+        """The first byte from ``pos`` on that is not 0x00 (``pos`` itself if it is not:
+        a void is a record cut short that ``go_on`` programmed to 0x00, which no record
+        begins with; at most 261 bytes)."""
+        pg = self._page
+        p = pos
+        while p < self.size and p < pos + _VOID + _PAGE:
+            k = min(_PAGE, self.size - p)
+            self.read(p, memoryview(pg)[0:k])
+            i = 0
+            while i < k and pg[i] == 0:
+                i += 1
+            p += i
+            if i < k:
+                break
+        return p
+
     def scan(self, buf):
         """What the journal holds: ``(gid, base, first, end, new)``: the game id and
         its file's size when the journal began, the byte of its first game record, the
@@ -175,7 +196,14 @@ class Journal:
         while True:  # (a later J record begins the section that counts: see ``close``)
             k = self.record_at(end, buf)
             if not k:
-                break
+                # a record cut short and voided (``go_on``): a J record after it goes on
+                p = self._past_void(end)
+                if p == end:
+                    break
+                k = self.record_at(p, buf)
+                if not k or buf[0] != T_JOURNAL:
+                    break
+                end = p
             end += k
             last = buf[0]
             if last == T_JOURNAL:
@@ -236,15 +264,15 @@ class Journal:
         as its ``J`` record says (none for a game begun here, else ``base`` bytes, and no
         fold's ``.tmp`` beside it), the game goes on here as it is: nothing is folded or
         erased (the settle's erase of the sectors used, 45-400 ms each with the chip
-        stalled, kept a 300-move game's resume 1.09 s at the worst erase). The journal
+        stalled, kept a 300-move game's resume 1.09 s at the worst erase). A record cut
+        short after its records (a cut inside its page program: never committed) is
+        gone past by page programs (``_go_past``), not settled. The journal
         is erased later: when it fills, or at a game's end once three-quarters used.
         Sets the journal's state and ``st.current`` / ``st._cur_size``; returns the
         game's id, or 0 (nothing changed: ``settle`` then). OSError from the device."""
         gid, base, first, end, new = self.scan(st._buf)
         if not gid or self.last == _T_END or (new and end <= first):
             return 0
-        if not self._blank_from(end, self.size):
-            return 0  # (a record cut short, or a failure's bytes: settled)
         path = st._gpath(gid)
         for p, want in ((path + ".tmp", -1), (path, -1 if new else base)):
             try:
@@ -253,6 +281,12 @@ class Journal:
                 size = -1
             if size != want:
                 return 0
+        if not self._blank_from(end, self.size):
+            # a record cut short at ``end`` (a cut inside its page program: it was never
+            # committed): voided, the section begun again after it (no erase)
+            first, end = self._go_past(st, gid, base, first, end, new)
+            if not end:
+                return 0  # (more than one record's bytes, or no room: settled)
         self.pos = end
         self.first = first
         self.base = base
@@ -263,6 +297,35 @@ class Journal:
         st.current = gid
         st._cur_size = base + end - first
         return gid
+
+    def _go_past(self, st, gid, base, first, end, new):
+        """``go_on`` with bytes after the section's last valid record (``end``): if they
+        are one record cut short (none past ``end`` + 261) and the journal has room, that
+        record is voided (its bytes programmed to 0x00, which ``scan`` skips), then the
+        section's records ``first`` .. ``end`` are programmed again after it and then its
+        ``J`` record before them (a cut before that ``J`` is whole leaves the first
+        section the one that counts, and bytes past its void: settled at the next
+        power-up). Page programs only: some 10 for a 300-move game, where the settle's
+        fold and erase of the sectors used stall the chip 45-400 ms each. Returns the
+        new section's ``(first, end)``, or ``(0, 0)``: nothing done (settled instead).
+        OSError from the device."""
+        v = end + _VOID
+        n = end - first
+        jrec = encode_record(T_JOURNAL, "%d\x00%d\x00n" % (gid, base) if new else "%d\x00%d" % (gid, base))
+        at = v + len(jrec)
+        if at + n + 300 > self.size or not self._blank_from(v, self.size):
+            return 0, 0
+        self.program(end, bytes(_VOID))  # (the void: a program only clears bits: any byte goes to 0)
+        buf = memoryview(st._buf)
+        p = 0
+        while p < n:
+            k = min(n - p, len(buf))
+            self.read(first + p, buf[0:k])
+            self.program(at + p, buf[0:k])
+            p += k
+        self.program(v, jrec)
+        st._note("g%d.rec: a record cut short in the journal voided, the game goes on after it" % gid)
+        return at, at + n
 
     def close(self, end):
         """The journal's game is done with (folded into its file, or discarded with no
