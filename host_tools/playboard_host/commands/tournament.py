@@ -306,20 +306,20 @@ def _words(e, p, result):
 def _send(e, args):
     """``tournament send``: each port's board told its next pairing (its hello's id
     names its label); one line per board."""
-    from playboard_host.serial_link import BoardLink, LinkError, open_port
+    from playboard_host.serial_link import LinkError, connect_port
     from playboard_host.tournament.results import game_carrying, next_pairing, pairing_request, round_text
 
     failed = 0
     seen = {}
     for port in args.port:
-        try:
-            link = BoardLink(open_port(port), timeout=args.timeout)
+        try:  # (the board's clock set, as sync, live and the hall do: its games get their Date tag)
+            link, hello = connect_port(port, timeout=args.timeout)
         except (LinkError, OSError) as x:
             print("%s: can't open: %s" % (port, x))
             failed += 1
             continue
         try:
-            bid = link.hello().get("board")
+            bid = hello.get("board")
             if bid in seen:
                 print("%s: answers id %s as %s does: each board needs its own id; not sent" % (port, bid, seen[bid]))
                 failed += 1
