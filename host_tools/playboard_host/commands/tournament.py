@@ -53,6 +53,7 @@ def add_arguments(p):
     c.add_argument("--tiebreaks", help="comma-separated, in order, from: %s" % ", ".join(TIEBREAKS))
     c.add_argument("--team", action="store_true", help="a team event (a round robin of team matches)")
     c.add_argument("--boards-per-match", type=int, help="team event: boards in each team match")
+    c.add_argument("--site", help="where the event is played (\"Almaty, KZ\"): the Site tag of its PGN")
     c.add_argument("--board", action="append", default=[], metavar="LABEL[=ID]",
                    help="a board of the event (repeatable): its label and the id it gives in its hello")
 
@@ -206,7 +207,7 @@ def _run(args, lib):
                          games_per_match=args.games_per_match, tiebreak_games=args.tiebreak_games,
                          groups=args.groups, advance=args.advance, final=args.final, scoring_=sc,
                          tiebreaks=tb, team=args.team, boards_per_match=args.boards_per_match,
-                         bye_points=args.bye_points, boards=args.board)
+                         bye_points=args.bye_points, boards=args.board, site=args.site)
         print("event %s: %s, %s, scoring %s, tiebreaks %s" % (
             e.name, e.game, e.settings["system"],
             "/".join(outputs._num(e.scoring[k]) for k in ("win", "draw", "loss")), ", ".join(e.settings["tiebreaks"])))
