@@ -133,7 +133,11 @@ def add_arguments(p):
                       ("pgn", "all the event's games as one PGN-style file")):
         x = _action(sub, name, help=hlp)
         x.add_argument("event")
-        if name != "pgn":
+        if name == "standings":  # (trf: FIDE's Tournament Report File, the federations' tools read it)
+            x.add_argument("--format", "-f", choices=outputs.FORMATS + ("trf",), default="text",
+                           help="text, csv, json, html (a crosstable) or trf (FIDE's TRF-16: Swiss-Manager,"
+                                " JaVaFo, bbpPairings, Vega)")
+        elif name != "pgn":
             x.add_argument("--format", "-f", choices=outputs.FORMATS, default="text")
         if name == "pairings":
             x.add_argument("--round", type=int)
@@ -271,6 +275,9 @@ def _run(args, lib):
             print("no new games from the boards of %s (sync the boards first: playboard sync)" % e.name)
     elif act == "pairings":
         _write(args, outputs.pairings_text(e, args.round, args.format))
+    elif act == "standings" and args.format == "trf":
+        from playboard_host.tournament.trf import trf_text
+        _write(args, trf_text(e, lib))
     elif act == "standings":
         _write(args, outputs.standings_text(e, args.format))
     elif act == "pgn":
