@@ -165,3 +165,16 @@ def test_the_command_writes_the_file(tmp_path, capsys):
     assert head["022"] == "Almaty, KZ"
     assert {p["name"]: p["rounds"] for p in players.values()} == {
         "Aru": {1: (2, "w", "W")}, "Bek": {1: (1, "b", "L")}}
+
+
+def test_an_annulled_players_games_are_left_out_as_the_standings_leave_them(tmp_path):
+    lib, e = _spring(tmp_path)
+    e.withdraw("Erlan", 3)  # one game played of four: his results annulled, for everyone
+    assert e.find_pairing(3, "3").result == "-/+"  # (his game of round 3: a forfeit, then annulled)
+    head, players = read_trf(trf_text(e, lib))
+    assert players[4]["rounds"] == {2: (None, "-", "Z")} and players[4]["points"] == 0.0
+    assert players[3]["rounds"] == {2: (5, "b", "+"), 3: (1, "w", "-")}  # Dina's draw with him gone
+    assert players[5]["rounds"] == {1: (2, "b", "W"), 2: (3, "w", "-")}  # Gul's forfeit win over him gone
+    st = {r["name"]: r["score"] for r in e.standings()}
+    assert {p["name"]: p["points"] for p in players.values()} == st
+    lib.close()

@@ -845,7 +845,7 @@ class Event:
 
     # ---- standings ------------------------------------------------------------------
 
-    def _annulled(self):
+    def annulled(self):
         """Entrants withdrawn before playing half of their round-robin games: their
         results don't count for anyone (docs/tournament.md)."""
         if self.settings["system"] != "roundrobin" or self.team:
@@ -864,7 +864,7 @@ class Event:
 
     def outcomes(self, stage=None):
         """Finished games as scoring.Outcome (individual), annulled ones left out."""
-        annulled = self._annulled()
+        annulled = self.annulled()
         out = []
         for p in self.pairings():
             if stage is not None and p.stage != stage:

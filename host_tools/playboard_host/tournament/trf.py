@@ -57,14 +57,17 @@ def bye_code(event):
 
 def player_rounds(event):
     """{entrant id: {round: (opponent id or None, colour "w"/"b"/"-", code)}} of every
-    pairing with a result (or a bye); codes as this module's docstring."""
+    pairing with a result (or a bye); codes as this module's docstring. The games of a
+    player whose results are annulled (withdrawn before half their games) are left
+    out, as the standings leave them out."""
     out = {e.id: {} for e in event.entrants()}
     bye = bye_code(event)
+    annulled = event.annulled()
     for p in event.pairings():
         if p.black is None:
             out[p.white][p.round] = (None, "-", bye)
             continue
-        if p.result is None:
+        if p.result is None or p.white in annulled or p.black in annulled:
             continue
         cw, cb = _FORFEIT.get(p.result) or _GAME[p.result]
         for me, opp, colour, code in ((p.white, p.black, "w", cw), (p.black, p.white, "b", cb)):
