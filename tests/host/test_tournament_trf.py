@@ -178,3 +178,22 @@ def test_an_annulled_players_games_are_left_out_as_the_standings_leave_them(tmp_
     st = {r["name"]: r["score"] for r in e.standings()}
     assert {p["name"]: p["points"] for p in players.values()} == st
     lib.close()
+
+
+def test_an_independent_trf_reader_reads_the_same(tmp_path):
+    """The `trf` package from PyPI (pinned in requirements-dev.txt; a TRF-16 reader
+    written apart from this one) reads the same players, points, colours and results."""
+    trf = pytest.importorskip("trf", reason="trf not installed (make setup)")
+    import io
+
+    lib, e = _spring(tmp_path)
+    t = trf.load(io.StringIO(trf_text(e, lib)))
+    lib.close()
+    assert (t.name, t.city, t.numplayers) == ("Spring", "Almaty, KZ", 5)
+    assert [(p.startrank, p.name, p.points, p.rank, [(g.round, g.startrank, g.color, g.result) for g in p.games])
+            for p in t.players] == [
+        (1, "Aru", 1.0, 2, [(1, 0, "-", "Z"), (2, 2, "w", "W"), (3, 3, "b", "-")]),
+        (2, "Bek", 0.0, 5, [(1, 5, "w", "L"), (2, 1, "b", "L"), (3, 0, "-", "Z")]),
+        (3, "Dina", 1.5, 1, [(1, 4, "w", "D"), (2, 5, "b", "+"), (3, 1, "w", "-")]),
+        (4, "Erlan", 0.5, 4, [(1, 3, "b", "D"), (2, 0, "-", "Z")]),
+        (5, "Gul", 1.0, 3, [(1, 2, "b", "W"), (2, 3, "w", "-")])]
