@@ -322,8 +322,8 @@ def _send(e, args):
     for port in args.port:
         try:  # (the board's clock set, as sync, live and the hall do: its games get their Date tag)
             link, hello = connect_port(port, timeout=args.timeout)
-        except (LinkError, OSError) as x:
-            print("%s: can't open: %s" % (port, x))
+        except (LinkError, OSError) as x:  # (its words: "cannot open ...", or the hello's "no answer ...")
+            print("%s: %s" % (port, x))
             failed += 1
             continue
         try:
