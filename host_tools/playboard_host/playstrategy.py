@@ -124,13 +124,15 @@ def read_pgn(lines, reader=None):
     (Imported or None, why not or None, game number in the file), one per game; a game
     of another variant, one whose moves the rules refuse, or one that is not PGN (a
     broken tag line, a file cut short in it) is (None, one line, n): the others are
-    read all the same. ``pgn.RecordError`` when no game of the text can be read.
+    read all the same. A game read whole but for a tag line missing its ``[`` (read as
+    its tag all the same, :func:`_game_texts`) is (Imported, the line saying so, n).
+    ``pgn.RecordError`` when no game of the text can be read.
     ``reader``: each ``pgn.Record`` to that triple (default :func:`read_game`)."""
     reader = reader or read_game
     out = []
     first = None
     readable = False
-    for n, start, chunk in _game_texts(lines):
+    for n, start, chunk, mended in _game_texts(lines):
         try:
             recs = list(pgn.read_games(chunk))
         except pgn.RecordError as e:  # (its line in the file, not in its own text)
@@ -142,26 +144,43 @@ def read_pgn(lines, reader=None):
             readable = True
             rec.number, rec.line = n, rec.line + start - 1
             rec.move_lines = [k + start - 1 for k in rec.move_lines]
-            out.append(reader(rec))
+            got = reader(rec)
+            if got[0] is not None and mended:
+                got = (got[0], "game %d: %s" % (n, "; ".join(
+                    "line %d: tag line without its '[': %r, read as tag %s" % m for m in mended)), got[2])
+            out.append(got)
     if not readable and first is not None:
         raise first
     return out
 
 
+# a tag line that lost its "[" (an editor, a copy): Name "value"]
+_TAG_WITHOUT_BRACKET = re.compile(r'^([A-Za-z0-9_]+)\s+"(?:[^"\\]|\\.)*"\s*\]$')
+
+
 def _game_texts(lines):
     """Split PGN text ``lines`` into each game's own lines, as ``pgn.read_games`` reads
     them (a tag line after movetext begins the next game; a ``{comment}`` may run over
-    lines): yields (game number from 1, the line number its text begins on, its lines)."""
-    chunk, start, n = [], 1, 0
+    lines): yields (game number from 1, the line number its text begins on, its lines,
+    [(line number, line, tag name)] of its tag lines found without their ``[``). Such a
+    line (``Name "value"]``, which no movetext is) is given its ``[`` back and read as
+    the tag it is, of the same game: it split the game in two (its tags before it a
+    game of bad moves, the rest a game without them)."""
+    chunk, start, n, mended = [], 1, 0, []
     in_moves = in_comment = False
     for lineno, raw in enumerate(lines, 1):
         line = raw.strip()
         if lineno == 1 and line.startswith("\ufeff"):
             line = line[1:]
+        m = None if in_comment else _TAG_WITHOUT_BRACKET.match(line)
+        if m:
+            line = raw = "[" + line
         if not in_comment and line.startswith("[") and in_moves:
             n += 1
-            yield n, start, chunk
-            chunk, start, in_moves = [], lineno, False
+            yield n, start, chunk, mended
+            chunk, start, in_moves, mended = [], lineno, False, []
+        if m:
+            mended.append((lineno, line[1:], m.group(1)))
         chunk.append(raw)
         if in_comment or (line and not line.startswith(("[", "%"))):
             in_moves = True
@@ -171,7 +190,7 @@ def _game_texts(lines):
                 elif c == "}":
                     in_comment = False
     if chunk:
-        yield n + 1, start, chunk
+        yield n + 1, start, chunk, mended
 
 
 def read_game(rec):

@@ -397,8 +397,15 @@ def connect(args):
     """A BoardLink to the board chosen by ``args`` after a checked hello (and with the
     board's clock set): (link, hello dict). A simulated board's port (in
     ``SIMULATED_PORTS``) is waited for while its process runs."""
-    link = BoardLink(open_port(args.port, args.vid_pid), timeout=args.timeout,
-                     alive=SIMULATED_PORTS.get(args.port))
+    return connect_port(args.port, args.vid_pid, args.timeout)
+
+
+def connect_port(port=None, vid_pid=DEFAULT_VID_PID, timeout=1.0):
+    """A BoardLink to the board on ``port`` (None: found by ``vid_pid``) after a checked
+    hello, with the board's clock set to now (its games' ``Date`` tags): (link, hello
+    dict). ``timeout``: seconds for each answer. LinkError (the port closed again) if
+    it cannot be opened or does not answer."""
+    link = BoardLink(open_port(port, vid_pid), timeout=timeout, alive=SIMULATED_PORTS.get(port))
     try:
         hello = link.hello()
         link.set_time()

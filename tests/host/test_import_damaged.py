@@ -72,3 +72,25 @@ def test_a_file_in_another_encoding_is_named_so_and_read_with_encoding(tmp_path,
     (g,) = lib.games()
     lib.close()
     assert g.tags["White"] == "Алия"
+
+
+@pytest.mark.parametrize("tag, line", [("White", 12), ("Event", 10)])
+def test_a_tag_line_missing_its_bracket_is_one_damaged_tag_of_its_game(tmp_path, capsys, tag, line):
+    """It split its game: the tags before it were a game of bad moves (skipped), the rest
+    imported as a game without Event, Date, White; a first tag's line was read as the
+    last game's moves. Now: the game whole, its tag read, one line naming it."""
+    damaged = '%s "%s"]' % (tag, "Dina" if tag == "White" else "Club")
+    text = GAME % (1, "Aru") + (GAME % (2, "Dina")).replace("[" + damaged, damaged) + GAME % (3, "Gul")
+    assert damaged in text.splitlines()[line - 1]
+    code, out, err, whites = _import(tmp_path, capsys, text)
+    assert (code, err) == (0, "")
+    assert whites == ["Aru", "Dina", "Gul"]
+    assert out == ("game 2: line %d: tag line without its '[': %r, read as tag %s\n"
+                   "imported 3 new games into %s\n" % (line, damaged, tag, tmp_path / "lib.sqlite"))
+    lib = Library(str(tmp_path / "lib.sqlite"))
+    try:
+        dina = [g for g in lib.games() if g.tags.get("White") == "Dina"][0]
+        assert (dina.tags["Event"], dina.tags["Date"], dina.tags["Black"]) == ("Club", "2026.05.02", "Bek")
+        assert len(dina.moves) == 2
+    finally:
+        lib.close()

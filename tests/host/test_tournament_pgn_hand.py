@@ -56,3 +56,31 @@ def test_a_result_from_the_board_keeps_the_boards_termination(tmp_path):
     (rec,) = read_games(outputs.event_pgn(e, lib).splitlines())
     lib.close()
     assert (rec.tags["Result"], rec.tags["Termination"], "Annotator" in rec.tags) == ("0-1", "resignation", False)
+
+
+def test_the_events_pgn_has_site_and_a_hand_results_record_its_rounds_date(tmp_path):
+    """The event's PGN had no Site tag and a record without a board's game no Date: PGN's
+    seven-tag roster wants both ("?" for a place not known)."""
+    lib = Library(str(tmp_path / "lib.sqlite"))
+    e = Event.create(lib, "Open", "toguz", boards=["1=b-one", "2=b-two"], site="Almaty, KZ")
+    bare = Event.create(lib, "Bare", "toguz")  # no site, no boards
+    for ev in (e, bare):
+        for n in ("Aru", "Bek", "Dina", "Gul"):
+            ev.add_entrant(n)
+        ev.pair_next()
+    t1 = pairing_tags(e, e.find_pairing(1, "1"))
+    _board_game(lib, "b-one", 1, dict(t1, Date="2026.05.12"), ["76", "98"], "0-1", "resignation")
+    assert len(take_results(e, lib)) == 1
+    e.set_result(1, "2", "+/-", "Gul did not come")
+    bare.set_result(1, "1", "1/2-1/2", "reported by both players")
+    today = datetime.date.today().strftime("%Y.%m.%d")
+    recs = list(read_games(outputs.event_pgn(e, lib).splitlines()))
+    assert [(r.tags["Round"], r.tags["Site"], r.tags["Date"]) for r in recs] == [
+        ("1.1", "Almaty, KZ", "2026.05.12"),  # the board's game: its own date
+        ("1.2", "Almaty, KZ", "2026.05.12")]  # the forfeit: its round's, the day its games were played
+    assert outputs.round_dates(bare, lib) == {1: today}  # no board: the day its result was entered
+    (rec,) = read_games(outputs.event_pgn(bare, lib).splitlines())
+    assert (rec.tags["Site"], rec.tags["Date"], rec.tags["Termination"]) == ("?", today, "adjudication")
+    assert outputs.event_pgn(bare, lib).startswith(
+        '[Event "Bare"]\n[Site "?"]\n[Date "%s"]\n[Round "1.1"]\n' % today)
+    lib.close()

@@ -91,6 +91,8 @@ def run(args):
                 bad += 1
                 print("skipped %s" % why)
                 continue
+            if why:  # (read whole all the same: a damaged tag line mended)
+                print(why)
             held = held_game(lib, rec)
             if held is not None:
                 old += 1

@@ -53,6 +53,7 @@ def add_arguments(p):
     c.add_argument("--tiebreaks", help="comma-separated, in order, from: %s" % ", ".join(TIEBREAKS))
     c.add_argument("--team", action="store_true", help="a team event (a round robin of team matches)")
     c.add_argument("--boards-per-match", type=int, help="team event: boards in each team match")
+    c.add_argument("--site", help="where the event is played (\"Almaty, KZ\"): the Site tag of its PGN")
     c.add_argument("--board", action="append", default=[], metavar="LABEL[=ID]",
                    help="a board of the event (repeatable): its label and the id it gives in its hello")
 
@@ -132,7 +133,11 @@ def add_arguments(p):
                       ("pgn", "all the event's games as one PGN-style file")):
         x = _action(sub, name, help=hlp)
         x.add_argument("event")
-        if name != "pgn":
+        if name == "standings":  # (trf: FIDE's Tournament Report File, the federations' tools read it)
+            x.add_argument("--format", "-f", choices=outputs.FORMATS + ("trf",), default="text",
+                           help="text, csv, json, html (a crosstable) or trf (FIDE's TRF-16: Swiss-Manager,"
+                                " JaVaFo, bbpPairings, Vega)")
+        elif name != "pgn":
             x.add_argument("--format", "-f", choices=outputs.FORMATS, default="text")
         if name == "pairings":
             x.add_argument("--round", type=int)
@@ -206,7 +211,7 @@ def _run(args, lib):
                          games_per_match=args.games_per_match, tiebreak_games=args.tiebreak_games,
                          groups=args.groups, advance=args.advance, final=args.final, scoring_=sc,
                          tiebreaks=tb, team=args.team, boards_per_match=args.boards_per_match,
-                         bye_points=args.bye_points, boards=args.board)
+                         bye_points=args.bye_points, boards=args.board, site=args.site)
         print("event %s: %s, %s, scoring %s, tiebreaks %s" % (
             e.name, e.game, e.settings["system"],
             "/".join(outputs._num(e.scoring[k]) for k in ("win", "draw", "loss")), ", ".join(e.settings["tiebreaks"])))
@@ -270,6 +275,9 @@ def _run(args, lib):
             print("no new games from the boards of %s (sync the boards first: playboard sync)" % e.name)
     elif act == "pairings":
         _write(args, outputs.pairings_text(e, args.round, args.format))
+    elif act == "standings" and args.format == "trf":
+        from playboard_host.tournament.trf import trf_text
+        _write(args, trf_text(e, lib))
     elif act == "standings":
         _write(args, outputs.standings_text(e, args.format))
     elif act == "pgn":
@@ -306,20 +314,20 @@ def _words(e, p, result):
 def _send(e, args):
     """``tournament send``: each port's board told its next pairing (its hello's id
     names its label); one line per board."""
-    from playboard_host.serial_link import BoardLink, LinkError, open_port
+    from playboard_host.serial_link import LinkError, connect_port
     from playboard_host.tournament.results import game_carrying, next_pairing, pairing_request, round_text
 
     failed = 0
     seen = {}
     for port in args.port:
-        try:
-            link = BoardLink(open_port(port), timeout=args.timeout)
-        except (LinkError, OSError) as x:
-            print("%s: can't open: %s" % (port, x))
+        try:  # (the board's clock set, as sync, live and the hall do: its games get their Date tag)
+            link, hello = connect_port(port, timeout=args.timeout)
+        except (LinkError, OSError) as x:  # (its words: "cannot open ...", or the hello's "no answer ...")
+            print("%s: %s" % (port, x))
             failed += 1
             continue
         try:
-            bid = link.hello().get("board")
+            bid = hello.get("board")
             if bid in seen:
                 print("%s: answers id %s as %s does: each board needs its own id; not sent" % (port, bid, seen[bid]))
                 failed += 1

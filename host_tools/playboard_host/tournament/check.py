@@ -199,7 +199,7 @@ def invariants(e, s, lib):
     if not s.get("team") and system == "roundrobin":
         st = e.standings()
         total = sum(r["score"] for r in st)
-        annulled = e._annulled()
+        annulled = e.annulled()
         want = 0
         for p in ps:
             if p.black is None or p.result in (None, "bye") or p.white in annulled or p.black in annulled:

@@ -133,11 +133,12 @@ class Event:
     @staticmethod
     def create(lib, name, game, system="roundrobin", cycles=1, games_per_match=2, tiebreak_games=2,
                groups=2, advance=2, final="knockout", scoring_=None, tiebreaks=None, team=False,
-               boards_per_match=None, bye_points=0, boards=()):
+               boards_per_match=None, bye_points=0, boards=(), site=None):
         """Make a new event and return it. ``scoring_``: dict overriding the game's
         default win/draw/loss (and forfeit_loss); ``tiebreaks``: names in order;
         ``boards``: board labels (each "LABEL" or "LABEL=BOARD_ID", the id the board
-        answers in its hello; the label is the id when none is given).
+        answers in its hello; the label is the id when none is given); ``site``: where
+        it is played ("Almaty, KZ": the PGN's Site tag; None: not said).
         TournamentError for an existing name or a bad setting."""
         if game not in GAME_NAMES:
             raise TournamentError("unknown game %r (games: %s)" % (game, ", ".join(GAME_NAMES)))
@@ -163,6 +164,8 @@ class Event:
                     "tiebreak_games": tiebreak_games, "groups": groups, "advance": advance, "final": final,
                     "scoring": sc, "tiebreaks": tb, "team": bool(team),
                     "boards_per_match": boards_per_match, "bye_points": bye_points, "boards": {}}
+        if site and site.strip():
+            settings["site"] = site.strip()
         for b in boards:
             label, _, hw = b.partition("=")
             label, hw = label.strip(), (hw or label).strip()
@@ -842,7 +845,7 @@ class Event:
 
     # ---- standings ------------------------------------------------------------------
 
-    def _annulled(self):
+    def annulled(self):
         """Entrants withdrawn before playing half of their round-robin games: their
         results don't count for anyone (docs/tournament.md)."""
         if self.settings["system"] != "roundrobin" or self.team:
@@ -861,7 +864,7 @@ class Event:
 
     def outcomes(self, stage=None):
         """Finished games as scoring.Outcome (individual), annulled ones left out."""
-        annulled = self._annulled()
+        annulled = self.annulled()
         out = []
         for p in self.pairings():
             if stage is not None and p.stage != stage:

@@ -178,18 +178,47 @@ def _page(event, what, body):
                 html.escape(event.settings["system"]), body))
 
 
+UNKNOWN_DATE = "????.??.??"  # PGN's date not known
+
+
+def round_dates(event, lib):
+    """{round: "YYYY.MM.DD"}, the day each round was played: the date of its games taken
+    from the boards (the earliest), else the day its pairings were put on boards, else
+    the day its first result was entered by hand; a round with none of these is absent."""
+    played, assigned, entered = {}, {}, {}
+    for p in event.pairings():
+        if p.library_game is not None:
+            for g in lib.games(ids=[p.library_game]):
+                d = g.tags.get("Date", g.date)
+                if "?" not in d:
+                    played[p.round] = min(played.get(p.round, d), d)
+        if p.assigned_at:
+            assigned[p.round] = min(assigned.get(p.round, p.assigned_at), p.assigned_at)
+    for r, at in event.db.execute("SELECT p.round, MIN(c.at) FROM corrections c JOIN pairings p ON p.id=c.pairing"
+                                  " WHERE p.event=? GROUP BY p.round", (event.id,)):
+        entered[r] = at
+    out = {r: at[:10].replace("-", ".") for r, at in list(entered.items()) + list(assigned.items())}
+    out.update(played)
+    return out
+
+
 def event_pgn(event, lib):
     """Every game of the event with a result, as PGN-style records: the board's game
-    (its moves) when one was taken, else a record without moves; tags Event, Round
-    ("3" or "3.2" for game 2 of match 3), Board, White, Black, Result; a result
-    entered by hand has ``Termination "adjudication"``, a forfeit ``"forfeit"``."""
+    (its moves) when one was taken, else a record without moves; tags Event, Site (the
+    event's ``site`` setting, "?" when it has none, as PGN's seven-tag roster says),
+    Date (a board's game: its own; a record without one: its round's, :func:`round_dates`,
+    "????.??.??" if not known), Round ("3.2": round 3, table 2; "3.2.2": game 2 of
+    match 2), Board, White, Black, Result; a result entered by hand has
+    ``Termination "adjudication"``, a forfeit ``"forfeit"``."""
     names = event.names_by_id()
+    dates = round_dates(event, lib)
     out = []
     for p in event.pairings():
         if p.black is None or p.result is None:
             continue
         rnd = "%d.%s" % (p.round, p.match) if p.game_no == 1 else "%d.%s.%d" % (p.round, p.match, p.game_no)
-        extra = {"Event": event.name, "Round": rnd, "White": names[p.white], "Black": names[p.black]}
+        extra = {"Event": event.name, "Site": event.settings.get("site") or "?", "Round": rnd,
+                 "White": names[p.white], "Black": names[p.black]}
         # a double forfeit is nobody's win: "*" (no result of a game) and the Forfeit tag
         res = {"+/-": "1-0", "-/+": "0-1", "-/-": "*"}.get(p.result, p.result)
         if p.result in ("+/-", "-/+", "-/-"):
@@ -207,6 +236,7 @@ def event_pgn(event, lib):
             text = pgn.format_game(tags, g.moves, res, *_first(g))
         else:
             tags = dict(extra)
+            tags["Date"] = dates.get(p.round, UNKNOWN_DATE)
             tags["Game"] = event.game
             tags["Result"] = res
             tags["Board"] = p.board or "?"
