@@ -8,6 +8,11 @@ board's flash first, as a power cut would leave it):
   and the sowing's first ball went back into it 0.81 s later, after the result had
   shown (2.5 s): a deliberate press of a menu pit to the board, which opened the
   menu; the result was never seen (and the corpus's menu press found the menu).
+- Tihbat, a capture taken off late (corpus tihbat black 102001049): North's 16 balls
+  sown into full pits (no sensor changed) took 2.2 s, the view confirmed by itself,
+  the engine answered at once, and North's captured pit emptied by hand, just
+  before the engine's pit was lifted, was read as North's reply to the engine's move:
+  a move nobody made.
 """
 import os
 
@@ -96,3 +101,56 @@ def test_toguz_the_engines_last_move_carried_out_in_the_result_is_no_menu_press(
     b.set_sensor(lay.sensor_of(13), 1)
     b.advance(200)
     assert b.status()["state"] == "menu"
+
+
+def test_tihbat_a_capture_taken_off_after_the_view_confirmed_is_no_reply(board, tmp_path):
+    # corpus tihbat black 102001049: South (the engine) 2, North 1, 2, 1, 1; North to
+    # move at 3, 5 / 4, 16 (South 1, 2 / North 1, 2)
+    b, g = _resumed(board, tmp_path, "tihbat", {"Mode": "black", "Level": "1"}, moves=(1, 0, 1, 0, 0))
+    lay = load_layout("tihbat")
+    b.advance(500)
+    b.events()
+    # North 2's 16 balls lifted, the first back in 0.47 s, the other 15 into full pits
+    # (no sensor changes) for 2.2 s; North 1's balls are taken (Tihbat 3.3) but the
+    # hand is still sowing when the view confirms (2.5 s after the last change)
+    n2, n1 = lay.sensor_of(3), lay.sensor_of(2)
+    b.set_sensor(n2, 0)
+    b.advance(470)
+    b.set_sensor(n2, 1)
+    g.push(1)
+    assert g.pos[2] == 0  # (North 1 taken)
+    e, ev0 = _engine(b)
+    assert [x["move"] for x in ev0 if x["ev"] == "move"] == ["2", e["move"]], ev0
+    m = g.parse_move(e["move"])
+    g.push(m)
+    assert g.pos[2] and g.is_legal(0)  # the engine's sowing fills North 1: North may play it
+    b.advance(60)
+    b.set_sensor(n1, 0)  # North 1's captured balls taken off at last, 0.13 s after the engine moved
+    b.advance(250)
+    s_eng = lay.sensor_of(m)
+    b.set_sensor(s_eng, 0)  # the engine's pit lifted to carry its move out
+    b.advance(540)
+    b.set_sensor(s_eng, 1)  # its first ball back
+    b.advance(240)
+    b.set_sensor(n1, 1)  # its sowing reaches North 1
+    b.advance(200)
+    ev = b.events()
+    assert [x for x in ev if x["ev"] == "move"] == [], ev  # North 1 emptied is no reply
+    assert [(x["cell"], x["why"]) for x in ev if x["ev"] == "error"] == [(2, 5)], ev
+    assert [x for x in ev if x["ev"] == "undo"] == []
+    # North's real reply, once the engine's sowing is done: North 2 lifted and sown
+    b.advance(3000)
+    b.events()
+    b.set_sensor(n2, 0)
+    b.advance(600)
+    ev = b.events()
+    g.push(1)
+    assert [x["move"] for x in ev if x["ev"] == "move"] == [_last_text(g)], ev
+    assert b.status()["fen"] == g.fen()
+
+
+def _last_text(g):
+    m = g.pop()
+    t = g.move_text(m)
+    g.push(m)
+    return t
