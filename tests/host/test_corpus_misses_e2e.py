@@ -104,8 +104,8 @@ def test_toguz_the_engines_last_move_carried_out_in_the_result_is_no_menu_press(
 
 
 def test_tihbat_a_capture_taken_off_after_the_view_confirmed_is_no_reply(board, tmp_path):
-    # corpus tihbat black 102001049: South (the engine) 2, North 1, 2, 1, 1; North to
-    # move at 3, 5 / 4, 16 (South 1, 2 / North 1, 2)
+    # corpus tihbat black 102001049: South (the engine) 2, North 1, South 2, North 1,
+    # South 1; North to move at 3, 5 / 4, 16 (South 1, 2 / North 1, 2)
     b, g = _resumed(board, tmp_path, "tihbat", {"Mode": "black", "Level": "1"}, moves=(1, 0, 1, 0, 0))
     lay = load_layout("tihbat")
     b.advance(500)
@@ -144,13 +144,7 @@ def test_tihbat_a_capture_taken_off_after_the_view_confirmed_is_no_reply(board, 
     b.set_sensor(n2, 0)
     b.advance(600)
     ev = b.events()
+    want = g.move_text(1)
     g.push(1)
-    assert [x["move"] for x in ev if x["ev"] == "move"] == [_last_text(g)], ev
+    assert [x["move"] for x in ev if x["ev"] == "move"] == [want], ev
     assert b.status()["fen"] == g.fen()
-
-
-def _last_text(g):
-    m = g.pop()
-    t = g.move_text(m)
-    g.push(m)
-    return t
