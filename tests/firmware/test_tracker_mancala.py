@@ -765,3 +765,48 @@ def test_three_pits_lifted_in_one_scan_commit_at_most_one_move_an_update():
             seen.append(kinds)
             t += 10
         assert g.ply <= 2, (order, g.ply, seen)
+
+
+def tihbat_captured_north_1(engines):
+    """Tihbat, lift selection, after South 2, North 1, South 2, North 1, South 1, North
+    2 (corpus tihbat black 102001049): North's last move took North 1 (Tihbat 3.3), its
+    balls not yet off (the sensor on), the view confirmed by time; South to move, both
+    of whose pits sow into North 1. ``engines``: 1 South is the engine (its move South
+    1 shown at 10,000 ms), 0 two players (South lifts South 1 at 10,000 ms). Returns
+    (game, tracker, occupancy, the time the move shows)."""
+    g = game("tihbat")
+    tr = MancalaTracker(g, select="lift", confirm_ms=2500)
+    tr.engines = engines
+    for m in (1, 0, 1, 0, 0, 1):
+        g.push(m)
+    tr.new_position()
+    o = lift_board(g)
+    o[2] = 1  # North 1's captured balls still there
+    tr.update(o, 0)
+    assert g.pos[2] == 0 and g.turn == 0
+    if engines:
+        assert events(tr, tr.press(0, 10000, True)) == [("selected", 0), ("committed", 7)]
+        return g, tr, o, 10000
+    assert ("committed", 7) in lift(tr, o, 0, 10000)
+    return g, tr, o, 10000 + HELD
+
+
+def test_a_pit_the_sowing_fills_lifted_before_its_balls_land_is_no_reply():
+    # North's captured balls taken off late, after South's move showed, which sows into
+    # North 1: its sensor going off is no reply by North 1 (it was played as one: a move
+    # nobody made); once the sowing's balls land there, North 1 lifted is the reply
+    for engines, why in ((1, 5), (0, 4)):
+        g, tr, o, t = tihbat_captured_north_1(engines)
+        assert g.pos[2] and g.is_legal(0)  # (North 1 filled by South's move: North may play it)
+        o[2] = 0  # the captured balls taken off
+        ev = events(tr, tr.update(o, t + 130))
+        if engines:
+            ev += lift(tr, o, 0, t + 380)  # the engine's pit lifted to carry its move out
+        ev += events(tr, tr.update(o, t + 130 + HELD + 10))
+        assert [e for e in ev if e[0] not in ("lifted", "placed")] == [("error", 2)], (engines, ev)
+        assert tr.why == why and g.ply == 7 and tr.request.mode == T.M_SOWING
+        o[0] = 1  # the sowing: its first ball back into South 1, then North 1
+        tr.update(o, t + 900)
+        o[2] = 1
+        tr.update(o, t + 1100)
+        assert lift(tr, o, 2, t + 1600) == [("lifted", 2), ("confirmed", 2), ("selected", 2), ("committed", 8)], engines

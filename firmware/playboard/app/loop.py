@@ -848,9 +848,26 @@ class App:
                 self._end_hold()  # another pit: the board is being filled or stirred
             quiet = ((now_ms - self._t_busy) & MASK) >= QUIET_MS
             self._t_busy = now_ms
+            if st == S_OVER and not v and self._carried_out(s):
+                continue  # the engine's last move being carried out: no press
             if v != r0 and self._hold < 0 and quiet and target:
                 self._hold = s
                 self._t_hold = now_ms
+
+    def _carried_out(self, s):
+        """In the result of a game the engine's mancala move ended (lift selection):
+        True for sensor ``s`` lifted if it is that move's pit, not lifted since the
+        move was shown. Its player carries the move out as the board showed it, into
+        the result: lifting the pit's balls and dropping the first back into it 0.5-1 s
+        later is the gesture of a deliberate press of a menu pit, which opened the
+        menu over the result (corpus toguz black 101000402). That first lift is then
+        no press (the tracker marks the pit lifted: a later lift is one)."""
+        tr = self.tracker
+        if tr is None or getattr(tr, "_o_up", True) or tr.state != 1 or tr.tap \
+                or self.lay.sensor_of(tr._origin) != s:
+            return False
+        tr._o_up = True
+        return True
 
     def _end_hold(self):
         self._hold = -1

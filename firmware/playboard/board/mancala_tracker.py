@@ -119,7 +119,7 @@ class MancalaTracker(EventOutbox):
         self._origin = 255  # the sowing view's pit,
         self._engine = False  # played by the engine (press(..., engine=True))
         self._fill = 0  # the view's pits the sowing turns from empty to not, near (_NEAR),
-        self._filled = False  # one of them seen turning on,
+        self._filled = 0  # those of them seen turning on (bit per cell),
         self._back = False  # lift mode: the view's pit turned on again (balls back, or sown)
         self._o_up = True  # the view's pit lifted since it was shown (the engine's: see _select)
         self._reply = 255  # a pit played at the next frame (one commit an update: _edge)
@@ -185,7 +185,7 @@ class MancalaTracker(EventOutbox):
                     self._t_event = now_ms  # hands still busy: the auto confirm waits
                     if on:
                         if (self._fill >> c) & 1:
-                            self._filled = True  # the sowing is being done
+                            self._filled |= 1 << c  # the sowing is being done
                         elif c == self._origin and not self.tap and not self._engine:
                             self._lifts |= 1 << c  # balls put back once on for rearm_ms (_lifted)
                             continue
@@ -291,9 +291,15 @@ class MancalaTracker(EventOutbox):
                 return
             if c < self.n_pit_cells and c // n == side and not (self.engines >> side) & 1 \
                     and g.is_legal(c - side * n):
-                if not (tap or self._o_up):
+                if not (tap or self._o_up) or (not tap and (self._fill >> c) & 1
+                                               and not (self._filled >> c) & 1):
                     # lift mode, the engine's view: its pit not lifted yet (a pit lifted
-                    # while it thought, or instead of its move)
+                    # while it thought, or instead of its move); any view: a pit the
+                    # sowing fills, empty before it, lifted before the board saw the
+                    # sowing's balls land in it: its sensor was on without balls to
+                    # play (a capture's balls taken off late: corpus tihbat black
+                    # 102001049, North 1 taken by North's move, emptied by hand after
+                    # the engine's answer, which sows into it, was played as North's)
                     self._error(c, now_ms, why)
                     return
                 # the next player's reply made while the view shows: it confirms the
@@ -453,7 +459,8 @@ class MancalaTracker(EventOutbox):
         self._emit(EV_COMMITTED, g.ply & 0xFF)
         self._show_sowing(c, before, engine)
         self.state = _MS_SOWING
-        self._filled = self._back = False
+        self._filled = 0
+        self._back = False
         self._o_up = not engine  # lift mode: the engine's pit lifted (its move made)
         f = 0
         after = g.pos
