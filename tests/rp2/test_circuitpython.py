@@ -242,7 +242,7 @@ def _kept(raw, nvm, gid):
     """Game ``gid`` as the board keeps it (a GameRecord; None if it has none): its file's
     bytes ``raw`` (None: no file) and what the record's journal in ``nvm`` (bytes, 4 KB:
     hw/nvm.py) holds beyond them, as the board puts them together at power-up."""
-    raw = join_journal(raw, gid, nvm)
+    raw = join_journal(raw, gid, nvm, fat=True)
     return None if raw is None else parse_game(raw, gid)
 
 

@@ -79,6 +79,9 @@ class Journal:
         self.bad = False
         self.tail = 0  # the first byte after the closed sections (blank from here on)
         self.last = 0  # (``scan``: the type of the last section's last record)
+        # the store's file system is FAT (CircuitPython's drive: ``app/onboard.py``): a
+        # game begun here gets its file by ``_write_new``, checked by ``_same``
+        self.fat = False
 
     def append(self, st, rtype, payload):
         """Store ``st``'s ``_append`` while the journal holds its game: one record
@@ -380,6 +383,8 @@ class Journal:
         folder, grow a write at a time; a torn write there may leave stray bytes).
         For a file not made yet the id counter (``next``) is written past its id
         first. False (``st.error`` says why) if flash failed."""
+        if keep < 0 and self.fat:
+            return self._write_new(st, path, start, end)
         mv = memoryview(st._buf)
         tmp = path + ".tmp"
         try:
@@ -421,6 +426,75 @@ class Journal:
             st._fail("folding the journal into " + path, e)
             return False
 
+    def _write_new(self, st, path, start, end):
+        """On FAT (``fat``): make file ``path`` of the journal's bytes ``start`` ..
+        ``end`` (a game begun here, at most 4 KB) with the fewest writes of the drive's
+        FAT and folder a new file needs: one create, one ``write`` of the whole game
+        (read into one buffer; where the heap cannot give it, 256 bytes a write), one
+        close; then read back and compared (``_same``). No ``.tmp`` and rename and no
+        id counter ``next``: on CircuitPython each of those rewrote the folder's 4 KB
+        sector again, and FAT's table beside the boot sector (the 12 erases of a game's
+        end, docs/pico.md); the counter is written before a synced game is dropped
+        instead (``folder._keep_counter``). A cut leaves the file absent, short or
+        wrong, never the game lost: the journal keeps it until this returns True and
+        ``settle`` writes it again unless ``_same``. False (``st.error``) if flash
+        failed or the file read back differs."""
+        n = end - start
+        try:
+            try:
+                data = bytearray(n)
+            except MemoryError:
+                data = None
+            f = st.fs.open(path, "wb")
+            try:
+                if data is not None:
+                    self.read(start, data)
+                    f.write(data)
+                else:
+                    mv = memoryview(st._buf)
+                    p = start
+                    while p < end:
+                        k = min(end - p, len(mv))
+                        self.read(p, mv[0:k])
+                        f.write(mv[0:k])
+                        p += k
+            finally:
+                f.close()
+            data = None
+            if not self._same(st, path, start, end):
+                raise OSError(5)  # (read back other than written)
+            return True
+        except OSError as e:
+            st._fail("writing " + path, e)
+            return False
+
+    def _same(self, st, path, start, end):
+        """True if file ``path`` holds exactly the journal's bytes ``start`` .. ``end``
+        (False: absent, another size or other bytes). OSError from the journal's device."""
+        try:
+            if st.fs.size(path) != end - start:
+                return False
+            f = st.fs.open(path, "rb")
+        except OSError:
+            return False
+        buf, pg = st._buf, self._page
+        mv, mp = memoryview(buf), memoryview(pg)
+        try:
+            p = start
+            while p < end:
+                k = min(end - p, _PAGE)
+                if f.readinto(mv[0:k]) != k:
+                    return False
+                self.read(p, mp[0:k])
+                if buf[0:k] != pg[0:k]:  # (two slices of 256 bytes at most: a game's end)
+                    return False
+                p += k
+        except OSError:
+            return False
+        finally:
+            f.close()
+        return True
+
     def fold(self, st, restart):
         """Put the journal's records of store ``st``'s current game into its file
         (what the file does not hold yet: its size says, so a fold cut short or done
@@ -448,6 +522,8 @@ class Journal:
                 st._fail("g%d.rec" % st.current, e)
                 return False
             size = -1  # (a game begun here: its file is made now)
+        if self.new and self.fat:
+            size = -1  # (on FAT a file left by a failed fold is written again whole)
         start = self.first + max(0, size - self.base)
         if start < self.pos:
             st._make_room(self.pos - start + max(0, size))  # (the copy aside, a moment)
@@ -491,6 +567,12 @@ class Journal:
                     elif not new or first >= end:
                         break  # (no file and none to make: a game dropped after its sync)
                     path = st._path("%s%d.rec" % (k or "g", gid))
+                    if self.fat and new and k == "g":
+                        # (FAT: a fold's file made in place; a cut may leave it short or
+                        # wrong at any size: whole only if it reads back as the journal)
+                        if self._same(st, path, first, end):
+                            break
+                        size = -1
                     start = first + max(0, size - base)
                     if start < end:
                         if st._next_id <= gid:
