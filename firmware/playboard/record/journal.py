@@ -34,7 +34,11 @@ commit may compact a metadata block: a sector erase, 45-400 ms with the chip
 stalled). A cut at any byte loses at most the record being programmed: the records
 are read up to the first that fails its check, and the file's size says how much of
 the journal it already holds (a fold renames the file whole: on littlefs and on the
-simulated board's host files alike).
+simulated board's host files alike). On CircuitPython's FAT drive (``fat``) a game
+begun here gets its file in place instead (one create, one write, one close, read
+back: each rename or counter rewrite there erased the folder's or FAT's 4 KB sector
+again), and its file counts only if it reads back as the journal's records
+(``_same``): ``settle`` writes it again otherwise.
 
 The device: a block device with the extended interface of ``rp2.Flash`` (4 KB
 blocks; ``readblocks(n, buf, off)``; ``writeblocks(n, buf, off)`` programs without
