@@ -387,8 +387,6 @@ class Journal:
         folder, grow a write at a time; a torn write there may leave stray bytes).
         For a file not made yet the id counter (``next``) is written past its id
         first. False (``st.error`` says why) if flash failed."""
-        if keep < 0 and self.fat:
-            return self._write_new(st, path, start, end)
         mv = memoryview(st._buf)
         tmp = path + ".tmp"
         try:
@@ -435,14 +433,14 @@ class Journal:
         ``end`` (a game begun here, at most 4 KB) with the fewest writes of the drive's
         FAT and folder a new file needs: one create, one ``write`` of the whole game
         (read into one buffer; where the heap cannot give it, 256 bytes a write), one
-        close; then read back and compared (``_same``). No ``.tmp`` and rename and no
+        close (``_put_new`` reads it back). No ``.tmp`` and rename and no
         id counter ``next``: on CircuitPython each of those rewrote the folder's 4 KB
         sector again, and FAT's table beside the boot sector (the 12 erases of a game's
         end, docs/pico.md); the counter is written before a synced game is dropped
         instead (``folder._keep_counter``). A cut leaves the file absent, short or
         wrong, never the game lost: the journal keeps it until this returns True and
         ``settle`` writes it again unless ``_same``. False (``st.error``) if flash
-        failed or the file read back differs."""
+        failed."""
         n = end - start
         try:
             try:
@@ -452,25 +450,39 @@ class Journal:
             f = st.fs.open(path, "wb")
             try:
                 if data is not None:
-                    self.read(start, data)
+                    self.dev.readblocks(start // _SECTOR, data, start % _SECTOR)  # (not ``read``: see ``_put_new``)
                     f.write(data)
                 else:
                     mv = memoryview(st._buf)
                     p = start
                     while p < end:
                         k = min(end - p, len(mv))
-                        self.read(p, mv[0:k])
+                        self.dev.readblocks(p // _SECTOR, mv[0:k], p % _SECTOR)
                         f.write(mv[0:k])
                         p += k
             finally:
                 f.close()
             data = None
-            if not self._same(st, path, start, end):
-                raise OSError(5)  # (read back other than written)
             return True
         except OSError as e:
             st._fail("writing " + path, e)
             return False
+
+    def _put_new(self, st, path, start, end):
+        """FAT: ``_write_new`` unless file ``path`` already reads back as the journal's
+        bytes ``start`` .. ``end`` (a retry, or a power-up after a fold whose file was
+        whole), then the read-back; True once it does, False (``st.error``) if not.
+        (Called from ``fold`` and ``settle`` themselves, not deeper: on CircuitPython a
+        fold runs some 20 calls deep in the app's frame, and one level more exhausted
+        its Python stack, ``RuntimeError: pystack exhausted``, on the emulated Pico.)"""
+        if self._same(st, path, start, end):
+            return True
+        if not self._write_new(st, path, start, end):
+            return False
+        if self._same(st, path, start, end):
+            return True
+        st._fail("writing " + path, "read back other than written")
+        return False
 
     def _same(self, st, path, start, end):
         """True if file ``path`` holds exactly the journal's bytes ``start`` .. ``end``
@@ -489,7 +501,7 @@ class Journal:
                 k = min(end - p, _PAGE)
                 if f.readinto(mv[0:k]) != k:
                     return False
-                self.read(p, mp[0:k])
+                self.dev.readblocks(p // _SECTOR, mp[0:k], p % _SECTOR)
                 if buf[0:k] != pg[0:k]:  # (two slices of 256 bytes at most: a game's end)
                     return False
                 p += k
@@ -526,9 +538,13 @@ class Journal:
                 st._fail("g%d.rec" % st.current, e)
                 return False
             size = -1  # (a game begun here: its file is made now)
-        if self.new and self.fat:
-            size = -1  # (on FAT a file left by a failed fold is written again whole)
         start = self.first + max(0, size - self.base)
+        if self.new and self.fat:
+            # (FAT: the file made in place and read back; one a fold cut short left is
+            # written again whole, unless it reads back as the journal's records)
+            if not self._put_new(st, path, self.first, self.pos):
+                return False
+            start = self.pos
         if start < self.pos:
             st._make_room(self.pos - start + max(0, size))  # (the copy aside, a moment)
             if not self._copy(st, path, size, start, self.pos):
@@ -571,12 +587,17 @@ class Journal:
                     elif not new or first >= end:
                         break  # (no file and none to make: a game dropped after its sync)
                     path = st._path("%s%d.rec" % (k or "g", gid))
-                    if self.fat and new and k == "g":
+                    if self.fat and new and k != "s":
                         # (FAT: a fold's file made in place; a cut may leave it short or
                         # wrong at any size: whole only if it reads back as the journal)
-                        if self._same(st, path, first, end):
-                            break
-                        size = -1
+                        if st._next_id <= gid:
+                            st._next_id = gid + 1
+                        if not self._same(st, path, first, end):
+                            if not self._put_new(st, path, first, end):
+                                self.bad = True
+                                return False
+                            st._note("g%d.rec: %d bytes from the journal" % (gid, end - first))
+                        break
                     start = first + max(0, size - base)
                     if start < end:
                         if st._next_id <= gid:
