@@ -472,9 +472,10 @@ class Journal:
         """FAT: ``_write_new`` unless file ``path`` already reads back as the journal's
         bytes ``start`` .. ``end`` (a retry, or a power-up after a fold whose file was
         whole), then the read-back; True once it does, False (``st.error``) if not.
-        (Called from ``fold`` and ``settle`` themselves, not deeper: on CircuitPython a
-        fold runs some 20 calls deep in the app's frame, and one level more exhausted
-        its Python stack, ``RuntimeError: pystack exhausted``, on the emulated Pico.)"""
+        (Called from ``fold`` and ``settle`` themselves, reading the device directly,
+        not deeper: the fold runs deep in the app's frame, and two calls more
+        exhausted CircuitPython's Python stack, ``RuntimeError: pystack exhausted``,
+        on the emulated Pico.)"""
         if self._same(st, path, start, end):
             return True
         if not self._write_new(st, path, start, end):
