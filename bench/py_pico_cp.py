@@ -140,7 +140,7 @@ def move_on_the_drive(p, link):
         for k in "gs":
             if "%s%d.rec" % (k, gid) in names:
                 raw = read_drive(drive, "games/%s%d.rec" % (k, gid))
-        raw = join_journal(raw, gid, nvm)
+        raw = join_journal(raw, gid, nvm, fat=True)
         return -1 if raw is None else parse_game(raw, gid).plies
 
     kept = [(ms, plies(p.flash(cut=k))) for ms, k in cuts]

@@ -72,13 +72,18 @@ def with_journal(raw, gid, journal_path):
     return join_journal(raw, gid, got[0])
 
 
-def join_journal(raw, gid, data):
+def join_journal(raw, gid, data, fat=False):
     """``with_journal`` for a journal given as its bytes ``data`` (a snapshot of its
     flash: the simulated board's journal file, or a CircuitPython board's
-    ``microcontroller.nvm``, hw/nvm.py)."""
+    ``microcontroller.nvm``, hw/nvm.py). ``fat``: the file is on CircuitPython's FAT
+    drive (``Journal.fat``): for a game begun in the journal the file counts only if
+    it holds exactly the journal's records of it (a fold cut short may leave it short
+    or wrong at any size; the board writes it again at power-up), else the journal's."""
     jgid, base, first, end, new = Journal(_JournalCopy(data)).scan(bytearray(max(READ_BUF, 261)))
     if jgid != gid or (raw is None and (not new or first >= end)):
         return raw
+    if fat and new:
+        return bytes(data[first:end]) if first < end else raw
     raw = raw or b""
     start = first + max(0, len(raw) - base)  # (what the file holds already: folded)
     return raw + data[start:end] if start < end else raw

@@ -10,7 +10,7 @@ from fakeflash import FakeFs, RamNor
 from playboard.record import Store
 from playboard.record.journal import Journal
 from playboard.record.read import parse_game
-from playboard_host.boardflash import journal_of, kept_game, kept_games, with_journal
+from playboard_host.boardflash import join_journal, journal_of, kept_game, kept_games, with_journal
 
 MOVES = ["76", "98", "11", "23", "45"]
 
@@ -113,3 +113,19 @@ def test_a_journal_of_another_game_or_none_leaves_the_file_as_it_is(tmp_path):
     with open(jpath, "wb") as f:
         f.write(bytes(torn))
     assert parse_game(with_journal(raw, 1, jpath), 1).moves == MOVES[:-1]
+
+
+def test_on_fat_a_file_that_is_not_the_journals_counts_for_nothing():
+    # CircuitPython's drive (Journal.fat): a fold cut short may leave the file of a game
+    # begun in the journal at any size with other bytes; the board writes it again at
+    # power-up unless it reads back as the journal's records (Journal._same)
+    nor = RamNor(1)
+    fs, whole = _game(MOVES, nor, power_up=False)
+    data = bytes(nor.data)
+    assert join_journal(None, 1, data, fat=True) == whole
+    assert join_journal(whole, 1, data, fat=True) == whole
+    bad = whole[:20] + b"\x00" * (len(whole) - 20)
+    assert join_journal(bad, 1, data, fat=True) == whole
+    assert join_journal(whole[:30], 1, data, fat=True) == whole
+    assert join_journal(whole[:30], 1, data) == whole  # (littlefs: a file's size counts)
+    assert join_journal(bad, 1, data) == bad  # (there a file of that size is whole)

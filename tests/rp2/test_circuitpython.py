@@ -242,7 +242,7 @@ def _kept(raw, nvm, gid):
     """Game ``gid`` as the board keeps it (a GameRecord; None if it has none): its file's
     bytes ``raw`` (None: no file) and what the record's journal in ``nvm`` (bytes, 4 KB:
     hw/nvm.py) holds beyond them, as the board puts them together at power-up."""
-    raw = join_journal(raw, gid, nvm)
+    raw = join_journal(raw, gid, nvm, fat=True)
     return None if raw is None else parse_game(raw, gid)
 
 
@@ -272,6 +272,61 @@ def _damage(image):
     if "g1.rec" not in names and "g2.rec" not in names:
         return "no folder"
     return "a file"
+
+
+def _blocks(image):
+    """What each 4 KB erase block of drive ``image`` (bytes, FAT12) holds, from its boot
+    sector: {block: "boot+FAT", "boot+FAT+root", "root" or "games folder"} for those
+    named (the rest is data)."""
+    bps = image[11] | image[12] << 8
+    spc = image[13]
+    res = image[14] | image[15] << 8
+    nfat = image[16]
+    nroot = image[17] | image[18] << 8
+    spf = image[22] | image[23] << 8
+    root = res + nfat * spf
+    data = root + (nroot * 32 + bps - 1) // bps
+    per = 4096 // bps
+    names = {}
+    for sec in range(0, data):
+        what = "boot+FAT" if sec < root else "root"
+        k = sec // per
+        if what not in names.get(k, ""):
+            names[k] = names[k] + "+" + what if k in names else what
+    for e in range(nroot):
+        a = root * bps + 32 * e
+        if image[a:a + 11] == b"GAMES      ":
+            cl = image[a + 26] | image[a + 27] << 8
+            names[(data + (cl - 2) * spc) // per] = "games folder"
+    return names
+
+
+def _fold_steps(t0, snaps, info):
+    """The fold's writes, step by step, from snapshots every FOLD_MS through it
+    (``snaps``: [(cut time us, nvm + drive bytes)] in time order, the one before the
+    fold first; ``info``: their (us, erases, programs, stall us)): [(ms from t0, what
+    changed, erases and programs since the last step)], a block's erase and program
+    over adjacent snapshots counted once."""
+    names = _blocks(snaps[0][1][NVM_BYTES:])
+    steps = []
+    prev, prev_info, last = snaps[0][1], info[0], ()
+    for (t, b), inf in zip(snaps[1:], info[1:]):
+        changed = []
+        if b[:NVM_BYTES] != prev[:NVM_BYTES]:
+            changed.append("nvm")
+        for k in range(DRIVE_SECTORS * SECTOR // 4096):
+            a = NVM_BYTES + 4096 * k
+            if b[a:a + 4096] != prev[a:a + 4096]:
+                changed.append("%s %d" % (names.get(k, "data"), k))
+        if changed:
+            new = [c for c in changed if c not in last]
+            d = (inf[1] - prev_info[1], inf[2] - prev_info[2])
+            if new:
+                steps.append(((t - t0) // 1000, ", ".join(changed), d))
+            prev_info = inf
+        last = tuple(changed)
+        prev = b
+    return steps
 
 
 WINDOW_MS = 1200  # the fine cuts: every FINE_MS from a move's lift for WINDOW_MS
@@ -305,10 +360,12 @@ def test_tihbat_two_players_through_the_sensors_record_on_the_drive(drive_files,
     the game resumes in play at its third ply, the rules core's position, takes a
     fourth move by the sensors, and its record (journal and drive) holds all four;
     the earlier games still whole. Resigned, the game is folded into its file on the
-    drive (its erases and stall printed), finished with its four moves; cuts every
-    FOLD_MS ms through that find the game kept at each; what they cost the earlier games
-    (the fold rewrites FAT's table and the folder) is counted and printed, not
-    asserted: the known limit of docs/pico.md "Records and power cuts"."""
+    drive at the first try (no error, nothing left queued), in 4 erases at most (one
+    create, one write, one close: the folder's sector twice, FAT's, the data's; its
+    writes step by step printed), finished with its four moves; cuts every FOLD_MS ms
+    through that find the game kept at each; what they cost the earlier games (those
+    erases of FAT's sector and the folder's) is counted and printed, not asserted: the
+    known limit of docs/pico.md "Records and power cuts"."""
     earlier, want = _earlier_games(tmp_path)
     image0 = build_drive(dict(drive_files, **earlier))
     lay = load_layout("tihbat")
@@ -427,17 +484,26 @@ def test_tihbat_two_players_through_the_sensors_record_on_the_drive(drive_files,
         after = q.power_cut(t0 + 1000 * FOLD_WINDOW_MS, *whole)
         link.set_game(resign=g.turn)
         _wait_status(q, link, lambda s: s["current"] is None, 30, "the game ended")
+        ended = _status(link)
+        # (the fold done at its first try: a retry had hidden a RuntimeError, "pystack
+        # exhausted", and written the file twice)
+        assert ended["error"] is None and ended["queue"] == 0, ended
         q.wait_for(lambda r: len(r.cuts) >= len(during) + 2, MOVE_S, "the cuts through the game's end")
         folded = q.flash(cut=after)
         mid = [q.flash(cut=k) for k in during]
+        steps = _fold_steps(t0, [(q.cuts[k][0], q.flash(cut=k)) for k in [before] + during + [after]],
+                            [q.cuts[k] for k in [before] + during + [after]])
         link.close()
     finally:
         q.close()
     fold = tuple(b - a for a, b in zip(q.cuts[before][1:], q.cuts[after][1:]))
-    # cuts through the fold (the game's file written aside and renamed, the id counter
-    # rewritten: FAT's table and the folder's directory rewritten, 4 KB erases): the
-    # game itself is kept at every cut (its records stay in the journal until the
-    # fold is done); what the drive's rewrites cost the earlier games is counted
+    print("CircuitPython: the game's end, step by step (ms from the resignation, 4 KB blocks"
+          " changed, (erases, page programs) since the step before): %s" % steps)
+    # cuts through the fold (the game's file made in place: one create, one write, one
+    # close, read back: FAT's table and the folder's directory still rewritten, 4 KB
+    # erases): the game itself is kept at every cut (its records stay in the journal
+    # until its file reads back whole); what the drive's rewrites cost the earlier
+    # games is counted
     lost = {}
     for b in mid:
         r = _kept(_drive_file(b[NVM_BYTES:], gid), b[:NVM_BYTES], gid)
@@ -445,6 +511,9 @@ def test_tihbat_two_players_through_the_sensors_record_on_the_drive(drive_files,
         if _earlier_kept(b[NVM_BYTES:], b[:NVM_BYTES], want) != [(1, 6), (2, 4)]:
             k = _damage(b[NVM_BYTES:])
             lost[k] = lost.get(k, 0) + 1
+    # the least a new file costs on CircuitPython's drive: its folder's sector twice
+    # (the entry, then its size), the sector of the boot sector and FAT, the data's
+    assert fold[0] <= 4, (fold, steps)
     print("CircuitPython: the game's end (its fold into g%d.rec on the drive): %d erases, %d page programs,"
           " %.1f ms stalled; %d power cuts every %d ms through it: the game kept at each, the earlier games"
           " damaged at %d (%s)" % (gid, fold[0], fold[1], fold[2] / 1000.0, len(mid), FOLD_MS,

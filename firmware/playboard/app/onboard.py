@@ -119,6 +119,8 @@ def run():
 
             dev = nvm_flash()
             journal = Journal(dev) if dev is not None else None
+            if journal is not None:
+                journal.fat = True  # (the drive is FAT: a game's file made in place)
             del dev, nvm_flash, Journal
         else:
             from playboard.record.journal import find

@@ -194,6 +194,7 @@ def _make_room(st, need):
         if not gid:
             st.low = True
             return False
+        _keep_counter(st)
         try:
             st.fs.remove(st._path("s%d.rec" % gid))
         except OSError:
@@ -212,6 +213,26 @@ def _make_room(st, need):
     return True
 
 
+def _keep_counter(st):
+    """Before a synced game is dropped, on FAT (the journal's ``fat``: CircuitPython's
+    drive, where a game's fold writes no id counter, ``Journal._write_new``): the
+    counter ``next`` written as ``st._next_id`` unless it says that much already, so
+    no id is given twice once the newest games are gone (the power-up scan takes the
+    newest id on the drive otherwise). Elsewhere the fold writes it: nothing done. A
+    failure is let be (the drop goes on: room matters more than an id given again to
+    a game the host already has under its uid)."""
+    j = st.journal
+    if j is None or not j.fat:
+        return
+    c = read_small(st, "next", _T_COUNTER)
+    try:
+        if c and int(c[0].decode()) >= st._next_id:
+            return
+    except ValueError:
+        pass
+    st._write_small("next", [encode_record(_T_COUNTER, str(st._next_id))])
+
+
 def clear_synced(st):
     """Remove every synced game file (``s<id>.rec``) of store ``st``: the staff menu's
     "clear synced games". Games not yet synced are never touched. Returns how many
@@ -221,6 +242,7 @@ def clear_synced(st):
         gid, size = _find(st, "s")
         if not gid:
             break
+        _keep_counter(st)
         try:
             st.fs.remove(st._path("s%d.rec" % gid))
         except OSError as e:

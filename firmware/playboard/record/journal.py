@@ -34,7 +34,11 @@ commit may compact a metadata block: a sector erase, 45-400 ms with the chip
 stalled). A cut at any byte loses at most the record being programmed: the records
 are read up to the first that fails its check, and the file's size says how much of
 the journal it already holds (a fold renames the file whole: on littlefs and on the
-simulated board's host files alike).
+simulated board's host files alike). On CircuitPython's FAT drive (``fat``) a game
+begun here gets its file in place instead (one create, one write, one close, read
+back: each rename or counter rewrite there erased the folder's or FAT's 4 KB sector
+again), and its file counts only if it reads back as the journal's records
+(``_same``): ``settle`` writes it again otherwise.
 
 The device: a block device with the extended interface of ``rp2.Flash`` (4 KB
 blocks; ``readblocks(n, buf, off)``; ``writeblocks(n, buf, off)`` programs without
@@ -79,6 +83,9 @@ class Journal:
         self.bad = False
         self.tail = 0  # the first byte after the closed sections (blank from here on)
         self.last = 0  # (``scan``: the type of the last section's last record)
+        # the store's file system is FAT (CircuitPython's drive: ``app/onboard.py``): a
+        # game begun here gets its file by ``_write_new``, checked by ``_same``
+        self.fat = False
 
     def append(self, st, rtype, payload):
         """Store ``st``'s ``_append`` while the journal holds its game: one record
@@ -421,6 +428,90 @@ class Journal:
             st._fail("folding the journal into " + path, e)
             return False
 
+    def _write_new(self, st, path, start, end):
+        """On FAT (``fat``): make file ``path`` of the journal's bytes ``start`` ..
+        ``end`` (a game begun here, at most 4 KB) with the fewest writes of the drive's
+        FAT and folder a new file needs: one create, one ``write`` of the whole game
+        (read into one buffer; where the heap cannot give it, 256 bytes a write), one
+        close (``_put_new`` reads it back). No ``.tmp`` and rename and no
+        id counter ``next``: on CircuitPython each of those rewrote the folder's 4 KB
+        sector again, and FAT's table beside the boot sector (the 12 erases of a game's
+        end, docs/pico.md); the counter is written before a synced game is dropped
+        instead (``folder._keep_counter``). A cut leaves the file absent, short or
+        wrong, never the game lost: the journal keeps it until this returns True and
+        ``settle`` writes it again unless ``_same``. False (``st.error``) if flash
+        failed."""
+        n = end - start
+        try:
+            try:
+                data = bytearray(n)
+            except MemoryError:
+                data = None
+            f = st.fs.open(path, "wb")
+            try:
+                if data is not None:
+                    self.dev.readblocks(start // _SECTOR, data, start % _SECTOR)  # (not ``read``: see ``_put_new``)
+                    f.write(data)
+                else:
+                    mv = memoryview(st._buf)
+                    p = start
+                    while p < end:
+                        k = min(end - p, len(mv))
+                        self.dev.readblocks(p // _SECTOR, mv[0:k], p % _SECTOR)
+                        f.write(mv[0:k])
+                        p += k
+            finally:
+                f.close()
+            data = None
+            return True
+        except OSError as e:
+            st._fail("writing " + path, e)
+            return False
+
+    def _put_new(self, st, path, start, end):
+        """FAT: ``_write_new`` unless file ``path`` already reads back as the journal's
+        bytes ``start`` .. ``end`` (a retry, or a power-up after a fold whose file was
+        whole), then the read-back; True once it does, False (``st.error``) if not.
+        (Called from ``fold`` and ``settle`` themselves, reading the device directly,
+        not deeper: the fold runs deep in the app's frame, and two calls more
+        exhausted CircuitPython's Python stack, ``RuntimeError: pystack exhausted``,
+        on the emulated Pico.)"""
+        if self._same(st, path, start, end):
+            return True
+        if not self._write_new(st, path, start, end):
+            return False
+        if self._same(st, path, start, end):
+            return True
+        st._fail("writing " + path, "read back other than written")
+        return False
+
+    def _same(self, st, path, start, end):
+        """True if file ``path`` holds exactly the journal's bytes ``start`` .. ``end``
+        (False: absent, another size or other bytes). OSError from the journal's device."""
+        try:
+            if st.fs.size(path) != end - start:
+                return False
+            f = st.fs.open(path, "rb")
+        except OSError:
+            return False
+        buf, pg = st._buf, self._page
+        mv, mp = memoryview(buf), memoryview(pg)
+        try:
+            p = start
+            while p < end:
+                k = min(end - p, _PAGE)
+                if f.readinto(mv[0:k]) != k:
+                    return False
+                self.dev.readblocks(p // _SECTOR, mp[0:k], p % _SECTOR)
+                if buf[0:k] != pg[0:k]:  # (two slices of 256 bytes at most: a game's end)
+                    return False
+                p += k
+        except OSError:
+            return False
+        finally:
+            f.close()
+        return True
+
     def fold(self, st, restart):
         """Put the journal's records of store ``st``'s current game into its file
         (what the file does not hold yet: its size says, so a fold cut short or done
@@ -449,6 +540,12 @@ class Journal:
                 return False
             size = -1  # (a game begun here: its file is made now)
         start = self.first + max(0, size - self.base)
+        if self.new and self.fat:
+            # (FAT: the file made in place and read back; one a fold cut short left is
+            # written again whole, unless it reads back as the journal's records)
+            if not self._put_new(st, path, self.first, self.pos):
+                return False
+            start = self.pos
         if start < self.pos:
             st._make_room(self.pos - start + max(0, size))  # (the copy aside, a moment)
             if not self._copy(st, path, size, start, self.pos):
@@ -491,6 +588,17 @@ class Journal:
                     elif not new or first >= end:
                         break  # (no file and none to make: a game dropped after its sync)
                     path = st._path("%s%d.rec" % (k or "g", gid))
+                    if self.fat and new and k != "s":
+                        # (FAT: a fold's file made in place; a cut may leave it short or
+                        # wrong at any size: whole only if it reads back as the journal)
+                        if st._next_id <= gid:
+                            st._next_id = gid + 1
+                        if not self._same(st, path, first, end):
+                            if not self._put_new(st, path, first, end):
+                                self.bad = True
+                                return False
+                            st._note("g%d.rec: %d bytes from the journal" % (gid, end - first))
+                        break
                     start = first + max(0, size - base)
                     if start < end:
                         if st._next_id <= gid:
