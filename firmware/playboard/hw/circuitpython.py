@@ -138,9 +138,10 @@ class CircuitPythonBoard(Board):
 class RowScan:
     """A diode matrix read by Python, row by row (``sensor.reader: "scan"``): each row
     driven low in turn through ``digitalio``, the columns read (pulled up; low = a
-    closed switch), the row let go again. About 2 ms a frame for 8 x 8; for where
-    ``keypad``'s background scanning does not run (the emulated Pico: rp2040js does not
-    deliver CircuitPython's 1/1024 s tick to it). ``rows``, ``cols``: pins."""
+    closed switch), the row let go again. About 2 ms a frame for 8 x 8, where
+    ``keypad``'s background scanning costs none; kept for where keypad cannot run (the
+    emulated Pico's tests chose it before rp2040js's masked sleep was fixed there:
+    docs/pico.md). ``rows``, ``cols``: pins."""
 
     def __init__(self, rows, cols):
         self._up = digitalio.Pull.UP
