@@ -224,6 +224,7 @@ def test_shift_register_keys_map_to_sensor_numbers(cp):
     assert isinstance(sk, ShiftRegisterKeys)
     assert (sk.kw["clock"].n, sk.kw["data"].n, sk.kw["latch"].n) == (14, 12, 13)
     assert sk.kw["key_count"] == 64 and sk.kw["value_when_pressed"] is False
+    assert sk.resets == 1 and sk.kw["max_events"] >= 64  # (the keys down at start reported)
     # key 0 is the first bit out: chip 0 input H = sensor 7; key 15: chip 1 input A = 8
     sk.events.items = [(0, True), (15, True), (56, True)]
     buf = bytearray(64)
