@@ -209,6 +209,59 @@ def test_keypad_in_the_emulator_reports_changes_only():
     assert emulated < 30, emulated
 
 
+READER_CODE = b"""
+import json, supervisor, time
+from playboard.config import load_board
+from playboard.hw.circuitpython import open_circuitpython
+b = open_circuitpython(load_board("pico-matrix-cp"))
+buf = bytearray(64)
+def on():
+    b.read(buf)
+    return [i for i in range(64) if buf[i]]
+while not supervisor.runtime.serial_connected:
+    time.sleep(0.01)
+t0 = time.monotonic_ns()
+time.sleep(0.1)
+start = on()
+while time.monotonic_ns() - t0 < 4000000000:
+    on()
+    time.sleep(0.01)
+later = on()
+b.close()
+print("PICO " + json.dumps({"start": start, "later": later}))
+"""
+
+
+def test_the_firmware_reader_sees_the_pieces_on_the_board_at_power_up():
+    """The firmware's own reader (hw/circuitpython.py, ``keypad.KeyMatrix`` as the shipped
+    pico-matrix-cp has it) on CircuitPython, in a ``code.py``: switches 0, 9 and 63 closed
+    from power-up (pieces on the board) read as such at its first read; 9 opened and 20
+    closed 2 s after USB is up read so later (before the reader reset its scanner once
+    made it read [] then [20])."""
+    why = pico.unavailable()
+    if why:
+        _skip("virtual Pico unavailable: %s" % why)
+    try:
+        pico.circuitpython_uf2()
+    except pico.PicoUnavailable as e:
+        _skip(str(e))
+    if shutil.which("mformat") is None:
+        _skip("mtools not installed (apt-get install mtools): the CIRCUITPY drive is built with it")
+    files = dict(staged_sources(), **{"code.py": READER_CODE})
+    p = pico.circuitpython(build_drive(files), cfg=pico.matrix_config(), speed=0)
+    p.start()
+    try:
+        p.set_closed([0, 9, 63], 0)
+        p.wait_for(lambda q: q.usb_up.is_set(), BOOT_S, "USB up")
+        p.set_closed([0, 20, 63], p.time_us + 2000000)
+        i = p.wait_output(b"PICO ", MOVE_S)
+        got = json.loads(bytes(p.output[i:p.wait_output(b"\n", 60, i)]))
+    finally:
+        p.close()
+    print("CircuitPython: the firmware's keypad reader: %s" % (got,))
+    assert got == {"start": [0, 9, 63], "later": [0, 20, 63]}, got
+
+
 def _status(link):
     return link.request("S", {"heap": True})
 
