@@ -7,7 +7,9 @@ as ``playboard deploy --circuitpython`` stages it (the package as ``.mpy`` marke
 CircuitPython: ``playboard_host.circuitpython_stage``), ``boot.py`` remounting
 the drive writable, ``board.txt`` naming ``pico-matrix-cp`` (the pico-matrix wiring
 through ``keypad``; LEDs through ``neopixel_write``), here with its matrix read row by row
-(``sensor.reader: "scan"``: keypad is not reliable in rp2040js). The firmware starts from the
+(``sensor.reader: "scan"``) unless ``$PLAYBOARD_CP_READER=keypad`` (keypad runs in the
+emulator since the runner ends a masked sleep as the chip does; the tests below check
+keypad and the firmware's keypad reader on their own). The firmware starts from the
 drive's ``main.py`` as on MicroPython. Skips with a clear message only where Node,
 rp2040js, the images or mtools are absent (fails instead where
 ``$PLAYBOARD_REQUIRE_CIRCUITPYTHON`` is set: CI, ``.ci/run``). Slow: the emulator needs about 5-10 host
@@ -44,7 +46,7 @@ def _skip(why):
 @pytest.fixture(scope="module")
 def drive_files():
     """The CIRCUITPY drive's files ({path: bytes}): the firmware, board.txt = pico-matrix-cp
-    read row by row (SCAN_BOARD)."""
+    read row by row (SCAN_BOARD), or pico-matrix-cp itself where READER is "keypad"."""
     why = pico.unavailable()
     if why:
         _skip("virtual Pico unavailable: %s" % why)
@@ -77,8 +79,8 @@ READER = os.environ.get("PLAYBOARD_CP_READER") or "scan"
 
 def scan_board():
     """pico-matrix-cp with ``sensor.reader: "scan"`` (a board definition, dict): the matrix
-    read row by row through digitalio, since keypad is not reliable
-    in rp2040js (its emulated clock can run away: docs/pico.md "CircuitPython")."""
+    read row by row through digitalio, the games tests' default (READER; docs/pico.md,
+    "`keypad` on the emulated Pico")."""
     with open(os.path.join(pico.ROOT, "firmware", "boards", "pico-matrix-cp.json")) as f:
         b = json.load(f)
     b["name"] = SCAN_BOARD
