@@ -7,7 +7,9 @@ as ``playboard deploy --circuitpython`` stages it (the package as ``.mpy`` marke
 CircuitPython: ``playboard_host.circuitpython_stage``), ``boot.py`` remounting
 the drive writable, ``board.txt`` naming ``pico-matrix-cp`` (the pico-matrix wiring
 through ``keypad``; LEDs through ``neopixel_write``), here with its matrix read row by row
-(``sensor.reader: "scan"``: keypad is not reliable in rp2040js). The firmware starts from the
+(``sensor.reader: "scan"``) unless ``$PLAYBOARD_CP_READER=keypad`` (keypad runs in the
+emulator since the runner ends a masked sleep as the chip does; the tests below check
+keypad and the firmware's keypad reader on their own). The firmware starts from the
 drive's ``main.py`` as on MicroPython. Skips with a clear message only where Node,
 rp2040js, the images or mtools are absent (fails instead where
 ``$PLAYBOARD_REQUIRE_CIRCUITPYTHON`` is set: CI, ``.ci/run``). Slow: the emulator needs about 5-10 host
@@ -44,7 +46,7 @@ def _skip(why):
 @pytest.fixture(scope="module")
 def drive_files():
     """The CIRCUITPY drive's files ({path: bytes}): the firmware, board.txt = pico-matrix-cp
-    read row by row (SCAN_BOARD)."""
+    read row by row (SCAN_BOARD), or pico-matrix-cp itself where READER is "keypad"."""
     why = pico.unavailable()
     if why:
         _skip("virtual Pico unavailable: %s" % why)
@@ -55,8 +57,11 @@ def drive_files():
     if shutil.which("mformat") is None:
         _skip("mtools not installed (apt-get install mtools): the CIRCUITPY drive is built with it")
     files = staged_sources()
-    files["boards/%s.json" % SCAN_BOARD] = json.dumps(scan_board()).encode()
-    files["board.txt"] = SCAN_BOARD.encode()
+    if READER == "keypad":
+        files["board.txt"] = b"pico-matrix-cp"
+    else:
+        files["boards/%s.json" % SCAN_BOARD] = json.dumps(scan_board()).encode()
+        files["board.txt"] = SCAN_BOARD.encode()
     return files
 
 
@@ -67,12 +72,15 @@ def drive(drive_files):
 
 
 SCAN_BOARD = "pico-matrix-cp-scan"
+# the matrix's reader on the board under test: "scan" (SCAN_BOARD) or "keypad" (the
+# shipped pico-matrix-cp itself); $PLAYBOARD_CP_READER picks one
+READER = os.environ.get("PLAYBOARD_CP_READER") or "scan"
 
 
 def scan_board():
     """pico-matrix-cp with ``sensor.reader: "scan"`` (a board definition, dict): the matrix
-    read row by row through digitalio, since keypad is not reliable
-    in rp2040js (its emulated clock can run away: docs/pico.md "CircuitPython")."""
+    read row by row through digitalio, the games tests' default (READER; docs/pico.md,
+    "`keypad` on the emulated Pico")."""
     with open(os.path.join(pico.ROOT, "firmware", "boards", "pico-matrix-cp.json")) as f:
         b = json.load(f)
     b["name"] = SCAN_BOARD
@@ -137,6 +145,123 @@ def test_the_python_paths_count_as_on_cpython(drive):
         elif k.startswith("search"):
             assert got[k][:4] == want[k][:4] and got[k][2] > 0, (k, got[k], want[k])
     assert got["search_tobit_1"][2] == PROBE_NODES  # (a search of the whole budget)
+
+
+KEYPAD_CODE = b"""
+import json, keypad, microcontroller, supervisor, time
+def pin(n):
+    return getattr(microcontroller.pin, "GPIO%d" % n)
+km = keypad.KeyMatrix(row_pins=[pin(n) for n in range(2, 10)], column_pins=[pin(n) for n in range(10, 18)],
+                      columns_to_anodes=True, interval=0.005, max_events=2)
+ev = keypad.Event()
+def drain(until):
+    got = []
+    while True:
+        while km.events.get_into(ev):
+            got.append((ev.key_number, ev.pressed))
+        if time.monotonic_ns() >= until:
+            return got
+        time.sleep(0.01)
+while not supervisor.runtime.serial_connected:
+    time.sleep(0.01)
+t0 = time.monotonic_ns()
+made = drain(t0 + 1000000000)
+km.reset()
+reset = drain(0)
+later = drain(t0 + 5000000000)
+print("PICO " + json.dumps({"made": made, "reset": reset, "later": later, "overflowed": km.events.overflowed}))
+"""
+
+
+def test_keypad_in_the_emulator_reports_changes_only():
+    """keypad.KeyMatrix itself (CircuitPython 10.2.1, a ``code.py`` on pico-matrix's pins as
+    pico-matrix-cp wires them) on the emulated matrix, as the firmware's reader must take
+    it (and as tests/host/test_hw_circuitpython.py's TrueKeyMatrix fakes it): switch 5,
+    closed from power-up, gives no event when the scanner is made (its first scan takes
+    it silently), a press at ``reset()``; switches 0, 9 and 63 closed together 3 s after
+    USB is up are three presses in one scan into a queue of 2: the first two kept (key
+    order), the third dropped, ``overflowed`` set. The emulated clock keeps to the
+    code's: the probe prints within 30 emulated s (without the runner's masked-WFI wake,
+    pico.mjs ``maskedWake``, it once ran 18 million emulated s and never printed)."""
+    why = pico.unavailable()
+    if why:
+        _skip("virtual Pico unavailable: %s" % why)
+    try:
+        pico.circuitpython_uf2()
+    except pico.PicoUnavailable as e:
+        _skip(str(e))
+    if shutil.which("mformat") is None:
+        _skip("mtools not installed (apt-get install mtools): the CIRCUITPY drive is built with it")
+    p = pico.circuitpython(build_drive({"code.py": KEYPAD_CODE}), cfg=pico.matrix_config(), speed=0)
+    p.start()
+    try:
+        p.set_closed([5], 0)
+        p.wait_for(lambda q: q.usb_up.is_set(), BOOT_S, "USB up")
+        t = p.time_us
+        p.set_closed([0, 5, 9, 63], t + 3000000)
+        i = p.wait_output(b"PICO ", MOVE_S)
+        got = json.loads(bytes(p.output[i:p.wait_output(b"\n", 60, i)]))
+        emulated, wakes = p.time_us / 1e6, p.wfi_wakes
+    finally:
+        p.close()
+    print("CircuitPython: keypad in the emulator: %s; %.1f emulated s, %d masked sleeps woken"
+          % (got, emulated, wakes))
+    assert got["made"] == [] and got["reset"] == [[5, True]], got
+    assert got["later"] == [[0, True], [9, True]] and got["overflowed"] is True, got
+    assert emulated < 30, emulated
+
+
+READER_CODE = b"""
+import json, supervisor, time
+from playboard.config import load_board
+from playboard.hw.circuitpython import open_circuitpython
+b = open_circuitpython(load_board("pico-matrix-cp"))
+buf = bytearray(64)
+def on():
+    b.read(buf)
+    return [i for i in range(64) if buf[i]]
+while not supervisor.runtime.serial_connected:
+    time.sleep(0.01)
+t0 = time.monotonic_ns()
+time.sleep(0.1)
+start = on()
+while time.monotonic_ns() - t0 < 4000000000:
+    on()
+    time.sleep(0.01)
+later = on()
+b.close()
+print("PICO " + json.dumps({"start": start, "later": later}))
+"""
+
+
+def test_the_firmware_reader_sees_the_pieces_on_the_board_at_power_up():
+    """The firmware's own reader (hw/circuitpython.py, ``keypad.KeyMatrix`` as the shipped
+    pico-matrix-cp has it) on CircuitPython, in a ``code.py``: switches 0, 9 and 63 closed
+    from power-up (pieces on the board) read as such at its first read; 9 opened and 20
+    closed 2 s after USB is up read so later (before the reader reset its scanner once
+    made it read [] then [20])."""
+    why = pico.unavailable()
+    if why:
+        _skip("virtual Pico unavailable: %s" % why)
+    try:
+        pico.circuitpython_uf2()
+    except pico.PicoUnavailable as e:
+        _skip(str(e))
+    if shutil.which("mformat") is None:
+        _skip("mtools not installed (apt-get install mtools): the CIRCUITPY drive is built with it")
+    files = dict(staged_sources(), **{"code.py": READER_CODE})
+    p = pico.circuitpython(build_drive(files), cfg=pico.matrix_config(), speed=0)
+    p.start()
+    try:
+        p.set_closed([0, 9, 63], 0)
+        p.wait_for(lambda q: q.usb_up.is_set(), BOOT_S, "USB up")
+        p.set_closed([0, 20, 63], p.time_us + 2000000)
+        i = p.wait_output(b"PICO ", MOVE_S)
+        got = json.loads(bytes(p.output[i:p.wait_output(b"\n", 60, i)]))
+    finally:
+        p.close()
+    print("CircuitPython: the firmware's keypad reader: %s" % (got,))
+    assert got == {"start": [0, 9, 63], "later": [0, 20, 63]}, got
 
 
 def _status(link):

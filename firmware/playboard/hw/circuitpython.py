@@ -8,8 +8,11 @@
   backend).
 
 ``read(buf)`` drains the key events into a state bytearray with one preallocated
-``keypad.Event`` (no allocation; on an event-queue overflow the scanner is reset
-and re-reports every pressed key). LEDs: CircuitPython's built-in ``neopixel_write``
+``keypad.Event`` (no allocation). keypad reports changes only: the scanner is reset
+once made, so that the keys already down (the pieces on the board at power-up) come
+as presses; on an event-queue overflow (its ``max_events``, at least the key count,
+full: keypad drops the newer events) the queue is emptied and the scanner reset,
+which re-reports every key down at once, within the same read. LEDs: CircuitPython's built-in ``neopixel_write``
 on a ``digitalio`` output, from one preallocated bytearray in the strip's byte order
 (no Adafruit ``neopixel.py`` to compile into the heap; our Lights layer does
 brightness and the current cap).
@@ -63,16 +66,22 @@ class CircuitPythonBoard(Board):
             else:
                 self._keys = keypad.KeyMatrix(
                     row_pins=rows, column_pins=cols, columns_to_anodes=True, interval=0.005,
-                    max_events=64)
+                    max_events=max(64, n_keys))
         elif kind == "shift_register":
             n_keys = 8 * s["chain"]
             self._keys = keypad.ShiftRegisterKeys(
                 clock=_pin(s["clk"]), data=_pin(s["data"]),
                 latch=_pin(s["load"]), value_to_latch=True, key_count=n_keys,
-                value_when_pressed=not s["active_low"], interval=0.005, max_events=64)
+                value_when_pressed=not s["active_low"], interval=0.005,
+                max_events=max(64, n_keys))
             self._map = bytearray(8 * (k // 8) + 7 - k % 8 for k in range(n_keys))
         else:
             raise ValueError("circuitpython backend: no reader for sensor kind %r" % (kind,))
+        if self._keys is not None:
+            # keypad reports changes only, and its first scan (when made) takes the keys
+            # down as they are: the pieces already on the board would never be seen.
+            # reset() assumes all released and scans at once: a press event each.
+            self._keys.reset()
         self._event = keypad.Event()
         self._state = bytearray(n)
         self._pin = None
@@ -129,9 +138,10 @@ class CircuitPythonBoard(Board):
 class RowScan:
     """A diode matrix read by Python, row by row (``sensor.reader: "scan"``): each row
     driven low in turn through ``digitalio``, the columns read (pulled up; low = a
-    closed switch), the row let go again. About 2 ms a frame for 8 x 8; for where
-    ``keypad``'s background scanning does not run (the emulated Pico: rp2040js does not
-    deliver CircuitPython's 1/1024 s tick to it). ``rows``, ``cols``: pins."""
+    closed switch), the row let go again. About 2 ms a frame for 8 x 8, where
+    ``keypad``'s background scanning costs none; kept for where keypad cannot run (the
+    emulated Pico's tests chose it before rp2040js's masked sleep was fixed there:
+    docs/pico.md). ``rows``, ``cols``: pins."""
 
     def __init__(self, rows, cols):
         self._up = digitalio.Pull.UP

@@ -218,8 +218,10 @@ class VirtualPico:
     reboots from its flash and goes on), ``wdt_min_us`` (the least time the watchdog
     had left when it was fed or stopped, any boot; -1: never fed), ``output`` (bytearray: all the board wrote),
     ``erases`` (4 KB sectors erased), ``programs`` (256-byte pages programmed) and
-    ``flash_stall_us`` (emulated time the core stood still for them), all boots, as of
-    the last time report (about every 100 emulated ms).
+    ``flash_stall_us`` (emulated time the core stood still for them), ``wfi_wakes`` (sleeps
+    the runner ended for an interrupt that came while masked, where rp2040js would have
+    slept on: ``pico.mjs``, ``maskedWake``), all boots, as of the last time report (about
+    every 100 emulated ms).
     """
 
     def __init__(self, fs_image=None, cfg=None, uf2=None, bootrom=None, speed=1.0, order="GRB",
@@ -248,6 +250,7 @@ class VirtualPico:
         self.erases = 0
         self.programs = 0
         self.flash_stall_us = 0
+        self.wfi_wakes = 0
         self.output = bytearray()
         self.usb_up = threading.Event()
         self._proc = None
@@ -415,6 +418,7 @@ class VirtualPico:
                     self.erases = ev.get("erases", 0)
                     self.programs = ev.get("programs", 0)
                     self.flash_stall_us = ev.get("stall", 0)
+                    self.wfi_wakes = ev.get("wakes", 0)
                 elif kind == "wdt":
                     self.resets.append((ev["t"], ev["reason"]))
                     self.usb_up.clear()

@@ -17,6 +17,9 @@
 //            BOOTSEL released: CircuitPython senses BOOTSEL through it at boot and hangs without)]
 //            [--exact-alarms 1 (a timer alarm set to the current microsecond fires at once, as on
 //            the chip; rp2040js would fire it 2**32 us later: see boot())]
+//            [--wfi-wake 0 (rp2040js's own WFI, for comparison: a core asleep with interrupts
+//            masked stays asleep for an interrupt already pending; default 1: it wakes, as
+//            on the chip: see maskedWake())]
 // Commands (stdin):  {"cmd":"serial","hex":"...","ch":n}  bytes for USB CDC serial channel n
 //                                                    (default 0, the REPL's; 1: CircuitPython's
 //                                                    usb_cdc.data where boot.py enables it)
@@ -39,9 +42,11 @@
 //                    pin's pulses, or from a PIO state machine's TX FIFO on the pin: pioleds.mjs)
 //                    {"ev":"wdt","t":us,"reason":"timer"|"force","boot":n} then a reboot
 //                    {"ev":"time","t":us,"busy":us,"host_ms":ms,"wdt_min":us,"erases":n,"programs":n,
-//                    "stall":us} about every 100 ms emulated; wdt_min: the least time the watchdog
-//                    had left at a feed (-1: none); erases: 4 KB sectors erased, programs: 256-byte
-//                    pages programmed, stall: emulated time the core stood still for them (all boots)
+//                    "stall":us,"wakes":n} about every 100 ms emulated; wdt_min: the least time the
+//                    watchdog had left at a feed (-1: none); erases: 4 KB sectors erased, programs:
+//                    256-byte pages programmed, stall: emulated time the core stood still for them;
+//                    wakes: sleeps ended for an interrupt pending while masked (maskedWake; with
+//                    --wfi-wake 0: sleeps that would have ended) (all boots)
 import fs from 'node:fs';
 import readline from 'node:readline';
 import { Simulator, LogLevel, ConsoleLogger } from 'rp2040js';
@@ -445,6 +450,26 @@ function romCall(pc) {
 
 const CYCLE_NS = 1e9 / 125e6;
 
+// WFI (and WFE) with interrupts masked (PRIMASK set): on an ARMv6-M core the sleep ends
+// for an interrupt that would preempt the running code were they not masked, one
+// already pending when the core went to sleep too (ARMv6-M ARM B1.5.19); the code goes
+// on after the WFI and takes the interrupt when it unmasks them. rp2040js ends a sleep
+// only when an interrupt *becomes* pending (setInterrupt), so one that came between the
+// masking and the WFI left the core asleep for good, its clock racing: CircuitPython's
+// idle (interrupts masked, checks, WFI) lost that race about once a few thousand of its
+// keypad's 1/1024 s ticks, the tick's own alarm being the interrupt missed.
+const wfiWake = args['wfi-wake'] !== '0';
+let wakes = 0;  // sleeps ended (or, without wfiWake, that would have ended) here
+let stuck = false;  // (without wfiWake: asleep with such an interrupt pending, counted once)
+
+function maskedWake(core) {
+  const set = core.pendingInterrupts & core.enabledInterrupts;
+  if (!set) return false;
+  const active = core.exceptionPriority(core.IPSR);
+  for (let p = 0; p < active; p++) if (set & core.interruptPriorities[p]) return true;
+  return false;
+}
+
 function run() {
   if (quitting) return;
   const core = mcu.core;
@@ -456,6 +481,15 @@ function run() {
     for (let i = 0; i < 20000; i++) {
       if (pendingReboot) break;
       if (clock.nanos >= nextChange) applySchedule();
+      if (core.waiting && maskedWake(core)) {
+        if (wfiWake) {
+          wakes++;
+          core.waiting = false;
+          continue;
+        }
+        if (!stuck) wakes++;
+        stuck = true;
+      } else if (!core.waiting) stuck = false;
       if (core.waiting) {
         if (clock.nanos >= limit) break;
         const next = clock.nanosToNextAlarm;
@@ -492,7 +526,7 @@ function run() {
   if (now() - lastTimeEv >= 100e6) {
     lastTimeEv = now();
     emit({ ev: 'time', t: Math.round(now() / 1000), busy: Math.round(busyNanos / 1000), host_ms: Date.now() - hostStart,
-           wdt_min: Math.round(wdtMinLeft), erases, programs, stall: Math.round(stallNanos / 1000) });
+           wdt_min: Math.round(wdtMinLeft), erases, programs, stall: Math.round(stallNanos / 1000), wakes });
   }
   if (pendingReboot) {
     pendingReboot = false;
