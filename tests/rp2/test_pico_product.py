@@ -243,7 +243,9 @@ def test_games_back_to_back_all_kept_on_the_flash(frozen, tmp_path):
         fs = p.files()
         recs = sorted(f for f in fs.listdir("/games") if f.endswith(".rec")) if "games" in fs.listdir("/") else []
         assert len(recs) >= N_BACK_TO_BACK, fs.listdir("/")
-        out = _cli("sync", "--port", p.port, "-q", lib=str(tmp_path / "lib.sqlite"))
+        # (each answer waited for 5 s: the emulated chip runs slower than the real one on a
+        # loaded host, and a CI run timed out its list of 50 games after 4 tries of 1 s)
+        out = _cli("sync", "--port", p.port, "-q", "--timeout", "5", lib=str(tmp_path / "lib.sqlite"))
         assert out.returncode == 0, out.stdout + out.stderr
         exp = _cli("export", "--format", "json", lib=str(tmp_path / "lib.sqlite"))
         games = json.loads(exp.stdout)
