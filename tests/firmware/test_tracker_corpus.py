@@ -194,3 +194,59 @@ def test_a_move_shown_whose_trial_failed_is_tried_again_once_the_next_ply_shows(
     g, tr, b = _replay("B:W9,11,12:B22,K26", "tobit4", ch, [], 8000)
     assert b.commits() == ["26-24", "9-8", "24:6:10", "11-12"], (b.commits(), b.log)
     assert b.kinds()[-1] == T.EV_COMMITTED and not tr.correcting, b.log
+
+
+def _committed_at(b, text):
+    """The time of the commit of ``text`` in ``b``'s log (None: not committed)."""
+    for (t, kind, arg, m) in b.log:
+        if kind == T.EV_COMMITTED and m == text:
+            return t
+    return None
+
+
+def test_a_slide_stop_is_committed_when_the_next_ply_lands_whole_not_when_the_board_stands():
+    """The 2,000-game corpus's worst Tobit ply (tobit two 102000966): White's 32-25, a
+    king's slide whose stop 25 is also on the way of longer slides (slide_ms), Black's
+    27 lifted 110 ms after it landed, then five more plies, the board changing every
+    10-300 ms: no board stood settle_ms until all six were made, and 32-25 was committed
+    2.66 s after it landed. 27-28 put down whole (a piece moved to another point: no
+    bump of White's slide does that) proves 32-25 ended: it is tried at once."""
+    ch = [(1000, 32, 0), (1260, 25, 1), (1370, 27, 0), (1380, 27, 1), (1390, 27, 0), (1630, 28, 1),
+          (1640, 28, 0), (1650, 28, 1), (1730, 25, 0), (1740, 25, 1), (1750, 25, 0), (1840, 38, 1),
+          (1890, 6, 0), (2100, 7, 1), (2270, 7, 0), (2300, 8, 1), (2350, 2, 0), (2500, 15, 1),
+          (2510, 15, 0), (2520, 15, 1), (2690, 8, 0), (2950, 33, 0), (3250, 32, 1), (3290, 38, 0),
+          (3300, 38, 1), (3310, 38, 0), (3540, 25, 1), (3570, 32, 0)]
+    g, tr, b = _replay("W:W1,2,K32:BK6,27,33", "tobit", ch, [], 6000)
+    assert b.commits()[:6] == ["32-25", "27-28", "25-38", "6-8", "2:15", "33-32"], (b.commits(), b.log)
+    t = _committed_at(b, "32-25")
+    assert t is not None and t - 1260 <= 1500, (t, b.log)  # (was 3,910: 2.65 s)
+    assert b.kinds()[-1] == T.EV_COMMITTED and not tr.correcting, b.log
+
+
+def test_a_slide_stop_in_tobit4_is_committed_when_the_next_ply_lands_whole():
+    """Tobit 4 x 4's worst (tobit4 two 101000657): Black's 3-14 (the king paused 170 ms on
+    8; 14 a stop on a longer slide too), White's 10 lifted 40 ms after 14 landed, six
+    plies in 2.5 s: 3-14 was committed 2.37 s after it landed."""
+    ch = [(1000, 3, 0), (1150, 8, 1), (1320, 8, 0), (1330, 8, 1), (1340, 8, 0), (1360, 14, 1),
+          (1400, 10, 0), (1480, 9, 1), (1780, 14, 0), (1830, 12, 0), (1990, 11, 1), (2020, 9, 0),
+          (2200, 15, 1), (2310, 15, 0), (2520, 11, 0), (2580, 12, 1), (2800, 12, 0), (2840, 13, 1),
+          (3020, 13, 0), (3030, 13, 1), (3040, 13, 0), (3040, 14, 1), (3110, 14, 0), (3140, 16, 1),
+          (3340, 4, 0), (3400, 9, 1)]
+    g, tr, b = _replay("B:W2,4,5,10,12:BK3,23,24,25,27,28,30,31,32", "tobit4", ch, [], 6000)
+    assert b.commits()[:2] == ["3-14", "10-9"], (b.commits(), b.log)
+    t = _committed_at(b, "3-14")
+    assert t is not None and t - 1360 <= 1500, (t, b.log)  # (was 3,740: 2.38 s)
+    assert b.kinds()[-1] == T.EV_COMMITTED and not tr.correcting, b.log
+
+
+def test_a_bump_while_the_slide_goes_on_from_its_stop_is_not_a_reply_that_proves_it():
+    """White's king pauses on 31 (32-31, a stop on the way to 28), slides on to 28 (31 is
+    read off 50 ms after 28 is read on) while the hand brushes Black's 27 (off 250 ms):
+    for 50 ms the board is 32-31 followed by Black's 27-28, made whole. Tried at once
+    that board would commit 32-31 and 27-28, neither made; one sensor read back (27)
+    makes it White's slide on its way, so it is not tried before it stands, and 32-28
+    alone is committed."""
+    ch = [(1000, 32, 0), (1260, 31, 1), (1400, 28, 1), (1450, 31, 0)]
+    g, tr, b = _replay("W:W1,2,K32:BK6,27,33", "tobit", ch, [(1395, 1645, 27)], 4000)
+    assert b.commits() == ["32-28"], (b.commits(), b.log)
+    assert not tr.correcting and g.fen() == "B:W1,2,K28:BK6,27,33", (g.fen(), b.log)

@@ -142,6 +142,16 @@ def test_the_corpus_games_that_lost_plies_together(name, seed):
     assert g["failure"] is None, g
 
 
+@pytest.mark.parametrize("name,seed", [("tobit", 102000966), ("tobit4", 101000657)])
+def test_the_corpus_games_whose_slide_stop_waited_for_the_plies_after(name, seed):
+    # the 2,000-game corpus's slowest plies (docs/tracker.md "Timing"): a slide's stop,
+    # the reply begun before it stood, the board changing until six plies were made;
+    # committed 2.66 s (2.37 s) after it was made, now once the reply lands whole
+    g = _play(name, "two", seed, False, (py_play.H.CHATTER_SHARE, py_play.H.STRAY_SHARE))
+    assert g["failure"] is None, g
+    assert len(g["lat"]) >= 20 and max(x for (x, c, n) in g["lat"]) <= 1500, sorted(g["lat"])[-4:]
+
+
 @pytest.mark.parametrize("name", ("tobit", "tobit4"))
 def test_people_against_the_native_search_at_level_13_lose_nothing(name, monkeypatch):
     # a board whose definition asks for Tobit's native search (a frozen build's default):

@@ -42,7 +42,7 @@ def settled(tr, now_ms):
         # board is the position after the move with pieces lifted (the next ply's
         # first lift; not a piece put down: noise); else tried again once it has
         # stood settle_ms
-        if both(tr, now_ms, False, True):
+        if both(tr, now_ms, False, True) or (proven(tr) and both(tr, now_ms, False, 2)):
             return True
         tr._wait = tr.settle_ms
         return True
@@ -108,7 +108,8 @@ def both(tr, now_ms, strict=False, lifted=False):
     after boards nothing explained): only an exact board after the move, or a reply
     kept, commits it (a ply that takes the reply's piece and lands on the move's start
     point leaves a board like the move's piece in hand). ``lifted``: only a board
-    after the move with pieces lifted (none put down) commits it."""
+    after the move with pieces lifted (none put down) commits it; 2: only a board
+    exact for one legal move after it (the next ply made in full: ``proven``)."""
     e = tr._expect
     h = tr._hint
     i = e if e >= 0 else tr._seen
@@ -120,7 +121,15 @@ def both(tr, now_ms, strict=False, lifted=False):
     tr.new_position()  # classifies the board against the position after m
     st = tr.state
     j = -1
-    if lifted:
+    if lifted == 2:
+        # exactly one legal move after m, the takeback not (see proven)
+        flags = tr._flags
+        n = 0
+        for k in range(tr._nm):
+            if flags[k] & 2:
+                n += 1
+        ok = st == _S_PENDING and n == 1 and not flags[tr._nm] & 2
+    elif lifted:
         cur = tr._cur
         ok = st == _S_PARTIAL and not ((cur[0] & (cur[4] ^ _MASK)) | (cur[1] & (cur[5] ^ _MASK)))
     else:
@@ -150,6 +159,45 @@ def both(tr, now_ms, strict=False, lifted=False):
     tr._wait = 0  # (the correction that follows is the settled state's)
     tr.correcting = was
     return False
+
+
+def proven(tr):
+    """May the board (``tr._cur``: nothing explains it here, a move shown, none
+    expected) be tried at once as that move and the next ply made in full, before it
+    has stood ``settle_ms``? Only if no single sensor off its value (a bump: a hand
+    brushing a point, 100-300 ms) makes it a legal move of this position, made or on
+    its way (the mover's ply going on: a slide past its stop, a capture, its piece on a
+    wrong point), nor the takeback: then the mover's ply has ended, for the board
+    shows another piece moved (docs/tracker.md "Timing"). True/False; the board is
+    read again after. Cost: one match per point."""
+    if tr._seen < 0 or tr._expect >= 0 or tr.state != _S_UNEXPLAINED:
+        return False
+    cur = tr._cur
+    keep = cur[0:4]
+    b = cur[0:4]
+    nm = tr._nm
+    flags = tr._flags
+    ok = True
+    for p in range(1, tr.n_points + 1):
+        w = 0 if p < 30 else 1
+        bit = 1 << (p - 1 if p < 30 else p - 30)
+        for c in range(2 if tr.colour and not keep[w] & bit else 1):
+            for j in range(4):
+                b[j] = keep[j]
+            if keep[w] & bit:
+                b[w] &= bit ^ _MASK  # lifted by the bump
+                b[2 + w] &= bit ^ _MASK
+            else:
+                b[w] |= bit  # put down by the bump (c: a White piece)
+                if c:
+                    b[2 + w] |= bit
+            if _load(tr, -1, b) & 0xFFFF or flags[nm] & 3:
+                ok = False
+                break
+        if not ok:
+            break
+    _load(tr, -1, keep)
+    return ok
 
 
 def begun(tr):

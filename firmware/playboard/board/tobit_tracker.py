@@ -229,6 +229,13 @@ class TobitTracker(TobitPosition):
                 # the move shown (a slide's stop: for settle_ms), then the next ply's
                 # first lift: tried at once (tobit_chain)
                 self._wait = 1
+            elif i >= 0 and st == _S_UNEXPLAINED and self._expect < 0:
+                o = i * 12
+                rec = self._rec
+                if (cur[0] & (rec[o] ^ _MASK)) | (cur[1] & (rec[o + 1] ^ _MASK)):
+                    # a piece down off the move shown's result, nothing explains the
+                    # board here: the next ply landed? tried at once (tobit_chain.proven)
+                    self._wait = 1
 
     def _snap(self):
         """The snapshot masks from ``occ``; an isolated point reads as in the base
