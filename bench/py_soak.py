@@ -1,15 +1,25 @@
 """Issue 14's soak: 30 days of accelerated museum use of the real firmware on the simulated board.
 
-The whole firmware (``SimBoard``, ``-X heapsize=192k``, virtual clock, a littlefs
+The whole firmware (``SimBoard``, the chip's heap, virtual clock, a littlefs
 image) with the museum profile and opening hours 09:00-17:00 set over the link
 (``playboard settings``), its wall clock driven by the simulator's ``wall`` command.
 Each simulated day: the night is skipped by jumping the wall clock (the board must
 go dark at closing and light its menu at opening); visitors arrive at random
 (seeded) moments of the open hours, wake the board, start Toguz Kumalak or Tihbat by
-deliberate menu presses, play part or all of a game with human timing (replies 0-3 s
-after the sowing view, contact bounce, a pit held 150-600 ms), resign or walk away
-(the game must be recorded abandoned after ``idle_s`` and the board go back to
-attract by itself); stray touches, hands sweeping over the pits and power cuts
+deliberate menu presses, play part or all of a game with human timing, resign or walk
+away (the game must be recorded abandoned after ``idle_s`` and the board go back to
+attract by itself). A visitor's move follows the board: a reply 0-3 s
+(``humanlib.reply_ms``) after the last move's view, the pit touched (contact bounce,
+held 150-600 ms), the board's ``move`` event waited for (its sowing view shown), the
+balls sown (120-250 ms a ball); against the engine, its move shown (the ``engine``
+event) waited for and carried out on the pits as the board shows it (a pause 0-3 s, its
+pit lifted, its balls sown), then the view's confirmation watched on the LEDs before
+the visitor's next move (``carry_out``; a view the board confirmed by time before the
+pit was lifted, the soak's pits reading empty at rest, counted ``view_by_time``; one
+never seen to end, ``view_unseen``). Before 2026-12-06 the visitor tapped its next pit
+before the board had confirmed the last move, its pit during the engine's view was
+refused, and engine games barely moved (seed 14: 2 engine moves in 30 days, 3,538
+"moves a stray touch made first"; after: 192 and 32). Stray touches, hands sweeping over the pits and power cuts
 (between frames, ``kill``, or inside a flash write, ``cut``) at random moments. The
 staff sync the games at each closing (``playboard sync``, the daily care of
 docs/museum.md); the board's heap is read at each closing.
