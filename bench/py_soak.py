@@ -19,8 +19,8 @@ pit was lifted, the soak's pits reading empty at rest, counted ``view_by_time``;
 never seen to end, ``view_unseen``). Before 2026-12-06 the visitor tapped its next pit
 before the board had confirmed the last move, its pit during the engine's view was
 refused, and engine games barely moved (seed 14: 2 engine moves in 30 days, 3,538
-"moves a stray touch made first"; after: 192 and 32). Stray touches, hands sweeping over the pits and power cuts
-(between frames, ``kill``, or inside a flash write, ``cut``) at random moments. The
+"moves a stray touch made first"; after: 192 and 32). Stray touches, hands sweeping
+over the pits and power cuts (between frames, ``kill``, or inside a flash write, ``cut``) at random moments. The
 staff sync the games at each closing (``playboard sync``, the daily care of
 docs/museum.md); the board's heap is read at each closing.
 
@@ -133,7 +133,8 @@ class Soak:
                       recovered=0, stray=0, sweeps=0, stuck=0, events_lost=0, misread=0, start_failed=0, start_again=0, desync=0, other_game=0, undone=0,
                       not_dark=0, not_lit=0, max_leave_s=0.0,
                       staff=0, staff_failed=0, chatter=0, engine_games=0, engine_moves=0, engine_silent=0,
-                      tobit=0, tobit_failed=0, carried_out=0, view_unseen=0, view_by_time=0, engine_not_begun=0, sync_again=0, sync_failed=0, sync_retried=0, back=0, back_failed=0)
+                      tobit=0, tobit_failed=0, carried_out=0, view_unseen=0, view_by_time=0,
+                      engine_not_begun=0, sync_again=0, sync_failed=0, sync_retried=0, back=0, back_failed=0)
         self.engine_move = None  # the last "engine" event's move, until played
         self.engine_pit = None  # a mancala engine move to carry out: (cell, balls)
         self.trail = []  # SOAK_DEBUG: the last events and notes, printed with a miss
