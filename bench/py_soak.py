@@ -20,8 +20,8 @@ never seen to end, ``view_unseen``). Before 2026-12-06 the visitor tapped its ne
 before the board had confirmed the last move, its pit during the engine's view was
 refused, and engine games barely moved (seed 14: 2 engine moves in 30 days, 3,538
 "moves a stray touch made first"; after: 192 and 32). Stray touches, hands sweeping
-over the pits and power cuts (between frames, ``kill``, or inside a flash write, ``cut``) at random moments. The
-staff sync the games at each closing (``playboard sync``, the daily care of
+over the pits and power cuts (between frames, ``kill``, or inside a flash write,
+``cut``) at random moments. The staff sync the games at each closing (``playboard sync``, the daily care of
 docs/museum.md); the board's heap is read at each closing.
 
 Checks (each a figure with its target): every synced record replays; no committed
