@@ -415,6 +415,11 @@ class Soak:
                 self.adv(100)  # (the next frame: the view's lights gone whole)
                 return True
         self.n["view_unseen"] += 1
+        if os.environ.get("SOAK_DEBUG"):
+            self.events()  # (into the trail: what the board did meanwhile)
+            self.dbg("view not seen to end", self.status(), [i for i, v in enumerate(self.b.sensors()) if v])
+            for t in self.trail[-14:]:
+                print("   ", t, file=sys.stderr)
         return False
 
     def carry_out(self, name, per_side, g):
