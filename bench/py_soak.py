@@ -422,7 +422,7 @@ class Soak:
                 print("   ", t, file=sys.stderr)
         return False
 
-    def carry_out(self, name, per_side, g):
+    def carry_out(self, name, per_side, g, rec):
         """The engine's mancala move (shown: ``self.engine_pit``, its pit and balls)
         carried out by the visitor: a human pause, its pit's balls lifted, sown; then the
         view's confirmation waited for. Nothing to do for a pass."""
@@ -441,6 +441,9 @@ class Soak:
         self.touch(self.sensor(name, cell), self.rng.randint(150, 600))
         self.adv(100)
         shown = self.b.leds()  # the view as the balls are sown
+        for e in self.events():  # (the view confirmed in the frames before the lift)
+            self.note(e, g, rec)
+            early = early or (e["ev"] == "error" and e.get("cell") == cell)
         t = self.t
         self.sow(balls)
         if early:
@@ -472,7 +475,7 @@ class Soak:
             if g.turn == engine:
                 if not self.wait_engine(g, rec):
                     break
-                self.carry_out(name, per_side, g)
+                self.carry_out(name, per_side, g, rec)
                 k += 1
                 continue
             legal = g.legal_moves()
