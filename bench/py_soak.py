@@ -401,11 +401,13 @@ class Soak:
         for _ in range(min(balls, 20)):
             self.adv(self.rng.randint(120, 250))
 
-    def view_confirmed(self, shown, waited=0, limit_ms=6000):
+    def view_confirmed(self, shown, waited=0, limit_ms=6000, early=None):
         """Wait, as the visitor watches the lights, for the sowing view (``shown``: its
         LEDs, read as the pit was lifted; ``waited`` ms since) to be confirmed (2.5 s
         after the last sensor event: the view's lights give way to the next player's);
-        True when the lights changed within ``limit_ms``, else counted (``view_unseen``)."""
+        True when the lights changed within ``limit_ms``, else counted (``view_unseen``).
+        ``early``: called with the events of each step, True when they show the view was
+        confirmed by time before the lift (counted ``view_by_time``)."""
         if self.b.leds() != shown:
             return True
         while waited < limit_ms:
@@ -413,6 +415,9 @@ class Soak:
             waited += 100
             if self.b.leds() != shown:
                 self.adv(100)  # (the next frame: the view's lights gone whole)
+                return True
+            if early is not None and early(self.events()):
+                self.n["view_by_time"] += 1  # (the lift read as the opponent's pit)
                 return True
         self.n["view_unseen"] += 1
         if os.environ.get("SOAK_DEBUG"):
@@ -446,10 +451,17 @@ class Soak:
             early = early or (e["ev"] == "error" and e.get("cell") == cell)
         t = self.t
         self.sow(balls)
+        def by_time(events):  # (the board's error event for the pit, a frame or more later)
+            hit = False
+            for e in events:
+                self.note(e, g, rec)
+                hit = hit or (e["ev"] == "error" and e.get("cell") == cell)
+            return hit
+
         if early:
             self.n["view_by_time"] += 1
         else:
-            self.view_confirmed(shown, self.t - t)
+            self.view_confirmed(shown, self.t - t, early=by_time)
         self.n["carried_out"] += 1
 
     def play(self, name, per_side, plies, finish, engine=-1):
