@@ -1,17 +1,27 @@
 """Issue 14's soak: 30 days of accelerated museum use of the real firmware on the simulated board.
 
-The whole firmware (``SimBoard``, ``-X heapsize=192k``, virtual clock, a littlefs
+The whole firmware (``SimBoard``, the chip's heap, virtual clock, a littlefs
 image) with the museum profile and opening hours 09:00-17:00 set over the link
 (``playboard settings``), its wall clock driven by the simulator's ``wall`` command.
 Each simulated day: the night is skipped by jumping the wall clock (the board must
 go dark at closing and light its menu at opening); visitors arrive at random
 (seeded) moments of the open hours, wake the board, start Toguz Kumalak or Tihbat by
-deliberate menu presses, play part or all of a game with human timing (replies 0-3 s
-after the sowing view, contact bounce, a pit held 150-600 ms), resign or walk away
-(the game must be recorded abandoned after ``idle_s`` and the board go back to
-attract by itself); stray touches, hands sweeping over the pits and power cuts
-(between frames, ``kill``, or inside a flash write, ``cut``) at random moments. The
-staff sync the games at each closing (``playboard sync``, the daily care of
+deliberate menu presses, play part or all of a game with human timing, resign or walk
+away (the game must be recorded abandoned after ``idle_s`` and the board go back to
+attract by itself). A visitor's move follows the board: a reply 0-3 s
+(``humanlib.reply_ms``) after the last move's view, the pit touched (contact bounce,
+held 150-600 ms), the board's ``move`` event waited for (its sowing view shown), the
+balls sown (120-250 ms a ball); against the engine, its move shown (the ``engine``
+event) waited for and carried out on the pits as the board shows it (a pause 0-3 s, its
+pit lifted, its balls sown), then the view's confirmation watched on the LEDs before
+the visitor's next move (``carry_out``; a view the board confirmed by time before the
+pit was lifted, the soak's pits reading empty at rest, counted ``view_by_time``; one
+never seen to end, ``view_unseen``). Before 2026-12-06 the visitor tapped its next pit
+before the board had confirmed the last move, its pit during the engine's view was
+refused, and engine games barely moved (seed 14: 2 engine moves in 30 days, 3,538
+"moves a stray touch made first"; after: 192 and 32). Stray touches, hands sweeping
+over the pits and power cuts (between frames, ``kill``, or inside a flash write,
+``cut``) at random moments. The staff sync the games at each closing (``playboard sync``, the daily care of
 docs/museum.md); the board's heap is read at each closing.
 
 Checks (each a figure with its target): every synced record replays; no committed
@@ -71,6 +81,8 @@ from playboard_host.gestures import (PAD_BLACK_RESIGN, PAD_WHITE_RESIGN, physica
                                      press_sensor, staff_gesture)
 from playboard_host.simboard import SimBoard, SimDied  # noqa: E402
 
+import humanlib  # noqa: E402 - bench/humanlib.py: the reply delay
+
 HOURS = "09:00-17:00"
 OPEN_S, CLOSE_S = 9 * 3600, 17 * 3600
 DAY0 = calendar.timegm((2026, 12, 1, 0, 0, 0))  # the first day, midnight (the board's clock)
@@ -121,8 +133,10 @@ class Soak:
                       recovered=0, stray=0, sweeps=0, stuck=0, events_lost=0, misread=0, start_failed=0, start_again=0, desync=0, other_game=0, undone=0,
                       not_dark=0, not_lit=0, max_leave_s=0.0,
                       staff=0, staff_failed=0, chatter=0, engine_games=0, engine_moves=0, engine_silent=0,
-                      tobit=0, tobit_failed=0, engine_not_begun=0, sync_again=0, sync_failed=0, sync_retried=0, back=0, back_failed=0)
+                      tobit=0, tobit_failed=0, carried_out=0, view_unseen=0, view_by_time=0,
+                      engine_not_begun=0, sync_again=0, sync_failed=0, sync_retried=0, back=0, back_failed=0)
         self.engine_move = None  # the last "engine" event's move, until played
+        self.engine_pit = None  # a mancala engine move to carry out: (cell, balls)
         self.trail = []  # SOAK_DEBUG: the last events and notes, printed with a miss
         self._mem_seen = {}  # SOAK_DEBUG=mem: memory errors seen, per power-up
 
@@ -354,10 +368,11 @@ class Soak:
         return st["game"]
 
     def wait_engine(self, g, rec):
-        """The engine's turn: wait (up to 30 s) for its move's events; True once it moved."""
+        """The engine's turn: wait (up to 30 s) for its move's events (the ``engine``
+        event, the move shown, and its ``move``); True once it moved."""
         ply = g.ply
-        for _ in range(60):
-            self.adv(500)
+        for _ in range(300):
+            self.adv(100)
             for e in self.events():
                 self.note(e, g, rec)
             if g.ply > ply or g.is_game_over():
@@ -365,6 +380,89 @@ class Soak:
                 return True
         self.n["engine_silent"] += 1
         return False
+
+    def wait_move(self, g, rec, ply, limit_ms=3000):
+        """After the visitor's own pit: the board's ``move`` event (its sowing view shown),
+        read 100 ms at a time for up to ``limit_ms``; the move texts committed."""
+        got = []
+        waited = 0
+        while waited < limit_ms:
+            self.adv(100)
+            waited += 100
+            for e in self.events():
+                got += self.note(e, g, rec)
+            if g.ply > ply or g.is_game_over():
+                break
+        return got
+
+    def sow(self, balls):
+        """The balls of the pit just lifted sown by hand, one pit after another (120-250
+        ms a ball, the first 20; the pits' sensors do not change as they fill)."""
+        for _ in range(min(balls, 20)):
+            self.adv(self.rng.randint(120, 250))
+
+    def view_confirmed(self, shown, waited=0, limit_ms=6000, early=None):
+        """Wait, as the visitor watches the lights, for the sowing view (``shown``: its
+        LEDs, read as the pit was lifted; ``waited`` ms since) to be confirmed (2.5 s
+        after the last sensor event: the view's lights give way to the next player's);
+        True when the lights changed within ``limit_ms``, else counted (``view_unseen``).
+        ``early``: called with the events of each step, True when they show the view was
+        confirmed by time before the lift (counted ``view_by_time``)."""
+        if self.b.leds() != shown:
+            return True
+        while waited < limit_ms:
+            self.adv(100)
+            waited += 100
+            if self.b.leds() != shown:
+                self.adv(100)  # (the next frame: the view's lights gone whole)
+                return True
+            if early is not None and early(self.events()):
+                self.n["view_by_time"] += 1  # (the lift read as the opponent's pit)
+                return True
+        self.n["view_unseen"] += 1
+        if os.environ.get("SOAK_DEBUG"):
+            self.events()  # (into the trail: what the board did meanwhile)
+            self.dbg("view not seen to end", self.status(), [i for i, v in enumerate(self.b.sensors()) if v])
+            for t in self.trail[-14:]:
+                print("   ", t, file=sys.stderr)
+        return False
+
+    def carry_out(self, name, per_side, g, rec):
+        """The engine's mancala move (shown: ``self.engine_pit``, its pit and balls)
+        carried out by the visitor: a human pause, its pit's balls lifted, sown; then the
+        view's confirmation waited for. Nothing to do for a pass."""
+        if self.engine_pit is None:
+            return
+        cell, balls = self.engine_pit
+        self.engine_pit = None
+        before = self.b.leds()  # the engine's view as it came
+        self.adv(humanlib.reply_ms(self.rng))
+        # the soak's pits read empty at rest (its touches flip a sensor on and off): the
+        # board confirms the engine's view by time, 2.5 s after it came, if its pit is
+        # not lifted sooner (mancala_tracker: an empty pit has nothing to carry out);
+        # the visitor sows its balls all the same (the board reads the lift as a pit of
+        # the opponent's: an ``error`` event, nothing played)
+        early = self.b.leds() != before
+        self.touch(self.sensor(name, cell), self.rng.randint(150, 600))
+        self.adv(100)
+        shown = self.b.leds()  # the view as the balls are sown
+        for e in self.events():  # (the view confirmed in the frames before the lift)
+            self.note(e, g, rec)
+            early = early or (e["ev"] == "error" and e.get("cell") == cell)
+        t = self.t
+        self.sow(balls)
+        def by_time(events):  # (the board's error event for the pit, a frame or more later)
+            hit = False
+            for e in events:
+                self.note(e, g, rec)
+                hit = hit or (e["ev"] == "error" and e.get("cell") == cell)
+            return hit
+
+        if early:
+            self.n["view_by_time"] += 1
+        else:
+            self.view_confirmed(shown, self.t - t, early=by_time)
+        self.n["carried_out"] += 1
 
     def play(self, name, per_side, plies, finish, engine=-1):
         """Play ``plies`` plies (the whole game when ``finish``), then resign if
@@ -389,6 +487,7 @@ class Soak:
             if g.turn == engine:
                 if not self.wait_engine(g, rec):
                     break
+                self.carry_out(name, per_side, g, rec)
                 k += 1
                 continue
             legal = g.legal_moves()
@@ -401,16 +500,15 @@ class Soak:
                     break
                 continue
             m = self.rng.choice(legal)
-            self.adv(2600 + self.rng.randint(0, 3000))
+            self.adv(humanlib.reply_ms(self.rng))  # (after the last move's view: human timing)
             if self.rng.random() < 0.04:
                 self.stray()
             rec["touches"] += 1
-            self.touch(self.sensor(name, m + per_side * g.turn), self.rng.randint(150, 600))
             want = g.move_text(m)
-            self.adv(300)
-            got = []
-            for e in self.events():
-                got += self.note(e, g, rec)
+            balls = g.pos[m + per_side * g.turn]
+            self.touch(self.sensor(name, m + per_side * g.turn), self.rng.randint(150, 600))
+            got = self.wait_move(g, rec, g.ply)  # the board's move event: its view shown
+            self.sow(balls)  # (against the engine: its reply comes once the view is confirmed)
             if not got or got[0] != want:  # (a Tihbat pass may follow: the board makes it)
                 if os.environ.get("SOAK_DEBUG"):
                     print("misread", name, want, got, file=sys.stderr)
@@ -451,6 +549,15 @@ class Soak:
             rec["id"] = e.get("id")
         elif e["ev"] == "engine":
             self.engine_move = e["move"]
+            self.engine_pit = None
+            if not hasattr(g, "n_points") and hasattr(g, "parse_move"):  # a mancala game's
+                try:
+                    m = g.parse_move(e["move"])
+                    if m != PASS or g.name != "tihbat":
+                        cell = m + g.n_pits * g.turn
+                        self.engine_pit = (cell, g.pos[cell])
+                except (ValueError, TypeError, AttributeError):
+                    pass
         elif e["ev"] == "over":
             self.n["finished"] += 1
         elif e["ev"] == "abandoned":
@@ -855,6 +962,9 @@ def main():
         f["engine_games"], f["engine_not_begun"]), "games", "0 not begun", f["engine_not_begun"] == 0)
     report("soak: engine moves / engine silent", "%d / %d" % (f["engine_moves"], f["engine_silent"]),
            "moves", "0 silent", f["engine_silent"] == 0)
+    report("soak: engine moves carried out on the pits / their view confirmed by time before / not seen confirmed",
+           "%d / %d / %d" % (f["carried_out"], f["view_by_time"], f["view_unseen"]), "moves", "0 not seen",
+           f["view_unseen"] == 0)
     report("soak: Tobit begun by setting its pieces / not begun", "%d / %d" % (
         f["tobit"], f["tobit_failed"]), "games", "0 not begun", f["tobit_failed"] == 0)
 

@@ -43,6 +43,24 @@ def test_two_museum_days_lose_nothing_and_the_board_always_comes_back(tmp_path):
     assert len(f["heap"]) == 2 and abs(f["heap"][1] - f["heap"][0]) < 8192, f  # (day 1 interns names)
 
 
+def test_a_museum_day_of_engine_games_is_played_as_people_play_them(tmp_path):
+    # every Toguz Kumalak visitor plays the engine, no power cut: each visitor's move
+    # waits for the board's (its move event), the engine's reply is waited for, carried
+    # out on the pits (its pit lifted, sown) and its view's confirmation watched on the
+    # LEDs before the next move; before, the soak's pit came during the engine's view and
+    # was refused (3 engine moves in 20 games over 30 days, seed 14)
+    f = py_soak.soak(1, seed=14, workdir=str(tmp_path), engine=1.0, tobit=0, cuts=0)
+    assert f["engine_games"] >= 1 and f["engine_not_begun"] == 0, f
+    assert f["engine_moves"] >= 5 and f["engine_silent"] == 0, f
+    # (3 of them the board confirmed by time before the visitor lifted the pit, 2.5 s
+    # after it came: the soak's pits read empty at rest; a view never seen to end: none)
+    assert f["carried_out"] == f["engine_moves"] == 64 and f["view_unseen"] == 0, f
+    assert f["view_by_time"] == 3, f
+    assert f["misread"] <= f["stray"] + f["sweeps"], f  # (only a stray touch's moves)
+    assert f["lost"] == 0 and f["bad_records"] == 0 and f["desync"] == 0, f
+    assert f["memory_errors"] == 0 and f["wdt_resets"] == 0 and f["stuck"] == 0, f
+
+
 class _Row:
     """A library row as ``py_soak.match`` reads it."""
 
