@@ -43,10 +43,9 @@ def _skip(why):
     pytest.skip(why)
 
 
-@pytest.fixture(scope="module")
-def drive_files():
-    """The CIRCUITPY drive's files ({path: bytes}): the firmware, board.txt = pico-matrix-cp
-    read row by row (SCAN_BOARD), or pico-matrix-cp itself where READER is "keypad"."""
+def _cp_or_skip():
+    """Skip the test (one line why) where the emulated Pico, CircuitPython's image or
+    mtools (the CIRCUITPY drive is built with them) are absent."""
     why = pico.unavailable()
     if why:
         _skip("virtual Pico unavailable: %s" % why)
@@ -56,6 +55,13 @@ def drive_files():
         _skip(str(e))
     if shutil.which("mformat") is None:
         _skip("mtools not installed (apt-get install mtools): the CIRCUITPY drive is built with it")
+
+
+@pytest.fixture(scope="module")
+def drive_files():
+    """The CIRCUITPY drive's files ({path: bytes}): the firmware, board.txt = pico-matrix-cp
+    read row by row (SCAN_BOARD), or pico-matrix-cp itself where READER is "keypad"."""
+    _cp_or_skip()
     files = staged_sources()
     if READER == "keypad":
         files["board.txt"] = b"pico-matrix-cp"
@@ -183,15 +189,7 @@ def test_keypad_in_the_emulator_reports_changes_only():
     order), the third dropped, ``overflowed`` set. The emulated clock keeps to the
     code's: the probe prints within 30 emulated s (without the runner's masked-WFI wake,
     pico.mjs ``maskedWake``, it once ran 18 million emulated s and never printed)."""
-    why = pico.unavailable()
-    if why:
-        _skip("virtual Pico unavailable: %s" % why)
-    try:
-        pico.circuitpython_uf2()
-    except pico.PicoUnavailable as e:
-        _skip(str(e))
-    if shutil.which("mformat") is None:
-        _skip("mtools not installed (apt-get install mtools): the CIRCUITPY drive is built with it")
+    _cp_or_skip()
     p = pico.circuitpython(build_drive({"code.py": KEYPAD_CODE}), cfg=pico.matrix_config(), speed=0)
     p.start()
     try:
@@ -240,15 +238,7 @@ def test_the_firmware_reader_sees_the_pieces_on_the_board_at_power_up():
     from power-up (pieces on the board) read as such at its first read; 9 opened and 20
     closed 2 s after USB is up read so later (before the reader reset its scanner once
     made it read [] then [20])."""
-    why = pico.unavailable()
-    if why:
-        _skip("virtual Pico unavailable: %s" % why)
-    try:
-        pico.circuitpython_uf2()
-    except pico.PicoUnavailable as e:
-        _skip(str(e))
-    if shutil.which("mformat") is None:
-        _skip("mtools not installed (apt-get install mtools): the CIRCUITPY drive is built with it")
+    _cp_or_skip()
     files = dict(staged_sources(), **{"code.py": READER_CODE})
     p = pico.circuitpython(build_drive(files), cfg=pico.matrix_config(), speed=0)
     p.start()
