@@ -24,8 +24,15 @@ Players (specs):
 - ``prev8``: level 8 of the engine at commit ``PREV_REV`` (the same way): the
   engine of the ladder's first calibration, a fixed reference for later changes
   to the search or the evaluations (until one lands, it plays as today's top level);
+- ``was9``: the top level (9) of the engine at commit ``WAS_REV`` (the same way), before
+  issue 35's stronger top level: the top level the new one is measured against;
 - any engine spec may end in ``@N``: that player's own node budget ``N``
-  (``L8@2374``, ``base8@8000``), else the match's.
+  (``L8@2374``, ``base8@8000``), else the match's; and then in ``/T``: its
+  transposition table's entries ``T`` (0 or a power of two up to 65536:
+  ``L9@15984/4096``, a board whose definition asks for that table), else ``MATCH_TT``.
+
+``--micropython`` (``run_match``'s ``micropython``): the same games played under
+MicroPython (``playboard_host.match_mp``), the native code as on a board.
 
 ``playboard match`` runs the suite in docs/engine.md; see ``--help``.
 """
@@ -59,6 +66,10 @@ NOISY_RANDOM = 4  # the noisy player moves at random once in this many moves
 BASELINE_REV = "f493dce644f065dcb5fccea3f04f8941f9181504"
 # the engine of the ladder's first calibration (level 8 of this commit is ``prev8``)
 PREV_REV = "7900f1381cb524870c74ecd6515f3d0d2ba8d153"
+# the engine before issue 35's stronger top level (level 9 of this commit is ``was9``)
+WAS_REV = "ba43ee163a35192e7904c10c0ec210151b42932c"
+OLD_REVS = {"base": BASELINE_REV, "prev": PREV_REV, "was": WAS_REV}  # an old engine's kind: its commit
+MATCH_TT = 1024  # an engine player's transposition table entries unless its spec says (/T)
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
@@ -82,12 +93,12 @@ def material(g):
 _BASELINE = {}
 
 
-def baseline_engine_class(rev=BASELINE_REV):
-    """The ``Engine`` class of ``playboard.engine.search`` at commit ``rev``, with
-    that commit's evaluation and its native kernels (loaded once per process
-    from ``git show``). ValueError when the history is not there."""
-    if rev in _BASELINE:
-        return _BASELINE[rev]
+def baseline_sources(rev=BASELINE_REV):
+    """The engine of commit ``rev`` as modules of their own: a list of (module name,
+    source text) in import order - that commit's evaluation's native kernels (where it
+    had them), its evaluation and its search (``playboard.engine.search``), each
+    importing the one before under its new name, the rest of ``playboard`` as it is
+    today. Read with ``git show``; ValueError when the history is not there."""
     src = {}
     for name in ("search", "evaluation", "evaluation_native"):
         try:
@@ -97,30 +108,58 @@ def baseline_engine_class(rev=BASELINE_REV):
         except (OSError, subprocess.CalledProcessError):
             if name == "evaluation_native":
                 continue  # older commits had none
-            raise ValueError("base8/prev8 need the git history of the repository (commit %s)" % rev[:10])
+            raise ValueError("base8/prev8/was9 need the git history of the repository (commit %s)" % rev[:10])
     tag = rev[:10]
+    out = []
     if "evaluation_native" in src:
-        nat = type(sys)("playboard_baseline_native_" + tag)
-        exec(compile(src["evaluation_native"], "baseline/evaluation_native.py", "exec"), nat.__dict__)
-        sys.modules[nat.__name__] = nat
+        nat = "playboard_baseline_native_" + tag
+        out.append((nat, src["evaluation_native"]))
         src["evaluation"] = src["evaluation"].replace(
-            "from playboard.engine.evaluation_native import", "from %s import" % nat.__name__)
-    ev = type(sys)("playboard_baseline_evaluation_" + tag)
-    exec(compile(src["evaluation"], "baseline/evaluation.py", "exec"), ev.__dict__)
-    sys.modules[ev.__name__] = ev
-    code = src["search"].replace("from playboard.engine import evaluation",
-                                 "import %s as evaluation" % ev.__name__)
-    se = type(sys)("playboard_baseline_search_" + tag)
-    exec(compile(code, "baseline/search.py", "exec"), se.__dict__)
-    _BASELINE[rev] = se.Engine
-    return se.Engine
+            "from playboard.engine.evaluation_native import", "from %s import" % nat)
+    ev = "playboard_baseline_evaluation_" + tag
+    out.append((ev, src["evaluation"]))
+    out.append(("playboard_baseline_search_" + tag, src["search"].replace(
+        "from playboard.engine import evaluation", "import %s as evaluation" % ev)))
+    return out
+
+
+def baseline_engine_class(rev=BASELINE_REV):
+    """The ``Engine`` class of ``playboard.engine.search`` at commit ``rev``, with
+    that commit's evaluation and its native kernels (``baseline_sources``, loaded once
+    per process). ValueError when the history is not there."""
+    if rev in _BASELINE:
+        return _BASELINE[rev]
+    for name, code in baseline_sources(rev):
+        mod = type(sys)(name)
+        exec(compile(code, "baseline/%s.py" % name.split("_")[2], "exec"), mod.__dict__)
+        sys.modules[name] = mod
+    _BASELINE[rev] = mod.Engine
+    return mod.Engine
+
+
+def table_of(spec):
+    """The transposition table entries of engine player ``spec``: its ``/T`` (0 or a
+    power of two up to 65536), else ``MATCH_TT``. ValueError for a bad ``T``."""
+    head, slash, t = spec.partition("/")
+    if not slash:
+        return MATCH_TT
+    if not t.isdigit() or int(t) & (int(t) - 1) or int(t) > 65536:
+        raise ValueError("bad table size in player %r (want 0 or a power of two, e.g. L9@15984/4096)" % spec)
+    return int(t)
 
 
 def parse_spec(spec):
     """(kind, level, nodes) of a player spec: kind "random", "greedy", "noisy",
-    "engine", "base" or "prev"; level 1..MAX_LEVEL (engines) or None; nodes: the spec's own
-    budget (``@N``) or None. ValueError for anything else."""
-    name, at, budget = spec.partition("@")
+    "engine", "base", "prev" or "was"; level 1..MAX_LEVEL (engines) or None; nodes: the
+    spec's own budget (``@N``) or None; its table (``/T``) is ``table_of``'s. ValueError
+    for anything else."""
+    head = spec
+    if "/" in spec:
+        table_of(spec)  # (a bad /T: its line)
+        head = spec.partition("/")[0]
+        if head in ("random", "greedy", "noisy"):
+            raise ValueError("player %r: only engines have a table (/T)" % spec)
+    name, at, budget = head.partition("@")
     nodes = None
     if at:
         if not budget.isdigit() or int(budget) < 1:
@@ -132,10 +171,12 @@ def parse_spec(spec):
         return "base", 8, nodes
     if name == "prev8":
         return "prev", 8, nodes
+    if name == "was9":
+        return "was", 9, nodes
     if name[:1] == "L" and name[1:].isdigit() and 1 <= int(name[1:]) <= MAX_LEVEL:
         return "engine", int(name[1:]), nodes
     raise ValueError("unknown player %r (random, greedy, noisy, L1..L9 - Tobit's L1..L%d -, base8, prev8, "
-                     "with @N nodes for engines)" % (spec, MAX_LEVEL))
+                     "was9, with @N nodes and /T table entries for engines)" % (spec, MAX_LEVEL))
 
 
 def top_level(game, native=False):
@@ -182,11 +223,10 @@ class Player:
         self.native = native
         self.engine = None
         if self.kind == "engine":
-            self.engine = Engine(tt_size=1024, seed=seed & 0x3FFFFFFF or 1)
-        elif self.kind == "base":
-            self.engine = baseline_engine_class()(tt_size=1024, seed=seed & 0x3FFFFFFF or 1)
-        elif self.kind == "prev":
-            self.engine = baseline_engine_class(PREV_REV)(tt_size=1024, seed=seed & 0x3FFFFFFF or 1)
+            self.engine = Engine(tt_size=table_of(spec), seed=seed & 0x3FFFFFFF or 1)
+        elif self.kind in OLD_REVS:
+            self.engine = baseline_engine_class(OLD_REVS[self.kind])(tt_size=table_of(spec),
+                                                                     seed=seed & 0x3FFFFFFF or 1)
 
     def move(self, g):
         moves = g.legal_moves()
@@ -208,7 +248,7 @@ class Player:
                 if best_v is None or v > best_v:
                     best, best_v = m, v
             return best
-        if self.native and self.kind == "engine":  # (base8, prev8: old engines, no native table)
+        if self.native and self.kind == "engine":  # (base8, prev8, was9: old engines, no native table)
             cap, noise, share, blunders = levels_of(g.name, True)[self.level]
             if cap < MAX_PLY - 1:  # the engine's own search on the chip: its nodes (or its own @N)
                 return self.engine.think(g, self.level, nodes=self.own or DEFAULT_NODES[g.name])
@@ -317,14 +357,17 @@ def _task(args):
 
 
 def run_match(game, a, b, games=100, nodes=None, opening=None, seed=1, processes=1, progress=None,
-              native=False):
+              native=False, play=None):
     """Play ``games`` games of ``a`` against ``b``; return a dict with ``wins``,
     ``draws``, ``losses`` (for ``a``), ``score`` (a's share, 0..1), ``low``/``high``
     (its 95% interval, ``interval95``), ``plies`` (mean), ``adjudicated`` (count),
     ``seconds``. ``progress(done, games, points_a)`` is called after each game.
     ``native``: Tobit or Toguz Kumalak on a board whose search is native (a frozen
     build: Tobit's 13 levels, ``NATIVE_NODES``; ``Player``); ValueError for another game.
-    ValueError for an unknown player. A KeyboardInterrupt stops the workers and
+    ValueError for an unknown player. ``play``: a function ``play(tasks, processes,
+    note)`` that plays the games elsewhere (``match_mp.runner``: the same games under
+    MicroPython; its errors propagate, after ``progress`` saw the games already played).
+    A KeyboardInterrupt stops the workers and
     propagates (the caller keeps the pairings already finished)."""
     check_players(game, (a, b), native)
     nodes = nodes or (NATIVE_NODES if native else DEFAULT_NODES)[game]
@@ -339,7 +382,9 @@ def run_match(game, a, b, games=100, nodes=None, opening=None, seed=1, processes
         if progress is not None:
             progress(len(rows), games, sum(x[1] for x in rows))
 
-    if processes > 1:
+    if play is not None:
+        play(tasks, processes, note)
+    elif processes > 1:
         with multiprocessing.Pool(processes) as pool:
             for r in pool.imap_unordered(_task, tasks, chunksize=1):
                 note(r)

@@ -1,11 +1,12 @@
 """`playboard match`: engine strength by matches (the ladder in docs/engine.md)."""
 import json
+import os
 import sys
 import time
 
 from playboard.games.common import GAME_NAMES
 
-from playboard_host import match
+from playboard_host import match, match_mp, simboard
 from playboard_host.cli import CommandError, check_output_path
 
 HELP = "play engine matches (the ladder: each level vs the one below and vs random/greedy/noisy) and print the results"
@@ -23,11 +24,16 @@ def add_arguments(p):
                         "the native levels at the chip's native 2 s (%s) unless --nodes" % (
                             ", ".join("%s %d" % kv for kv in sorted(match.NATIVE_NODES.items()))))
     p.add_argument("--pair", action="append", metavar="A:B",
-                   help="a pairing such as L8:greedy, L8:base8@8000 or L8:prev8@8000 (repeatable; default: the ladder)")
+                   help="a pairing such as L8:greedy, L8:base8@8000, L8:prev8@8000 or L9:was9@2374 (an engine's "
+                        "/T: its table's entries, e.g. L9@15984/4096) (repeatable; default: the ladder)")
     p.add_argument("--ladder", action="store_true",
                    help="only the ladder's targets: L1 against random/greedy/noisy and each level against the one below")
     p.add_argument("--seed", type=int, default=1, help="seed of the random openings (default 1)")
     p.add_argument("--processes", type=int, default=1, help="worker processes (default 1)")
+    p.add_argument("--micropython", nargs="?", const="", metavar="PATH",
+                   help="play the same games under MicroPython, the native code as on a board: PATH or "
+                        "the simulator's model, build/micropython-board (engines only: L1.., base8, "
+                        "prev8, was9)")
     p.add_argument("--jsonl", metavar="FILE", help="also append each result as a JSON line to FILE")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress on standard error")
     p.add_argument("--exhaustive", action="store_true",
@@ -92,9 +98,18 @@ def run(args):
     if args.native and any(g not in match.NATIVE_NODES for g in games):
         raise CommandError("--native is Tobit's and Toguz Kumalak's (tobit, tobit4, toguz): their "
                            "search in native code")
+    play = None
+    if args.micropython is not None:
+        exe = args.micropython or simboard.micropython_binary()
+        if not exe or not os.path.exists(exe):
+            raise CommandError("--micropython: no %s (the simulator's model, build/micropython-board, is "
+                               "built by `make setup`)" % (exe or "simulator's model"))
+        play = match_mp.runner(exe)
     for game in games:  # each pairing checked before any is played
         try:
             match.check_players(game, sorted({x for pair in pairs or () for x in pair}), args.native)
+            if play is not None:
+                match_mp.check_players({x for pair in pairs or suite(game, args.native) for x in pair})
         except ValueError as e:
             raise CommandError(str(e))
     print("| game | A | B | games | A wins | draws | A losses | A score | 95% interval | mean plies "
@@ -106,15 +121,16 @@ def run(args):
             prog = _Progress("%s %s:%s" % (game, a, b), args.quiet)
             try:
                 r = match.run_match(game, a, b, games=args.games, nodes=args.nodes, seed=args.seed,
-                                    processes=args.processes, progress=prog.show, native=args.native)
+                                    processes=args.processes, progress=prog.show, native=args.native, play=play)
             except ValueError as e:
                 raise CommandError(str(e))
-            except KeyboardInterrupt:
-                sys.stderr.write("\ninterrupted: %d pairing(s) finished (above%s); %s %s:%s dropped after "
+            except (KeyboardInterrupt, match_mp.WorkerFailed) as e:
+                stop = "interrupted" if isinstance(e, KeyboardInterrupt) else "playboard: %s\nstopped" % e
+                sys.stderr.write("\n%s: %d pairing(s) finished (above%s); %s %s:%s dropped after "
                                  "%d of %d games (A %.1f points)\n" % (
-                                     finished, ", and in " + args.jsonl if args.jsonl else "", game, a, b,
+                                     stop, finished, ", and in " + args.jsonl if args.jsonl else "", game, a, b,
                                      prog.done, args.games, prog.points))
-                return 130
+                return 130 if isinstance(e, KeyboardInterrupt) else 1
             extra = ""
             if game == "tihbat" and a == "L%d" % match.top_level(game):
                 extra = "table said not lost in %d; lost %d of them" % (r["not_lost"], r["lost_when_not_lost"])
