@@ -108,6 +108,8 @@ def play(tasks, processes, micropython, note=None):
     specs = sorted({t[1] for t in tasks} | {t[2] for t in tasks})
     check_players(specs)
     heap = heap_for(micropython)
+    if os.path.exists(micropython):  # (the workers run in a folder of their own)
+        micropython = os.path.abspath(micropython)
     todo = queue.Queue()
     for t in tasks:
         todo.put(t)
@@ -125,9 +127,14 @@ def play(tasks, processes, micropython, note=None):
 
         def work(k):
             err_path = os.path.join(tmp, "worker%d.err" % k)
-            with open(err_path, "w") as err:
-                p = subprocess.Popen([micropython, "-X", "heapsize=" + heap, WORKER], cwd=tmp, env=env,
-                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err, text=True)
+            try:
+                with open(err_path, "w") as err:
+                    p = subprocess.Popen([micropython, "-X", "heapsize=" + heap, WORKER], cwd=tmp, env=env,
+                                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err, text=True)
+            except OSError as e:
+                done.put(WorkerFailed("%s: worker %d did not start: %s" % (tasks[0][0], k + 1, e)))
+                done.put(None)
+                return
             procs.append(p)
             t = None
             try:

