@@ -8,9 +8,9 @@ model, ``build/micropython-board``, the firmware frozen in, in the chip's heap
 line per game, which becomes the row ``match._task`` gives. The old engines (``base8``,
 ``prev8``, ``was9``) are written from git to a temporary folder as modules of their own
 (``match.baseline_sources``) that the workers import; the model has room for them and
-today's engine (the worker plays in about 100 KB of heap). ``random``, ``greedy`` and
-``noisy`` draw from CPython's ``random``: MicroPython's gives other games, so they are
-refused. A worker that dies or answers garbage: ``WorkerFailed``, after the games
+today's engine (a worker with ``was9`` plays its games in a 100 KB heap too). ``random``,
+``greedy`` and ``noisy`` draw from CPython's ``random``: MicroPython's gives other games,
+so they are refused. A worker that dies or answers garbage: ``WorkerFailed``, after the games
 already played were handed on.
 """
 import json
@@ -171,7 +171,8 @@ def play(tasks, processes, micropython, note=None):
                         pass
             done.put(None)
 
-        threads = [threading.Thread(target=work, args=(k,), daemon=True) for k in range(max(1, processes))]
+        n = max(1, min(processes, len(tasks)))
+        threads = [threading.Thread(target=work, args=(k,), daemon=True) for k in range(n)]
         for th in threads:
             th.start()
         rows = []

@@ -38,16 +38,19 @@ def _rows(game, a, b, games, nodes, native, play=None):
     return r, sorted(rows)
 
 
-@pytest.mark.parametrize("game,a,b,nodes", [
-    ("toguz", "L9", "was9@400", 800),  # the native search against the old top level's own
-    ("tobit", "L12", "L6/256", 1500),  # Tobit's native search against a capped level, a small table
+@pytest.mark.parametrize("game,a,b,nodes,native", [
+    ("toguz", "L9", "was9@400", 800, True),  # the native search against the old top level's own
+    ("tobit", "L12", "L6/256", 1500, True),  # Tobit's native search against a capped level, a small table
+    ("toguz", "L8", "base8@300", 400, False),  # an old engine without native kernels (f493dce)
+    ("tihbat", "L9", "L8", 300, False),  # the solved table (and its margins, the rows' last) against a search
 ])
-def test_the_same_games_under_micropython(model, game, a, b, nodes):
-    mp, mp_rows = _rows(game, a, b, 4, nodes, True, match_mp.runner(model))
-    py, py_rows = _rows(game, a, b, 4, nodes, True)
+def test_the_same_games_under_micropython(model, game, a, b, nodes, native):
+    mp, mp_rows = _rows(game, a, b, 4, nodes, native, match_mp.runner(model))
+    py, py_rows = _rows(game, a, b, 4, nodes, native)
     assert mp_rows == py_rows and mp == py
     assert [r[0] for r in mp_rows] == [0, 1, 2, 3]
     assert all(r[2] in ("1-0", "0-1", "1/2-1/2") and r[3] > 10 for r in mp_rows)
+    assert all((r[5] is not None) == (game == "tihbat") for r in mp_rows)
 
 
 def test_worker_player_is_the_cpython_players_search():
