@@ -101,7 +101,10 @@ def run(args):
                            "search in native code")
     play = None
     if args.micropython is not None:
-        exe = args.micropython or simboard.micropython_binary()
+        try:
+            exe = args.micropython or simboard.model_binary()  # (rebuilt where the firmware changed)
+        except simboard.SimError as e:
+            raise CommandError("--micropython: %s" % e)
         exe = exe and (exe if os.path.exists(exe) else shutil.which(exe)) or exe
         if not exe or not os.path.exists(exe):
             raise CommandError("--micropython: no %s (the simulator's model, build/micropython-board, is "
