@@ -21,8 +21,8 @@ from array import array
 
 from playboard.compat import micropython, const, ptr8, ptr16, ptr32  # noqa: F401
 from playboard.games.tobit_native import _push, _scan, _unmake
-from playboard.games.toguz_native import _sow, _key
-from playboard.engine.evaluation_native import _tobit_eval, _toguz_eval, _toguz_order
+from playboard.games.toguz_native import _sow
+from playboard.engine.evaluation_native import _tobit_eval, _toguz_eval
 
 _P = const(41)  # frames: the search's MAX_PLY + 1
 _MAXM = const(640)  # moves held along the search path (all plies' lists)
@@ -361,8 +361,13 @@ def _run(s: ptr16, kk: ptr32, pool: ptr8, mo: ptr16, mk: ptr16, kil: ptr8, b: pt
                 s[_PT + ply] = mo[ms + n]
             ttm = 255
             if tsz and ply > 0:
-                if tg:
-                    key = int(_key(b))
+                if tg:  # the rules core's _key, written in (a call costs more than it)
+                    key = int(b[22])
+                    j = 0
+                    while j < 22:
+                        key = ((key & 0x1FFFFFF) * 33 + int(b[j])) ^ (key >> 25)
+                        j += 1
+                    key = key & 0x3FFFFFFF
                 else:
                     key = int(st[4]) | (int(st[5]) << 8) | (int(st[6]) << 16) | (int(st[7]) << 24)
                 kk[ply] = key
@@ -395,6 +400,11 @@ def _run(s: ptr16, kk: ptr32, pool: ptr8, mo: ptr16, mk: ptr16, kil: ptr8, b: pt
                 k1 = int(kil[2 * ply])
                 k2 = int(kil[2 * ply + 1])
                 turn = int(b[22])
+                o9 = 9 * turn
+                mt = int(b[20 + turn])  # the mover's tuzdyk (255: none yet)
+                ot = int(b[21 - turn])  # the opponent's, as its number minus one (255: none)
+                if ot != 255 and ot >= 9:
+                    ot -= 9
                 i = 0
                 while i < n:
                     m = int(pool[ms + i])
@@ -404,8 +414,32 @@ def _run(s: ptr16, kk: ptr32, pool: ptr8, mo: ptr16, mk: ptr16, kil: ptr8, b: pt
                         v = 31000
                     elif m == k2:
                         v = 30999
-                    else:
-                        v = int(_toguz_order(b, turn, m))
+                    else:  # the evaluation's _toguz_order, written in
+                        v = 0
+                        org = m + o9
+                        c = int(b[org])
+                        if c == 1:
+                            land = org + 1
+                            if land == 18:
+                                land = 0
+                            c = int(b[land]) + 1
+                        else:
+                            r = c - 1
+                            c = 1
+                            while r >= 18:  # (n - 1) // 18 + 1 balls into the last pit
+                                r -= 18
+                                c += 1
+                            land = org + r
+                            if land >= 18:
+                                land -= 18
+                            if land != org:
+                                c += int(b[land])
+                        lm = land - 9 + o9  # the landing pit's number minus one, if the opponent's
+                        if lm >= 0 and lm < 9:
+                            if (c & 1) == 0:
+                                v = c * 16
+                            elif c == 3 and mt == 255 and lm != 8 and ot != lm:
+                                v = 200  # a tuzdyk
                     j = i
                     while j > 0 and int(s[_OK + j - 1]) < v:
                         s[_OK + j] = s[_OK + j - 1]
