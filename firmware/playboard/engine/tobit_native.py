@@ -22,7 +22,7 @@ from array import array
 from playboard.compat import micropython, const, ptr8, ptr16, ptr32  # noqa: F401
 from playboard.games.tobit_native import _push, _scan, _unmake
 from playboard.games.toguz_native import _sow
-from playboard.engine.evaluation_native import _tobit_eval, _toguz_eval
+from playboard.engine.evaluation_native import _tobit_eval
 
 _P = const(41)  # frames: the search's MAX_PLY + 1
 _MAXM = const(640)  # moves held along the search path (all plies' lists)
@@ -307,9 +307,62 @@ def _run(s: ptr16, kk: ptr32, pool: ptr8, mo: ptr16, mk: ptr16, kil: ptr8, b: pt
                             value = _WIN - ply
                     phase = 2
                     continue
-                if d <= 0 or ply >= _P - 2:
+                if d <= 0 or ply >= _P - 2:  # the evaluation's _toguz_eval, written in
                     s[_HOR] = 1
-                    value = int(_toguz_eval(b, int(b[22])))
+                    turn = int(b[22])
+                    value = (int(b[18]) - int(b[19])) * 16  # South's terms, then the mover's
+                    if int(b[20]) != 255:
+                        value += 160
+                    if int(b[21]) != 255:
+                        value -= 160
+                    rel = 0
+                    side = 0
+                    while side < 2:  # each row: its balls, movable pits, largest even capture
+                        org = 9 * side
+                        e9 = org + 9
+                        balls = 0
+                        threat = 0
+                        pits = 0
+                        while org < e9:
+                            c = int(b[org])
+                            if c:
+                                balls += c
+                                pits += 1
+                                if c == 1:
+                                    land = org + 1
+                                    if land == 18:
+                                        land = 0
+                                    c = int(b[land]) + 1
+                                else:
+                                    r = c - 1
+                                    c = 1
+                                    while r >= 18:  # (n - 1) // 18 + 1 balls into the last pit
+                                        r -= 18
+                                        c += 1
+                                    land = org + r
+                                    if land >= 18:
+                                        land -= 18
+                                    if land != org:
+                                        c += int(b[land])
+                                if land >= 9:
+                                    land = 1  # (the row it lands in)
+                                else:
+                                    land = 0
+                                if land != side and (c & 1) == 0 and c > threat:
+                                    threat = c
+                            org += 1
+                        if side == turn:
+                            rel += threat * 12 + pits * 16
+                        else:
+                            rel -= threat * 6 + pits * 16
+                        if side:
+                            value -= 2 * balls
+                        else:
+                            value += 2 * balls
+                        side += 1
+                    if turn:
+                        value = 0 - value
+                    value += rel
                     phase = 2
                     continue
                 ms = 9 * ply
@@ -766,35 +819,60 @@ def start(eng, game):
 
 def step(eng, slice_end, t_slice, slice_ms):
     """``Engine._run`` for the native search: visit nodes up to the budget or the
-    slice's end (``slice_end`` nodes in all, or ``slice_ms`` ms from ``t_slice``); a
-    clock is read before every 16 nodes, every 4 in a slice's last 2 ms (on the RP2040
-    16 nodes take 2-4 ms: a slice would overrun its frame; the engine's own search
-    reads it before every node);
-    True when the search is done. (Toguz Kumalak's native search, started by
-    ``playboard.engine.toguz_native.start``, runs through this loop too: it is the
-    engine's ``_native_search``.)"""
+    slice's end (``slice_end`` nodes in all, or ``slice_ms`` ms from ``t_slice``);
+    True when the search is done. Timed, it reads the clock between runs of the loop
+    (``NativeSearch.run``: about 0.13 ms a call on the RP2040, 19 arguments) and sizes
+    each run to half the time left (of the slice or the budget, the nearer end) at the
+    search's speed so far (its nodes over the ms since ``start``; 1,024 nodes at most,
+    4 at least), so that a slice ends within about half a millisecond of its time with
+    a few looks; in the first 4 ms, 16 nodes a look (4 in the last 2 ms). The nodes
+    visited are the same whatever the runs' sizes: the loop stops at a node count.
+    (Toguz Kumalak's native search, started by ``playboard.engine.toguz_native.start``,
+    runs through this loop too: it is the engine's ``_native_search``.)"""
     ts = eng._native_search
     max_nodes = eng._max_nodes
     budget_ms = eng._ms
-    timed = budget_ms is not None or slice_ms is not None
-    while True:
-        chunk = 16
-        if timed:
-            now = eng._clock()
-            if budget_ms is not None and eng._diff(now, eng._t0) >= budget_ms:
-                break
-            if slice_ms is not None:
-                left = slice_ms - eng._diff(now, t_slice)
-                if left <= 0:
-                    return False
-                if left <= 2:  # the slice's last 2 ms: 4 nodes a look (a frame ends on time)
-                    chunk = 4
-        lim = 1 << 29 if max_nodes is None else max_nodes
-        if slice_end is not None and slice_end < lim:
-            lim = slice_end
-        if timed and eng.nodes + chunk < lim:
-            lim = eng.nodes + chunk
+    lim = 1 << 29 if max_nodes is None else max_nodes
+    if slice_end is not None and slice_end < lim:
+        lim = slice_end
+    if budget_ms is None and slice_ms is None:  # no clock: to the node limit at once
         if ts.run(eng, lim):
+            eng._finish()
+            return True
+        if max_nodes is not None and eng.nodes >= max_nodes:
+            ts.partial(eng)
+            eng._finish()
+            return True
+        return False
+    clock = eng._clock
+    diff = eng._diff
+    t0 = eng._t0
+    while True:
+        now = clock()
+        el = diff(now, t0)
+        left = 1 << 29
+        if budget_ms is not None:
+            left = budget_ms - el
+            if left <= 0:
+                break
+        if slice_ms is not None:
+            x = slice_ms - diff(now, t_slice)
+            if x <= 0:
+                return False
+            if x < left:
+                left = x
+        if el >= 4:  # half the time left at the speed so far
+            chunk = eng.nodes * left // (2 * el)
+            if chunk < 4:
+                chunk = 4
+            elif chunk > 1024:
+                chunk = 1024
+        elif left <= 2:
+            chunk = 4
+        else:
+            chunk = 16
+        n = eng.nodes + chunk
+        if ts.run(eng, n if n < lim else lim):
             eng._finish()
             return True
         if max_nodes is not None and eng.nodes >= max_nodes:
