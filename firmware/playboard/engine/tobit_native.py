@@ -17,6 +17,7 @@ so that the negamax is written once. Native (viper) code: imported at power-up -
 board definition asks for it, ``"engine": {"native": true}`` - and never dropped
 (docs/architecture.md).
 """
+import time
 from array import array
 
 from playboard.compat import micropython, const, ptr8, ptr16, ptr32  # noqa: F401
@@ -63,6 +64,13 @@ _SN = const(448)
 _NODES = const(41)  # in the i32 array, after the 41 keys
 _KH = const(42)  # then the keys of the positions before the snapshots, newest first
 _KEYS = const(216)  # ... as far back as this: the repetition rule over 240 plies
+_LOOK_US = const(250)  # a look at the clock and a call of the loop, RP2040 (about 0.17 ms), and a margin
+
+# the device's clocks (MicroPython): an engine on the device's ms clock is stepped on its us
+# clock (``step``); elsewhere (CPython, CircuitPython, an injected clock) on the engine's
+_US = getattr(time, "ticks_us", None)
+_US_DIFF = getattr(time, "ticks_diff", None)
+_DEVICE_MS = getattr(time, "ticks_ms", None)
 
 
 @micropython.viper
@@ -720,7 +728,10 @@ class NativeSearch:
     their buffers under the same names, as ``_run`` takes them (those a game does not
     read stand in for each other), the stack's set-up, and the results given to the
     engine. A subclass makes the buffers and ``start``; ``_move(x)`` is the move whose
-    ``s[_BEST]`` value is ``x``, ``_root(i)`` that value for the root's ``i``-th move."""
+    ``s[_BEST]`` value is ``x``, ``_root(i)`` that value for the root's ``i``-th move.
+    ``_upn``: the us a node on the device's clock (``step``; 0 until measured)."""
+
+    _upn = 0
 
     def _begin(self, cap, none, toguz):
         # the stack zeroed, the first iteration's window; the search's own numbers
@@ -839,14 +850,20 @@ def step(eng, slice_end, t_slice, slice_ms):
     """``Engine._run`` for the native search: visit nodes up to the budget or the
     slice's end (``slice_end`` nodes in all, or ``slice_ms`` ms from ``t_slice``);
     True when the search is done. Timed, it reads the clock between runs of the loop
-    (``NativeSearch.run``: about 0.13 ms a call on the RP2040, 19 arguments) and sizes
-    each run to half the time left (of the slice or the budget, the nearer end) at the
-    search's speed so far (its nodes over the ms since ``start``; 1,024 nodes at most,
-    4 at least), so that a slice ends within about half a millisecond of its time with
-    a few looks; in the first 4 ms, 16 nodes a look (4 in the last 2 ms). The nodes
-    visited are the same whatever the runs' sizes: the loop stops at a node count.
-    (Toguz Kumalak's native search, started by ``playboard.engine.toguz_native.start``,
-    runs through this loop too: it is the engine's ``_native_search``.)"""
+    (``NativeSearch.run``: a look and a call cost about 0.17 ms on the RP2040, 19
+    arguments converted) and sizes each run to the time left, so that a slice takes
+    3-4 looks and ends on time. On the device's clock (MicroPython, the engine's
+    clock ``time.ticks_ms``): the nearer end (the slice's or the budget's) is read
+    once in ms and then followed in us; each run takes three quarters of the time
+    left less a look, at the search's us a node (``_upn``: measured over each run of
+    4 nodes or more, a running mean kept by the search; 16 nodes while unknown), and
+    the slice ends when less than 4 nodes' time is left. On another clock (an
+    injected one, CPython, CircuitPython): in ms, each run half the time left at the
+    speed so far (the nodes over the ms since ``start``; 4-1,024 nodes; in the first
+    4 ms 16 nodes a look, 4 in the last 2 ms). The nodes visited are the same
+    whatever the runs' sizes: the loop stops at a node count. (Toguz Kumalak's
+    native search, started by ``playboard.engine.toguz_native.start``, runs through
+    this loop too: it is the engine's ``_native_search``.)"""
     ts = eng._native_search
     max_nodes = eng._max_nodes
     budget_ms = eng._ms
@@ -865,6 +882,8 @@ def step(eng, slice_end, t_slice, slice_ms):
     clock = eng._clock
     diff = eng._diff
     t0 = eng._t0
+    if _US is not None and clock is _DEVICE_MS:
+        return _step_us(eng, ts, lim, max_nodes, slice_end, t_slice, slice_ms)
     while True:
         now = clock()
         el = diff(now, t0)
@@ -893,6 +912,66 @@ def step(eng, slice_end, t_slice, slice_ms):
         if ts.run(eng, n if n < lim else lim):
             eng._finish()
             return True
+        if max_nodes is not None and eng.nodes >= max_nodes:
+            break
+        if slice_end is not None and eng.nodes >= slice_end:
+            return False
+    ts.partial(eng)  # the budget's end: as Engine._budget_end
+    eng._finish()
+    return True
+
+
+def _step_us(eng, ts, lim, max_nodes, slice_end, t_slice, slice_ms):
+    # step's timed loop on the device's us clock (MicroPython): the nearer end read once
+    now = eng._clock()
+    budget_ms = eng._ms
+    left = 1 << 20
+    at_slice = False  # the nearer end is the slice's
+    if budget_ms is not None:
+        left = budget_ms - eng._diff(now, eng._t0)
+        if left <= 0:
+            ts.partial(eng)
+            eng._finish()
+            return True
+    if slice_ms is not None:
+        x = slice_ms - eng._diff(now, t_slice)
+        if x <= 0:
+            return False
+        if x <= left:
+            left = x
+            at_slice = True
+    us = _US
+    udiff = _US_DIFF
+    t_end = us()
+    left *= 1000  # us from t_end
+    upn = ts._upn
+    while True:
+        t = us()
+        rem = left - udiff(t, t_end)
+        if upn:
+            chunk = (rem - _LOOK_US) * 3 // (4 * upn)
+            if chunk < 4:  # the end: less than a look and 4 nodes' time left
+                if at_slice:
+                    return False
+                break
+            if chunk > 1024:
+                chunk = 1024
+        elif rem <= 0:
+            if at_slice:
+                return False
+            break
+        else:
+            chunk = 16
+        n0 = eng.nodes
+        n = n0 + chunk
+        if ts.run(eng, n if n < lim else lim):
+            eng._finish()
+            return True
+        dn = eng.nodes - n0
+        if dn >= 4:  # the us a node: a running mean
+            x = udiff(us(), t) // dn
+            upn = x if upn == 0 else (3 * upn + x) >> 2
+            ts._upn = upn
         if max_nodes is not None and eng.nodes >= max_nodes:
             break
         if slice_end is not None and eng.nodes >= slice_end:
