@@ -7,69 +7,79 @@ from playboard.compat import micropython, ptr8  # noqa: F401
 
 
 @micropython.viper
-def _toguz_eval(p: ptr8, turn: int) -> int:
+def _toguz_eval(b: ptr8, turn: int) -> int:
     """ToguzEval.evaluate on ``g.pos`` (viper; plain Python under CPython): for each
-    side its balls, its movable pits and the largest even capture (ball count) it
-    could make by one sowing now, in one pass over each row; no call and no division
-    (the RP2040 has none): rounds of 18 by subtraction."""
-    south = 0
-    north = 0
-    mine = 0  # threat << 4 | pits, of the side to move and of the other
-    theirs = 0
-    side = 0
-    while side < 2:
-        base = 9 * side
-        balls = 0
-        threat = 0
-        pits = 0
-        k = 0
-        while k < 9:
-            origin = base + k
-            n = int(p[origin])
-            if n:
-                balls += n
-                pits += 1
-                if n == 1:
-                    land = origin + 1
-                    if land == 18:
-                        land = 0
-                    cnt = int(p[land]) + 1
-                else:
-                    r = n - 1
-                    got = 1
-                    while r >= 18:  # (n - 1) // 18 + 1 balls into the last pit
-                        r -= 18
-                        got += 1
-                    land = origin + r
-                    if land >= 18:
-                        land -= 18
-                    if land == origin:
-                        cnt = got
-                    else:
-                        cnt = int(p[land]) + got
-                row = 0
-                if land >= 9:
-                    row = 1
-                if row != side and (cnt & 1) == 0 and cnt > threat:
-                    threat = cnt
-            k += 1
-        if side:
-            north = balls
-        else:
-            south = balls
-        if side == turn:
-            mine = (threat << 4) | pits
-        else:
-            theirs = (threat << 4) | pits
-        side += 1
-    s = (int(p[18]) - int(p[19])) * 16 + (south - north) * 2
-    if int(p[20]) != 255:
-        s += 160
-    if int(p[21]) != 255:
-        s -= 160
-    if turn:
-        s = 0 - s
-    return s + (mine >> 4) * 12 - (theirs >> 4) * 6 + ((mine & 15) - (theirs & 15)) * 16
+    row its balls, its movable pits and the largest even capture (ball count) it could
+    make by one sowing now, one pass over each; no call and no division (the RP2040
+    has none): rounds of 18 by subtraction. The search's native loop
+    (``tobit_native._run``) has the same lines written in."""
+    value = (int(b[18]) - int(b[19])) * 16
+    if int(b[20]) != 255:
+        value += 160
+    if int(b[21]) != 255:
+        value -= 160
+    balls = 0  # South's row: its balls, movable pits, largest even capture (into 9-17)
+    sth = 0
+    sp = 0
+    org = 0
+    while org < 9:
+        c = int(b[org])
+        if c:
+            balls += c
+            sp += 1
+            if c == 1:  # the next pit: the opponent's only from pit 9
+                if org == 8:
+                    c = int(b[9]) + 1
+                    if (c & 1) == 0 and c > sth:
+                        sth = c
+            else:
+                r = c - 1
+                c = 1
+                while r >= 18:  # (n - 1) // 18 + 1 balls into the last pit
+                    r -= 18
+                    c += 1
+                land = org + r
+                if land >= 18:
+                    land -= 18
+                if land >= 9:  # (a last pit of one's own is never a capture)
+                    c += int(b[land])
+                    if (c & 1) == 0 and c > sth:
+                        sth = c
+        org += 1
+    value += 2 * balls
+    balls = 0  # North's row (captures into 0-8)
+    nth = 0
+    np_ = 0
+    while org < 18:
+        c = int(b[org])
+        if c:
+            balls += c
+            np_ += 1
+            if c == 1:
+                if org == 17:
+                    c = int(b[0]) + 1
+                    if (c & 1) == 0 and c > nth:
+                        nth = c
+            else:
+                r = c - 1
+                c = 1
+                while r >= 18:
+                    r -= 18
+                    c += 1
+                land = org + r
+                if land >= 18:
+                    land -= 18
+                if land < 9:
+                    c += int(b[land])
+                    if (c & 1) == 0 and c > nth:
+                        nth = c
+        org += 1
+    value -= 2 * balls
+    if turn:  # the mover's terms
+        value = (nth * 12 - sth * 6 + (np_ - sp) * 16) - value
+    else:
+        value += sth * 12 - nth * 6 + (sp - np_) * 16
+    return value
 
 
 @micropython.viper

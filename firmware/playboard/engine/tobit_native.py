@@ -318,59 +318,72 @@ def _run(s: ptr16, kk: ptr32, pool: ptr8, mo: ptr16, mk: ptr16, kil: ptr8, b: pt
                 if d <= 0 or ply >= _P - 2:  # the evaluation's _toguz_eval, written in
                     s[_HOR] = 1
                     turn = int(b[22])
-                    value = (int(b[18]) - int(b[19])) * 16  # South's terms, then the mover's
+                    value = (int(b[18]) - int(b[19])) * 16
                     if int(b[20]) != 255:
                         value += 160
                     if int(b[21]) != 255:
                         value -= 160
-                    rel = 0
-                    side = 0
-                    while side < 2:  # each row: its balls, movable pits, largest even capture
-                        org = 9 * side
-                        e9 = org + 9
-                        balls = 0
-                        threat = 0
-                        pits = 0
-                        while org < e9:
-                            c = int(b[org])
-                            if c:
-                                balls += c
-                                pits += 1
-                                if c == 1:
-                                    land = org + 1
-                                    if land == 18:
-                                        land = 0
-                                    c = int(b[land]) + 1
-                                else:
-                                    r = c - 1
-                                    c = 1
-                                    while r >= 18:  # (n - 1) // 18 + 1 balls into the last pit
-                                        r -= 18
-                                        c += 1
-                                    land = org + r
-                                    if land >= 18:
-                                        land -= 18
-                                    if land != org:
-                                        c += int(b[land])
-                                if land >= 9:
-                                    land = 1  # (the row it lands in)
-                                else:
-                                    land = 0
-                                if land != side and (c & 1) == 0 and c > threat:
-                                    threat = c
-                            org += 1
-                        if side == turn:
-                            rel += threat * 12 + pits * 16
-                        else:
-                            rel -= threat * 6 + pits * 16
-                        if side:
-                            value -= 2 * balls
-                        else:
-                            value += 2 * balls
-                        side += 1
-                    if turn:
-                        value = 0 - value
-                    value += rel
+                    balls = 0  # South's row: balls, movable pits, largest even capture (into 9-17)
+                    sth = 0
+                    sp = 0
+                    org = 0
+                    while org < 9:
+                        c = int(b[org])
+                        if c:
+                            balls += c
+                            sp += 1
+                            if c == 1:  # the next pit: the opponent's only from pit 9
+                                if org == 8:
+                                    c = int(b[9]) + 1
+                                    if (c & 1) == 0 and c > sth:
+                                        sth = c
+                            else:
+                                r = c - 1
+                                c = 1
+                                while r >= 18:  # (n - 1) // 18 + 1 balls into the last pit
+                                    r -= 18
+                                    c += 1
+                                land = org + r
+                                if land >= 18:
+                                    land -= 18
+                                if land >= 9:  # (a last pit of one's own is never a capture)
+                                    c += int(b[land])
+                                    if (c & 1) == 0 and c > sth:
+                                        sth = c
+                        org += 1
+                    value += 2 * balls
+                    balls = 0  # North's row (captures into 0-8)
+                    nth = 0
+                    np_ = 0
+                    while org < 18:
+                        c = int(b[org])
+                        if c:
+                            balls += c
+                            np_ += 1
+                            if c == 1:
+                                if org == 17:
+                                    c = int(b[0]) + 1
+                                    if (c & 1) == 0 and c > nth:
+                                        nth = c
+                            else:
+                                r = c - 1
+                                c = 1
+                                while r >= 18:
+                                    r -= 18
+                                    c += 1
+                                land = org + r
+                                if land >= 18:
+                                    land -= 18
+                                if land < 9:
+                                    c += int(b[land])
+                                    if (c & 1) == 0 and c > nth:
+                                        nth = c
+                        org += 1
+                    value -= 2 * balls
+                    if turn:  # the mover's terms
+                        value = (nth * 12 - sth * 6 + (np_ - sp) * 16) - value
+                    else:
+                        value += sth * 12 - nth * 6 + (sp - np_) * 16
                     phase = 2
                     continue
                 ms = 9 * ply
