@@ -870,7 +870,7 @@ def step(eng, slice_end, t_slice, slice_ms):
     once in ms and then followed in us; each run takes three quarters of the time
     left less a look, at the search's us a node (``_upn``: measured over each run of
     4 nodes or more, a running mean kept by the search; 16 nodes while unknown), and
-    the slice ends when less than 4 nodes' time is left. On another clock (an
+    the slice ends when less than a look and 4 nodes' time is left. On another clock (an
     injected one, CPython, CircuitPython): in ms, each run half the time left at the
     speed so far (the nodes over the ms since ``start``; 4-1,024 nodes; in the first
     4 ms 16 nodes a look, 4 in the last 2 ms). The nodes visited are the same
@@ -981,9 +981,11 @@ def _step_us(eng, ts, lim, max_nodes, slice_end, t_slice, slice_ms):
             eng._finish()
             return True
         dn = eng.nodes - n0
-        if dn >= 4:  # the us a node: a running mean
+        if dn >= 4:  # the us a node: a running mean (1 at least: a fast port's nodes)
             x = udiff(us(), t) // dn
             upn = x if upn == 0 else (3 * upn + x) >> 2
+            if upn < 1:
+                upn = 1
             ts._upn = upn
         if max_nodes is not None and eng.nodes >= max_nodes:
             break
