@@ -16,7 +16,8 @@ figures stalled the USB serial's output).
   in steps), for Toguz Kumalak and Tobit against the engine; frames in play (Toguz
   Kumalak against the engine, the player to move, nobody moving), in Tobit's set-up
   view, and in a demo (engine against engine, Toguz Kumalak, level 9, its top: searches over
-  many frames): all its frames, and those in which the engine searched;
+  many frames): all its frames, and those in which the engine searched, with the nodes
+  searched in those frames and the most nodes of one search;
 - free heap and the largest free block (the largest bytearray that can be made) in
   play after a collection, per game (the probe's own code is in the heap too:
   bench/py_pico.py adds back the free heap before the import less ``free_at_top``);
@@ -250,14 +251,21 @@ to_menu()
 out["start_demo"] = request({"game": "toguz", "mode": "demo", "level": 9, "start": True})
 th = []  # the frames that searched (the engine thinking before or after, or its nodes moved)
 demo = []  # every frame of the demo after it began
+dn = [0, 0, 0]  # the nodes searched in frames, those frames, the most nodes of a search
 for _ in range(400):
     was = app.thinking
     n0 = app.engine.nodes if app.engine is not None else 0
     us = frame()
     demo.append(us)
-    if was or app.thinking or (app.engine is not None and app.engine.nodes != n0):
+    n1 = app.engine.nodes if app.engine is not None else 0
+    if was or app.thinking or n1 != n0:
         th.append(us)
+    if n1 > n0:
+        dn[0] += n1 - n0
+        dn[1] += 1
+        dn[2] = max(dn[2], n1)
 out["thinking"] = th
+out["demo_nodes"] = dn
 out["demo"] = demo
 out["demo_state"] = [app.state, app.mode, app.level, app.game.ply if app.game is not None else -1]
 out["memory_errors"] = app.memory_errors

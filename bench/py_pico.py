@@ -216,6 +216,11 @@ def main():
     if not d["thinking"]:
         print("the engine never searched in the demo: state, mode, level, ply %r" % (d["demo_state"],))
     report("pico: Toguz demo: plies played in %d frames" % len(d["demo"]), d["demo_state"][3], "plies")
+    dn = d.get("demo_nodes")
+    if dn and dn[1]:  # issue 35: what the thinking frames search (the engine's nodes)
+        report("pico: Toguz demo: nodes a frame that searched (mean of %d)" % dn[1], round(dn[0] / dn[1], 1),
+               "nodes")
+        report("pico: Toguz demo: the most nodes of one search", dn[2], "nodes")
     # a start's frames: the product's 50 ms on the frozen image; on the .mpy deploy, which
     # loads a module's code in a frame, the deploy's stated limit (deploy.START_FRAME_MS)
     start_ms = 50 if frozen else START_FRAME_MS

@@ -21,7 +21,7 @@ evaluation for another game (the tests' stand-in games).
 """
 from playboard.compat import const
 from playboard.engine.evaluation_native import (  # noqa: F401 (native: loaded once)
-    _toguz_side, _toguz_eval, _toguz_order, _tobit_eval)
+    _toguz_eval, _toguz_order, _tobit_eval)
 
 _TOGUZ_UNIT = const(16)
 _TIHBAT_UNIT = const(16)

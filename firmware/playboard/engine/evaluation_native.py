@@ -1,5 +1,5 @@
-"""The evaluation's native kernels (Toguz Kumalak's side terms, evaluation and move
-order; Tobit's evaluation); used by ``playboard.engine.evaluation``.
+"""The evaluation's native kernels (Toguz Kumalak's evaluation and move order;
+Tobit's evaluation); used by ``playboard.engine.evaluation``.
 
 Native (viper) code: imported at power-up and never dropped (docs/architecture.md).
 """
@@ -7,68 +7,85 @@ from playboard.compat import micropython, ptr8  # noqa: F401
 
 
 @micropython.viper
-def _toguz_side(p: ptr8, side: int) -> int:
-    """The largest even capture (ball count) ``side`` could make by one sowing
-    now, and its movable pits: ``threat << 4 | pits`` (viper)."""
-    base = 9 * side
-    threat = 0
-    pits = 0
-    k = 0
-    while k < 9:
-        origin = base + k
-        n = int(p[origin])
-        if n:
-            pits += 1
-            if n == 1:
-                land = origin + 1
-                if land == 18:
-                    land = 0
-                cnt = int(p[land]) + 1
+def _toguz_eval(b: ptr8, turn: int) -> int:
+    """ToguzEval.evaluate on ``g.pos`` (viper; plain Python under CPython): for each
+    row its balls, its movable pits and the largest even capture (ball count) it could
+    make by one sowing now, one pass over each; no call and no division (the RP2040
+    has none): rounds of 18 by subtraction. The search's native loop
+    (``tobit_native._run``) has the same lines written in."""
+    value = (int(b[18]) - int(b[19])) * 16
+    if int(b[20]) != 255:
+        value += 160
+    if int(b[21]) != 255:
+        value -= 160
+    balls = 0  # South's row: its balls, movable pits, largest even capture (into 9-17)
+    sth = 0
+    sp = 0
+    org = 0
+    while org < 9:
+        c = int(b[org])
+        if c:
+            balls += c
+            sp += 1
+            if c == 1:  # the next pit: the opponent's only from pit 9
+                if org == 8:
+                    c = int(b[9]) + 1
+                    if (c & 1) == 0 and c > sth:
+                        sth = c
             else:
-                land = origin + (n - 1) % 18
+                r = c - 1
+                c = 1
+                while r >= 18:  # (n - 1) // 18 + 1 balls into the last pit
+                    r -= 18
+                    c += 1
+                land = org + r
                 if land >= 18:
                     land -= 18
-                got = (n - 1) // 18 + 1
-                if land == origin:
-                    cnt = got
-                else:
-                    cnt = int(p[land]) + got
-            row = 0
-            if land >= 9:
-                row = 1
-            if row != side and (cnt & 1) == 0 and cnt > threat:
-                threat = cnt
-        k += 1
-    return (threat << 4) | pits
-
-
-@micropython.viper
-def _toguz_eval(p: ptr8, turn: int) -> int:
-    """ToguzEval.evaluate on ``g.pos`` (viper; plain Python under CPython)."""
-    south = 0
-    i = 0
-    while i < 9:
-        south += int(p[i])
-        i += 1
-    north = 0
-    while i < 18:
-        north += int(p[i])
-        i += 1
-    s = (int(p[18]) - int(p[19])) * 16 + (south - north) * 2
-    if int(p[20]) != 255:
-        s += 160
-    if int(p[21]) != 255:
-        s -= 160
-    if turn:
-        s = 0 - s
-    me = int(_toguz_side(p, turn))
-    them = int(_toguz_side(p, 1 - turn))
-    return s + (me >> 4) * 12 - (them >> 4) * 6 + ((me & 15) - (them & 15)) * 16
+                if land >= 9:  # (a last pit of one's own is never a capture)
+                    c += int(b[land])
+                    if (c & 1) == 0 and c > sth:
+                        sth = c
+        org += 1
+    value += 2 * balls
+    balls = 0  # North's row (captures into 0-8)
+    nth = 0
+    np_ = 0
+    while org < 18:
+        c = int(b[org])
+        if c:
+            balls += c
+            np_ += 1
+            if c == 1:
+                if org == 17:
+                    c = int(b[0]) + 1
+                    if (c & 1) == 0 and c > nth:
+                        nth = c
+            else:
+                r = c - 1
+                c = 1
+                while r >= 18:
+                    r -= 18
+                    c += 1
+                land = org + r
+                if land >= 18:
+                    land -= 18
+                if land < 9:
+                    c += int(b[land])
+                    if (c & 1) == 0 and c > nth:
+                        nth = c
+        org += 1
+    value -= 2 * balls
+    if turn:  # the mover's terms
+        value = (nth * 12 - sth * 6 + (np_ - sp) * 16) - value
+    else:
+        value += sth * 12 - nth * 6 + (sp - np_) * 16
+    return value
 
 
 @micropython.viper
 def _toguz_order(p: ptr8, turn: int, m: int) -> int:
-    """ToguzEval.order on ``g.pos`` (viper; plain Python under CPython)."""
+    """ToguzEval.order on ``g.pos`` (viper; plain Python under CPython); the search's
+    native loop (``tobit_native._run``) has the same lines written in. No division."""
     origin = m + 9 * turn
     n = int(p[origin])
     if n == 1:
@@ -77,25 +94,36 @@ def _toguz_order(p: ptr8, turn: int, m: int) -> int:
             land = 0
         cnt = int(p[land]) + 1
     else:
-        land = origin + (n - 1) % 18
+        r = n - 1
+        got = 1
+        while r >= 18:  # (n - 1) // 18 + 1 balls into the last pit
+            r -= 18
+            got += 1
+        land = origin + r
         if land >= 18:
             land -= 18
-        got = (n - 1) // 18 + 1
         if land == origin:
             cnt = got
         else:
             cnt = int(p[land]) + got
-    row = 0
     if land >= 9:
-        row = 1
-    if row == turn:
-        return 0  # the last ball stays on the mover's side: no capture
+        if turn:
+            return 0  # the last ball stays on the mover's side: no capture
+        lm = land - 9  # (its number minus one)
+    else:
+        if turn == 0:
+            return 0
+        lm = land
     if (cnt & 1) == 0:
         return cnt * 16
-    if cnt == 3 and int(p[20 + turn]) == 255 and land % 9 != 8:
-        other = int(p[21 - turn])
-        if other == 255 or other % 9 != land % 9:
+    if cnt == 3 and int(p[20 + turn]) == 255 and lm != 8:
+        other = int(p[21 - turn])  # the opponent's tuzdyk: not the same number (1.4)
+        if other == 255:
             return 200  # a tuzdyk
+        if other >= 9:
+            other -= 9
+        if other != lm:
+            return 200
     return 0
 
 

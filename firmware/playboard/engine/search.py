@@ -186,8 +186,8 @@ class Engine:
     nodes in a 2 s search on the RP2040; Tobit then plays by ``TOBIT_NATIVE_LEVELS`` (13
     levels: 1-11 at about the same nodes as without it, two above). Toguz Kumalak's levels
     8 and 9 search natively too (``ToguzSearch`` of ``playboard.engine.toguz_native``, 2.3
-    KB of buffers; ``TOGUZ_NATIVE_LEVELS``: about seven times the nodes at 9, today's
-    top's at 8). The board
+    KB of buffers; ``TOGUZ_NATIVE_LEVELS``: about 13 times the nodes at 9, about twice
+    the engine's own top's at 8). The board
     definition's ``"engine": {"native": true}`` asks for it (``App``). Under CPython the
     viper code runs as plain Python, slower than this module's search.
 

@@ -17,12 +17,13 @@ so that the negamax is written once. Native (viper) code: imported at power-up -
 board definition asks for it, ``"engine": {"native": true}`` - and never dropped
 (docs/architecture.md).
 """
+import time
 from array import array
 
 from playboard.compat import micropython, const, ptr8, ptr16, ptr32  # noqa: F401
 from playboard.games.tobit_native import _push, _scan, _unmake
-from playboard.games.toguz_native import _sow, _key
-from playboard.engine.evaluation_native import _tobit_eval, _toguz_eval, _toguz_order
+from playboard.games.toguz_native import _sow
+from playboard.engine.evaluation_native import _tobit_eval
 
 _P = const(41)  # frames: the search's MAX_PLY + 1
 _MAXM = const(640)  # moves held along the search path (all plies' lists)
@@ -63,6 +64,13 @@ _SN = const(448)
 _NODES = const(41)  # in the i32 array, after the 41 keys
 _KH = const(42)  # then the keys of the positions before the snapshots, newest first
 _KEYS = const(216)  # ... as far back as this: the repetition rule over 240 plies
+_LOOK_US = const(250)  # a look at the clock and a call of the loop, RP2040 (about 0.17 ms), and a margin
+
+# the device's clocks (MicroPython): an engine on the device's ms clock is stepped on its us
+# clock (``step``); elsewhere (CPython, CircuitPython, an injected clock) on the engine's
+_US = getattr(time, "ticks_us", None)
+_US_DIFF = getattr(time, "ticks_diff", None)
+_DEVICE_MS = getattr(time, "ticks_ms", None)
 
 
 @micropython.viper
@@ -307,9 +315,75 @@ def _run(s: ptr16, kk: ptr32, pool: ptr8, mo: ptr16, mk: ptr16, kil: ptr8, b: pt
                             value = _WIN - ply
                     phase = 2
                     continue
-                if d <= 0 or ply >= _P - 2:
+                if d <= 0 or ply >= _P - 2:  # the evaluation's _toguz_eval, written in
                     s[_HOR] = 1
-                    value = int(_toguz_eval(b, int(b[22])))
+                    turn = int(b[22])
+                    value = (int(b[18]) - int(b[19])) * 16
+                    if int(b[20]) != 255:
+                        value += 160
+                    if int(b[21]) != 255:
+                        value -= 160
+                    balls = 0  # South's row: balls, movable pits, largest even capture (into 9-17)
+                    sth = 0
+                    sp = 0
+                    org = 0
+                    while org < 9:
+                        c = int(b[org])
+                        if c:
+                            balls += c
+                            sp += 1
+                            if c == 1:  # the next pit: the opponent's only from pit 9
+                                if org == 8:
+                                    c = int(b[9]) + 1
+                                    if (c & 1) == 0 and c > sth:
+                                        sth = c
+                            else:
+                                r = c - 1
+                                c = 1
+                                while r >= 18:  # (n - 1) // 18 + 1 balls into the last pit
+                                    r -= 18
+                                    c += 1
+                                land = org + r
+                                if land >= 18:
+                                    land -= 18
+                                if land >= 9:  # (a last pit of one's own is never a capture)
+                                    c += int(b[land])
+                                    if (c & 1) == 0 and c > sth:
+                                        sth = c
+                        org += 1
+                    value += 2 * balls
+                    balls = 0  # North's row (captures into 0-8)
+                    nth = 0
+                    np_ = 0
+                    while org < 18:
+                        c = int(b[org])
+                        if c:
+                            balls += c
+                            np_ += 1
+                            if c == 1:
+                                if org == 17:
+                                    c = int(b[0]) + 1
+                                    if (c & 1) == 0 and c > nth:
+                                        nth = c
+                            else:
+                                r = c - 1
+                                c = 1
+                                while r >= 18:
+                                    r -= 18
+                                    c += 1
+                                land = org + r
+                                if land >= 18:
+                                    land -= 18
+                                if land < 9:
+                                    c += int(b[land])
+                                    if (c & 1) == 0 and c > nth:
+                                        nth = c
+                        org += 1
+                    value -= 2 * balls
+                    if turn:  # the mover's terms
+                        value = (nth * 12 - sth * 6 + (np_ - sp) * 16) - value
+                    else:
+                        value += sth * 12 - nth * 6 + (sp - np_) * 16
                     phase = 2
                     continue
                 ms = 9 * ply
@@ -361,8 +435,31 @@ def _run(s: ptr16, kk: ptr32, pool: ptr8, mo: ptr16, mk: ptr16, kil: ptr8, b: pt
                 s[_PT + ply] = mo[ms + n]
             ttm = 255
             if tsz and ply > 0:
-                if tg:
-                    key = int(_key(b))
+                if tg:  # the rules core's _key, written in, unrolled (RP2040: 5 us; as a loop 10)
+                    key = int(b[22])
+                    key = ((key & 0x1FFFFFF) * 33 + int(b[0])) ^ (key >> 25)
+                    key = ((key & 0x1FFFFFF) * 33 + int(b[1])) ^ (key >> 25)
+                    key = ((key & 0x1FFFFFF) * 33 + int(b[2])) ^ (key >> 25)
+                    key = ((key & 0x1FFFFFF) * 33 + int(b[3])) ^ (key >> 25)
+                    key = ((key & 0x1FFFFFF) * 33 + int(b[4])) ^ (key >> 25)
+                    key = ((key & 0x1FFFFFF) * 33 + int(b[5])) ^ (key >> 25)
+                    key = ((key & 0x1FFFFFF) * 33 + int(b[6])) ^ (key >> 25)
+                    key = ((key & 0x1FFFFFF) * 33 + int(b[7])) ^ (key >> 25)
+                    key = ((key & 0x1FFFFFF) * 33 + int(b[8])) ^ (key >> 25)
+                    key = ((key & 0x1FFFFFF) * 33 + int(b[9])) ^ (key >> 25)
+                    key = ((key & 0x1FFFFFF) * 33 + int(b[10])) ^ (key >> 25)
+                    key = ((key & 0x1FFFFFF) * 33 + int(b[11])) ^ (key >> 25)
+                    key = ((key & 0x1FFFFFF) * 33 + int(b[12])) ^ (key >> 25)
+                    key = ((key & 0x1FFFFFF) * 33 + int(b[13])) ^ (key >> 25)
+                    key = ((key & 0x1FFFFFF) * 33 + int(b[14])) ^ (key >> 25)
+                    key = ((key & 0x1FFFFFF) * 33 + int(b[15])) ^ (key >> 25)
+                    key = ((key & 0x1FFFFFF) * 33 + int(b[16])) ^ (key >> 25)
+                    key = ((key & 0x1FFFFFF) * 33 + int(b[17])) ^ (key >> 25)
+                    key = ((key & 0x1FFFFFF) * 33 + int(b[18])) ^ (key >> 25)
+                    key = ((key & 0x1FFFFFF) * 33 + int(b[19])) ^ (key >> 25)
+                    key = ((key & 0x1FFFFFF) * 33 + int(b[20])) ^ (key >> 25)
+                    key = ((key & 0x1FFFFFF) * 33 + int(b[21])) ^ (key >> 25)
+                    key = key & 0x3FFFFFFF
                 else:
                     key = int(st[4]) | (int(st[5]) << 8) | (int(st[6]) << 16) | (int(st[7]) << 24)
                 kk[ply] = key
@@ -395,6 +492,11 @@ def _run(s: ptr16, kk: ptr32, pool: ptr8, mo: ptr16, mk: ptr16, kil: ptr8, b: pt
                 k1 = int(kil[2 * ply])
                 k2 = int(kil[2 * ply + 1])
                 turn = int(b[22])
+                o9 = 9 * turn
+                mt = int(b[20 + turn])  # the mover's tuzdyk (255: none yet)
+                ot = int(b[21 - turn])  # the opponent's, as its number minus one (255: none)
+                if ot != 255 and ot >= 9:
+                    ot -= 9
                 i = 0
                 while i < n:
                     m = int(pool[ms + i])
@@ -404,8 +506,32 @@ def _run(s: ptr16, kk: ptr32, pool: ptr8, mo: ptr16, mk: ptr16, kil: ptr8, b: pt
                         v = 31000
                     elif m == k2:
                         v = 30999
-                    else:
-                        v = int(_toguz_order(b, turn, m))
+                    else:  # the evaluation's _toguz_order, written in
+                        v = 0
+                        org = m + o9
+                        c = int(b[org])
+                        if c == 1:
+                            land = org + 1
+                            if land == 18:
+                                land = 0
+                            c = int(b[land]) + 1
+                        else:
+                            r = c - 1
+                            c = 1
+                            while r >= 18:  # (n - 1) // 18 + 1 balls into the last pit
+                                r -= 18
+                                c += 1
+                            land = org + r
+                            if land >= 18:
+                                land -= 18
+                            if land != org:
+                                c += int(b[land])
+                        lm = land - 9 + o9  # the landing pit's number minus one, if the opponent's
+                        if lm >= 0 and lm < 9:
+                            if (c & 1) == 0:
+                                v = c * 16
+                            elif c == 3 and mt == 255 and lm != 8 and ot != lm:
+                                v = 200  # a tuzdyk
                     j = i
                     while j > 0 and int(s[_OK + j - 1]) < v:
                         s[_OK + j] = s[_OK + j - 1]
@@ -615,7 +741,10 @@ class NativeSearch:
     their buffers under the same names, as ``_run`` takes them (those a game does not
     read stand in for each other), the stack's set-up, and the results given to the
     engine. A subclass makes the buffers and ``start``; ``_move(x)`` is the move whose
-    ``s[_BEST]`` value is ``x``, ``_root(i)`` that value for the root's ``i``-th move."""
+    ``s[_BEST]`` value is ``x``, ``_root(i)`` that value for the root's ``i``-th move.
+    ``_upn``: the us a node on the device's clock (``step``; 0 until measured)."""
+
+    _upn = 0
 
     def _begin(self, cap, none, toguz):
         # the stack zeroed, the first iteration's window; the search's own numbers
@@ -732,37 +861,132 @@ def start(eng, game):
 
 def step(eng, slice_end, t_slice, slice_ms):
     """``Engine._run`` for the native search: visit nodes up to the budget or the
-    slice's end (``slice_end`` nodes in all, or ``slice_ms`` ms from ``t_slice``); a
-    clock is read before every 16 nodes, every 4 in a slice's last 2 ms (on the RP2040
-    16 nodes take 2-4 ms: a slice would overrun its frame; the engine's own search
-    reads it before every node);
-    True when the search is done. (Toguz Kumalak's native search, started by
-    ``playboard.engine.toguz_native.start``, runs through this loop too: it is the
-    engine's ``_native_search``.)"""
+    slice's end (``slice_end`` nodes in all, or ``slice_ms`` ms from ``t_slice``);
+    True when the search is done. Timed, it reads the clock between runs of the loop
+    (``NativeSearch.run``: a look and a call cost about 0.17 ms on the RP2040, 19
+    arguments converted) and sizes each run to the time left, so that a slice takes
+    3-4 looks and ends on time. On the device's clock (MicroPython, the engine's
+    clock ``time.ticks_ms``): the nearer end (the slice's or the budget's) is read
+    once in ms and then followed in us; each run takes three quarters of the time
+    left less a look, at the search's us a node (``_upn``: measured over each run of
+    4 nodes or more, a running mean kept by the search; 16 nodes while unknown), and
+    the slice ends when less than a look and 4 nodes' time is left. On another clock (an
+    injected one, CPython, CircuitPython): in ms, each run half the time left at the
+    speed so far (the nodes over the ms since ``start``; 4-1,024 nodes; in the first
+    4 ms 16 nodes a look, 4 in the last 2 ms). The nodes visited are the same
+    whatever the runs' sizes: the loop stops at a node count. (Toguz Kumalak's
+    native search, started by ``playboard.engine.toguz_native.start``, runs through
+    this loop too: it is the engine's ``_native_search``.)"""
     ts = eng._native_search
     max_nodes = eng._max_nodes
     budget_ms = eng._ms
-    timed = budget_ms is not None or slice_ms is not None
-    while True:
-        chunk = 16
-        if timed:
-            now = eng._clock()
-            if budget_ms is not None and eng._diff(now, eng._t0) >= budget_ms:
-                break
-            if slice_ms is not None:
-                left = slice_ms - eng._diff(now, t_slice)
-                if left <= 0:
-                    return False
-                if left <= 2:  # the slice's last 2 ms: 4 nodes a look (a frame ends on time)
-                    chunk = 4
-        lim = 1 << 29 if max_nodes is None else max_nodes
-        if slice_end is not None and slice_end < lim:
-            lim = slice_end
-        if timed and eng.nodes + chunk < lim:
-            lim = eng.nodes + chunk
+    lim = 1 << 29 if max_nodes is None else max_nodes
+    if slice_end is not None and slice_end < lim:
+        lim = slice_end
+    if budget_ms is None and slice_ms is None:  # no clock: to the node limit at once
         if ts.run(eng, lim):
             eng._finish()
             return True
+        if max_nodes is not None and eng.nodes >= max_nodes:
+            ts.partial(eng)
+            eng._finish()
+            return True
+        return False
+    clock = eng._clock
+    diff = eng._diff
+    t0 = eng._t0
+    if _US is not None and clock is _DEVICE_MS:
+        return _step_us(eng, ts, lim, max_nodes, slice_end, t_slice, slice_ms)
+    while True:
+        now = clock()
+        el = diff(now, t0)
+        left = 1 << 29
+        if budget_ms is not None:
+            left = budget_ms - el
+            if left <= 0:
+                break
+        if slice_ms is not None:
+            x = slice_ms - diff(now, t_slice)
+            if x <= 0:
+                return False
+            if x < left:
+                left = x
+        if el >= 4:  # half the time left at the speed so far
+            chunk = eng.nodes * left // (2 * el)
+            if chunk < 4:
+                chunk = 4
+            elif chunk > 1024:
+                chunk = 1024
+        elif left <= 2:
+            chunk = 4
+        else:
+            chunk = 16
+        n = eng.nodes + chunk
+        if ts.run(eng, n if n < lim else lim):
+            eng._finish()
+            return True
+        if max_nodes is not None and eng.nodes >= max_nodes:
+            break
+        if slice_end is not None and eng.nodes >= slice_end:
+            return False
+    ts.partial(eng)  # the budget's end: as Engine._budget_end
+    eng._finish()
+    return True
+
+
+def _step_us(eng, ts, lim, max_nodes, slice_end, t_slice, slice_ms):
+    # step's timed loop on the device's us clock (MicroPython): the nearer end read once
+    now = eng._clock()
+    budget_ms = eng._ms
+    left = 1 << 20
+    at_slice = False  # the nearer end is the slice's
+    if budget_ms is not None:
+        left = budget_ms - eng._diff(now, eng._t0)
+        if left <= 0:
+            ts.partial(eng)
+            eng._finish()
+            return True
+    if slice_ms is not None:
+        x = slice_ms - eng._diff(now, t_slice)
+        if x <= 0:
+            return False
+        if x <= left:
+            left = x
+            at_slice = True
+    us = _US
+    udiff = _US_DIFF
+    t_end = us()
+    left *= 1000  # us from t_end
+    upn = ts._upn
+    while True:
+        t = us()
+        rem = left - udiff(t, t_end)
+        if upn:
+            chunk = (rem - _LOOK_US) * 3 // (4 * upn)
+            if chunk < 4:  # the end: less than a look and 4 nodes' time left
+                if at_slice:
+                    return False
+                break
+            if chunk > 1024:
+                chunk = 1024
+        elif rem <= 0:
+            if at_slice:
+                return False
+            break
+        else:
+            chunk = 16
+        n0 = eng.nodes
+        n = n0 + chunk
+        if ts.run(eng, n if n < lim else lim):
+            eng._finish()
+            return True
+        dn = eng.nodes - n0
+        if dn >= 4:  # the us a node: a running mean (1 at least: a fast port's nodes)
+            x = udiff(us(), t) // dn
+            upn = x if upn == 0 else (3 * upn + x) >> 2
+            if upn < 1:
+                upn = 1
+            ts._upn = upn
         if max_nodes is not None and eng.nodes >= max_nodes:
             break
         if slice_end is not None and eng.nodes >= slice_end:

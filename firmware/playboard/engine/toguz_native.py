@@ -4,7 +4,7 @@ viper loop over the position's 26 bytes (RULES.md section 1).
 ``ToguzSearch`` is what ``playboard.engine.search.Engine`` runs for Toguz Kumalak at the
 levels that search to their budget (no depth cap, no noise) on a board whose search is
 native: the same search as ``Engine._run`` - the same nodes, move order, transposition
-table and killers - so that it plays the same moves at the same node count, about seven
+table and killers - so that it plays the same moves at the same node count, about nine
 times faster on the RP2040 (docs/engine.md). It copies the position at ``start`` and
 never touches the game; make and unmake are the rules core's sowing (``_sow``) and a
 copy of the 26 bytes back, the evaluation and the move order the evaluation's kernels.

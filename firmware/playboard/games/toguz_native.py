@@ -11,8 +11,10 @@ def _sow(p: ptr8, pit: int) -> int:
     """Play pit ``pit`` (0..8) of the side to move in position ``p`` (RULES.md 1.2-1.6).
 
     Sows, captures, makes a tuzdyk, sweeps tuzdyks into their owners' kazans,
-    ends the game where 1.6 says so, and passes the move. Returns nothing useful;
-    the effect is recorded in p[LAST], p[FLAGS], p[TERM]."""
+    ends the game where 1.6 says so (``_check_end``'s test, written in here: the
+    search's make calls this once a node), and passes the move. Returns nothing
+    useful; the effect is recorded in p[LAST], p[FLAGS], p[TERM]. No division (the
+    RP2040 has none): rounds of 18 by subtraction."""
     side = int(p[22])
     src = pit + 9 * side
     n = int(p[src])
@@ -23,8 +25,11 @@ def _sow(p: ptr8, pit: int) -> int:
             last = 0
         p[last] = int(p[last]) + 1
     else:
-        q = n // 18
-        r = n - q * 18
+        r = n
+        q = 0
+        while r >= 18:  # whole rounds: one ball into every pit each
+            r -= 18
+            q += 1
         if q:
             i = 0
             while i < 18:
@@ -38,9 +43,9 @@ def _sow(p: ptr8, pit: int) -> int:
             if i == 18:
                 i = 0
             k += 1
-        last = src + n - 1
-        while last >= 18:
-            last -= 18
+        last = i - 1  # (src + n - 1) mod 18
+        if last < 0:
+            last = 17
     # Balls sown into a tuzdyk go at once to its owner's kazan (1.5).
     t = int(p[20])
     if t != 255:
@@ -73,7 +78,28 @@ def _sow(p: ptr8, pit: int) -> int:
     p[23] = last
     p[24] = flags
     p[22] = opp
-    _check_end(p)
+    # the game's end (1.6), as _check_end
+    ks = int(p[18])
+    kn = int(p[19])
+    if ks >= 82 or kn >= 82 or (ks == 81 and kn == 81):
+        p[25] = 1
+        return 0
+    base = 9 * opp
+    i = 0
+    while i < 9:
+        if int(p[base + i]) != 0:
+            return 0
+        i += 1
+    # The side to move has no legal move: the rest goes to the other side's kazan.
+    other = 9 * side
+    s = 0
+    i = 0
+    while i < 9:
+        s += int(p[other + i])
+        p[other + i] = 0
+        i += 1
+    p[19 - opp] = int(p[19 - opp]) + s
+    p[25] = 2
     return 0
 
 
