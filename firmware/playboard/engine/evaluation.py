@@ -33,6 +33,7 @@ class _Eval:
 
     UNIT = 1
     QUIESCE = False
+    SEARCH = 0  # the search's features for this game (``search.SEARCH_*`` bits): none
 
     def evaluate(self, g):
         return 0

@@ -197,6 +197,7 @@ class Engine:
     """
 
     native = False  # (set True on an engine: Tobit's native search, above)
+    features = None  # the search's features (``SEARCH_*`` bits); None: the evaluation's ``SEARCH``
 
     def __init__(self, tt_size=0, clock=None, seed=12345):
         if tt_size < 0 or (tt_size & (tt_size - 1)):
@@ -292,6 +293,8 @@ class Engine:
         if cap >= MAX_PLY - 1 and ms is None and nodes is None and depth is None:
             raise ValueError("level %d searches to its budget: give ms, nodes or depth" % level)
         self._ev = evaluation.for_game(game.name)
+        f = self.features
+        self._features = self._ev.SEARCH if f is None else f
         self._quiesce = self._ev.QUIESCE
         self._noise = noise * self._ev.UNIT // 4
         self._cap = min(cap, MAX_PLY - 1)

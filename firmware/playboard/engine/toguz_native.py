@@ -25,7 +25,8 @@ from playboard.engine.tobit_native import NativeSearch
 _P = const(41)  # frames: the search's MAX_PLY + 1
 # the u16 stack's places that this module sets (tobit_native's layout)
 _MN = const(287)
-_SN = const(448)
+_FT = const(383)
+_SN = const(490)
 _NODES = const(41)  # in the i32 array, after the 41 keys
 
 
@@ -77,4 +78,5 @@ def start(eng, game):
     if ts is None:
         ts = eng._tgs = ToguzSearch()
     ts.start(game, eng._cap)
+    ts.s[_FT] = eng._features  # (ToguzEval.SEARCH, or the engine's own choice)
     eng._native_search = ts
