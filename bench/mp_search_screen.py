@@ -18,6 +18,7 @@ the kazans. ``FIRST``/``STEP``: play games FIRST, FIRST + STEP, ... (two process
 ``0 2`` and ``1 2``; their lines add up). Prints a line a game (``G k score plies
 nodes/s``) and at the end ``W/D/L``, A's score and its 95% interval
 (``playboard_host.match.interval95``'s Wilson interval, draws as half points).
+``speed A B ...``: each one's nodes/s instead (``speed``).
 """
 import math
 import sys
@@ -99,8 +100,43 @@ def interval95(w, d, l):
     return max(0.0, mid - half), min(1.0, mid + half)
 
 
+def speed(specs, positions=24, nodes=NODES):
+    """Nodes/s of each spec's native search (its ``Engine.features``), ``nodes`` a
+    search from ``positions`` middle games (an opening, then 16 plies by a fixed rule),
+    the specs interleaved (a machine's load spread over them alike), best of 3 rounds."""
+    ops = openings()
+    games = []
+    for k in range(positions):
+        g = new_game("toguz")
+        for m in ops[k]:
+            g.push(m)
+        x = k + 7
+        while g.ply < 18 and not g.is_game_over():
+            ms = g.legal_moves()
+            x = (x * 1103515245 + 12345) & 0x7FFFFFFF
+            g.push(ms[(x >> 8) % len(ms)])
+        if not g.is_game_over():
+            games.append(g)
+    best = {}
+    for _ in range(3):
+        for sp in specs:
+            e, _own = player(sp, 1)
+            n = 0
+            t0 = time.ticks_us()
+            for g in games:
+                e.think(g, 9, nodes=nodes)
+                n += e.nodes
+            r = n * 1000000 // max(1, time.ticks_diff(time.ticks_us(), t0))
+            best[sp] = max(best.get(sp, 0), r)
+    for sp in specs:
+        print("SPEED %s: %d nodes/s (%d searches of %d nodes)" % (sp, best[sp], len(games), nodes))
+
+
 def main():
     args = sys.argv[1:]
+    if args[0] == "speed":
+        speed(args[1:])
+        return
     a, b = args[0], args[1]
     games = int(args[2]) if len(args) > 2 else 162
     nodes = int(args[3]) if len(args) > 3 else NODES

@@ -66,7 +66,8 @@ _OK = const(384)  # 64 order keys of the node being ordered
 # root window's alpha as the iteration began
 _MD = const(448)
 _A0 = const(489)
-_SN = const(490)
+_HS = const(490)  # 18: the history of quiet moves' cut-offs, South's pits then North's
+_SN = const(508)
 _NODES = const(41)  # in the i32 array, after the 41 keys
 _KH = const(42)  # then the keys of the positions before the snapshots, newest first
 _KEYS = const(216)  # ... as far back as this: the repetition rule over 240 plies
@@ -413,6 +414,8 @@ def _run(s: ptr16, kk: ptr32, pool: ptr8, mo: ptr16, mk: ptr16, kil: ptr8, b: pt
                         v = 30999
                     else:
                         v = int(_toguz_order(b, turn, m))
+                        if v == 0 and int(s[_FT]) & 8:  # a quiet move: its history, 0-31
+                            v = int(s[_HS + 9 * turn + m]) >> 5
                     j = i
                     while j > 0 and int(s[_OK + j - 1]) < v:
                         s[_OK + j] = s[_OK + j - 1]
@@ -636,6 +639,16 @@ def _run(s: ptr16, kk: ptr32, pool: ptr8, mo: ptr16, mk: ptr16, kil: ptr8, b: pt
                             if m != int(kil[2 * ply]):  # not the first killer already: it becomes it
                                 kil[2 * ply + 1] = kil[2 * ply]
                                 kil[2 * ply] = m
+                            if int(s[_FT]) & 8 and int(_toguz_order(b, int(b[22]), m)) == 0:
+                                j = _HS + 9 * int(b[22]) + m  # a quiet cut-off: its history
+                                x = int(s[_DP + ply]) - _B
+                                x = int(s[j]) + x * x
+                                s[j] = x
+                                if x >= 1024:  # all halved: the later cut-offs count more
+                                    j = 0
+                                    while j < 18:
+                                        s[_HS + j] = int(s[_HS + j]) >> 1
+                                        j += 1
                         else:
                             q = int(mo[int(s[_MS + ply]) + i])
                             w1 = 32 * ply
