@@ -490,7 +490,7 @@ class Engine:
             else:
                 s = order(g, m)
                 if s == 0 and hist is not None:  # a quiet move: its history, 0-31
-                    s = hist[9 * g.turn + m] >> 5
+                    s = hist[9 * g.turn + m] >> 3
                 if s > 30000:
                     s = 30000
                 elif s < -30000:
@@ -746,11 +746,11 @@ class Engine:
 
     def _cut_off(self, j, d):
         # a quiet move's cut-off at ``d`` plies to go: its history (SEARCH_HISTORY), all
-        # halved past 1,023 (the later cut-offs count more)
+        # halved past 255 (the later cut-offs count more)
         h = self._hist
         x = h[j] + d * d
         h[j] = x
-        if x >= 1024:
+        if x >= 256:
             for k in range(18):
                 h[k] >>= 1
 

@@ -415,7 +415,7 @@ def _run(s: ptr16, kk: ptr32, pool: ptr8, mo: ptr16, mk: ptr16, kil: ptr8, b: pt
                     else:
                         v = int(_toguz_order(b, turn, m))
                         if v == 0 and int(s[_FT]) & 8:  # a quiet move: its history, 0-31
-                            v = int(s[_HS + 9 * turn + m]) >> 5
+                            v = int(s[_HS + 9 * turn + m]) >> 3
                     j = i
                     while j > 0 and int(s[_OK + j - 1]) < v:
                         s[_OK + j] = s[_OK + j - 1]
@@ -644,7 +644,7 @@ def _run(s: ptr16, kk: ptr32, pool: ptr8, mo: ptr16, mk: ptr16, kil: ptr8, b: pt
                                 x = int(s[_DP + ply]) - _B
                                 x = int(s[j]) + x * x
                                 s[j] = x
-                                if x >= 1024:  # all halved: the later cut-offs count more
+                                if x >= 256:  # all halved: the later cut-offs count more
                                     j = 0
                                     while j < 18:
                                         s[_HS + j] = int(s[_HS + j]) >> 1
