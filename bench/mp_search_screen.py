@@ -49,7 +49,8 @@ def openings():
 
 def player(spec, seed):
     e = Engine(tt_size=1024, seed=seed)
-    if spec == "py":
+    if spec == "py":  # the old top level: the engine's own search as at commit ba43ee1
+        e.features = 0
         return e, NODES_PY
     e.native = True
     if spec != "-":
