@@ -305,7 +305,7 @@ class Engine:
             raise ValueError("level %d searches to its budget: give ms, nodes or depth" % level)
         self._ev = evaluation.for_game(game.name)
         f = self.features
-        self._features = self._ev.SEARCH if f is None else f
+        self._features = getattr(self._ev, "SEARCH", 0) if f is None else f  # (a test's stand-in has none)
         self._quiesce = self._ev.QUIESCE
         self._noise = noise * self._ev.UNIT // 4
         self._cap = min(cap, MAX_PLY - 1)
