@@ -725,9 +725,8 @@ class Engine:
                 md = mode[ply]
                 if md and s > alpha[ply] and (md & 2 or s < beta[ply]):
                     # beat alpha: searched again, at full depth (the same window), or whole
-                    if ply == 0 and md == 1 and s > best[0]:
-                        best[0] = s  # a root move's null window failed high: the best so
-                        bmove[0] = i  # far (a budget's end keeps it)
+                    if ply == 0 and md == 1:  # a root move's null window failed high: the
+                        bmove[0] = i  # best so far (a budget's end keeps it)
                     mode[ply] = 4 | (md & 1) if md & 2 else 4
                     phase = _NEXT
                     continue

@@ -622,9 +622,8 @@ def _run(s: ptr16, kk: ptr32, pool: ptr8, mo: ptr16, mk: ptr16, kil: ptr8, b: pt
             i = int(s[_IDX + ply]) - 1
             md = int(s[_MD + ply])
             if md and v > int(s[_AL + ply]) - _B and ((md & 2) or v < int(s[_BE + ply]) - _B):
-                if ply == 0 and md == 1 and v > int(s[_BS]) - _B:
-                    s[_BS] = v + _B  # a root move's null window failed high: the best so far
-                    s[_BM] = i  # (a budget's end keeps it)
+                if ply == 0 and md == 1:  # a root move's null window failed high: the
+                    s[_BM] = i  # best so far (a budget's end keeps it)
                 r = 4  # beat alpha: searched again, at full depth (the same window), or whole
                 if md & 2:
                     r = 4 | (md & 1)
