@@ -1,10 +1,11 @@
-"""Screen a Toguz Kumalak search feature at equal nodes, under the simulator's model.
+"""Screen a Toguz Kumalak search feature at equal nodes, under the simulator's model (not a
+`make bench` script: run by hand).
 
 Run from the repository root (the firmware's source, so that a change is screened
 without rebuilding the model)::
 
     MICROPYPATH=firmware:bench build/micropython-board -X heapsize=242k \\
-        bench/mp_search_screen.py A B [GAMES [NODES [FIRST [STEP]]]]
+        bench/screen_toguz.py A B [GAMES [NODES [FIRST [STEP]]]]
 
 ``A``, ``B``: the two players' search features (``Engine.features``: an int of
 ``search.SEARCH_*`` bits, e.g. ``5`` = PVS + aspiration; ``-`` the evaluation's own
