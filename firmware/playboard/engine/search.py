@@ -205,7 +205,8 @@ class Engine:
     """
 
     native = False  # (set True on an engine: Tobit's native search, above)
-    features = None  # the search's features (``SEARCH_*`` bits); None: the evaluation's ``SEARCH``
+    features = None  # the search's features (``SEARCH_*`` bits); None: the evaluation's
+    # ``SEARCH`` at the levels without a depth cap (Toguz Kumalak's 8 and 9), none below
 
     def __init__(self, tt_size=0, clock=None, seed=12345):
         if tt_size < 0 or (tt_size & (tt_size - 1)):
@@ -305,7 +306,10 @@ class Engine:
             raise ValueError("level %d searches to its budget: give ms, nodes or depth" % level)
         self._ev = evaluation.for_game(game.name)
         f = self.features
-        self._features = getattr(self._ev, "SEARCH", 0) if f is None else f  # (a test's stand-in has none)
+        if f is None:  # the evaluation's features, at the levels without a depth cap (the
+            # capped ones play as before them); a test's stand-in has none
+            f = getattr(self._ev, "SEARCH", 0) if cap >= MAX_PLY - 1 else 0
+        self._features = f
         self._quiesce = self._ev.QUIESCE
         self._noise = noise * self._ev.UNIT // 4
         self._cap = min(cap, MAX_PLY - 1)
