@@ -283,7 +283,10 @@ def _run(s: ptr16, kk: ptr32, pool: ptr8, mo: ptr16, mk: ptr16, kil: ptr8, b: pt
     ``s`` and ``kk`` (``TobitSearch``, ``ToguzSearch``). Toguz Kumalak's: the moves of
     each ply at ``pool[9 * ply:]`` (pits), the killers at ``kil[2 * ply:]`` (255 none),
     the position ``b`` (26 bytes) and the positions along the path at ``u[26 * ply:]``;
-    ``mo``, ``mk``, ``st``, ``mb``, ``geo``, ``z``, ``fr`` are not read but ``geo[0]``."""
+    ``mo``, ``mk``, ``st``, ``mb``, ``geo``, ``z``, ``fr`` are not read but ``geo[0]``;
+    its features (``s[_FT]``: ``search.SEARCH_*``, as the engine's own search has them)
+    keep how each ply's move is searched at ``s[_MD + ply]``, the root window's first
+    alpha at ``s[_A0]``, the history at ``s[_HS:]``."""
     tg = int(s[_TG])
     n1 = int(geo[0])
     snap = n1 + 26

@@ -31,7 +31,7 @@ _NODES = const(41)  # in the i32 array, after the 41 keys
 
 
 class ToguzSearch(NativeSearch):
-    """The buffers of the native Toguz Kumalak search (about 2.6 KB, made once) and its
+    """The buffers of the native Toguz Kumalak search (about 2.7 KB, made once) and its
     set-up; ``Engine`` keeps one and reads its results. The loop is
     ``tobit_native._run``'s (``s[_TG]`` 1): the moves of each ply at ``pool[9 * ply:]``,
     the killers at ``kil[2 * ply:]``, the position ``b`` and the path's at ``u``; the
