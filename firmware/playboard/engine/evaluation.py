@@ -33,6 +33,7 @@ class _Eval:
 
     UNIT = 1
     QUIESCE = False
+    SEARCH = 0  # the search's features for this game (``search.SEARCH_*`` bits): none
 
     def evaluate(self, g):
         return 0
@@ -65,6 +66,8 @@ class ToguzEval(_Eval):
     """
 
     UNIT = _TOGUZ_UNIT
+    SEARCH = 3  # PVS and late-move reductions (search.SEARCH_PVS | SEARCH_LMR): 68% at
+    # equal nodes (docs/engine.md, "Search features at equal nodes")
 
     def evaluate(self, g):
         return _toguz_eval(g.pos, g.turn)
