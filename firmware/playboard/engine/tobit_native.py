@@ -23,7 +23,7 @@ from array import array
 from playboard.compat import micropython, const, ptr8, ptr16, ptr32  # noqa: F401
 from playboard.games.tobit_native import _push, _scan, _unmake
 from playboard.games.toguz_native import _sow
-from playboard.engine.evaluation_native import _tobit_eval
+from playboard.engine.evaluation_native import _tobit_eval, _toguz_order
 
 _P = const(41)  # frames: the search's MAX_PLY + 1
 _MAXM = const(640)  # moves held along the search path (all plies' lists)
