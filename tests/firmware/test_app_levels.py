@@ -1,4 +1,5 @@
-"""The engine's levels on the board: each game's top (9; Tobit's 11, 13 on a native board; docs/engine.md
+"""The engine's levels on the board: each game's top (9; Tobit's 11; on a native board Tobit's 13 and
+Toguz Kumalak's 10; docs/engine.md
 "Levels"), the menu's way past level 8 (the level-8 pad pressed again), its lights,
 and every way a level reaches a game (menu, link, settings, a resumed record) kept
 within the game's levels."""
@@ -23,7 +24,7 @@ class _Menu:
 
 def test_each_games_top_level_is_its_engine_table():
     from playboard.app.ui import offered
-    for native, tops in ((False, [9, 11, 11, 9]), (True, [9, 13, 13, 9])):
+    for native, tops in ((False, [9, 11, 11, 9]), (True, [10, 13, 13, 9])):
         assert [len(levels_of(g, native)) - 1 for g in GAMES] == tops
         assert [offered(_Menu(g, native))[2] for g in GAMES] == tops
         assert [top_level(g, {"engine": {"native": native}}) for g in GAMES] == tops  # (the link's too)
@@ -67,7 +68,7 @@ def test_the_links_level_check_follows_each_games_engine_top():
         app = _Menu("tobit", True)
         app.settings = {"locked": True}
         assert request.check_choice("tobit", None, 17, app) == 17
-        assert request.check_choice("toguz", None, None, app) == 13
+        assert request.check_choice("toguz", None, None, app) == 14  # (native: 10 + 4)
     finally:
         request.top_level = real
 
@@ -168,7 +169,7 @@ def test_a_board_with_tobits_native_search_offers_13_tobit_levels():
         raise SkipTest("the native search's rig: CPython only (tests/firmware/test_app_native.py)")
     from test_app_native import _rig
     from playboard.engine.search import TOBIT_LEVELS, TOBIT_NATIVE_LEVELS
-    assert len(levels_of("tobit", True)) - 1 == 13 and len(levels_of("toguz", True)) - 1 == 9
+    assert len(levels_of("tobit", True)) - 1 == 13 and len(levels_of("toguz", True)) - 1 == 10
     assert TOBIT_NATIVE_LEVELS[:9] == TOBIT_LEVELS[:9]  # (the engine's own search: the same)
     for k in (9, 10, 11):  # the native search, about 8 times the nodes: 1/8 of the share
         assert TOBIT_NATIVE_LEVELS[k][2] == 8 * TOBIT_LEVELS[k][2]
@@ -183,12 +184,54 @@ def test_a_board_with_tobits_native_search_offers_13_tobit_levels():
     assert r.app.level == 8
     r.app.choose(level=13)
     assert r.app.level == 13
-    assert "1..9, got 13" in str(raises(ValueError, r.app.choose, "toguz", None, 13))
+    assert "1..10, got 13" in str(raises(ValueError, r.app.choose, "toguz", None, 13))
     r.app.choose(game="toguz")  # a game with fewer levels: its top
-    assert r.app.level == 9
+    assert r.app.level == 10
     # a board without it: Tobit's 11
     r = _rig(False)
     assert "1..11, got 12" in str(raises(ValueError, r.app.choose, "tobit", None, 12))
+
+
+def test_a_native_board_offers_10_toguz_levels_and_a_board_without_it_9():
+    # (docs/engine.md "Levels": 1-7 the engine's own search, 8-10 the native search at
+    # 1/40, 1/13 and all of its nodes: 9 is about the old top's nodes, so a 9 saved before
+    # plays that strength)
+    if is_micropython():
+        raise SkipTest("the native search's rig: CPython only (tests/firmware/test_app_native.py)")
+    from test_app_native import _rig
+    from playboard.engine.search import LEVELS, TOGUZ_NATIVE_LEVELS
+    assert TOGUZ_NATIVE_LEVELS[:8] == LEVELS[:8]
+    assert [TOGUZ_NATIVE_LEVELS[k][2] for k in (8, 9, 10)] == [40, 13, 1]
+    r = _rig(True)
+    r.adv(50)
+    assert r.app.game_name == "toguz"
+    r.press("toguz", MENU_MODE[1])  # against the engine
+    r.press("toguz", MENU_LEVEL[7])
+    seen = []
+    for _ in range(3):  # the level-8 pad pressed at 8 or more, a human's press each
+        r.press("toguz", MENU_LEVEL[7])
+        seen.append(r.app.level)
+        if r.app.level == 10:  # pads 1 and 2 white, pad 8 blinking
+            assert _level_marks(r) == [ACCENT, ACCENT] + [ON] * 5 + [ACCENT_BLINK]
+    assert seen == [9, 10, 8]  # from the top (10) back to 8
+    assert [f["level"] for k, f in r.events if k == "menu"][-3:] == [9, 10, 8]
+    # the link: 10 taken, 11 refused
+    r.app.choose(game="toguz", mode="white", level=10)
+    assert r.app.level == 10
+    assert "1..10, got 11" in str(raises(ValueError, r.app.choose, "toguz", None, 11))
+    # a board without the native search: 9, the pad goes 8, 9, 8; the link refuses 10
+    r = _rig(False)
+    r.adv(50)
+    r.press("toguz", MENU_MODE[1])
+    r.press("toguz", MENU_LEVEL[7])
+    seen = []
+    for _ in range(2):
+        r.press("toguz", MENU_LEVEL[7])
+        seen.append(r.app.level)
+    assert seen == [9, 8]
+    assert "1..9, got 10" in str(raises(ValueError, r.app.choose, "toguz", None, 10))
+    r.app.choose(game="toguz", level=9)
+    assert r.app.level == 9
 
 
 def test_the_menu_after_a_resumed_game_above_its_top_on_this_board_offers_the_top():

@@ -47,11 +47,12 @@ ATTRACT_STEP_MS = const(80)
 MENU_GAME = (0, 1, 2, 3)  # South pits 1-4: toguz, tobit, tobit4, tihbat
 MENU_MODE = (5, 6, 7, 8)  # South pits 6-9: two, white, black, demo
 MENU_LEVEL = (9, 10, 11, 12, 13, 14, 15, 16)  # North pits 1-8: level 1..8
-# each game's top engine level, as GAMES (the engine's level tables: a test checks;
-# Tobit's 13 where its search is native: top_level). Above 8 a press of the level-8
-# pad at level 8 or more goes one level higher, from the top back to 8 (docs/app.md,
-# the menu pads).
+# each game's top engine level, as GAMES (the engine's level tables: a test checks),
+# and where the board's search is native (Tobit's 13, Toguz Kumalak's 10: top_level).
+# Above 8 a press of the level-8 pad at level 8 or more goes one level higher, from
+# the top back to 8 (docs/app.md, the menu pads).
 GAME_TOPS = (9, 11, 11, 9)
+GAME_NATIVE_TOPS = (10, 13, 13, 9)
 MENU_START = 17  # North pit 9
 MENU_FLASH = 4  # South pit 5: blinks red while the flash is nearly full (sync the games)
 STAFF_CORNERS = (0, 8, 9, 17)  # the staff gesture's pits: South 1 and 9, North 1 and 9
@@ -91,13 +92,14 @@ AGREED = "agreed draw"
 
 def top_level(game, cfg):
     """The top engine level of ``game`` (one of GAMES; 9 for another name) on the board
-    of definition ``cfg``: 9, Tobit's 11, or 13 where ``cfg``'s ``engine.native`` gives
-    Tobit its native search (docs/engine.md, "Levels"). Read by the menu
-    (``ui.offered``) and the link's set-game request (``request.check_choice``)."""
-    top = GAME_TOPS[GAMES.index(game)] if game in GAMES else 9
-    if top == 11 and cfg.get("engine", {}).get("native"):
-        return 13
-    return top
+    of definition ``cfg``: 9, Tobit's 11; where ``cfg``'s ``engine.native`` gives the
+    board its native searches, Tobit's 13 and Toguz Kumalak's 10 (docs/engine.md,
+    "Levels"). Read by the menu (``ui.offered``) and the link's set-game request
+    (``request.check_choice``)."""
+    if game not in GAMES:
+        return 9
+    tops = GAME_NATIVE_TOPS if cfg.get("engine", {}).get("native") else GAME_TOPS
+    return tops[GAMES.index(game)]
 
 
 def ticks_ms():

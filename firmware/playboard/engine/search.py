@@ -123,13 +123,13 @@ TOBIT_NATIVE_LEVELS = TOBIT_LEVELS[:9] + (
     (MAX_PLY - 1, 0, 1, 0),
 )
 # Toguz Kumalak where its search runs in native code (``Engine.native``: about 13 times
-# the nodes in the same time): levels 1-7 as above (the engine's own search), 8 at about
-# the nodes of level 8 above (the native search at 1/76 of the time: 397 of 30,218
-# nodes, level 8 above 396 of 2,374), 9 at about the nodes of the top level above (the
-# old top: 1/13, 2,324 nodes; a record's or setting's 9 from before plays that
-# strength), 10 all of them (docs/engine.md): 10 levels
+# the nodes in the same time): levels 1-7 as above (the engine's own search), 8 the
+# native search at 1/40 of the time (755 of 30,218 nodes: at level 8 above's 397, 1/76,
+# it scored 59.5% against 7), 9 at about the nodes of the top level above (1/13: 2,324
+# nodes, the old top's; a record's or setting's 9 from before plays that strength), 10
+# all of them (docs/engine.md, "Levels"): 10 levels
 TOGUZ_NATIVE_LEVELS = LEVELS[:8] + (
-    (MAX_PLY - 1, 0, 76, 0),
+    (MAX_PLY - 1, 0, 40, 0),
     (MAX_PLY - 1, 0, 13, 0),
     (MAX_PLY - 1, 0, 1, 0),
 )
