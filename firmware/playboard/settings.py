@@ -30,7 +30,7 @@ SPEC = {
     "think_nodes": ("int", 10, 1000000),  # the engine's nodes per move (virtual clock)
     "games": ("set", GAMES, 4),  # the games the menu offers (locked mode)
     "modes": ("set", MODES, 4),  # the modes the menu offers (locked mode)
-    "max_level": ("int", 1, 13),  # the highest engine level the menu offers (locked mode; 9, 11 or 13 is the game's top)
+    "max_level": ("int", 1, 13),  # the highest engine level the menu offers (locked mode; 9, 10, 11 or 13 is the game's top)
     "locked": ("bool", 0, 0),  # museum mode: only allowed choices, staff menu by gesture
     "lock_link": ("bool", 0, 0),  # locked mode: the link refuses changes until unlocked
     "resume": ("one", ("always", "never"), 0),  # at power-up: resume the unfinished game,

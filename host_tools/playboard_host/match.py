@@ -16,7 +16,8 @@ Players (specs):
   material gain (kazan balls, men captured, counters captured), ties at random;
 - ``noisy``: greedy, but one move in ``NOISY_RANDOM`` (a quarter) is a uniform
   legal move instead: a beginner who sees captures and sometimes does not look;
-- ``L1``..``L9`` (Tobit ``L1``..``L11``: ``top_level``): the engine at that level
+- ``L1``..``L9`` (Tobit ``L1``..``L11``; ``--native``: Tobit's ``L13``, Toguz Kumalak's
+  ``L10``: ``top_level``): the engine at that level
   with the match's node budget (for Tihbat ``L9``, its top, is the solved table);
 - ``base8``: level 8 of the engine as it was at commit ``BASELINE_REV`` (read
   with ``git show``; needs the repository's history): today's engine measured
@@ -180,8 +181,8 @@ def parse_spec(spec):
 
 
 def top_level(game, native=False):
-    """The highest engine level of ``game`` (a GAME_NAMES name): 9, Tobit's 11 or, on
-    a ``native`` board, 13 (the engine's level tables, ``levels_of``)."""
+    """The highest engine level of ``game`` (a GAME_NAMES name): 9, Tobit's 11; on a
+    ``native`` board Tobit's 13, Toguz Kumalak's 10 (the engine's level tables, ``levels_of``)."""
     return len(levels_of(game, native)) - 1
 
 
@@ -199,7 +200,7 @@ def check_players(game, specs, native=False):
         kind, level, own = parse_spec(spec)
         if kind == "engine" and level > top:
             raise ValueError("player %r: %s has levels 1..%d%s" % (
-                spec, game, top, " (13 with --native)" if top == 11 else ""))
+                spec, game, top, " (%d with --native)" % top_level(game, True) if top < top_level(game, True) else ""))
 
 
 class Player:

@@ -541,7 +541,7 @@ class SimBoard:
 
     def new_game(self, game, mode="two", level=3):
         """Start ``game`` in ``mode`` (two, white, black, demo) at ``level`` 1..9 (Tobit's
-        1..11), abandoning a game being played."""
+        1..11; on a native board Tobit's 1..13, Toguz Kumalak's 1..10), abandoning a game being played."""
         self._command("game", game, mode, int(level))
 
     def menu(self):

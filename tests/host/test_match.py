@@ -240,12 +240,12 @@ def test_a_native_board_plays_its_native_levels_at_the_native_budget():
     # the top's search (11 of the table without the native search) at 9888, 9888 / 3,
     # 9888 / 8; level 8 as on any board (DEFAULT_NODES, its own share)
     assert seen == [(11, 9888), (11, 3296), (11, 1236), (8, match.DEFAULT_NODES["tobit"])]
-    # Toguz Kumalak's native levels: 9 all of NATIVE_NODES, 8 a seventh of it (about
-    # the nodes of today's top), 7 as on any board
+    # Toguz Kumalak's native levels: 10 all of NATIVE_NODES, 9 a thirteenth of it (about
+    # the nodes of the engine's own top), 8 a fortieth, 7 as on any board
     g = new_game("toguz")
     seen = _thinks(Engine, lambda: [match.Player(spec, 15984, 5, native=True).move(g)
-                                    for spec in ("L9", "L8", "L7")])
-    assert seen == [(9, 15984), (9, 2283), (7, match.DEFAULT_NODES["toguz"])]
+                                    for spec in ("L10", "L9", "L8", "L7")])
+    assert seen == [(9, 15984), (9, 1229), (9, 399), (7, match.DEFAULT_NODES["toguz"])]
     with pytest.raises(ValueError, match="only Tobit and Toguz Kumalak"):
         match.run_match("tihbat", "L2", "L1", games=2, native=True)
 
@@ -262,6 +262,20 @@ def test_a_level_above_the_games_top_is_one_clear_line_before_any_game(capsys):
     assert "toguz has levels 1..9" in err and "| toguz |" not in out
     match.check_players("tobit", ("L13", "L12"), native=True)
     match.check_players("tobit", ("L11", "base8@8000"))
+
+
+def test_toguz_kumalak_has_10_levels_with_native_and_9_without():
+    # (docs/engine.md "Levels"; the players' budgets: the test above)
+    from playboard_host.commands.match import ladder
+
+    assert match.top_level("toguz", True) == 10 and match.top_level("toguz") == 9
+    assert ladder("toguz", True)[-3:] == [("L8", "L7"), ("L9", "L8"), ("L10", "L9")]
+    assert ladder("toguz")[-1] == ("L9", "L8")
+    match.check_players("toguz", ("L10", "L9"), native=True)
+    assert "levels 1..10" in str(pytest.raises(ValueError, match.check_players, "toguz", ("L11", "L10"),
+                                               native=True).value)
+    no = str(pytest.raises(ValueError, match.check_players, "toguz", ("L10", "L9")).value)
+    assert "levels 1..9 (10 with --native)" in no, no
 
 
 def test_native_players_keep_their_own_budget_and_old_engines_are_not_remapped():

@@ -24,12 +24,13 @@ tuzdyks first); where the evaluation's ``SEARCH`` asks for them (Toguz Kumalak's
 levels without a depth cap) principal variation search and late-move reductions
 (``SEARCH_*``, ``Engine.features``). Games whose evaluation asks for it (``quiesce``: Tobit, where
 capture is compulsory) extend horizon nodes while the side to move must
-capture. Levels 1-9, Tobit's 1-11 or 1-13 (``LEVELS``, ``TOBIT_LEVELS``, ``TOBIT_NATIVE_LEVELS``): the
+capture. Levels 1-9 (1-10 where native: ``TOGUZ_NATIVE_LEVELS``), Tobit's 1-11 or 1-13 (``LEVELS``,
+``TOBIT_LEVELS``, ``TOBIT_NATIVE_LEVELS``): the
 low levels play a seeded random move in some of their moves (Toguz Kumalak's
 level 1 in more of them in one game of four, a careless game), cap the depth,
 add seeded noise to the root moves' scores (so they blunder on purpose) and get
 a smaller share of the budget (1/16 at level 1, 1/6 at level 8, 1/2 at Tobit's 10);
-the top level (9, Tobit's 11 or 13) searches until the budget (or the tree) runs out. At its
+the top level (9 or 10, Tobit's 11 or 13) searches until the budget (or the tree) runs out. At its
 top level Tihbat plays by the solved table (``playboard.engine.tihbat_table``) when the table file is present.
 
 Budgets: ``ms`` (milliseconds on ``clock``, checked before every node; by the
@@ -136,8 +137,8 @@ TOGUZ_NATIVE_LEVELS = LEVELS[:8] + (
 _CARELESS = const(4)  # one game in this many is a careless one (levels with two blunder rates)
 
 def levels_of(name, native=False):
-    """The levels table (``LEVELS``' shape, indexed 1..top: 9, Tobit's 11, or 13 where
-    its search is ``native``) of the game called ``name``; its top level is
+    """The levels table (``LEVELS``' shape, indexed 1..top: 9, Tobit's 11; where its
+    search is ``native`` Tobit's 13, Toguz Kumalak's 10) of the game called ``name``; its top level is
     ``len(levels_of(name, native)) - 1``."""
     if name[:5] == "tobit":
         return TOBIT_NATIVE_LEVELS if native else TOBIT_LEVELS
@@ -197,9 +198,9 @@ class Engine:
     13 KB): the same search, the same moves at the same nodes, about eight times as many
     nodes in a 2 s search on the RP2040; Tobit then plays by ``TOBIT_NATIVE_LEVELS`` (13
     levels: 1-11 at about the same nodes as without it, two above). Toguz Kumalak's levels
-    8 and 9 search natively too (``ToguzSearch`` of ``playboard.engine.toguz_native``, 2.3
-    KB of buffers; ``TOGUZ_NATIVE_LEVELS``: about 13 times the nodes at 9, about twice
-    the engine's own top's at 8). The board
+    8-10 search natively too (``ToguzSearch`` of ``playboard.engine.toguz_native``, 2.3
+    KB of buffers; ``TOGUZ_NATIVE_LEVELS``: 10 levels, about 13 times the engine's own
+    top's nodes at 10, about its nodes at 9, about twice its level 8's at 8). The board
     definition's ``"engine": {"native": true}`` asks for it (``App``). Under CPython the
     viper code runs as plain Python, slower than this module's search.
 
@@ -210,7 +211,7 @@ class Engine:
 
     native = False  # (set True on an engine: Tobit's native search, above)
     features = None  # the search's features (``SEARCH_*`` bits); None: the evaluation's
-    # ``SEARCH`` at the levels without a depth cap (Toguz Kumalak's 8 and 9), none below
+    # ``SEARCH`` at the levels without a depth cap (Toguz Kumalak's 8 and up), none below
 
     def __init__(self, tt_size=0, clock=None, seed=12345):
         if tt_size < 0 or (tt_size & (tt_size - 1)):
@@ -266,7 +267,7 @@ class Engine:
     # -- public --------------------------------------------------------------
 
     def start(self, game, level=8, ms=None, nodes=None, depth=None, copy=True, table=True):
-        """Begin a search for the side to move in ``game`` at ``level`` (1-9; Tobit 1-11, or 1-13 if native).
+        """Begin a search for the side to move in ``game`` at ``level`` (1-9; Tobit 1-11; if native Toguz Kumalak 1-10, Tobit 1-13).
 
         ``game`` is copied (``game.copy()``) and never changed. With
         ``copy=False`` the search pushes and pops on ``game`` itself (saving the
@@ -279,9 +280,9 @@ class Engine:
         node budget; levels below the top use a share of both (``LEVELS``: 1/16 up
         to 1/6 or Tobit's 1/2); ``depth``: a depth cap below the level's own.
         With no budget the level's depth cap alone bounds the search (the levels
-        with no cap, 8-9 and Tobit's 9-11, then need a budget: ValueError). A game that is over gives
+        with no cap, 8 and above, Tobit's 9 and above, then need a budget: ValueError). A game that is over gives
         ``best_move`` None; a single legal move is returned without search.
-        A level above the game's top (9, Tobit's 11 or 13) plays as the top. Raises
+        A level above the game's top (9 or 10, Tobit's 11 or 13) plays as the top. Raises
         ValueError for a level below 1 or a negative budget.
         """
         levels = levels_of(game.name, self.native)

@@ -21,7 +21,7 @@ def add_arguments(p):
         ", ".join("%s %d" % kv for kv in sorted(match.DEFAULT_NODES.items()))))
     p.add_argument("--native", action="store_true",
                    help="Tobit and Toguz Kumalak as on a board whose search runs in native code (a frozen "
-                        "build): Tobit's 13 levels, Toguz Kumalak's 8 and 9 native, "
+                        "build): Tobit's 13 levels, Toguz Kumalak's 10 (8-10 native), "
                         "the native levels at the chip's native 2 s (%s) unless --nodes" % (
                             ", ".join("%s %d" % kv for kv in sorted(match.NATIVE_NODES.items()))))
     p.add_argument("--pair", action="append", metavar="A:B",
@@ -44,7 +44,7 @@ def add_arguments(p):
 def suite(game="toguz", native=False):
     """The ladder's pairings in ``game``: each level against the reference players
     (random, greedy, noisy), then each level against the one below, cheapest first
-    (levels 1..the game's top: 9, Tobit's 11 or, ``native``, 13)."""
+    (levels 1..the game's top: 9, Tobit's 11; ``native``: Tobit's 13, Toguz Kumalak's 10)."""
     top = match.top_level(game, native)
     pairs = [("L%d" % k, ref) for k in range(1, top + 1) for ref in ("random", "greedy", "noisy")]
     pairs += [("L%d" % k, "L%d" % (k - 1)) for k in range(2, top + 1)]
