@@ -11,7 +11,7 @@ without rebuilding the model)::
 ``search.SEARCH_*`` bits, e.g. ``5`` = PVS + aspiration; ``-`` the evaluation's own
 ``ToguzEval.SEARCH``), or ``py`` for the engine's own (Python) search with
 today's features at ``NODES_PY`` (the old top level, issue 35's match). Both play the
-top level (9) of a native board (``Engine.native``), ``NODES`` nodes a move (15,500 by
+top level (10; the engine's own search: 9) of a native board (``Engine.native``), ``NODES`` nodes a move (15,500 by
 default), each with its own 1,024-entry table. Game ``k`` starts from opening ``k // 2``
 (first the 81 distinct 2-ply openings, then distinct 3-ply ones in a fixed shuffled
 order), A moving first (South) in even games; a game over 1,000 plies is judged by
@@ -71,7 +71,7 @@ def play(k, a, b, nodes, ops):
     while not g.is_game_over() and g.ply < MAX_PLIES:
         e, own = side[g.turn]
         t0 = time.ticks_ms()
-        m = e.think(g, 9, nodes=own or nodes)
+        m = e.think(g, 10, nodes=own or nodes)  # (the native top; 9 without it)
         if not own:
             t += time.ticks_diff(time.ticks_ms(), t0)
             n += e.nodes
@@ -126,7 +126,7 @@ def speed(specs, positions=24, nodes=NODES):
             n = 0
             t0 = time.ticks_us()
             for g in games:
-                e.think(g, 9, nodes=nodes)
+                e.think(g, 10, nodes=nodes)
                 n += e.nodes
             r = n * 1000000 // max(1, time.ticks_diff(time.ticks_us(), t0))
             best[sp] = max(best.get(sp, 0), r)

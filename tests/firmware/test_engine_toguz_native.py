@@ -37,7 +37,7 @@ def _same(g, tt, nodes, seen):
     e1 = e2 = None
     e1, e2 = pair(tt)
     e1.think(g, 9, nodes=nodes)
-    e2.think(g, 9, nodes=nodes)  # (the native table's top: the whole budget, as 9's)
+    e2.think(g, 10, nodes=nodes)  # (the native table's top, 10: the whole budget, as 9's)
     assert e2._tgs.kk[41] == e2.nodes  # (the native search ran)
     assert result(e1) == result(e2), (tt, nodes, g.fen(), result(e1), result(e2))
     seen.append(result(e1))
@@ -80,7 +80,7 @@ def test_whole_games_played_alike_with_the_table_kept_between_moves():
         e1.start(g, 9, nodes=200, copy=False)
         while not e1.step():
             pass
-        e2.think(g, 9, nodes=200)
+        e2.think(g, 10, nodes=200)  # (the native top)
         assert result(e1) == result(e2), (g.ply, g.fen())
         g.push(e1.best_move)
     # (without ToguzEval.SEARCH's features: 1-0 in 105 plies)
@@ -88,7 +88,7 @@ def test_whole_games_played_alike_with_the_table_kept_between_moves():
 
 
 def test_slices_stop_and_time_budgets():
-    check_slices_stop_and_time_budgets('toguz', 9, 9)
+    check_slices_stop_and_time_budgets('toguz', 9, 10)
 
 
 def test_the_native_levels():
@@ -96,8 +96,10 @@ def test_the_native_levels():
 
     # (the module as imported now: a test before may have loaded it again)
     t = search.levels_of("toguz", True)
-    assert t[:8] == search.LEVELS[:8] and len(t) == len(search.LEVELS)
-    assert t[9] == search.LEVELS[9] and t[8][2] == 7 and t[8][0] == search.MAX_PLY - 1
+    assert t[:8] == search.LEVELS[:8] and len(t) == len(search.LEVELS) + 1  # 10 levels
+    # 8, 9 and 10 the native search (no cap) at 1/40, 1/13 and all of the budget
+    assert t[10] == search.LEVELS[9] and [t[k][2] for k in (8, 9, 10)] == [40, 13, 1]
+    assert [t[k][0] for k in (8, 9, 10)] == [search.MAX_PLY - 1] * 3
     assert search.levels_of("tihbat", True) == search.LEVELS and search.levels_of("toguz") == search.LEVELS
     # a level with a depth cap searches with the engine's own loop on a native engine
     g = new_game("toguz")
@@ -123,7 +125,7 @@ def test_the_search_features_find_the_same_in_both_searches():
                 e1, e2 = pair(tt)
                 e1.features = e2.features = ft
                 e1.think(g, 9, nodes=nodes)
-                e2.think(g, 9, nodes=nodes)
+                e2.think(g, 10, nodes=nodes)
                 assert result(e1) == result(e2), (ft, tt, nodes, g.fen(), result(e1), result(e2))
                 seen.setdefault(ft, []).append(result(e1))
     assert len(seen[0]) >= 8, len(seen[0])

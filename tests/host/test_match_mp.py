@@ -39,7 +39,7 @@ def _rows(game, a, b, games, nodes, native, play=None):
 
 
 @pytest.mark.parametrize("game,a,b,nodes,native", [
-    ("toguz", "L9", "was9@400", 800, True),  # the native search against the old top level's own
+    ("toguz", "L10", "was9@400", 800, True),  # the native top level against the old top level's own
     ("tobit", "L12", "L6/256", 1500, True),  # Tobit's native search against a capped level, a small table
     ("toguz", "L8", "base8@300", 400, False),  # an old engine without native kernels (f493dce)
     ("tihbat", "L9", "L8", 300, False),  # the solved table (and its margins, the rows' last) against a search
