@@ -100,8 +100,9 @@ def paint_choices(app):
     if app.mode != "two":
         lv = app.level
         for i in range(min(top, 8)):
-            # 1-8: lavender below the level, the level white; above 8 (9, Tobit's 9-13, Toguz Kumalak's 9-10) pad 8
-            # blinks white and the pads up to level - 8 are white: 10 = pads 1, 2
+            # 1-8: lavender below the level, the level white; above 8 (9, Tobit's 9-13,
+            # native Toguz Kumalak's 9-10) pad 8 blinks white and the pads up to
+            # level - 8 are white: 10 = pads 1, 2
             li.mark(LAST, lay.led_of(MENU_LEVEL[i]), ACCENT if i + 1 == lv or i < lv - 8 else
                     (ACCENT_BLINK if lv > 8 and i == 7 else (ON if i + 1 < lv else 0)))
     li.mark(ENGINE, lay.led_of(MENU_START), BLINK)
