@@ -14,6 +14,7 @@ import tlib
 from nativerig import native, result
 
 UPN = 100  # the stand-in clocks: us a node
+TOP = 10  # Toguz Kumalak's top level on a native board: the whole budget
 
 
 def _on_device_clocks(body):
@@ -63,7 +64,7 @@ def _game():
 def test_a_slice_on_the_device_clock_takes_three_looks_and_ends_within_it():
     def body(e, looks):
         g = _game()
-        e.start(g, 9, ms=2000)
+        e.start(g, TOP, ms=2000)
         _counted(e, looks)
         assert not e.step(ms=8)
         # 16 nodes while the us a node is unknown, then three quarters of the time left
@@ -82,7 +83,7 @@ def test_the_budget_ends_on_the_device_clock_at_what_a_node_budget_finds():
 
     def body(e, looks):
         g = _game()
-        e.start(g, 9, ms=300)
+        e.start(g, TOP, ms=300)
         _counted(e, looks)
         while not e.step(ms=8):  # one slice a frame
             pass
@@ -90,11 +91,11 @@ def test_the_budget_ends_on_the_device_clock_at_what_a_node_budget_finds():
         # and a look of it
         assert e.done and 2990 <= e.nodes <= 3000, e.nodes
         seen.append(result(e))
-        e.think(g, 9, ms=0)  # no time: no node, the first legal move
+        e.think(g, TOP, ms=0)  # no time: no node, the first legal move
         assert (e.nodes, e.best_move) == (0, g.legal_moves()[0])
 
     _on_device_clocks(body)
     # the same search as a node budget of those nodes: the loop stops at node counts
     e2 = native(Engine(tt_size=256))
-    e2.think(_game(), 9, nodes=seen[0][2])
+    e2.think(_game(), TOP, nodes=seen[0][2])
     assert result(e2) == seen[0], (result(e2), seen[0])
