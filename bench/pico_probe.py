@@ -15,7 +15,7 @@ figures stalled the USB serial's output).
   (``App._pending`` None: one frame, or one per step where the firmware begins a game
   in steps), for Toguz Kumalak and Tobit against the engine; frames in play (Toguz
   Kumalak against the engine, the player to move, nobody moving), in Tobit's set-up
-  view, and in a demo (engine against engine, Toguz Kumalak, level 9, its top: searches over
+  view, and in a demo (engine against engine, Toguz Kumalak, its top: 9, 10 on a native board: searches over
   many frames): all its frames, and those in which the engine searched, with the nodes
   searched in those frames and the most nodes of one search;
 - free heap and the largest free block (the largest bytearray that can be made) in
@@ -248,7 +248,9 @@ out["start_tobit"] = request({"game": "tobit", "mode": "white", "level": 3, "sta
 out["setup"] = frames(30)  # the set-up view: the pieces are not on their points
 heap("tobit")
 to_menu()
-out["start_demo"] = request({"game": "toguz", "mode": "demo", "level": 9, "start": True})
+from playboard.app.state import top_level  # (9; 10 where the board's search is native)
+out["start_demo"] = request({"game": "toguz", "mode": "demo", "level": top_level("toguz", app.cfg),
+                             "start": True})
 th = []  # the frames that searched (the engine thinking before or after, or its nodes moved)
 demo = []  # every frame of the demo after it began
 dn = [0, 0, 0]  # the nodes searched in frames, those frames, the most nodes of a search
