@@ -810,3 +810,28 @@ def test_a_pit_the_sowing_fills_lifted_before_its_balls_land_is_no_reply():
         o[2] = 1
         tr.update(o, t + 1100)
         assert lift(tr, o, 2, t + 1600) == [("lifted", 2), ("confirmed", 2), ("selected", 2), ("committed", 8)], engines
+
+
+def test_engine_lift_marks_only_the_engines_unlifted_pit_lifted_once():
+    # the app asks it of a lift in the result (App._carried_out): the engine's pit,
+    # not lifted since its move was shown, is taken as lifted once, and then the view
+    # is confirmed by time like one carried out
+    g, tr, o = engine_view()
+    assert [tr.engine_lift(c) for c in (13, 5, -1, 255)] == [False] * 4
+    assert tr.update(o, 1000 + 2500) == 0 and tr.state == 1  # still waits for the lift
+    assert tr.engine_lift(4) is True
+    assert tr.engine_lift(4) is False  # once: a later lift is a lift again
+    assert events(tr, tr.update(o, 1000 + 2600)) == [("confirmed", 12)]
+    assert tr.engine_lift(4) is False  # no view any more
+    # the player's own view, and tap mode: never
+    g = game("toguz")
+    tr = MancalaTracker(g, select="lift", confirm_ms=2500)
+    o = lift_board(g)
+    tr.update(o, 0)
+    tr.press(4, 1000)
+    assert tr.state == 1 and tr.engine_lift(4) is False
+    g = game("toguz")
+    tr = MancalaTracker(g, select="tap", confirm_ms=2500)
+    tr.update(bytearray(tr.n_cells), 0)
+    tr.press(4, 1000, True)
+    assert tr.state == 1 and tr.engine_lift(4) is False

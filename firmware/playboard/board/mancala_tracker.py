@@ -245,6 +245,18 @@ class MancalaTracker(EventOutbox):
                 if self._reply != 255:
                     return  # a reply deferred (one commit an update): the other lifts after it
 
+    def engine_lift(self, cell):
+        """Lift selection, the sowing view of the engine's move still showing: True if
+        ``cell`` (a cell index; anything else, -1 for none, is no match) is that move's
+        pit, not lifted since the move was shown, and marks it lifted (the player
+        carrying the move out: a later lift of it is a lift again). False, unchanged,
+        in tap mode, without such a view, for another cell or a pit already lifted.
+        The app asks it of a lift in the game's result (``App._carried_out``)."""
+        if self._o_up or self.state != _MS_SOWING or self.tap or cell != self._origin:
+            return False
+        self._o_up = True
+        return True
+
     def busy(self):
         """True while a timer runs (auto confirm, a lift held, an error flash, a count display)."""
         return (not self._started or self._reply != 255 or self._lifts or (self.state == _MS_SOWING and self.confirm_ms != 0)
