@@ -160,7 +160,9 @@ def _sow(f, pits, g, m, late, wait_ms, engine=False):
     f.adv(wait_ms)
     if not engine and late:
         # the engine's captures: a pit this move sows into cleared before it begins (a
-        # hand clearing it just as a ball lands in it is read as a stir: the ball unseen)
+        # hand clearing it 0-0.4 s before a ball lands in it, once read as a stir, is
+        # tests/host/test_capture_cleared_e2e.py's: kept out here, so that the fixed
+        # seeds replay as they were chosen)
         early = [x for x in late if after[x]]
         late = [x for x in late if not after[x]]
         if early:
