@@ -51,9 +51,8 @@ def test_the_native_search_finds_what_the_engine_finds_on_master_positions():
     assert len(seen) >= 40, len(seen)
     # searches of every kind: most reached the budget, some ended early
     assert sum(1 for r in seen if r[2] == 1200) >= 10 and len(set(r[3] for r in seen)) >= 3, seen
-    # the first position's answer, a known value (game 1 at ply 12, South to move; with
-    # ToguzEval.SEARCH's PVS and reductions a ply deeper: without them (4, -10, 1200, 4))
-    assert seen[0] == (4, 90, 1200, 5), seen[0]
+    # the first position's answer, a known value (game 1 at ply 12, South to move)
+    assert seen[0] == (4, -10, 1200, 4), seen[0]
 
 
 def test_the_native_search_finds_what_the_engine_finds_in_random_games_and_endings():
@@ -83,8 +82,7 @@ def test_whole_games_played_alike_with_the_table_kept_between_moves():
         e2.think(g, 9, nodes=200)
         assert result(e1) == result(e2), (g.ply, g.fen())
         g.push(e1.best_move)
-    # (without ToguzEval.SEARCH's features: 1-0 in 105 plies)
-    assert (g.result(), g.ply) == ("1-0", 75), (g.result(), g.ply)
+    assert (g.result(), g.ply) == ("1-0", 105), (g.result(), g.ply)
 
 
 def test_slices_stop_and_time_budgets():

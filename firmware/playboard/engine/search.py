@@ -20,9 +20,9 @@ start + step to the end in one call (host tools, tests).
 Search: iterative deepening from depth 1; at each node the moves are tried in
 the order: transposition-table move (or, at the root, the previous iteration's
 best move), two killer moves of that ply, then the game's hint (captures,
-tuzdyks first); where the evaluation's ``SEARCH`` asks for them (Toguz Kumalak's
-levels without a depth cap) principal variation search and late-move reductions
-(``SEARCH_*``, ``Engine.features``). Games whose evaluation asks for it (``quiesce``: Tobit, where
+tuzdyks first); where ``Engine.features`` or the evaluation's ``SEARCH`` (at the levels
+without a depth cap; no game's today) asks for them, principal variation search, late-move
+reductions, an aspiration window, history (``SEARCH_*``). Games whose evaluation asks for it (``quiesce``: Tobit, where
 capture is compulsory) extend horizon nodes while the side to move must
 capture. Levels 1-9, Tobit's 1-11 or 1-13 (``LEVELS``, ``TOBIT_LEVELS``, ``TOBIT_NATIVE_LEVELS``): the
 low levels play a seeded random move in some of their moves (Toguz Kumalak's
