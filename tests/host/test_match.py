@@ -38,9 +38,8 @@ def test_player_specs():
 def test_prev8_is_level_8_read_from_git():
     # prev8 is level 8 at match.PREV_REV, loaded from git into modules of its own
     # (not today's classes); until the search or the evaluations change it plays
-    # as today's top level (9, Toguz Kumalak's level 8 then) without the search's
-    # features (Engine.features, issue 35; none is on by default): the same move, score
-    # and depth in the same nodes
+    # as today's top level (9, Toguz Kumalak's level 8 then): the same move, score and
+    # depth in the same nodes
     try:
         old = match.baseline_engine_class(match.PREV_REV)
     except ValueError:
@@ -55,14 +54,9 @@ def test_prev8_is_level_8_read_from_git():
     a = old(tt_size=1024)
     a.think(g, 8, nodes=2000)
     b = Engine(tt_size=1024)
-    b.features = 0
     b.think(g, 9, nodes=2000)
     assert a.best_move in g.legal_moves() and a.nodes == b.nodes == 2000
     assert (a.best_move, a.score, a.depth) == (b.best_move, b.score, b.depth)
-    b = Engine(tt_size=1024)  # (with PVS and reductions: a ply deeper in the same nodes)
-    b.features = 3
-    b.think(g, 9, nodes=2000)
-    assert (b.best_move, b.score, b.depth) == (1, 144, 5)
     p = match.Player("prev8@500", 2374, 7)
     assert p.kind == "prev" and p.move(g) in g.legal_moves()
 

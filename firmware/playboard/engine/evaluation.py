@@ -33,7 +33,6 @@ class _Eval:
 
     UNIT = 1
     QUIESCE = False
-    SEARCH = 0  # the search's features for this game (``search.SEARCH_*`` bits): none
 
     def evaluate(self, g):
         return 0
@@ -66,8 +65,6 @@ class ToguzEval(_Eval):
     """
 
     UNIT = _TOGUZ_UNIT
-    # SEARCH: none kept (PVS with late-move reductions, 3, scored 53.6% at equal nodes over
-    # 400 games: within the noise; docs/engine.md, "Search features at equal nodes")
 
     def evaluate(self, g):
         return _toguz_eval(g.pos, g.turn)

@@ -20,9 +20,7 @@ start + step to the end in one call (host tools, tests).
 Search: iterative deepening from depth 1; at each node the moves are tried in
 the order: transposition-table move (or, at the root, the previous iteration's
 best move), two killer moves of that ply, then the game's hint (captures,
-tuzdyks first); where ``Engine.features`` or the evaluation's ``SEARCH`` (at the levels
-without a depth cap; no game's today) asks for them, principal variation search, late-move
-reductions, an aspiration window, history (``SEARCH_*``). Games whose evaluation asks for it (``quiesce``: Tobit, where
+tuzdyks first). Games whose evaluation asks for it (``quiesce``: Tobit, where
 capture is compulsory) extend horizon nodes while the side to move must
 capture. Levels 1-9, Tobit's 1-11 or 1-13 (``LEVELS``, ``TOBIT_LEVELS``, ``TOBIT_NATIVE_LEVELS``): the
 low levels play a seeded random move in some of their moves (Toguz Kumalak's
@@ -64,14 +62,6 @@ _LOWER = const(1)
 _UPPER = const(2)
 
 _NO_MOVE = const(255)
-
-# the search's features (``Engine.features``, an evaluation's ``SEARCH``: bits), in
-# both searches, the engine's own and the native one (docs/engine.md)
-SEARCH_PVS = const(1)  # principal variation search: a null window after a node's first move
-SEARCH_LMR = const(2)  # late quiet moves (4th on, order key 0) a ply shallower at 3+ plies to go
-SEARCH_ASPIRATION = const(4)  # the root's window +-_ASP around the last iteration's score
-SEARCH_HISTORY = const(8)  # quiet moves ordered by their cut-offs (Toguz Kumalak's pits)
-_ASP = const(32)
 
 # level: (depth cap, root noise amplitude in quarters of the evaluation's UNIT, budget
 # divisor, blunders): a level searches at most the given budgets divided by its divisor,
@@ -207,8 +197,6 @@ class Engine:
     """
 
     native = False  # (set True on an engine: Tobit's native search, above)
-    features = None  # the search's features (``SEARCH_*`` bits); None: the evaluation's
-    # ``SEARCH`` at the levels without a depth cap (Toguz Kumalak's 8 and 9), none below
 
     def __init__(self, tt_size=0, clock=None, seed=12345):
         if tt_size < 0 or (tt_size & (tt_size - 1)):
@@ -243,9 +231,6 @@ class Engine:
         self._key = array("i", bytes(4 * n))
         self._killer1 = [None] * n
         self._killer2 = [None] * n
-        self._mode = array("h", bytes(2 * n))  # how each ply's current child is searched
-        self._hist = array("h", bytes(36))  # quiet cut-offs, by 9 * side + pit
-        self._a0 = -INF  # the root's alpha as the iteration began
         self._noise_of = None  # root move -> its noise (low levels)
         self._spare = None  # the game copy, reused by the next search of the same game
         self._root_ply = 0
@@ -307,11 +292,6 @@ class Engine:
         if cap >= MAX_PLY - 1 and ms is None and nodes is None and depth is None:
             raise ValueError("level %d searches to its budget: give ms, nodes or depth" % level)
         self._ev = evaluation.for_game(game.name)
-        f = self.features
-        if f is None:  # the evaluation's features, at the levels without a depth cap (the
-            # capped ones play as before them); a test's stand-in has none
-            f = getattr(self._ev, "SEARCH", 0) if cap >= MAX_PLY - 1 else 0
-        self._features = f
         self._quiesce = self._ev.QUIESCE
         self._noise = noise * self._ev.UNIT // 4
         self._cap = min(cap, MAX_PLY - 1)
@@ -331,9 +311,6 @@ class Engine:
             self._moves[i] = None
             self._killer1[i] = None
             self._killer2[i] = None
-            self._mode[i] = 0
-        for i in range(18):
-            self._hist[i] = 0
         moves = game.legal_moves()
         if not moves:
             self.done = True
@@ -466,10 +443,6 @@ class Engine:
         self._ply = 0
         self._alpha[0] = -INF
         self._beta[0] = INF
-        if d > 1 and self._features & SEARCH_ASPIRATION:
-            self._alpha[0] = self.score - _ASP
-            self._beta[0] = self.score + _ASP
-        self._a0 = self._alpha[0]
         self._depth[0] = d
         return True
 
@@ -481,7 +454,6 @@ class Engine:
         g = self._g
         okey = self._okey
         order = self._ev.order
-        hist = self._hist if self._features & SEARCH_HISTORY else None
         n = len(moves)
         if n > MAX_MOVES:
             n = MAX_MOVES
@@ -495,8 +467,6 @@ class Engine:
                 s = 30999
             else:
                 s = order(g, m)
-                if s == 0 and hist is not None:  # a quiet move: its history, 0-31
-                    s = hist[9 * g.turn + m] >> 3
                 if s > 30000:
                     s = 30000
                 elif s < -30000:
@@ -578,8 +548,6 @@ class Engine:
         diff = self._diff
         timed = budget_ms is not None or slice_ms is not None
         undo = getattr(g, "undo", None) or g.pop  # the stand-in games of the tests have pop
-        ft = self._features
-        mode = self._mode
         value = 0
         ply = self._ply
         phase = _ENTER
@@ -661,20 +629,6 @@ class Engine:
             elif phase == _NEXT:
                 moves = moves_[ply]
                 i = idx[ply]
-                md = 0
-                if ft:  # the features: how this move is searched (mode)
-                    md = mode[ply]
-                    if md & 4:  # the last move again (a fail-high of a narrower search)
-                        i -= 1
-                        md &= 3
-                    else:
-                        md = 0
-                        if ft & SEARCH_PVS and i > 0 and beta[ply] - alpha[ply] > 1:
-                            md = 1  # after the first move, a null window
-                        if (ft & SEARCH_LMR and i >= 3 and i < len(moves) and depth[ply] >= 3
-                                and ev.order(g, moves[i]) == 0):
-                            md |= 2  # a late quiet move (not the table's, no killer): a ply less
-                    mode[ply] = md
                 if i < len(moves) and alpha[ply] < beta[ply]:
                     idx[ply] = i + 1
                     g.push(moves[i])
@@ -682,20 +636,12 @@ class Engine:
                     alpha[ply] = -beta[ply - 1]
                     beta[ply] = -alpha[ply - 1]
                     depth[ply] = depth[ply - 1] - 1
-                    if md & 1:
-                        alpha[ply] = -alpha[ply - 1] - 1
-                    if md & 2:
-                        depth[ply] = depth[ply - 1] - 2
                     phase = _ENTER
                 else:
                     value = best[ply]
                     if tt and ply > 0:
-                        # alpha as the frame began is the parent's -beta (beta never moves;
-                        # beta - 1 in a null window)
-                        lo = -beta[ply - 1]
-                        if mode[ply - 1] & 1:
-                            lo = beta[ply] - 1
-                        if value <= lo:
+                        # alpha as the frame began is the parent's -beta (beta never moves)
+                        if value <= -beta[ply - 1]:
                             bound = _UPPER
                         elif value >= beta[ply]:
                             bound = _LOWER
@@ -709,14 +655,6 @@ class Engine:
                     phase = _RETURN
             else:  # _RETURN: hand value to the parent frame
                 if ply == 0:
-                    a0 = self._a0
-                    if ft & SEARCH_ASPIRATION and ((value <= a0 and a0 > -INF)
-                                                   or (value >= beta[0] and beta[0] < INF)):
-                        # the aspiration window missed: this depth again, whole
-                        self._a0 = alpha[0] = -INF
-                        beta[0] = INF
-                        phase = _ENTER
-                        continue
                     if not self._end_iteration(value):
                         self._finish()
                         return True
@@ -728,14 +666,6 @@ class Engine:
                 i = idx[ply] - 1
                 if ply == 0 and noise:
                     s += self._noise_of[moves_[0][i]]
-                md = mode[ply]
-                if md and s > alpha[ply] and (md & 2 or s < beta[ply]):
-                    # beat alpha: searched again, at full depth (the same window), or whole
-                    if ply == 0 and md == 1:  # a root move's null window failed high: the
-                        bmove[0] = i  # best so far (a budget's end keeps it)
-                    mode[ply] = 4 | (md & 1) if md & 2 else 4
-                    phase = _NEXT
-                    continue
                 if s > best[ply]:
                     best[ply] = s
                     bmove[ply] = i
@@ -746,28 +676,15 @@ class Engine:
                             if m != self._killer1[ply]:
                                 self._killer2[ply] = self._killer1[ply]
                                 self._killer1[ply] = m
-                            if ft & SEARCH_HISTORY and ev.order(g, m) == 0:
-                                self._cut_off(9 * g.turn + m, depth[ply])
                 phase = _NEXT
         self._ply = ply
         return False
 
-    def _cut_off(self, j, d):
-        # a quiet move's cut-off at ``d`` plies to go: its history (SEARCH_HISTORY), all
-        # halved past 255 (the later cut-offs count more)
-        h = self._hist
-        x = h[j] + d * d
-        h[j] = x
-        if x >= 256:
-            for k in range(18):
-                h[k] >>= 1
-
     def _budget_end(self):
         """The budget ran out mid-iteration: keep the partial iteration's best
-        root move if it beat the previous best (which is always tried first), unless
-        it is below the iteration's aspiration window."""
+        root move if it beat the previous best (which is always tried first)."""
         bi = self._bmove[0]
-        if self._moves[0] is not None and bi != _NO_MOVE and self._best[0] > self._a0:
+        if self._moves[0] is not None and bi != _NO_MOVE:
             self.best_move = self._moves[0][bi]
             if self.depth == 0:
                 self.score = self._best[0]

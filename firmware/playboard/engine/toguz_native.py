@@ -25,13 +25,12 @@ from playboard.engine.tobit_native import NativeSearch
 _P = const(41)  # frames: the search's MAX_PLY + 1
 # the u16 stack's places that this module sets (tobit_native's layout)
 _MN = const(287)
-_FT = const(383)
-_SN = const(508)
+_SN = const(448)
 _NODES = const(41)  # in the i32 array, after the 41 keys
 
 
 class ToguzSearch(NativeSearch):
-    """The buffers of the native Toguz Kumalak search (about 2.7 KB, made once) and its
+    """The buffers of the native Toguz Kumalak search (about 2.6 KB, made once) and its
     set-up; ``Engine`` keeps one and reads its results. The loop is
     ``tobit_native._run``'s (``s[_TG]`` 1): the moves of each ply at ``pool[9 * ply:]``,
     the killers at ``kil[2 * ply:]``, the position ``b`` and the path's at ``u``; the
@@ -78,5 +77,4 @@ def start(eng, game):
     if ts is None:
         ts = eng._tgs = ToguzSearch()
     ts.start(game, eng._cap)
-    ts.s[_FT] = eng._features  # (ToguzEval.SEARCH, or the engine's own choice)
     eng._native_search = ts
