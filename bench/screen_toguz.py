@@ -8,9 +8,11 @@ without rebuilding the model)::
         bench/screen_toguz.py A B [GAMES [NODES [FIRST [STEP]]]]
 
 ``A``, ``B``: the two players' search features (``Engine.features``: an int of
-``search.SEARCH_*`` bits, e.g. ``5`` = PVS + aspiration; ``-`` the evaluation's own
-``ToguzEval.SEARCH``), or ``py`` for the engine's own (Python) search with
-today's features at ``NODES_PY`` (the old top level, issue 35's match). Both play the
+``search.SEARCH_*`` bits, e.g. ``5`` = PVS + aspiration, on the search of commit a4ac365,
+where they were screened: not kept, so today's search has none; ``-`` the search as it
+is), or ``py`` for the engine's own (Python) search without features at ``NODES_PY`` (the
+old top level, issue 35's match). A change to the evaluation or the search is screened
+as ``-`` against ``py``, or against ``-`` on another checkout's firmware. Both play the
 top level (9) of a native board (``Engine.native``), ``NODES`` nodes a move (15,500 by
 default), each with its own 1,024-entry table. Game ``k`` starts from opening ``k // 2``
 (first the 81 distinct 2-ply openings, then distinct 3-ply ones in a fixed shuffled
@@ -52,9 +54,13 @@ def player(spec, seed):
     e = Engine(tt_size=1024, seed=seed)
     if spec == "py":  # the old top level: the engine's own search as at commit ba43ee1
         e.features = 0
+        e.native = False
         return e, NODES_PY
     e.native = True
     if spec != "-":
+        if not hasattr(Engine, "features"):
+            raise SystemExit("this search has no switchable features: they are in commit a4ac365"
+                             " (docs/engine.md, \"Search features at equal nodes\")")
         e.features = int(spec)
     return e, None
 
