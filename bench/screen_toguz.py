@@ -59,8 +59,10 @@ def player(spec, seed):
     e.native = True
     if spec != "-":
         if not hasattr(Engine, "features"):
-            raise SystemExit("this search has no switchable features: they are in commit a4ac365"
-                             " (docs/engine.md, \"Search features at equal nodes\")")
+            raise SystemExit("this search has no switchable features (Engine.features: docs/engine.md,"
+                             " \"Search features at equal nodes\")")
+        if not spec.isdigit() or int(spec) > 15:
+            raise SystemExit("a player is -, py or the features' bits 0-15 (search.SEARCH_*), not %r" % spec)
         e.features = int(spec)
     return e, None
 

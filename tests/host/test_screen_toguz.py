@@ -33,9 +33,11 @@ def test_the_same_search_from_both_sides_scores_half_and_each_game_is_reported()
     assert "RESULT - vs - nodes 300: 4 games" in r.stdout and "= 50.0%" in r.stdout, r.stdout
 
 
-def test_the_old_top_level_and_a_missing_feature():
+def test_the_old_top_level_the_features_and_a_bad_player():
     r = _screen("-", "py", "2", "300", "1")  # game 1 alone: the old top level moves first
     assert re.search(r"^RESULT - vs py nodes 300: 1 games \d-\d-\d", r.stdout, re.M), r.stdout + r.stderr
-    r = _screen("3", "-", "2", "300")
+    r = _screen("3", "0", "2", "300")  # the kept features (PVS, reductions) against none
+    assert re.search(r"^RESULT 3 vs 0 nodes 300: 2 games \d-\d-\d", r.stdout, re.M), r.stdout + r.stderr
+    r = _screen("x", "-", "2", "300")
     assert r.returncode != 0 and r.stderr.strip().splitlines()[-1].startswith(
-        "this search has no switchable features"), r.stderr
+        "a player is -, py or the features' bits"), r.stderr
