@@ -10,6 +10,12 @@
 - Tobit, the cold ``tobit_why`` (why a board went to correction, loaded for that
   once): the heap its import takes (target <= 1 KB) and one correction's reason
   over boards of random games with a piece misplaced (target <= 2 ms, <= 2 KB).
+- Tobit, ``tobit_chain.proven`` (a board nothing explains tried at once as the move
+  shown and the next ply landed whole), on the tests' worst case: corpus tobit two
+  102000966's board (32-25 shown, Black's 27-28 put down whole: every point's bump
+  matched, none refuses), presence and hall sensors (colour: two bumps an empty
+  point). Targets: 0 bytes allocated a call, and <= 2 ms on the chip by the 100-150x
+  rule (the unix port's time x 150): <= 0.0133 ms here.
 - Mancala: a frame with no change (target < 0.005 ms) and a pit selection with
   the sowing view built (no target: once per move).
 """
@@ -190,6 +196,61 @@ def bench_tobit_why():
     unload("playboard.board.tobit_why")
 
 
+# corpus tobit two 102000966 (tests/firmware/test_tracker_corpus.py), as debounced:
+# White's king 32-25 (25 a stop on longer slides), Black's 27 lifted, 27-28 put down
+PROVEN_FEN = "W:W1,2,K32:BK6,27,33"
+PROVEN_BOARDS = ((1000, 32, 0), (1260, 25, 1), (1390, 27, 0), (1650, 28, 1))
+
+
+def proven_tracker(colour):
+    """A TobitTracker (``colour``: a hall board) on PROVEN_FEN fed PROVEN_BOARDS, left
+    just before the frame that calls ``tobit_chain.proven``: the board nothing explains
+    (32-25 shown, 27-28 made) waiting for its trial at the next frame."""
+    g = game_class("tobit")(PROVEN_FEN, capacity=16)
+    tr = TobitTracker(g, setup=False, colour=colour)
+    o = bytearray(g.n_points + 1)
+    for p in range(1, g.n_points + 1):
+        v = g.board[p]
+        o[p] = (1 if v & 3 == 1 else 2) if colour and v else (1 if v else 0)
+    tr.update(o, 0)
+    for (t, p, v) in PROVEN_BOARDS:
+        o[p] = (2 if colour and p == 28 else 1) if v else 0  # (28: Black's piece)
+        tr.update(o, t)
+    assert tr.state == 3 and tr._seen >= 0 and tr._expect < 0 and tr._wait == 1, \
+        (tr.state, tr._seen, tr._expect, tr._wait)
+    return tr
+
+
+def bench_tobit_proven():
+    """``tobit_chain.proven`` on the tests' worst case (every point's bump matched):
+    us and bytes allocated a call (mean of many calls; it leaves the tracker as it
+    found it)."""
+    from playboard.board import tobit_chain
+    from playboard.compat import unload
+    proven = tobit_chain.proven
+    for colour, what in ((0, "presence"), (1, "hall")):
+        tr = proven_tracker(colour)
+        assert proven(tr) is True
+        n = 500
+        gc.collect()
+        gc.disable()
+        a = gc.mem_alloc()
+        t0 = now_us()
+        for i in range(n):
+            proven(tr)
+        us = elapsed_us(t0)
+        b = gc.mem_alloc() - a
+        gc.enable()
+        ms = us / n / 1000
+        report("tobit_chain.proven: one call, %s board, worst case (%d points)" % (what, tr.n_points),
+               round(ms, 4), "ms", "<= 0.0133 ms (2 ms on the chip at 150x)", ms <= 0.0133, rp(ms))
+        per = b / n
+        report("tobit_chain.proven: one call, %s board, heap" % what, per, "bytes", "0 bytes",
+               per == 0, None)
+    proven = tobit_chain = None
+    unload("playboard.board.tobit_chain")
+
+
 def bench_mancala():
     g = game_class("toguz")(capacity=64)
     tr = MancalaTracker(g, confirm_ms=0)
@@ -237,4 +298,5 @@ bench_tobit_match()
 bench_tobit_match("W:WK7,K12,K16,K21,K26,3:BK1,38", 16)  # five tobits: many slides
 bench_tobit_precompute()
 bench_tobit_why()
+bench_tobit_proven()
 bench_mancala()

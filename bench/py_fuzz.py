@@ -8,7 +8,9 @@ figures: frames run, exceptions, inconsistencies (position vs the record's repla
 unanswered requests, takebacks against the engine that did not leave the player to
 move two plies back - targets 0 each (and at least one such takeback checked); a
 locked board's link requests outside its limits, refused (at least one; a wrong answer
-is a failure). (At about 15,000 frames a second on one core
+is a failure); real play's late hands (``playboard_host.fuzz_late``): engine's last
+moves carried out into the result and captures taken off after the next move was
+shown (at least one each; a misread is a failure). (At about 15,000 frames a second on one core
 10,000,000 take some 12 minutes; BENCH_SCRIPT_S may need raising.)"""
 import os
 import sys
@@ -30,6 +32,7 @@ def main():
     per = int(os.environ.get("FUZZ_PER_SEED", "200000"))
     seed = int(os.environ.get("FUZZ_SEED", "1000"))
     frames = exc = bad = unanswered = other = takebacks = wrong_takebacks = refusals = 0
+    late_results = late_captures = late_wrong = 0
     with tempfile.TemporaryDirectory() as d:
         while frames < total:
             board_def = BOARDS[seed % len(BOARDS)]
@@ -50,6 +53,9 @@ def main():
             takebacks += f.takebacks
             wrong_takebacks += f.wrong_takebacks
             refusals += f.refusals
+            late_results += f.late_results
+            late_captures += f.late_captures
+            late_wrong += f.late_wrong
             seed += 1
     report("fuzz: frames run", frames, "frames", total, frames >= total)
     report("fuzz: exceptions out of a frame", exc + other, "count", 0, exc + other == 0)
@@ -61,6 +67,13 @@ def main():
     report("fuzz: takebacks vs the engine wrong", wrong_takebacks, "count", 0, wrong_takebacks == 0)
     # a locked board's G requests outside its limits (Fuzz.locked_requests), each refused
     report("fuzz: requests outside a locked board's limits refused", refusals, "count", 1, refusals >= 1)
+    # real play's late hands (playboard_host.fuzz_late), each checked: the engine's last
+    # move carried out into the result (the result stays), captures taken off after the
+    # next move was shown (no move made up)
+    report("fuzz: engine's last moves carried out into the result", late_results, "count", 1, late_results >= 1)
+    report("fuzz: captures taken off after the next move was shown", late_captures, "count", 1,
+           late_captures >= 1)
+    report("fuzz: late hands misread", late_wrong, "count", 0, late_wrong == 0)
 
 
 if __name__ == "__main__":

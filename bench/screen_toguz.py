@@ -8,9 +8,11 @@ without rebuilding the model)::
         bench/screen_toguz.py A B [GAMES [NODES [FIRST [STEP]]]]
 
 ``A``, ``B``: the two players' search features (``Engine.features``: an int of
-``search.SEARCH_*`` bits, e.g. ``5`` = PVS + aspiration; ``-`` the evaluation's own
-``ToguzEval.SEARCH``), or ``py`` for the engine's own (Python) search with
-today's features at ``NODES_PY`` (the old top level, issue 35's match). Both play the
+``search.SEARCH_*`` bits: ``0`` none, ``1`` PVS, ``2`` late-move reductions, ``3`` both, the
+kept pair; commit a4ac365 also had ``4`` an aspiration window and ``8`` history, screened
+and not kept; ``-`` the search as it is, its evaluation's ``SEARCH``), or ``py`` for the engine's own (Python) search without features at ``NODES_PY`` (the
+old top level, issue 35's match). A change to the evaluation or the search is screened
+as ``-`` against ``py``, or against ``-`` on another checkout's firmware. Both play the
 top level (10; the engine's own search: 9) of a native board (``Engine.native``), ``NODES`` nodes a move (15,500 by
 default), each with its own 1,024-entry table. Game ``k`` starts from opening ``k // 2``
 (first the 81 distinct 2-ply openings, then distinct 3-ply ones in a fixed shuffled
@@ -52,9 +54,15 @@ def player(spec, seed):
     e = Engine(tt_size=1024, seed=seed)
     if spec == "py":  # the old top level: the engine's own search as at commit ba43ee1
         e.features = 0
+        e.native = False
         return e, NODES_PY
     e.native = True
     if spec != "-":
+        if not hasattr(Engine, "features"):
+            raise SystemExit("this search has no switchable features (Engine.features: docs/engine.md,"
+                             " \"Search features at equal nodes\")")
+        if not spec.isdigit() or int(spec) > 3:
+            raise SystemExit("a player is -, py or the features' bits 0-3 (search.SEARCH_*), not %r" % spec)
         e.features = int(spec)
     return e, None
 

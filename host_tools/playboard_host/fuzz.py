@@ -13,7 +13,10 @@ a power cut (kill, then
 switched on again on the same flash), settings changes (level, mode, game through
 the control channel's ``game``), a mancala move made properly (its pit lifted past
 ``LIFT_MS``, its first ball back), an idle wait (up to 4 s); timings drawn from 0 ms
-(inhuman: the same scan) to seconds.
+(inhuman: the same scan) to seconds. On lift-selection boards, one step in 200
+(``LATE_SHARE``, drawn from ``late_rng``) is real play's late hands instead
+(``playboard_host.fuzz_late``): a mancala game against the engine, its moves carried out
+late, the last into the result, captures taken off after the next move is shown.
 
 Invariants after every step (``Fuzz.check``): no exception left a frame (no
 ``crash`` event, no traceback on the firmware's stderr, no
@@ -43,6 +46,7 @@ GAMES = ("toguz", "tihbat", "tobit", "tobit4")
 MODES = ("two", "white", "black", "demo")
 FRAME_MS = 10  # the sim board's scan period (100 Hz)
 _JUNK = [x for x in range(256) if x != 3]  # garbage on the link: any byte but Ctrl-C
+LATE_SHARE = 0.005  # the steps that begin a late hands' game (lift-selection boards)
 
 
 class FuzzFailure(AssertionError):
@@ -58,7 +62,8 @@ class Fuzz:
     failure too), ``inconsistent`` (position differing from the record's replay),
     ``unanswered`` (status requests that got no answer), ``takebacks`` (takeback presses
 against the engine once it had answered, checked: the player to move, two plies gone),
-``wrong_takebacks`` (of those, the ones that were not).
+``wrong_takebacks`` (of those, the ones that were not), ``late_results``,
+``late_captures`` and ``late_wrong`` (the late hands', ``playboard_host.fuzz_late``).
     """
 
     def __init__(self, board_factory, seed, folder, board_def="sim"):
@@ -85,6 +90,11 @@ against the engine once it had answered, checked: the player to move, two plies 
         self.lock_rng = random.Random(seed * 7919 + 1)
         self.refusals = 0  # requests outside a locked board's limits, refused as they must be
         self.locked_games = 0  # games begun within them, at a level within max_level
+        # the late hands (playboard_host.fuzz_late) draw from a generator of their own too
+        self.late_rng = random.Random(seed * 104729 + 3)
+        self.late_results = 0  # engine's last moves carried out 1-2 s into the result
+        self.late_captures = 0  # captures taken off after the next move was shown
+        self.late_wrong = 0  # ... of those hands, misread by the board (a failure)
 
     def close(self):
         self.b.stop()
@@ -112,6 +122,10 @@ against the engine once it had answered, checked: the player to move, two plies 
         self.b.set_sensor(s, v)
 
     def step(self):
+        if not self.stylus and self.late_rng.random() < LATE_SHARE:
+            self.late_game()
+            self.steps += 1
+            return
         r = self.rng
         b = self.b
         lay, cells = self._cells()
@@ -198,6 +212,14 @@ against the engine once it had answered, checked: the player to move, two plies 
             self.log.append(("wait", ms))
         self.adv(r.randint(0, 600))
         self.steps += 1
+
+    def late_game(self):
+        """A mancala game against the engine played on the pits with real play's late
+        hands: its moves carried out 1-2 s after they are shown (the last one into the
+        result), captures taken off after the next move is shown
+        (``playboard_host.fuzz_late.engine_game``: its checks, its counts)."""
+        from playboard_host import fuzz_late
+        fuzz_late.engine_game(self)
 
     def _new_game(self, game, mode, level):
         """A new game begun over the board's link, logged; False (logged too) where the

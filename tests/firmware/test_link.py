@@ -8,6 +8,7 @@ import gc
 import json
 
 from fakeflash import FakeFs
+from recordcuts import uids
 from tlib import heap_lock_check, raises
 
 gc.collect()  # (MicroPython compiles link.py next: give it the heap in one piece)
@@ -42,19 +43,9 @@ class Clock:
         return self.t
 
 
-def _uid():
-    n = [0]
-
-    def f():
-        n[0] += 1
-        return "u%d" % n[0]
-
-    return f
-
-
 def _board(games=2, app=None, interrupt=None):
     fs = FakeFs()
-    st = Store("/games", fs=fs, uid=_uid(), date=None)
+    st = Store("/games", fs=fs, uid=uids(), date=None)
     for k in range(games):
         st.new_game("toguz", {"Round": str(k + 1)})
         for i in range(40 + k):

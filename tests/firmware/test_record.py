@@ -11,6 +11,7 @@ import os
 
 from coldkept import ColdKept
 from fakeflash import FakeFs, PowerCut, RamFlash
+from recordcuts import uids
 from tlib import SkipTest, is_micropython, raises
 
 from playboard import record
@@ -22,19 +23,9 @@ from playboard.record.read import decode_records, parse_game
 ROOT = "/games"
 
 
-def _uids():
-    n = [0]
-
-    def uid():
-        n[0] += 1
-        return "u%d" % n[0]
-
-    return uid
-
-
 def _store(fs, **kw):
     kw.setdefault("date", None)
-    return Store(ROOT, fs=fs, uid=_uids(), **kw)
+    return Store(ROOT, fs=fs, uid=uids(), **kw)
 
 
 # ---- records ----------------------------------------------------------------------
@@ -524,7 +515,7 @@ def _lfs_cuts():
     flash = RamFlash(64, 256)
     _lfs_mount(flash, True)
     try:
-        st = Store(root, uid=_uids(), date=None)
+        st = Store(root, uid=uids(), date=None)
         for op in SCRIPT:
             assert _do(st, op)
         st.close()
@@ -544,7 +535,7 @@ def _lfs_cuts():
         done = len(SCRIPT)
         st = None
         try:
-            st = Store(root, uid=_uids(), date=None)
+            st = Store(root, uid=uids(), date=None)
             for i, op in enumerate(SCRIPT):
                 after = _apply_model(model, op)
                 done = i
@@ -562,7 +553,7 @@ def _lfs_cuts():
         flash.cut_at = None
         _lfs_mount(flash, False)  # switched on again: a new view of the same flash
         try:
-            st = Store(root, uid=_uids(), date=None)
+            st = Store(root, uid=uids(), date=None)
             got = _state(st)
             assert got in (_canon(model), _canon(after)), (cut, done, got)
             r = st.resume()

@@ -10,6 +10,7 @@ loses no game with a move and leaves no empty game once the board goes on.
 """
 from coldkept import ColdKept
 from fakeflash import FakeFs, PowerCut, RamNor
+from recordcuts import uids
 
 from playboard.record import Store
 from playboard.record.journal import Journal
@@ -18,18 +19,8 @@ from playboard.record.read import read_game_file
 ROOT = "/games"
 
 
-def _uids():
-    n = [0]
-
-    def uid():
-        n[0] += 1
-        return "u%d" % n[0]
-
-    return uid
-
-
 def _store(fs, nor=None):
-    return Store(ROOT, fs=fs, uid=_uids(), date=None, journal=Journal(nor) if nor is not None else None)
+    return Store(ROOT, fs=fs, uid=uids(), date=None, journal=Journal(nor) if nor is not None else None)
 
 
 def _names(fs):

@@ -9,10 +9,9 @@ journal; and a power cut at every tick of a session (a game's start, its moves, 
 takeback, its end with the fold and the journal's erase, the next game, a resume)
 loses no committed move and no game, and recording goes on.
 """
-import gc
-
 from coldkept import ColdKept
-from fakeflash import FakeFs, PowerCut, RamNor
+from fakeflash import FakeFs, RamNor
+from recordcuts import check_log, every_cut, move_list, session, uids
 from tlib import is_micropython
 
 from playboard.record import Store
@@ -22,23 +21,9 @@ from playboard.record.read import read_game_file
 ROOT = "/games"
 
 
-def _uids():
-    n = [0]
-
-    def uid():
-        n[0] += 1
-        return "u%d" % n[0]
-
-    return uid
-
-
 def _store(fs, nor=None):
-    return Store(ROOT, fs=fs, uid=_uids(), date=None,
+    return Store(ROOT, fs=fs, uid=uids(), date=None,
                  journal=Journal(nor) if nor is not None else None)
-
-
-def _moves(n, seed=0):
-    return ["%d%d" % ((i + seed) % 9 + 1, ((i + seed) * 5) % 9 + 1) for i in range(n)]
 
 
 def _file(fs, gid):
@@ -70,7 +55,7 @@ def test_moves_cost_page_programs_and_no_erase_and_the_file_matches():
     st = _store(fs, nor)
     plain_fs = FakeFs()
     plain = _store(plain_fs)
-    moves = _moves(300)
+    moves = move_list(300)
     for s in (st, plain):
         gid = s.new_game("toguz", {"White": "Ann", "Black": "Playboard L3"})
         assert gid == 1
@@ -156,27 +141,27 @@ def test_power_up_resumes_from_the_journal_and_goes_on():
     fs, nor = FakeFs(), RamNor(4)
     st = _store(fs, nor)
     st.new_game("tobit", {"White": "A", "Black": "B"})
-    for m in _moves(40):
+    for m in move_list(40):
         assert st.add_move(m)
     # the power goes (no finish, no close): switched on again
     st = _store(fs, nor)
     r = st.resume()
-    assert r.moves == _moves(40) and st.current == 1
+    assert r.moves == move_list(40) and st.current == 1
     # the game goes on in the journal as it was: not folded, not erased (issue 30)
     assert ROOT + "/g1.rec" not in fs.files and not st.report
     assert st.journal.pos > 0
     e0 = nor.erases
-    for m in _moves(10, 3):
+    for m in move_list(10, 3):
         assert st.add_move(m)
     assert nor.erases == e0
     assert st.finish("0-1", "")
     rec = read_game_file(st, 1, True)
-    assert rec.finished and rec.moves == _moves(40) + _moves(10, 3)
+    assert rec.finished and rec.moves == move_list(40) + move_list(10, 3)
 
 
 def test_a_full_journal_is_folded_and_begun_again():
     fs, nor = FakeFs(), RamNor(1)  # 4 KB: about 450 short move records
-    moves = _moves(600)
+    moves = move_list(600)
     with ColdKept():
         st = _store(fs, nor)
         st.new_game("toguz")
@@ -190,93 +175,24 @@ def test_a_full_journal_is_folded_and_begun_again():
         assert len(_file(fs, 1)) == head + sum(len(m) + 6 for m in moves) + 6 + 8
 
 
-def _session(st, log):
-    """The scripted session: ``log`` gets (game id, moves, finished) after each step
-    that returned True (what is committed)."""
-    gid = st.new_game("toguz", {"White": "Ann"})
-    if gid is None:
-        return
-    moves = []
-    log.append((gid, list(moves), False))
-    for i, m in enumerate(_moves(24)):
-        if st.add_move(m):
-            moves.append(m)
-            log.append((gid, list(moves), False))
-        if i == 10 and st.undo():
-            moves.pop()
-            log.append((gid, list(moves), False))
-    if st.finish("1-0", ""):
-        log.append((gid, list(moves), True))
-    gid = st.new_game("tihbat")
-    moves = []
-    log.append((gid, [], False))
-    for m in _moves(6, 4):
-        if st.add_move(m):
-            moves.append(m)
-            log.append((gid, list(moves), False))
-
-
-def _check(st, log, what):
-    """Every game on record is as the log had it at the cut (the last step, or the
-    one being made); returns the resumed game's id and moves."""
-    done = {}
-    for gid, moves, fin in log:
-        done[gid] = (moves, fin)
-    r = st.resume()
-    for gid in done:
-        moves, fin = done[gid]
-        rec = read_game_file(st, gid, True)
-        assert rec.name is not None, what
-        if fin:
-            assert rec.finished and rec.moves == moves, (what, gid, rec.moves, moves)
-        else:
-            # the step being made when the power went may or may not be on record
-            assert rec.moves == moves or rec.moves[:-1] == moves or (
-                len(rec.moves) == len(moves) - 1 and rec.moves == moves[:-1]) or (
-                rec.moves[:len(moves)] == moves and len(rec.moves) == len(moves) + 1), (what, gid, rec.moves, moves)
-    return r
-
-
-def _every_cut(session, check, step, garbage=0):
-    """``session(fs, nor, log)`` run on a fresh flash cut at every ``step``-th tick of
-    its length (a cut leaving up to ``garbage`` stray bytes: ``FakeFs.cut``), the
-    board switched on again and ``check(fs, nor, log, k)`` called (``log``: what the
-    session committed before the cut at tick ``k``). Returns (the session's length in
-    ticks, the cuts that happened, the checks that returned true)."""
-    fs, nor = FakeFs(), RamNor(4, None)
-    nor.power = fs.power
-    session(fs, nor, [])  # its length in ticks, cut nowhere
-    total = fs.power.ticks
-    cuts = checked = 0
-    with ColdKept():  # (hundreds of stores: not compiled again each time)
-        for k in range(0, total, step):
-            fs = FakeFs()
-            nor = RamNor(4, fs.power)
-            fs.cut(k, garbage=garbage)
-            log = []
-            try:
-                session(fs, nor, log)
-            except PowerCut:
-                cuts += 1
-            fs.power_on()
-            if check(fs, nor, log, k):
-                checked += 1
-            gc.collect()
-    return total, cuts, checked
+def _flash():
+    """A fresh file system and a 16 KB NOR journal on one power supply."""
+    fs = FakeFs()
+    return fs, RamNor(4, fs.power)
 
 
 def test_a_power_cut_at_every_tick_loses_no_move_and_no_game():
     step = 3 if is_micropython() else 1
-    total, cuts, _ = _every_cut(lambda fs, nor, log: _session(_store(fs, nor), log), _resumes, step)
+    total, cuts, _ = every_cut(_flash, lambda fs, nor, log: session(_store(fs, nor), log), _resumes, step)
     assert total > 500
     assert cuts >= total // step - 1
 
 
 def _resumes(fs, nor, log, k):
-    """After a cut at tick ``k`` of ``_session``: every game as ``log`` had it, and
-    recording goes on (``_check``); then after another power-up all is still there."""
+    """After a cut at tick ``k`` of ``session``: every game as ``log`` had it, and
+    recording goes on (``check_log``); then after another power-up all is still there."""
     st = _store(fs, nor)
-    r = _check(st, log, "cut at tick %d" % k)
+    r = check_log(st, log, "cut at tick %d" % k)
     # recording goes on: the resumed game (if any) gets a move and ends, whole
     if r is not None:
         assert st.add_move("11") and st.finish("*", ""), (k, st.error)
@@ -295,11 +211,11 @@ def _folds(fs, nor, log):
     ``log`` gets the moves committed (and "end" once finished)."""
     st = _store(fs, nor)
     st.new_game("toguz", {"White": "Ann"})
-    for m in _moves(8):
+    for m in move_list(8):
         assert st.add_move(m)
         log.append(m)
     st = _store(fs, nor)  # switched off and on: the journal settled into the file
-    for m in _moves(16, 5):
+    for m in move_list(16, 5):
         assert st.add_move(m)
         log.append(m)
     if st.finish("1-0", "mate"):
@@ -310,7 +226,7 @@ def test_a_cut_at_every_tick_of_a_fold_with_torn_writes_keeps_every_record_once(
     # host files (the simulated board's folder) take a write at a time and a cut may
     # leave stray bytes after the last one (FakeFs's ``garbage``): a fold writes the
     # file aside and renames it, so the file is as it was or whole, each record once
-    whole = _moves(8) + _moves(16, 5)
+    whole = move_list(8) + move_list(16, 5)
 
     def check(fs, nor, log, k):
         st = _store(fs, nor)
@@ -329,7 +245,7 @@ def test_a_cut_at_every_tick_of_a_fold_with_torn_writes_keeps_every_record_once(
         return True
 
     step = 5 if is_micropython() else 1
-    total, _, checked = _every_cut(_folds, check, step, garbage=7)
+    total, _, checked = every_cut(_flash, _folds, check, step, garbage=7)
     assert checked >= total // step - 80
 
 
@@ -341,29 +257,29 @@ def test_a_resume_at_power_up_goes_on_in_the_journal_with_no_erase_and_no_write(
     st = _store(fs, nor)
     assert st.new_game("toguz", {"White": "A"}) == 1 and st.add_move("11") and st.finish("1-0", "")
     st.new_game("tobit", {"White": "A", "Black": "B"})  # (after a closed section)
-    for m in _moves(40):
+    for m in move_list(40):
         assert st.add_move(m)
     files, e0, p0 = _files(fs), nor.erases, nor.programs
     st = _store(fs, nor)  # the power goes: switched on again
     assert _files(fs) == files and nor.erases == e0 and nor.programs == p0  # nothing written
     r = st.resume()
-    assert r.id == 2 and r.moves == _moves(40) and st.current == 2 and st.count == 2
+    assert r.id == 2 and r.moves == move_list(40) and st.current == 2 and st.count == 2
     assert st.journal.new and st.journal.pos > st.journal.first > 0
     assert st._next_id == 3
-    for m in _moves(10, 3):
+    for m in move_list(10, 3):
         assert st.add_move(m)
     assert nor.erases == e0 and ROOT + "/g2.rec" not in fs.files
     assert st.finish("0-1", "")
     rec = read_game_file(st, 2, True)
-    assert rec.finished and rec.moves == _moves(40) + _moves(10, 3)
+    assert rec.finished and rec.moves == move_list(40) + move_list(10, 3)
     assert st.new_game("toguz") == 3  # (the id counter went past 2 at the fold)
     # a game with a file (resumed before) goes on in the journal the same way
-    for m in _moves(5):
+    for m in move_list(5):
         assert st.add_move(m)
     st = _store(fs, nor)
-    assert _store(fs, nor).resume().moves == _moves(5)
-    assert st.resume().moves == _moves(5) and st.add_move("99") and st.finish("*", "")
-    assert read_game_file(st, 3, True).moves == _moves(5) + ["99"]
+    assert _store(fs, nor).resume().moves == move_list(5)
+    assert st.resume().moves == move_list(5) and st.add_move("99") and st.finish("*", "")
+    assert read_game_file(st, 3, True).moves == move_list(5) + ["99"]
 
 
 def test_a_resume_whose_journal_holds_a_record_cut_short_goes_on_after_it_with_no_erase():
@@ -377,12 +293,12 @@ def test_a_resume_whose_journal_holds_a_record_cut_short_goes_on_after_it_with_n
     plain = _store(plain_fs)
     for s in (st, plain):
         s.new_game("toguz", {"White": "Ann"})
-        for m in _moves(12):
+        for m in move_list(12):
             assert s.add_move(m)
     st.journal.program(st.journal.pos, b"M\x05ab")  # (a move's first bytes, then the cut)
     files, e0 = _files(fs), nor.erases
     st = _store(fs, nor)
-    assert st.resume().moves == _moves(12) and st.current == 1
+    assert st.resume().moves == move_list(12) and st.current == 1
     assert nor.erases == e0 and _files(fs) == files  # no erase, no file made
     assert any("voided" in ln for ln in st.report) and not any("from the journal" in ln for ln in st.report)
     j = st.journal
@@ -394,7 +310,7 @@ def test_a_resume_whose_journal_holds_a_record_cut_short_goes_on_after_it_with_n
         assert s.add_move("11")
     st.journal.program(st.journal.pos, b"U\x00\x12")
     st = _store(fs, nor)
-    assert st.resume().moves == _moves(12) + ["11"] and nor.erases == e0
+    assert st.resume().moves == move_list(12) + ["11"] and nor.erases == e0
     for s in (st, plain):
         assert s.add_move("22") and s.finish("1-0", "")
     assert _file(fs, 1) == _file(plain_fs, 1)  # folded: byte for byte the plain store's file
@@ -410,7 +326,7 @@ def test_bytes_past_one_record_cut_short_or_no_room_are_settled_first():
         st = _store(fs, nor)
         st.new_game("toguz")
         with ColdKept():
-            for m in _moves(n):
+            for m in move_list(n):
                 assert st.add_move(m)
         st.journal.program(st.journal.pos + junk_at, b"M\x05ab")
         e0 = nor.erases
@@ -427,17 +343,17 @@ def _torn(fs, nor, log):
     on (gone past it), 3 moves more, switched on again, 2 more: ``log`` the moves."""
     st = _store(fs, nor)
     st.new_game("tihbat", {"White": "Ann"})
-    for m in _moves(10):
+    for m in move_list(10):
         assert st.add_move(m)
         log.append(m)
     st.journal.program(st.journal.pos, b"M\x02")
     st = _store(fs, nor)
     assert any("voided" in ln for ln in st.report), st.report  # (gone past, not settled)
-    for m in _moves(3, 4):
+    for m in move_list(3, 4):
         assert st.add_move(m)
         log.append(m)
     st = _store(fs, nor)
-    for m in _moves(2, 7):
+    for m in move_list(2, 7):
         assert st.add_move(m)
         log.append(m)
 
@@ -457,7 +373,7 @@ def test_a_cut_at_every_tick_of_going_past_a_record_cut_short_loses_no_move():
         return True
 
     step = 3 if is_micropython() else 1
-    total, _, checked = _every_cut(_torn, check, step, garbage=5)
+    total, _, checked = every_cut(_flash, _torn, check, step, garbage=5)
     # (the cuts before its first move is on record leave nothing to check)
     assert total > 500 and checked >= len(range(0, total, step)) * 8 // 10, (total, checked)
 
@@ -466,7 +382,7 @@ def test_a_game_left_at_the_menu_is_put_away_a_step_a_call_and_the_next_start_wr
     fs, nor = FakeFs(), RamNor(4)
     st = _store(fs, nor)
     st.new_game("toguz", {"White": "Ann"})
-    for m in _moves(7):
+    for m in move_list(7):
         assert st.add_move(m)
     files, e0 = _files(fs), nor.erases
     assert st.put_away() and st.current == 1  # its E record: the journal only
@@ -474,7 +390,7 @@ def test_a_game_left_at_the_menu_is_put_away_a_step_a_call_and_the_next_start_wr
     assert st.put_away() and st.current is None  # its fold: the file made
     assert st.put_away() and st.current is None  # (nothing left to do)
     rec = read_game_file(st, 1, True)
-    assert rec.finished and rec.result == "*" and rec.termination == "abandoned" and rec.moves == _moves(7)
+    assert rec.finished and rec.result == "*" and rec.termination == "abandoned" and rec.moves == move_list(7)
     files = _files(fs)
     assert st.new_game("tihbat") == 2  # the start: the journal's page programs only
     assert _files(fs) == files and nor.erases == e0
@@ -485,13 +401,13 @@ def test_a_game_left_at_the_menu_is_put_away_a_step_a_call_and_the_next_start_wr
 
 def _menu_session(st, log):
     """A game left at the menu with moves, put away step by step, the next game begun
-    and played: ``log`` as ``_session``'s."""
+    and played: ``log`` as ``recordcuts.session``'s."""
     gid = st.new_game("toguz", {"White": "Ann"})
     if gid is None:
         return
     moves = []
     log.append((gid, [], False))
-    for m in _moves(9):
+    for m in move_list(9):
         if st.add_move(m):
             moves.append(m)
             log.append((gid, list(moves), False))
@@ -501,7 +417,7 @@ def _menu_session(st, log):
     gid = st.new_game("tihbat")
     log.append((gid, [], False))
     moves = []
-    for m in _moves(5, 2):
+    for m in move_list(5, 2):
         if st.add_move(m):
             moves.append(m)
             log.append((gid, list(moves), False))
@@ -510,7 +426,7 @@ def _menu_session(st, log):
 def test_a_power_cut_at_every_tick_of_a_game_put_away_at_the_menu_keeps_every_record_once():
     def check(fs, nor, log, k):
         st = _store(fs, nor)
-        r = _check(st, log, "cut at tick %d" % k)
+        r = check_log(st, log, "cut at tick %d" % k)
         if log and log[-1][2]:  # put away: ended, not resumed
             assert r is None or r.id == log[-1][0] + 1, k
         if r is not None:
@@ -520,7 +436,7 @@ def test_a_power_cut_at_every_tick_of_a_game_put_away_at_the_menu_keeps_every_re
         return True
 
     step = 3 if is_micropython() else 1
-    total, _, checked = _every_cut(lambda fs, nor, log: _menu_session(_store(fs, nor), log), check, step,
+    total, _, checked = every_cut(_flash, lambda fs, nor, log: _menu_session(_store(fs, nor), log), check, step,
                                    garbage=5)
     assert total > 100 and checked == len(range(0, total, step))
 
@@ -532,7 +448,7 @@ def test_a_cut_at_every_tick_then_the_museums_power_up_ends_the_game_with_every_
     # record it is kept whole and ended, with none it is dropped; the next game begins
     def check(fs, nor, log, k):
         st = _store(fs, nor)
-        r = _check(st, log, "cut at tick %d" % k)
+        r = check_log(st, log, "cut at tick %d" % k)
         if r is not None:
             assert st.finish("*", "abandoned"), (k, st.error)
             rec = read_game_file(st, r.id, True)
@@ -547,6 +463,6 @@ def test_a_cut_at_every_tick_then_the_museums_power_up_ends_the_game_with_every_
         return True
 
     step = 5 if is_micropython() else 2
-    total, _, checked = _every_cut(lambda fs, nor, log: _session(_store(fs, nor), log), check, step,
+    total, _, checked = every_cut(_flash, lambda fs, nor, log: session(_store(fs, nor), log), check, step,
                                    garbage=5)
     assert total > 500 and checked == len(range(0, total, step))

@@ -11,10 +11,8 @@ folded game is the file the store writes without a journal; a power cut at every
 of a session (a game's start, its moves, a takeback, its end and fold, the next game)
 loses no committed move and no game.
 """
-import gc
-
-from coldkept import ColdKept
 from fakeflash import FakeFs, PowerCut
+from recordcuts import check_log, every_cut, move_list, session, uids
 from tlib import is_micropython
 
 from playboard.hw.nvm import NvmFlash, nvm_flash
@@ -74,21 +72,11 @@ class FakeNvm:
                     d[i] = whole[i]
 
 
-def _uids():
-    n = [0]
-
-    def uid():
-        n[0] += 1
-        return "u%d" % n[0]
-
-    return uid
-
-
 def _store(fs, nvm=None, fat=False):
     j = Journal(NvmFlash(nvm)) if nvm is not None else None
     if j is not None:
         j.fat = fat  # (as app/onboard.py sets it on CircuitPython)
-    return Store(ROOT, fs=fs, uid=_uids(), date=None, journal=j)
+    return Store(ROOT, fs=fs, uid=uids(), date=None, journal=j)
 
 
 class _Logged(FakeFs):
@@ -114,10 +102,6 @@ class _Logged(FakeFs):
     def remove(self, path):
         self.log.append(("remove", path))
         return super().remove(path)
-
-
-def _moves(n, seed=0):
-    return ["%d%d" % ((i + seed) % 9 + 1, ((i + seed) * 5) % 9 + 1) for i in range(n)]
 
 
 def _files(fs):
@@ -153,7 +137,7 @@ def test_moves_cost_no_erase_and_no_drive_write_and_the_folded_file_matches():
     st = _store(fs, nvm)
     plain_fs = FakeFs(replace=False)
     plain = _store(plain_fs)
-    moves = _moves(120)
+    moves = move_list(120)
     for s in (st, plain):
         assert s.new_game("toguz", {"White": "Ann", "Black": "Playboard L3"}) == 1
     drive = _files(fs)
@@ -178,7 +162,7 @@ def test_a_full_nvm_journal_is_folded_and_the_game_goes_on():
     nvm = FakeNvm(fs.power)
     st = _store(fs, nvm)
     st.new_game("tihbat")
-    moves = _moves(500)  # about 4 KB of records: the 4 KB journal fills once
+    moves = move_list(500)  # about 4 KB of records: the 4 KB journal fills once
     for m in moves:
         assert st.add_move(m), st.error
     assert nvm.erases == 1  # the one fold of a full journal
@@ -187,39 +171,13 @@ def test_a_full_nvm_journal_is_folded_and_the_game_goes_on():
     assert r is not None and r.moves == moves
 
 
-def _session(st, log):
-    """The scripted session: ``log`` gets (game id, moves, finished) after each step
-    that returned True (what is committed)."""
-    gid = st.new_game("toguz", {"White": "Ann"})
-    if gid is None:
-        return
-    moves = []
-    log.append((gid, list(moves), False))
-    for i, m in enumerate(_moves(20)):
-        if st.add_move(m):
-            moves.append(m)
-            log.append((gid, list(moves), False))
-        if i == 10 and st.undo():
-            moves.pop()
-            log.append((gid, list(moves), False))
-    if st.finish("1-0", ""):
-        log.append((gid, list(moves), True))
-    gid = st.new_game("tihbat")
-    moves = []
-    log.append((gid, [], False))
-    for m in _moves(6, 4):
-        if st.add_move(m):
-            moves.append(m)
-            log.append((gid, list(moves), False))
-
-
 def test_on_fat_a_games_end_is_one_create_one_write_and_no_counter():
     fs = _Logged()
     nvm = FakeNvm(fs.power)
     st = _store(fs, nvm, fat=True)
     plain_fs = FakeFs(replace=False)
     plain = _store(plain_fs)
-    moves = _moves(40)
+    moves = move_list(40)
     for s in (st, plain):
         assert s.new_game("toguz", {"White": "Ann"}) == 1
         for m in moves:
@@ -241,7 +199,7 @@ def test_on_fat_a_bad_file_from_a_cut_fold_is_written_again_from_the_journal():
         nvm = FakeNvm(fs.power)
         st = _store(fs, nvm, fat=True)
         st.new_game("toguz")
-        for m in _moves(10):
+        for m in move_list(10):
             assert st.add_move(m)
         assert st._append(0x45, "1-0\x00")  # its E record in nvm, the fold cut
         whole = bytes(nvm.data[st.journal.first:st.journal.pos])
@@ -251,7 +209,7 @@ def test_on_fat_a_bad_file_from_a_cut_fold_is_written_again_from_the_journal():
         st = _store(fs, nvm, fat=True)  # power-up: settled
         assert bytes(fs.files[ROOT + "/g1.rec"]) == whole, bad
         rec = read_game_file(st, 1, True)
-        assert rec.finished and rec.moves == _moves(10) and st.resume() is None
+        assert rec.finished and rec.moves == move_list(10) and st.resume() is None
         assert any("from the journal" in r for r in st.report), st.report
 
 
@@ -270,28 +228,6 @@ def test_on_fat_the_counter_is_written_before_a_synced_game_is_dropped():
     assert st.new_game("tihbat") == 4
 
 
-def _check(st, log, what):
-    """Every game on record is as the log had it at the cut, but for the step being
-    made then (on record or not); returns the resumed game."""
-    done = {}
-    for gid, moves, fin in log:
-        done[gid] = (moves, fin)
-    r = st.resume()
-    for gid in done:
-        moves, fin = done[gid]
-        rec = read_game_file(st, gid, True)
-        if not moves and not fin and rec.name is None:
-            continue  # (a game begun with no move yet: nothing lost)
-        assert rec.name is not None, (what, gid)
-        if fin:
-            assert rec.finished and rec.moves == moves, (what, gid, rec.moves, moves)
-        else:
-            assert rec.moves == moves or rec.moves == moves[:-1] or (
-                rec.moves[:len(moves)] == moves and len(rec.moves) == len(moves) + 1), (
-                what, gid, rec.moves, moves)
-    return r
-
-
 def test_a_power_cut_at_every_tick_loses_no_committed_move_and_no_game():
     _cut_everywhere(False)
 
@@ -301,28 +237,21 @@ def test_on_fat_a_power_cut_at_every_tick_loses_no_committed_move_and_no_game():
 
 
 def _cut_everywhere(fat):
-    fs = FakeFs(replace=False)
-    _session(_store(fs, FakeNvm(fs.power), fat), [])
-    total = fs.power.ticks
-    assert total > 400
+    def flash():
+        fs = FakeFs(replace=False)
+        return fs, FakeNvm(fs.power)
+
+    def check(fs, nvm, log, k):
+        st = _store(fs, nvm, fat)
+        r = check_log(st, log, "cut at tick %d" % k, unbegun=True)
+        if r is not None:  # recording goes on
+            assert st.add_move("11") and st.finish("*", ""), (k, st.error)
+            rec = read_game_file(st, r.id, True)
+            assert rec.finished and rec.moves == r.moves + ["11"], k
+        return True
+
     step = 3 if is_micropython() else 1
-    cuts = 0
-    with ColdKept():
-        for k in range(0, total, step):
-            fs = FakeFs(replace=False)
-            nvm = FakeNvm(fs.power)
-            fs.cut(k, 8 if fat else 0)  # (FAT: a torn write may leave stray bytes)
-            log = []
-            try:
-                _session(_store(fs, nvm, fat), log)
-            except PowerCut:
-                cuts += 1
-            fs.power_on()
-            st = _store(fs, nvm, fat)
-            r = _check(st, log, "cut at tick %d" % k)
-            if r is not None:  # recording goes on
-                assert st.add_move("11") and st.finish("*", ""), (k, st.error)
-                rec = read_game_file(st, r.id, True)
-                assert rec.finished and rec.moves == r.moves + ["11"], k
-            gc.collect()
+    total, cuts, checked = every_cut(flash, lambda fs, nvm, log: session(_store(fs, nvm, fat), log, 20),
+                                     check, step, 8 if fat else 0)  # (FAT: a torn write may leave stray bytes)
+    assert total > 400 and checked == len(range(0, total, step))
     assert cuts >= total // step - 1

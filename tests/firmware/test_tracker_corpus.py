@@ -250,3 +250,29 @@ def test_a_bump_while_the_slide_goes_on_from_its_stop_is_not_a_reply_that_proves
     g, tr, b = _replay("W:W1,2,K32:BK6,27,33", "tobit", ch, [(1395, 1645, 27)], 4000)
     assert b.commits() == ["32-28"], (b.commits(), b.log)
     assert not tr.correcting and g.fen() == "B:W1,2,K28:BK6,27,33", (g.fen(), b.log)
+
+
+def test_proven_on_the_worst_case_leaves_the_board_as_it_was_and_allocates_nothing():
+    """``tobit_chain.proven`` runs in a scan frame: on 102000966's board (32-25 shown,
+    27-28 put down whole; every point's bump matched, presence and hall boards) it
+    says True, the snapshot and the match flags as they were, and, under MicroPython,
+    allocates nothing (bench/mp_tracker.py times it)."""
+    from tlib import heap_lock_check
+    from playboard.board import tobit_chain
+    for colour in (0, 1):
+        g = small_game("tobit", "W:W1,2,K32:BK6,27,33")
+        tr = TobitTracker(g, setup=False, colour=colour)
+        o = occ_of(g)
+        black = 2 if colour else 1  # (a hall board reads 1 White, 2 Black)
+        for p in (6, 27, 33):
+            o[p] = black
+        tr.update(o, 0)
+        for (t, p, v) in ((1000, 32, 0), (1260, 25, 1), (1390, 27, 0), (1650, 28, black)):
+            o[p] = v
+            tr.update(o, t)
+        assert (tr.state, tr._wait) == (3, 1) and tr._seen >= 0 and tr._expect < 0
+        cur = list(tr._cur)
+        flags = bytes(tr._flags)
+        assert tobit_chain.proven(tr) is True, colour
+        assert list(tr._cur) == cur and bytes(tr._flags) == flags
+        assert not heap_lock_check(tobit_chain.proven, tr), colour

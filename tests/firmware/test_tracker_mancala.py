@@ -810,3 +810,113 @@ def test_a_pit_the_sowing_fills_lifted_before_its_balls_land_is_no_reply():
         o[2] = 1
         tr.update(o, t + 1100)
         assert lift(tr, o, 2, t + 1600) == [("lifted", 2), ("confirmed", 2), ("selected", 2), ("committed", 8)], engines
+
+
+def test_engine_lift_marks_only_the_engines_unlifted_pit_lifted_once():
+    # the app asks it of a lift in the result (App._carried_out): the engine's pit,
+    # not lifted since its move was shown, is taken as lifted once, and then the view
+    # is confirmed by time like one carried out
+    g, tr, o = engine_view()
+    assert [tr.engine_lift(c) for c in (13, 5, -1, 255)] == [False] * 4
+    assert tr.update(o, 1000 + 2500) == 0 and tr.state == 1  # still waits for the lift
+    assert tr.engine_lift(4) is True
+    assert tr.engine_lift(4) is False  # once: a later lift is a lift again
+    assert events(tr, tr.update(o, 1000 + 2600)) == [("confirmed", 12)]
+    assert tr.engine_lift(4) is False  # no view any more
+    # the player's own view, and tap mode: never
+    g = game("toguz")
+    tr = MancalaTracker(g, select="lift", confirm_ms=2500)
+    o = lift_board(g)
+    tr.update(o, 0)
+    tr.press(4, 1000)
+    assert tr.state == 1 and tr.engine_lift(4) is False
+    g = game("toguz")
+    tr = MancalaTracker(g, select="tap", confirm_ms=2500)
+    tr.update(bytearray(tr.n_cells), 0)
+    tr.press(4, 1000, True)
+    assert tr.state == 1 and tr.engine_lift(4) is False
+
+
+def frames(tr, o, t0, t1, out):
+    """Frames every 10 ms from ``t0`` up to ``t1`` (excluded), their events added to ``out``."""
+    t = t0
+    while t < t1:
+        out += events(tr, tr.update(o, t))
+        t += 10
+
+
+def test_a_capture_taken_off_just_before_the_sowing_reaches_its_pit_is_that_pit_filled():
+    # the whole-board fuzz's late hands: North 1's captured balls taken off 10-400 ms
+    # before South 1's sowing (back into South 1, South 2, then North 1) lands a ball
+    # there. The pit went off and on again within lift_ms: it was read as balls lifted
+    # and put back (a stir), the ball unseen; the mover's view then looked withdrawn
+    # (balls back in South 1, no empty pit filled): South's move was undone; in the
+    # engine's view North's reply from North 1 was refused (why 5) and lost
+    for engines in (0, 1, 2):
+        for d in (10, 50, 150, 300, 390, 400):
+            g, tr, o, t = tihbat_captured_north_1(engines & 1)
+            tr.engines = engines  # (2: North the engine, South's move the player's)
+            ev = []
+            if engines == 1:  # the engine's move carried out
+                ev += lift(tr, o, 0, t + 500)
+                t += 900
+            o[0] = 1  # the first ball back into South 1 (South 2 full)
+            frames(tr, o, t + 100, t + 300, ev)
+            o[2] = 0  # North 1's captured balls taken off
+            frames(tr, o, t + 300, t + 300 + d, ev)
+            o[2] = 1  # the sowing's ball lands there
+            frames(tr, o, t + 300 + d, t + 300 + d + 200, ev)
+            assert tr.request.mode == T.M_SOWING and g.ply == 7, (engines, d, ev)
+            if engines == 2:  # North is the engine: no reply; the view confirms by time
+                frames(tr, o, t + 500 + d, t + 500 + d + 2600, ev)
+                assert [e for e in ev if e[0] not in ("lifted", "placed")] == [("confirmed", 2)], (d, ev)
+                assert g.ply == 7
+                continue
+            # North's reply from North 1 (the ball sown there)
+            o[2] = 0
+            frames(tr, o, t + 500 + d, t + 500 + d + HELD + 20, ev)
+            assert [e for e in ev if e[0] not in ("lifted", "placed")] == [
+                ("confirmed", 2), ("selected", 2), ("committed", 8)], (engines, d, ev)
+            assert g.move_stack()[-2:] == [0, 0]
+
+
+def test_a_stir_of_a_captured_pit_before_the_sowing_reaches_it_is_no_ball_sown():
+    # what tells a capture taken off then a ball sown from a stir: the hands have sown up
+    # to the pit (the move carried out, the pits before it in the sowing's order that
+    # keep a ball read on). Toguz Kumalak, South 3's 9 balls: back into South 3, South 4
+    # (empty, its sensor off) then South 5 (empty, but North's capture still on it). The
+    # balls put back into South 3 and South 5's captured balls lifted and put back
+    # within lift_ms: South 4 never filled, the selection withdrawn (before the check,
+    # the stir read as South 5 filled: the move kept, a move nobody made)
+    for stir in (False, True):
+        g = game("toguz")
+        g.pos[3] = 0
+        g.pos[4] = 0
+        g.pos[19] = 18
+        tr = MancalaTracker(g, select="lift", confirm_ms=2500)
+        o = lift_board(g)
+        o[4] = 1  # South 5's captured balls still on
+        tr.update(o, 0)
+        assert ("committed", 1) in lift(tr, o, 2, 1000)
+        ev = []
+        o[2] = 1  # the balls put back
+        frames(tr, o, 1500, 1700, ev)
+        if stir:
+            o[4] = 0
+            frames(tr, o, 1700, 1900, ev)
+            o[4] = 1
+        frames(tr, o, 1900, 1900 + 2600, ev)
+        assert [e for e in ev if e[0] not in ("lifted", "placed")] == [("takeback", 0)], (stir, ev)
+        assert g.ply == 0 and tr.request.mode == T.M_CHOOSE
+    # the engine's view, its pit not lifted yet: the player's captured North 1 stirred is
+    # no ball sown (its later lift, the captured balls taken off, is no reply: why 5)
+    g, tr, o, t = tihbat_captured_north_1(1)
+    ev = []
+    o[2] = 0
+    frames(tr, o, t + 100, t + 250, ev)
+    o[2] = 1
+    frames(tr, o, t + 250, t + 600, ev)
+    o[2] = 0
+    frames(tr, o, t + 600, t + 600 + HELD + 20, ev)
+    assert [e for e in ev if e[0] not in ("lifted", "placed")] == [("error", 2)] and tr.why == 5, ev
+    assert g.ply == 7

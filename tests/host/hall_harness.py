@@ -1,8 +1,9 @@
 """What the hall's and the tournament day's tests share (test_hall.py, test_hall_browser.py,
-test_hall_tihbat_browser.py, test_tournament_day.py, test_tournament_day_e2e.py): waiting
-on the hall's threads, a board's USB cable that can be pulled, the players' gestures on a
-simulated board (a Toguz Kumalak move, a pad, "ready"), what the hall printed, and the
-hall's page in Chromium (Playwright), an event's boards and hall behind it.
+test_hall_resend.py, test_hall_tihbat_browser.py, test_tournament_day.py,
+test_tournament_day_e2e.py, ...): waiting on the hall's threads, a board's USB cable that
+can be pulled, the players' gestures on a simulated board (a Toguz Kumalak move, a pad,
+"ready"), what the hall printed, a one-board event ("Duel") and its hall, and the hall's
+page in Chromium (Playwright), an event's boards and hall behind it.
 
 Imported by name (``from hall_harness import ...``): pytest puts tests/host, which has
 no ``__init__.py``, on ``sys.path``.
@@ -158,6 +159,39 @@ def begin_paired(b, between=None):
     b.advance(100)
     st = b.status()
     assert st["state"] == "play" and st["ply"] == 0, st
+
+
+# ---- a duel: one event on one board ----------------------------------------------------
+
+def duel_event(tmp_path):
+    """The event "Duel" of Toguz Kumalak, Aru (White) v Bek (Black) paired for round 1 on
+    board 1 (its id "duel"), in a new library ``tmp_path``/lib.sqlite: returns its path."""
+    from playboard_host.library import Library
+    from playboard_host.tournament.event import Event
+    db = str(tmp_path / "lib.sqlite")
+    lib = Library(db)
+    e = Event.create(lib, "Duel", "toguz", boards=["1=duel"])
+    e.add_entrant("Aru")
+    e.add_entrant("Bek")
+    e.pair_next()
+    lib.close()
+    return db
+
+
+def duel_hall(db, console, ports=None, cable=None, **kw):
+    """The hall following :func:`duel_event`'s Duel (library ``db``: its pairings, and
+    the games it syncs) on the boards ``ports()`` lists, or on ``cable``'s (a
+    :class:`Cable`: its opener, and link timeouts short enough to see it pulled within
+    a second), writing to ``console`` (a :class:`Notes`); other keywords go to
+    ``Hall`` (``live_dir``). Started: the caller stops it."""
+    from playboard_host.tournament import hall as hall_mod
+    if cable is not None:
+        ports = cable.ports
+        kw.update(opener=cable.open, retry_s=0.3, timeout=0.5, keepalive_s=1.0)
+    h = hall_mod.Hall(ports, None, hall_mod.event_pairings(db, "Duel"), "Duel", rescan_s=0.2,
+                      refresh_s=0.3, sync_library=db, out=console, **kw)
+    h.start()
+    return h
 
 
 # ---- the hall's page in Chromium -------------------------------------------------------

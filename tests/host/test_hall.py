@@ -7,7 +7,7 @@ import urllib.request
 
 import pytest
 
-from hall_harness import Notes, begin_paired, board_by_label, resign, wait_for
+from hall_harness import Notes, begin_paired, board_by_label, duel_event, duel_hall, resign, wait_for
 from hall_harness import toguz_move as harness_move
 from playboard.games.registry import new_game
 from playboard.pgn import read_games
@@ -265,21 +265,13 @@ def test_playboard_hall_command_follows_a_board_and_says_bad_input_in_one_line(t
 
 
 def test_the_hall_syncs_a_finished_game_and_takes_its_result(tmp_path):
-    db = str(tmp_path / "lib.sqlite")
-    lib = Library(db)
-    e = Event.create(lib, "Duel", "toguz", boards=["1=duel"])
-    e.add_entrant("Aru")
-    e.add_entrant("Bek")
-    e.pair_next()
-    lib.close()
+    db = duel_event(tmp_path)
     b = SimBoard()
     console = Notes()
     out = console.lines
     try:
         b.start("sim", fs_dir=str(tmp_path / "flash"), board_id="duel")
-        hall = hall_mod.Hall(lambda: [b.port], None, hall_mod.event_pairings(db, "Duel"), "Duel",
-                             rescan_s=0.2, refresh_s=0.3, sync_library=db, out=console)
-        hall.start()
+        hall = duel_hall(db, console, lambda: [b.port])
         try:
             assert wait_for(lambda: (board_by_label(hall, "1") or {}).get("white") == "Aru")
             # the hall sends the board its pairing; the game begun next carries it, once both

@@ -6,10 +6,8 @@ that game ended the board showed "waiting for Aru (White) and Bek (Black)" to th
 who had just played it, and a press began a second game carrying it."""
 import pytest
 
-from hall_harness import Cable, Notes, begin_paired, resign, toguz_move, wait_for
-from playboard_host.library import Library
+from hall_harness import Cable, Notes, begin_paired, duel_event, duel_hall, resign, toguz_move, wait_for
 from playboard_host.simboard import SimBoard, micropython_binary
-from playboard_host.tournament.event import Event
 
 pytestmark = pytest.mark.skipif(micropython_binary() is None, reason="micropython not installed (make setup)")
 
@@ -18,30 +16,15 @@ SENT = "board 1: round 1.1, Aru (White) - Bek (Black) sent: its next game\n"
 
 def test_a_board_back_with_the_pairings_game_in_play_is_not_sent_it_again(tmp_path):
     from playboard.games.registry import new_game
-    from playboard_host.tournament import hall as hall_mod
 
-    db = str(tmp_path / "lib.sqlite")
-    lib = Library(db)
-    e = Event.create(lib, "Duel", "toguz", boards=["1=duel"])
-    e.add_entrant("Aru")
-    e.add_entrant("Bek")
-    e.pair_next()
-    lib.close()
+    db = duel_event(tmp_path)
     console = Notes()
     out = console.lines
-
-    def a_hall():
-        h = hall_mod.Hall(cable.ports, None, hall_mod.event_pairings(db, "Duel"), "Duel",
-                          live_dir=None, opener=cable.open, rescan_s=0.2, refresh_s=0.3,
-                          retry_s=0.3, timeout=0.5, keepalive_s=1.0, sync_library=db, out=console)
-        h.start()
-        return h
-
     b = SimBoard()
     try:
         b.start("sim", fs_dir=str(tmp_path / "flash"), board_id="duel")
         cable = Cable(b.port)
-        hall = a_hall()
+        hall = duel_hall(db, console, cable=cable)
         g = new_game("toguz")
         try:
             assert wait_for(lambda: SENT in out), out
@@ -62,7 +45,7 @@ def test_a_board_back_with_the_pairings_game_in_play_is_not_sent_it_again(tmp_pa
         finally:
             hall.stop()
         # the hall started again mid-round (the arbiter's PC restarted)
-        hall = a_hall()
+        hall = duel_hall(db, console, cable=cable)
         try:
             assert wait_for(lambda: any("Duel" in str(x.get("carries")) for x in hall.state()["boards"])), out
             assert wait_for(lambda: False, seconds=1.5) is None

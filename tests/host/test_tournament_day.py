@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from hall_harness import Cable, Notes, begin_paired, resign, toguz_move, wait_for
+from hall_harness import Cable, Notes, begin_paired, duel_event, duel_hall, resign, toguz_move, wait_for
 from playboard_host import cli
 from playboard_host.library import Library
 from playboard_host.serial_link import BoardLink, LinkError, open_port
@@ -348,14 +348,7 @@ def test_the_hall_follows_one_of_two_boards_answering_one_id_and_says_why(tmp_pa
 def test_the_hall_tells_the_truth_after_link_drops_and_a_power_cut(tmp_path):
     from playboard.games.registry import new_game
     from playboard.pgn import read_games
-    from playboard_host.tournament import hall as hall_mod
-    db = str(tmp_path / "lib.sqlite")
-    lib = Library(db)
-    e = Event.create(lib, "Duel", "toguz", boards=["1=duel"])
-    e.add_entrant("Aru")
-    e.add_entrant("Bek")
-    e.pair_next()
-    lib.close()
+    db = duel_event(tmp_path)
     console = Notes()
     out = console.lines
     b = SimBoard()
@@ -363,10 +356,7 @@ def test_the_hall_tells_the_truth_after_link_drops_and_a_power_cut(tmp_path):
         b.start("sim", fs_dir=str(tmp_path / "flash"), board_id="duel")
         cable = Cable(b.port)
         os.makedirs(str(tmp_path / "live"))
-        hall = hall_mod.Hall(cable.ports, None, hall_mod.event_pairings(db, "Duel"), "Duel",
-                             live_dir=str(tmp_path / "live"), opener=cable.open, rescan_s=0.2, refresh_s=0.3,
-                             retry_s=0.3, timeout=0.5, keepalive_s=1.0, sync_library=db, out=console)
-        hall.start()
+        hall = duel_hall(db, console, cable=cable, live_dir=str(tmp_path / "live"))
         g = new_game("toguz")
         played = []
 

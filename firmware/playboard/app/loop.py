@@ -863,11 +863,8 @@ class App:
         menu over the result (corpus toguz black 101000402). That first lift is then
         no press (the tracker marks the pit lifted: a later lift is one)."""
         tr = self.tracker
-        if tr is None or getattr(tr, "_o_up", True) or tr.state != 1 or tr.tap \
-                or self.lay.sensor_of(tr._origin) != s:
-            return False
-        tr._o_up = True
-        return True
+        return (tr is not None and self.lay is not None and hasattr(tr, "engine_lift")
+                and tr.engine_lift(self.lay.cell_of_sensor(s)))
 
     def _end_hold(self):
         self._hold = -1

@@ -179,8 +179,12 @@ class MancalaTracker(EventOutbox):
                     continue
                 self._emit(EV_PLACED if on else EV_LIFTED, c)
                 if (self._lifts >> c) & 1:
-                    self._lifts ^= 1 << c  # back within rearm_ms: no lift (a chattering sensor)
-                    continue
+                    self._lifts ^= 1 << c  # back within lift_ms: no lift (a stir, a chattering sensor)
+                    if not (on and self.state == _MS_SOWING and (self._fill >> c) & 1
+                            and self._reached(c)):
+                        continue
+                    # (a pit the sowing fills, emptied of captured balls just before the
+                    # sowing reached it: the ball sown, read below; docs/tracker.md)
                 if self.state == _MS_SOWING:
                     self._t_event = now_ms  # hands still busy: the auto confirm waits
                     if on:
@@ -244,6 +248,45 @@ class MancalaTracker(EventOutbox):
                 self._edge(c, now_ms, False)
                 if self._reply != 255:
                     return  # a reply deferred (one commit an update): the other lifts after it
+
+    def _reached(self, c):
+        """Lift mode, the sowing view: True if the hands have visibly sown up to pit ``c``
+        (a cell of ``_fill``, within ``_NEAR`` of the view's pit): the move carried out
+        (``_o_up``), and every pit before ``c`` in the sowing's order that receives a ball
+        and keeps it reads on (the view's pit first, when its first ball goes back into
+        it; isolated pits and pits the capture empties not asked). Then ``c``'s sensor
+        turning on again soon after it went off is a ball landing in it, not the pit's
+        balls put back: it held balls the game does not count (a capture not yet taken
+        off), which nobody lifts to play and puts back, and were just taken off. Loops
+        at most ``_NEAR`` + 1 pits; allocates nothing."""
+        if not self._o_up:
+            return False
+        o = self._origin
+        np = self.n_pit_cells
+        occ = self.occ
+        sow = self.request.sow
+        after = self.game.pos
+        fault = self.request.fault
+        i = o
+        while i != c:
+            if sow[i] and (after[i] or i == o) and not occ[i] and not fault[i]:
+                return False
+            i += 1
+            if i == np:
+                i = 0
+        return True
+
+    def engine_lift(self, cell):
+        """Lift selection, the sowing view of the engine's move still showing: True if
+        ``cell`` (a cell index; anything else, -1 for none, is no match) is that move's
+        pit, not lifted since the move was shown, and marks it lifted (the player
+        carrying the move out: a later lift of it is a lift again). False, unchanged,
+        in tap mode, without such a view, for another cell or a pit already lifted.
+        The app asks it of a lift in the game's result (``App._carried_out``)."""
+        if self._o_up or self.state != _MS_SOWING or self.tap or cell != self._origin:
+            return False
+        self._o_up = True
+        return True
 
     def busy(self):
         """True while a timer runs (auto confirm, a lift held, an error flash, a count display)."""

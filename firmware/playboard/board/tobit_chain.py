@@ -169,34 +169,45 @@ def proven(tr):
     its way (the mover's ply going on: a slide past its stop, a capture, its piece on a
     wrong point), nor the takeback: then the mover's ply has ended, for the board
     shows another piece moved (docs/tracker.md "Timing"). True/False; the board is
-    read again after. Cost: one match per point."""
+    read again after. Cost: one match per point (two for an empty point with
+    ``colour``); nothing allocated (the board kept in four small ints, each bumped
+    board made in the snapshot itself: bench/mp_tracker.py)."""
     if tr._seen < 0 or tr._expect >= 0 or tr.state != _S_UNEXPLAINED:
         return False
     cur = tr._cur
-    keep = cur[0:4]
-    b = cur[0:4]
+    k0 = cur[0]  # the board kept (occupancy lo, hi, White lo, hi)
+    k1 = cur[1]
+    k2 = cur[2]
+    k3 = cur[3]
     nm = tr._nm
     flags = tr._flags
     ok = True
     for p in range(1, tr.n_points + 1):
         w = 0 if p < 30 else 1
         bit = 1 << (p - 1 if p < 30 else p - 30)
-        for c in range(2 if tr.colour and not keep[w] & bit else 1):
-            for j in range(4):
-                b[j] = keep[j]
-            if keep[w] & bit:
-                b[w] &= bit ^ _MASK  # lifted by the bump
-                b[2 + w] &= bit ^ _MASK
+        up = (k1 if w else k0) & bit
+        for c in range(2 if tr.colour and not up else 1):
+            cur[0] = k0
+            cur[1] = k1
+            cur[2] = k2
+            cur[3] = k3
+            if up:
+                cur[w] &= bit ^ _MASK  # lifted by the bump
+                cur[2 + w] &= bit ^ _MASK
             else:
-                b[w] |= bit  # put down by the bump (c: a White piece)
+                cur[w] |= bit  # put down by the bump (c: a White piece)
                 if c:
-                    b[2 + w] |= bit
-            if _load(tr, -1, b) & 0xFFFF or flags[nm] & 3:
+                    cur[2 + w] |= bit
+            if _load(tr, -1, cur) & 0xFFFF or flags[nm] & 3:
                 ok = False
                 break
         if not ok:
             break
-    _load(tr, -1, keep)
+    cur[0] = k0
+    cur[1] = k1
+    cur[2] = k2
+    cur[3] = k3
+    _load(tr, -1, cur)
     return ok
 
 

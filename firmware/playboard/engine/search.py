@@ -70,9 +70,7 @@ _NO_MOVE = const(255)
 # both searches, the engine's own and the native one (docs/engine.md)
 SEARCH_PVS = const(1)  # principal variation search: a null window after a node's first move
 SEARCH_LMR = const(2)  # late quiet moves (4th on, order key 0) a ply shallower at 3+ plies to go
-SEARCH_ASPIRATION = const(4)  # the root's window +-_ASP around the last iteration's score
-SEARCH_HISTORY = const(8)  # quiet moves ordered by their cut-offs (Toguz Kumalak's pits)
-_ASP = const(32)
+# (an aspiration window, 4, and history, 8, were screened and not kept: docs/engine.md)
 
 # level: (depth cap, root noise amplitude in quarters of the evaluation's UNIT, budget
 # divisor, blunders): a level searches at most the given budgets divided by its divisor,
@@ -247,8 +245,6 @@ class Engine:
         self._killer1 = [None] * n
         self._killer2 = [None] * n
         self._mode = array("h", bytes(2 * n))  # how each ply's current child is searched
-        self._hist = array("h", bytes(36))  # quiet cut-offs, by 9 * side + pit
-        self._a0 = -INF  # the root's alpha as the iteration began
         self._noise_of = None  # root move -> its noise (low levels)
         self._spare = None  # the game copy, reused by the next search of the same game
         self._root_ply = 0
@@ -335,8 +331,6 @@ class Engine:
             self._killer1[i] = None
             self._killer2[i] = None
             self._mode[i] = 0
-        for i in range(18):
-            self._hist[i] = 0
         moves = game.legal_moves()
         if not moves:
             self.done = True
@@ -469,10 +463,6 @@ class Engine:
         self._ply = 0
         self._alpha[0] = -INF
         self._beta[0] = INF
-        if d > 1 and self._features & SEARCH_ASPIRATION:
-            self._alpha[0] = self.score - _ASP
-            self._beta[0] = self.score + _ASP
-        self._a0 = self._alpha[0]
         self._depth[0] = d
         return True
 
@@ -484,7 +474,6 @@ class Engine:
         g = self._g
         okey = self._okey
         order = self._ev.order
-        hist = self._hist if self._features & SEARCH_HISTORY else None
         n = len(moves)
         if n > MAX_MOVES:
             n = MAX_MOVES
@@ -498,8 +487,6 @@ class Engine:
                 s = 30999
             else:
                 s = order(g, m)
-                if s == 0 and hist is not None:  # a quiet move: its history, 0-31
-                    s = hist[9 * g.turn + m] >> 3
                 if s > 30000:
                     s = 30000
                 elif s < -30000:
@@ -712,14 +699,6 @@ class Engine:
                     phase = _RETURN
             else:  # _RETURN: hand value to the parent frame
                 if ply == 0:
-                    a0 = self._a0
-                    if ft & SEARCH_ASPIRATION and ((value <= a0 and a0 > -INF)
-                                                   or (value >= beta[0] and beta[0] < INF)):
-                        # the aspiration window missed: this depth again, whole
-                        self._a0 = alpha[0] = -INF
-                        beta[0] = INF
-                        phase = _ENTER
-                        continue
                     if not self._end_iteration(value):
                         self._finish()
                         return True
@@ -749,28 +728,15 @@ class Engine:
                             if m != self._killer1[ply]:
                                 self._killer2[ply] = self._killer1[ply]
                                 self._killer1[ply] = m
-                            if ft & SEARCH_HISTORY and ev.order(g, m) == 0:
-                                self._cut_off(9 * g.turn + m, depth[ply])
                 phase = _NEXT
         self._ply = ply
         return False
 
-    def _cut_off(self, j, d):
-        # a quiet move's cut-off at ``d`` plies to go: its history (SEARCH_HISTORY), all
-        # halved past 255 (the later cut-offs count more)
-        h = self._hist
-        x = h[j] + d * d
-        h[j] = x
-        if x >= 256:
-            for k in range(18):
-                h[k] >>= 1
-
     def _budget_end(self):
         """The budget ran out mid-iteration: keep the partial iteration's best
-        root move if it beat the previous best (which is always tried first), unless
-        it is below the iteration's aspiration window."""
+        root move if it beat the previous best (which is always tried first)."""
         bi = self._bmove[0]
-        if self._moves[0] is not None and bi != _NO_MOVE and self._best[0] > self._a0:
+        if self._moves[0] is not None and bi != _NO_MOVE:
             self.best_move = self._moves[0][bi]
             if self.depth == 0:
                 self.score = self._best[0]

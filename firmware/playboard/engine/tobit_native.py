@@ -33,7 +33,6 @@ _B = const(32768)  # the bias of signed numbers in the u16 stack
 _WIN = const(30000)
 _INF = const(32000)
 _WB = const(29000)
-_ASP = const(32)  # the aspiration window's half width (Toguz Kumalak: 2 balls)
 
 # the u16 stack: field * _P + ply
 _IDX = const(0)
@@ -63,12 +62,9 @@ _TG = const(382)  # 1: Toguz Kumalak's search (``ToguzSearch``), 0: Tobit's
 _FT = const(383)  # Toguz Kumalak's search features (``ToguzEval.SEARCH``'s bits)
 _OK = const(384)  # 64 order keys of the node being ordered
 # Toguz Kumalak's features' numbers: how each ply's current child is searched (1 a null
-# window, 2 reduced, 4 again: a re-search of the last move, its way in bits 0-1), the
-# root window's alpha as the iteration began
+# window, 2 reduced, 4 again: a re-search of the last move, its way in bits 0-1)
 _MD = const(448)
-_A0 = const(489)
-_HS = const(490)  # 18: the history of quiet moves' cut-offs, South's pits then North's
-_SN = const(508)
+_SN = const(489)
 _NODES = const(41)  # in the i32 array, after the 41 keys
 _KH = const(42)  # then the keys of the positions before the snapshots, newest first
 _KEYS = const(216)  # ... as far back as this: the repetition rule over 240 plies
@@ -293,8 +289,7 @@ def _run(s: ptr16, kk: ptr32, pool: ptr8, mo: ptr16, mk: ptr16, kil: ptr8, b: pt
     the position ``b`` (26 bytes) and the positions along the path at ``u[26 * ply:]``;
     ``mo``, ``mk``, ``st``, ``mb``, ``geo``, ``z``, ``fr`` are not read but ``geo[0]``;
     its features (``s[_FT]``: ``search.SEARCH_*``, as the engine's own search has them)
-    keep how each ply's move is searched at ``s[_MD + ply]``, the root window's first
-    alpha at ``s[_A0]``, the history at ``s[_HS:]``."""
+    keep how each ply's move is searched at ``s[_MD + ply]``."""
     tg = int(s[_TG])
     n1 = int(geo[0])
     snap = n1 + 26
@@ -543,8 +538,6 @@ def _run(s: ptr16, kk: ptr32, pool: ptr8, mo: ptr16, mk: ptr16, kil: ptr8, b: pt
                                 v = c * 16
                             elif c == 3 and mt == 255 and lm != 8 and ot != lm:
                                 v = 200  # a tuzdyk
-                        if v == 0 and int(s[_FT]) & 8:  # a quiet move: its history, 0-31
-                            v = int(s[_HS + 9 * turn + m]) >> 3
                     j = i
                     while j > 0 and int(s[_OK + j - 1]) < v:
                         s[_OK + j] = s[_OK + j - 1]
@@ -705,15 +698,6 @@ def _run(s: ptr16, kk: ptr32, pool: ptr8, mo: ptr16, mk: ptr16, kil: ptr8, b: pt
                 phase = 2
         else:  # return the value to the parent
             if ply == 0:
-                if int(s[_FT]) & 4:  # an aspiration window missed: this depth again, whole
-                    a0 = int(s[_A0]) - _B
-                    b0 = int(s[_BE]) - _B
-                    if (value <= a0 and a0 > 0 - _INF) or (value >= b0 and b0 < _INF):
-                        s[_A0] = _B - _INF
-                        s[_AL] = _B - _INF
-                        s[_BE] = _B + _INF
-                        phase = 0
-                        continue
                 bi = int(s[_BM])
                 if bi != 255:
                     if tg:
@@ -731,10 +715,6 @@ def _run(s: ptr16, kk: ptr32, pool: ptr8, mo: ptr16, mk: ptr16, kil: ptr8, b: pt
                 s[_HOR] = 0
                 s[_AL] = _B - _INF
                 s[_BE] = _B + _INF
-                if int(s[_FT]) & 4:  # the aspiration window around the last score
-                    s[_AL] = _B + value - _ASP
-                    s[_BE] = _B + value + _ASP
-                s[_A0] = s[_AL]
                 s[_DP] = _B + it + 1
                 phase = 0
                 continue
@@ -770,16 +750,6 @@ def _run(s: ptr16, kk: ptr32, pool: ptr8, mo: ptr16, mk: ptr16, kil: ptr8, b: pt
                             if m != int(kil[2 * ply]):  # not the first killer already: it becomes it
                                 kil[2 * ply + 1] = kil[2 * ply]
                                 kil[2 * ply] = m
-                            if int(s[_FT]) & 8 and int(_toguz_order(b, int(b[22]), m)) == 0:
-                                j = _HS + 9 * int(b[22]) + m  # a quiet cut-off: its history
-                                x = int(s[_DP + ply]) - _B
-                                x = int(s[j]) + x * x
-                                s[j] = x
-                                if x >= 256:  # all halved: the later cut-offs count more
-                                    j = 0
-                                    while j < 18:
-                                        s[_HS + j] = int(s[_HS + j]) >> 1
-                                        j += 1
                         else:
                             q = int(mo[int(s[_MS + ply]) + i])
                             w1 = 32 * ply
@@ -827,7 +797,6 @@ class NativeSearch:
         s[_AL] = _B - _INF
         s[_BE] = _B + _INF
         s[_DP] = _B + 1
-        s[_A0] = _B - _INF
 
     def run(self, eng, limit):
         """Search on until ``limit`` nodes in all (False) or the end (True), for
@@ -854,7 +823,7 @@ class NativeSearch:
         iteration's best root move, if it has one, becomes ``eng.best_move``."""
         s = self.s
         bi = s[_BM]
-        if s[_ROOT] and bi != 255 and s[_BS] > s[_A0]:  # (not below an aspiration window)
+        if s[_ROOT] and bi != 255:
             eng.best_move = self._move(self._root(bi))
             if eng.depth == 0:
                 eng.score = s[_BS] - _B

@@ -26,7 +26,7 @@ _P = const(41)  # frames: the search's MAX_PLY + 1
 # the u16 stack's places that this module sets (tobit_native's layout)
 _MN = const(287)
 _FT = const(383)
-_SN = const(508)
+_SN = const(489)
 _NODES = const(41)  # in the i32 array, after the 41 keys
 
 
