@@ -48,6 +48,7 @@ import time
 from playboard.engine.search import MAX_PLY, Engine, levels_of
 from playboard.games.common import GAME_NAMES
 from playboard.games.registry import new_game
+from playboard_host.match_worker import material  # (written once: the worker runs it too)
 
 # The RP2040's node budget for a 2 s move: nodes/s measured on an emulated Pico
 # (bench/py_pico.py: Toguz Kumalak 1,187; Tobit 607 and Tobit 4 x 4 659 since its
@@ -75,21 +76,6 @@ MATCH_TT = 1024  # an engine player's transposition table entries unless its spe
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
-def material(g):
-    """Material for White minus Black: kazans (Toguz Kumalak), men 1 and tobits 3
-    (Tobit), captures (Tihbat)."""
-    if g.name == "toguz":
-        return g.pos[18] - g.pos[19]
-    if g.name == "tihbat":
-        return g.pos[4] - g.pos[5]
-    s = 0
-    b = g.board
-    for p in range(1, g.n_points + 1):
-        c = b[p]
-        if c:
-            v = 3 if c & 4 else 1
-            s += v if (c & 3) == 1 else -v
-    return s
 
 
 _BASELINE = {}

@@ -28,8 +28,9 @@ from playboard.games.registry import new_game
 
 
 def material(g):
-    """``match.material``: kazans, Tihbat's captures, or Tobit's men 1 and tobits 3
-    (White minus Black)."""
+    """Material for White minus Black, by which a game over its plies is judged (both
+    runners: ``match`` imports it): kazans (Toguz Kumalak), men 1 and tobits 3 (Tobit),
+    captures (Tihbat)."""
     if g.name == "toguz":
         return g.pos[18] - g.pos[19]
     if g.name == "tihbat":
